@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "gqlcache",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gqlcache", targets: ["gqlcache"]),
+        .library(name: "CacheStore", targets: ["CacheStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Records, keys, file formats and transactions. No printing, no argument parsing.
+        .target(
+            name: "CacheStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The command tree, renderers and the in-process runner shared by CLI and tests.
+        .target(
+            name: "GQLCacheCommands",
+            dependencies: [
+                "CacheStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Targets that import CacheStore name it directly: SwiftPM passes GRDB's
+        // SQLite module map only to direct dependents, and the compiler needs it.
+        .executableTarget(name: "gqlcache", dependencies: ["GQLCacheCommands", "CacheStore"]),
+        // Deterministic Apollo-shaped example caches, for Examples/ and the benchmarks.
+        .target(name: "ExampleCaches", dependencies: ["CacheStore"]),
+        .executableTarget(name: "gqlcache-example", dependencies: ["ExampleCaches", "CacheStore"]),
+        .testTarget(name: "CacheStoreTests", dependencies: ["CacheStore", "ExampleCaches"]),
+        .testTarget(
+            name: "GQLCacheCommandsTests",
+            dependencies: ["GQLCacheCommands", "CacheStore", "ExampleCaches"]
+        ),
+    ]
+)

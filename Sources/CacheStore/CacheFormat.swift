@@ -1,0 +1,89 @@
+internal import GRDB
+
+/// A kind of cache file the store can open. Each format is one type, found by
+/// ``FormatDetector`` from what the file holds, never assumed.
+public protocol CacheFileFormat: Sendable {
+    /// A stable identifier for scripts, e.g. `apollo-ios-sqlite`.
+    var identifier: String { get }
+    /// The schema variant, e.g. `current` or `legacy`.
+    var variant: String { get }
+    /// One line for people.
+    var summary: String { get }
+}
+
+/// Apollo iOS's `SQLiteNormalizedCache` file: one `records` table of
+/// `(_id, key, record)`, in either of its two DDL variants. Both are read and
+/// written as they are; the schema is never rewritten.
+public struct ApolloIOSSQLiteFormat: CacheFileFormat, Equatable {
+    public enum DDL: String, Sendable {
+        /// Apollo iOS 1.21 and later, all of 2.x.
+        case current
+        /// Apollo iOS 0.x up to 1.20 (SQLite.swift): NOT NULL columns and
+        /// the extra unique index `index_records_on_key`.
+        case legacy
+    }
+
+    public let ddl: DDL
+
+    public init(ddl: DDL) { self.ddl = ddl }
+
+    public var identifier: String { "apollo-ios-sqlite" }
+    public var variant: String { ddl.rawValue }
+    public var summary: String {
+        switch ddl {
+        case .current: return "Apollo iOS SQLite cache (current DDL: Apollo iOS 1.21+ and 2.x)"
+        case .legacy: return "Apollo iOS SQLite cache (legacy DDL: Apollo iOS 0.x to 1.20, SQLite.swift)"
+        }
+    }
+
+    /// The DDL Apollo iOS runs to create a file of this variant.
+    var createStatements: [String] {
+        switch ddl {
+        case .current:
+            return [
+                """
+                CREATE TABLE IF NOT EXISTS "records" (
+                  "_id"  INTEGER,
+                  "key"  TEXT UNIQUE,
+                  "record"  TEXT,
+                  PRIMARY KEY("_id" AUTOINCREMENT)
+                )
+                """
+            ]
+        case .legacy:
+            return [
+                """
+                CREATE TABLE IF NOT EXISTS "records" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, \
+                "key" TEXT NOT NULL UNIQUE, "record" TEXT NOT NULL)
+                """,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "index_records_on_key" ON "records" ("key")"#,
+            ]
+        }
+    }
+}
+
+/// Finds the format of an open SQLite file from its schema.
+enum FormatDetector {
+    static func detect(in db: Database, path: String) throws -> ApolloIOSSQLiteFormat {
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        func refuse(_ reason: CacheStoreError.NotACacheReason) -> CacheStoreError {
+            .notACacheFile(path: path, reason: reason)
+        }
+        guard !tables.isEmpty else { throw refuse(.noTables) }
+        guard tables.contains("records") else { throw refuse(.noRecordsTable(tables: tables)) }
+
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(records)")
+        let names: [String] = columns.map { $0["name"] }
+        if tables.contains("schema_metadata") || (names.contains("cache_key") && names.contains("field_name")) {
+            throw refuse(.apollo3PerFieldLayout)
+        }
+        guard Set(names) == ["_id", "key", "record"], names.count == 3 else {
+            throw refuse(.unexpectedColumns(names))
+        }
+        let keyIsNotNull = columns.contains { $0["name"] == "key" && $0["notnull"] == 1 }
+        let hasLegacyIndex = try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key'") ?? false
+        return ApolloIOSSQLiteFormat(ddl: (keyIsNotNull || hasLegacyIndex) ? .legacy : .current)
+    }
+}

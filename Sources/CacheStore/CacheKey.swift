@@ -1,0 +1,30 @@
+/// The key of one record in a normalized cache, such as `QUERY_ROOT`,
+/// `Droid:2001` or `QUERY_ROOT.reviews(episode:JEDI,first:2).0`.
+///
+/// Keys are opaque, case-sensitive strings: nothing in them is escaped, so
+/// ids and argument values may contain `.`, `(`, `)` and `,`. Parse them only
+/// for display.
+public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    public let rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        // Byte order, as SQLite's BINARY collation sorts the key index.
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+
+    public static let queryRoot: CacheKey = "QUERY_ROOT"
+    public static let mutationRoot: CacheKey = "MUTATION_ROOT"
+    public static let subscriptionRoot: CacheKey = "SUBSCRIPTION_ROOT"
+    /// The three operation roots, in the order Apollo documents them.
+    public static let roots: [CacheKey] = [.queryRoot, .mutationRoot, .subscriptionRoot]
+
+    /// True for `QUERY_ROOT`, `MUTATION_ROOT` and `SUBSCRIPTION_ROOT`.
+    public var isRoot: Bool { CacheKey.roots.contains(self) }
+}

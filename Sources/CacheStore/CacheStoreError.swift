@@ -1,0 +1,88 @@
+import Foundation
+
+/// Everything that can go wrong in the store, as one pattern-matchable type.
+///
+/// Each description is one lowercase sentence that names the file, key or
+/// pattern involved and, where it helps, what to do. Cached values are never
+/// included.
+public enum CacheStoreError: Error, Equatable, Sendable {
+    /// Why a file is not an Apollo iOS SQLite cache.
+    public enum NotACacheReason: Equatable, Sendable {
+        case empty
+        case notSQLite(looksLikeText: Bool)
+        case noTables
+        case noRecordsTable(tables: [String])
+        case unexpectedColumns([String])
+        case apollo3PerFieldLayout
+    }
+
+    /// Why one record cannot be decoded.
+    public enum RecordProblem: Equatable, Sendable {
+        case null
+        case invalidJSON(offset: Int, message: String)
+    }
+
+    case fileNotFound(path: String)
+    case fileExists(path: String)
+    case notACacheFile(path: String, reason: NotACacheReason)
+    case busy(path: String, waited: Double)
+    case readOnly(path: String)
+    case io(path: String, message: String)
+    case damagedRecord(key: CacheKey, problem: RecordProblem)
+    case invalidJSON(offset: Int, message: String)
+    case invalidPattern(pattern: String, message: String)
+    case transactionEnded
+}
+
+extension CacheStoreError: CustomStringConvertible, LocalizedError {
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "\(path): no such file"
+        case .fileExists(let path):
+            return "\(path): file already exists"
+        case .notACacheFile(let path, let reason):
+            return "\(path): \(reason.sentence)"
+        case .busy(let path, let waited):
+            let seconds = waited == waited.rounded() ? String(Int(waited)) : String(waited)
+            return "\(path): another process holds the database lock (waited \(seconds)s); try again, or raise --busy-timeout"
+        case .readOnly(let path):
+            return "\(path): the file or its folder is read-only; cannot write"
+        case .io(let path, let message):
+            return "\(path): \(message)"
+        case .damagedRecord(let key, let problem):
+            switch problem {
+            case .null: return "record '\(key)' is damaged: its record column is NULL"
+            case .invalidJSON(let offset, let message):
+                return "record '\(key)' is damaged: \(message) at byte \(offset)"
+            }
+        case .invalidJSON(let offset, let message):
+            return "invalid JSON: \(message) at byte \(offset)"
+        case .invalidPattern(let pattern, let message):
+            return "invalid pattern '\(pattern)': \(message)"
+        case .transactionEnded:
+            return "a transaction was used after its closure returned"
+        }
+    }
+}
+
+extension CacheStoreError.NotACacheReason {
+    var sentence: String {
+        switch self {
+        case .empty:
+            return "not an Apollo iOS cache: the file is empty (0 bytes)"
+        case .notSQLite(let looksLikeText):
+            return "not an Apollo iOS cache: not an SQLite database (\(looksLikeText ? "it looks like a text file" : "unknown binary data"))"
+        case .noTables:
+            return "not an Apollo iOS cache: an SQLite database with no tables"
+        case .noRecordsTable(let tables):
+            return "not an Apollo iOS cache: an SQLite database without a 'records' table (tables: \(tables.joined(separator: ", ")))"
+        case .unexpectedColumns(let columns):
+            return "not an Apollo iOS cache: table 'records' has columns (\(columns.joined(separator: ", "))), expected (_id, key, record)"
+        case .apollo3PerFieldLayout:
+            return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// The value of one field of a record, as the `record` JSON stores it.
+///
+/// ```swift
+/// let friends: FieldValue = .list([.reference("Human:1000"), .null])
+/// ```
+///
+/// Numbers keep the form they had in the file: an integer literal is `.int`,
+/// anything with a fraction or exponent is `.double`. As JSON values `4` and
+/// `4.0` are the same number, so they compare equal. `.object` is an inline
+/// JSON object (a custom scalar); a JSON object whose only member is a string
+/// `$reference` is a `.reference`.
+public enum FieldValue: Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case reference(CacheKey)
+    case list([FieldValue])
+    case object([String: FieldValue])
+
+    /// The value as compact JSON, exactly as it is written to the file.
+    public var description: String { JSONWriter.string(for: self) }
+
+    /// Every reference inside this value, in list order, depth first.
+    public var references: [CacheKey] {
+        var found: [CacheKey] = []
+        collectReferences(into: &found)
+        return found
+    }
+
+    func collectReferences(into found: inout [CacheKey]) {
+        switch self {
+        case .reference(let key): found.append(key)
+        case .list(let elements): for element in elements { element.collectReferences(into: &found) }
+        case .object(let members): for key in members.keys.sorted() { members[key]!.collectReferences(into: &found) }
+        case .null, .bool, .int, .double, .string: break
+        }
+    }
+}
+
+extension FieldValue: Equatable {
+    /// JSON value equality: `4` equals `4.0`, object member order never matters.
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.int(a), .double(b)), let (.double(b), .int(a)): return Double(a) == b && Double(exactly: b) != nil && Int64(exactly: b) == a
+        case let (.string(a), .string(b)): return a == b
+        case let (.reference(a), .reference(b)): return a == b
+        case let (.list(a), .list(b)): return a == b
+        case let (.object(a), .object(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension FieldValue: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(Double(value))
+        case .double(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .reference(let key): hasher.combine(key)
+        case .list(let elements): hasher.combine(elements)
+        case .object(let members): hasher.combine(members)
+        }
+    }
+}

@@ -1,0 +1,263 @@
+/// Parses the JSON of a `record` column into field values.
+///
+/// A small, strict RFC 8259 parser over UTF-8 bytes. It exists so that numbers
+/// keep their integer or fractional form and so that a damaged record is
+/// reported with the byte offset of the problem.
+struct JSONReader {
+    struct SyntaxError: Error, Equatable {
+        let offset: Int
+        let message: String
+    }
+
+    /// Parses a whole record: a JSON object of field cache keys to values.
+    /// The top-level object is never folded into a reference.
+    static func parseRecordFields(_ text: String) throws -> [String: FieldValue] {
+        var text = text
+        return try text.withUTF8 { buffer in
+            var reader = JSONReader(bytes: buffer)
+            reader.skipWhitespace()
+            guard reader.peek() == UInt8(ascii: "{") else {
+                throw SyntaxError(offset: reader.index, message: "record is \(reader.describeTopLevel()), not a JSON object")
+            }
+            let members = try reader.parseObjectMembers()
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw reader.error("unexpected text after the record object") }
+            return members
+        }
+    }
+
+    /// Parses any JSON value (used for values given on the command line).
+    static func parseValue(_ text: String) throws -> FieldValue {
+        var text = text
+        return try text.withUTF8 { buffer in
+            var reader = JSONReader(bytes: buffer)
+            let value = try reader.parseValue(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
+            return value
+        }
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private static let maximumDepth = 512
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
+
+    private func describeTopLevel() -> String {
+        switch peek() {
+        case nil: return "empty"
+        case UInt8(ascii: "["): return "a JSON array"
+        case UInt8(ascii: "\""): return "a JSON string"
+        case UInt8(ascii: "n"): return "JSON null"
+        default: return "not JSON"
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        skipWhitespace()
+        guard peek() == byte else {
+            throw error("expected '\(Character(Unicode.Scalar(byte)))'")
+        }
+        index += 1
+    }
+
+    private mutating func parseValue(depth: Int) throws -> FieldValue {
+        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
+        skipWhitespace()
+        guard let byte = peek() else { throw error("unexpected end of JSON") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            let members = try parseObjectMembers(depth: depth)
+            if members.count == 1, case .string(let target)? = members["$reference"] {
+                return .reference(CacheKey(target))
+            }
+            return .object(members)
+        case UInt8(ascii: "["):
+            index += 1
+            var elements: [FieldValue] = []
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return .list(elements) }
+            while true {
+                elements.append(try parseValue(depth: depth + 1))
+                skipWhitespace()
+                guard let next = peek() else { throw error("unterminated array") }
+                index += 1
+                if next == UInt8(ascii: "]") { return .list(elements) }
+                guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or ']' in array") }
+            }
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func parseObjectMembers(depth: Int = 0) throws -> [String: FieldValue] {
+        index += 1  // "{"
+        var members: [String: FieldValue] = [:]
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { index += 1; return members }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let name = try parseString()
+            try expect(UInt8(ascii: ":"))
+            members[name] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard let next = peek() else { throw error("unterminated object") }
+            index += 1
+            if next == UInt8(ascii: "}") { return members }
+            guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}' in object") }
+        }
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("invalid literal") }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+            throw error("invalid literal")
+        }
+        index += count
+    }
+
+    private mutating func parseNumber() throws -> FieldValue {
+        let start = index
+        var isInteger = true
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+            throw error("invalid number")
+        }
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard skipDigits() > 0 else { throw error("invalid number: digits expected after '.'") }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { throw error("invalid number: digits expected in exponent") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("number out of range")
+        }
+        return .double(value)
+    }
+
+    @discardableResult
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
+        return index - start
+    }
+
+    private mutating func parseString() throws -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return result
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in string") }
+            index += 1
+        }
+        var scalars = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: scalars, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard let escape = peek() else { throw error("unterminated string") }
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    let scalar = try parseUnicodeEscape()
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default:
+                    index -= 1
+                    throw error("invalid escape in string")
+                }
+            default:
+                if byte < 0x20 { index -= 1; throw error("control character in string") }
+                scalars.append(byte)
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func parseHex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
+        let high = try parseHex4()
+        if (0xD800..<0xDC00).contains(high) {
+            // A surrogate pair; a lone surrogate becomes U+FFFD as Foundation does.
+            if index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                let save = index
+                index += 2
+                let low = try parseHex4()
+                if (0xDC00..<0xE000).contains(low) {
+                    return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+                }
+                index = save
+            }
+            return "\u{FFFD}"
+        }
+        return Unicode.Scalar(high) ?? "\u{FFFD}"
+    }
+}

@@ -1,0 +1,103 @@
+/// Writes field values as compact JSON, the way Apollo iOS writes records:
+/// `/` escaped as `\/`, non-ASCII as raw UTF-8, references as
+/// `{"$reference":"KEY"}`. Object members are written in byte order of their
+/// names so that the same record always gives the same text.
+public enum JSONWriter {
+    /// The compact JSON text of one value.
+    public static func string(for value: FieldValue) -> String {
+        var output = ""
+        write(value, to: &output)
+        return output
+    }
+
+    /// The compact JSON text of a record's fields (the `record` column).
+    public static func string(forFields fields: [String: FieldValue]) -> String {
+        var output = ""
+        output.reserveCapacity(64 * fields.count)
+        writeObject(fields, to: &output)
+        return output
+    }
+
+    /// A JSON string literal for `text`, with the same escaping as records.
+    public static func quoted(_ text: String) -> String {
+        var output = ""
+        writeString(text, to: &output)
+        return output
+    }
+
+    static func write(_ value: FieldValue, to output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .int(let number): output += String(number)
+        case .double(let number): output += format(number)
+        case .string(let text): writeString(text, to: &output)
+        case .reference(let key):
+            output += "{\"$reference\":"
+            writeString(key.rawValue, to: &output)
+            output += "}"
+        case .list(let elements):
+            output += "["
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output += "," }
+                write(element, to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            writeObject(members, to: &output)
+        }
+    }
+
+    static func writeObject(_ members: [String: FieldValue], to output: inout String) {
+        output += "{"
+        for (offset, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if offset > 0 { output += "," }
+            writeString(name, to: &output)
+            output += ":"
+            write(members[name]!, to: &output)
+        }
+        output += "}"
+    }
+
+    /// Shortest text that reads back as the same Double; always valid JSON.
+    static func format(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        return number.description
+    }
+
+    static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        var pendingStart = text.unicodeScalars.startIndex
+        let scalars = text.unicodeScalars
+        var index = pendingStart
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let escape: String?
+            switch scalar {
+            case "\"": escape = "\\\""
+            case "\\": escape = "\\\\"
+            case "/": escape = "\\/"
+            case "\n": escape = "\\n"
+            case "\r": escape = "\\r"
+            case "\t": escape = "\\t"
+            case "\u{08}": escape = "\\b"
+            case "\u{0C}": escape = "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    escape = nil
+                }
+            }
+            if let escape {
+                output.unicodeScalars.append(contentsOf: scalars[pendingStart..<index])
+                output += escape
+                pendingStart = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        output.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
+        output += "\""
+    }
+}

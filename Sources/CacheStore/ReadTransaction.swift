@@ -1,0 +1,262 @@
+internal import GRDB
+
+/// A consistent view of the cache for the length of ``CacheStore/read(_:)``.
+/// It has no member that changes the file, and it stops working once the
+/// closure that received it returns.
+public class ReadTransaction {
+    private let connection: Database
+    public let path: String
+    private var isActive = true
+
+    init(db: Database, path: String) {
+        self.connection = db
+        self.path = path
+    }
+
+    func end() { isActive = false }
+
+    func database() throws -> Database {
+        guard isActive else { throw CacheStoreError.transactionEnded }
+        return connection
+    }
+
+    // MARK: Records
+
+    /// The record for `key`, or nil when there is none. Throws
+    /// ``CacheStoreError/damagedRecord(key:problem:)`` for a damaged row.
+    public func record(for key: CacheKey) throws -> Record? {
+        try records(for: [key])[key].map { try $0.get() }
+    }
+
+    /// Loads records as Apollo does (`key IN (…)`, 500 keys a batch). Keys
+    /// without a record are absent from the result; a damaged row is a failure
+    /// for its key only.
+    public func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>] {
+        let db = try database()
+        var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
+        let unique = Array(Set(keys))
+        var start = 0
+        while start < unique.count {
+            let batch = unique[start..<min(start + 500, unique.count)]
+            start += 500
+            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))",
+                arguments: StatementArguments(batch.map(\.rawValue)))
+            while let row = try rows.next() {
+                let key = CacheKey(row[0] as String)
+                found[key] = Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError }
+            }
+        }
+        return found
+    }
+
+    /// True when a record with exactly this key exists.
+    public func contains(_ key: CacheKey) throws -> Bool {
+        try Bool.fetchOne(try database(), sql: "SELECT EXISTS (SELECT 1 FROM records WHERE key = ?)", arguments: [key.rawValue]) ?? false
+    }
+
+    /// Calls `body` with every record, in `_id` order, one at a time, so
+    /// memory does not grow with the file. Damaged rows come as failures.
+    public func forEachRecord(_ body: (CacheKey, Result<Record, CacheStoreError>) throws -> Void) throws {
+        let rows = try Row.fetchCursor(try database(), sql: "SELECT key, record FROM records ORDER BY _id")
+        while let row = try rows.next() {
+            let key = CacheKey(row[0] as String)
+            try body(key, Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError })
+        }
+    }
+
+    // MARK: Keys
+
+    /// Calls `body` with each key that matches, in key (byte) order, streaming.
+    /// `typename` keeps only records whose `__typename` is that string.
+    public func forEachKey(
+        matching pattern: KeyPattern? = nil, typename: String? = nil, limit: Int? = nil,
+        _ body: (CacheKey) throws -> Void
+    ) throws {
+        let filter = KeyFilter(pattern: pattern, typename: typename)
+        var sql = "SELECT key FROM records WHERE \(filter.sql) ORDER BY key"
+        var arguments = filter.arguments
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        let keys = try String.fetchCursor(try database(), sql: sql, arguments: arguments)
+        while let key = try keys.next() { try body(CacheKey(key)) }
+    }
+
+    /// The number of keys that match, counted by SQLite.
+    public func countKeys(matching pattern: KeyPattern? = nil, typename: String? = nil) throws -> Int {
+        let filter = KeyFilter(pattern: pattern, typename: typename)
+        return try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE \(filter.sql)", arguments: filter.arguments) ?? 0
+    }
+
+    /// All matching keys, in key order.
+    public func keys(matching pattern: KeyPattern? = nil, typename: String? = nil) throws -> [CacheKey] {
+        var keys: [CacheKey] = []
+        try forEachKey(matching: pattern, typename: typename) { keys.append($0) }
+        return keys
+    }
+
+    /// Up to `limit` keys on each side of `key` in key order: where a key
+    /// that was mistyped near its end would sort. Uses the key index.
+    public func keys(around key: CacheKey, limit: Int) throws -> [CacheKey] {
+        let db = try database()
+        let before = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key < ? ORDER BY key DESC LIMIT ?", arguments: [key.rawValue, limit])
+        let after = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key > ? ORDER BY key LIMIT ?", arguments: [key.rawValue, limit])
+        return (before.reversed() + after).map { CacheKey($0) }
+    }
+
+    /// Keys equal to `key` but for ASCII case.
+    public func keys(equalIgnoringCase key: CacheKey) throws -> [CacheKey] {
+        try String.fetchAll(try database(), sql: "SELECT key FROM records WHERE key = ? COLLATE NOCASE ORDER BY key", arguments: [key.rawValue]).map { CacheKey($0) }
+    }
+
+    // MARK: Facts about the file
+
+    /// The number of rows in `records`.
+    public func recordCount() throws -> Int {
+        try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records") ?? 0
+    }
+
+    /// The journal mode, as `PRAGMA journal_mode` says (`delete`, `wal`, …).
+    public func journalMode() throws -> String {
+        try String.fetchOne(try database(), sql: "PRAGMA journal_mode") ?? "unknown"
+    }
+
+    /// Page size, page count and free pages of the main database.
+    public func pageStatistics() throws -> PageStatistics {
+        let db = try database()
+        return PageStatistics(
+            pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,
+            pageCount: try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+            freePages: try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+    }
+
+    /// Which of `QUERY_ROOT`, `MUTATION_ROOT`, `SUBSCRIPTION_ROOT` exist.
+    public func existingRoots() throws -> [CacheKey] {
+        try CacheKey.roots.filter { try contains($0) }
+    }
+
+    /// Record counts per `__typename`, largest first (ties by name). Records
+    /// without a string `__typename` count under nil; damaged rows (NULL or
+    /// not valid JSON) are counted apart.
+    public func typenameCounts() throws -> (counts: [TypenameCount], damaged: Int) {
+        let rows = try Row.fetchAll(
+            try database(),
+            sql: """
+                SELECT \(ReadTransaction.isDamagedSQL) AS damaged,
+                       CASE WHEN \(ReadTransaction.isDamagedSQL) THEN NULL
+                            WHEN json_type(record, '$.__typename') = 'text' THEN json_extract(record, '$.__typename')
+                       END AS typename,
+                       count(*) AS n
+                FROM records GROUP BY damaged, typename
+                """)
+        var counts: [TypenameCount] = []
+        var damaged = 0
+        for row in rows {
+            if row["damaged"] == 1 {
+                damaged += row["n"] as Int
+            } else {
+                counts.append(TypenameCount(typename: row["typename"], count: row["n"]))
+            }
+        }
+        counts.sort { ($0.count, $1.typename ?? "") > ($1.count, $0.typename ?? "") }
+        return (counts, damaged)
+    }
+
+    /// Keys of rows that cannot be decoded (NULL, not JSON, not a JSON
+    /// object), in key order.
+    public func damagedKeys(limit: Int) throws -> [CacheKey] {
+        try String.fetchAll(
+            try database(), sql: "SELECT key FROM records WHERE \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
+            arguments: [limit]
+        ).map { CacheKey($0) }
+    }
+
+    // CASE, not OR: SQLite does not promise to stop at the first true term, and
+    // json_type() fails on text that is not JSON.
+    static let isDamagedSQL = """
+        (CASE WHEN record IS NULL THEN 1 WHEN NOT json_valid(record) THEN 1 \
+        WHEN json_type(record) != 'object' THEN 1 ELSE 0 END)
+        """
+
+    /// The `limit` largest records by the bytes of their JSON text.
+    public func largestRecords(limit: Int) throws -> [RecordSize] {
+        try Row.fetchAll(
+            try database(),
+            sql: "SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records ORDER BY bytes DESC, key LIMIT ?",
+            arguments: [limit]
+        ).map { RecordSize(key: CacheKey($0["key"] as String), bytes: $0["bytes"]) }
+    }
+
+    // MARK: References
+
+    /// The references that point at any of `targets` from records that are
+    /// not themselves in `targets`. `filter` narrows the records read to those
+    /// whose text may hold such a reference; nil reads them all.
+    public func references(to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil) throws -> [ReferenceLocation] {
+        guard !targets.isEmpty else { return [] }
+        let condition = filter ?? .everything
+        let rows = try Row.fetchCursor(
+            try database(), sql: "SELECT key, record FROM records WHERE \(condition.sql) ORDER BY key",
+            arguments: StatementArguments(condition.arguments))
+        var found: [ReferenceLocation] = []
+        while let row = try rows.next() {
+            let key = CacheKey(row[0] as String)
+            guard !targets.contains(key), let record = try? Record(key: key, jsonText: row[1]) else { continue }
+            for (field, target) in record.references where targets.contains(target) {
+                found.append(ReferenceLocation(from: key, field: field, to: target))
+            }
+        }
+        return found
+    }
+}
+
+/// A record count for one `__typename` (nil: records without one).
+public struct TypenameCount: Equatable, Sendable {
+    public let typename: String?
+    public let count: Int
+}
+
+/// The size of one record's JSON text.
+public struct RecordSize: Equatable, Sendable {
+    public let key: CacheKey
+    public let bytes: Int
+}
+
+/// Page facts of the main database file.
+public struct PageStatistics: Equatable, Sendable {
+    public let pageSize: Int
+    public let pageCount: Int
+    public let freePages: Int
+}
+
+/// One reference: record `from` holds, in field `field`, a reference to `to`.
+public struct ReferenceLocation: Hashable, Sendable {
+    public let from: CacheKey
+    public let field: String
+    public let to: CacheKey
+}
+
+/// The SQL condition that selects rows by key pattern and typename.
+struct KeyFilter {
+    let sql: String
+    let arguments: StatementArguments
+
+    init(pattern: KeyPattern?, typename: String?) {
+        var conditions: [String] = []
+        var arguments: [String] = []
+        if let pattern {
+            let condition = pattern.sqlCondition()
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        if let typename {
+            conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) = ?")
+            arguments.append(typename)
+        }
+        self.sql = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        self.arguments = StatementArguments(arguments)
+    }
+}

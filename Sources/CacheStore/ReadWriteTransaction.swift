@@ -1,0 +1,85 @@
+internal import GRDB
+
+/// A transaction that may change the cache, for the length of
+/// ``CacheStore/write(_:)``. Everything it does commits together when the
+/// closure returns, or not at all when it throws.
+public final class ReadWriteTransaction: ReadTransaction {
+    /// Merges records into the cache field by field, as Apollo does: each
+    /// record is loaded, the fields that differ are copied in, and only
+    /// records with a changed field are rewritten (with Apollo's upsert, so
+    /// the row keeps its `_id`). Fields are never removed.
+    ///
+    /// Returns the changed fields as `KEY.FIELD` strings, like Apollo's
+    /// `RecordSet.merge`. A damaged existing record is not overwritten: the
+    /// merge throws ``CacheStoreError/damagedRecord(key:problem:)``.
+    @discardableResult
+    public func merge(_ records: [Record]) throws -> Set<String> {
+        let db = try database()
+        var loaded = try self.records(for: records.map(\.key))
+        var pending: [CacheKey: Record] = [:]
+        var order: [CacheKey] = []
+        var changed: Set<String> = []
+        for incoming in records {
+            var current: Record
+            if let existing = pending[incoming.key] {
+                current = existing
+            } else if let result = loaded.removeValue(forKey: incoming.key) {
+                current = try result.get()
+            } else {
+                current = Record(key: incoming.key, fields: [:])
+            }
+            let fields = current.merge(incoming)
+            guard !fields.isEmpty || pending[incoming.key] != nil else { continue }
+            if pending[incoming.key] == nil { order.append(incoming.key) }
+            pending[incoming.key] = current
+            for field in fields { changed.insert("\(incoming.key.rawValue).\(field)") }
+        }
+        let upsert = try db.cachedStatement(
+            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
+        for key in order {
+            try upsert.execute(arguments: [key.rawValue, pending[key]!.jsonText])
+        }
+        return changed
+    }
+
+    /// Removes the record with exactly this key (case-sensitive), as Apollo's
+    /// `removeObject(for:)`. Returns false when there was none. Never
+    /// cascades.
+    @discardableResult
+    public func removeObject(for key: CacheKey) throws -> Bool {
+        let db = try database()
+        try db.execute(sql: "DELETE FROM records WHERE key = ?", arguments: [key.rawValue])
+        return db.changesCount > 0
+    }
+
+    /// Removes every record whose key matches, as Apollo's
+    /// `removeObjects(matching:)` does for the `apollo` mode. Returns the
+    /// removed keys. Never cascades.
+    @discardableResult
+    public func removeObjects(matching pattern: KeyPattern) throws -> [CacheKey] {
+        guard !pattern.matchesNothing else { return [] }
+        let condition = pattern.sqlCondition()
+        let keys = try String.fetchCursor(
+            try database(), sql: "DELETE FROM records WHERE \(condition.sql) RETURNING key",
+            arguments: StatementArguments(condition.arguments))
+        var removed: [CacheKey] = []
+        while let key = try keys.next() { removed.append(CacheKey(key)) }
+        return removed
+    }
+
+    /// Removes every record, as Apollo's `clearCache()`. Returns how many.
+    @discardableResult
+    public func clear() throws -> Int {
+        let db = try database()
+        try db.execute(sql: "DELETE FROM records")
+        return db.changesCount
+    }
+
+    /// Writes a record's raw text as it is, bypassing the merge. For building
+    /// test files with damaged rows; `text` may be nil for a NULL column.
+    public func unsafeWriteRawRecord(key: CacheKey, text: String?) throws {
+        try database().execute(
+            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record",
+            arguments: [key.rawValue, text])
+    }
+}

@@ -1,0 +1,74 @@
+/// One row of the cache: a key and its fields, each field keyed by its field
+/// cache key (`name`, `hero(episode:JEDI)`).
+///
+/// ```swift
+/// var record = Record(key: "Droid:2001", fields: ["name": .string("R2-D2")])
+/// record.merge(Record(key: "Droid:2001", fields: ["name": .string("Artoo")]))
+/// ```
+public struct Record: Hashable, Sendable {
+    public var key: CacheKey
+    public var fields: [String: FieldValue]
+
+    public init(key: CacheKey, fields: [String: FieldValue]) {
+        self.key = key
+        self.fields = fields
+    }
+
+    public subscript(field: String) -> FieldValue? {
+        get { fields[field] }
+        set { fields[field] = newValue }
+    }
+
+    /// The `__typename` field, when the record has one as a string.
+    public var typename: String? {
+        if case .string(let name)? = fields["__typename"] { return name }
+        return nil
+    }
+
+    /// Every reference the record holds, with the field it sits in, ordered by
+    /// field key then list position.
+    public var references: [(field: String, key: CacheKey)] {
+        fields.keys.sorted().flatMap { field in fields[field]!.references.map { (field, $0) } }
+    }
+
+    /// Merges `other` into this record field by field, as Apollo does: fields
+    /// of `other` replace those with the same key, other fields stay, no field
+    /// is ever removed. Returns the keys of the fields whose value changed.
+    @discardableResult
+    public mutating func merge(_ other: Record) -> Set<String> {
+        var changed: Set<String> = []
+        for (field, value) in other.fields where fields[field] != value {
+            fields[field] = value
+            changed.insert(field)
+        }
+        return changed
+    }
+
+    /// The record's JSON text, as stored in the `record` column.
+    public var jsonText: String { JSONWriter.string(forFields: fields) }
+
+    /// Decodes a record from the text of its `record` column.
+    ///
+    /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` when the text is
+    /// NULL, not JSON, or not a JSON object.
+    public init(key: CacheKey, jsonText: String?) throws {
+        guard let jsonText else { throw CacheStoreError.damagedRecord(key: key, problem: .null) }
+        do {
+            self.init(key: key, fields: try JSONReader.parseRecordFields(jsonText))
+        } catch let error as JSONReader.SyntaxError {
+            throw CacheStoreError.damagedRecord(
+                key: key, problem: .invalidJSON(offset: error.offset, message: error.message))
+        }
+    }
+}
+
+extension FieldValue {
+    /// Parses one JSON value, such as a value given on a command line.
+    public init(jsonText: String) throws {
+        do {
+            self = try JSONReader.parseValue(jsonText)
+        } catch let error as JSONReader.SyntaxError {
+            throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
+        }
+    }
+}

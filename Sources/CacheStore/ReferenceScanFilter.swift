@@ -1,0 +1,55 @@
+/// Narrows a scan for references to the records whose JSON text can hold a
+/// reference to the keys in question, so that SQLite skips the others
+/// without Swift decoding them.
+///
+/// A reference to key `K` is stored as `{"$reference":"K"}` with `K` as JSON
+/// text: raw, or with `/` written `\/` as Apollo writes it. The filter
+/// accepts either spelling; it may let through records that hold no such
+/// reference (they are decoded and checked), never the other way round.
+public struct ReferenceScanFilter: Sendable {
+    let sql: String
+    let arguments: [String]
+
+    /// Every record is read.
+    public static let everything = ReferenceScanFilter(sql: "1", arguments: [])
+
+    /// Records whose text contains one of `keys`. Past 16 keys the filter
+    /// would cost more than it saves, and every record is read.
+    public static func containing(keys: [CacheKey]) -> ReferenceScanFilter {
+        guard !keys.isEmpty, keys.count <= 16 else { return .everything }
+        let needles = keys.flatMap { spellings(of: $0.rawValue) }
+        return ReferenceScanFilter(
+            sql: "(" + needles.map { _ in "instr(record, ?) > 0" }.joined(separator: " OR ") + ")",
+            arguments: needles)
+    }
+
+    /// Records that may reference a key matched by `pattern`.
+    public static func mayReference(keysMatching pattern: KeyPattern) -> ReferenceScanFilter {
+        guard !pattern.text.isEmpty else { return .everything }
+        switch pattern.mode {
+        case .apollo:
+            // `_` stands for one character of the key, which may take two in
+            // the JSON text (`/` as `\/`): widen it to `%`.
+            let needles = spellings(of: pattern.text).map { "%" + $0.replacingOccurrences(of: "_", with: "%") + "%" }
+            return ReferenceScanFilter(
+                sql: "(" + needles.map { _ in "record LIKE ?" }.joined(separator: " OR ") + ")", arguments: needles)
+        case .literal:
+            let needles = spellings(of: pattern.text).map { "%" + LikeMatcher.escapeLike($0) + "%" }
+            return ReferenceScanFilter(
+                sql: "(" + needles.map { _ in "record LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")", arguments: needles)
+        case .prefix:
+            let needles = spellings(of: pattern.text)
+            return ReferenceScanFilter(
+                sql: "(" + needles.map { _ in "instr(record, ?) > 0" }.joined(separator: " OR ") + ")", arguments: needles)
+        case .glob, .regex:
+            return .everything
+        }
+    }
+
+    /// The text as it may appear inside a JSON string: raw, and escaped.
+    private static func spellings(of text: String) -> [String] {
+        let quoted = JSONWriter.quoted(text)
+        let escaped = String(quoted.dropFirst().dropLast())
+        return escaped == text ? [text] : [text, escaped]
+    }
+}
