@@ -4,9 +4,10 @@
 /// names so that the same record always gives the same text.
 public enum JSONWriter {
     /// The compact JSON text of one value.
-    public static func string(for value: FieldValue) -> String {
+    /// `escapingSlashes: false` gives the plainer text people read.
+    public static func string(for value: FieldValue, escapingSlashes: Bool = true) -> String {
         var output = ""
-        write(value, to: &output)
+        write(value, to: &output, escapingSlashes: escapingSlashes)
         return output
     }
 
@@ -19,42 +20,42 @@ public enum JSONWriter {
     }
 
     /// A JSON string literal for `text`, with the same escaping as records.
-    public static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String, escapingSlashes: Bool = true) -> String {
         var output = ""
-        writeString(text, to: &output)
+        writeString(text, to: &output, escapingSlashes: escapingSlashes)
         return output
     }
 
-    static func write(_ value: FieldValue, to output: inout String) {
+    static func write(_ value: FieldValue, to output: inout String, escapingSlashes: Bool = true) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .int(let number): output += String(number)
         case .double(let number): output += format(number)
-        case .string(let text): writeString(text, to: &output)
+        case .string(let text): writeString(text, to: &output, escapingSlashes: escapingSlashes)
         case .reference(let key):
             output += "{\"$reference\":"
-            writeString(key.rawValue, to: &output)
+            writeString(key.rawValue, to: &output, escapingSlashes: escapingSlashes)
             output += "}"
         case .list(let elements):
             output += "["
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { output += "," }
-                write(element, to: &output)
+                write(element, to: &output, escapingSlashes: escapingSlashes)
             }
             output += "]"
         case .object(let members):
-            writeObject(members, to: &output)
+            writeObject(members, to: &output, escapingSlashes: escapingSlashes)
         }
     }
 
-    static func writeObject(_ members: [String: FieldValue], to output: inout String) {
+    static func writeObject(_ members: [String: FieldValue], to output: inout String, escapingSlashes: Bool = true) {
         output += "{"
         for (offset, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
             if offset > 0 { output += "," }
-            writeString(name, to: &output)
+            writeString(name, to: &output, escapingSlashes: escapingSlashes)
             output += ":"
-            write(members[name]!, to: &output)
+            write(members[name]!, to: &output, escapingSlashes: escapingSlashes)
         }
         output += "}"
     }
@@ -65,7 +66,7 @@ public enum JSONWriter {
         return number.description
     }
 
-    static func writeString(_ text: String, to output: inout String) {
+    static func writeString(_ text: String, to output: inout String, escapingSlashes: Bool = true) {
         output += "\""
         var pendingStart = text.unicodeScalars.startIndex
         let scalars = text.unicodeScalars
@@ -76,7 +77,7 @@ public enum JSONWriter {
             switch scalar {
             case "\"": escape = "\\\""
             case "\\": escape = "\\\\"
-            case "/": escape = "\\/"
+            case "/" where escapingSlashes: escape = "\\/"
             case "\n": escape = "\\n"
             case "\r": escape = "\\r"
             case "\t": escape = "\\t"

@@ -51,6 +51,22 @@ public class ReadTransaction {
         return found
     }
 
+    /// Which of `keys` have a record, looked up through the key index.
+    public func existingKeys(among keys: [CacheKey]) throws -> Set<CacheKey> {
+        let db = try database()
+        let unique = Array(Set(keys))
+        var existing: Set<CacheKey> = []
+        for start in stride(from: 0, to: unique.count, by: 500) {
+            let batch = unique[start..<min(start + 500, unique.count)]
+            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            let found = try String.fetchCursor(
+                db, sql: "SELECT key FROM records WHERE key IN (\(placeholders))",
+                arguments: StatementArguments(batch.map(\.rawValue)))
+            while let key = try found.next() { existing.insert(CacheKey(key)) }
+        }
+        return existing
+    }
+
     /// True when a record with exactly this key exists.
     public func contains(_ key: CacheKey) throws -> Bool {
         try Bool.fetchOne(try database(), sql: "SELECT EXISTS (SELECT 1 FROM records WHERE key = ?)", arguments: [key.rawValue]) ?? false

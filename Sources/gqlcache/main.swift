@@ -1,1 +1,5 @@
-print("x")
+import Foundation
+import GQLCacheCommands
+
+let status = GQLCacheMain.run(arguments: Array(CommandLine.arguments.dropFirst()), context: .standard())
+exit(status.rawValue)

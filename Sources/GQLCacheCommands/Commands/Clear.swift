@@ -1,0 +1,50 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache clear CACHE`: Apollo's clearCache().
+    struct Clear: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove every record (Apollo's clearCache()); --vacuum also shrinks the file.",
+            discussion: "Asks for confirmation on a terminal and needs --force otherwise.")
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Flag(name: .shortAndLong, help: "Clear without asking.")
+        var force = false
+
+        @Flag(help: "Rebuild the file afterwards so it gives the freed space back.")
+        var vacuum = false
+
+        @OptionGroup var writing: WriteOptions
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) throws {
+            let store = try writing.openForWriting(file)
+            if !force {
+                guard context.canAskQuestions else {
+                    throw CommandFailure(
+                        .usage, "clear removes every record without asking only with --force (standard input is not a terminal); nothing removed")
+                }
+                let count = try store.read { tx in try tx.recordCount() }
+                guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?") else {
+                    throw CommandFailure(.notFound, "nothing removed")
+                }
+            }
+            let before = store.fileSizes()
+            let removed = try store.write { tx in try tx.clear() }
+            if vacuum { try store.vacuum() }
+            let after = store.fileSizes()
+            switch output.format {
+            case .text:
+                context.print("removed \(plural(removed, "record"))")
+                if vacuum { context.print("vacuumed: \(formatBytes(before.total)) → \(formatBytes(after.total))") }
+            case .json, .jsonl:
+                output.format.emit(.object([
+                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum)),
+                    ("bytesBefore", .int(Int(before.total))), ("bytesAfter", .int(Int(after.total))),
+                ]), to: context)
+            }
+        }
+    }
+}

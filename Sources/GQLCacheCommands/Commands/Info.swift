@@ -1,0 +1,119 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache info CACHE`: what the file is and what it holds.
+    struct Info: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the format, journal mode, size, roots, record counts per type and the largest records.")
+
+        @OptionGroup var file: CacheFileArgument
+        @OptionGroup var output: OutputOptions
+
+        @Option(help: ArgumentHelp("How many of the largest records to list.", valueName: "n"))
+        var top: Int = 5
+
+        func validate() throws {
+            guard top >= 0 else { throw ValidationError("--top must be zero or more") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let store = try file.openForReading()
+            let overview = try store.read { tx in
+                let types = try tx.typenameCounts()
+                return CacheOverview(
+                    path: store.path, format: store.format, journalMode: try tx.journalMode(),
+                    sizes: store.fileSizes(), pages: try tx.pageStatistics(),
+                    recordCount: try tx.recordCount(), roots: try tx.existingRoots(),
+                    typeCounts: types.counts, damagedCount: types.damaged,
+                    damagedKeys: try tx.damagedKeys(limit: 5), largest: try tx.largestRecords(limit: top))
+            }
+            switch output.format {
+            case .text: context.stdout.write(overview.text())
+            case .json, .jsonl: output.format.emit(overview.json(), to: context)
+            }
+            if overview.damagedCount > 0 {
+                let more = overview.damagedCount > overview.damagedKeys.count ? ", …" : ""
+                context.warn(
+                    "\(overview.damagedCount) damaged record(s) (NULL or not a JSON object): "
+                        + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
+            }
+        }
+    }
+}
+
+/// Everything `info` reports, gathered in one read transaction.
+struct CacheOverview {
+    let path: String
+    let format: ApolloIOSSQLiteFormat
+    let journalMode: String
+    let sizes: FileSizes
+    let pages: PageStatistics
+    let recordCount: Int
+    let roots: [CacheKey]
+    let typeCounts: [TypenameCount]
+    let damagedCount: Int
+    let damagedKeys: [CacheKey]
+    let largest: [RecordSize]
+
+    func text() -> String {
+        var size = formatBytes(sizes.total)
+        let extras = [("wal", sizes.wal), ("shm", sizes.shm), ("journal", sizes.journal)].compactMap { name, bytes in
+            bytes.map { "\(name) \(formatBytes($0))" }
+        }
+        if !extras.isEmpty { size += " (database \(formatBytes(sizes.database)), " + extras.joined(separator: ", ") + ")" }
+        var rows: [(String, String)] = [
+            ("file", path),
+            ("format", format.summary),
+            ("journal mode", journalMode),
+            ("size", size),
+            ("free pages", "\(pages.freePages) of \(pages.pageCount) (\(formatBytes(Int64(pages.freePages * pages.pageSize))) reclaimable by clear --vacuum)"),
+            ("records", String(recordCount)),
+            ("roots", roots.isEmpty ? "none" : roots.map(\.rawValue).joined(separator: ", ")),
+        ]
+        if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL or not a JSON object)")) }
+        var text = aligned(rows)
+        if !typeCounts.isEmpty {
+            text += "\nrecords by __typename\n"
+            text += aligned(typeCounts.map { ("  " + ($0.typename ?? "(none)"), String($0.count)) }, rightAlignValues: true)
+        }
+        if !largest.isEmpty {
+            text += "\nlargest records\n"
+            text += aligned(largest.map { ("  " + $0.key.rawValue, formatBytes(Int64($0.bytes))) }, rightAlignValues: true)
+        }
+        return text
+    }
+
+    func json() -> JSONOutput {
+        func optionalInt(_ value: Int64?) -> JSONOutput { value.map { .int(Int($0)) } ?? .null }
+        return .object([
+            ("file", .string(path)),
+            ("format", .string(format.identifier)),
+            ("ddl", .string(format.variant)),
+            ("journalMode", .string(journalMode)),
+            ("size", .object([
+                ("total", .int(Int(sizes.total))), ("database", .int(Int(sizes.database))),
+                ("wal", optionalInt(sizes.wal)), ("shm", optionalInt(sizes.shm)), ("journal", optionalInt(sizes.journal)),
+            ])),
+            ("pageSize", .int(pages.pageSize)),
+            ("pageCount", .int(pages.pageCount)),
+            ("freePages", .int(pages.freePages)),
+            ("records", .int(recordCount)),
+            ("damagedRecords", .int(damagedCount)),
+            ("roots", .array(roots.map { .string($0.rawValue) })),
+            ("types", .array(typeCounts.map { .object([("typename", $0.typename.map(JSONOutput.string) ?? .null), ("count", .int($0.count))]) })),
+            ("largest", .array(largest.map { .object([("key", .string($0.key.rawValue)), ("bytes", .int($0.bytes))]) })),
+        ])
+    }
+}
+
+/// Two columns, the first padded to its widest entry.
+func aligned(_ rows: [(String, String)], rightAlignValues: Bool = false) -> String {
+    let width = rows.map(\.0.count).max() ?? 0
+    let valueWidth = rows.map(\.1.count).max() ?? 0
+    return rows.map { label, value in
+        let padded = label + String(repeating: " ", count: width - label.count)
+        let shown = rightAlignValues ? String(repeating: " ", count: valueWidth - value.count) + value : value
+        return padded + "  " + shown + "\n"
+    }.joined()
+}

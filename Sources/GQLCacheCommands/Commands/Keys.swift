@@ -1,0 +1,76 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache keys CACHE [PATTERN]`: list keys, streaming.
+    struct Keys: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List record keys, optionally filtered by a pattern and a __typename.",
+            discussion: """
+                Keys are listed in byte order, one per line, as they are read: memory does not grow \
+                with the file. Pattern modes: \(KeyPattern.Mode.helpText).
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: "Only keys matching this pattern (see --mode). Without it, every key.")
+        var pattern: String?
+
+        @Option(help: "How PATTERN matches: apollo, literal, prefix, glob or regex.")
+        var mode: KeyPattern.Mode = .apollo
+
+        @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this.", valueName: "typename"))
+        var typename: String?
+
+        @Option(help: ArgumentHelp("List at most this many keys.", valueName: "n"))
+        var limit: Int?
+
+        @Flag(help: "Print only how many keys match.")
+        var count = false
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let keyPattern = try pattern.map { try KeyPattern($0, mode: mode) }
+            let store = try file.openForReading()
+            if count {
+                let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typename: typename) }
+                let shown = limit.map { min($0, total) } ?? total
+                switch output.format {
+                case .text: context.print(String(shown))
+                case .json, .jsonl: output.format.emit(.object([("count", .int(shown))]), to: context)
+                }
+                // Like grep -c: the count is the answer, the status says whether anything matched.
+                if shown == 0 && (keyPattern != nil || typename != nil) { throw CommandFailure(.notFound, "") }
+                return
+            }
+            var listed = 0
+            if output.format == .json { context.stdout.write("[") }
+            try store.read { tx in
+                try tx.forEachKey(matching: keyPattern, typename: typename, limit: limit) { key in
+                    switch output.format {
+                    case .text: context.print(key.rawValue)
+                    case .jsonl: context.print(JSONWriter.quoted(key.rawValue, escapingSlashes: false))
+                    case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + JSONWriter.quoted(key.rawValue, escapingSlashes: false))
+                    }
+                    listed += 1
+                }
+            }
+            if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            if listed == 0 && (keyPattern != nil || typename != nil) {
+                throw CommandFailure(.notFound, noMatchMessage(keyPattern))
+            }
+        }
+
+        private func noMatchMessage(_ keyPattern: KeyPattern?) -> String {
+            var parts: [String] = []
+            if let keyPattern { parts.append(keyPattern.description) }
+            if let typename { parts.append("__typename '\(typename)'") }
+            return parts.isEmpty ? "\(file.path): no records" : "\(file.path): no key matches " + parts.joined(separator: " and ")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache show CACHE KEY…`: records as trees, following references.
+    struct Show: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show records as trees, with references as links to their keys.",
+            discussion: """
+                References are drawn as '→ KEY'; a reference to a key with no record is marked (missing). \
+                --depth N expands referenced records inline, N levels deep. With --format json or jsonl each \
+                record is {"key": K, "depth": D, "record": {...}} as stored (references as {"$reference": K}); \
+                records expanded by --depth follow with their depth; a key with no record gives \
+                {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: ArgumentHelp("Keys of the records to show, e.g. QUERY_ROOT or 'Droid:2001'.", valueName: "key"))
+        var keys: [String]
+
+        @Option(help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))
+        var depth: Int = 0
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            guard !keys.isEmpty else { throw ValidationError("name at least one key to show, e.g. QUERY_ROOT") }
+            guard depth >= 0 else { throw ValidationError("--depth must be zero or more") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let requested = keys.map { CacheKey($0) }
+            let store = try file.openForReading()
+            let (graph, suggestions) = try store.read { tx in
+                let graph = try RecordGraph.load(requested, depth: depth, in: tx)
+                var suggestions: [CacheKey: [CacheKey]] = [:]
+                for key in requested where graph.entries[key] == .missing {
+                    suggestions[key] = try tx.suggestions(for: key)
+                }
+                return (graph, suggestions)
+            }
+            switch output.format {
+            case .text:
+                let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth)
+                let shown = requested.filter { graph.entries[$0] != .missing }
+                for (index, key) in shown.enumerated() {
+                    if index > 0 { context.print("") }
+                    context.print(renderer.render(key))
+                }
+            case .json:
+                context.print(JSONOutput.array(jsonEntries(graph).map { $0 }).rendered(pretty: true))
+            case .jsonl:
+                for entry in jsonEntries(graph) { context.print(entry.rendered(pretty: false)) }
+            }
+            for key in requested {
+                switch graph.entries[key] {
+                case .missing?:
+                    let nearest = suggestions[key] ?? []
+                    let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
+                    context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)\(hint)")
+                case .damaged(let message)?:
+                    context.report(.damagedRecord, message)
+                default:
+                    break
+                }
+            }
+        }
+
+        private func jsonEntries(_ graph: RecordGraph) -> [JSONOutput] {
+            var entries: [JSONOutput] = []
+            for (level, keys) in graph.levels.enumerated() {
+                for key in keys {
+                    var members: [(String, JSONOutput)] = [("key", .string(key.rawValue)), ("depth", .int(level))]
+                    switch graph.entries[key] {
+                    case .found(let record)?: members.append(("record", .record(record.fields)))
+                    case .damaged(let message)?: members.append(("error", .string(message)))
+                    case .missing?, nil: members.append(("missing", .bool(true)))
+                    }
+                    entries.append(.object(members))
+                }
+            }
+            return entries
+        }
+    }
+}

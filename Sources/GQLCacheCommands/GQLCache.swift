@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// The root command: configuration only.
+public struct GQLCache: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "gqlcache",
+        abstract: "Inspect and repair normalized GraphQL cache files (Apollo iOS SQLite caches).",
+        discussion: """
+            Every command takes the cache file first. Commands that only read open the file \
+            read-only and never change it; commands that write hold the lock for one transaction.
+
+            Exit status: 0 success; 1 not found, no match, or declined; 2 usage error; \
+            3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
+            5 I/O error (missing, unreadable or read-only file); 6 damaged record.
+            """,
+        version: GQLCacheVersion.current,
+        subcommands: [Info.self, Keys.self, Show.self, Remove.self, Clear.self]
+    )
+
+    public init() {}
+}
+
+public enum GQLCacheVersion {
+    public static let current = "0.1.0"
+}

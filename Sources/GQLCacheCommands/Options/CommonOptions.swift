@@ -1,0 +1,52 @@
+import ArgumentParser
+import CacheStore
+
+/// The cache file every command takes first.
+struct CacheFileArgument: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp("The cache file, e.g. cache.sqlite from the app's container.", valueName: "cache-file"),
+        completion: .file(extensions: ["sqlite", "sqlite3", "db"]))
+    var path: String
+
+    /// Opens the file read-only: nothing in it or beside it is created or changed.
+    func openForReading() throws -> CacheStore {
+        try CacheStore.open(at: path, access: .readOnly)
+    }
+}
+
+/// How results are printed.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, jsonl
+}
+
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output format: text for people; json (one document) or jsonl (one object per line) for scripts.")
+    var format: OutputFormat = .text
+}
+
+/// Options of commands that change the file.
+struct WriteOptions: ParsableArguments {
+    @Option(
+        name: .customLong("busy-timeout"),
+        help: ArgumentHelp("Seconds to wait while another process (the app) holds the database lock.", valueName: "seconds"))
+    var busyTimeout: Double = 5
+
+    func validate() throws {
+        guard busyTimeout >= 0, busyTimeout.isFinite else {
+            throw ValidationError("--busy-timeout must be zero or more seconds")
+        }
+    }
+
+    func openForWriting(_ file: CacheFileArgument) throws -> CacheStore {
+        try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+    }
+}
+
+extension KeyPattern.Mode: ExpressibleByArgument {
+    /// One line per mode, for --help.
+    static var helpText: String {
+        "apollo: case-insensitive substring with % and _ as LIKE wildcards (Apollo's removeObjects(matching:)); "
+            + "literal: case-insensitive substring, % and _ literal; prefix: keys starting with the text (case-sensitive, uses the index); "
+            + "glob: whole key, * ? [..] (case-sensitive); regex: ICU regular expression anywhere in the key"
+    }
+}

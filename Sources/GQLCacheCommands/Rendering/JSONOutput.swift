@@ -1,0 +1,82 @@
+import CacheStore
+
+/// A JSON document for `--format json` and `jsonl`, with members in the
+/// order they are given so the output is stable.
+indirect enum JSONOutput: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSONOutput])
+    case object([(String, JSONOutput)])
+    /// A cached value, written as it is stored (references as `{"$reference": KEY}`).
+    case value(FieldValue)
+
+    static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool { lhs.rendered(pretty: false) == rhs.rendered(pretty: false) }
+
+    /// Compact on one line, or pretty with two-space indentation.
+    func rendered(pretty: Bool) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, indent: 0)
+        return output
+    }
+
+    static func record(_ fields: [String: FieldValue]) -> JSONOutput {
+        .object(fields.keys.sorted(by: byteOrder).map { ($0, .value(fields[$0]!)) })
+    }
+
+    private func write(to output: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .int(let number): output += String(number)
+        case .string(let text): output += JSONWriter.quoted(text, escapingSlashes: false)
+        case .value(let value):
+            switch value {
+            case .list(let elements) where pretty && !elements.isEmpty:
+                JSONOutput.array(elements.map { .value($0) }).write(to: &output, pretty: pretty, indent: indent)
+            case .object(let members) where pretty && !members.isEmpty:
+                JSONOutput.record(members).write(to: &output, pretty: pretty, indent: indent)
+            default:
+                output += JSONWriter.string(for: value, escapingSlashes: false)
+            }
+        case .array(let elements):
+            writeContainer("[", "]", elements.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                elements[index].write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        case .object(let members):
+            writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                output += JSONWriter.quoted(members[index].0, escapingSlashes: false)
+                output += pretty ? ": " : ":"
+                members[index].1.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        }
+    }
+
+    private func writeContainer(
+        _ open: String, _ close: String, _ count: Int, to output: inout String, pretty: Bool, indent: Int,
+        element: (Int, inout String) -> Void
+    ) {
+        output += open
+        guard count > 0 else { output += close; return }
+        for index in 0..<count {
+            if index > 0 { output += "," }
+            if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+            element(index, &output)
+        }
+        if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+        output += close
+    }
+}
+
+/// Byte order of UTF-8, as SQLite sorts keys.
+func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+}
+
+extension OutputFormat {
+    /// Writes one document: pretty for json, one line for jsonl.
+    func emit(_ document: JSONOutput, to context: CommandContext) {
+        context.print(document.rendered(pretty: self == .json))
+    }
+}

@@ -1,0 +1,54 @@
+import CacheStore
+
+/// Ranks candidate keys by how close they are to a key that was not found.
+enum KeySuggestions {
+    /// The closest `limit` candidates: equal but for case first, then by
+    /// edit distance; candidates too far away to be a typo are dropped.
+    static func nearest(to key: CacheKey, among candidates: [CacheKey], limit: Int = 3) -> [CacheKey] {
+        let target = Array(key.rawValue.unicodeScalars)
+        let lowered = key.rawValue.lowercased()
+        let threshold = max(3, target.count / 3)
+        var scored: [(CacheKey, Int)] = []
+        for candidate in Set(candidates) where candidate != key {
+            let distance = candidate.rawValue.lowercased() == lowered
+                ? 0 : editDistance(target, Array(candidate.rawValue.unicodeScalars))
+            if distance <= threshold { scored.append((candidate, distance)) }
+        }
+        scored.sort { ($0.1, $0.0) < ($1.1, $1.0) }
+        return scored.prefix(limit).map(\.0)
+    }
+
+    /// Levenshtein distance over Unicode scalars.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
+extension ReadTransaction {
+    /// Keys near `key` to suggest when it is not found: case variants, its
+    /// neighbours in key order, and the neighbours of its type prefix. Index
+    /// lookups only, so it stays fast on large files.
+    func suggestions(for key: CacheKey) throws -> [CacheKey] {
+        var candidates = try keys(equalIgnoringCase: key)
+        candidates += try keys(around: key, limit: 5)
+        if let colon = key.rawValue.firstIndex(of: ":") {
+            let typePrefix = String(key.rawValue[...colon])
+            for variant in Set([typePrefix, typePrefix.prefix(1).uppercased() + typePrefix.dropFirst()]) {
+                candidates += try keys(around: CacheKey(variant + key.rawValue[key.rawValue.index(after: colon)...]), limit: 3)
+            }
+        }
+        return KeySuggestions.nearest(to: key, among: candidates)
+    }
+}

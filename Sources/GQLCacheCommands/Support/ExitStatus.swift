@@ -1,0 +1,43 @@
+import CacheStore
+
+/// The exit statuses of every command, as the README and man page document.
+public enum ExitStatus: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// A key, record or match was not found, or the user declined.
+    case notFound = 1
+    /// The command line was wrong.
+    case usage = 2
+    /// The file is not an Apollo iOS cache (or a layout not supported yet).
+    case notACache = 3
+    /// Another process held the database lock past the busy timeout.
+    case busy = 4
+    /// The file could not be read or written.
+    case io = 5
+    /// A record in the file is damaged (NULL or not a JSON object).
+    case damagedRecord = 6
+}
+
+/// A failure that stops a command with a status and a one-line message.
+public struct CommandFailure: Error, Equatable {
+    public let status: ExitStatus
+    public let message: String
+
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+extension ExitStatus {
+    /// The status for an error the store threw.
+    init(for error: CacheStoreError) {
+        switch error {
+        case .notACacheFile: self = .notACache
+        case .busy: self = .busy
+        case .damagedRecord: self = .damagedRecord
+        case .invalidJSON, .invalidPattern: self = .usage
+        case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
+        }
+    }
+}
