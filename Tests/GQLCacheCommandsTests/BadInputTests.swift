@@ -1,0 +1,129 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+final class BadInputTests: CommandTestCase {
+    func sqlite(_ path: String, _ script: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, script]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "sqlite3 \(script)")
+    }
+
+    func testAMissingPathIsAnIOErrorAndIsNotCreated() throws {
+        let missing = path("nope.sqlite")
+        for arguments in [["info", missing], ["keys", missing], ["rm", missing, "A:1"], ["clear", missing, "--force"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stderr, "gqlcache: \(missing): no such file\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    }
+
+    func testADirectoryIsAnIOError() throws {
+        let result = gqlcache("info", folder.path)
+        XCTAssertEqual(result.status, .io)
+        XCTAssertEqual(result.stderr, "gqlcache: \(folder.path): is a directory\n")
+    }
+
+    func testATextFileIsNotACache() throws {
+        let text = path("notes.txt")
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let result = gqlcache("info", text)
+        XCTAssertEqual(result.status, .notACache)
+        XCTAssertEqual(result.stderr, "gqlcache: \(text): not an Apollo iOS cache: not an SQLite database (it looks like a text file)\n")
+        XCTAssertEqual(try String(contentsOfFile: text, encoding: .utf8), "hello\n")
+    }
+
+    func testAnEmptyFileIsNotACacheAndStaysEmpty() throws {
+        let empty = path("empty.sqlite")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        for arguments in [["info", empty], ["rm", empty, "--match", "x", "--force"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .notACache)
+            XCTAssertEqual(result.stderr, "gqlcache: \(empty): not an Apollo iOS cache: the file is empty (0 bytes)\n")
+        }
+        XCTAssertEqual(try bytes(empty).count, 0)
+    }
+
+    func testSQLiteFilesWithoutTheRecordsTableAreRefusedAndNotChanged() throws {
+        let noTables = path("no-tables.sqlite")
+        try sqlite(noTables, "PRAGMA user_version = 7;")
+        let other = path("other.sqlite")
+        try sqlite(other, "CREATE TABLE users(id INTEGER); CREATE TABLE posts(id INTEGER);")
+        let columns = path("columns.sqlite")
+        try sqlite(columns, "CREATE TABLE records(id INTEGER, payload TEXT);")
+        let apollo3 = path("apollo3.sqlite")
+        try sqlite(apollo3, """
+            CREATE TABLE records(cache_key TEXT, field_name TEXT, value TEXT, written_at INTEGER);
+            CREATE TABLE schema_metadata(key TEXT, value TEXT); INSERT INTO schema_metadata VALUES ('version', '3');
+            """)
+        let expectations = [
+            (noTables, "not an Apollo iOS cache: an SQLite database with no tables"),
+            (other, "not an Apollo iOS cache: an SQLite database without a 'records' table (tables: posts, users)"),
+            (columns, "not an Apollo iOS cache: table 'records' has columns (id, payload), expected (_id, key, record)"),
+            (apollo3, "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"),
+        ]
+        for (file, message) in expectations {
+            let before = try bytes(file)
+            for arguments in [["info", file], ["clear", file, "--force"]] {
+                let result = gqlcache(arguments: arguments)
+                XCTAssertEqual(result.status, .notACache, file)
+                XCTAssertEqual(result.stderr, "gqlcache: \(file): \(message)\n")
+            }
+            XCTAssertEqual(try bytes(file), before, "\(file) changed")
+        }
+    }
+
+    func testDamagedRecordsAreNamedAndTheGoodOnesStayReadable() throws {
+        let cache = try makeCache("damaged.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Droid:2001"), "broken": .reference("Broken:1")]),
+            Record(key: "Droid:2001", fields: ["__typename": .string("Droid"), "name": .string("R2-D2")]),
+        ], raw: [("Broken:1", #"{"name": "unterminated"#), ("Null:1", nil), ("Array:1", "[1,2]")])
+
+        let show = gqlcache("show", cache, "Broken:1", "Droid:2001", "Null:1")
+        XCTAssertEqual(show.status, .damagedRecord)
+        XCTAssertTrue(show.stdout.contains("Droid:2001 (Droid)\n├─ __typename: \"Droid\"\n└─ name: \"R2-D2\""), show.stdout)
+        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Broken:1' is damaged: unterminated string at byte 22\n"), show.stderr)
+        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Null:1' is damaged: its record column is NULL\n"), show.stderr)
+
+        let root = gqlcache("show", cache, "QUERY_ROOT", "--depth", "1")
+        XCTAssertEqual(root.status, .success, root.stderr)
+        XCTAssertTrue(root.stdout.contains("├─ broken → Broken:1 (damaged: record 'Broken:1' is damaged: unterminated string at byte 22)"), root.stdout)
+        XCTAssertTrue(root.stdout.contains("└─ hero → Droid:2001 (Droid)"), root.stdout)
+
+        let info = gqlcache("info", cache)
+        XCTAssertEqual(info.status, .success)
+        XCTAssertTrue(info.stdout.contains("records       5"), info.stdout)
+        XCTAssertEqual(info.stderr, "gqlcache: warning: 3 damaged record(s) (NULL or not a JSON object): Array:1, Broken:1, Null:1\n")
+
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "5\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Droid").lines, ["Droid:2001"])
+        let remove = gqlcache("rm", cache, "Droid:2001")
+        XCTAssertEqual(remove.status, .success, remove.stderr)
+        XCTAssertTrue(remove.stdout.contains("QUERY_ROOT hero → Droid:2001"), remove.stdout)
+    }
+
+    func testUnknownCommandsAndOptionsAreUsageErrors() throws {
+        XCTAssertEqual(gqlcache("frobnicate").status, .usage)
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "--frob")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.contains("Unknown option '--frob'"), result.stderr)
+    }
+
+    func testHelpAndVersionGoToStandardOutputWithStatusZero() throws {
+        let help = gqlcache("--help")
+        XCTAssertEqual(help.status, .success)
+        XCTAssertTrue(help.stdout.contains("SUBCOMMANDS:"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("rm"), help.stdout)
+        let version = gqlcache("--version")
+        XCTAssertEqual(version.status, .success)
+        XCTAssertEqual(version.stdout, GQLCacheVersion.current + "\n")
+        let rmHelp = gqlcache("help", "rm")
+        XCTAssertTrue(rmHelp.stdout.contains("--match"), rmHelp.stdout)
+    }
+}

@@ -1,0 +1,45 @@
+import CacheStore
+import GQLCacheCommands
+import XCTest
+
+final class ClearCommandTests: CommandTestCase {
+    func testClearWithForceRemovesEveryRecord() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("clear", cache, "--force")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "removed 10 records\n")
+        XCTAssertEqual(try keys(in: cache), [])
+    }
+
+    func testClearNeedsForceWhenNobodyCanAnswer() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("clear", cache)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
+    func testClearAsksOnATerminal() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("clear", cache, answers: ["no"]).status, .notFound)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+        let result = gqlcache("clear", cache, answers: ["yes"])
+        XCTAssertEqual(result.status, .success)
+        XCTAssertTrue(result.stderr.contains("remove all 10 records from"), result.stderr)
+        XCTAssertEqual(try keys(in: cache), [])
+    }
+
+    func testVacuumShrinksTheFile() throws {
+        let cache = path("big.sqlite")
+        let store = try CacheStore.create(at: cache)
+        try store.write { tx in
+            try tx.merge((0..<2000).map { Record(key: CacheKey("Post:\($0)"), fields: ["body": .string(String(repeating: "x", count: 500))]) })
+        }
+        let before = try bytes(cache).count
+        let result = gqlcache("clear", cache, "--force", "--vacuum", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(report["removed"] as? Int, 2000)
+        XCTAssertLessThan(try bytes(cache).count, before / 10)
+        XCTAssertEqual(try CacheStore.open(at: cache).format.ddl, .current)
+    }
+}

@@ -1,0 +1,79 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+/// What one in-process run of the command line gave.
+struct CommandResult {
+    let status: ExitStatus
+    let stdout: String
+    let stderr: String
+
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    /// Standard output parsed as one JSON document.
+    func json(file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+/// Runs `gqlcache ARGS` in-process, with scripted answers on a pretend
+/// terminal when `answers` is given.
+func gqlcache(_ arguments: String..., answers: [String]? = nil) -> CommandResult {
+    gqlcache(arguments: arguments, answers: answers)
+}
+
+func gqlcache(arguments: [String], answers: [String]? = nil) -> CommandResult {
+    let stdout = StringSink()
+    let stderr = StringSink()
+    let context = CommandContext(
+        stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers ?? []),
+        stdinIsTerminal: answers != nil, stdoutIsTerminal: false, environment: [:])
+    let status = GQLCacheMain.run(arguments: arguments, context: context)
+    return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+}
+
+/// The shared folder beside the repository.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let fixturesFolder = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/apollo-ios")
+
+/// A fresh temporary folder per test, removed afterwards.
+class CommandTestCase: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A copy of a fixture in the test's folder; fixtures are never opened in place.
+    func copyOfFixture(_ name: String) throws -> String {
+        let source = fixturesFolder.appendingPathComponent(name)
+        let target = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: source, to: target)
+        return target.path
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func keys(in path: String) throws -> [String] {
+        try CacheStore.open(at: path).read { tx in try tx.keys().map(\.rawValue) }
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// A cache file holding `records`, written through the store.
+    func makeCache(_ name: String, _ records: [Record], raw: [(String, String?)] = []) throws -> String {
+        let target = path(name)
+        let store = try CacheStore.create(at: target)
+        try store.write { tx in
+            try tx.merge(records)
+            for (key, text) in raw { try tx.unsafeWriteRawRecord(key: CacheKey(key), text: text) }
+        }
+        return target
+    }
+}

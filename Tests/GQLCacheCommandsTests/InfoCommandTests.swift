@@ -1,0 +1,74 @@
+import CacheStore
+import GQLCacheCommands
+import XCTest
+
+final class InfoCommandTests: CommandTestCase {
+    func testInfoDescribesTheStarWarsFixture() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("info", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.contains("current DDL"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("journal mode  delete"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("records       10"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("roots         QUERY_ROOT, MUTATION_ROOT"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Review             3"), result.stdout)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testInfoAsJSONGivesCountsPerTypenameRootsAndLargestRecords() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("info", cache, "--format", "json", "--top", "2")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let info = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(info["format"] as? String, "apollo-ios-sqlite")
+        XCTAssertEqual(info["ddl"] as? String, "current")
+        XCTAssertEqual(info["records"] as? Int, 10)
+        XCTAssertEqual(info["roots"] as? [String], ["QUERY_ROOT", "MUTATION_ROOT"])
+        let types = try XCTUnwrap(info["types"] as? [[String: Any]])
+        let counts = Dictionary(uniqueKeysWithValues: types.map { (($0["typename"] as? String) ?? "-", $0["count"] as! Int) })
+        XCTAssertEqual(counts, ["Review": 3, "-": 2, "Human": 2, "Droid": 1, "FriendsConnection": 1, "Starship": 1])
+        let largest = try XCTUnwrap(info["largest"] as? [[String: Any]])
+        XCTAssertEqual(largest.map { $0["key"] as? String }, ["QUERY_ROOT", "Droid:2001"])
+        let size = try XCTUnwrap(info["size"] as? [String: Any])
+        XCTAssertEqual(size["database"] as? Int, try bytes(cache).count)
+    }
+
+    func testInfoRecognisesTheLegacyDDL() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let result = gqlcache("info", cache, "--format", "jsonl")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.count, 1)
+        let info = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(info["ddl"] as? String, "legacy")
+        XCTAssertEqual(info["records"] as? Int, 2)
+    }
+
+    func testInfoCountsTheWALFileInTheSize() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // Put the copy in WAL mode and leave a -wal file behind, as a running app does.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [cache, "PRAGMA journal_mode=WAL;"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let holder = try CacheStore.open(at: cache, access: .readWrite)
+        try holder.write { tx in try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])]) }
+        let result = gqlcache("info", cache, "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let info = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(info["journalMode"] as? String, "wal")
+        let size = try XCTUnwrap(info["size"] as? [String: Any])
+        let wal = try XCTUnwrap(size["wal"] as? Int)
+        XCTAssertGreaterThan(wal, 0)
+        XCTAssertEqual(size["total"] as? Int, (size["database"] as! Int) + wal + ((size["shm"] as? Int) ?? 0))
+    }
+
+    func testInfoLeavesTheFileByteIdentical() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        XCTAssertEqual(gqlcache("info", cache).status, .success)
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-wal"))
+    }
+}

@@ -1,0 +1,71 @@
+import CacheStore
+import GQLCacheCommands
+import XCTest
+
+final class KeysCommandTests: CommandTestCase {
+    func testKeysListsEveryKeyInByteOrder() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.count, 10)
+        XCTAssertEqual(result.lines, result.lines.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        XCTAssertEqual(result.lines.first, "Droid:2001")
+    }
+
+    func testApolloModePatternTreatsUnderscoreAsAWildcard() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "Human:100_")
+        XCTAssertEqual(result.lines, ["Human:1000", "Human:1002"])
+    }
+
+    func testLiteralModeTakesUnderscoreLiterally() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "Human:100_", "--mode", "literal")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("no key matches literal pattern 'Human:100_'"), result.stderr)
+    }
+
+    func testPrefixGlobAndRegexModes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("keys", cache, "QUERY_ROOT.", "--mode", "prefix").lines,
+                       ["QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1"])
+        XCTAssertEqual(gqlcache("keys", cache, "query_root", "--mode", "prefix").status, .notFound)
+        XCTAssertEqual(gqlcache("keys", cache, "Human:*", "--mode", "glob").lines, ["Human:1000", "Human:1002"])
+        XCTAssertEqual(gqlcache("keys", cache, "*.[01]", "--mode", "glob").lines,
+                       ["QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1"])
+        XCTAssertEqual(gqlcache("keys", cache, "human:*", "--mode", "glob").status, .notFound)
+        XCTAssertEqual(gqlcache("keys", cache, "^(Human|Droid):[0-9]+$", "--mode", "regex").lines,
+                       ["Droid:2001", "Human:1000", "Human:1002"])
+    }
+
+    func testTypeFilterLimitAndCount() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Review").lines.count, 3)
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Review", "--limit", "1").lines,
+                       ["MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"])
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
+        XCTAssertEqual(gqlcache("keys", cache, "human", "--count").stdout, "2\n")
+        let none = gqlcache("keys", cache, "Nothing:", "--count")
+        XCTAssertEqual(none.stdout, "0\n")
+        XCTAssertEqual(none.status, .notFound)
+    }
+
+    func testJSONAndJSONLinesOutputsParse() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let json = gqlcache("keys", cache, "Droid", "--format", "json")
+        XCTAssertEqual(try json.json() as? [String], ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        let jsonl = gqlcache("keys", cache, "Droid", "--format", "jsonl")
+        let decoded = try jsonl.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) as? String }
+        XCTAssertEqual(decoded, ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        XCTAssertEqual(try gqlcache("keys", cache, "--format", "json", "--type", "Nope").json() as? [String], [])
+        XCTAssertEqual(try gqlcache("keys", cache, "--count", "--format", "json").json() as? [String: Int], ["count": 10])
+    }
+
+    func testInvalidRegexIsAUsageError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "(", "--mode", "regex")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
+    }
+}

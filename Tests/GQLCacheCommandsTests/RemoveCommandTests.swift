@@ -1,0 +1,141 @@
+import CacheStore
+import GQLCacheCommands
+import XCTest
+
+final class RemoveCommandTests: CommandTestCase {
+    func testRemovingAKeyReportsTheReferencesItLeftDangling() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            removed Human:1002
+            removed 1 record; left 1 reference dangling:
+              Droid:2001 friends → Human:1002
+
+            """)
+        XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+        XCTAssertEqual(try keys(in: cache).count, 9)
+    }
+
+    func testRemovalByKeyIsExactAndCaseSensitive() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "droid:2001")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'droid:2001' in \(cache)\n")
+        XCTAssertEqual(try keys(in: cache).count, 10)
+        // The exact key removes the record only, not Droid:2001.friendsConnection(…).
+        XCTAssertEqual(gqlcache("rm", cache, "Droid:2001").status, .success)
+        XCTAssertTrue(try keys(in: cache).contains("Droid:2001.friendsConnection(after:null,first:2)"))
+    }
+
+    func testDryRunListsWhatWouldGoAndChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "--match", "Human:100_", "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("would remove Human:1000\nwould remove Human:1002\nwould remove 2 records, leaving 5 references dangling:\n"), result.stdout)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testApolloPatternRemovesLikeApolloSQLite() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--match", "Human:100_", "--force", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(report["removed"] as? Int, 2)
+        XCTAssertEqual(Set(report["keys"] as? [String] ?? []), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(report["danglingReferences"] as? Int, 5)
+        XCTAssertEqual(try keys(in: cache).count, 8)
+    }
+
+    func testPercentPatternRemovesEveryRecord() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--match", "%", "--force")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "removed 10 records; no reference left dangling\n")
+        XCTAssertEqual(try keys(in: cache), [])
+    }
+
+    func testPatternRemovalNeedsForceWhenNobodyCanAnswer() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "--match", "Human")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.contains("--force"), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testPatternRemovalAsksOnATerminalAndHonoursTheAnswer() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let declined = gqlcache("rm", cache, "--match", "starship", answers: ["n"])
+        XCTAssertEqual(declined.status, .notFound)
+        XCTAssertTrue(declined.stderr.contains("remove 1 record(s) matching apollo pattern 'starship'"), declined.stderr)
+        XCTAssertTrue(declined.stderr.contains("nothing removed"), declined.stderr)
+        XCTAssertTrue(try keys(in: cache).contains("Starship:3001"))
+
+        let accepted = gqlcache("rm", cache, "--match", "starship", answers: ["y"])
+        XCTAssertEqual(accepted.status, .success, accepted.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
+        XCTAssertTrue(accepted.stdout.contains("left 1 reference dangling:\n  Human:1000 starships → Starship:3001"), accepted.stdout)
+    }
+
+    func testEmptyApolloPatternRemovesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--match", "", "--force")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
+    func testOtherModesRemoveWhatTheyMatch() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:100_", "--mode", "literal", "--force").status, .notFound)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "QUERY_ROOT.", "--mode", "prefix", "--force").status, .success)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:*", "--mode", "glob", "--force").status, .success)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "^Starship", "--mode", "regex", "--force").status, .success)
+        XCTAssertEqual(try keys(in: cache), [
+            "Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)", "MUTATION_ROOT",
+            "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])", "QUERY_ROOT",
+        ])
+    }
+
+    func testJSONLinesReportKeysDanglingReferencesAndASummary() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "Human:1002", "--format", "jsonl")
+        XCTAssertEqual(result.lines, [
+            #"{"type":"key","key":"Human:1002"}"#,
+            #"{"type":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#,
+            #"{"type":"summary","dryRun":false,"removed":1,"danglingReferences":1}"#,
+        ])
+        for line in result.lines { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache).status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000", "--match", "x").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000", "--mode", "glob").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "x", "--mode", "fuzzy").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "x", "--busy-timeout", "-1").status, .usage)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
+    func testWritesToTheLegacyDDLKeepItsSchema() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Droid:2001").status, .success)
+        let info = try XCTUnwrap(try gqlcache("info", cache, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(info["ddl"] as? String, "legacy")
+        XCTAssertEqual(info["records"] as? Int, 1)
+    }
+
+    func testABusyDatabaseFailsWithExitFourAfterTheTimeout() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let holder = try CacheStore.open(at: cache, access: .readWrite)
+        let result: CommandResult = try holder.write { tx in
+            try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])])
+            return gqlcache("rm", cache, "Human:1000", "--busy-timeout", "0.2")
+        }
+        XCTAssertEqual(result.status, .busy)
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout\n")
+        XCTAssertTrue(try keys(in: cache).contains("Human:1000"))
+    }
+}

@@ -1,0 +1,106 @@
+import CacheStore
+import GQLCacheCommands
+import XCTest
+
+final class ShowCommandTests: CommandTestCase {
+    func testShowDrawsFieldsAndReferencesAsLinks() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "Droid:2001")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            Droid:2001 (Droid)
+            ├─ __typename: "Droid"
+            ├─ appearsIn: ["NEWHOPE", "EMPIRE", "JEDI"]
+            ├─ friends [3]
+            │  ├─ [0] → Human:1000
+            │  ├─ [1] → Human:1002
+            │  └─ [2]: null
+            ├─ friendsConnection(after:null,first:2) → Droid:2001.friendsConnection(after:null,first:2)
+            ├─ id: "2001"
+            ├─ name: "R2-D2"
+            └─ primaryFunction: "Astromech"
+
+            """)
+    }
+
+    func testShowMarksDanglingReferencesAsMissing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        let result = gqlcache("show", cache, "Droid:2001")
+        XCTAssertTrue(result.stdout.contains("│  ├─ [1] → Human:1002 (missing)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("│  ├─ [0] → Human:1000\n"), result.stdout)
+    }
+
+    func testDepthExpandsReferencedRecordsInline() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "MUTATION_ROOT", "--depth", "1")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.contains(#"├─ commentary: "Great! / \"quoted\" é""#), result.stdout)
+        XCTAssertTrue(result.stdout.contains(#"├─ meta: {"score":1.5,"source":"web"}"#), result.stdout)
+        XCTAssertTrue(result.stdout.contains("""
+            └─ createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5]) → MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5]) (Review)
+               ├─ __typename: "Review"
+            """), result.stdout)
+    }
+
+    func testDepthStopsAtCycles() throws {
+        let cache = try makeCache("cycle.sqlite", [
+            Record(key: "A:1", fields: ["next": .reference("B:1")]),
+            Record(key: "B:1", fields: ["next": .reference("A:1")]),
+        ])
+        let result = gqlcache("show", cache, "A:1", "--depth", "5")
+        XCTAssertEqual(result.stdout, """
+            A:1
+            └─ next → B:1
+               └─ next → A:1 (cycle)
+
+            """)
+    }
+
+    func testUnknownKeyExitsOneAndSuggestsTheNearestKeys() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let typo = gqlcache("show", cache, "Droid:2010")
+        XCTAssertEqual(typo.status, .notFound)
+        XCTAssertEqual(typo.stdout, "")
+        XCTAssertEqual(typo.stderr, "gqlcache: no record 'Droid:2010' in \(cache); nearest keys: Droid:2001\n")
+        let wrongCase = gqlcache("show", cache, "human:1000")
+        XCTAssertTrue(wrongCase.stderr.contains("nearest keys: Human:1000"), wrongCase.stderr)
+    }
+
+    func testShowPrintsTheKeysItFindsAndReportsTheOthers() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "Human:1002", "Human:9999")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertTrue(result.stdout.hasPrefix("Human:1002 (Human)\n"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("no record 'Human:9999'"), result.stderr)
+    }
+
+    func testJSONLinesGiveEachRecordAsStoredWithItsDepth() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "Human:1000", "--depth", "1", "--format", "jsonl")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let entries = try result.lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(entries.map { $0["key"] as? String }, ["Human:1000", "Starship:3001"])
+        XCTAssertEqual(entries.map { $0["depth"] as? Int }, [0, 1])
+        let record = try XCTUnwrap(entries[0]["record"] as? [String: Any])
+        XCTAssertEqual(record["starships"] as? [[String: String]], [["$reference": "Starship:3001"]])
+        XCTAssertEqual(record["height(unit:FOOT)"] as? Double, 5.6430448)
+        XCTAssertTrue(record["mass"] is NSNull)
+    }
+
+    func testJSONReportsMissingKeysInline() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "Nope:1", "--format", "json")
+        XCTAssertEqual(result.status, .notFound)
+        let entries = try XCTUnwrap(try result.json() as? [[String: Any]])
+        XCTAssertEqual(entries.first?["missing"] as? Bool, true)
+    }
+
+    func testShowLeavesTheFileByteIdentical() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        _ = gqlcache("show", cache, "QUERY_ROOT", "--depth", "3")
+        _ = gqlcache("show", cache, "Nope")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+}
