@@ -1,0 +1,132 @@
+function __gqlcache_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __gqlcache_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __gqlcache_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __gqlcache_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __gqlcache_parse_tokens -S
+    set -l unparsed_tokens (__gqlcache_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'gqlcache'
+        __gqlcache_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'info'
+            __gqlcache_parse_subcommand 1 'format=' 'top=' 'version' 'h/help'
+        case 'keys'
+            __gqlcache_parse_subcommand 2 'mode=' 'type=' 'limit=' 'count' 'format=' 'version' 'h/help'
+        case 'show'
+            __gqlcache_parse_subcommand -r 2 'depth=' 'format=' 'version' 'h/help'
+        case 'rm'
+            __gqlcache_parse_subcommand -r 2 'match=' 'mode=' 'dry-run' 'f/force' 'busy-timeout=' 'format=' 'version' 'h/help'
+        case 'clear'
+            __gqlcache_parse_subcommand 1 'f/force' 'vacuum' 'busy-timeout=' 'format=' 'version' 'h/help'
+        case 'help'
+            __gqlcache_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __gqlcache_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __gqlcache_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __gqlcache_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __gqlcache_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__gqlcache_tokens -p)
+    if test -z "$(__gqlcache_tokens -t)"
+        set -l index (count (__gqlcache_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'gqlcache' -f
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'info' -d 'Show the format, journal mode, size, roots, record counts per type and the largest records.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'keys' -d 'List record keys, optionally filtered by a pattern and a __typename.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'show' -d 'Show records as trees, with references as links to their keys.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'rm' -d 'Remove records by key (removeObject(for:)) or by pattern (removeObjects(matching:)).'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'clear' -d 'Remove every record (Apollo\'s clearCache()); --vacuum also shrinks the file.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache info" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" top' -l 'top' -d 'How many of the largest records to list.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache keys" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" mode' -l 'mode' -d 'How PATTERN matches: apollo, literal, prefix, glob or regex.' -rfka 'apollo literal prefix glob regex'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" type' -l 'type' -d 'Only records whose __typename is this.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" limit' -l 'limit' -d 'List at most this many keys.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" count' -l 'count' -d 'Print only how many keys match.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache show" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache show" depth' -l 'depth' -d 'Expand referenced records this many levels deep.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache show" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache show" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache rm" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" match' -l 'match' -d 'Remove every record whose key matches this pattern.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" mode' -l 'mode' -d 'How --match matches: apollo (default), literal, prefix, glob or regex.' -rfka 'apollo literal prefix glob regex'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" dry-run' -l 'dry-run' -d 'List what would be removed, and the references that would dangle, without removing.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" f force' -l 'force' -s 'f' -d 'Remove by pattern without asking.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" busy-timeout' -l 'busy-timeout' -d 'Seconds to wait while another process (the app) holds the database lock.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache rm" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache clear" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" f force' -l 'force' -s 'f' -d 'Clear without asking.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" vacuum' -l 'vacuum' -d 'Rebuild the file afterwards so it gives the freed space back.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" busy-timeout' -l 'busy-timeout' -d 'Seconds to wait while another process (the app) holds the database lock.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" version' -l 'version' -d 'Show the version.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache clear" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache help" version' -l 'version' -d 'Show the version.'
