@@ -2,8 +2,9 @@ import CacheStore
 
 /// Ranks candidate keys by how close they are to a key that was not found.
 enum KeySuggestions {
-    /// The closest `limit` candidates: equal but for case first, then by
-    /// edit distance; candidates too far away to be a typo are dropped.
+    /// The closest `limit` candidates by edit distance; keys equal but for
+    /// case, when there are any, alone. Candidates too far away to be a typo
+    /// are dropped.
     static func nearest(to key: CacheKey, among candidates: [CacheKey], limit: Int = 3) -> [CacheKey] {
         let target = Array(key.rawValue.unicodeScalars)
         let lowered = key.rawValue.lowercased()
@@ -15,6 +16,8 @@ enum KeySuggestions {
             if distance <= threshold { scored.append((candidate, distance)) }
         }
         scored.sort { ($0.1, $0.0) < ($1.1, $1.0) }
+        // A key that differs only in case is the answer; others would be noise.
+        if let best = scored.first, best.1 == 0 { scored = scored.filter { $0.1 == 0 } }
         return scored.prefix(limit).map(\.0)
     }
 

@@ -1,0 +1,56 @@
+import CacheStore
+@testable import GQLCacheCommands
+import XCTest
+
+final class RenderingTests: XCTestCase {
+    func testSuggestionsPreferAKeyThatDiffersOnlyInCase() {
+        let candidates: [CacheKey] = ["User:1", "User:2", "User:3", "Post:2"]
+        XCTAssertEqual(KeySuggestions.nearest(to: "user:2", among: candidates), ["User:2"])
+        XCTAssertEqual(KeySuggestions.nearest(to: "User:22", among: candidates), ["User:2", "User:1", "User:3"])
+        XCTAssertEqual(KeySuggestions.nearest(to: "Completely:Different", among: candidates), [])
+    }
+
+    func testEditDistanceCountsInsertionsDeletionsAndSubstitutions() {
+        func distance(_ a: String, _ b: String) -> Int {
+            KeySuggestions.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+        }
+        XCTAssertEqual(distance("Droid:2001", "Droid:2001"), 0)
+        XCTAssertEqual(distance("Droid:2010", "Droid:2001"), 2)
+        XCTAssertEqual(distance("", "abc"), 3)
+        XCTAssertEqual(distance("kitten", "sitting"), 3)
+    }
+
+    func testByteCountsUseBinaryUnits() {
+        XCTAssertEqual(formatBytes(512), "512 B")
+        XCTAssertEqual(formatBytes(24576), "24.0 KiB")
+        XCTAssertEqual(formatBytes(1_572_864), "1.5 MiB")
+    }
+
+    func testPrettyJSONKeepsMemberOrderAndWritesStoredValues() {
+        let document = JSONOutput.object([
+            ("key", .string("A/1")),
+            ("record", .record(["b": .reference("B:1"), "a": .list([.int(1), .double(2.5)])])),
+            ("empty", .array([])),
+        ])
+        XCTAssertEqual(document.rendered(pretty: false), #"{"key":"A/1","record":{"a":[1,2.5],"b":{"$reference":"B:1"}},"empty":[]}"#)
+        XCTAssertEqual(document.rendered(pretty: true), """
+            {
+              "key": "A/1",
+              "record": {
+                "a": [
+                  1,
+                  2.5
+                ],
+                "b": {"$reference":"B:1"}
+              },
+              "empty": []
+            }
+            """)
+    }
+
+    func testARecordWithoutFieldsIsDrawnAsSuch() {
+        var graph = RecordGraph()
+        graph.entries["MUTATION_ROOT"] = .found(Record(key: "MUTATION_ROOT", fields: [:]))
+        XCTAssertEqual(RecordTreeRenderer(graph: graph, maxDepth: 0).render("MUTATION_ROOT"), "MUTATION_ROOT\n└─ (no fields)")
+    }
+}
