@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// The busy timeout: while someone else holds the write lock, a write waits
+/// up to `busyTimeout` and then fails with CacheStoreError.busy.
+final class BusyTimeoutTests: XCTestCase {
+
+    /// An sqlite3 shell in another process that holds the write lock
+    /// (`BEGIN IMMEDIATE`) until released, as an app writing would.
+    final class LockHolder: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+
+        init(path: String) throws {
+            process.executableURL = URL(fileURLWithPath: SQLiteShell.executable)
+            process.arguments = ["-batch", path]
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            send("BEGIN IMMEDIATE;\n")
+            // Wait until the lock is really held: a write that does not wait fails.
+            let probe = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                do {
+                    try probe.write { _ in }
+                } catch CacheStoreError.busy {
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            release()
+            throw CacheStoreError.io(path: path, message: "the sqlite3 shell never took the write lock")
+        }
+
+        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+        func release() {
+            guard process.isRunning else { return }
+            send("ROLLBACK;\n.quit\n")
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+
+        deinit { release() }
+    }
+
+    private func elapsed<T>(_ body: () throws -> T) rethrows -> (T, TimeInterval) {
+        let start = Date()
+        let result = try body()
+        return (result, Date().timeIntervalSince(start))
+    }
+
+    func testWriteFailsWithBusyAfterTheTimeoutWhileAnotherProcessHoldsTheWriteLock() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let holder = try LockHolder(path: path)
+        defer { holder.release() }
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0.2)
+        XCTAssertEqual(store.busyTimeout, 0.2)
+        var ran = false
+        let (result, seconds) = elapsed { Result { try store.write { tx in ran = true; try tx.clear() } } }
+        XCTAssertThrowsCacheError(try result.get(), .busy(path: path, waited: 0.2))
+        XCTAssertFalse(ran, "the closure never runs without the lock")
+        XCTAssertGreaterThanOrEqual(seconds, 0.15, "it waited for the timeout")
+        XCTAssertLessThan(seconds, 3, "and not much longer")
+
+        holder.release()
+        XCTAssertEqual(try store.write { tx in try tx.removeObject(for: "Human:1002") }, true, "the lock is free again")
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records"), ["9"])
+    }
+
+    func testZeroBusyTimeoutFailsAtOnce() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let holder = try LockHolder(path: path)
+        defer { holder.release() }
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0)
+        let (result, seconds) = elapsed { Result { try store.write { tx in try tx.clear() } } }
+        XCTAssertThrowsCacheError(try result.get(), .busy(path: path, waited: 0))
+        XCTAssertLessThan(seconds, 0.5)
+    }
+
+    func testReadsAreNotBlockedByAnotherProcessHoldingTheWriteLock() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let holder = try LockHolder(path: path)
+        defer { holder.release() }
+        let store = try CacheStore.open(at: path, access: .readOnly, busyTimeout: 0.2)
+        XCTAssertEqual(try store.read { try $0.recordCount() }, 10)
+        XCTAssertEqual(store.format.ddl, .current)
+    }
+
+    func testWriteSucceedsWhenTheLockIsReleasedWithinTheTimeout() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let holder = try LockHolder(path: path)
+        defer { holder.release() }
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 10)
+        let released = expectation(description: "lock released")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            holder.release()
+            released.fulfill()
+        }
+        let (removed, seconds) = try elapsed { try store.write { tx in try tx.removeObject(for: "Human:1002") } }
+        XCTAssertTrue(removed)
+        XCTAssertGreaterThanOrEqual(seconds, 0.2, "it waited for the other process")
+        XCTAssertLessThan(seconds, 9)
+        wait(for: [released], timeout: 5)
+    }
+
+    func testASecondStoreWritingDuringTheFirstStoresWriteGetsBusy() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let first = try CacheStore.open(at: path, access: .readWrite)
+        let second = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0.2)
+        var innerRan = false
+        var innerSeconds: TimeInterval = 0
+        try first.write { tx in
+            try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])])
+            let (result, seconds) = elapsed { Result { try second.write { inner in innerRan = true; try inner.clear() } } }
+            innerSeconds = seconds
+            XCTAssertThrowsCacheError(try result.get(), .busy(path: path, waited: 0.2))
+        }
+        XCTAssertFalse(innerRan)
+        XCTAssertGreaterThanOrEqual(innerSeconds, 0.15)
+        XCTAssertLessThan(innerSeconds, 3)
+        // The first write committed; the second store works once the lock is free.
+        XCTAssertEqual(try second.read { try $0.record(for: "Droid:2001")?["name"] }, .string("Artoo"))
+        XCTAssertEqual(try second.write { tx in try tx.recordCount() }, 10)
+    }
+
+    /// In the default rollback-journal mode, a reader in another process
+    /// keeps a commit from finishing: the write must fail as busy after the
+    /// timeout and leave nothing of itself behind.
+    func testCommitBlockedByAnotherProcessesReadFailsAsBusyAndRollsBack() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: SQLiteShell.executable)
+        reader.arguments = ["-batch", path]
+        let input = Pipe()
+        let output = Pipe()
+        reader.standardInput = input
+        reader.standardOutput = output
+        reader.standardError = FileHandle.nullDevice
+        try reader.run()
+        defer {
+            if reader.isRunning {
+                input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+                try? input.fileHandleForWriting.close()
+                reader.waitUntilExit()
+            }
+        }
+        // A read transaction that stays open: it holds SHARED until ROLLBACK.
+        input.fileHandleForWriting.write(Data("BEGIN; SELECT count(*) FROM records;\n".utf8))
+        let answer = output.fileHandleForReading.availableData
+        XCTAssertEqual(String(decoding: answer, as: UTF8.self), "10\n")
+
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0.2)
+        var bodyRan = false
+        XCTAssertThrowsCacheError(try store.write { tx in
+            bodyRan = true
+            return try tx.clear()
+        }, .busy(path: path, waited: 0.2))
+        XCTAssertTrue(bodyRan, "the write lock itself was free; only the commit waited")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertEqual(try store.read { try $0.recordCount() }, 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-journal"), "no lock or journal is left behind")
+    }
+
+    func testBusyErrorSaysHowLongItWaitedAndWhatToDo() {
+        let error = CacheStoreError.busy(path: "/tmp/c.sqlite", waited: 0.2)
+        XCTAssertTrue(error.description.hasPrefix("/tmp/c.sqlite: "))
+        XCTAssertTrue(error.description.contains("0.2s"), error.description)
+        XCTAssertTrue(error.description.contains("--busy-timeout"))
+        XCTAssertTrue(CacheStoreError.busy(path: "/x", waited: 5).description.contains("waited 5s"))
+    }
+}

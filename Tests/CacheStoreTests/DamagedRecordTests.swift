@@ -1,0 +1,160 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// A damaged row must never stop the good ones from loading, and the
+/// store's SQL view of "damaged" must agree with what fails to decode.
+final class DamagedRecordTests: XCTestCase {
+
+    static let damaged: [(key: CacheKey, text: String?)] = [
+        ("Broken:json", #"{"name":"R2"#),
+        ("Broken:null", nil),
+        ("Broken:array", "[1,2]"),
+        ("Broken:empty", ""),
+        ("Broken:trailing", #"{"a":1} {"b":2}"#),
+    ]
+
+    private func storeWithDamagedRows() throws -> CacheStore {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in
+            for row in Self.damaged { try tx.unsafeWriteRawRecord(key: row.key, text: row.text) }
+        }
+        return store
+    }
+
+    func testRecordsForKeysReturnsFailuresForDamagedKeysOnlyAndTheGoodRecordsStillLoad() throws {
+        let store = try storeWithDamagedRows()
+        let results = try store.read { tx in try tx.records(for: Fixtures.starwarsKeys + Self.damaged.map(\.key) + ["Missing:1"]) }
+        XCTAssertEqual(results.count, 15, "missing keys are absent, the others all present")
+        XCTAssertNil(results["Missing:1"])
+        for key in Fixtures.starwarsKeys {
+            XCTAssertNoThrow(try XCTUnwrap(results[key]).get(), key.rawValue)
+        }
+        for row in Self.damaged {
+            guard case .failure(let error)? = results[row.key] else { XCTFail("\(row.key) should fail"); continue }
+            guard case .damagedRecord(let key, let problem) = error else { XCTFail("\(row.key): \(error)"); continue }
+            XCTAssertEqual(key, row.key)
+            if row.text == nil {
+                XCTAssertEqual(problem, .null)
+            } else {
+                guard case .invalidJSON = problem else { XCTFail("\(row.key): \(problem)"); continue }
+            }
+        }
+        guard case .failure(.damagedRecord(_, .invalidJSON(let offset, _)))? = results["Broken:json"] else {
+            return XCTFail("Broken:json")
+        }
+        XCTAssertEqual(offset, 11, "the offset points at the end of the cut-off text")
+    }
+
+    func testRecordForADamagedKeyThrowsAndForAGoodKeyWorks() throws {
+        let store = try storeWithDamagedRows()
+        try store.read { tx in
+            XCTAssertThrowsCacheError(try tx.record(for: "Broken:null"), .damagedRecord(key: "Broken:null", problem: .null))
+            XCTAssertThrowsError(try tx.record(for: "Broken:json"))
+            XCTAssertEqual(try tx.record(for: "Droid:2001")?["name"], .string("R2-D2"))
+            XCTAssertNil(try tx.record(for: "Missing:1"))
+        }
+    }
+
+    func testForEachRecordYieldsEveryRowWithFailuresForDamagedOnes() throws {
+        let store = try storeWithDamagedRows()
+        var good: [CacheKey] = []
+        var bad: [CacheKey] = []
+        try store.read { tx in
+            try tx.forEachRecord { key, result in
+                switch result {
+                case .success(let record):
+                    XCTAssertEqual(record.key, key)
+                    good.append(key)
+                case .failure: bad.append(key)
+                }
+            }
+        }
+        XCTAssertEqual(Set(good), Set(Fixtures.starwarsKeys))
+        XCTAssertEqual(bad, Self.damaged.map(\.key), "in _id order, after the fixture rows")
+        XCTAssertEqual(Array(good.prefix(2)), ["Droid:2001", "QUERY_ROOT"], "rows come in _id order")
+    }
+
+    func testTypenameCountsCountDamagedRowsApart() throws {
+        let store = try storeWithDamagedRows()
+        let (counts, damaged) = try store.read { try $0.typenameCounts() }
+        XCTAssertEqual(damaged, 5)
+        XCTAssertEqual(counts, ReadTransactionTests.starwarsTypenameCounts, "the good rows are counted as before")
+    }
+
+    func testDamagedKeysNameTheDamagedRowsInKeyOrder() throws {
+        let store = try storeWithDamagedRows()
+        let all = Self.damaged.map(\.key).sorted()
+        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 10) }, all)
+        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 2) }, Array(all.prefix(2)))
+    }
+
+    func testKeyListingsAndTypenameFiltersWorkDespiteDamagedRows() throws {
+        let store = try storeWithDamagedRows()
+        try store.read { tx in
+            XCTAssertEqual(try tx.recordCount(), 15)
+            XCTAssertEqual(try tx.keys(typename: "Human"), ["Human:1000", "Human:1002"])
+            XCTAssertEqual(try tx.countKeys(matching: KeyPattern("Broken:", mode: .prefix)), 5)
+            let largest = try tx.largestRecords(limit: 20)
+            XCTAssertEqual(largest.count, 15)
+            XCTAssertEqual(largest.first(where: { $0.key == "Broken:null" })?.bytes, 0)
+            XCTAssertEqual(largest.first(where: { $0.key == "Broken:array" })?.bytes, 5)
+        }
+    }
+
+    func testDamagedRowsCanBeRemoved() throws {
+        let store = try storeWithDamagedRows()
+        let removed = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Broken:", mode: .prefix)) }
+        XCTAssertEqual(Set(removed), Set(Self.damaged.map(\.key)))
+        XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, 0)
+    }
+
+    func testARawRecordCanBeRepairedByWritingItAgain() throws {
+        let store = try storeWithDamagedRows()
+        try store.write { tx in try tx.unsafeWriteRawRecord(key: "Broken:json", text: #"{"name":"R2"}"#) }
+        XCTAssertEqual(try store.read { try $0.record(for: "Broken:json")?.fields }, ["name": .string("R2")])
+        XCTAssertFalse(try store.read { try $0.damagedKeys(limit: 10) }.contains("Broken:json"))
+    }
+
+    /// Text that SQLite's json_valid() accepts but the store cannot decode:
+    /// damagedKeys/typenameCounts should still name it, since records(for:)
+    /// reports it as damaged.
+    func testDamagedKeysNamesEveryRowThatFailsToDecode() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        try store.write { tx in
+            try tx.unsafeWriteRawRecord(key: "Odd:infinite", text: #"{"n":1e999}"#)
+            try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + deep + "}")
+        }
+        let failing = try store.read { tx in
+            try tx.records(for: ["Odd:infinite", "Odd:deep"]).filter { (try? $0.value.get()) == nil }.keys.sorted()
+        }
+        XCTAssertEqual(failing, ["Odd:deep", "Odd:infinite"], "the store cannot decode either row")
+        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 10) }, failing)
+        XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, failing.count)
+    }
+
+    /// The current DDL has no NOT NULL on `key`, so a damaged file can hold
+    /// a row whose key is NULL. Reading the good records must still work,
+    /// and nothing may crash. Runs in a child process because it may crash.
+    func testARowWithANullKeyDoesNotStopTheGoodRecordsFromBeingRead() throws {
+        try runIsolated(self) { directory in
+            let path = try directory.copy(Fixtures.starwars)
+            try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES (NULL, '{"__typename":"Ghost"}')"#)
+            let store = try CacheStore.open(at: path)
+            try store.read { tx in
+                var good: [CacheKey] = []
+                try tx.forEachRecord { key, result in
+                    if case .success = result { good.append(key) }
+                }
+                XCTAssertEqual(Set(good), Set(Fixtures.starwarsKeys), "forEachRecord")
+                XCTAssertEqual(try tx.keys(), Fixtures.starwarsKeys, "keys()")
+                XCTAssertEqual(try tx.references(to: ["Human:1002"]),
+                               [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")], "references(to:)")
+                XCTAssertNoThrow(try tx.damagedKeys(limit: 10), "damagedKeys(limit:)")
+                XCTAssertEqual(try tx.records(for: Fixtures.starwarsKeys).count, 10, "records(for:)")
+            }
+        }
+    }
+}

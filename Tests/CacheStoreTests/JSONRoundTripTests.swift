@@ -1,0 +1,352 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// FieldValue, JSONReader and JSONWriter: what the `record` column holds
+/// must read back as the same JSON value, in the form Apollo iOS writes it.
+final class JSONRoundTripTests: XCTestCase {
+
+    // MARK: Every case round-trips
+
+    /// One field per FieldValue case, plus the awkward variants of each.
+    static let everyCase: [String: FieldValue] = [
+        "null": .null,
+        "true": .bool(true),
+        "false": .bool(false),
+        "int": .int(42),
+        "negativeInt": .int(-7),
+        "zero": .int(0),
+        "intMax": .int(Int64.max),
+        "intMin": .int(Int64.min),
+        "double": .double(5.6430448),
+        "negativeDouble": .double(-2.5),
+        "tinyDouble": .double(1e-7),
+        "hugeDouble": .double(1.5e300),
+        "subnormal": .double(.leastNonzeroMagnitude),
+        "imprecise": .double(0.1 + 0.2),
+        "negativeZero": .double(-0.0),
+        "string": .string("plain"),
+        "emptyString": .string(""),
+        "escapes": .string("slash / quote \" backslash \\ newline \n tab \t cr \r bs \u{08} ff \u{0C} ctl \u{01} nul \u{0}"),
+        "unicode": .string("é ü 日本 😀 e\u{301}"),
+        "reference": .reference("Droid:2001"),
+        "pathReference": .reference("QUERY_ROOT.reviews(episode:JEDI,first:2).0"),
+        "slashReference": .reference("Odd:path/to/x"),
+        "emptyList": .list([]),
+        "list": .list([.reference("Human:1000"), .reference("Human:1002"), .null]),
+        "nestedList": .list([.list([.int(1), .int(2)]), .list([.double(3.5), .int(4)]), .list([])]),
+        "emptyObject": .object([:]),
+        "object": .object(["source": .string("web"), "score": .double(1.5), "tags": .list([.string("a")])]),
+        "nestedObject": .object(["inner": .object(["deep": .object(["x": .null])])]),
+        "referenceInObject": .object(["ref": .reference("Starship:3001")]),
+        "referenceLookalike": .object(["$reference": .string("Droid:2001"), "extra": .int(1)]),
+        "nonStringReferenceMember": .object(["$reference": .int(5)]),
+        "field/with/slash": .string("x"),
+        "hero(episode:JEDI)": .reference("Droid:2001"),
+        "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])": .list([.list([.reference("Human:1000"), .null])]),
+    ]
+
+    func testEveryFieldValueCaseRoundTripsThroughRecordText() throws {
+        let record = Record(key: "Test:1", fields: Self.everyCase)
+        let text = record.jsonText
+        let reread = try Record(key: "Test:1", jsonText: text)
+        XCTAssertEqual(reread, record)
+        for (field, value) in Self.everyCase {
+            XCTAssertEqual(reread[field], value, field)
+            XCTAssertEqual(reread[field].map(Self.caseName), Self.caseName(value), "the case of \(field) changed")
+        }
+        // Writing the reread record gives the very same text: the writer is deterministic.
+        XCTAssertEqual(reread.jsonText, text)
+        // And the text is valid JSON for an independent parser.
+        XCTAssertNoThrow(try foundationJSONObject(text))
+    }
+
+    func testEachFieldValueCaseRoundTripsAsAStandaloneValue() throws {
+        for (field, value) in Self.everyCase {
+            let text = JSONWriter.string(for: value)
+            let reread = try FieldValue(jsonText: text)
+            XCTAssertEqual(reread, value, "\(field): \(text)")
+            XCTAssertEqual(Self.caseName(reread), Self.caseName(value), "\(field): \(text)")
+            XCTAssertEqual(value.description, text)
+        }
+    }
+
+    func testDoublesRoundTripBitForBit() throws {
+        let doubles: [Double] = [5.6430448, 12.5, 3.5, -2.0, 0.1 + 0.2, 1e-7, 1e21, 123456789.125, .leastNonzeroMagnitude,
+                                 Double.greatestFiniteMagnitude, -Double.leastNormalMagnitude, 1.0 / 3.0, -0.0]
+        for number in doubles {
+            let text = JSONWriter.string(for: .double(number))
+            guard case .double(let reread) = try FieldValue(jsonText: text) else {
+                XCTFail("\(number) written as \(text) did not read back as a double"); continue
+            }
+            XCTAssertEqual(reread.bitPattern, number.bitPattern, "\(number) written as \(text)")
+            // The text is a JSON number for Foundation too (whose Linux parser
+            // may be off in the last digit, so only closeness is asked of it).
+            let foundation = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [NSNumber]
+            let parsed = try XCTUnwrap(foundation?.first?.doubleValue, text)
+            XCTAssertEqual(parsed, number, accuracy: abs(number) * 1e-15, text)
+        }
+    }
+
+    func testParsedRecordTextWrittenAndParsedAgainGivesEqualFields() throws {
+        // Whitespace, every escape and member order that the writer would not produce.
+        let text = """
+             { "b" : [ 1 , 2.50 , -0.5e1 , true , false , null ] ,
+               "a\\/b" : "x\\u00e9\\ud83d\\ude00\\n\\"y\\"" ,
+               "ref" : { "$reference" : "Human:1000" } ,
+               "obj" : { "z" : { } , "y" : [ ] } , "E" : 1E2 }
+            """
+        let first = try Record(key: "K", jsonText: text)
+        let second = try Record(key: "K", jsonText: first.jsonText)
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(first["b"], .list([.int(1), .double(2.5), .double(-5), .bool(true), .bool(false), .null]))
+        XCTAssertEqual(first["a/b"], .string("xé😀\n\"y\""))
+        XCTAssertEqual(first["ref"], .reference("Human:1000"))
+        XCTAssertEqual(first["obj"], .object(["z": .object([:]), "y": .list([])]))
+        XCTAssertEqual(first["E"], .double(100))
+        XCTAssertEqual(
+            try foundationJSONObject(first.jsonText), try foundationJSONObject(text),
+            "the rewritten text is the same JSON value for Foundation too")
+    }
+
+    func testMemberOrderDoesNotChangeTheWrittenText() throws {
+        let forward = try Record(key: "K", jsonText: #"{"a":1,"b":{"y":2,"x":3},"c":"/"}"#)
+        let backward = try Record(key: "K", jsonText: #"{"c":"\/","b":{"x":3,"y":2},"a":1}"#)
+        XCTAssertEqual(forward, backward)
+        XCTAssertEqual(forward.jsonText, backward.jsonText)
+        XCTAssertEqual(forward.jsonText, #"{"a":1,"b":{"x":3,"y":2},"c":"\/"}"#)
+    }
+
+    // MARK: The fixture written by Apollo
+
+    func testAllStarwarsRecordsReserialiseToTheSameJSONValuesAsTheOriginals() throws {
+        let directory = try TemporaryDirectory(self)
+        let path = try directory.copy(Fixtures.starwars)
+        let originals = try SQLiteShell.lines(path, "SELECT key, hex(record) FROM records ORDER BY _id").map { line in
+            let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+            return (key: CacheKey(parts[0]), text: String(decoding: SQLiteShell.hexDecode(parts[1]), as: UTF8.self))
+        }
+        XCTAssertEqual(originals.count, 10)
+
+        let store = try CacheStore.open(at: path)
+        let records = try store.read { tx in try tx.records(for: originals.map(\.key)) }
+        XCTAssertEqual(records.count, 10)
+        for original in originals {
+            let record = try XCTUnwrap(records[original.key]).get()
+            let rewritten = record.jsonText
+            XCTAssertEqual(
+                try foundationJSONObject(rewritten), try foundationJSONObject(original.text),
+                "\(original.key): \(rewritten) vs \(original.text)")
+            // The store's own parser agrees too.
+            XCTAssertEqual(try Record(key: original.key, jsonText: rewritten), try Record(key: original.key, jsonText: original.text))
+            XCTAssertEqual(record, try Record(key: original.key, jsonText: original.text))
+        }
+    }
+
+    func testSlashNonASCIIAndEscapedQuotesSurviveFromTheFixture() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
+        let review = try XCTUnwrap(try store.read { try $0.record(for: "QUERY_ROOT.reviews(episode:JEDI,first:2).0") })
+        XCTAssertEqual(review["commentary"], .string("Great! / \"quoted\" é"))
+        // Written back as Apollo writes: `/` as `\/`, quotes escaped, é as raw UTF-8.
+        XCTAssertTrue(review.jsonText.contains(#""commentary":"Great! \/ \"quoted\" é""#), review.jsonText)
+        XCTAssertFalse(review.jsonText.contains("\\u00e9"))
+        XCTAssertEqual(review["meta"], .object(["source": .string("web"), "score": .double(1.5)]))
+    }
+
+    func testIntegersStayIntAndTheHeightStaysExactlyTheSameDouble() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
+        let (luke, ship, connection) = try store.read { tx in
+            (try tx.record(for: "Human:1000"), try tx.record(for: "Starship:3001"),
+             try tx.record(for: "Droid:2001.friendsConnection(after:null,first:2)"))
+        }
+        guard case .double(let height)? = luke?["height(unit:FOOT)"] else {
+            return XCTFail("height is not a double: \(String(describing: luke?["height(unit:FOOT)"]))")
+        }
+        XCTAssertEqual(height.bitPattern, (5.6430448 as Double).bitPattern)
+        XCTAssertTrue(try XCTUnwrap(luke).jsonText.contains(#""height(unit:FOOT)":5.6430448"#))
+        XCTAssertEqual(luke?["isJedi"].map(Self.caseName), "bool")
+        XCTAssertEqual(luke?["mass"], .null)
+
+        guard case .list(let rows)? = ship?["coordinates"] else { return XCTFail("coordinates is not a list") }
+        XCTAssertEqual(rows.map { row -> [String] in
+            guard case .list(let cells) = row else { return ["?"] }
+            return cells.map(Self.caseName)
+        }, [["int", "int"], ["double", "int"]])
+        XCTAssertEqual(ship?["coordinates"], .list([.list([.int(1), .int(2)]), .list([.double(3.5), .int(4)])]))
+        XCTAssertEqual(ship?["length"], .double(12.5))
+        guard case .int(3)? = connection?["totalCount"] else {
+            return XCTFail("totalCount is not .int(3): \(String(describing: connection?["totalCount"]))")
+        }
+        XCTAssertTrue(try XCTUnwrap(ship).jsonText.contains(#""coordinates":[[1,2],[3.5,4]]"#))
+    }
+
+    func testIntegerLiteralsParseAsIntAndFractionsOrExponentsAsDouble() throws {
+        XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "4")), "int")
+        XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "-4")), "int")
+        XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "4.0")), "double")
+        XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "4e0")), "double")
+        XCTAssertEqual(try FieldValue(jsonText: "9223372036854775807"), .int(Int64.max))
+        // Past Int64 the number is still read, as a double, not rejected.
+        guard case .double(let big) = try FieldValue(jsonText: "9223372036854775808") else {
+            return XCTFail("an integer past Int64 should read as a double")
+        }
+        XCTAssertEqual(big, 9223372036854775808.0)
+    }
+
+    // MARK: References
+
+    func testSingleStringReferenceMemberBecomesAReference() throws {
+        let record = try Record(key: "K", jsonText: #"{"hero":{"$reference":"Droid:2001"},"list":[[{"$reference":"A"}],null]}"#)
+        XCTAssertEqual(record["hero"], .reference("Droid:2001"))
+        XCTAssertEqual(record["list"], .list([.list([.reference("A")]), .null]))
+        XCTAssertEqual(record.references.map(\.key), ["Droid:2001", "A"])
+        XCTAssertEqual(record.references.map(\.field), ["hero", "list"])
+    }
+
+    func testReferenceMemberWithAnotherMemberStaysAnObjectAndIsWrittenBackUnchanged() throws {
+        let text = #"{"custom":{"$reference":"Droid:2001","extra":1}}"#
+        let record = try Record(key: "K", jsonText: text)
+        guard case .object(let members)? = record["custom"] else {
+            return XCTFail("an object with $reference and another member must stay .object, got \(String(describing: record["custom"]))")
+        }
+        XCTAssertEqual(members, ["$reference": .string("Droid:2001"), "extra": .int(1)])
+        XCTAssertTrue(record.references.isEmpty, "it is not a reference")
+        XCTAssertEqual(record.jsonText, text)
+        XCTAssertEqual(try foundationJSONObject(record.jsonText), try foundationJSONObject(text))
+        // Reversed member order in the file: the same JSON value is written back.
+        let reversed = try Record(key: "K", jsonText: #"{"custom":{"extra":1,"$reference":"Droid:2001"}}"#)
+        XCTAssertEqual(reversed, record)
+        XCTAssertEqual(reversed.jsonText, text)
+    }
+
+    func testNonStringReferenceMemberStaysAnObject() throws {
+        let record = try Record(key: "K", jsonText: #"{"a":{"$reference":5},"b":{"$reference":null}}"#)
+        XCTAssertEqual(record["a"], .object(["$reference": .int(5)]))
+        XCTAssertEqual(record["b"], .object(["$reference": .null]))
+        XCTAssertTrue(record.references.isEmpty)
+    }
+
+    func testTheTopLevelRecordObjectIsNeverFoldedIntoAReference() throws {
+        let record = try Record(key: "K", jsonText: #"{"$reference":"Droid:2001"}"#)
+        XCTAssertEqual(record.fields, ["$reference": .string("Droid:2001")])
+    }
+
+    func testReferencesAreListedByFieldThenListPosition() throws {
+        let record = Record(key: "K", fields: [
+            "b": .list([.reference("B1"), .null, .list([.reference("B2")])]),
+            "a": .object(["y": .reference("AY"), "x": .reference("AX")]),
+            "c": .string("Droid:2001"),
+        ])
+        XCTAssertEqual(record.references.map { "\($0.field)->\($0.key)" }, ["a->AX", "a->AY", "b->B1", "b->B2"])
+    }
+
+    // MARK: Equality
+
+    func testIntFourEqualsDoubleFourAsFieldValues() {
+        XCTAssertEqual(FieldValue.int(4), FieldValue.double(4.0))
+        XCTAssertEqual(FieldValue.double(4.0), FieldValue.int(4))
+        XCTAssertEqual(Set<FieldValue>([.int(4), .double(4.0)]).count, 1, "equal values must hash alike")
+        XCTAssertEqual(FieldValue.list([.int(4)]), FieldValue.list([.double(4)]))
+        XCTAssertEqual(FieldValue.object(["n": .int(0)]), FieldValue.object(["n": .double(-0.0)]))
+        XCTAssertNotEqual(FieldValue.int(4), FieldValue.double(4.5))
+        XCTAssertNotEqual(FieldValue.int(1), FieldValue.bool(true))
+        XCTAssertNotEqual(FieldValue.string("4"), FieldValue.int(4))
+        XCTAssertNotEqual(FieldValue.null, FieldValue.string("null"))
+        XCTAssertNotEqual(FieldValue.reference("X"), FieldValue.string("X"))
+        // 2^53 + 1 is not representable as a double: not equal to 2^53.
+        XCTAssertNotEqual(FieldValue.int(9_007_199_254_740_993), FieldValue.double(9_007_199_254_740_992))
+        XCTAssertEqual(FieldValue.int(9_007_199_254_740_992), FieldValue.double(9_007_199_254_740_992))
+    }
+
+    func testRecordsWithFourAndFourPointZeroAreEqual() throws {
+        let a = try Record(key: "K", jsonText: #"{"n":4,"l":[4.0]}"#)
+        let b = try Record(key: "K", jsonText: #"{"n":4.0,"l":[4]}"#)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(Set([a, b]).count, 1)
+    }
+
+    func testAnObjectSpelledLikeAReferenceIsWrittenAsOne() throws {
+        // The ambiguity the spec warns about: such an object reads back as a reference.
+        let value = FieldValue.object(["$reference": .string("Droid:2001")])
+        XCTAssertEqual(value.description, #"{"$reference":"Droid:2001"}"#)
+        XCTAssertEqual(try FieldValue(jsonText: value.description), .reference("Droid:2001"))
+    }
+
+    // MARK: Escaping
+
+    func testWriterEscapesLikeApollo() {
+        XCTAssertEqual(JSONWriter.quoted("a/b"), #""a\/b""#)
+        XCTAssertEqual(JSONWriter.quoted("é😀"), "\"é😀\"")
+        XCTAssertEqual(JSONWriter.quoted("\"\\"), #""\"\\""#)
+        XCTAssertEqual(JSONWriter.quoted("\u{01}\u{1F}\n"), #""\u0001\u001f\n""#)
+        XCTAssertEqual(JSONWriter.string(for: .reference("A/B")), #"{"$reference":"A\/B"}"#)
+    }
+
+    func testUnicodeEscapesDecodeIncludingSurrogatePairs() throws {
+        XCTAssertEqual(try FieldValue(jsonText: #""\u00e9\u00C9""#), .string("éÉ"))
+        XCTAssertEqual(try FieldValue(jsonText: #""\ud83d\ude00""#), .string("😀"))
+        XCTAssertEqual(try FieldValue(jsonText: #""\ud83dx""#), .string("\u{FFFD}x"), "a lone surrogate becomes U+FFFD")
+        XCTAssertEqual(try FieldValue(jsonText: #""\u0000""#), .string("\u{0}"))
+    }
+
+    // MARK: Damaged text
+
+    func testInvalidJSONIsADamagedRecordWithTheByteOffset() {
+        let cases: [(text: String, offset: Int)] = [
+            (#"{"a":1,}"#, 7),         // trailing comma: the `}` at byte 7
+            (#"{"a":"#, 5),            // cut short after the colon
+            (#"{"a":1} x"#, 8),        // text after the object
+            (#"[1,2]"#, 0),            // not an object
+            ("", 0),                   // empty
+            (#"{"a":tru}"#, 5),        // bad literal
+            (#"{"é":01}"#, 7),         // leading zero: the `1` at byte 7 (é is two bytes)
+            ("{\"a\":\"x\ny\"}", 7),   // raw control character in a string
+        ]
+        for (text, expectedOffset) in cases {
+            XCTAssertThrowsError(try Record(key: "Bad:1", jsonText: text), text) { error in
+                guard case .damagedRecord(let key, .invalidJSON(let offset, let message))? = error as? CacheStoreError else {
+                    return XCTFail("\(text): expected damagedRecord(invalidJSON), got \(error)")
+                }
+                XCTAssertEqual(key, "Bad:1")
+                XCTAssertEqual(offset, expectedOffset, "\(text): \(message)")
+                XCTAssertFalse(message.isEmpty)
+                XCTAssertTrue("\(error)".contains("Bad:1"), "the description names the key")
+            }
+        }
+    }
+
+    func testNullRecordTextIsADamagedRecordWithProblemNull() {
+        XCTAssertThrowsCacheError(try Record(key: "Null:1", jsonText: nil), .damagedRecord(key: "Null:1", problem: .null))
+    }
+
+    func testInvalidStandaloneValueIsInvalidJSONWithTheOffset() {
+        XCTAssertThrowsError(try FieldValue(jsonText: "[1,]")) { error in
+            guard case .invalidJSON(let offset, _)? = error as? CacheStoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual(offset, 3)
+        }
+        XCTAssertThrowsError(try FieldValue(jsonText: "1 2"))
+        XCTAssertThrowsError(try FieldValue(jsonText: "NaN"))
+        XCTAssertThrowsError(try FieldValue(jsonText: "1e999"), "an infinite number is not a JSON value the writer could write back")
+    }
+
+    func testAbsurdNestingIsRejectedInsteadOfCrashing() {
+        let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        XCTAssertThrowsError(try Record(key: "Deep", jsonText: #"{"a":"# + deep + "}"))
+    }
+
+    // MARK: Helpers
+
+    static func caseName(_ value: FieldValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .int: return "int"
+        case .double: return "double"
+        case .string: return "string"
+        case .reference: return "reference"
+        case .list: return "list"
+        case .object: return "object"
+        }
+    }
+}

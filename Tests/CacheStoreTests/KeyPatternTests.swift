@@ -1,0 +1,250 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// KeyPattern: the in-memory decision of each mode, and its agreement with
+/// the SQL the store runs for listing, counting and removal.
+final class KeyPatternTests: XCTestCase {
+
+    // MARK: In-memory semantics
+
+    func testApolloModeUnderscoreIsAWildcardLikeApolloSQLite() throws {
+        let pattern = try KeyPattern("Human:100_", mode: .apollo)
+        XCTAssertTrue(pattern.matches("Human:1000"))
+        XCTAssertTrue(pattern.matches("Human:1002"))
+        XCTAssertTrue(pattern.matches("Human:100_"))
+        XCTAssertTrue(pattern.matches("QUERY_ROOT.human:10009"), "a substring match, ASCII case-insensitive")
+        XCTAssertFalse(pattern.matches("Human:100"), "_ needs exactly one character")
+        XCTAssertFalse(pattern.matches("Droid:2001"))
+    }
+
+    func testApolloModePercentMatchesEveryKey() throws {
+        let pattern = try KeyPattern("%", mode: .apollo)
+        for key in Fixtures.starwarsKeys + ["", "x"] { XCTAssertTrue(pattern.matches(key), key.rawValue) }
+        XCTAssertFalse(pattern.matchesNothing)
+    }
+
+    func testApolloModeEmptyPatternMatchesNothing() throws {
+        let pattern = try KeyPattern("", mode: .apollo)
+        XCTAssertTrue(pattern.matchesNothing)
+        for key in Fixtures.starwarsKeys + [""] { XCTAssertFalse(pattern.matches(key), key.rawValue) }
+    }
+
+    func testApolloModeFoldsASCIICaseOnly() throws {
+        XCTAssertTrue(try KeyPattern("starship", mode: .apollo).matches("Starship:3001"))
+        XCTAssertTrue(try KeyPattern("QUERY_root", mode: .apollo).matches("query_ROOT"))
+        XCTAssertTrue(try KeyPattern("CAFÉ", mode: .apollo).matches("cafÉ:1"))
+        XCTAssertFalse(try KeyPattern("CAFÉ", mode: .apollo).matches("café:1"), "É and é are not folded by SQLite")
+        XCTAssertFalse(try KeyPattern("ß", mode: .apollo).matches("SS"))
+    }
+
+    func testApolloModeUnderscoreMatchesOneNonASCIICharacter() throws {
+        XCTAssertTrue(try KeyPattern("Caf_:1", mode: .apollo).matches("Café:1"))
+        XCTAssertTrue(try KeyPattern("Emoji:_", mode: .apollo).matches("Emoji:😀"))
+        XCTAssertFalse(try KeyPattern("Emoji:__$", mode: .apollo).matches("Emoji:😀$"))
+    }
+
+    func testLiteralModeTakesPercentAndUnderscoreLiterallyAndIgnoresASCIICase() throws {
+        XCTAssertFalse(try KeyPattern("Human:100_", mode: .literal).matches("Human:1000"))
+        XCTAssertTrue(try KeyPattern("Human:100_", mode: .literal).matches("human:100_x"))
+        XCTAssertTrue(try KeyPattern("human:1000", mode: .literal).matches("Human:1000"))
+        XCTAssertTrue(try KeyPattern("100%", mode: .literal).matches("Odd:100%"))
+        XCTAssertFalse(try KeyPattern("%", mode: .literal).matches("Human:1000"))
+        XCTAssertTrue(try KeyPattern("\\", mode: .literal).matches("a\\b"))
+        XCTAssertFalse(try KeyPattern("É", mode: .literal).matches("é"))
+    }
+
+    func testPrefixModeIsCaseSensitiveAndMatchesOnlyAtTheStart() throws {
+        let pattern = try KeyPattern("Human:", mode: .prefix)
+        XCTAssertTrue(pattern.matches("Human:1000"))
+        XCTAssertTrue(pattern.matches("Human:"))
+        XCTAssertFalse(pattern.matches("human:1000"))
+        XCTAssertFalse(pattern.matches("QUERY_ROOT.Human:1000"))
+        XCTAssertFalse(pattern.matches("Human"))
+        XCTAssertTrue(try KeyPattern("", mode: .prefix).matches("anything"))
+    }
+
+    func testGlobModeMatchesTheWholeKeyCaseSensitively() throws {
+        func glob(_ text: String, _ key: CacheKey) throws -> Bool { try KeyPattern(text, mode: .glob).matches(key) }
+        XCTAssertTrue(try glob("Droid:2001", "Droid:2001"))
+        XCTAssertFalse(try glob("Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"), "whole key, not a substring")
+        XCTAssertFalse(try glob("droid:2001", "Droid:2001"))
+        XCTAssertTrue(try glob("Human:*", "Human:1000"))
+        XCTAssertTrue(try glob("Human:100?", "Human:1002"))
+        XCTAssertFalse(try glob("Human:100?", "Human:10000"))
+        XCTAssertTrue(try glob("*friendsConnection*", "Droid:2001.friendsConnection(after:null,first:2)"))
+        XCTAssertTrue(try glob("[HD]*", "Droid:2001"))
+        XCTAssertFalse(try glob("[^HD]*", "Droid:2001"))
+        XCTAssertTrue(try glob("[^HD]*", "QUERY_ROOT"))
+        XCTAssertTrue(try glob("Human:100[0-1]", "Human:1000"))
+        XCTAssertFalse(try glob("Human:100[0-1]", "Human:1002"))
+        XCTAssertTrue(try glob("Human:100_", "Human:100_"), "_ is literal in a glob")
+        XCTAssertFalse(try glob("Human:100_", "Human:1000"))
+        XCTAssertTrue(try glob("*[]]", "Odd:[br]"), "] first in a class is literal")
+        XCTAssertFalse(try glob("Odd:[br", "Odd:[br"), "an unclosed class matches nothing, as in SQLite")
+    }
+
+    func testRegexModeSearchesAnywhereAndIsCaseSensitiveUnlessAskedOtherwise() throws {
+        XCTAssertTrue(try KeyPattern("2001", mode: .regex).matches("Droid:2001.friendsConnection(after:null,first:2)"))
+        XCTAssertTrue(try KeyPattern("^Human:100[02]$", mode: .regex).matches("Human:1002"))
+        XCTAssertFalse(try KeyPattern("^Human:100[02]$", mode: .regex).matches("Human:10020"))
+        XCTAssertFalse(try KeyPattern("starship", mode: .regex).matches("Starship:3001"))
+        XCTAssertTrue(try KeyPattern("(?i)starship", mode: .regex).matches("Starship:3001"))
+        XCTAssertTrue(try KeyPattern("\\(after:null", mode: .regex).matches("Droid:2001.friendsConnection(after:null,first:2)"))
+    }
+
+    func testAnInvalidRegexThrowsInvalidPattern() {
+        for text in ["(", "[a-", "*x", "a{2,1}"] {
+            XCTAssertThrowsError(try KeyPattern(text, mode: .regex), text) { error in
+                guard case .invalidPattern(let pattern, let message)? = error as? CacheStoreError else {
+                    return XCTFail("\(text): expected invalidPattern, got \(error)")
+                }
+                XCTAssertEqual(pattern, text)
+                XCTAssertFalse(message.isEmpty)
+            }
+        }
+        // The same text is fine in the other modes.
+        for mode in KeyPattern.Mode.allCases where mode != .regex {
+            XCTAssertNoThrow(try KeyPattern("(", mode: mode))
+        }
+    }
+
+    func testModesHaveStableNamesAndPatternsDescribeThemselves() throws {
+        XCTAssertEqual(KeyPattern.Mode.allCases.map(\.rawValue), ["apollo", "literal", "prefix", "glob", "regex"])
+        XCTAssertEqual(try KeyPattern("Human:", mode: .prefix).description, "prefix pattern 'Human:'")
+        XCTAssertFalse(try KeyPattern("", mode: .literal).matchesNothing, "only the apollo mode ignores an empty pattern")
+    }
+
+    func testPrefixSuccessorIsTheSmallestStringAfterEveryExtension() {
+        XCTAssertEqual(KeyPattern.successor(ofPrefix: "ab"), "ac")
+        XCTAssertEqual(KeyPattern.successor(ofPrefix: "Human:"), "Human;")
+        XCTAssertEqual(KeyPattern.successor(ofPrefix: "a\u{D7FF}"), "a\u{E000}", "surrogates are skipped")
+        XCTAssertEqual(KeyPattern.successor(ofPrefix: "a\u{10FFFF}"), "b")
+        XCTAssertNil(KeyPattern.successor(ofPrefix: "\u{10FFFF}"))
+        XCTAssertNil(KeyPattern.successor(ofPrefix: ""))
+    }
+
+    // MARK: Agreement between memory and SQL
+
+    /// Keys added to starwars.sqlite to make the agreement tests bite.
+    static let trickyKeys: [CacheKey] = [
+        "Odd:100%", "Odd:a_b", "Odd:aXb", "Odd:path/to/x", "Odd:f(x:1)", "Odd:back\\slash", "Odd:quote\"d",
+        "Odd:[br]", "Odd:*star?", "Café:1", "Cafe\u{301}:2", "ÉCOLE:1", "école:2", "Emoji:😀", "UPPER:CASE",
+        "lower:case", "human:1000", "Ünïcode:ß", "Human:100", "Human:10000", "QUERY_ROOT.human(id:1000)",
+    ]
+
+    static let patternsByMode: [KeyPattern.Mode: [String]] = [
+        .apollo: ["Human:100_", "%", "_", "starship", "Droid:2001", "", "100%", "a_b", "/", "(x:1)", "é", "É", "café",
+                  "CAFE", "cafe", "école", "ÉCOLE", "\\", "\"", "%:%0", "😀", "_:1", "human", "ß", "[br]", "*", "?"],
+        .literal: ["Human:100_", "%", "_", "starship", "Droid:2001", "100%", "a_b", "/", "(x:1)", "é", "É", "café",
+                   "CAFE", "cafe", "école", "ÉCOLE", "\\", "\"", "😀", "human", "ß", "[br]", "*", "?", "e\u{301}", "e"],
+        .prefix: ["Human:", "human:", "Q", "QUERY_ROOT.", "Caf", "Café", "Cafe", "É", "Odd:100%", "Odd:", "Emoji:",
+                  "Emoji:😀", "z", "Droid:2001", "Ü", "\u{10FFFF}", ""],
+        .glob: ["Human:*", "Human:100?", "human:*", "*friendsConnection*", "Droid:2001", "[HD]*", "[^HD]*", "*[%_]*",
+                "Caf?:*", "*/*", "*\\*", "[a-z]*", "*", "", "*[]]", "Odd:[br", "Odd:\\[br]", "*?*?*?*?*?*?*?*?*?*?*?*?*?*?*",
+                "Emoji:?", "[É]*", "*:[0-9][0-9][0-9][0-9]", "Odd:[*]star[?]"],
+        .regex: ["Human:100[02]", "^Q", "(?i)starship", "\\.", "é", "e\u{301}", ".", "^$", "\\)$", "^[a-z]", "😀", "%"],
+    ]
+
+    private func storeWithTrickyKeys(_ keys: [CacheKey] = trickyKeys) throws -> CacheStore {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        _ = try store.write { tx in
+            try tx.merge(keys.map { Record(key: $0, fields: ["__typename": .string("Odd")]) })
+        }
+        XCTAssertEqual(try store.read { try $0.recordCount() }, 10 + keys.count)
+        return store
+    }
+
+    private struct Rollback: Error {}
+
+    /// What the SQL selects for `pattern`: listed, counted, and removed (in a
+    /// transaction that is rolled back).
+    private func sqlSelection(_ store: CacheStore, _ pattern: KeyPattern) throws -> (listed: [CacheKey], counted: Int, removed: [CacheKey]) {
+        let (listed, counted) = try store.read { tx in (try tx.keys(matching: pattern), try tx.countKeys(matching: pattern)) }
+        var removed: [CacheKey] = []
+        do {
+            try store.write { tx in
+                removed = try tx.removeObjects(matching: pattern)
+                throw Rollback()
+            }
+        } catch is Rollback {}
+        return (listed, counted, removed)
+    }
+
+    private func assertMemoryAgreesWithSQL(
+        mode: KeyPattern.Mode, patterns: [String]? = nil, keys: [CacheKey] = trickyKeys,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let store = try storeWithTrickyKeys(keys)
+        let allKeys = try store.allKeys()
+        for text in patterns ?? Self.patternsByMode[mode]! {
+            let pattern = try KeyPattern(text, mode: mode)
+            let inMemory = allKeys.filter(pattern.matches)
+            let sql = try sqlSelection(store, pattern)
+            let name = "\(mode) pattern \(text.debugDescription)"
+            XCTAssertEqual(Set(sql.listed), Set(inMemory), "\(name): SQL listed vs in-memory", file: file, line: line)
+            XCTAssertEqual(Set(sql.removed), Set(inMemory), "\(name): SQL removed vs in-memory", file: file, line: line)
+            XCTAssertEqual(sql.counted, inMemory.count, "\(name): SQL count vs in-memory", file: file, line: line)
+            XCTAssertEqual(sql.listed, sql.listed.sorted(), "\(name): keys are listed in byte order", file: file, line: line)
+        }
+        XCTAssertEqual(try store.read { try $0.recordCount() }, allKeys.count, "every removal was rolled back", file: file, line: line)
+    }
+
+    func testApolloModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
+        try assertMemoryAgreesWithSQL(mode: .apollo)
+    }
+
+    func testLiteralModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
+        // Decomposed accents have their own test below.
+        try assertMemoryAgreesWithSQL(
+            mode: .literal, patterns: Self.patternsByMode[.literal]!.filter { !$0.unicodeScalars.contains("\u{301}") },
+            keys: Self.trickyKeys.filter { !$0.rawValue.unicodeScalars.contains("\u{301}") })
+    }
+
+    /// SQLite compares code points: `cafe` is inside `Cafe\u{301}:2` (e plus
+    /// a combining accent) and precomposed `café` is not. The in-memory
+    /// literal match must decide the same way.
+    func testLiteralModeInMemoryAgreesWithSQLOnDecomposedAccents() throws {
+        try assertMemoryAgreesWithSQL(mode: .literal, patterns: ["cafe", "café", "e\u{301}"], keys: ["Cafe\u{301}:2", "Café:1"])
+    }
+
+    func testPrefixModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
+        try assertMemoryAgreesWithSQL(mode: .prefix)
+    }
+
+    func testGlobModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
+        try assertMemoryAgreesWithSQL(mode: .glob)
+    }
+
+    func testRegexModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
+        try assertMemoryAgreesWithSQL(mode: .regex)
+    }
+
+    /// The store's apollo mode must select what Apollo's own statement,
+    /// `DELETE FROM records WHERE key LIKE '%pattern%' COLLATE NOCASE`, selects
+    /// when run by a different SQLite (the sqlite3 shell).
+    func testApolloModeSelectsExactlyWhatApollosOwnStatementSelects() throws {
+        let store = try storeWithTrickyKeys()
+        for text in Self.patternsByMode[.apollo]! where !text.isEmpty {
+            let quoted = ("%" + text + "%").replacingOccurrences(of: "'", with: "''")
+            let expected = try SQLiteShell.lines(store.path, "SELECT hex(key) FROM records WHERE key LIKE '\(quoted)' COLLATE NOCASE")
+                .map { CacheKey(String(decoding: SQLiteShell.hexDecode($0), as: UTF8.self)) }
+            let listed = try store.read { tx in try tx.keys(matching: KeyPattern(text, mode: .apollo)) }
+            XCTAssertEqual(Set(listed), Set(expected), "apollo pattern \(text.debugDescription)")
+        }
+    }
+
+    func testTypenameFilterCombinesWithThePattern() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
+        try store.read { tx in
+            XCTAssertEqual(try tx.keys(matching: KeyPattern("1", mode: .apollo), typename: "Human"), ["Human:1000", "Human:1002"])
+            XCTAssertEqual(try tx.keys(matching: KeyPattern("1000", mode: .apollo), typename: "Human"), ["Human:1000"])
+            XCTAssertEqual(try tx.countKeys(matching: nil, typename: "Review"), 3)
+            XCTAssertEqual(try tx.keys(typename: "Nope"), [])
+            var limited: [CacheKey] = []
+            try tx.forEachKey(matching: KeyPattern("%", mode: .apollo), limit: 3) { limited.append($0) }
+            XCTAssertEqual(limited, Array(Fixtures.starwarsKeys.prefix(3)))
+        }
+    }
+}
