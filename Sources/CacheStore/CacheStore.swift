@@ -155,7 +155,9 @@ enum FileProbe {
         let head = (try? handle.read(upToCount: 512)) ?? Data()
         guard !head.isEmpty else { throw CacheStoreError.notACacheFile(path: path, reason: .empty) }
         guard head.count >= sqliteHeader.count, Array(head.prefix(sqliteHeader.count)) == sqliteHeader else {
-            let looksLikeText = !head.contains(0) && String(data: head, encoding: .utf8) != nil
+            // The first 512 bytes may end inside a multi-byte character: allow a cut of up to 3 bytes.
+            let looksLikeText = !head.contains(0)
+                && (0...min(3, head.count - 1)).contains { String(data: head.dropLast($0), encoding: .utf8) != nil }
             throw CacheStoreError.notACacheFile(path: path, reason: .notSQLite(looksLikeText: looksLikeText))
         }
     }
@@ -175,6 +177,8 @@ enum StoreErrors {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return .busy(path: path, waited: waited)
+        case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
+            return .io(path: path, message: "an interrupted write left a hot -journal file that must be rolled back first, which needs write access (open the file once with the app or sqlite3)")
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:

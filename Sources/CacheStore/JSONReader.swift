@@ -40,7 +40,9 @@ struct JSONReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    private static let maximumDepth = 512
+    /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
+    /// accepts the store decodes too.
+    private static let maximumDepth = 2000
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -164,9 +166,11 @@ struct JSONReader {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
-        guard let value = Double(text), value.isFinite else {
+        // A number too large for a Double reads as infinity, as in SQLite; it
+        // is written back as 1e999, which reads as infinity again.
+        guard let value = Double(text) else {
             index = start
-            throw error("number out of range")
+            throw error("invalid number")
         }
         return .double(value)
     }

@@ -61,8 +61,10 @@ public enum JSONWriter {
     }
 
     /// Shortest text that reads back as the same Double; always valid JSON.
+    /// Infinity (from a number too large to hold) is written as `1e999`.
     static func format(_ number: Double) -> String {
-        guard number.isFinite else { return "null" }
+        if number.isInfinite { return number < 0 ? "-1e999" : "1e999" }
+        guard !number.isNaN else { return "null" }
         return number.description
     }
 

@@ -50,7 +50,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .apollo:
             return !text.isEmpty && LikeMatcher.matches(Array(key.rawValue.unicodeScalars), likePattern: Array(("%" + text + "%").unicodeScalars), escape: nil)
         case .literal:
-            return text.isEmpty || LikeMatcher.asciiLowercased(key.rawValue).contains(LikeMatcher.asciiLowercased(text))
+            return LikeMatcher.containsFoldingASCII(Array(key.rawValue.unicodeScalars), Array(text.unicodeScalars))
         case .prefix:
             return key.rawValue.utf8.starts(with: text.utf8)
         case .glob:
@@ -101,8 +101,17 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
 
 /// SQLite's LIKE and GLOB, reproduced in memory.
 enum LikeMatcher {
-    static func asciiLowercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map(foldASCII)))
+    /// Substring search by code point with ASCII case folding, as LIKE
+    /// compares: no Unicode normalisation, no folding beyond ASCII.
+    static func containsFoldingASCII(_ text: [Unicode.Scalar], _ needle: [Unicode.Scalar]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard text.count >= needle.count else { return false }
+        let folded = needle.map(foldASCII)
+        for start in 0...(text.count - needle.count)
+        where zip(text[start..<start + needle.count], folded).allSatisfy({ foldASCII($0) == $1 }) {
+            return true
+        }
+        return false
     }
 
     static func foldASCII(_ scalar: Unicode.Scalar) -> Unicode.Scalar {

@@ -73,9 +73,10 @@ public class ReadTransaction {
     }
 
     /// Calls `body` with every record, in `_id` order, one at a time, so
-    /// memory does not grow with the file. Damaged rows come as failures.
+    /// memory does not grow with the file. Damaged rows come as failures;
+    /// rows without a key (possible only in a damaged file) are skipped.
     public func forEachRecord(_ body: (CacheKey, Result<Record, CacheStoreError>) throws -> Void) throws {
-        let rows = try Row.fetchCursor(try database(), sql: "SELECT key, record FROM records ORDER BY _id")
+        let rows = try Row.fetchCursor(try database(), sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY _id")
         while let row = try rows.next() {
             let key = CacheKey(row[0] as String)
             try body(key, Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError })
@@ -185,7 +186,7 @@ public class ReadTransaction {
     /// object), in key order.
     public func damagedKeys(limit: Int) throws -> [CacheKey] {
         try String.fetchAll(
-            try database(), sql: "SELECT key FROM records WHERE \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
+            try database(), sql: "SELECT key FROM records WHERE key IS NOT NULL AND \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
             arguments: [limit]
         ).map { CacheKey($0) }
     }
@@ -215,7 +216,7 @@ public class ReadTransaction {
         guard !targets.isEmpty else { return [] }
         let condition = filter ?? .everything
         let rows = try Row.fetchCursor(
-            try database(), sql: "SELECT key, record FROM records WHERE \(condition.sql) ORDER BY key",
+            try database(), sql: "SELECT key, record FROM records WHERE key IS NOT NULL AND \(condition.sql) ORDER BY key",
             arguments: StatementArguments(condition.arguments))
         var found: [ReferenceLocation] = []
         while let row = try rows.next() {
@@ -261,7 +262,8 @@ struct KeyFilter {
     let arguments: StatementArguments
 
     init(pattern: KeyPattern?, typename: String?) {
-        var conditions: [String] = []
+        // A row without a key can be neither listed nor removed by key.
+        var conditions: [String] = ["key IS NOT NULL"]
         var arguments: [String] = []
         if let pattern {
             let condition = pattern.sqlCondition()
@@ -272,7 +274,7 @@ struct KeyFilter {
             conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) = ?")
             arguments.append(typename)
         }
-        self.sql = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        self.sql = conditions.joined(separator: " AND ")
         self.arguments = StatementArguments(arguments)
     }
 }

@@ -15,29 +15,26 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func merge(_ records: [Record]) throws -> Set<String> {
         let db = try database()
-        var loaded = try self.records(for: records.map(\.key))
-        var pending: [CacheKey: Record] = [:]
-        var order: [CacheKey] = []
+        let loaded = try self.records(for: records.map(\.key))
+        // The state of each key as the merge goes: loaded, or new and empty.
+        var working: [CacheKey: Record] = [:]
+        var dirty: Set<CacheKey> = []
+        var dirtyOrder: [CacheKey] = []
         var changed: Set<String> = []
         for incoming in records {
-            var current: Record
-            if let existing = pending[incoming.key] {
-                current = existing
-            } else if let result = loaded.removeValue(forKey: incoming.key) {
-                current = try result.get()
-            } else {
-                current = Record(key: incoming.key, fields: [:])
-            }
+            var current = try working[incoming.key]
+                ?? loaded[incoming.key]?.get()
+                ?? Record(key: incoming.key, fields: [:])
             let fields = current.merge(incoming)
-            guard !fields.isEmpty || pending[incoming.key] != nil else { continue }
-            if pending[incoming.key] == nil { order.append(incoming.key) }
-            pending[incoming.key] = current
+            working[incoming.key] = current
+            guard !fields.isEmpty else { continue }
+            if dirty.insert(incoming.key).inserted { dirtyOrder.append(incoming.key) }
             for field in fields { changed.insert("\(incoming.key.rawValue).\(field)") }
         }
         let upsert = try db.cachedStatement(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
-        for key in order {
-            try upsert.execute(arguments: [key.rawValue, pending[key]!.jsonText])
+        for key in dirtyOrder {
+            try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
         }
         return changed
     }

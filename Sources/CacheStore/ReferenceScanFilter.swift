@@ -3,7 +3,7 @@
 /// without Swift decoding them.
 ///
 /// A reference to key `K` is stored as `{"$reference":"K"}` with `K` as JSON
-/// text: raw, or with `/` written `\/` as Apollo writes it. The filter
+/// text: with `/` written `\/` as Apollo writes it, or as other writers do. The filter
 /// accepts either spelling; it may let through records that hold no such
 /// reference (they are decoded and checked), never the other way round.
 public struct ReferenceScanFilter: Sendable {
@@ -46,10 +46,14 @@ public struct ReferenceScanFilter: Sendable {
         }
     }
 
-    /// The text as it may appear inside a JSON string: raw, and escaped.
+    /// The text as it may appear inside a JSON string: raw; escaped with
+    /// `/` as `\/` (Apollo); escaped with `/` left as it is (most writers).
     private static func spellings(of text: String) -> [String] {
-        let quoted = JSONWriter.quoted(text)
-        let escaped = String(quoted.dropFirst().dropLast())
-        return escaped == text ? [text] : [text, escaped]
+        var spellings = [text]
+        for escapingSlashes in [true, false] {
+            let escaped = String(JSONWriter.quoted(text, escapingSlashes: escapingSlashes).dropFirst().dropLast())
+            if !spellings.contains(escaped) { spellings.append(escaped) }
+        }
+        return spellings
     }
 }

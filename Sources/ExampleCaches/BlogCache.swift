@@ -25,7 +25,7 @@ public struct BlogCache: Sendable {
     /// How many records ``records(_:)`` produces.
     public var recordCount: Int {
         let posts = users * postsPerUser
-        return 2 + users * (avatars ? 2 : 1) + posts + posts * commentsPerPost
+        return 1 + (posts >= 3 ? 1 : 0) + users * (avatars ? 2 : 1) + posts + posts * commentsPerPost
     }
 
     /// Writes every record, merged as Apollo merges, in transactions of
@@ -59,8 +59,6 @@ public struct BlogCache: Sendable {
         try body(Record(key: .queryRoot, fields: queryRoot))
         if postCount >= 3 {
             try body(Record(key: .mutationRoot, fields: ["likePost(id:3)": .reference(postKey(3))]))
-        } else {
-            try body(Record(key: .mutationRoot, fields: [:]))
         }
 
         for user in 1...max(users, 1) where users > 0 {

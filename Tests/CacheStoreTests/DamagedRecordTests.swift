@@ -120,19 +120,27 @@ final class DamagedRecordTests: XCTestCase {
     /// Text that SQLite's json_valid() accepts but the store cannot decode:
     /// damagedKeys/typenameCounts should still name it, since records(for:)
     /// reports it as damaged.
-    func testDamagedKeysNamesEveryRowThatFailsToDecode() throws {
+    /// `damagedKeys` and `typenameCounts` judge rows in SQL (json_valid);
+    /// the decoder must agree with them at SQLite's edges: numbers too large
+    /// for a Double, and nesting up to SQLite's 2000 levels.
+    func testTheDecoderAndDamagedKeysAgreeAtSQLitesJSONLimits() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
-        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
         try store.write { tx in
             try tx.unsafeWriteRawRecord(key: "Odd:infinite", text: #"{"n":1e999}"#)
-            try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + deep + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + nested(1999) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:too-deep", text: #"{"a":"# + nested(2000) + "}")
         }
+        let keys: [CacheKey] = ["Odd:infinite", "Odd:deep", "Odd:too-deep"]
         let failing = try store.read { tx in
-            try tx.records(for: ["Odd:infinite", "Odd:deep"]).filter { (try? $0.value.get()) == nil }.keys.sorted()
+            try tx.records(for: keys).filter { (try? $0.value.get()) == nil }.keys.sorted()
         }
-        XCTAssertEqual(failing, ["Odd:deep", "Odd:infinite"], "the store cannot decode either row")
+        XCTAssertEqual(failing, ["Odd:too-deep"], "only the row past SQLite's nesting limit is damaged")
         XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 10) }, failing)
         XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, failing.count)
+        let infinite = try XCTUnwrap(try store.read { try $0.record(for: "Odd:infinite") })
+        XCTAssertEqual(infinite["n"], .double(.infinity))
+        XCTAssertEqual(infinite.jsonText, #"{"n":1e999}"#, "written back as a number that reads as infinity again")
     }
 
     /// The current DDL has no NOT NULL on `key`, so a damaged file can hold
