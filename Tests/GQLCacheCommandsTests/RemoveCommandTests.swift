@@ -86,6 +86,16 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 10)
     }
 
+    func testEmptyPatternInOtherModesIsRefusedRatherThanRemovingEverything() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for mode in ["literal", "prefix"] {
+            let result = gqlcache("rm", cache, "--match", "", "--mode", mode, "--force")
+            XCTAssertEqual(result.status, .usage, mode)
+            XCTAssertEqual(result.stderr, "gqlcache: an empty \(mode) pattern matches every key; to remove every record use 'gqlcache clear'\n")
+        }
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
     func testOtherModesRemoveWhatTheyMatch() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:100_", "--mode", "literal", "--force").status, .notFound)

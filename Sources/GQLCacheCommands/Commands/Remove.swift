@@ -88,6 +88,10 @@ extension GQLCache {
                 throw CommandFailure(
                     .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
             }
+            if pattern.text.isEmpty {
+                throw CommandFailure(
+                    .usage, "an empty \(pattern.mode.rawValue) pattern matches every key; to remove every record use 'gqlcache clear'")
+            }
             let filter = ReferenceScanFilter.mayReference(keysMatching: pattern)
             if dryRun {
                 let store = try file.openForReading()
