@@ -48,9 +48,13 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     public func matches(_ key: CacheKey) -> Bool {
         switch mode {
         case .apollo:
-            return !text.isEmpty && LikeMatcher.matches(Array(key.rawValue.unicodeScalars), likePattern: Array(("%" + text + "%").unicodeScalars), escape: nil)
+            var key = key.rawValue
+            let pattern = Array(text.utf8)
+            return !text.isEmpty && key.withUTF8 { LikeMatcher.containsLike($0, pattern: pattern) }
         case .literal:
-            return LikeMatcher.containsFoldingASCII(Array(key.rawValue.unicodeScalars), Array(text.unicodeScalars))
+            var key = key.rawValue
+            let needle = Array(text.utf8)
+            return key.withUTF8 { LikeMatcher.containsFoldingASCII($0, needle) }
         case .prefix:
             return key.rawValue.utf8.starts(with: text.utf8)
         case .glob:
@@ -69,7 +73,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .literal:
             return ("key LIKE ? ESCAPE '\\'", ["%" + LikeMatcher.escapeLike(text) + "%"])
         case .prefix:
-            if text.isEmpty { return ("1", []) }
+            if text.isEmpty { return ("key IS NOT NULL", []) }
             if let upper = KeyPattern.successor(ofPrefix: text) {
                 return ("key >= ? AND key < ?", [text, upper])
             }
@@ -101,21 +105,73 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
 
 /// SQLite's LIKE and GLOB, reproduced in memory.
 enum LikeMatcher {
-    /// Substring search by code point with ASCII case folding, as LIKE
-    /// compares: no Unicode normalisation, no folding beyond ASCII.
-    static func containsFoldingASCII(_ text: [Unicode.Scalar], _ needle: [Unicode.Scalar]) -> Bool {
+    static func foldASCII(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte + 32 : byte
+    }
+
+    /// Substring search over UTF-8 with ASCII case folding, as LIKE
+    /// compares: code points (UTF-8 bytes), no normalisation, no folding
+    /// beyond ASCII.
+    static func containsFoldingASCII(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         guard text.count >= needle.count else { return false }
         let folded = needle.map(foldASCII)
-        for start in 0...(text.count - needle.count)
-        where zip(text[start..<start + needle.count], folded).allSatisfy({ foldASCII($0) == $1 }) {
+        outer: for start in 0...(text.count - needle.count) {
+            for offset in 0..<folded.count where foldASCII(text[start + offset]) != folded[offset] {
+                continue outer
+            }
             return true
         }
         return false
     }
 
-    static func foldASCII(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        (65...90).contains(scalar.value) ? Unicode.Scalar(scalar.value + 32)! : scalar
+    /// `text LIKE '%pattern%'` without an escape, over UTF-8: `%` any run,
+    /// `_` one character, ASCII case folding.
+    static func containsLike(_ text: UnsafeBufferPointer<UInt8>, pattern: [UInt8]) -> Bool {
+        // As "%pattern%": try each start, match the pattern as a prefix.
+        var start = 0
+        while start <= text.count {
+            if likePrefixMatches(text, from: start, pattern: pattern, at: 0) { return true }
+            guard start < text.count else { break }
+            start += utf8Length(text[start])
+        }
+        return false
+    }
+
+    /// Whether `pattern[p...]` matches some prefix of `text[t...]` (the
+    /// pattern is followed by an implicit `%`).
+    private static func likePrefixMatches(_ text: UnsafeBufferPointer<UInt8>, from t: Int, pattern: [UInt8], at p: Int) -> Bool {
+        var t = t, p = p
+        while p < pattern.count {
+            switch pattern[p] {
+            case UInt8(ascii: "%"):
+                // A trailing implicit % follows anyway: the rest must match somewhere from here on.
+                var next = t
+                while true {
+                    if likePrefixMatches(text, from: next, pattern: pattern, at: p + 1) { return true }
+                    guard next < text.count else { return false }
+                    next += utf8Length(text[next])
+                }
+            case UInt8(ascii: "_"):
+                guard t < text.count else { return false }
+                t += utf8Length(text[t])
+                p += 1
+            default:
+                guard t < text.count, foldASCII(text[t]) == foldASCII(pattern[p]) else { return false }
+                t += 1
+                p += 1
+            }
+        }
+        return true
+    }
+
+    private static func utf8Length(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0..<0xC0: return 1
+        case 0xC0..<0xE0: return 2
+        case 0xE0..<0xF0: return 3
+        default: return 4
+        }
     }
 
     static func escapeLike(_ text: String) -> String {
@@ -125,32 +181,6 @@ enum LikeMatcher {
             escaped.unicodeScalars.append(character)
         }
         return escaped
-    }
-
-    /// LIKE with `%`, `_`, ASCII case folding and an optional escape.
-    static func matches(_ text: [Unicode.Scalar], likePattern pattern: [Unicode.Scalar], escape: Unicode.Scalar?) -> Bool {
-        // Iterative wildcard matching with backtracking to the last `%`.
-        var t = 0, p = 0
-        var starP = -1, starT = 0
-        while t < text.count {
-            if p < pattern.count {
-                let token = pattern[p]
-                if token == "%" {
-                    starP = p; starT = t; p += 1; continue
-                }
-                if token == "_" { t += 1; p += 1; continue }
-                var literal = token
-                var width = 1
-                if let escape, token == escape, p + 1 < pattern.count {
-                    literal = pattern[p + 1]; width = 2
-                }
-                if foldASCII(literal) == foldASCII(text[t]) { t += 1; p += width; continue }
-            }
-            guard starP >= 0 else { return false }
-            starT += 1; t = starT; p = starP + 1
-        }
-        while p < pattern.count, pattern[p] == "%" { p += 1 }
-        return p == pattern.count
     }
 
     /// GLOB with `*`, `?`, `[...]` and `[^...]`, case-sensitive.

@@ -210,24 +210,67 @@ public class ReadTransaction {
     // MARK: References
 
     /// The references that point at any of `targets` from records that are
-    /// not themselves in `targets`. `filter` narrows the records read to those
-    /// whose text may hold such a reference; nil reads them all.
+    /// not themselves in `targets`, ordered by the holding record's key, then
+    /// field. `filter` narrows the records read to those whose text may hold
+    /// such a reference; nil reads them all.
     public func references(to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil) throws -> [ReferenceLocation] {
         guard !targets.isEmpty else { return [] }
-        let condition = filter ?? .everything
-        let rows = try Row.fetchCursor(
-            try database(), sql: "SELECT key, record FROM records WHERE key IS NOT NULL AND \(condition.sql) ORDER BY key",
-            arguments: StatementArguments(condition.arguments))
-        var found: [ReferenceLocation] = []
-        while let row = try rows.next() {
-            let key = CacheKey(row[0] as String)
-            guard !targets.contains(key), let record = try? Record(key: key, jsonText: row[1]) else { continue }
-            for (field, target) in record.references where targets.contains(target) {
-                found.append(ReferenceLocation(from: key, field: field, to: target))
-            }
+        let targetKeys = Set(targets.map(\.rawValue))
+        var found: [(Int, ReferenceLocation)] = []
+        try scanReferences(filter: filter ?? .everything, skipping: { targetKeys.contains($0) }, isTarget: { targetKeys.contains($0) }) {
+            found.append((found.count, $0))
         }
-        return found
+        found.sort { lhs, rhs in
+            if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
+            if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
+            return lhs.0 < rhs.0
+        }
+        return found.map(\.1)
     }
+
+    /// Calls `body` with each reference to a key that `pattern` matches,
+    /// held by a record whose own key it does not match, in row order. After
+    /// a removal by `pattern` these are the references it left dangling.
+    /// Streams: memory does not grow with the number of references.
+    public func forEachReference(
+        toKeysMatching pattern: KeyPattern, _ body: (ReferenceLocation) throws -> Void
+    ) throws {
+        guard !pattern.matchesNothing else { return }
+        let matches = { (key: String) in pattern.matches(CacheKey(key)) }
+        try scanReferences(filter: .mayReference(keysMatching: pattern), skipping: matches, isTarget: matches, body)
+    }
+
+    /// Reads the records the filter lets through and reports their references
+    /// to targets, finding them in the JSON text without decoding records.
+    private func scanReferences(
+        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool,
+        _ body: (ReferenceLocation) throws -> Void
+    ) throws {
+        let statement = try database().makeStatement(
+            sql: "SELECT key, record FROM records WHERE key IS NOT NULL AND record IS NOT NULL AND \(filter.sql)")
+        statement.arguments = StatementArguments(filter.arguments)
+        let rows = try Row.fetchCursor(statement)
+        var pending: [ReferenceLocation] = []
+        while let row = try rows.next() {
+            let key: String = row[0]
+            guard !skipping(key) else { continue }
+            let text: String = row[1]
+            let from = CacheKey(key)
+            let isObject = ReferenceScanner.references(in: text) { field, target in
+                if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+            }
+            // A damaged record (not a JSON object) holds no references, as when decoding.
+            if isObject {
+                for reference in pending { try body(reference) }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// Byte order of UTF-8, as SQLite's BINARY collation sorts keys.
+public func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
 }
 
 /// A record count for one `__typename` (nil: records without one).
@@ -262,13 +305,16 @@ struct KeyFilter {
     let arguments: StatementArguments
 
     init(pattern: KeyPattern?, typename: String?) {
-        // A row without a key can be neither listed nor removed by key.
-        var conditions: [String] = ["key IS NOT NULL"]
+        var conditions: [String] = []
         var arguments: [String] = []
         if let pattern {
+            // Every pattern condition is false or NULL for a NULL key.
             let condition = pattern.sqlCondition()
             conditions.append(condition.sql)
             arguments += condition.arguments
+        } else {
+            // A row without a key can be neither listed nor removed by key.
+            conditions.append("key IS NOT NULL")
         }
         if let typename {
             conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) = ?")

@@ -50,10 +50,20 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     /// Removes every record whose key matches, as Apollo's
-    /// `removeObjects(matching:)` does for the `apollo` mode. Returns the
-    /// removed keys. Never cascades.
+    /// `removeObjects(matching:)` does for the `apollo` mode, with one
+    /// DELETE. Returns how many records went. Never cascades.
     @discardableResult
-    public func removeObjects(matching pattern: KeyPattern) throws -> [CacheKey] {
+    public func removeObjects(matching pattern: KeyPattern) throws -> Int {
+        guard !pattern.matchesNothing else { return 0 }
+        let db = try database()
+        let condition = pattern.sqlCondition()
+        try db.execute(sql: "DELETE FROM records WHERE \(condition.sql)", arguments: StatementArguments(condition.arguments))
+        return db.changesCount
+    }
+
+    /// ``removeObjects(matching:)`` that also says which keys went.
+    @discardableResult
+    public func removeObjectsReturningKeys(matching pattern: KeyPattern) throws -> [CacheKey] {
         guard !pattern.matchesNothing else { return [] }
         let condition = pattern.sqlCondition()
         let keys = try String.fetchCursor(

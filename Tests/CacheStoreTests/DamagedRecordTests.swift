@@ -105,7 +105,7 @@ final class DamagedRecordTests: XCTestCase {
 
     func testDamagedRowsCanBeRemoved() throws {
         let store = try storeWithDamagedRows()
-        let removed = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Broken:", mode: .prefix)) }
+        let removed = try store.write { tx in try tx.removeObjectsReturningKeys(matching: KeyPattern("Broken:", mode: .prefix)) }
         XCTAssertEqual(Set(removed), Set(Self.damaged.map(\.key)))
         XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, 0)
     }

@@ -165,7 +165,7 @@ final class KeyPatternTests: XCTestCase {
         var removed: [CacheKey] = []
         do {
             try store.write { tx in
-                removed = try tx.removeObjects(matching: pattern)
+                removed = try tx.removeObjectsReturningKeys(matching: pattern)
                 throw Rollback()
             }
         } catch is Rollback {}

@@ -23,7 +23,7 @@ final class RemovalTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let (store, path) = try copyOfStarwars()
-        let removed = try store.write { tx in try tx.removeObjects(matching: KeyPattern(text, mode: mode)) }
+        let removed = try store.write { tx in try tx.removeObjectsReturningKeys(matching: KeyPattern(text, mode: mode)) }
         XCTAssertEqual(Set(removed), expected, "\(mode) '\(text)' returned keys", file: file, line: line)
         XCTAssertEqual(removed.count, expected.count, "no key is returned twice", file: file, line: line)
         XCTAssertEqual(try keysInFile(path), Set(Fixtures.starwarsKeys).subtracting(expected), "\(mode) '\(text)' keys left", file: file, line: line)

@@ -63,21 +63,21 @@ extension GQLCache {
                 outcome = try store.read { tx in
                     let existing = try tx.existingKeys(among: requested)
                     let removed = requested.filter { existing.contains($0) }
-                    return RemovalOutcome(
-                        keys: removed, dryRun: true,
-                        dangling: try tx.references(to: Set(removed), filter: .containing(keys: removed)))
+                    var report = DanglingReport(keepAll: true)
+                    try tx.references(to: Set(removed), filter: .containing(keys: removed)).forEach { report.add($0) }
+                    return RemovalOutcome(count: removed.count, keys: removed, dryRun: true, dangling: report)
                 }
             } else {
                 let store = try writing.openForWriting(file)
                 outcome = try store.write { tx in
                     let removed = try requested.filter { try tx.removeObject(for: $0) }
-                    return RemovalOutcome(
-                        keys: removed, dryRun: false,
-                        dangling: try tx.references(to: Set(removed), filter: .containing(keys: removed)))
+                    var report = DanglingReport(keepAll: true)
+                    try tx.references(to: Set(removed), filter: .containing(keys: removed)).forEach { report.add($0) }
+                    return RemovalOutcome(count: removed.count, keys: removed, dryRun: false, dangling: report)
                 }
             }
-            outcome.render(format: output.format, listKeys: true, context: context)
-            let gone = Set(outcome.keys)
+            outcome.render(format: output.format, context: context)
+            let gone = Set(outcome.keys ?? [])
             for key in requested where !gone.contains(key) {
                 context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)")
             }
@@ -92,15 +92,18 @@ extension GQLCache {
                 throw CommandFailure(
                     .usage, "an empty \(pattern.mode.rawValue) pattern matches every key; to remove every record use 'gqlcache clear'")
             }
-            let filter = ReferenceScanFilter.mayReference(keysMatching: pattern)
+            // Text shows a sample of the dangling references; scripts get them all.
+            let keepAll = output.format != .text
             if dryRun {
                 let store = try file.openForReading()
                 let outcome = try store.read { tx in
                     let keys = try tx.keys(matching: pattern)
-                    return RemovalOutcome(keys: keys, dryRun: true, dangling: try tx.references(to: Set(keys), filter: filter))
+                    var report = DanglingReport(keepAll: keepAll)
+                    try tx.forEachReference(toKeysMatching: pattern) { report.add($0) }
+                    return RemovalOutcome(count: keys.count, keys: keys, dryRun: true, dangling: report)
                 }
-                outcome.render(format: output.format, listKeys: true, context: context)
-                if outcome.keys.isEmpty { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+                outcome.render(format: output.format, context: context)
+                if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
             }
             let store = try writing.openForWriting(file)
@@ -122,67 +125,106 @@ extension GQLCache {
                 }
             }
             let outcome = try store.write { tx in
-                let keys = try tx.removeObjects(matching: pattern)
-                return RemovalOutcome(keys: keys, dryRun: false, dangling: try tx.references(to: Set(keys), filter: filter))
+                // Text reports a count: one plain DELETE, as Apollo runs it. Scripts get the keys.
+                let keys = keepAll ? try tx.removeObjectsReturningKeys(matching: pattern) : nil
+                let count = try keys?.count ?? tx.removeObjects(matching: pattern)
+                // Every key the pattern matches is gone now, so each reference to one dangles.
+                var report = DanglingReport(keepAll: keepAll)
+                try tx.forEachReference(toKeysMatching: pattern) { report.add($0) }
+                return RemovalOutcome(count: count, keys: keys, dryRun: false, dangling: report)
             }
-            outcome.render(format: output.format, listKeys: false, context: context)
-            if outcome.keys.isEmpty { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+            outcome.render(format: output.format, context: context)
+            if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }
     }
 }
 
 /// What a removal did, or would do with --dry-run.
 struct RemovalOutcome {
-    let keys: [CacheKey]
+    let count: Int
+    /// The removed keys, when they were asked for.
+    let keys: [CacheKey]?
     let dryRun: Bool
-    let dangling: [ReferenceLocation]
+    let dangling: DanglingReport
 
-    static let danglingShownInText = 10
-
-    func render(format: OutputFormat, listKeys: Bool, context: CommandContext) {
+    func render(format: OutputFormat, context: CommandContext) {
+        let references = dangling.references
         switch format {
         case .text:
-            context.stdout.write(text(listKeys: listKeys || dryRun))
+            context.stdout.write(text())
         case .json:
             format.emit(.object([
                 ("dryRun", .bool(dryRun)),
-                ("removed", .int(keys.count)),
-                ("keys", .array(keys.map { .string($0.rawValue) })),
+                ("removed", .int(count)),
+                ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
                 ("danglingReferences", .int(dangling.count)),
-                ("dangling", .array(dangling.map(\.json))),
+                ("dangling", .array(references.map(\.json))),
             ]), to: context)
         case .jsonl:
-            for key in keys { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
-            for reference in dangling {
+            for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
+            for reference in references {
                 context.print(JSONOutput.object([("type", .string("dangling"))] + reference.jsonMembers).rendered(pretty: false))
             }
             context.print(JSONOutput.object([
-                ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(keys.count)),
+                ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(count)),
                 ("danglingReferences", .int(dangling.count)),
             ]).rendered(pretty: false))
         }
     }
 
-    func text(listKeys: Bool) -> String {
+    func text() -> String {
         var text = ""
         let verb = dryRun ? "would remove" : "removed"
-        if listKeys {
-            for key in keys { text += "\(verb) \(key.rawValue)\n" }
-        }
-        text += "\(verb) \(plural(keys.count, "record"))"
-        if dangling.isEmpty {
+        for key in keys ?? [] { text += "\(verb) \(key.rawValue)\n" }
+        text += "\(verb) \(plural(count, "record"))"
+        if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
             return text
         }
         text += dryRun ? ", leaving \(plural(dangling.count, "reference")) dangling:\n"
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
-        for reference in dangling.prefix(Self.danglingShownInText) {
+        let shown = dangling.references
+        for reference in shown {
             text += "  \(reference.from.rawValue) \(reference.field) → \(reference.to.rawValue)\n"
         }
-        if dangling.count > Self.danglingShownInText {
-            text += "  … and \(dangling.count - Self.danglingShownInText) more (--format json lists them all)\n"
+        if dangling.count > shown.count {
+            text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"
         }
         return text
+    }
+}
+
+/// Counts dangling references and keeps them all, or only the first few in
+/// key order, so a removal that leaves millions does not hold them.
+struct DanglingReport {
+    static let sampleSize = 10
+
+    let keepAll: Bool
+    private(set) var count = 0
+    private var kept: [ReferenceLocation] = []
+
+    init(keepAll: Bool) { self.keepAll = keepAll }
+
+    mutating func add(_ reference: ReferenceLocation) {
+        count += 1
+        kept.append(reference)
+        if !keepAll && kept.count >= Self.sampleSize * 8 { trim() }
+    }
+
+    /// The kept references in order of the holding key, then field.
+    var references: [ReferenceLocation] {
+        var copy = self
+        copy.trim()
+        return copy.kept
+    }
+
+    private mutating func trim() {
+        kept = kept.enumerated().sorted { lhs, rhs in
+            if lhs.element.from != rhs.element.from { return lhs.element.from < rhs.element.from }
+            if lhs.element.field != rhs.element.field { return byteOrder(lhs.element.field, rhs.element.field) }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+        if !keepAll && kept.count > Self.sampleSize { kept.removeLast(kept.count - Self.sampleSize) }
     }
 }
 

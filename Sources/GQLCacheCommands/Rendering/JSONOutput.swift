@@ -69,11 +69,6 @@ indirect enum JSONOutput: Equatable {
     }
 }
 
-/// Byte order of UTF-8, as SQLite sorts keys.
-func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-}
-
 extension OutputFormat {
     /// Writes one document: pretty for json, one line for jsonl.
     func emit(_ document: JSONOutput, to context: CommandContext) {

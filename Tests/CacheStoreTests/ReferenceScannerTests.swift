@@ -1,0 +1,69 @@
+import XCTest
+
+@testable import CacheStore
+
+/// The reference scanner reads references out of record text without
+/// decoding; it must find exactly what decoding finds.
+final class ReferenceScannerTests: XCTestCase {
+    private func scanned(_ text: String) -> (isObject: Bool, references: [String]) {
+        var found: [String] = []
+        let isObject = ReferenceScanner.references(in: text) { field, target in found.append("\(field) → \(target)") }
+        return (isObject, found.sorted())
+    }
+
+    private func decoded(_ text: String) throws -> [String] {
+        try Record(key: "X", jsonText: text).references.map { "\($0.field) → \($0.key.rawValue)" }.sorted()
+    }
+
+    func testScannerFindsWhatDecodingFindsInEveryFixtureRecord() throws {
+        let rows = try SQLiteShell.lines(Fixtures.starwars.path, "SELECT record FROM records")
+        XCTAssertEqual(rows.count, 10)
+        var total = 0
+        for text in rows {
+            let result = scanned(text)
+            XCTAssertTrue(result.isObject, text)
+            XCTAssertEqual(result.references, try decoded(text), text)
+            total += result.references.count
+        }
+        XCTAssertEqual(total, 12, "references in starwars.sqlite")
+    }
+
+    func testScannerAgreesWithDecodingOnAwkwardRecords() throws {
+        let texts = [
+            #"{"a":{"$reference":"K:1"},"b":[[{"$reference":"K:2"},null],[]],"c":"{\"$reference\":\"no\"}"}"#,
+            #"{ "spaced" : { "$reference" : "K:3" } , "n" : -1.5e3 , "t" : true , "z" : null }"#,
+            #"{"custom":{"$reference":"not-a-ref","extra":1},"nested":{"inner":{"$reference":"K:4"}}}"#,
+            #"{"number":{"$reference":12},"escaped":{"$reference":"Odd:\"q\"\/\u00e9\\x"}}"#,
+            #"{"empty":{},"list":[],"s":"]}\"["}"#,
+            "{}",
+        ]
+        for text in texts {
+            let result = scanned(text)
+            XCTAssertTrue(result.isObject, text)
+            XCTAssertEqual(result.references, try decoded(text), text)
+        }
+    }
+
+    func testTextThatIsNotAJSONObjectIsReportedAsSuch() {
+        for text in [#"{"r":{"$reference":"K:1"}"#, "[1,2]", "", #""text""#, #"{"a":1} trailing"#, #"{"a":}"#] {
+            XCTAssertFalse(scanned(text).isObject, text)
+        }
+    }
+
+    func testReferencesToKeysMatchingAPatternSkipTheMatchingRecordsThemselves() throws {
+        let directory = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try directory.copy(Fixtures.starwars))
+        var found: [ReferenceLocation] = []
+        try store.read { tx in
+            try tx.forEachReference(toKeysMatching: try KeyPattern("Human:100_", mode: .apollo)) { found.append($0) }
+        }
+        XCTAssertEqual(Set(found), [
+            ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1000"),
+            ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002"),
+            ReferenceLocation(from: "Droid:2001.friendsConnection(after:null,first:2)", field: "friends", to: "Human:1000"),
+            ReferenceLocation(from: "QUERY_ROOT", field: "human(id:1000)", to: "Human:1000"),
+            ReferenceLocation(from: "QUERY_ROOT", field: "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])", to: "Human:1000"),
+        ])
+        XCTAssertEqual(found.count, 5)
+    }
+}
