@@ -26,10 +26,13 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
 
     public let text: String
     public let mode: Mode
+    /// The text's UTF-8, for matching many keys in memory.
+    private let utf8: [UInt8]
 
     public init(_ text: String, mode: Mode) throws {
         self.text = text
         self.mode = mode
+        self.utf8 = Array(text.utf8)
         if mode == .regex {
             do {
                 _ = try NSRegularExpression(pattern: text)
@@ -49,12 +52,10 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         switch mode {
         case .apollo:
             var key = key.rawValue
-            let pattern = Array(text.utf8)
-            return !text.isEmpty && key.withUTF8 { LikeMatcher.containsLike($0, pattern: pattern) }
+            return !utf8.isEmpty && key.withUTF8 { LikeMatcher.containsLike($0, pattern: utf8) }
         case .literal:
             var key = key.rawValue
-            let needle = Array(text.utf8)
-            return key.withUTF8 { LikeMatcher.containsFoldingASCII($0, needle) }
+            return key.withUTF8 { LikeMatcher.containsFoldingASCII($0, utf8) }
         case .prefix:
             return key.rawValue.utf8.starts(with: text.utf8)
         case .glob:
@@ -115,9 +116,8 @@ enum LikeMatcher {
     static func containsFoldingASCII(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         guard text.count >= needle.count else { return false }
-        let folded = needle.map(foldASCII)
         outer: for start in 0...(text.count - needle.count) {
-            for offset in 0..<folded.count where foldASCII(text[start + offset]) != folded[offset] {
+            for offset in 0..<needle.count where foldASCII(text[start + offset]) != foldASCII(needle[offset]) {
                 continue outer
             }
             return true

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// A consistent view of the cache for the length of ``CacheStore/read(_:)``.
@@ -254,10 +255,14 @@ public class ReadTransaction {
         while let row = try rows.next() {
             let key: String = row[0]
             guard !skipping(key) else { continue }
-            let text: String = row[1]
             let from = CacheKey(key)
-            let isObject = ReferenceScanner.references(in: text) { field, target in
-                if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+            // The text as SQLite holds it: no copy into a String.
+            let isObject = try row.withUnsafeData(atIndex: 1) { data in
+                (data ?? Data()).withUnsafeBytes { raw in
+                    ReferenceScanner.references(inUTF8: raw.bindMemory(to: UInt8.self)) { field, target in
+                        if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+                    }
+                }
             }
             // A damaged record (not a JSON object) holds no references, as when decoding.
             if isObject {
@@ -297,6 +302,12 @@ public struct ReferenceLocation: Hashable, Sendable {
     public let from: CacheKey
     public let field: String
     public let to: CacheKey
+
+    public init(from: CacheKey, field: String, to: CacheKey) {
+        self.from = from
+        self.field = field
+        self.to = to
+    }
 }
 
 /// The SQL condition that selects rows by key pattern and typename.

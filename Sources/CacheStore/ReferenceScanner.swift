@@ -9,10 +9,13 @@
 enum ReferenceScanner {
     static func references(in text: String, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var scanner = Scanner(bytes: bytes)
-            return scanner.scanRecord(found)
-        }
+        return text.withUTF8 { references(inUTF8: $0, found) }
+    }
+
+    /// The same over the UTF-8 bytes of the text, as SQLite hands them out.
+    static func references(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
+        var scanner = Scanner(bytes: bytes)
+        return scanner.scanRecord(found)
     }
 
     private struct Scanner {

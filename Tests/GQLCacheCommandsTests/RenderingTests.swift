@@ -53,4 +53,18 @@ final class RenderingTests: XCTestCase {
         graph.entries["MUTATION_ROOT"] = .found(Record(key: "MUTATION_ROOT", fields: [:]))
         XCTAssertEqual(RecordTreeRenderer(graph: graph, maxDepth: 0).render("MUTATION_ROOT"), "MUTATION_ROOT\n└─ (no fields)")
     }
+
+    func testDanglingReportCountsEveryReferenceButKeepsTheFirstTenInKeyOrder() {
+        var sample = DanglingReport(keepAll: false)
+        var all = DanglingReport(keepAll: true)
+        for index in (0..<50).reversed() {
+            let reference = ReferenceLocation(from: CacheKey("User:\(100 + index)"), field: "posts", to: CacheKey("Post:\(index)"))
+            sample.add(reference)
+            all.add(reference)
+        }
+        XCTAssertEqual(sample.count, 50)
+        XCTAssertEqual(sample.references.map(\.from.rawValue), (100..<110).map { "User:\($0)" })
+        XCTAssertEqual(all.references.count, 50)
+        XCTAssertEqual(all.references.first?.from, "User:100")
+    }
 }

@@ -201,30 +201,38 @@ struct DanglingReport {
 
     let keepAll: Bool
     private(set) var count = 0
+    /// All references (keepAll), or the smallest `sampleSize`, kept sorted.
     private var kept: [ReferenceLocation] = []
 
     init(keepAll: Bool) { self.keepAll = keepAll }
 
     mutating func add(_ reference: ReferenceLocation) {
         count += 1
-        kept.append(reference)
-        if !keepAll && kept.count >= Self.sampleSize * 8 { trim() }
+        if keepAll {
+            kept.append(reference)
+            return
+        }
+        if kept.count == Self.sampleSize {
+            guard Self.precedes(reference, kept[kept.count - 1]) else { return }
+            kept.removeLast()
+        }
+        // Insert after every element that does not come later: equal ones keep their scan order.
+        let index = kept.firstIndex { Self.precedes(reference, $0) } ?? kept.count
+        kept.insert(reference, at: index)
     }
 
-    /// The kept references in order of the holding key, then field.
+    /// The kept references in order of the holding key, then field; equal
+    /// ones in the order they were found.
     var references: [ReferenceLocation] {
-        var copy = self
-        copy.trim()
-        return copy.kept
+        guard keepAll else { return kept }
+        return kept.enumerated().sorted { lhs, rhs in
+            Self.precedes(lhs.element, rhs.element) || (!Self.precedes(rhs.element, lhs.element) && lhs.offset < rhs.offset)
+        }.map(\.element)
     }
 
-    private mutating func trim() {
-        kept = kept.enumerated().sorted { lhs, rhs in
-            if lhs.element.from != rhs.element.from { return lhs.element.from < rhs.element.from }
-            if lhs.element.field != rhs.element.field { return byteOrder(lhs.element.field, rhs.element.field) }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
-        if !keepAll && kept.count > Self.sampleSize { kept.removeLast(kept.count - Self.sampleSize) }
+    private static func precedes(_ lhs: ReferenceLocation, _ rhs: ReferenceLocation) -> Bool {
+        if lhs.from != rhs.from { return lhs.from < rhs.from }
+        return byteOrder(lhs.field, rhs.field)
     }
 }
 
