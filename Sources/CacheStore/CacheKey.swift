@@ -15,8 +15,7 @@ public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
     public var description: String { rawValue }
 
     public static func < (lhs: CacheKey, rhs: CacheKey) -> Bool {
-        // Byte order, as SQLite's BINARY collation sorts the key index.
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        byteOrder(lhs.rawValue, rhs.rawValue)
     }
 
     public static let queryRoot: CacheKey = "QUERY_ROOT"
@@ -27,4 +26,9 @@ public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// True for `QUERY_ROOT`, `MUTATION_ROOT` and `SUBSCRIPTION_ROOT`.
     public var isRoot: Bool { CacheKey.roots.contains(self) }
+}
+
+/// Byte order of UTF-8, as SQLite's BINARY collation sorts keys.
+public func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
 }

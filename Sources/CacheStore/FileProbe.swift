@@ -1,0 +1,27 @@
+import Foundation
+
+/// Checks a path before SQLite sees it, so that a missing file is never
+/// created and a non-SQLite file is described rather than misread.
+enum FileProbe {
+    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
+
+    static func checkIsSQLite(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CacheStoreError.fileNotFound(path: path)
+        }
+        guard !isDirectory.boolValue else { throw CacheStoreError.io(path: path, message: "is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CacheStoreError.io(path: path, message: "cannot open for reading (permission denied?)")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        guard !head.isEmpty else { throw CacheStoreError.notACacheFile(path: path, reason: .empty) }
+        guard head.count >= sqliteHeader.count, Array(head.prefix(sqliteHeader.count)) == sqliteHeader else {
+            // The first 512 bytes may end inside a multi-byte character: allow a cut of up to 3 bytes.
+            let looksLikeText = !head.contains(0)
+                && (0...min(3, head.count - 1)).contains { String(data: head.dropLast($0), encoding: .utf8) != nil }
+            throw CacheStoreError.notACacheFile(path: path, reason: .notSQLite(looksLikeText: looksLikeText))
+        }
+    }
+}

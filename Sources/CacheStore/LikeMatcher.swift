@@ -1,0 +1,155 @@
+import Foundation
+
+/// SQLite's LIKE and GLOB, reproduced in memory.
+enum LikeMatcher {
+    static func foldASCII(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte + 32 : byte
+    }
+
+    /// Substring search over UTF-8 with ASCII case folding, as LIKE
+    /// compares: code points (UTF-8 bytes), no normalisation, no folding
+    /// beyond ASCII.
+    static func containsFoldingASCII(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard text.count >= needle.count else { return false }
+        outer: for start in 0...(text.count - needle.count) {
+            for offset in 0..<needle.count where foldASCII(text[start + offset]) != foldASCII(needle[offset]) {
+                continue outer
+            }
+            return true
+        }
+        return false
+    }
+
+    /// `text LIKE '%pattern%'` without an escape, over UTF-8: `%` any run,
+    /// `_` one character, ASCII case folding.
+    static func containsLike(_ text: UnsafeBufferPointer<UInt8>, pattern: [UInt8]) -> Bool {
+        // As "%pattern%": try each start, match the pattern as a prefix.
+        var start = 0
+        while start <= text.count {
+            if likePrefixMatches(text, from: start, pattern: pattern, at: 0) { return true }
+            guard start < text.count else { break }
+            start += utf8Length(text[start])
+        }
+        return false
+    }
+
+    /// Whether `pattern[p...]` matches some prefix of `text[t...]` (the
+    /// pattern is followed by an implicit `%`).
+    private static func likePrefixMatches(_ text: UnsafeBufferPointer<UInt8>, from t: Int, pattern: [UInt8], at p: Int) -> Bool {
+        var t = t, p = p
+        while p < pattern.count {
+            switch pattern[p] {
+            case UInt8(ascii: "%"):
+                // A trailing implicit % follows anyway: the rest must match somewhere from here on.
+                var next = t
+                while true {
+                    if likePrefixMatches(text, from: next, pattern: pattern, at: p + 1) { return true }
+                    guard next < text.count else { return false }
+                    next += utf8Length(text[next])
+                }
+            case UInt8(ascii: "_"):
+                guard t < text.count else { return false }
+                t += utf8Length(text[t])
+                p += 1
+            default:
+                guard t < text.count, foldASCII(text[t]) == foldASCII(pattern[p]) else { return false }
+                t += 1
+                p += 1
+            }
+        }
+        return true
+    }
+
+    private static func utf8Length(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0..<0xC0: return 1
+        case 0xC0..<0xE0: return 2
+        case 0xE0..<0xF0: return 3
+        default: return 4
+        }
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text.unicodeScalars {
+            if character == "%" || character == "_" || character == "\\" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(character)
+        }
+        return escaped
+    }
+
+    /// GLOB with `*`, `?`, `[...]` and `[^...]`, case-sensitive.
+    static func globMatches(_ text: [Unicode.Scalar], pattern: [Unicode.Scalar]) -> Bool {
+        var t = 0, p = 0
+        var starP = -1, starT = 0
+        while t < text.count {
+            if p < pattern.count {
+                switch pattern[p] {
+                case "*":
+                    starP = p; starT = t; p += 1; continue
+                case "?":
+                    t += 1; p += 1; continue
+                case "[":
+                    if let (matched, end) = matchClass(text[t], pattern: pattern, start: p), matched {
+                        t += 1; p = end; continue
+                    }
+                default:
+                    if pattern[p] == text[t] { t += 1; p += 1; continue }
+                }
+            }
+            guard starP >= 0 else { return false }
+            starT += 1; t = starT; p = starP + 1
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+
+    /// Matches one character against the class starting at `start` (`[`).
+    /// Returns nil when the class is not closed (then nothing matches).
+    private static func matchClass(_ character: Unicode.Scalar, pattern: [Unicode.Scalar], start: Int) -> (Bool, Int)? {
+        var index = start + 1
+        var negate = false
+        if index < pattern.count, pattern[index] == "^" { negate = true; index += 1 }
+        var matched = false
+        var first = true
+        while index < pattern.count {
+            let current = pattern[index]
+            if current == "]" && !first { return (matched != negate, index + 1) }
+            if index + 2 < pattern.count, pattern[index + 1] == "-", pattern[index + 2] != "]" {
+                if current.value <= character.value && character.value <= pattern[index + 2].value { matched = true }
+                index += 3
+            } else {
+                if current == character { matched = true }
+                index += 1
+            }
+            first = false
+        }
+        return nil
+    }
+}
+
+/// Compiled regular expressions shared by the SQL function and in-memory
+/// matching, so a pattern is compiled once per process.
+final class RegexCache: @unchecked Sendable {
+    static let shared = RegexCache()
+    static let sqlFunctionName = "gqlcache_regexp"
+
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression] = [:]
+
+    func matches(pattern: String, in text: String) -> Bool {
+        guard let expression = expression(for: pattern) else { return false }
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        return expression.firstMatch(in: text, range: range) != nil
+    }
+
+    private func expression(for pattern: String) -> NSRegularExpression? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let expression = compiled[pattern] { return expression }
+        let expression = try? NSRegularExpression(pattern: pattern)
+        compiled[pattern] = expression
+        return expression
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+internal import GRDB
+
+extension ReadTransaction {
+    /// The references that point at any of `targets` from records that are
+    /// not themselves in `targets`, ordered by the holding record's key, then
+    /// field. `filter` narrows the records read to those whose text may hold
+    /// such a reference; nil reads them all.
+    public func references(to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil) throws -> [ReferenceLocation] {
+        guard !targets.isEmpty else { return [] }
+        let targetKeys = Set(targets.map(\.rawValue))
+        var found: [(Int, ReferenceLocation)] = []
+        try scanReferences(filter: filter ?? .everything, skipping: { targetKeys.contains($0) }, isTarget: { targetKeys.contains($0) }) {
+            found.append((found.count, $0))
+        }
+        found.sort { lhs, rhs in
+            if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
+            if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
+            return lhs.0 < rhs.0
+        }
+        return found.map(\.1)
+    }
+
+    /// Calls `body` with each reference to a key that `pattern` matches,
+    /// held by a record whose own key it does not match, in row order. After
+    /// a removal by `pattern` these are the references it left dangling.
+    /// Streams: memory does not grow with the number of references.
+    public func forEachReference(
+        toKeysMatching pattern: KeyPattern, _ body: (ReferenceLocation) throws -> Void
+    ) throws {
+        guard !pattern.matchesNothing else { return }
+        let matches = { (key: String) in pattern.matches(CacheKey(key)) }
+        try scanReferences(filter: .mayReference(keysMatching: pattern), skipping: matches, isTarget: matches, body)
+    }
+
+    /// Reads the records the filter lets through and reports their references
+    /// to targets, finding them in the JSON text without decoding records.
+    private func scanReferences(
+        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool,
+        _ body: (ReferenceLocation) throws -> Void
+    ) throws {
+        let statement = try database().makeStatement(
+            sql: "SELECT key, record FROM records WHERE key IS NOT NULL AND record IS NOT NULL AND \(filter.sql)")
+        statement.arguments = StatementArguments(filter.arguments)
+        let rows = try Row.fetchCursor(statement)
+        var pending: [ReferenceLocation] = []
+        while let row = try rows.next() {
+            let key: String = row[0]
+            guard !skipping(key) else { continue }
+            let from = CacheKey(key)
+            // The text as SQLite holds it: no copy into a String.
+            let isObject = try row.withUnsafeData(atIndex: 1) { data in
+                (data ?? Data()).withUnsafeBytes { raw in
+                    ReferenceScanner.references(inUTF8: raw.bindMemory(to: UInt8.self)) { field, target in
+                        if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+                    }
+                }
+            }
+            // A damaged record (not a JSON object) holds no references, as when decoding.
+            if isObject {
+                for reference in pending { try body(reference) }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// One reference: record `from` holds, in field `field`, a reference to `to`.
+public struct ReferenceLocation: Hashable, Sendable {
+    public let from: CacheKey
+    public let field: String
+    public let to: CacheKey
+
+    public init(from: CacheKey, field: String, to: CacheKey) {
+        self.from = from
+        self.field = field
+        self.to = to
+    }
+}
+

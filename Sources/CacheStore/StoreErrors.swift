@@ -1,0 +1,33 @@
+internal import GRDB
+
+/// Turns SQLite errors into ``CacheStoreError`` values that name the file.
+enum StoreErrors {
+    static func mapping<T>(path: String, waited: Double, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw translate(error, path: path, waited: waited)
+        }
+    }
+
+    static func translate(_ error: DatabaseError, path: String, waited: Double) -> CacheStoreError {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .busy(path: path, waited: waited)
+        case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
+            return .io(path: path, message: "an interrupted write left a hot -journal file that must be rolled back first, which needs write access (open the file once with the app or sqlite3)")
+        case .SQLITE_READONLY:
+            return .readOnly(path: path)
+        case .SQLITE_NOTADB:
+            return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
+        case .SQLITE_CORRUPT:
+            return .io(path: path, message: "the database file is corrupt (SQLite: \(error.message ?? "malformed"))")
+        case .SQLITE_FULL:
+            return .io(path: path, message: "the disk is full")
+        case .SQLITE_CANTOPEN:
+            return .io(path: path, message: "cannot open the database (\(error.message ?? "unable to open"))")
+        default:
+            return .io(path: path, message: "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import CacheStore
+
+/// What a removal did, or would do with --dry-run.
+struct RemovalOutcome {
+    let count: Int
+    /// The removed keys, when they were asked for.
+    let keys: [CacheKey]?
+    let dryRun: Bool
+    let dangling: DanglingReport
+
+    func render(format: OutputFormat, context: CommandContext) {
+        let references = dangling.references
+        switch format {
+        case .text:
+            context.stdout.write(text())
+        case .json:
+            format.emit(.object([
+                ("dryRun", .bool(dryRun)),
+                ("removed", .int(count)),
+                ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
+                ("danglingReferences", .int(dangling.count)),
+                ("dangling", .array(references.map(\.json))),
+            ]), to: context)
+        case .jsonl:
+            for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
+            for reference in references {
+                context.print(JSONOutput.object([("type", .string("dangling"))] + reference.jsonMembers).rendered(pretty: false))
+            }
+            context.print(JSONOutput.object([
+                ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(count)),
+                ("danglingReferences", .int(dangling.count)),
+            ]).rendered(pretty: false))
+        }
+    }
+
+    func text() -> String {
+        var text = ""
+        let verb = dryRun ? "would remove" : "removed"
+        for key in keys ?? [] { text += "\(verb) \(key.rawValue)\n" }
+        text += "\(verb) \(plural(count, "record"))"
+        if dangling.count == 0 {
+            text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
+            return text
+        }
+        text += dryRun ? ", leaving \(plural(dangling.count, "reference")) dangling:\n"
+            : "; left \(plural(dangling.count, "reference")) dangling:\n"
+        let shown = dangling.references
+        for reference in shown {
+            text += "  \(reference.from.rawValue) \(reference.field) → \(reference.to.rawValue)\n"
+        }
+        if dangling.count > shown.count {
+            text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"
+        }
+        return text
+    }
+}
+
+/// Counts dangling references and keeps them all, or only the first few in
+/// key order, so a removal that leaves millions does not hold them.
+struct DanglingReport {
+    static let sampleSize = 10
+
+    let keepAll: Bool
+    private(set) var count = 0
+    /// All references (keepAll), or the smallest `sampleSize`, kept sorted.
+    private var kept: [ReferenceLocation] = []
+
+    init(keepAll: Bool) { self.keepAll = keepAll }
+
+    mutating func add(_ reference: ReferenceLocation) {
+        count += 1
+        if keepAll {
+            kept.append(reference)
+            return
+        }
+        if kept.count == Self.sampleSize {
+            guard Self.precedes(reference, kept[kept.count - 1]) else { return }
+            kept.removeLast()
+        }
+        // Insert after every element that does not come later: equal ones keep their scan order.
+        let index = kept.firstIndex { Self.precedes(reference, $0) } ?? kept.count
+        kept.insert(reference, at: index)
+    }
+
+    /// The kept references in order of the holding key, then field; equal
+    /// ones in the order they were found.
+    var references: [ReferenceLocation] {
+        guard keepAll else { return kept }
+        return kept.enumerated().sorted { lhs, rhs in
+            Self.precedes(lhs.element, rhs.element) || (!Self.precedes(rhs.element, lhs.element) && lhs.offset < rhs.offset)
+        }.map(\.element)
+    }
+
+    private static func precedes(_ lhs: ReferenceLocation, _ rhs: ReferenceLocation) -> Bool {
+        if lhs.from != rhs.from { return lhs.from < rhs.from }
+        return byteOrder(lhs.field, rhs.field)
+    }
+}
+
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+extension ReferenceLocation {
+    var jsonMembers: [(String, JSONOutput)] {
+        [("from", .string(from.rawValue)), ("field", .string(field)), ("to", .string(to.rawValue))]
+    }
+    var json: JSONOutput { .object(jsonMembers) }
+}
