@@ -24,26 +24,57 @@ public final class CacheStore {
     public let access: Access
     public let format: ApolloIOSSQLiteFormat
     public let busyTimeout: Double
+    /// True when a read-only open had to treat the file as immutable: a WAL
+    /// file whose folder cannot be written (SQLite cannot create the -shm
+    /// index). Changes still in the -wal file are then not seen.
+    public let isImmutableSnapshot: Bool
     let queue: DatabaseQueue
 
-    private init(path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double, queue: DatabaseQueue) {
+    private init(
+        path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
+        isImmutableSnapshot: Bool = false, queue: DatabaseQueue
+    ) {
         self.path = path
         self.access = access
         self.format = format
         self.busyTimeout = busyTimeout
+        self.isImmutableSnapshot = isImmutableSnapshot
         self.queue = queue
     }
 
     /// Opens an existing cache file, refusing anything that is not one.
     public static func open(at path: String, access: Access = .readOnly, busyTimeout: Double = 5) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
-        let queue = try StoreErrors.mapping(path: path, waited: busyTimeout) {
-            try DatabaseQueue(path: path, configuration: configuration(readonly: access == .readOnly, busyTimeout: busyTimeout))
+        let readonly = access == .readOnly
+        do {
+            let (queue, format) = try openDetecting(sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout)
+            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
+        } catch CacheStoreError.readOnly(path) where readonly && FileProbe.isWALMode(path) {
+            // A WAL file needs its -shm index, which SQLite cannot create in a
+            // folder it may not write: read the file as an immutable snapshot.
+            let (queue, format) = try openDetecting(
+                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout)
+            return CacheStore(
+                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true, queue: queue)
         }
-        let format = try StoreErrors.mapping(path: path, waited: busyTimeout) {
-            try queue.read { db in try FormatDetector.detect(in: db, path: path) }
+    }
+
+    private static func openDetecting(
+        sqlitePath: String, path: String, readonly: Bool, busyTimeout: Double
+    ) throws -> (DatabaseQueue, ApolloIOSSQLiteFormat) {
+        try StoreErrors.mapping(path: path, waited: busyTimeout) {
+            let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration(readonly: readonly, busyTimeout: busyTimeout))
+            let format = try queue.read { db in try FormatDetector.detect(in: db, path: path) }
+            return (queue, format)
         }
-        return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
+    }
+
+    /// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+    static func immutableURI(for path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
     /// Creates a new, empty cache file with Apollo iOS's DDL. Refuses to touch

@@ -24,4 +24,12 @@ enum FileProbe {
             throw CacheStoreError.notACacheFile(path: path, reason: .notSQLite(looksLikeText: looksLikeText))
         }
     }
+
+    /// True when the header says the file is in WAL mode (format bytes 18 and 19 are 2).
+    static func isWALMode(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 20)) ?? Data()
+        return head.count == 20 && head[18] == 2 && head[19] == 2
+    }
 }

@@ -183,6 +183,7 @@ extension CacheStore {
 /// exit status is asserted. The folder handed to `body` belongs to the parent.
 func runIsolated(
     _ testCase: XCTestCase, function: String = #function, file: StaticString = #filePath, line: UInt = #line,
+    asUser user: String? = nil, prepare: (TemporaryDirectory) throws -> Void = { _ in },
     _ body: (TemporaryDirectory) throws -> Void
 ) throws {
     let className = String(describing: type(of: testCase))
@@ -194,9 +195,16 @@ func runIsolated(
         return
     }
     let directory = try TemporaryDirectory(testCase, function: function)
+    try prepare(directory)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [identifier]
+    if let user {
+        // Run the child as another user, for what root could otherwise always do.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", CommandLine.arguments[0], identifier]
+    } else {
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [identifier]
+    }
     process.environment = environment.merging(
         ["GQLCACHE_ISOLATED_TEST": identifier, "GQLCACHE_ISOLATED_DIR": directory.url.path]) { $1 }
     let output = Pipe()

@@ -18,11 +18,13 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            let store = try file.openForReading()
+            let store = try file.openForReading(context)
             let overview = try store.read { tx in
                 let types = try tx.typenameCounts()
+                let journalMode = store.isImmutableSnapshot
+                    ? "wal (read as an immutable snapshot: the folder is not writable)" : try tx.journalMode()
                 return CacheOverview(
-                    path: store.path, format: store.format, journalMode: try tx.journalMode(),
+                    path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
                     recordCount: try tx.recordCount(), roots: try tx.existingRoots(),
                     typeCounts: types.counts, damagedCount: types.damaged,

@@ -36,7 +36,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let keyPattern = try pattern.map { try KeyPattern($0, mode: mode) }
-            let store = try file.openForReading()
+            let store = try file.openForReading(context)
             if count {
                 let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typename: typename) }
                 let shown = limit.map { min($0, total) } ?? total

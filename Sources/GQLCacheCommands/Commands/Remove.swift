@@ -59,7 +59,7 @@ extension GQLCache {
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
             let outcome: RemovalOutcome
             if dryRun {
-                let store = try file.openForReading()
+                let store = try file.openForReading(context)
                 outcome = try store.read { tx in
                     let existing = try tx.existingKeys(among: requested)
                     let removed = requested.filter { existing.contains($0) }
@@ -95,7 +95,7 @@ extension GQLCache {
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
             if dryRun {
-                let store = try file.openForReading()
+                let store = try file.openForReading(context)
                 let outcome = try store.read { tx in
                     let keys = try tx.keys(matching: pattern)
                     var report = DanglingReport(keepAll: keepAll)

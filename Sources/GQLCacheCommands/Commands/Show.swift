@@ -31,7 +31,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let requested = keys.map { CacheKey($0) }
-            let store = try file.openForReading()
+            let store = try file.openForReading(context)
             let (graph, suggestions) = try store.read { tx in
                 let graph = try RecordGraph.load(requested, depth: depth, in: tx)
                 var suggestions: [CacheKey: [CacheKey]] = [:]

@@ -8,9 +8,16 @@ struct CacheFileArgument: ParsableArguments {
         completion: .file(extensions: ["sqlite", "sqlite3", "db"]))
     var path: String
 
-    /// Opens the file read-only: nothing in it or beside it is created or changed.
-    func openForReading() throws -> CacheStore {
-        try CacheStore.open(at: path, access: .readOnly)
+    /// Opens the file read-only: nothing in it or beside it is created or
+    /// changed. Warns when only an immutable snapshot could be read.
+    func openForReading(_ context: CommandContext) throws -> CacheStore {
+        let store = try CacheStore.open(at: path, access: .readOnly)
+        if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
+            context.warn(
+                "\(path): its folder is not writable, so it was read as an immutable snapshot; "
+                    + "changes still in \(path)-wal are not included")
+        }
+        return store
     }
 }
 
