@@ -7,12 +7,8 @@ extension ReadTransaction {
     /// field. `filter` narrows the records read to those whose text may hold
     /// such a reference; nil reads them all.
     public func references(to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil) throws -> [ReferenceLocation] {
-        guard !targets.isEmpty else { return [] }
-        let targetKeys = Set(targets.map(\.rawValue))
         var found: [(Int, ReferenceLocation)] = []
-        try scanReferences(filter: filter ?? .everything, skipping: { targetKeys.contains($0) }, isTarget: { targetKeys.contains($0) }) {
-            found.append((found.count, $0))
-        }
+        try forEachReference(to: targets, filter: filter) { found.append((found.count, $0)) }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
             if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
@@ -21,16 +17,16 @@ extension ReadTransaction {
         return found.map(\.1)
     }
 
-    /// Calls `body` with each reference to a key that `pattern` matches,
-    /// held by a record whose own key it does not match, in row order. After
-    /// a removal by `pattern` these are the references it left dangling.
-    /// Streams: memory does not grow with the number of references.
+    /// Calls `body` with each reference to one of `targets` held by a record
+    /// that is not itself in `targets`, in row order, streaming: memory does
+    /// not grow with the number of references. After removing `targets`
+    /// these are exactly the references the removal left dangling.
     public func forEachReference(
-        toKeysMatching pattern: KeyPattern, _ body: (ReferenceLocation) throws -> Void
+        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, _ body: (ReferenceLocation) throws -> Void
     ) throws {
-        guard !pattern.matchesNothing else { return }
-        let matches = { (key: String) in pattern.matches(CacheKey(key)) }
-        try scanReferences(filter: .mayReference(keysMatching: pattern), skipping: matches, isTarget: matches, body)
+        guard !targets.isEmpty else { return }
+        let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
+        try scanReferences(filter: filter ?? .everything, skipping: isTarget, isTarget: isTarget, body)
     }
 
     /// Reads the records the filter lets through and reports their references

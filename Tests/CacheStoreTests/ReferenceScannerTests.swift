@@ -50,12 +50,13 @@ final class ReferenceScannerTests: XCTestCase {
         }
     }
 
-    func testReferencesToKeysMatchingAPatternSkipTheMatchingRecordsThemselves() throws {
+    func testStreamedReferencesToATargetSetSkipTheTargetsThemselves() throws {
         let directory = try TemporaryDirectory(self)
         let store = try CacheStore.open(at: try directory.copy(Fixtures.starwars))
         var found: [ReferenceLocation] = []
         try store.read { tx in
-            try tx.forEachReference(toKeysMatching: try KeyPattern("Human:100_", mode: .apollo)) { found.append($0) }
+            let filter = ReferenceScanFilter.mayReference(keysMatching: try KeyPattern("Human:100_", mode: .apollo))
+            try tx.forEachReference(to: ["Human:1000", "Human:1002"], filter: filter) { found.append($0) }
         }
         XCTAssertEqual(Set(found), [
             ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1000"),

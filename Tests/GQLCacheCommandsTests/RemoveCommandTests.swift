@@ -21,7 +21,7 @@ final class RemoveCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "droid:2001")
         XCTAssertEqual(result.status, .notFound)
-        XCTAssertEqual(result.stderr, "gqlcache: no record 'droid:2001' in \(cache)\n")
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'droid:2001' in \(cache); nearest keys: Droid:2001\n")
         XCTAssertEqual(try keys(in: cache).count, 10)
         // The exact key removes the record only, not Droid:2001.friendsConnection(…).
         XCTAssertEqual(gqlcache("rm", cache, "Droid:2001").status, .success)
@@ -46,6 +46,34 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(Set(report["keys"] as? [String] ?? []), ["Human:1000", "Human:1002"])
         XCTAssertEqual(report["danglingReferences"] as? Int, 5)
         XCTAssertEqual(try keys(in: cache).count, 8)
+    }
+
+    func testPatternRemovalCountsOnlyTheReferencesItLeftDangling() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
+        // Four references to Human:1000 dangle already; removing Human:1002 adds one.
+        for extra in [["--dry-run"], ["--force"]] {
+            let result = gqlcache(arguments: ["rm", cache, "--match", "Human"] + extra + ["--format", "json"])
+            XCTAssertEqual(result.status, .success, result.stderr)
+            let report = try XCTUnwrap(try result.json() as? [String: Any])
+            XCTAssertEqual(report["keys"] as? [String], ["Human:1002"])
+            XCTAssertEqual(report["danglingReferences"] as? Int, 1, extra.joined())
+            XCTAssertEqual(report["dangling"] as? [[String: String]], [["from": "Droid:2001", "field": "friends", "to": "Human:1002"]])
+        }
+    }
+
+    func testRepeatingAKeyRemovesAndCountsItOnce() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "Human:1002", "--dry-run").stdout,
+                       "would remove Human:1002\nwould remove 1 record, leaving 1 reference dangling:\n  Droid:2001 friends → Human:1002\n")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "Human:1002").status, .success)
+    }
+
+    func testAMistypedKeySuggestsTheNearestOne() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "human:1002")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'human:1002' in \(cache); nearest keys: Human:1002\n")
     }
 
     func testPercentPatternRemovesEveryRecord() throws {

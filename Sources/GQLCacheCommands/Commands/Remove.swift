@@ -57,33 +57,32 @@ extension GQLCache {
         }
 
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
-            let outcome: RemovalOutcome
-            if dryRun {
-                let store = try file.openForReading(context)
-                outcome = try store.read { tx in
-                    let existing = try tx.existingKeys(among: requested)
-                    let removed = requested.filter { existing.contains($0) }
-                    var report = DanglingReport(keepAll: true)
-                    try tx.references(to: Set(removed), filter: .containing(keys: removed)).forEach { report.add($0) }
-                    return RemovalOutcome(count: removed.count, keys: removed, dryRun: true, dangling: report)
-                }
-            } else {
-                let store = try writing.openForWriting(file)
-                outcome = try store.write { tx in
-                    let removed = try requested.filter { try tx.removeObject(for: $0) }
-                    var report = DanglingReport(keepAll: true)
-                    try tx.references(to: Set(removed), filter: .containing(keys: removed)).forEach { report.add($0) }
-                    return RemovalOutcome(count: removed.count, keys: removed, dryRun: false, dangling: report)
-                }
+        var seen: Set<CacheKey> = []
+        let requested = requested.filter { seen.insert($0).inserted }
+        let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+        let outcome: RemovalOutcome
+        if dryRun {
+            outcome = try store.read { tx in
+                let existing = try tx.existingKeys(among: requested)
+                return try RemovalOutcome.after(removing: requested.filter { existing.contains($0) }, dryRun: true, in: tx)
             }
-            outcome.render(format: output.format, context: context)
-            let gone = Set(outcome.keys ?? [])
-            for key in requested where !gone.contains(key) {
-                context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)")
+        } else {
+            outcome = try store.write { tx in
+                try RemovalOutcome.after(removing: try requested.filter { try tx.removeObject(for: $0) }, dryRun: false, in: tx)
             }
         }
+        outcome.render(format: output.format, context: context)
+        let gone = Set(outcome.keys ?? [])
+        let missing = requested.filter { !gone.contains($0) }
+        guard !missing.isEmpty else { return }
+        let suggestions = try store.read { tx in try missing.map { try tx.suggestions(for: $0) } }
+        for (key, nearest) in zip(missing, suggestions) {
+            let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
+            context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)\(hint)")
+        }
+    }
 
-        private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
+    private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
             if pattern.matchesNothing {
                 throw CommandFailure(
                     .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
@@ -94,12 +93,13 @@ extension GQLCache {
             }
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
+            let filter = ReferenceScanFilter.mayReference(keysMatching: pattern)
             if dryRun {
                 let store = try file.openForReading(context)
                 let outcome = try store.read { tx in
                     let keys = try tx.keys(matching: pattern)
                     var report = DanglingReport(keepAll: keepAll)
-                    try tx.forEachReference(toKeysMatching: pattern) { report.add($0) }
+                    try tx.forEachReference(to: Set(keys), filter: filter) { report.add($0) }
                     return RemovalOutcome(count: keys.count, keys: keys, dryRun: true, dangling: report)
                 }
                 outcome.render(format: output.format, context: context)
@@ -125,13 +125,13 @@ extension GQLCache {
                 }
             }
             let outcome = try store.write { tx in
-                // Text reports a count: one plain DELETE, as Apollo runs it. Scripts get the keys.
-                let keys = keepAll ? try tx.removeObjectsReturningKeys(matching: pattern) : nil
-                let count = try keys?.count ?? tx.removeObjects(matching: pattern)
-                // Every key the pattern matches is gone now, so each reference to one dangles.
+                // The keys first, from the key index, so the references found
+                // afterwards are exactly those to records this removal took.
+                let keys = try tx.keys(matching: pattern)
+                let count = try tx.removeObjects(matching: pattern)
                 var report = DanglingReport(keepAll: keepAll)
-                try tx.forEachReference(toKeysMatching: pattern) { report.add($0) }
-                return RemovalOutcome(count: count, keys: keys, dryRun: false, dangling: report)
+                try tx.forEachReference(to: Set(keys), filter: filter) { report.add($0) }
+                return RemovalOutcome(count: count, keys: keepAll ? keys : nil, dryRun: false, dangling: report)
             }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }

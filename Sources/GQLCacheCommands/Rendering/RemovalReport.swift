@@ -8,6 +8,13 @@ struct RemovalOutcome {
     let dryRun: Bool
     let dangling: DanglingReport
 
+    /// The outcome of removing `keys` by exact key: every reference to them dangles.
+    static func after(removing keys: [CacheKey], dryRun: Bool, in tx: ReadTransaction) throws -> RemovalOutcome {
+        var report = DanglingReport(keepAll: true)
+        try tx.forEachReference(to: Set(keys), filter: .containing(keys: keys)) { report.add($0) }
+        return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report)
+    }
+
     func render(format: OutputFormat, context: CommandContext) {
         let references = dangling.references
         switch format {
