@@ -24,9 +24,9 @@ public final class CacheStore {
     public let access: Access
     public let format: ApolloIOSSQLiteFormat
     public let busyTimeout: Double
-    /// True when a read-only open had to treat the file as immutable: a WAL
-    /// file whose folder cannot be written (SQLite cannot create the -shm
-    /// index). Changes still in the -wal file are then not seen.
+    /// True when a read-only open had to read a WAL file as immutable because
+    /// its folder cannot be written (SQLite cannot create the -shm index):
+    /// changes still in the -wal file are then not seen.
     public let isImmutableSnapshot: Bool
     let queue: DatabaseQueue
 
@@ -46,6 +46,15 @@ public final class CacheStore {
     public static func open(at path: String, access: Access = .readOnly, busyTimeout: Double = 5) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
         let readonly = access == .readOnly
+        if readonly && FileProbe.isWALMode(path) && !FileProbe.hasWALSideFiles(path) {
+            // No -wal and no -shm: no connection has the file open (SQLite keeps
+            // both while one does) and everything is in the main file. Reading
+            // it as immutable creates neither file beside it, as a plain
+            // read-only open of a WAL file would.
+            let (queue, format) = try openDetecting(
+                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout)
+            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
+        }
         do {
             let (queue, format) = try openDetecting(sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout)
             return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
@@ -92,9 +101,13 @@ public final class CacheStore {
         return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue)
     }
 
+    /// The longest busy timeout SQLite takes (its milliseconds are an Int32).
+    public static let maximumBusyTimeout: Double = 2_147_483
+
     private static func configuration(readonly: Bool, busyTimeout: Double) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readonly
+        let busyTimeout = busyTimeout.isNaN ? 0 : min(busyTimeout, maximumBusyTimeout)
         configuration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
         configuration.foreignKeysEnabled = false
         configuration.label = "gqlcache"
@@ -136,11 +149,18 @@ public final class CacheStore {
         }
     }
 
-    /// Rebuilds the file to give free pages back to the file system.
+    /// Rebuilds the file to give free pages back to the file system. In WAL
+    /// mode the rebuilt pages are then checkpointed into the file and the
+    /// -wal file truncated, so the space is given back now.
     public func vacuum() throws {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         try StoreErrors.mapping(path: path, waited: busyTimeout) {
             try queue.vacuum()
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            }
         }
     }
 

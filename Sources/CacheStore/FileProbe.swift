@@ -25,6 +25,11 @@ enum FileProbe {
         }
     }
 
+    /// True when a -wal or -shm file sits beside the database.
+    static func hasWALSideFiles(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+    }
+
     /// True when the header says the file is in WAL mode (format bytes 18 and 19 are 2).
     static func isWALMode(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }

@@ -9,6 +9,10 @@ public struct FileSizes: Equatable, Sendable {
 
     public var total: Int64 { database + (wal ?? 0) + (shm ?? 0) + (journal ?? 0) }
 
+    /// The bytes that hold records: the database and its -wal file (not the
+    /// -shm index or a rollback journal, which SQLite sizes for itself).
+    public var recordBytes: Int64 { database + (wal ?? 0) }
+
     init(path: String) {
         func size(_ path: String) -> Int64? {
             (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value

@@ -138,8 +138,11 @@ public class ReadTransaction {
     }
 
     /// The journal mode, as `PRAGMA journal_mode` says (`delete`, `wal`, …).
+    /// WAL, the one mode kept in the file, is read from the header, which
+    /// also holds when the file was opened as immutable.
     public func journalMode() throws -> String {
-        try String.fetchOne(try database(), sql: "PRAGMA journal_mode") ?? "unknown"
+        let mode = try String.fetchOne(try database(), sql: "PRAGMA journal_mode") ?? "unknown"
+        return mode != "wal" && FileProbe.isWALMode(path) ? "wal" : mode
     }
 
     /// Page size, page count and free pages of the main database.

@@ -28,6 +28,24 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache), [])
     }
 
+    func testClearOnAnEmptyCacheHasNothingToAsk() throws {
+        let cache = try makeCache("empty.sqlite", [])
+        let result = gqlcache("clear", cache, answers: [])
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, "\(cache) holds no records; nothing to clear\n")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testVacuumInWALModeReportsTheSpaceGivenBack() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let result = gqlcache("clear", cache, "--force", "--vacuum", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(report["bytesBefore"] as? Int, 16384)
+        XCTAssertEqual(report["bytesAfter"] as? Int, try bytes(cache).count, "the -wal file was checkpointed and emptied")
+        XCTAssertLessThanOrEqual(try bytes(cache).count, 16384)
+    }
+
     func testVacuumShrinksTheFile() throws {
         let cache = path("big.sqlite")
         let store = try CacheStore.create(at: cache)

@@ -66,6 +66,20 @@ class CommandTestCase: XCTestCase {
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// A copy of a fixture switched to WAL mode by the sqlite3 shell, with
+    /// no -wal or -shm file left beside it.
+    func walCopyOfFixture(_ name: String) throws -> String {
+        let cache = try copyOfFixture(name)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [cache, "PRAGMA journal_mode=WAL;"]
+        sqlite.standardOutput = FileHandle.nullDevice
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [name])
+        return cache
+    }
+
     /// A cache file holding `records`, written through the store.
     func makeCache(_ name: String, _ records: [Record], raw: [(String, String?)] = []) throws -> String {
         let target = path(name)

@@ -63,6 +63,18 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(size["total"] as? Int, (size["database"] as! Int) + wal + ((size["shm"] as? Int) ?? 0))
     }
 
+    func testReadingAWALCacheCreatesNothingBesideIt() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let info = gqlcache("info", cache)
+        XCTAssertTrue(info.stdout.contains("journal mode  wal\n"), info.stdout)
+        for arguments in [["keys", cache], ["show", cache, "QUERY_ROOT", "--depth", "2"], ["rm", cache, "--match", "Human", "--dry-run"]] {
+            XCTAssertEqual(gqlcache(arguments: arguments).status, .success, arguments.joined(separator: " "))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testInfoLeavesTheFileByteIdentical() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -153,7 +153,10 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000", "--match", "x").status, .usage)
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000", "--mode", "glob").status, .usage)
         XCTAssertEqual(gqlcache("rm", cache, "--match", "x", "--mode", "fuzzy").status, .usage)
-        XCTAssertEqual(gqlcache("rm", cache, "x", "--busy-timeout", "-1").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "x", "--busy-timeout=-1").status, .usage)
+        let huge = gqlcache("rm", cache, "x", "--busy-timeout", "3e6")
+        XCTAssertEqual(huge.status, .usage)
+        XCTAssertTrue(huge.stderr.contains("--busy-timeout must be from 0 to 2147483 seconds"), huge.stderr)
         XCTAssertEqual(try keys(in: cache).count, 10)
     }
 

@@ -27,6 +27,10 @@ extension GQLCache {
                         .usage, "clear removes every record without asking only with --force (standard input is not a terminal); nothing removed")
                 }
                 let count = try store.read { tx in try tx.recordCount() }
+                guard count > 0 || vacuum else {
+                    context.print("\(file.path) holds no records; nothing to clear")
+                    return
+                }
                 guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
@@ -38,11 +42,11 @@ extension GQLCache {
             switch output.format {
             case .text:
                 context.print("removed \(plural(removed, "record"))")
-                if vacuum { context.print("vacuumed: \(formatBytes(before.total)) → \(formatBytes(after.total))") }
+                if vacuum { context.print("vacuumed: \(formatBytes(before.recordBytes)) → \(formatBytes(after.recordBytes))") }
             case .json, .jsonl:
                 output.format.emit(.object([
                     ("removed", .int(removed)), ("vacuumed", .bool(vacuum)),
-                    ("bytesBefore", .int(Int(before.total))), ("bytesAfter", .int(Int(after.total))),
+                    ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
         }

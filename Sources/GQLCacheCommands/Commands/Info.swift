@@ -22,7 +22,8 @@ extension GQLCache {
             let overview = try store.read { tx in
                 let types = try tx.typenameCounts()
                 let journalMode = store.isImmutableSnapshot
-                    ? "wal (read as an immutable snapshot: the folder is not writable)" : try tx.journalMode()
+                    ? "wal (read as an immutable snapshot: the folder is not writable)"
+                    : try tx.journalMode()
                 return CacheOverview(
                     path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),

@@ -39,8 +39,8 @@ struct WriteOptions: ParsableArguments {
     var busyTimeout: Double = 5
 
     func validate() throws {
-        guard busyTimeout >= 0, busyTimeout.isFinite else {
-            throw ValidationError("--busy-timeout must be zero or more seconds")
+        guard busyTimeout >= 0, busyTimeout <= CacheStore.maximumBusyTimeout else {
+            throw ValidationError("--busy-timeout must be from 0 to \(Int(CacheStore.maximumBusyTimeout)) seconds")
         }
     }
 
