@@ -17,9 +17,20 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     }
 
     /// Why one record cannot be decoded.
-    public enum RecordProblem: Equatable, Sendable {
+    public enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case null
         case invalidJSON(offset: Int, message: String)
+        /// The text is, or begins as, something other than a JSON object.
+        case notAnObject(String)
+
+        /// What is wrong, without the key: "its record column is NULL".
+        public var description: String {
+            switch self {
+            case .null: return "its record column is NULL"
+            case .invalidJSON(let offset, let message): return "\(message) at byte \(offset)"
+            case .notAnObject(let kind): return "\(kind), not a JSON object"
+            }
+        }
     }
 
     case fileNotFound(path: String)
@@ -53,11 +64,7 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .io(let path, let message):
             return "\(path): \(message)"
         case .damagedRecord(let key, let problem):
-            switch problem {
-            case .null: return "record '\(key)' is damaged: its record column is NULL"
-            case .invalidJSON(let offset, let message):
-                return "record '\(key)' is damaged: \(message) at byte \(offset)"
-            }
+            return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):
             return "invalid JSON: \(message) at byte \(offset)"
         case .invalidPattern(let pattern, let message):

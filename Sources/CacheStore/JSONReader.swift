@@ -9,6 +9,11 @@ struct JSONReader {
         let message: String
     }
 
+    /// The text is JSON, or starts like it, but not a JSON object.
+    struct NotAnObject: Error, Equatable {
+        let kind: String
+    }
+
     /// Parses a whole record: a JSON object of field cache keys to values.
     /// The top-level object is never folded into a reference.
     static func parseRecordFields(_ text: String) throws -> [String: FieldValue] {
@@ -17,7 +22,7 @@ struct JSONReader {
             var reader = JSONReader(bytes: buffer)
             reader.skipWhitespace()
             guard reader.peek() == UInt8(ascii: "{") else {
-                throw SyntaxError(offset: reader.index, message: "record is \(reader.describeTopLevel()), not a JSON object")
+                throw NotAnObject(kind: reader.describeTopLevel())
             }
             let members = try reader.parseObjectMembers()
             reader.skipWhitespace()
@@ -52,11 +57,14 @@ struct JSONReader {
 
     private func describeTopLevel() -> String {
         switch peek() {
-        case nil: return "empty"
+        case nil: return "empty text"
         case UInt8(ascii: "["): return "a JSON array"
         case UInt8(ascii: "\""): return "a JSON string"
         case UInt8(ascii: "n"): return "JSON null"
-        default: return "not JSON"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a JSON boolean"
+        case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
+            return "a JSON number"
+        default: return "text that is not JSON"
         }
     }
 

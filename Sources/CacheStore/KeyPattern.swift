@@ -33,7 +33,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         self.text = text
         self.mode = mode
         self.utf8 = Array(text.utf8)
-        if mode == .regex {
+        if mode == .regex && !text.isEmpty {
             do {
                 _ = try NSRegularExpression(pattern: text)
             } catch {
@@ -46,6 +46,10 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
 
     /// True when no key can match: Apollo ignores an empty pattern.
     public var matchesNothing: Bool { mode == .apollo && text.isEmpty }
+
+    /// True when every key matches: an empty literal, prefix or regex
+    /// pattern. (An empty glob matches only an empty key.)
+    public var matchesEverything: Bool { text.isEmpty && [.literal, .prefix, .regex].contains(mode) }
 
     /// The same decision as the SQL the store runs, made in memory.
     public func matches(_ key: CacheKey) -> Bool {
@@ -61,7 +65,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .glob:
             return LikeMatcher.globMatches(Array(key.rawValue.unicodeScalars), pattern: Array(text.unicodeScalars))
         case .regex:
-            return RegexCache.shared.matches(pattern: text, in: key.rawValue)
+            return text.isEmpty || RegexCache.shared.matches(pattern: text, in: key.rawValue)
         }
     }
 
@@ -82,6 +86,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .glob:
             return ("key GLOB ?", [text])
         case .regex:
+            if text.isEmpty { return ("key IS NOT NULL", []) }
             return ("\(RegexCache.sqlFunctionName)(?, key)", [text])
         }
     }

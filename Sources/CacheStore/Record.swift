@@ -58,6 +58,8 @@ public struct Record: Hashable, Sendable {
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.damagedRecord(
                 key: key, problem: .invalidJSON(offset: error.offset, message: error.message))
+        } catch let error as JSONReader.NotAnObject {
+            throw CacheStoreError.damagedRecord(key: key, problem: .notAnObject(error.kind))
         }
     }
 }

@@ -292,13 +292,20 @@ final class JSONRoundTripTests: XCTestCase {
 
     // MARK: Damaged text
 
+    func testTextThatIsNotAJSONObjectIsADamagedRecordSayingWhatItIs() {
+        let cases = [("[1,2]", "a JSON array"), ("", "empty text"), ("\"x\"", "a JSON string"), ("42", "a JSON number"), ("null", "JSON null")]
+        for (text, kind) in cases {
+            XCTAssertThrowsCacheError(try Record(key: "Bad:1", jsonText: text), .damagedRecord(key: "Bad:1", problem: .notAnObject(kind)))
+        }
+        XCTAssertEqual(CacheStoreError.damagedRecord(key: "Bad:1", problem: .notAnObject("a JSON array")).description,
+                       "record 'Bad:1' is damaged: a JSON array, not a JSON object")
+    }
+
     func testInvalidJSONIsADamagedRecordWithTheByteOffset() {
         let cases: [(text: String, offset: Int)] = [
             (#"{"a":1,}"#, 7),         // trailing comma: the `}` at byte 7
             (#"{"a":"#, 5),            // cut short after the colon
             (#"{"a":1} x"#, 8),        // text after the object
-            (#"[1,2]"#, 0),            // not an object
-            ("", 0),                   // empty
             (#"{"a":tru}"#, 5),        // bad literal
             (#"{"é":01}"#, 7),         // leading zero: the `1` at byte 7 (é is two bytes)
             ("{\"a\":\"x\ny\"}", 7),   // raw control character in a string

@@ -68,4 +68,14 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
     }
+
+    func testKeysWithAControlCharacterAreQuotedInTextAndEscapedInJSONLines() throws {
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: "Line\nBreak:1", fields: ["__typename": .string("Odd")]),
+            Record(key: "Plain:1", fields: ["a": .int(1)]),
+        ])
+        XCTAssertEqual(gqlcache("keys", cache).stdout, "\"Line\\nBreak:1\"\nPlain:1\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--format", "jsonl").lines, [#""Line\nBreak:1""#, #""Plain:1""#])
+        XCTAssertTrue(gqlcache("show", cache, "Line\nBreak:1").stdout.hasPrefix("\"Line\\nBreak:1\" (Odd)\n"))
+    }
 }

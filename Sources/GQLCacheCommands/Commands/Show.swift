@@ -59,8 +59,8 @@ extension GQLCache {
                     let nearest = suggestions[key] ?? []
                     let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
                     context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)\(hint)")
-                case .damaged(let message)?:
-                    context.report(.damagedRecord, message)
+                case .damaged(let problem)?:
+                    context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
                 default:
                     break
                 }

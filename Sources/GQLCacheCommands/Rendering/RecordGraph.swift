@@ -34,6 +34,7 @@ struct RecordGraph {
             for key in frontier {
                 switch loaded[key] {
                 case .success(let record)?: graph.entries[key] = .found(record)
+                case .failure(.damagedRecord(_, let problem))?: graph.entries[key] = .damaged(problem.description)
                 case .failure(let error)?: graph.entries[key] = .damaged(error.description)
                 case nil: graph.entries[key] = .missing
                 }

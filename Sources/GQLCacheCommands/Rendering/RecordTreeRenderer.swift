@@ -19,12 +19,12 @@ struct RecordTreeRenderer {
         var lines: [String] = []
         switch graph.entries[key] {
         case .found(let record)?:
-            lines.append(key.rawValue + typeSuffix(record))
+            lines.append(key.display + typeSuffix(record))
             renderFields(of: record, prefix: "", depth: 0, path: [key], into: &lines)
         case .damaged(let message)?:
-            lines.append("\(key.rawValue) (damaged: \(message))")
+            lines.append("\(key.display) (damaged: \(message))")
         case .missing?, nil:
-            lines.append("\(key.rawValue) (missing)")
+            lines.append("\(key.display) (missing)")
         }
         return lines.joined(separator: "\n")
     }
@@ -54,17 +54,17 @@ struct RecordTreeRenderer {
         switch value {
         case .reference(let target):
             if path.contains(target) {
-                lines.append(head + " → \(target.rawValue) (cycle)")
+                lines.append(head + " → \(target.display) (cycle)")
                 return
             }
             switch graph.entries[target] {
             case .found(let record)? where depth < maxDepth:
-                lines.append(head + " → " + target.rawValue + typeSuffix(record))
+                lines.append(head + " → " + target.display + typeSuffix(record))
                 renderFields(of: record, prefix: childPrefix, depth: depth + 1, path: path.union([target]), into: &lines)
             case .damaged(let message)? where depth < maxDepth:
-                lines.append(head + " → \(target.rawValue) (damaged: \(message))")
+                lines.append(head + " → \(target.display) (damaged: \(message))")
             default:
-                lines.append(head + " → " + target.rawValue + (graph.exists(target) ? "" : " (missing)"))
+                lines.append(head + " → " + target.display + (graph.exists(target) ? "" : " (missing)"))
             }
         case .list(let elements) where elements.contains(where: \.hasStructure):
             lines.append(head + " [\(elements.count)]")

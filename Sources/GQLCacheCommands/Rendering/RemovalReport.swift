@@ -43,7 +43,7 @@ struct RemovalOutcome {
     func text() -> String {
         var text = ""
         let verb = dryRun ? "would remove" : "removed"
-        for key in keys ?? [] { text += "\(verb) \(key.rawValue)\n" }
+        for key in keys ?? [] { text += "\(verb) \(key.display)\n" }
         text += "\(verb) \(plural(count, "record"))"
         if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
@@ -53,7 +53,7 @@ struct RemovalOutcome {
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
         let shown = dangling.references
         for reference in shown {
-            text += "  \(reference.from.rawValue) \(reference.field) → \(reference.to.rawValue)\n"
+            text += "  \(reference.from.display) \(reference.field) → \(reference.to.display)\n"
         }
         if dangling.count > shown.count {
             text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"
