@@ -101,7 +101,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache info" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache keys" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" mode' -l 'mode' -d 'How PATTERN matches: apollo, literal, prefix, glob or regex.' -rfka 'apollo literal prefix glob regex'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" mode' -l 'mode' -d 'How PATTERN matches: apollo (default), literal, prefix, glob or regex.' -rfka 'apollo literal prefix glob regex'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" type' -l 'type' -d 'Only records whose __typename is this.' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" limit' -l 'limit' -d 'List at most this many keys.' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache keys" count' -l 'count' -d 'Print only how many keys match.'

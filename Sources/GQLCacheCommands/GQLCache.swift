@@ -18,6 +18,11 @@ public struct GQLCache: ParsableCommand {
     )
 
     public init() {}
+
+    /// The subcommand names, and `help`.
+    static var commandNames: [String] {
+        configuration.subcommands.map { $0._commandName } + ["help"]
+    }
 }
 
 public enum GQLCacheVersion {

@@ -16,8 +16,8 @@ extension GQLCache {
         @Argument(help: "Only keys matching this pattern (see --mode). Without it, every key.")
         var pattern: String?
 
-        @Option(help: "How PATTERN matches: apollo, literal, prefix, glob or regex.")
-        var mode: KeyPattern.Mode = .apollo
+        @Option(help: "How PATTERN matches: apollo (default), literal, prefix, glob or regex.")
+        var mode: KeyPattern.Mode?
 
         @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this.", valueName: "typename"))
         var typename: String?
@@ -32,10 +32,11 @@ extension GQLCache {
 
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
+            if mode != nil && pattern == nil { throw ValidationError("--mode goes with a PATTERN") }
         }
 
         func run(in context: CommandContext) throws {
-            let keyPattern = try pattern.map { try KeyPattern($0, mode: mode) }
+            let keyPattern = try pattern.map { try KeyPattern($0, mode: mode ?? .apollo) }
             let store = try file.openForReading(context)
             if count {
                 let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typename: typename) }
@@ -53,7 +54,7 @@ extension GQLCache {
             try store.read { tx in
                 try tx.forEachKey(matching: keyPattern, typename: typename, limit: limit) { key in
                     switch output.format {
-                    case .text: context.print(key.rawValue)
+                    case .text: context.print(key.display)
                     case .jsonl: context.print(JSONWriter.quoted(key.rawValue, escapingSlashes: false))
                     case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + JSONWriter.quoted(key.rawValue, escapingSlashes: false))
                     }

@@ -10,10 +10,10 @@ extension GQLCache {
             discussion: """
                 Removal never cascades, exactly as in Apollo: references to a removed record stay in \
                 other records and dangle, and rm says how many it left. KEY removes exactly that key \
-                (case-sensitive). --match removes every key the pattern matches; the default mode, apollo, \
-                is Apollo's SQL: a case-insensitive substring in which % and _ are wildcards, so \
-                'Human:100_' also removes Human:1000 and Human:1002. Other modes: \(KeyPattern.Mode.helpText). \
-                Pattern removal asks for confirmation on a terminal and needs --force otherwise.
+                (case-sensitive). --match removes every key the pattern matches, by mode: \
+                \(KeyPattern.Mode.helpText). The default, apollo, is Apollo's own SQL, so 'Human:100_' \
+                also removes Human:1000 and Human:1002. Pattern removal asks for confirmation on a \
+                terminal and needs --force otherwise.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -87,7 +87,7 @@ extension GQLCache {
                 throw CommandFailure(
                     .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
             }
-            if pattern.text.isEmpty {
+            if pattern.matchesEverything {
                 throw CommandFailure(
                     .usage, "an empty \(pattern.mode.rawValue) pattern matches every key; to remove every record use 'gqlcache clear'")
             }

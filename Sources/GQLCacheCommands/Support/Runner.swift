@@ -24,6 +24,10 @@ public enum GQLCacheMain {
             context.stdout.flush()
             context.stderr.flush()
         }
+        if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first) {
+            context.report(.usage, "unknown command '\(first)' (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
+            return .usage
+        }
         let command: ParsableCommand
         do {
             command = try GQLCache.parseAsRoot(arguments)
@@ -51,13 +55,26 @@ public enum GQLCacheMain {
     }
 
     private static func reportParseError(_ error: Error, context: CommandContext) -> ExitStatus {
-        let message = GQLCache.fullMessage(for: error)
-        let code = GQLCache.exitCode(for: error)
-        if code == .success {
-            if !message.isEmpty { context.stdout.write(message + "\n") }
+        let full = GQLCache.fullMessage(for: error)
+        if GQLCache.exitCode(for: error) == .success {
+            // Help, version, completion scripts: the requested text, on standard output.
+            if !full.isEmpty { context.stdout.write(full + "\n") }
             return .success
         }
-        context.stderr.write(message + "\n")
+        context.report(.usage, oneLine(GQLCache.message(for: error), helpHintFrom: full))
         return .usage
+    }
+
+    /// The parser's message as one line, with where to read more.
+    static func oneLine(_ message: String, helpHintFrom full: String) -> String {
+        var line = message.split(separator: "\n").first.map(String.init) ?? "invalid command line"
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        if let start = full.range(of: "See '"), let end = full[start.upperBound...].firstIndex(of: "'") {
+            line += " (see '\(full[start.upperBound..<end])')"
+        }
+        return line
     }
 }
