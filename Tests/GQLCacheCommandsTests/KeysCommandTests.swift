@@ -78,4 +78,24 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--format", "jsonl").lines, [#""Line\nBreak:1""#, #""Plain:1""#])
         XCTAssertTrue(gqlcache("show", cache, "Line\nBreak:1").stdout.hasPrefix("\"Line\\nBreak:1\" (Odd)\n"))
     }
+
+    func testModeWithoutAPatternIsAUsageError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "--type", "Human", "--mode", "regex")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: --mode goes with a PATTERN (see 'gqlcache keys --help')\n")
+    }
+
+    func testEmptyPatternsMatchAsTheirModeSays() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for mode in ["literal", "prefix", "regex"] {
+            XCTAssertEqual(gqlcache("keys", cache, "", "--mode", mode, "--count").stdout, "10\n", mode)
+        }
+        XCTAssertEqual(gqlcache("keys", cache, "", "--mode", "glob").status, .notFound, "an empty glob matches only an empty key")
+        XCTAssertEqual(gqlcache("keys", cache, "").status, .notFound, "Apollo ignores an empty pattern")
+        let globRemoval = gqlcache("rm", cache, "--match", "", "--mode", "glob", "--force")
+        XCTAssertEqual(globRemoval.status, .notFound, globRemoval.stderr)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "", "--mode", "regex", "--force").status, .usage)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
 }
