@@ -127,11 +127,11 @@ extension GQLCache {
             let outcome = try store.write { tx in
                 // The keys first, from the key index, so the references found
                 // afterwards are exactly those to records this removal took.
-                let keys = try tx.keys(matching: pattern)
+                let gone = try tx.keySet(matching: pattern)
                 let count = try tx.removeObjects(matching: pattern)
                 var report = DanglingReport(keepAll: keepAll)
-                try tx.forEachReference(to: Set(keys), filter: filter) { report.add($0) }
-                return RemovalOutcome(count: count, keys: keepAll ? keys : nil, dryRun: false, dangling: report)
+                try tx.forEachReference(to: gone, filter: filter) { report.add($0) }
+                return RemovalOutcome(count: count, keys: keepAll ? gone.sorted() : nil, dryRun: false, dangling: report)
             }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
