@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
     ],
     targets: [
         // Records, keys, file formats and transactions. No printing, no argument parsing.
@@ -18,11 +19,18 @@ let package = Package(
             name: "CacheStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // GraphQL documents: field cache keys, typed reads. Reads records through
+        // the store's transactions, never SQL.
+        .target(
+            name: "CacheQuery",
+            dependencies: ["CacheStore", .product(name: "GraphQL", package: "GraphQL")]
+        ),
         // The command tree, renderers and the in-process runner shared by CLI and tests.
         .target(
             name: "GQLCacheCommands",
             dependencies: [
                 "CacheStore",
+                "CacheQuery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,9 +41,10 @@ let package = Package(
         .target(name: "ExampleCaches", dependencies: ["CacheStore"]),
         .executableTarget(name: "gqlcache-example", dependencies: ["ExampleCaches", "CacheStore"]),
         .testTarget(name: "CacheStoreTests", dependencies: ["CacheStore", "ExampleCaches"]),
+        .testTarget(name: "CacheQueryTests", dependencies: ["CacheQuery", "CacheStore"]),
         .testTarget(
             name: "GQLCacheCommandsTests",
-            dependencies: ["GQLCacheCommands", "CacheStore", "ExampleCaches"]
+            dependencies: ["GQLCacheCommands", "CacheStore", "CacheQuery", "ExampleCaches"]
         ),
     ]
 )

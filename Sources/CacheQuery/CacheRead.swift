@@ -1,0 +1,87 @@
+import CacheStore
+
+/// One step of a response path: a field's response name or a list index.
+public enum PathComponent: Equatable, Sendable, CustomStringConvertible {
+    case field(String)
+    case index(Int)
+
+    public var description: String {
+        switch self {
+        case .field(let name): return name
+        case .index(let index): return String(index)
+        }
+    }
+}
+
+/// Why a read could not give a value, with everything needed to see why.
+public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: Equatable, Sendable {
+        /// The record holds no field with this field cache key; `similar`
+        /// lists the keys of the same field that it does hold.
+        case missingField(fieldKey: String, similar: [String])
+        /// No record with the key (a dangling reference, or no root).
+        case missingRecord
+        /// The record cannot be decoded.
+        case damagedRecord(String)
+        /// The value is not what the selection needs (an object where a
+        /// reference was expected, null in a non-null position, …).
+        case typeMismatch(String)
+    }
+
+    public let path: [PathComponent]
+    public let key: CacheKey
+    public let reason: Reason
+
+    /// `hero.friends.1`, or `(root)` for the operation's root.
+    public var pathText: String { path.isEmpty ? "(root)" : path.map(\.description).joined(separator: ".") }
+
+    public var description: String {
+        switch reason {
+        case .missingField(let fieldKey, let similar):
+            var text = "cache miss at \(pathText): record '\(key.rawValue)' has no field '\(fieldKey)'"
+            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0)'" }.joined(separator: ", ") }
+            return text
+        case .missingRecord:
+            return "cache miss at \(pathText): no record '\(key.rawValue)'"
+        case .damagedRecord(let problem):
+            return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
+        case .typeMismatch(let message):
+            return "type error at \(pathText) in record '\(key.rawValue)': \(message)"
+        }
+    }
+}
+
+/// The data a read gives, in the shape of the selection: response names,
+/// selection order.
+public indirect enum ResponseValue: Equatable, Sendable {
+    case null
+    /// A scalar, an enum, a custom scalar or a list of them, as stored.
+    case scalar(FieldValue)
+    case list([ResponseValue])
+    case object([(String, ResponseValue)])
+
+    public static func == (lhs: ResponseValue, rhs: ResponseValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.scalar(a), .scalar(b)): return a == b
+        case let (.list(a), .list(b)): return a == b
+        case let (.object(a), .object(b)): return a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        default: return false
+        }
+    }
+}
+
+/// What a read gave: the data (nil when a miss stopped it) and every miss.
+public struct ReadResult: Sendable {
+    public let data: ResponseValue?
+    public let misses: [CacheMiss]
+}
+
+/// Where a read finds records: the store's read transaction, or records in
+/// memory in tests.
+public protocol RecordSource {
+    /// The record for `key`; nil when there is none; throws when damaged.
+    func record(for key: CacheKey) throws -> Record?
+}
+
+extension ReadTransaction: RecordSource {}

@@ -1,0 +1,61 @@
+import CacheStore
+
+/// Field cache keys, exactly as Apollo iOS writes them (spec §3). The one
+/// place in the project that renders them.
+///
+/// ```
+/// hero                                   no arguments (or only absent variables)
+/// hero(episode:JEDI)                     arguments sorted by name, no spaces
+/// f(flag:true,ratio:1.5,x:null)          scalars unquoted, null as null
+/// f(ids:[a, b])                          a list of scalars: ", " between elements
+/// search([filter:limit:2,text:sky])      an input object: brackets around name and members
+/// f(items:[a:1,b:2,a:3])                 a list of input objects
+/// ```
+public enum FieldKey {
+    /// The key of `name` with these arguments (variables already
+    /// substituted; an argument whose variable is absent is not passed).
+    public static func render(name: String, arguments: [String: InputValue]) -> String {
+        guard !arguments.isEmpty else { return name }
+        return name + "(" + members(arguments) + ")"
+    }
+
+    /// `k1:v1,k2:v2` with keys in byte order, objects and lists of objects
+    /// as Apollo's `orderIndependentKey` writes them.
+    static func members(_ object: [String: InputValue]) -> String {
+        object.keys.sorted(by: byteOrder).map { member($0, object[$0]!) }.joined(separator: ",")
+    }
+
+    private static func member(_ name: String, _ value: InputValue) -> String {
+        switch value {
+        case .object(let object):
+            return "[\(name):\(members(object))]"
+        case .list(let elements) where !elements.isEmpty && elements.allSatisfy(\.isObject):
+            return "\(name):[" + elements.map { element in
+                if case .object(let object) = element { return members(object) }
+                return ""
+            }.joined(separator: ",") + "]"
+        default:
+            return "\(name):\(scalar(value))"
+        }
+    }
+
+    /// A scalar or a list of scalars, as Swift describes the JSON value.
+    static func scalar(_ value: InputValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .float(let number): return number.description
+        case .string(let text), .enumValue(let text): return text
+        case .list(let elements): return "[" + elements.map(scalar).joined(separator: ", ") + "]"
+        case .object(let object): return "[" + members(object) + "]"
+        }
+    }
+}
+
+extension InputValue {
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,147 @@
+import GraphQL
+
+/// The operations and fragments of one or more GraphQL documents.
+///
+/// ```swift
+/// let document = try QueryDocument.parse([("hero.graphql", text)])
+/// let operation = try document.operation(named: "HeroQuery")
+/// ```
+public struct QueryDocument: Sendable {
+    public private(set) var operations: [Operation] = []
+    public private(set) var fragments: [String: FragmentDefinition] = [:]
+
+    public init() {}
+
+    /// Parses each `(source name, text)`; a syntax error names the source,
+    /// line and column.
+    public static func parse(_ sources: [(name: String, text: String)]) throws -> QueryDocument {
+        var document = QueryDocument()
+        for (name, text) in sources {
+            let ast: Document
+            do {
+                ast = try GraphQL.parse(source: Source(body: text, name: name))
+            } catch let error as GraphQLError {
+                let location = error.locations.first
+                let message = error.message.components(separatedBy: "\n").first ?? error.message
+                throw QueryError.syntax(source: name, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
+            }
+            for definition in ast.definitions {
+                if let operation = definition as? OperationDefinition {
+                    document.operations.append(ASTConversion.operation(operation))
+                } else if let fragment = definition as? GraphQL.FragmentDefinition {
+                    let converted = ASTConversion.fragment(fragment)
+                    document.fragments[converted.name] = converted
+                }
+            }
+        }
+        return document
+    }
+
+    /// The operation with this name; without a name, the only operation.
+    public func operation(named name: String?) throws -> Operation {
+        let names = operations.compactMap(\.name)
+        if let name {
+            guard let operation = operations.first(where: { $0.name == name }) else {
+                throw QueryError.unknownOperation(name, available: names)
+            }
+            return operation
+        }
+        guard operations.count == 1 else {
+            throw operations.isEmpty ? QueryError.noOperation(source: "the documents") : QueryError.ambiguousOperation(available: names)
+        }
+        return operations[0]
+    }
+
+    public func fragment(named name: String) throws -> FragmentDefinition {
+        guard let fragment = fragments[name] else {
+            throw QueryError.unknownFragment(name, available: fragments.keys.sorted())
+        }
+        return fragment
+    }
+}
+
+/// The GraphQL package's AST, turned into this module's model.
+enum ASTConversion {
+    static func operation(_ node: OperationDefinition) -> Operation {
+        let kind: Operation.Kind
+        switch node.operation {
+        case .query: kind = .query
+        case .mutation: kind = .mutation
+        case .subscription: kind = .subscription
+        }
+        return Operation(
+            kind: kind, name: node.name?.value,
+            variables: node.variableDefinitions.map(variable),
+            directives: node.directives.map(\.name.value),
+            selections: selections(node.selectionSet))
+    }
+
+    static func fragment(_ node: GraphQL.FragmentDefinition) -> FragmentDefinition {
+        FragmentDefinition(
+            name: node.name.value, typeCondition: node.typeCondition.name.value,
+            directives: node.directives.map(\.name.value), selections: selections(node.selectionSet))
+    }
+
+    static func variable(_ node: GraphQL.VariableDefinition) -> VariableDefinition {
+        var type: GraphQL.`Type` = node.type
+        var isNonNull = false
+        if let nonNull = type as? NonNullType {
+            isNonNull = true
+            type = nonNull.type
+        }
+        return VariableDefinition(
+            name: node.variable.name.value, typeName: typeName(type), isNonNull: isNonNull,
+            defaultValue: node.defaultValue.map(value))
+    }
+
+    static func typeName(_ type: GraphQL.`Type`) -> String {
+        if let named = type as? NamedType { return named.name.value }
+        if let list = type as? ListType { return "[" + typeName(list.type) + "]" }
+        if let nonNull = type as? NonNullType { return typeName(nonNull.type) + "!" }
+        return "?"
+    }
+
+    static func selections(_ set: SelectionSet) -> [Selection] {
+        set.selections.compactMap { selection -> Selection? in
+            if let field = selection as? Field {
+                return .field(FieldSelection(
+                    alias: field.alias?.value, name: field.name.value,
+                    arguments: field.arguments.map { ($0.name.value, value($0.value)) },
+                    conditions: conditions(field.directives),
+                    selections: field.selectionSet.map(selections)))
+            }
+            if let inline = selection as? InlineFragment {
+                return .inlineFragment(
+                    typeCondition: inline.typeCondition?.name.value, conditions: conditions(inline.directives),
+                    selections: selections(inline.selectionSet))
+            }
+            if let spread = selection as? FragmentSpread {
+                return .fragmentSpread(name: spread.name.value, conditions: conditions(spread.directives))
+            }
+            return nil
+        }
+    }
+
+    static func conditions(_ directives: [Directive]) -> [Condition] {
+        directives.compactMap { directive in
+            guard directive.name.value == "include" || directive.name.value == "skip",
+                let argument = directive.arguments.first(where: { $0.name.value == "if" })
+            else { return nil }
+            return Condition(include: directive.name.value == "include", value: value(argument.value))
+        }
+    }
+
+    static func value(_ node: GraphQL.Value) -> ValueNode {
+        switch node {
+        case let variable as Variable: return .variable(variable.name.value)
+        case let int as IntValue: return .int(int.value)
+        case let float as FloatValue: return .float(float.value)
+        case let string as StringValue: return .string(string.value)
+        case let boolean as BooleanValue: return .boolean(boolean.value)
+        case let enumValue as EnumValue: return .enumValue(enumValue.value)
+        case let list as ListValue: return .list(list.values.map(value))
+        case let object as ObjectValue: return .object(object.fields.map { ($0.name.value, value($0.value)) })
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What can go wrong before a read starts: the document or the request.
+public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The document does not parse: where and why.
+    case syntax(source: String, line: Int, column: Int, message: String)
+    case noOperation(source: String)
+    case unknownOperation(String, available: [String])
+    case ambiguousOperation(available: [String])
+    case unknownFragment(String, available: [String])
+    case missingVariable(String, operation: String)
+    case invalidVariables(String)
+
+    public var description: String {
+        switch self {
+        case .syntax(let source, let line, let column, let message):
+            return "\(source):\(line):\(column): \(message)"
+        case .noOperation(let source):
+            return "\(source): no operation or fragment to read"
+        case .unknownOperation(let name, let available):
+            return "no operation named '\(name)'" + listing(available, "operations")
+        case .ambiguousOperation(let available):
+            return "the documents hold several operations; name one" + listing(available, "operations")
+        case .unknownFragment(let name, let available):
+            return "no fragment named '\(name)'" + listing(available, "fragments")
+        case .missingVariable(let name, let operation):
+            return "operation '\(operation)' needs variable $\(name) (a non-null variable without a default); give it with --var \(name)=VALUE"
+        case .invalidVariables(let message):
+            return "invalid variables: \(message)"
+        }
+    }
+
+    private func listing(_ names: [String], _ what: String) -> String {
+        names.isEmpty ? "" : " (\(what): \(names.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,61 @@
+/// The variables of one read: those given, and the operation's defaults.
+struct VariableScope: Sendable {
+    let values: [String: InputValue]
+
+    /// Checks the given values against the operation's definitions: a
+    /// default applies when a variable is not given; a non-null variable
+    /// without either is an error.
+    init(given: [String: InputValue], definitions: [VariableDefinition], operationName: String) throws {
+        var values = given
+        for definition in definitions where values[definition.name] == nil {
+            if let defaultValue = definition.defaultValue {
+                values[definition.name] = VariableScope(values: [:]).resolve(defaultValue)
+            } else if definition.isNonNull {
+                throw QueryError.missingVariable(definition.name, operation: operationName)
+            }
+        }
+        self.values = values
+    }
+
+    init(values: [String: InputValue]) { self.values = values }
+
+    /// The value with variables substituted; nil when it is an absent
+    /// variable (Apollo then leaves the argument out of the field key). In
+    /// an input object an absent member is left out; in a list it is null.
+    func resolve(_ node: ValueNode) -> InputValue? {
+        switch node {
+        case .variable(let name): return values[name]
+        case .null: return .null
+        case .int(let text): return Int64(text).map(InputValue.int) ?? Double(text).map(InputValue.float) ?? .string(text)
+        case .float(let text): return Double(text).map(InputValue.float) ?? .string(text)
+        case .string(let text): return .string(text)
+        case .boolean(let flag): return .boolean(flag)
+        case .enumValue(let name): return .enumValue(name)
+        case .list(let elements): return .list(elements.map { resolve($0) ?? .null })
+        case .object(let members):
+            var object: [String: InputValue] = [:]
+            for (name, value) in members {
+                if let resolved = resolve(value) { object[name] = resolved }
+            }
+            return .object(object)
+        }
+    }
+
+    /// The arguments of a field, resolved; absent variables dropped.
+    func arguments(of field: FieldSelection) -> [String: InputValue] {
+        var arguments: [String: InputValue] = [:]
+        for (name, value) in field.arguments {
+            if let resolved = resolve(value) { arguments[name] = resolved }
+        }
+        return arguments
+    }
+
+    /// Whether `@include` / `@skip` keep a selection.
+    func isIncluded(_ conditions: [Condition]) -> Bool {
+        conditions.allSatisfy { condition in
+            let value: Bool
+            if case .boolean(let flag)? = resolve(condition.value) { value = flag } else { value = false }
+            return condition.include ? value : !value
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import CacheStore
+import Foundation
+import XCTest
+
+@testable import CacheQuery
+
+/// Reads from the real Apollo-written starwars.sqlite.
+final class CacheReaderTests: XCTestCase {
+    static let fixture = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/fixtures/apollo-ios/starwars.sqlite").path
+
+    static let demo = """
+        query Demo($episode: Episode, $filter: SearchFilter, $unit: LengthUnit) {
+          hero(episode: $episode) {
+            __typename id name appearsIn
+            friends { __typename id name }
+            friendsConnection(first: 2, after: null) { __typename totalCount friends { __typename id name } }
+            ... on Droid { primaryFunction }
+          }
+          human(id: "1000") {
+            __typename id name homePlanet height(unit: $unit) birthDate mass isJedi
+            starships { __typename id name coordinates length }
+          }
+          search(filter: $filter) { __typename id name }
+          reviews(episode: JEDI, first: 2) { __typename stars commentary meta }
+        }
+        """
+
+    /// The network response that wrote the fixture (its README).
+    static let response = #"""
+        {"hero": {"__typename":"Droid","id":"2001","name":"R2-D2","appearsIn":["NEWHOPE","EMPIRE","JEDI"],
+           "friends":[{"__typename":"Human","id":"1000","name":"Luke Skywalker"},{"__typename":"Human","id":"1002","name":"Han Solo"},null],
+           "friendsConnection":{"__typename":"FriendsConnection","totalCount":3,"friends":[{"__typename":"Human","id":"1000","name":"Luke Skywalker"}]},
+           "primaryFunction":"Astromech"},
+         "human": {"__typename":"Human","id":"1000","name":"Luke Skywalker","homePlanet":"Tatooine","height":5.6430448,
+           "birthDate":"1977-05-25T00:00:00Z","mass":null,"isJedi":true,
+           "starships":[{"__typename":"Starship","id":"3001","name":"X-wing","coordinates":[[1,2],[3.5,4.0]],"length":12.5}]},
+         "search":[[{"__typename":"Human","id":"1000","name":"Luke Skywalker"},null],[{"__typename":"Droid","id":"2001","name":"R2-D2"}]],
+         "reviews":[{"__typename":"Review","stars":5,"commentary":"Great! \/ \"quoted\" \u00e9","meta":{"source":"web","score":1.5}},
+                    {"__typename":"Review","stars":3,"commentary":null,"meta":null}]}
+        """#
+
+    /// The Demo variables, with lng written -2.0: without a schema gqlcache
+    /// cannot know lng is a Float, which Apollo rendered as -2.0.
+    static let variables: [String: InputValue] = [
+        "episode": .string("NEWHOPE"), "unit": .string("FOOT"),
+        "filter": .object(["text": .string("sky"), "limit": .int(2), "tags": .list([.string("a"), .string("b")]),
+                           "near": .object(["lat": .float(1.5), "lng": .float(-2.0)])]),
+    ]
+
+    private func read(_ text: String, variables: [String: InputValue], partial: Bool = false) throws -> ReadResult {
+        let document = try QueryDocument.parse([("demo.graphql", text)])
+        let store = try CacheStore.open(at: Self.fixture)
+        return try store.read { tx in
+            try CacheReader(document: document, source: tx).read(try document.operation(named: nil), variables: variables, partial: partial)
+        }
+    }
+
+    func testTheDemoQueryReadsBackTheResponseThatWroteIt() throws {
+        let result = try read(Self.demo, variables: Self.variables)
+        XCTAssertEqual(result.misses, [])
+        let data = try XCTUnwrap(result.data)
+        let expected = try JSONSerialization.jsonObject(with: Data(Self.response.utf8)) as! NSDictionary
+        XCTAssertEqual(data.foundationObject as? NSDictionary, expected)
+    }
+
+    func testResponseKeysComeInSelectionOrderUnderTheirAliases() throws {
+        let result = try read("{ second: hero(episode: NEWHOPE) { name } first: human(id: \"1000\") { n: name id } }", variables: [:])
+        guard case .object(let members)? = result.data, case .object(let human) = members[1].1 else { return XCTFail("\(String(describing: result.data))") }
+        XCTAssertEqual(members.map(\.0), ["second", "first"])
+        XCTAssertEqual(human.map(\.0), ["n", "id"])
+    }
+
+    func testAMissNamesThePathTheRecordTheFieldKeyAndTheKeysTheRecordHas() throws {
+        let result = try read("query { hero(episode: JEDI) { name } }", variables: [:])
+        XCTAssertNil(result.data)
+        XCTAssertEqual(result.misses, [CacheMiss(path: [.field("hero")], key: .queryRoot,
+                                                 reason: .missingField(fieldKey: "hero(episode:JEDI)", similar: ["hero(episode:NEWHOPE)"]))])
+        XCTAssertEqual(result.misses[0].description,
+                       "cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)'")
+    }
+
+    func testAnIntegerWhereApolloRenderedAFloatMissesAndShowsTheStoredKey() throws {
+        var variables = Self.variables
+        variables["filter"] = .object(["text": .string("sky"), "limit": .int(2), "tags": .list([.string("a"), .string("b")]),
+                                       "near": .object(["lat": .float(1.5), "lng": .int(-2)])])
+        let result = try read("query Q($filter: SearchFilter) { search(filter: $filter) { id } }", variables: variables)
+        guard case .missingField(let fieldKey, let similar)? = result.misses.first?.reason else { return XCTFail("\(result.misses)") }
+        XCTAssertEqual(fieldKey, "search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])")
+        XCTAssertEqual(similar, ["search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"])
+    }
+
+    func testPartialReadsReturnWhatWasFoundAndEveryMiss() throws {
+        let result = try read("{ hero(episode: NEWHOPE) { name height } human(id: \"1\") { name } }", variables: [:], partial: true)
+        XCTAssertEqual(result.misses.map(\.pathText), ["hero.height", "human"])
+        guard case .object(let members)? = result.data, case .object(let hero) = members[0].1 else { return XCTFail() }
+        XCTAssertEqual(hero.map(\.0), ["name", "height"])
+        XCTAssertEqual(hero[0].1, .scalar(.string("R2-D2")))
+        XCTAssertEqual(hero[1].1, .null)
+        XCTAssertEqual(members[1].1, .null)
+    }
+
+    func testADanglingReferenceIsAMissingRecordAtItsListIndex() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("starwars.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: copy)
+        let store = try CacheStore.open(at: copy, access: .readWrite)
+        try store.write { tx in _ = try tx.removeObject(for: "Human:1002") }
+        let document = try QueryDocument.parse([("q", "{ hero(episode: NEWHOPE) { friends { name } } }")])
+        let result = try store.read { tx in try CacheReader(document: document, source: tx).read(try document.operation(named: nil)) }
+        XCTAssertEqual(result.misses.map(\.description), ["cache miss at hero.friends.1: no record 'Human:1002'"])
+    }
+
+    func testIncludeSkipAndFragmentsByTypename() throws {
+        let text = """
+            query Q($withName: Boolean!) {
+              hero(episode: NEWHOPE) { id name @include(if: $withName) ...DroidParts ... on Human { homePlanet } }
+            }
+            fragment DroidParts on Droid { primaryFunction appearsIn @skip(if: true) }
+            """
+        let result = try read(text, variables: ["withName": .boolean(false)])
+        guard case .object(let members)? = result.data, case .object(let hero) = members[0].1 else { return XCTFail("\(result.misses)") }
+        XCTAssertEqual(hero.map(\.0), ["id", "primaryFunction"])
+    }
+
+    func testAFragmentReadsFromTheKeyItIsGiven() throws {
+        let document = try QueryDocument.parse([("f", "fragment Ship on Starship { name length coordinates }")])
+        let store = try CacheStore.open(at: Self.fixture)
+        let result = try store.read { tx in try CacheReader(document: document, source: tx).read(try document.fragment(named: "Ship"), key: "Starship:3001") }
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary,
+                       ["name": "X-wing", "length": 12.5, "coordinates": [[1, 2], [3.5, 4]]] as NSDictionary)
+    }
+
+    func testSyntaxErrorsNameTheSourceLineAndColumn() {
+        XCTAssertThrowsError(try QueryDocument.parse([("bad.graphql", "query {\n  hero {\n")])) { error in
+            guard case .syntax(let source, let line, _, _)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(source, "bad.graphql")
+            XCTAssertEqual(line, 3)
+        }
+    }
+}
+
+extension ResponseValue {
+    /// The data as Foundation JSON objects, for comparing with a response.
+    var foundationObject: Any {
+        switch self {
+        case .null: return NSNull()
+        case .scalar(let value): return value.foundationObject
+        case .list(let elements): return elements.map(\.foundationObject)
+        case .object(let members): return NSDictionary(dictionary: Dictionary(uniqueKeysWithValues: members.map { ($0.0, $0.1.foundationObject) }))
+        }
+    }
+}
+
+extension FieldValue {
+    var foundationObject: Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let flag): return flag
+        case .int(let number): return NSNumber(value: number)
+        case .double(let number): return NSNumber(value: number)
+        case .string(let text): return text
+        case .reference(let key): return ["$reference": key.rawValue]
+        case .list(let elements): return elements.map(\.foundationObject)
+        case .object(let members): return NSDictionary(dictionary: members.mapValues(\.foundationObject))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CacheStore
+import XCTest
+
+@testable import CacheQuery
+
+/// Every rule of spec §3 for field cache keys.
+final class FieldKeyTests: XCTestCase {
+    /// The key of the first field of `query { … }` in `text`.
+    private func key(_ text: String, variables: [String: InputValue] = [:]) throws -> String {
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let operation = try document.operation(named: nil)
+        let scope = try VariableScope(given: variables, definitions: operation.variables, operationName: "test")
+        guard case .field(let field) = operation.selections[0] else { throw XCTSkip("not a field") }
+        return FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
+    }
+
+    func testAFieldWithoutArgumentsIsItsName() throws {
+        XCTAssertEqual(try key("{ name }"), "name")
+    }
+
+    func testAliasesNeverEnterTheKey() throws {
+        XCTAssertEqual(try key(#"{ orphan: node(id: "b-9") { id } }"#), "node(id:b-9)")
+    }
+
+    func testArgumentsAreSortedByNameInByteOrderWithoutSpaces() throws {
+        XCTAssertEqual(try key("{ reviews(first: 2, episode: JEDI) { stars } }"), "reviews(episode:JEDI,first:2)")
+        XCTAssertEqual(try key("{ f(b: 1, B: 2, a: 3) }"), "f(B:2,a:3,b:1)")
+    }
+
+    func testScalarsRenderUnquotedAndNullAsNull() throws {
+        XCTAssertEqual(try key(#"{ human(id: "1000") { name } }"#), "human(id:1000)")
+        XCTAssertEqual(try key("{ f(flag: true, ratio: 1.5, x: null) }"), "f(flag:true,ratio:1.5,x:null)")
+        XCTAssertEqual(try key("{ friendsConnection(first: 2, after: null) { totalCount } }"), "friendsConnection(after:null,first:2)")
+    }
+
+    func testVariablesAreSubstituted() throws {
+        let text = "query Q($episode: Episode) { hero(episode: $episode) { name } }"
+        XCTAssertEqual(try key(text, variables: ["episode": .string("JEDI")]), "hero(episode:JEDI)")
+        XCTAssertEqual(try key(text, variables: ["episode": .null]), "hero(episode:null)", "an explicit null is kept")
+    }
+
+    func testAnAbsentNullableVariableDropsTheArgument() throws {
+        XCTAssertEqual(try key("query Q($episode: Episode) { hero(episode: $episode) { name } }"), "hero")
+        XCTAssertEqual(try key("query Q($e: Episode, $n: Int) { f(episode: $e, first: $n, x: 1) }"), "f(x:1)")
+    }
+
+    func testOperationVariableDefaultsApply() throws {
+        XCTAssertEqual(try key("query Q($first: Int = 3) { books(first: $first) { title } }"), "books(first:3)")
+        XCTAssertEqual(try key("query Q($first: Int = 3) { books(first: $first) { title } }", variables: ["first": .int(5)]), "books(first:5)")
+    }
+
+    func testAMissingNonNullVariableIsAnError() throws {
+        XCTAssertThrowsError(try key("query Q($id: ID!) { human(id: $id) { name } }")) { error in
+            XCTAssertEqual(error as? QueryError, .missingVariable("id", operation: "test"))
+        }
+    }
+
+    func testAListOfScalarsUsesCommaAndSpace() throws {
+        XCTAssertEqual(try key(#"{ f(ids: ["a", "b"]) }"#), "f(ids:[a, b])")
+        XCTAssertEqual(try key("{ f(grid: [[1, 2], [3]]) }"), "f(grid:[[1, 2], [3]])")
+    }
+
+    func testAnInputObjectBracketsItsNameAndSortsItsMembersRecursively() throws {
+        let text = "query Q($filter: SearchFilter) { search(filter: $filter) { id } }"
+        let filter: InputValue = .object([
+            "text": .string("sky"), "limit": .int(2), "tags": .list([.string("a"), .string("b")]),
+            "near": .object(["lng": .float(-2.0), "lat": .float(1.5)]),
+        ])
+        XCTAssertEqual(try key(text, variables: ["filter": filter]),
+                       "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])")
+        XCTAssertEqual(try key(#"{ createReview(episode: JEDI, review: {stars: 5, commentary: "This is a great movie!"}) { stars } }"#),
+                       "createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])")
+    }
+
+    func testAListOfInputObjectsJoinsTheObjectsWithCommas() throws {
+        XCTAssertEqual(try key("{ f(items: [{b: 2, a: 1}, {a: 3}]) }"), "f(items:[a:1,b:2,a:3])")
+    }
+
+    func testAnAbsentVariableInsideAnInputObjectDropsThatMember() throws {
+        XCTAssertEqual(try key("query Q($limit: Int) { search(filter: {text: \"sky\", limit: $limit}) { id } }"), "search([filter:text:sky])")
+    }
+
+    func testDocumentDefaultsAreRenderedAsWrittenAndSchemaDefaultsNever() throws {
+        // Without a schema nothing can add a schema default; writing the default gives its own key.
+        XCTAssertEqual(try key("{ books(first: 3) { title } }"), "books(first:3)")
+        XCTAssertEqual(try key("{ books(status: AVAILABLE, first: 2) { title } }"), "books(first:2,status:AVAILABLE)")
+    }
+}
