@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|rm|clear|help)
+    info|keys|show|read|rm|clear|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show rm clear help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read rm clear help' -- "${cur}"))
         ;;
     esac
 }
@@ -255,6 +255,53 @@ _gqlcache_show() {
     # Offer option value completions
     case "${prev}" in
     '--depth')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_read() {
+    repeating_flags=()
+    non_repeating_flags=(--partial --version -h --help)
+    repeating_options=(--document --text --var)
+    non_repeating_options=(--variables --variables-file --fragment --key --format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--document')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphql|gql)'
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--variables')
+        return
+        ;;
+    '--variables-file')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--var')
+        return
+        ;;
+    '--fragment')
+        return
+        ;;
+    '--key')
         return
         ;;
     '--format')

@@ -22,7 +22,11 @@ public struct QueryDocument: Sendable {
                 ast = try GraphQL.parse(source: Source(body: text, name: name))
             } catch let error as GraphQLError {
                 let location = error.locations.first
-                let message = error.message.components(separatedBy: "\n").first ?? error.message
+                var message = error.message.components(separatedBy: "\n").first ?? error.message
+                // "Syntax Error NAME (1:27) Expected Name, found <EOF>": the place is said already.
+                if message.hasPrefix("Syntax Error"), let place = message.range(of: ") ") {
+                    message = "syntax error: " + message[place.upperBound...]
+                }
                 throw QueryError.syntax(source: name, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
             }
             for definition in ast.definitions {

@@ -1,0 +1,112 @@
+import ArgumentParser
+import CacheQuery
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache read CACHE [OPERATION]`: a typed read, as Apollo would read.
+    struct Read: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read a query, a mutation's stored result or a fragment exactly as Apollo iOS would.",
+            discussion: """
+                Field cache keys are computed from the document and the variables, references are \
+                followed, and fragments apply by __typename (without a schema a type condition matches \
+                only that exact __typename). The data is printed in the operation's shape: pretty JSON \
+                as text, one line with --format json or jsonl. A cache miss exits 1 and names the \
+                response path, the record, the field key looked for and the keys of that field the \
+                record does hold; --partial prints the data found with a GraphQL-style "errors" list.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: "The operation to read, by name; optional when the documents hold just one.")
+        var operation: String?
+
+        @OptionGroup var documents: DocumentOptions
+
+        @Option(help: ArgumentHelp("Read this fragment instead of an operation (needs --key).", valueName: "name"))
+        var fragment: String?
+
+        @Option(help: ArgumentHelp("The record a fragment is read from, e.g. 'Droid:2001'.", valueName: "key"))
+        var key: String?
+
+        @Flag(help: "Print what was found, with every miss in \"errors\", instead of stopping at the first miss.")
+        var partial = false
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to read it from") }
+            if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
+            if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let document: QueryDocument
+            let variables: [String: InputValue]
+            do {
+                document = try documents.loadDocument()
+                variables = try documents.loadVariables()
+            } catch let error as QueryError {
+                throw CommandFailure(error.status, error.description)
+            }
+            let store = try file.openForReading(context)
+            let result: ReadResult = try store.read { tx in
+                let reader = CacheReader(document: document, source: tx)
+                do {
+                    if let fragment, let key {
+                        return try reader.read(try document.fragment(named: fragment), key: CacheKey(key), variables: variables, partial: partial)
+                    }
+                    return try reader.read(try document.operation(named: operation), variables: variables, partial: partial)
+                } catch let error as QueryError {
+                    throw CommandFailure(error.status, error.description)
+                }
+            }
+            let pretty = output.format == .text
+            if partial {
+                var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.init) ?? .null)]
+                if !result.misses.isEmpty {
+                    members.append(("errors", .array(result.misses.map { miss in
+                        .object([("message", .string(miss.description)), ("path", .array(miss.path.map(\.json)))])
+                    })))
+                }
+                context.print(JSONOutput.object(members).rendered(pretty: pretty))
+                if !result.misses.isEmpty { throw CommandFailure(.notFound, "") }
+                return
+            }
+            guard let data = result.data else {
+                throw CommandFailure(.notFound, result.misses.first?.description ?? "cache miss")
+            }
+            context.print(JSONOutput(data).rendered(pretty: pretty))
+        }
+    }
+}
+
+extension QueryError {
+    /// Names that are not there are "not found"; everything else is usage.
+    var status: ExitStatus {
+        switch self {
+        case .unknownOperation, .unknownFragment: return .notFound
+        default: return .usage
+        }
+    }
+}
+
+extension PathComponent {
+    var json: JSONOutput {
+        switch self {
+        case .field(let name): return .string(name)
+        case .index(let index): return .int(index)
+        }
+    }
+}
+
+extension JSONOutput {
+    init(_ value: ResponseValue) {
+        switch value {
+        case .null: self = .null
+        case .scalar(let scalar): self = .value(scalar)
+        case .list(let elements): self = .array(elements.map(JSONOutput.init))
+        case .object(let members): self = .object(members.map { ($0.0, JSONOutput($0.1)) })
+        }
+    }
+}

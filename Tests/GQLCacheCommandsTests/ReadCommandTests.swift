@@ -1,0 +1,74 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+final class ReadCommandTests: CommandTestCase {
+    /// The blog example's operations, shipped beside it.
+    var blogDocument: String { repositoryRoot.appendingPathComponent("Examples/blog.graphql").path }
+    var blogCache: String { repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path }
+
+    func testReadPrintsTheDataInTheOperationsShape() throws {
+        let result = gqlcache("read", blogCache, "Viewer", "--document", blogDocument, "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"viewer":{"__typename":"User","id":"1","name":"Grace Lovelace","handle":"@user1","avatar":{"url":"https://img.example.com/u/1/64.png","width":64}}}"# + "\n")
+    }
+
+    func testVariablesComeFromVarVariablesAndFiles() throws {
+        let fromVar = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--var", "id=2", "--format", "json")
+        XCTAssertEqual(fromVar.status, .success, fromVar.stderr)
+        let variablesFile = path("variables.json")
+        try #"{"id": "2"}"#.write(toFile: variablesFile, atomically: true, encoding: .utf8)
+        let fromFile = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", variablesFile, "--format", "json")
+        let fromJSON = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables", #"{"id": 2}"#, "--format", "json")
+        XCTAssertEqual(fromFile.stdout, fromVar.stdout)
+        XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
+    }
+
+    func testAMissExitsOneNamingTheFieldKeyAndTheKeysTheRecordHas() throws {
+        let result = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--var", "id=3")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "gqlcache: cache miss at user: record 'QUERY_ROOT' has no field 'user(id:3)'; it has 'user(id:2)'\n")
+    }
+
+    func testPartialPrintsTheDataFoundAndGraphQLStyleErrors() throws {
+        let result = gqlcache("read", blogCache, "--text", #"{ viewer { name } user(id: 9) { name } }"#, "--partial", "--format", "json")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stdout, #"{"data":{"viewer":{"name":"Grace Lovelace"},"user":null},"errors":[{"message":"cache miss at user: record 'QUERY_ROOT' has no field 'user(id:9)'; it has 'user(id:2)'","path":["user"]}]}"# + "\n")
+    }
+
+    func testAFragmentIsReadFromTheGivenKey() throws {
+        let result = gqlcache("read", blogCache, "--fragment", "UserSummary", "--key", "User:3", "--document", blogDocument, "--format", "json")
+        XCTAssertEqual(result.stdout, #"{"id":"3","name":"Edsger Lovelace","handle":"@user3"}"# + "\n")
+    }
+
+    func testTheStarWarsMutationResultIsReadFromMutationRoot() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let text = """
+            mutation CreateReview($episode: Episode, $review: ReviewInput!) {
+              createReview(episode: $episode, review: $review) { __typename stars commentary }
+            }
+            """
+        let result = gqlcache("read", cache, "--text", text, "--variables",
+                              #"{"episode":"JEDI","review":{"stars":5,"commentary":"This is a great movie!"}}"#, "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"createReview":{"__typename":"Review","stars":5,"commentary":"This is a great movie!"}}"# + "\n")
+    }
+
+    func testDocumentProblemsAreOneLineUsageErrors() throws {
+        let syntax = gqlcache("read", blogCache, "--text", "{ feed(first: 3) { title }")
+        XCTAssertEqual(syntax.status, .usage)
+        XCTAssertEqual(syntax.stderr, "gqlcache: --text:1:27: syntax error: Expected Name, found <EOF>\n")
+        let ambiguous = gqlcache("read", blogCache, "--document", blogDocument)
+        XCTAssertEqual(ambiguous.stderr, "gqlcache: the documents hold several operations; name one (operations: Feed, Viewer, UserPosts)\n")
+        let unknown = gqlcache("read", blogCache, "Nope", "--document", blogDocument)
+        XCTAssertEqual(unknown.status, .notFound)
+        let missingVariable = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument)
+        XCTAssertEqual(missingVariable.status, .usage)
+        XCTAssertTrue(missingVariable.stderr.contains("needs variable $id"), missingVariable.stderr)
+        XCTAssertEqual(gqlcache("read", blogCache, "--document", path("nope.graphql")).status, .io)
+        XCTAssertEqual(gqlcache("read", blogCache).status, .usage, "a document is required")
+        XCTAssertEqual(gqlcache("read", blogCache, "--text", "{ viewer { name } }", "--fragment", "X").status, .usage, "--fragment needs --key")
+    }
+}
