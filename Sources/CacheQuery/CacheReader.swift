@@ -13,13 +13,17 @@ import CacheStore
 /// ```
 ///
 /// Without a schema a type condition matches only a record whose
-/// `__typename` is that very name, and values are returned as stored.
+/// `__typename` is that very name, and values are returned as stored. With
+/// one, interfaces and unions match their possible types and variables are
+/// coerced to their declared types (an integer for a Float renders `-2.0`).
 public struct CacheReader {
     let document: QueryDocument
+    let schema: CacheSchema?
     let source: RecordSource
 
-    public init(document: QueryDocument, source: RecordSource) {
+    public init(document: QueryDocument, schema: CacheSchema? = nil, source: RecordSource) {
         self.document = document
+        self.schema = schema
         self.source = source
     }
 
@@ -27,7 +31,8 @@ public struct CacheReader {
     /// is collected and the data found is returned with nulls in their
     /// place; without, the first miss ends the read with no data.
     public func read(_ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false) throws -> ReadResult {
-        let scope = try VariableScope(given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)")
+        let scope = try VariableScope(
+            given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial)
     }
 
@@ -151,11 +156,11 @@ private struct Walk {
                     if fields[field.responseKey] == nil { order.append(field.responseKey) }
                     fields[field.responseKey, default: []].append(field)
                 case .inlineFragment(let typeCondition, let conditions, let inner):
-                    guard scope.isIncluded(conditions), typeCondition == nil || typeCondition == typename else { continue }
+                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0, to: typename) }) ?? true else { continue }
                     collect(inner)
                 case .fragmentSpread(let name, let conditions):
                     guard scope.isIncluded(conditions), !visitedFragments.contains(name),
-                        let fragment = reader.document.fragments[name], fragment.typeCondition == typename || typename == nil
+                        let fragment = reader.document.fragments[name], typename == nil || applies(fragment.typeCondition, to: typename)
                     else { continue }
                     visitedFragments.insert(name)
                     collect(fragment.selections)
@@ -164,6 +169,12 @@ private struct Walk {
         }
         collect(selections)
         return order.map { ($0, fields[$0]!) }
+    }
+
+    /// Whether a fragment on `typeCondition` applies to a record of `typename`.
+    func applies(_ typeCondition: String, to typename: String?) -> Bool {
+        if let schema = reader.schema { return schema.matches(typeCondition: typeCondition, typename: typename) }
+        return typeCondition == typename
     }
 
     /// The record's keys for the same schema field: `name` or `name(…)`.

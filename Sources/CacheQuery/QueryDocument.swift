@@ -9,6 +9,8 @@ import GraphQL
 public struct QueryDocument: Sendable {
     public private(set) var operations: [Operation] = []
     public private(set) var fragments: [String: FragmentDefinition] = [:]
+    /// The texts parsed, by source name, for validation against a schema.
+    public private(set) var sources: [(name: String, text: String)] = []
 
     public init() {}
 
@@ -16,6 +18,7 @@ public struct QueryDocument: Sendable {
     /// line and column.
     public static func parse(_ sources: [(name: String, text: String)]) throws -> QueryDocument {
         var document = QueryDocument()
+        document.sources = sources
         for (name, text) in sources {
             let ast: Document
             do {
@@ -87,22 +90,13 @@ enum ASTConversion {
     }
 
     static func variable(_ node: GraphQL.VariableDefinition) -> VariableDefinition {
-        var type: GraphQL.`Type` = node.type
-        var isNonNull = false
-        if let nonNull = type as? NonNullType {
-            isNonNull = true
-            type = nonNull.type
-        }
-        return VariableDefinition(
-            name: node.variable.name.value, typeName: typeName(type), isNonNull: isNonNull,
-            defaultValue: node.defaultValue.map(value))
+        VariableDefinition(name: node.variable.name.value, type: typeReference(node.type), defaultValue: node.defaultValue.map(value))
     }
 
-    static func typeName(_ type: GraphQL.`Type`) -> String {
-        if let named = type as? NamedType { return named.name.value }
-        if let list = type as? ListType { return "[" + typeName(list.type) + "]" }
-        if let nonNull = type as? NonNullType { return typeName(nonNull.type) + "!" }
-        return "?"
+    static func typeReference(_ type: GraphQL.`Type`) -> TypeReference {
+        if let list = type as? ListType { return .list(typeReference(list.type)) }
+        if let nonNull = type as? NonNullType { return .nonNull(typeReference(nonNull.type)) }
+        return .named((type as? NamedType)?.name.value ?? "")
     }
 
     static func selections(_ set: SelectionSet) -> [Selection] {

@@ -7,11 +7,17 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousOperation(available: [String])
     case unknownFragment(String, available: [String])
     case missingVariable(String, operation: String)
+    case schema(source: String, line: Int, column: Int, message: String)
+    case validation(source: String, line: Int, column: Int, message: String)
     case invalidVariables(String)
 
     public var description: String {
         switch self {
         case .syntax(let source, let line, let column, let message):
+            return "\(source):\(line):\(column): \(message)"
+        case .schema(let source, let line, let column, let message):
+            return "\(source):\(line):\(column): schema error: \(message)"
+        case .validation(let source, let line, let column, let message):
             return "\(source):\(line):\(column): \(message)"
         case .noOperation(let source):
             return "\(source): no operation or fragment to read"

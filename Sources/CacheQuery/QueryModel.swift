@@ -34,9 +34,27 @@ public struct FragmentDefinition: Sendable {
 /// `$name: Type = default`.
 public struct VariableDefinition: Sendable {
     public let name: String
-    public let typeName: String
-    public let isNonNull: Bool
+    public let type: TypeReference
+    public var isNonNull: Bool {
+        if case .nonNull = type { return true }
+        return false
+    }
     let defaultValue: ValueNode?
+}
+
+/// A type as written in a document: `Episode`, `[ID!]`, `ReviewInput!`.
+public indirect enum TypeReference: Sendable, Equatable, CustomStringConvertible {
+    case named(String)
+    case list(TypeReference)
+    case nonNull(TypeReference)
+
+    public var description: String {
+        switch self {
+        case .named(let name): return name
+        case .list(let inner): return "[\(inner)]"
+        case .nonNull(let inner): return "\(inner)!"
+        }
+    }
 }
 
 indirect enum Selection: Sendable {

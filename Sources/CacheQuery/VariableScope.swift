@@ -5,8 +5,13 @@ struct VariableScope: Sendable {
     /// Checks the given values against the operation's definitions: a
     /// default applies when a variable is not given; a non-null variable
     /// without either is an error.
-    init(given: [String: InputValue], definitions: [VariableDefinition], operationName: String) throws {
+    init(given: [String: InputValue], definitions: [VariableDefinition], operationName: String, schema: CacheSchema? = nil) throws {
         var values = given
+        if let schema {
+            for definition in definitions {
+                if let value = values[definition.name] { values[definition.name] = schema.coerce(value, to: definition.type) }
+            }
+        }
         for definition in definitions where values[definition.name] == nil {
             if let defaultValue = definition.defaultValue {
                 values[definition.name] = VariableScope(values: [:]).resolve(defaultValue)

@@ -49,12 +49,58 @@ final class CacheReaderTests: XCTestCase {
                            "near": .object(["lat": .float(1.5), "lng": .float(-2.0)])]),
     ]
 
-    private func read(_ text: String, variables: [String: InputValue], partial: Bool = false) throws -> ReadResult {
+    /// The fixture's schema (from its README), kept beside these tests.
+    static let schema = try! CacheSchema.parse(
+        sdl: String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("starwars.graphqls"), encoding: .utf8),
+        source: "starwars.graphqls")
+
+    private func read(_ text: String, variables: [String: InputValue], schema: CacheSchema? = nil, partial: Bool = false) throws -> ReadResult {
         let document = try QueryDocument.parse([("demo.graphql", text)])
         let store = try CacheStore.open(at: Self.fixture)
         return try store.read { tx in
-            try CacheReader(document: document, source: tx).read(try document.operation(named: nil), variables: variables, partial: partial)
+            try CacheReader(document: document, schema: schema, source: tx)
+                .read(try document.operation(named: nil), variables: variables, partial: partial)
         }
+    }
+
+    func testWithTheSchemaTheDocumentedVariablesReadTheResponse() throws {
+        // The fixture's variables as documented: lng is -2, a Float Apollo rendered -2.0.
+        var variables = Self.variables
+        variables["filter"] = .object(["text": .string("sky"), "limit": .int(2), "tags": .list([.string("a"), .string("b")]),
+                                       "near": .object(["lat": .float(1.5), "lng": .int(-2)])])
+        let result = try read(Self.demo, variables: variables, schema: Self.schema)
+        XCTAssertEqual(result.misses, [])
+        let expected = try JSONSerialization.jsonObject(with: Data(Self.response.utf8)) as! NSDictionary
+        XCTAssertEqual(try XCTUnwrap(result.data).foundationObject as? NSDictionary, expected)
+    }
+
+    func testWithTheSchemaInterfaceFragmentsApplyToTheirPossibleTypes() throws {
+        let text = "{ hero(episode: NEWHOPE) { ... on Character { name } ... on Human { homePlanet } } }"
+        let withSchema = try read(text, variables: [:], schema: Self.schema)
+        XCTAssertEqual(withSchema.data?.foundationObject as? NSDictionary, ["hero": ["name": "R2-D2"]] as NSDictionary)
+        let without = try read(text, variables: [:])
+        XCTAssertEqual(without.data?.foundationObject as? NSDictionary, ["hero": [String: Any]()] as NSDictionary,
+                       "without a schema Character is not the record's __typename")
+    }
+
+    func testTheSchemaValidatesDocumentsWithSourceLineAndColumn() throws {
+        let document = try QueryDocument.parse([
+            ("ok.graphql", "query A { hero(episode: NEWHOPE) { ...Names } }"),
+            ("bad.graphql", "fragment Names on Character { name }\n\nquery B { hero { nme } }"),
+        ])
+        let problems = Self.schema.validate(document)
+        XCTAssertEqual(problems, [.validation(source: "bad.graphql", line: 3, column: 18,
+                                              message: #"Cannot query field "nme" on type "Character". Did you mean "name"?"#)])
+    }
+
+    func testClientDirectivesAreDeclaredForTheUser() throws {
+        let schema = try CacheSchema.parse(sdl: """
+            type Query { book(isbn: String!): Book }
+            type Book @typePolicy(keyFields: "isbn") { isbn: String! title: String }
+            extend type Book { subtitle: String }
+            """, source: "books.graphqls")
+        let document = try QueryDocument.parse([("q", "query Local @apollo_client_ios_localCacheMutation { book(isbn: \"1\") { title subtitle } }")])
+        XCTAssertEqual(schema.validate(document), [])
     }
 
     func testTheDemoQueryReadsBackTheResponseThatWroteIt() throws {

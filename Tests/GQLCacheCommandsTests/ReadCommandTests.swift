@@ -71,4 +71,19 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("read", blogCache).status, .usage, "a document is required")
         XCTAssertEqual(gqlcache("read", blogCache, "--text", "{ viewer { name } }", "--fragment", "X").status, .usage, "--fragment needs --key")
     }
+
+    func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let query = #"query Demo($filter: SearchFilter) { search(filter: $filter) { __typename ... on Character { name } } }"#
+        let variables = #"{"filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}}}"#
+        let without = gqlcache("read", cache, "--text", query, "--variables", variables)
+        XCTAssertEqual(without.status, .notFound, "without the schema -2 is not rendered -2.0")
+        let result = gqlcache("read", cache, "--text", query, "--variables", variables, "--schema", schema, "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"search":[[{"__typename":"Human","name":"Luke Skywalker"},null],[{"__typename":"Droid","name":"R2-D2"}]]}"# + "\n")
+        let invalid = gqlcache("read", cache, "--text", "{ hero { nme } }", "--schema", schema)
+        XCTAssertEqual(invalid.status, .usage)
+        XCTAssertEqual(invalid.stderr, "gqlcache: --text:1:10: Cannot query field \"nme\" on type \"Character\". Did you mean \"name\"?\n")
+    }
 }

@@ -16,6 +16,11 @@ struct DocumentOptions: ParsableArguments {
         help: ArgumentHelp("GraphQL text given inline, e.g. '{ hero { name } }' (repeatable).", valueName: "graphql"))
     var documentTexts: [String] = []
 
+    @Option(
+        help: ArgumentHelp("The schema as SDL: validates documents, resolves interfaces and unions, coerces variables.", valueName: "file"),
+        completion: .file(extensions: ["graphqls", "graphql", "sdl"]))
+    var schema: String?
+
     @Option(help: ArgumentHelp("Variables as a JSON object.", valueName: "json"))
     var variables: String?
 
@@ -52,6 +57,15 @@ struct DocumentOptions: ParsableArguments {
             sources.append((documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
         }
         return try QueryDocument.parse(sources)
+    }
+
+    /// The schema named by --schema, if any.
+    func loadSchema() throws -> CacheSchema? {
+        guard let schema else { return nil }
+        guard let text = try? String(contentsOfFile: schema, encoding: .utf8) else {
+            throw CommandFailure(.io, FileManager.default.fileExists(atPath: schema) ? "\(schema): cannot read the schema" : "\(schema): no such file")
+        }
+        return try CacheSchema.parse(sdl: text, source: schema)
     }
 
     /// The variables: the file, then --variables, then each --var, later ones winning.

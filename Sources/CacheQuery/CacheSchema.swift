@@ -1,0 +1,106 @@
+import GraphQL
+
+/// A schema (SDL) that makes reads schema-aware: abstract type conditions
+/// resolve through possible types, Float inputs render as Apollo renders
+/// them, and documents are validated with line and column.
+///
+/// Apollo's client directives (`@typePolicy`, `@fieldPolicy`,
+/// `@apollo_client_ios_localCacheMutation`, `@import`) are declared for the
+/// user when the SDL does not declare them; `extend type` works.
+public struct CacheSchema: @unchecked Sendable {
+    let schema: GraphQLSchema
+
+    static let clientDirectives: [(name: String, declaration: String)] = [
+        ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
+        ("fieldPolicy", "directive @fieldPolicy(forField: String!, keyArgs: String!) repeatable on OBJECT | INTERFACE"),
+        ("apollo_client_ios_localCacheMutation",
+         "directive @apollo_client_ios_localCacheMutation on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+        ("import", "directive @import(module: String!) repeatable on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+    ]
+
+    /// Builds the schema from SDL text named `source` (a file name).
+    public static func parse(sdl: String, source: String) throws -> CacheSchema {
+        let missing = clientDirectives.filter { !sdl.contains("directive @\($0.name)") }
+        let prelude = missing.map(\.declaration).joined(separator: "\n")
+        do {
+            let schema = try buildSchema(source: Source(body: sdl + "\n" + prelude, name: source))
+            return CacheSchema(schema: schema)
+        } catch let error as GraphQLError {
+            let location = error.locations.first
+            throw QueryError.schema(source: source, line: location?.line ?? 0, column: location?.column ?? 0,
+                                    message: error.message.components(separatedBy: "\n").first ?? error.message)
+        }
+    }
+
+    /// Whether a record of `typename` takes a fragment on `typeCondition`:
+    /// the same type, or an interface or union that has it as a possible type.
+    func matches(typeCondition: String, typename: String?) -> Bool {
+        guard let typename else { return false }
+        if typeCondition == typename { return true }
+        guard let abstract = schema.getType(name: typeCondition) as? GraphQLAbstractType,
+            let concrete = schema.getType(name: typename)
+        else { return false }
+        return schema.isSubType(abstractType: abstract, maybeSubType: concrete)
+    }
+
+    /// The value as Apollo holds it for an input of `type`: an integer given
+    /// for a Float becomes a double (rendered `-2.0`, not `-2`).
+    func coerce(_ value: InputValue, to type: TypeReference) -> InputValue {
+        switch (type, value) {
+        case (.nonNull(let inner), _):
+            return coerce(value, to: inner)
+        case (.list(let inner), .list(let elements)):
+            return .list(elements.map { coerce($0, to: inner) })
+        case (.list(let inner), _):
+            return coerce(value, to: inner)
+        case (.named(let name), _):
+            return coerce(value, toNamed: name)
+        }
+    }
+
+    private func coerce(_ value: InputValue, toNamed name: String) -> InputValue {
+        if name == "Float", case .int(let number) = value { return .float(Double(number)) }
+        guard case .object(let members) = value, let object = schema.getType(name: name) as? GraphQLInputObjectType,
+            let fields = try? object.fields()
+        else { return value }
+        var coerced = members
+        for (member, memberValue) in members {
+            if let field = fields[member] { coerced[member] = coerce(memberValue, toInput: field.type) }
+        }
+        return .object(coerced)
+    }
+
+    private func coerce(_ value: InputValue, toInput type: GraphQLInputType) -> InputValue {
+        coerce(value, to: Self.reference(type))
+    }
+
+    static func reference(_ type: GraphQLType) -> TypeReference {
+        if let nonNull = type as? GraphQLNonNull { return .nonNull(reference(nonNull.ofType)) }
+        if let list = type as? GraphQLList { return .list(reference(list.ofType)) }
+        return .named((type as? GraphQLNamedType)?.name ?? "")
+    }
+
+    /// Validation errors of the documents, each with its source, line and
+    /// column. Fragments may be unused: Apollo projects keep them apart.
+    public func validate(_ document: QueryDocument) -> [QueryError] {
+        var combined = ""
+        var starts: [(name: String, firstLine: Int)] = []
+        var line = 1
+        for source in document.sources {
+            starts.append((source.name, line))
+            combined += source.text + "\n"
+            line += source.text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        }
+        guard let ast = try? GraphQL.parse(source: Source(body: combined, name: "documents")) else { return [] }
+        let rules = specifiedRules.enumerated().filter { $0.offset != Self.noUnusedFragmentsRuleIndex }.map(\.element)
+        return GraphQL.validate(schema: schema, ast: ast, rules: rules).map { error in
+            let location = error.locations.first ?? SourceLocation(line: 0, column: 0)
+            let source = starts.last { $0.firstLine <= location.line } ?? ("documents", 1)
+            return QueryError.validation(source: source.name, line: location.line - source.firstLine + 1,
+                                         column: location.column, message: error.message)
+        }
+    }
+
+    /// NoUnusedFragmentsRule's place in `specifiedRules` (GraphQL 4.3.0).
+    static let noUnusedFragmentsRuleIndex = 11
+}
