@@ -134,26 +134,11 @@ final class BusyTimeoutTests: XCTestCase {
     func testCommitBlockedByAnotherProcessesReadFailsAsBusyAndRollsBack() throws {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: SQLiteShell.executable)
-        reader.arguments = ["-batch", path]
-        let input = Pipe()
-        let output = Pipe()
-        reader.standardInput = input
-        reader.standardOutput = output
-        reader.standardError = FileHandle.nullDevice
-        try reader.run()
-        defer {
-            if reader.isRunning {
-                input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-                try? input.fileHandleForWriting.close()
-                reader.waitUntilExit()
-            }
-        }
+        let reader = try InteractiveSQLiteShell(path)
+        defer { reader.finish(with: "ROLLBACK;\n.quit\n") }
         // A read transaction that stays open: it holds SHARED until ROLLBACK.
-        input.fileHandleForWriting.write(Data("BEGIN; SELECT count(*) FROM records;\n".utf8))
-        let answer = output.fileHandleForReading.availableData
-        XCTAssertEqual(String(decoding: answer, as: UTF8.self), "10\n")
+        reader.send("BEGIN; SELECT count(*) FROM records;\n")
+        XCTAssertEqual(reader.read(until: "\n"), "10\n")
 
         let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0.2)
         var bodyRan = false

@@ -220,3 +220,48 @@ func runIsolated(
     XCTAssertEqual(process.terminationStatus, 0, "the isolated test failed:\n\(interesting)", file: file, line: line)
     XCTAssertTrue(text.contains("Executed 1 test"), "the child ran exactly this test", file: file, line: line)
 }
+
+/// An sqlite3 shell kept running on a file, fed statements on its standard
+/// input: another process holding locks, or one that crashes mid-write.
+final class InteractiveSQLiteShell {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+
+    init(_ path: String) throws {
+        process.executableURL = URL(fileURLWithPath: SQLiteShell.executable)
+        process.arguments = ["-batch", path]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func send(_ statements: String) {
+        input.fileHandleForWriting.write(Data(statements.utf8))
+    }
+
+    /// Output until it contains `marker` (or the shell closes it).
+    func read(until marker: String) -> String {
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(marker) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        return String(decoding: seen, as: UTF8.self)
+    }
+
+    /// Ends the shell: politely with `statements`, or killed when nil.
+    func finish(with statements: String?) {
+        guard process.isRunning else { return }
+        if let statements {
+            send(statements)
+            try? input.fileHandleForWriting.close()
+        } else {
+            process.terminate()
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+    }
+}
