@@ -57,32 +57,34 @@ extension GQLCache {
         }
 
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
-        var seen: Set<CacheKey> = []
-        let requested = requested.filter { seen.insert($0).inserted }
-        let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
-        let outcome: RemovalOutcome
-        if dryRun {
-            outcome = try store.read { tx in
-                let existing = try tx.existingKeys(among: requested)
-                return try RemovalOutcome.after(removing: requested.filter { existing.contains($0) }, dryRun: true, in: tx)
+            var seen: Set<CacheKey> = []
+            let requested = requested.filter { seen.insert($0).inserted }
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            let outcome: RemovalOutcome
+            func outcomeOfRemoving(_ removed: [CacheKey], in tx: ReadTransaction) throws -> RemovalOutcome {
+                try RemovalOutcome.after(
+                    removing: Set(removed), count: removed.count, keys: removed, dryRun: dryRun,
+                    filter: .containing(keys: removed), keepAll: true, in: tx)
             }
-        } else {
-            outcome = try store.write { tx in
-                try RemovalOutcome.after(removing: try requested.filter { try tx.removeObject(for: $0) }, dryRun: false, in: tx)
+            if dryRun {
+                outcome = try store.read { tx in
+                    let existing = try tx.existingKeys(among: requested)
+                    return try outcomeOfRemoving(requested.filter { existing.contains($0) }, in: tx)
+                }
+            } else {
+                outcome = try store.write { tx in try outcomeOfRemoving(try requested.filter { try tx.removeObject(for: $0) }, in: tx) }
+            }
+            outcome.render(format: output.format, context: context)
+            let gone = Set(outcome.keys ?? [])
+            let missing = requested.filter { !gone.contains($0) }
+            guard !missing.isEmpty else { return }
+            let suggestions = try store.read { tx in try missing.map { try tx.suggestions(for: $0) } }
+            for (key, nearest) in zip(missing, suggestions) {
+                context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
             }
         }
-        outcome.render(format: output.format, context: context)
-        let gone = Set(outcome.keys ?? [])
-        let missing = requested.filter { !gone.contains($0) }
-        guard !missing.isEmpty else { return }
-        let suggestions = try store.read { tx in try missing.map { try tx.suggestions(for: $0) } }
-        for (key, nearest) in zip(missing, suggestions) {
-            let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
-            context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)\(hint)")
-        }
-    }
 
-    private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
+        private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
             if pattern.matchesNothing {
                 throw CommandFailure(
                     .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
@@ -98,9 +100,8 @@ extension GQLCache {
                 let store = try file.openForReading(context)
                 let outcome = try store.read { tx in
                     let keys = try tx.keys(matching: pattern)
-                    var report = DanglingReport(keepAll: keepAll)
-                    try tx.forEachReference(to: Set(keys), filter: filter) { report.add($0) }
-                    return RemovalOutcome(count: keys.count, keys: keys, dryRun: true, dangling: report)
+                    return try RemovalOutcome.after(
+                        removing: Set(keys), count: keys.count, keys: keys, dryRun: true, filter: filter, keepAll: keepAll, in: tx)
                 }
                 outcome.render(format: output.format, context: context)
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
@@ -129,9 +130,9 @@ extension GQLCache {
                 // afterwards are exactly those to records this removal took.
                 let gone = try tx.keySet(matching: pattern)
                 let count = try tx.removeObjects(matching: pattern)
-                var report = DanglingReport(keepAll: keepAll)
-                try tx.forEachReference(to: gone, filter: filter) { report.add($0) }
-                return RemovalOutcome(count: count, keys: keepAll ? gone.sorted() : nil, dryRun: false, dangling: report)
+                return try RemovalOutcome.after(
+                    removing: gone, count: count, keys: keepAll ? gone.sorted() : nil, dryRun: false,
+                    filter: filter, keepAll: keepAll, in: tx)
             }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }

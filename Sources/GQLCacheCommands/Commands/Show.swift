@@ -56,9 +56,7 @@ extension GQLCache {
             for key in requested {
                 switch graph.entries[key] {
                 case .missing?:
-                    let nearest = suggestions[key] ?? []
-                    let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
-                    context.report(.notFound, "no record '\(key.rawValue)' in \(file.path)\(hint)")
+                    context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? []))
                 case .damaged(let problem)?:
                     context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
                 default:

@@ -48,10 +48,7 @@ struct DocumentOptions: ParsableArguments {
     func loadDocument() throws -> QueryDocument {
         var sources: [(name: String, text: String)] = []
         for path in documentFiles {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(path): cannot read the document" : "\(path): no such file")
-            }
-            sources.append((path, text))
+            sources.append((path, try readText(path, what: "document")))
         }
         for (index, text) in documentTexts.enumerated() {
             sources.append((documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
@@ -62,10 +59,7 @@ struct DocumentOptions: ParsableArguments {
     /// The schema named by --schema, if any.
     func loadSchema() throws -> CacheSchema? {
         guard let schema else { return nil }
-        guard let text = try? String(contentsOfFile: schema, encoding: .utf8) else {
-            throw CommandFailure(.io, FileManager.default.fileExists(atPath: schema) ? "\(schema): cannot read the schema" : "\(schema): no such file")
-        }
-        return try CacheSchema.parse(sdl: text, source: schema)
+        return try CacheSchema.parse(sdl: try readText(schema, what: "schema"), source: schema)
     }
 
     /// The variables: the file, then --variables, then each --var, later ones winning.
@@ -84,10 +78,7 @@ struct DocumentOptions: ParsableArguments {
             for (name, member) in members { values[name] = InputValue(json: member) }
         }
         if let variablesFile {
-            guard let text = try? String(contentsOfFile: variablesFile, encoding: .utf8) else {
-                throw CommandFailure(.io, "\(variablesFile): no such file or not readable")
-            }
-            try merge(text, from: variablesFile)
+            try merge(try readText(variablesFile, what: "variables file"), from: variablesFile)
         }
         if let variables { try merge(variables, from: "--variables") }
         for assignment in variableAssignments {
@@ -96,5 +87,14 @@ struct DocumentOptions: ParsableArguments {
             values[name] = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)
         }
         return values
+    }
+
+    /// A UTF-8 text file named on the command line, or an I/O failure that
+    /// says whether it is missing or unreadable.
+    private func readText(_ path: String, what: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(path): cannot read the \(what)" : "\(path): no such file")
+        }
+        return text
     }
 }

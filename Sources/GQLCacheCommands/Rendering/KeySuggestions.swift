@@ -21,6 +21,12 @@ enum KeySuggestions {
         return scored.prefix(limit).map(\.0)
     }
 
+    /// "no record 'K' in FILE; nearest keys: A, B" for a key not found.
+    static func notFoundMessage(_ key: CacheKey, in path: String, nearest: [CacheKey]) -> String {
+        let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
+        return "no record '\(key.rawValue)' in \(path)\(hint)"
+    }
+
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

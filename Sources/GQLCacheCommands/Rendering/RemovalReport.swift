@@ -8,11 +8,16 @@ struct RemovalOutcome {
     let dryRun: Bool
     let dangling: DanglingReport
 
-    /// The outcome of removing `keys` by exact key: every reference to them dangles.
-    static func after(removing keys: [CacheKey], dryRun: Bool, in tx: ReadTransaction) throws -> RemovalOutcome {
-        var report = DanglingReport(keepAll: true)
-        try tx.forEachReference(to: Set(keys), filter: .containing(keys: keys)) { report.add($0) }
-        return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report)
+    /// The outcome of removing the records `gone`: every reference to one
+    /// of them dangles. `keys` is what to list (nil: only the count);
+    /// `keepAll` keeps every dangling reference rather than a sample.
+    static func after(
+        removing gone: Set<CacheKey>, count: Int, keys: [CacheKey]?, dryRun: Bool,
+        filter: ReferenceScanFilter, keepAll: Bool, in tx: ReadTransaction
+    ) throws -> RemovalOutcome {
+        var report = DanglingReport(keepAll: keepAll)
+        try tx.forEachReference(to: gone, filter: filter) { report.add($0) }
+        return RemovalOutcome(count: count, keys: keys, dryRun: dryRun, dangling: report)
     }
 
     func render(format: OutputFormat, context: CommandContext) {
