@@ -46,7 +46,7 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
         case .damagedRecord(let problem):
             return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
         case .typeMismatch(let message):
-            return "type error at \(pathText) in record '\(key.rawValue)': \(message)"
+            return "type error at \(pathText): record '\(key.rawValue)', \(message)"
         }
     }
 }
@@ -75,6 +75,12 @@ public indirect enum ResponseValue: Equatable, Sendable {
 public struct ReadResult: Sendable {
     public let data: ResponseValue?
     public let misses: [CacheMiss]
+    /// The record each object was read from, by response path (`""` for
+    /// the root, `hero.friends.0`), when the read was asked to keep them.
+    public let objectKeys: [String: CacheKey]
+
+    /// The objects read, for writing changed data back to the same records.
+    public var existingObjects: ExistingObjects { ExistingObjects(keys: objectKeys, data: data) }
 }
 
 /// Where a read finds records: the store's read transaction, or records in

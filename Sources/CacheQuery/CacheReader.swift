@@ -30,24 +30,32 @@ public struct CacheReader {
     /// Reads `operation` from its root record. With `partial`, every miss
     /// is collected and the data found is returned with nulls in their
     /// place; without, the first miss ends the read with no data.
-    public func read(_ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false) throws -> ReadResult {
+    public func read(
+        _ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false, keepingKeys: Bool = false
+    ) throws -> ReadResult {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
-        return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial)
+        return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
+                       type: schema?.rootTypeName(operation.kind), keepingKeys: keepingKeys)
     }
 
     /// Reads `fragment` from the record at `key`.
-    public func read(_ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false) throws -> ReadResult {
-        try run(rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables), partial: partial)
+    public func read(
+        _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
+        keepingKeys: Bool = false
+    ) throws -> ReadResult {
+        try run(rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables), partial: partial,
+            type: fragment.typeCondition, keepingKeys: keepingKeys)
     }
 
-    private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool) throws -> ReadResult {
+    private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, keepingKeys: Bool) throws -> ReadResult {
         var walk = Walk(reader: self, scope: scope, partial: partial)
+        walk.keepingKeys = keepingKeys
         do {
-            let data = try walk.object(at: rootKey, selections: selections, path: [])
-            return ReadResult(data: data, misses: walk.misses)
+            let data = try walk.object(at: rootKey, selections: selections, path: [], type: type)
+            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys)
         } catch let stop as Walk.Stop {
-            return ReadResult(data: nil, misses: [stop.miss])
+            return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:])
         }
     }
 }
@@ -58,13 +66,17 @@ private struct Walk {
 
     let reader: CacheReader
     let scope: VariableScope
+    let collector: FieldCollector
     let partial: Bool
     var misses: [CacheMiss] = []
     var loaded: [CacheKey: Record] = [:]
+    var keepingKeys = false
+    var objectKeys: [String: CacheKey] = [:]
 
     init(reader: CacheReader, scope: VariableScope, partial: Bool) {
         self.reader = reader
         self.scope = scope
+        self.collector = FieldCollector(document: reader.document, schema: reader.schema, scope: scope)
         self.partial = partial
     }
 
@@ -92,17 +104,23 @@ private struct Walk {
         }
     }
 
-    mutating func object(at key: CacheKey, selections: [Selection], path: [PathComponent]) throws -> ResponseValue {
+    mutating func object(at key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws -> ResponseValue {
         switch try load(key) {
         case .missing: return try miss(CacheMiss(path: path, key: key, reason: .missingRecord))
         case .damaged(let problem): return try miss(CacheMiss(path: path, key: key, reason: .damagedRecord(problem)))
-        case .record(let record): return try object(record, selections: selections, path: path)
+        case .record(let record): return try object(record, selections: selections, path: path, type: type)
         }
     }
 
-    mutating func object(_ record: Record, selections: [Selection], path: [PathComponent]) throws -> ResponseValue {
+    /// Reads the selections from one record. `type` is the type the schema
+    /// declares at this place (an interface, say); the record's own
+    /// `__typename` wins when the schema knows it.
+    mutating func object(_ record: Record, selections: [Selection], path: [PathComponent], type: String?) throws -> ResponseValue {
+        if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
+        let typename = record.typename
+        let schemaType = typename.flatMap { name in reader.schema?.fieldTypes[name] != nil ? name : nil } ?? type
         var members: [(String, ResponseValue)] = []
-        for (responseKey, fields) in collectFields(selections, typename: record.typename) {
+        for (responseKey, fields) in collector.collect(selections, typename: typename) {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
@@ -112,69 +130,56 @@ private struct Walk {
                     reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: record))))))
                 continue
             }
+            let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
             if field.selections == nil {
+                if let declared, let problem = reader.schema?.leafProblem(value, type: declared) {
+                    members.append((responseKey, try miss(CacheMiss(
+                        path: fieldPath, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
+                    continue
+                }
                 members.append((responseKey, value == .null ? .null : .scalar(value)))
             } else {
                 let subselections = fields.flatMap { $0.selections ?? [] }
-                members.append((responseKey, try complete(value, selections: subselections, path: fieldPath, holder: record.key)))
+                members.append((responseKey, try complete(
+                    value, selections: subselections, path: fieldPath, holder: record.key, fieldKey: fieldKey, type: declared)))
             }
         }
         return .object(members)
     }
 
-    /// A composite field's value: follows references, walks lists.
-    mutating func complete(_ value: FieldValue, selections: [Selection], path: [PathComponent], holder: CacheKey) throws -> ResponseValue {
-        switch value {
-        case .null:
+    /// A composite field's value: follows references, walks lists, and
+    /// with a schema checks nullability and list depth.
+    mutating func complete(
+        _ value: FieldValue, selections: [Selection], path: [PathComponent], holder: CacheKey, fieldKey: String, type: OutputType?
+    ) throws -> ResponseValue {
+        func mismatch(_ message: String) throws -> ResponseValue {
+            try miss(CacheMiss(path: path, key: holder, reason: .typeMismatch("field '\(fieldKey)': \(message)")))
+        }
+        switch (value, type) {
+        case (.null, .nonNull?):
+            return try mismatch("null in a non-null field of type \(type!)")
+        case (.null, _):
             return .null
-        case .reference(let key):
-            return try object(at: key, selections: selections, path: path)
-        case .list(let elements):
+        case (.reference, .list?), (.reference, .nonNull(.list)?):
+            return try mismatch("expected a list of type \(type!), found a reference")
+        case (.reference(let key), _):
+            return try object(at: key, selections: selections, path: path, type: type?.namedType.name)
+        case (.list(let elements), _):
+            let elementType: OutputType?
+            switch type?.nullable {
+            case .list(let inner)?: elementType = inner
+            case nil: elementType = nil
+            default: return try mismatch("expected \(type!), found a list")
+            }
             var list: [ResponseValue] = []
             for (index, element) in elements.enumerated() {
-                list.append(try complete(element, selections: selections, path: path + [.index(index)], holder: holder))
+                list.append(try complete(
+                    element, selections: selections, path: path + [.index(index)], holder: holder, fieldKey: fieldKey, type: elementType))
             }
             return .list(list)
         default:
-            return try miss(CacheMiss(
-                path: path, key: holder,
-                reason: .typeMismatch("the selection needs an object, but the record holds \(JSONWriter.string(for: value, escapingSlashes: false))")))
+            return try mismatch("the selection needs an object, but the record holds \(JSONWriter.string(for: value, escapingSlashes: false))")
         }
-    }
-
-    /// The fields to read for a record of `typename`, by response key in
-    /// selection order, with fragments whose type condition matches merged in.
-    func collectFields(_ selections: [Selection], typename: String?) -> [(String, [FieldSelection])] {
-        var order: [String] = []
-        var fields: [String: [FieldSelection]] = [:]
-        var visitedFragments: Set<String> = []
-        func collect(_ selections: [Selection]) {
-            for selection in selections {
-                switch selection {
-                case .field(let field):
-                    guard scope.isIncluded(field.conditions) else { continue }
-                    if fields[field.responseKey] == nil { order.append(field.responseKey) }
-                    fields[field.responseKey, default: []].append(field)
-                case .inlineFragment(let typeCondition, let conditions, let inner):
-                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0, to: typename) }) ?? true else { continue }
-                    collect(inner)
-                case .fragmentSpread(let name, let conditions):
-                    guard scope.isIncluded(conditions), !visitedFragments.contains(name),
-                        let fragment = reader.document.fragments[name], typename == nil || applies(fragment.typeCondition, to: typename)
-                    else { continue }
-                    visitedFragments.insert(name)
-                    collect(fragment.selections)
-                }
-            }
-        }
-        collect(selections)
-        return order.map { ($0, fields[$0]!) }
-    }
-
-    /// Whether a fragment on `typeCondition` applies to a record of `typename`.
-    func applies(_ typeCondition: String, to typename: String?) -> Bool {
-        if let schema = reader.schema { return schema.matches(typeCondition: typeCondition, typename: typename) }
-        return typeCondition == typename
     }
 
     /// The record's keys for the same schema field: `name` or `name(…)`.

@@ -1,3 +1,4 @@
+import CacheStore
 import GraphQL
 
 /// A schema (SDL) that makes reads schema-aware: abstract type conditions
@@ -9,6 +10,55 @@ import GraphQL
 /// user when the SDL does not declare them; `extend type` works.
 public struct CacheSchema: @unchecked Sendable {
     let schema: GraphQLSchema
+    /// The output fields of every object and interface type, by type name,
+    /// worked out once: the GraphQL package rebuilds them on each access.
+    let fieldTypes: [String: [String: OutputType]]
+    /// `@typePolicy(keyFields:)` of each object type, its own or its
+    /// interfaces'.
+    let typePolicies: [String: [String]]
+    /// Names of the object types (concrete, so a `__typename` of their own).
+    let objectTypes: Set<String>
+
+    init(schema: GraphQLSchema) {
+        self.schema = schema
+        var fieldTypes: [String: [String: OutputType]] = [:]
+        var objectTypes: Set<String> = []
+        var ownPolicies: [String: [String]] = [:]
+        var interfacesOf: [String: [String]] = [:]
+        for (name, type) in schema.typeMap where !name.hasPrefix("__") {
+            var fields: GraphQLFieldMap?
+            var directives: [Directive] = []
+            if let object = type as? GraphQLObjectType {
+                objectTypes.insert(name)
+                fields = try? object.fields()
+                interfacesOf[name] = ((try? object.interfaces()) ?? []).map(\.name)
+                directives = (object.astNode?.directives ?? []) + object.extensionASTNodes.flatMap(\.definition.directives)
+            } else if let interface = type as? GraphQLInterfaceType {
+                fields = try? interface.fields()
+                directives = (interface.astNode?.directives ?? []) + interface.extensionASTNodes.flatMap(\.definition.directives)
+            }
+            guard let fields else { continue }
+            var types: [String: OutputType] = ["__typename": .nonNull(.named("String", .scalar))]
+            for (fieldName, field) in fields { types[fieldName] = OutputType(field.type) }
+            fieldTypes[name] = types
+            if let policy = directives.first(where: { $0.name.value == "typePolicy" }),
+                let argument = policy.arguments.first(where: { $0.name.value == "keyFields" }),
+                let value = argument.value as? StringValue {
+                ownPolicies[name] = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            }
+        }
+        var typePolicies: [String: [String]] = [:]
+        for name in objectTypes {
+            if let own = ownPolicies[name] {
+                typePolicies[name] = own
+            } else if let inherited = interfacesOf[name]?.sorted().lazy.compactMap({ ownPolicies[$0] }).first {
+                typePolicies[name] = inherited
+            }
+        }
+        self.fieldTypes = fieldTypes
+        self.typePolicies = typePolicies
+        self.objectTypes = objectTypes
+    }
 
     static let clientDirectives: [(name: String, declaration: String)] = [
         ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
@@ -103,4 +153,114 @@ public struct CacheSchema: @unchecked Sendable {
 
     /// NoUnusedFragmentsRule's place in `specifiedRules` (GraphQL 4.3.0).
     static let noUnusedFragmentsRuleIndex = 11
+}
+
+/// A field's type as the schema declares it, reduced to what checking a
+/// cached value needs.
+indirect enum OutputType: Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        case scalar
+        case enumeration(Set<String>)
+        case composite
+    }
+
+    case nonNull(OutputType)
+    case list(OutputType)
+    case named(String, Kind)
+
+    init(_ type: GraphQLType) {
+        if let nonNull = type as? GraphQLNonNull {
+            self = .nonNull(OutputType(nonNull.ofType))
+        } else if let list = type as? GraphQLList {
+            self = .list(OutputType(list.ofType))
+        } else if let enumeration = type as? GraphQLEnumType {
+            self = .named(enumeration.name, .enumeration(Set(enumeration.values.map(\.name))))
+        } else if let scalar = type as? GraphQLScalarType {
+            self = .named(scalar.name, .scalar)
+        } else {
+            self = .named((type as? GraphQLNamedType)?.name ?? "", .composite)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .nonNull(let inner): return "\(inner)!"
+        case .list(let inner): return "[\(inner)]"
+        case .named(let name, _): return name
+        }
+    }
+
+    /// The type without its outer `!`.
+    var nullable: OutputType {
+        if case .nonNull(let inner) = self { return inner }
+        return self
+    }
+
+    /// The named type at the bottom of the lists.
+    var namedType: (name: String, kind: Kind) {
+        switch self {
+        case .nonNull(let inner), .list(let inner): return inner.namedType
+        case .named(let name, let kind): return (name, kind)
+        }
+    }
+}
+
+extension CacheSchema {
+    /// The declared type of `field` on the object or interface `typeName`.
+    func fieldType(on typeName: String, field: String) -> OutputType? {
+        fieldTypes[typeName]?[field]
+    }
+
+    /// The name of the root type for operations of this kind.
+    func rootTypeName(_ kind: Operation.Kind) -> String? {
+        switch kind {
+        case .query: return schema.queryType?.name
+        case .mutation: return schema.mutationType?.name
+        case .subscription: return schema.subscriptionType?.name
+        }
+    }
+
+    /// Whether `name` is an object type (not an interface or union).
+    func isObjectType(_ name: String) -> Bool { objectTypes.contains(name) }
+
+    /// The `@typePolicy(keyFields:)` key fields of an object type.
+    func keyFields(of typename: String) -> [String]? { typePolicies[typename] }
+
+    /// Why a leaf value does not fit its declared type, or nil when it does.
+    /// Custom scalars take any JSON value; ID takes a string or an integer;
+    /// Float takes any number, Int an integral one.
+    func leafProblem(_ value: FieldValue, type: OutputType) -> String? {
+        switch (type, value) {
+        case (.nonNull, .null):
+            return "null in a non-null field of type \(type)"
+        case (.nonNull(let inner), _):
+            return leafProblem(value, type: inner)
+        case (_, .null):
+            return nil
+        case (.list(let inner), .list(let elements)):
+            for element in elements {
+                if let problem = leafProblem(element, type: inner) { return problem }
+            }
+            return nil
+        case (.list, _):
+            return "expected a list of type \(type), found \(JSONWriter.string(for: value, escapingSlashes: false))"
+        case (.named(let name, let kind), _):
+            let fits: Bool
+            switch (kind, name, value) {
+            case (.enumeration(let values), _, .string(let raw)): fits = values.contains(raw)
+            case (.enumeration, _, _): fits = false
+            case (_, "Int", .int), (_, "Float", .int), (_, "Float", .double): fits = true
+            case (_, "Int", .double(let number)): fits = number.rounded() == number && abs(number) < 9.3e18
+            case (_, "Int", _), (_, "Float", _): fits = false
+            case (_, "String", .string), (_, "ID", .string), (_, "ID", .int), (_, "Boolean", .bool): fits = true
+            case (_, "String", _), (_, "ID", _), (_, "Boolean", _): fits = false
+            case (.composite, _, _): fits = false
+            default: fits = true
+            }
+            if fits { return nil }
+            let shown = JSONWriter.string(for: value, escapingSlashes: false)
+            if case .enumeration = kind, case .string = value { return "\(shown) is not a value of enum \(name)" }
+            return "expected \(name), found \(shown)"
+        }
+    }
 }

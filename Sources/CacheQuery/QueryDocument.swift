@@ -7,8 +7,8 @@ import GraphQL
 /// let operation = try document.operation(named: "HeroQuery")
 /// ```
 public struct QueryDocument: Sendable {
-    public private(set) var operations: [Operation] = []
-    public private(set) var fragments: [String: FragmentDefinition] = [:]
+    public internal(set) var operations: [Operation] = []
+    public internal(set) var fragments: [String: FragmentDefinition] = [:]
     /// The texts parsed, by source name, for validation against a schema.
     public private(set) var sources: [(name: String, text: String)] = []
 

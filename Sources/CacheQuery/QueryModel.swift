@@ -92,3 +92,57 @@ indirect enum ValueNode: Sendable {
     case list([ValueNode])
     case object([(name: String, value: ValueNode)])
 }
+
+extension Operation {
+    /// Whether Apollo lets this operation's data be written locally.
+    public var isLocalCacheMutation: Bool { directives.contains(QueryDocument.localCacheMutationDirective) }
+}
+
+extension FragmentDefinition {
+    /// Whether Apollo lets this fragment's data be written locally.
+    public var isLocalCacheMutation: Bool { directives.contains(QueryDocument.localCacheMutationDirective) }
+}
+
+extension QueryDocument {
+    static let localCacheMutationDirective = "apollo_client_ios_localCacheMutation"
+
+    /// The document as Apollo's code generator sees it: `__typename`
+    /// selected first in every selection set that has none (but an
+    /// operation's root), so that generated models, and so local cache
+    /// mutations, carry it.
+    public func addingTypename() -> QueryDocument {
+        var copy = self
+        copy.operations = operations.map { operation in
+            Operation(kind: operation.kind, name: operation.name, variables: operation.variables,
+                      directives: operation.directives, selections: Self.addingTypename(to: operation.selections, atRoot: true))
+        }
+        copy.fragments = fragments.mapValues { fragment in
+            FragmentDefinition(name: fragment.name, typeCondition: fragment.typeCondition, directives: fragment.directives,
+                               selections: Self.addingTypename(to: fragment.selections))
+        }
+        return copy
+    }
+
+    static func addingTypename(to selections: [Selection], atRoot: Bool = false) -> [Selection] {
+        let nested = selections.map { selection -> Selection in
+            switch selection {
+            case .field(let field):
+                guard let inner = field.selections else { return selection }
+                return .field(FieldSelection(alias: field.alias, name: field.name, arguments: field.arguments,
+                                             conditions: field.conditions, selections: addingTypename(to: inner)))
+            case .inlineFragment(let typeCondition, let conditions, let inner):
+                return .inlineFragment(
+                    typeCondition: typeCondition, conditions: conditions, selections: addingTypename(to: inner, atRoot: atRoot))
+            case .fragmentSpread:
+                return selection
+            }
+        }
+        let hasTypename = selections.contains { selection in
+            if case .field(let field) = selection { return field.responseKey == "__typename" && field.conditions.isEmpty }
+            return false
+        }
+        guard !hasTypename, !atRoot else { return nested }
+        let typename = FieldSelection(alias: nil, name: "__typename", arguments: [], conditions: [], selections: nil)
+        return [.field(typename)] + nested
+    }
+}

@@ -74,6 +74,33 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(result.data).foundationObject as? NSDictionary, expected)
     }
 
+    func testWithASchemaValuesThatDoNotFitTheirTypesAreTypeErrorsNotMisses() throws {
+        // The fixture's schema with homePlanet declared Int and mass non-null.
+        let sdl = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("starwars.graphqls"), encoding: .utf8)
+            .replacingOccurrences(of: "homePlanet: String", with: "homePlanet: Int")
+            .replacingOccurrences(of: "mass: Float", with: "mass: Float!")
+        let schema = try CacheSchema.parse(sdl: sdl, source: "changed.graphqls")
+        let result = try read(#"{ human(id: "1000") { homePlanet mass name height(unit: FOOT) } hero(episode: NEWHOPE) { friends { name } } }"#,
+                              variables: [:], schema: schema, partial: true)
+        XCTAssertEqual(result.misses.map(\.description), [
+            #"type error at human.homePlanet: record 'Human:1000', field 'homePlanet': expected Int, found "Tatooine""#,
+            "type error at human.mass: record 'Human:1000', field 'mass': null in a non-null field of type Float!",
+        ])
+        XCTAssertEqual(result.misses.map(\.pathText), ["human.homePlanet", "human.mass"])
+    }
+
+    func testWithASchemaAnEnumValueOutsideTheEnumIsATypeError() throws {
+        let sdl = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("starwars.graphqls"), encoding: .utf8)
+            .replacingOccurrences(of: "enum Episode { NEWHOPE EMPIRE JEDI }", with: "enum Episode { NEWHOPE JEDI }")
+        XCTAssertTrue(sdl.contains("enum Episode { NEWHOPE JEDI }"))
+        let schema = try CacheSchema.parse(sdl: sdl, source: "changed.graphqls")
+        let result = try read("{ hero(episode: NEWHOPE) { appearsIn } }", variables: [:], schema: schema)
+        XCTAssertNil(result.data)
+        XCTAssertEqual(result.misses.map(\.description), [
+            #"type error at hero.appearsIn: record 'Droid:2001', field 'appearsIn': "EMPIRE" is not a value of enum Episode"#,
+        ])
+    }
+
     func testWithTheSchemaInterfaceFragmentsApplyToTheirPossibleTypes() throws {
         let text = "{ hero(episode: NEWHOPE) { ... on Character { name } ... on Human { homePlanet } } }"
         let withSchema = try read(text, variables: [:], schema: Self.schema)

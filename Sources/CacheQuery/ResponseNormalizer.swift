@@ -1,0 +1,247 @@
+import CacheStore
+
+/// How an object written to the cache gets its record key when it has an
+/// identity: `Typename:id`, the values of its key fields joined by `+`,
+/// each with `\` and `+` escaped by a backslash (spec §3).
+///
+/// Key fields come from, in order: the policy's entry for the typename
+/// (`--key-field Human=id`), the schema's `@typePolicy(keyFields:)` on the
+/// type or one of its interfaces, and the policy's `*` entry (every type
+/// whose data has those fields). An object without key fields, or whose
+/// data lacks one of them, is stored at a path key.
+public struct KeyPolicy: Sendable, Equatable {
+    public var keyFields: [String: [String]]
+
+    public init(keyFields: [String: [String]] = [:]) {
+        self.keyFields = keyFields
+    }
+
+    func keyFields(of typename: String, schema: CacheSchema?) -> [String]? {
+        keyFields[typename] ?? schema?.keyFields(of: typename) ?? keyFields["*"]
+    }
+
+    /// The identity key of an object, or nil when it has none.
+    func key(for object: [String: FieldValue], typename: String?, schema: CacheSchema?) -> CacheKey? {
+        guard let typename, let fields = keyFields(of: typename, schema: schema), !fields.isEmpty else { return nil }
+        var parts: [String] = []
+        for field in fields {
+            let text: String
+            switch object[field] {
+            case .string(let value)?: text = value
+            case .int(let value)?: text = String(value)
+            case .double(let value)?: text = value.description
+            case .bool(let value)?: text = value ? "true" : "false"
+            default: return nil
+            }
+            parts.append(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+"))
+        }
+        return CacheKey(typename + ":" + parts.joined(separator: "+"))
+    }
+}
+
+/// Why response data could not be written: where, and what is wrong.
+public struct NormalizationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: [PathComponent]
+    public let message: String
+
+    public var description: String {
+        let place = path.isEmpty ? "(root)" : path.map(\.description).joined(separator: ".")
+        return "cannot write \(place): \(message)"
+    }
+}
+
+/// Turns response data for an operation or a fragment into cache records,
+/// as Apollo iOS's normalizer does: each field under its field cache key
+/// (§3), every object in a record of its own reached by a reference, keyed
+/// by identity or by path (`QUERY_ROOT.reviews(episode:JEDI,first:2).0`).
+///
+/// ```swift
+/// let records = try ResponseNormalizer(document: document, schema: schema, keyPolicy: policy)
+///     .normalize(operation, data: data, variables: variables)
+/// try store.write { tx in try tx.merge(records) }
+/// ```
+///
+/// With a schema, leaf values are type-checked and null in a non-null
+/// field is refused, so nothing is written that a read would reject.
+public struct ResponseNormalizer {
+    let document: QueryDocument
+    let schema: CacheSchema?
+    let keyPolicy: KeyPolicy
+
+    public init(document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy()) {
+        self.document = document
+        self.schema = schema
+        self.keyPolicy = keyPolicy
+    }
+
+    /// The records for `data`, the response's `data` object, written from
+    /// the operation's root record.
+    public func normalize(
+        _ operation: Operation, data: FieldValue, variables: [String: InputValue] = [:], existing: ExistingObjects = ExistingObjects()
+    ) throws -> [Record] {
+        let scope = try VariableScope(
+            given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
+        return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
+                       type: schema?.rootTypeName(operation.kind), existing: existing)
+    }
+
+    /// The records for `data` read as `fragment`, written at `key`.
+    public func normalize(
+        _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
+        existing: ExistingObjects = ExistingObjects()
+    ) throws -> [Record] {
+        try run(data, rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables),
+                type: fragment.typeCondition, existing: existing)
+    }
+
+    private func run(
+        _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects
+    ) throws -> [Record] {
+        guard case .object(let object) = data else {
+            throw NormalizationError(path: [], message: "the data must be a JSON object")
+        }
+        var pass = Pass(
+            normalizer: self, collector: FieldCollector(document: document, schema: schema, scope: scope), scope: scope,
+            existing: existing)
+        try pass.write(object, key: rootKey, selections: selections, path: [], type: type)
+        return pass.order.map { Record(key: $0, fields: pass.records[$0]!) }
+    }
+}
+
+/// The keys of the objects a read found, by response path, so that
+/// writing the same data back keeps each object in its record (`update`).
+/// An object that moved in a list is found again by `__typename` and `id`.
+public struct ExistingObjects: Sendable {
+    var byPath: [String: (key: CacheKey, signature: String?)] = [:]
+    var bySignature: [String: CacheKey] = [:]
+
+    public init() {}
+
+    /// Builds the map from what a read returned and the keys it visited.
+    init(keys: [String: CacheKey], data: ResponseValue?) {
+        guard let data else { return }
+        func visit(_ value: ResponseValue, path: String) {
+            switch value {
+            case .object(let members):
+                if let key = keys[path] {
+                    let signature = Self.signature(members.first { $0.0 == "__typename" }?.1, members.first { $0.0 == "id" }?.1)
+                    byPath[path] = (key, signature)
+                    if let signature { bySignature[signature] = key }
+                }
+                for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
+            case .list(let elements):
+                for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
+            case .null, .scalar:
+                break
+            }
+        }
+        visit(data, path: "")
+    }
+
+    static func signature(_ typename: ResponseValue?, _ id: ResponseValue?) -> String? {
+        guard case .scalar(.string(let typename))? = typename, case .scalar(let id)? = id else { return nil }
+        switch id {
+        case .string(let text): return typename + "\u{0}" + text
+        case .int(let number): return typename + "\u{0}" + String(number)
+        default: return nil
+        }
+    }
+
+    /// The key of the object that was at `path` when it is still the same
+    /// object, or of the object with this `__typename` and `id` elsewhere.
+    func key(at path: String, object: [String: FieldValue]) -> CacheKey? {
+        let typename = object["__typename"].flatMap { value -> ResponseValue? in value == .null ? nil : .scalar(value) }
+        let id = object["id"].flatMap { value -> ResponseValue? in value == .null ? nil : .scalar(value) }
+        let signature = Self.signature(typename, id)
+        if let old = byPath[path], old.signature == nil || old.signature == signature { return old.key }
+        return signature.flatMap { bySignature[$0] }
+    }
+}
+
+/// One normalization: the records built so far.
+private struct Pass {
+    let normalizer: ResponseNormalizer
+    let collector: FieldCollector
+    let scope: VariableScope
+    let existing: ExistingObjects
+    var records: [CacheKey: [String: FieldValue]] = [:]
+    var order: [CacheKey] = []
+
+    init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects) {
+        self.normalizer = normalizer
+        self.collector = collector
+        self.scope = scope
+        self.existing = existing
+    }
+
+    var schema: CacheSchema? { normalizer.schema }
+
+    mutating func write(_ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws {
+        var typename: String?
+        if case .string(let name)? = object["__typename"] { typename = name }
+        let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type
+        if records[key] == nil {
+            records[key] = [:]
+            order.append(key)
+        }
+        for (responseKey, fields) in collector.collect(selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }) {
+            let field = fields[0]
+            let fieldPath = path + [.field(responseKey)]
+            guard let value = object[responseKey] else {
+                throw NormalizationError(path: fieldPath, message: "the data has no '\(responseKey)', which the selection asks for")
+            }
+            let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
+            let declared = schemaType.flatMap { schema?.fieldType(on: $0, field: field.name) }
+            let stored: FieldValue
+            if field.selections == nil {
+                if let declared, let problem = schema?.leafProblem(value, type: declared) {
+                    throw NormalizationError(path: fieldPath, message: problem)
+                }
+                stored = value
+            } else {
+                stored = try complete(
+                    value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,
+                    path: fieldPath, type: declared)
+            }
+            records[key]![fieldKey] = stored
+        }
+    }
+
+    mutating func complete(_ value: FieldValue, selections: [Selection], pathKey: String, path: [PathComponent], type: OutputType?) throws -> FieldValue {
+        switch value {
+        case .null:
+            if case .nonNull? = type { throw NormalizationError(path: path, message: "null in a non-null field of type \(type!)") }
+            return .null
+        case .list(let elements):
+            let elementType: OutputType?
+            switch type?.nullable {
+            case .list(let inner)?: elementType = inner
+            case nil: elementType = nil
+            default: throw NormalizationError(path: path, message: "expected \(type!), found a list")
+            }
+            var stored: [FieldValue] = []
+            for (index, element) in elements.enumerated() {
+                stored.append(try complete(
+                    element, selections: selections, pathKey: pathKey + "." + String(index), path: path + [.index(index)], type: elementType))
+            }
+            return .list(stored)
+        case .object(let object):
+            if case .list? = type?.nullable {
+                throw NormalizationError(path: path, message: "expected a list of type \(type!), found an object")
+            }
+            var typename: String?
+            if case .string(let name)? = object["__typename"] { typename = name }
+            let staticType = type?.namedType.name
+            if typename == nil, let staticType, schema?.isObjectType(staticType) == true { typename = staticType }
+            let pathText = path.map(\.description).joined(separator: ".")
+            let identity = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema)
+            let known = existing.key(at: pathText, object: object)
+            let key = known.flatMap { known in identity == nil || identity == known ? known : nil } ?? identity ?? CacheKey(pathKey)
+            try write(object, key: key, selections: selections, path: path, type: staticType)
+            return .reference(key)
+        default:
+            throw NormalizationError(
+                path: path, message: "the selection needs an object, found \(JSONWriter.string(for: value, escapingSlashes: false))")
+        }
+    }
+}

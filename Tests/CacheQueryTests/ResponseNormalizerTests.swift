@@ -1,0 +1,128 @@
+import CacheStore
+import Foundation
+import XCTest
+
+@testable import CacheQuery
+
+/// Writing responses as Apollo's normalizer does, checked against the
+/// records the real Apollo code wrote into starwars.sqlite.
+final class ResponseNormalizerTests: XCTestCase {
+    /// Human and Droid by id, as the app that wrote the fixture configured
+    /// them; Starship comes from the schema's @typePolicy.
+    static let policy = KeyPolicy(keyFields: ["Human": ["id"], "Droid": ["id"]])
+
+    static var demoVariables: [String: InputValue] {
+        var variables = CacheReaderTests.variables
+        variables["filter"] = .object(["text": .string("sky"), "limit": .int(2), "tags": .list([.string("a"), .string("b")]),
+                                       "near": .object(["lat": .float(1.5), "lng": .int(-2)])])
+        return variables
+    }
+
+    private func fixtureRecords() throws -> [CacheKey: Record] {
+        let store = try CacheStore.open(at: CacheReaderTests.fixture)
+        return try store.read { tx in
+            var records: [CacheKey: Record] = [:]
+            try tx.forEachRecord { key, record in records[key] = try record.get() }
+            return records
+        }
+    }
+
+    private func normalize(
+        _ text: String, data: String, variables: [String: InputValue] = [:], schema: CacheSchema? = CacheReaderTests.schema,
+        policy: KeyPolicy = ResponseNormalizerTests.policy
+    ) throws -> [CacheKey: Record] {
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let records = try ResponseNormalizer(document: document, schema: schema, keyPolicy: policy)
+            .normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data), variables: variables)
+        return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0) })
+    }
+
+    func testTheDemoResponseNormalizesToTheRecordsApolloWrote() throws {
+        let written = try normalize(CacheReaderTests.demo, data: CacheReaderTests.response, variables: Self.demoVariables)
+        let fixture = try fixtureRecords()
+        XCTAssertFalse(written.isEmpty)
+        for (key, record) in written {
+            guard let stored = fixture[key] else { XCTFail("Apollo wrote no record \(key.rawValue)"); continue }
+            if key == .queryRoot {
+                // The mutation wrote nothing into QUERY_ROOT, so every field must agree.
+                XCTAssertEqual(record.fields, stored.fields, key.rawValue)
+            } else {
+                XCTAssertEqual(record.fields, stored.fields.filter { record.fields[$0.key] != nil }, key.rawValue)
+                XCTAssertEqual(Set(record.fields.keys), Set(stored.fields.keys), key.rawValue)
+            }
+        }
+        let fromMutation = Set(fixture.keys).subtracting(written.keys)
+        XCTAssertEqual(fromMutation.map(\.rawValue).sorted().filter { !$0.hasPrefix("MUTATION_ROOT") }, [])
+    }
+
+    func testTheMutationResultIsStoredUnderMutationRootAtItsPathKey() throws {
+        let written = try normalize(
+            "mutation CreateReview($episode: Episode, $review: ReviewInput!) { createReview(episode: $episode, review: $review) { __typename stars commentary } }",
+            data: #"{"createReview":{"__typename":"Review","stars":5,"commentary":"This is a great movie!"}}"#,
+            variables: ["episode": .string("JEDI"), "review": .object(["stars": .int(5), "commentary": .string("This is a great movie!")])])
+        let fixture = try fixtureRecords()
+        XCTAssertEqual(Set(written.keys), Set(fixture.keys.filter { $0.rawValue.hasPrefix("MUTATION_ROOT") }))
+        for (key, record) in written { XCTAssertEqual(record.fields, fixture[key]?.fields, key.rawValue) }
+    }
+
+    func testKeyFieldsJoinWithPlusAndEscapeBackslashAndPlus() throws {
+        let schema = try CacheSchema.parse(sdl: """
+            type Query { book: Book }
+            type Book @typePolicy(keyFields: "isbn lang") { isbn: String! lang: String! title: String }
+            """, source: "books.graphqls")
+        let written = try normalize(
+            "{ book { __typename isbn lang title } }", data: #"{"book":{"__typename":"Book","isbn":"1+2\\3","lang":"en","title":"T"}}"#,
+            schema: schema, policy: KeyPolicy())
+        XCTAssertEqual(written[.queryRoot]?["book"], .reference(CacheKey(#"Book:1\+2\\3+en"#)))
+        XCTAssertEqual(written[CacheKey(#"Book:1\+2\\3+en"#)]?["title"], .string("T"))
+    }
+
+    func testObjectsWithoutAnIdentityGetPathKeysWithListIndexes() throws {
+        let written = try normalize(
+            "{ grid { cells { v } } }", data: #"{"grid":{"cells":[[{"v":1},{"v":2}],[null]]}}"#, schema: nil, policy: KeyPolicy())
+        XCTAssertEqual(written[.queryRoot]?["grid"], .reference(CacheKey("QUERY_ROOT.grid")))
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.grid")]?["cells"], .list([
+            .list([.reference(CacheKey("QUERY_ROOT.grid.cells.0.0")), .reference(CacheKey("QUERY_ROOT.grid.cells.0.1"))]), .list([.null]),
+        ]))
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.grid.cells.0.1")]?["v"], .int(2))
+    }
+
+    func testAliasesNeverEnterKeysAndArgumentsDo() throws {
+        let written = try normalize(
+            #"{ orphan: node(id: "b-9") { label: name } }"#, data: #"{"orphan":{"label":"x"}}"#, schema: nil, policy: KeyPolicy())
+        XCTAssertEqual(written[.queryRoot]?["node(id:b-9)"], .reference(CacheKey("QUERY_ROOT.node(id:b-9)")))
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.node(id:b-9)")]?.fields, ["name": .string("x")])
+    }
+
+    func testTheWildcardPolicyKeysEveryTypeThatHasTheField() throws {
+        let written = try normalize(
+            "{ a { __typename id } b { __typename name } }", data: #"{"a":{"__typename":"A","id":"1"},"b":{"__typename":"B","name":"n"}}"#,
+            schema: nil, policy: KeyPolicy(keyFields: ["*": ["id"]]))
+        XCTAssertEqual(written[.queryRoot]?["a"], .reference(CacheKey("A:1")))
+        XCTAssertEqual(written[.queryRoot]?["b"], .reference(CacheKey("QUERY_ROOT.b")))
+    }
+
+    func testMissingDataAndWrongShapesAreRefusedWithTheirPath() throws {
+        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{}}"#, schema: nil)) { error in
+            XCTAssertEqual("\(error)", "cannot write hero.name: the data has no 'name', which the selection asks for")
+        }
+        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":5}"#, schema: nil)) { error in
+            XCTAssertEqual("\(error)", "cannot write hero: the selection needs an object, found 5")
+        }
+    }
+
+    func testWithASchemaTypeErrorsAreRefused() throws {
+        XCTAssertThrowsError(try normalize(
+            #"{ human(id: "1") { __typename name } }"#, data: #"{"human":{"__typename":"Human","name":null}}"#)) { error in
+            XCTAssertEqual("\(error)", "cannot write human.name: null in a non-null field of type String!")
+        }
+        XCTAssertThrowsError(try normalize(
+            #"{ hero { __typename appearsIn } }"#, data: #"{"hero":{"__typename":"Droid","appearsIn":["JEDI","PHANTOM"]}}"#)) { error in
+            XCTAssertEqual("\(error)", #"cannot write hero.appearsIn: "PHANTOM" is not a value of enum Episode"#)
+        }
+        XCTAssertThrowsError(try normalize(
+            #"{ human(id: "1") { __typename isJedi } }"#, data: #"{"human":{"__typename":"Human","isJedi":"yes"}}"#)) { error in
+            XCTAssertEqual("\(error)", #"cannot write human.isJedi: expected Boolean, found "yes""#)
+        }
+    }
+}
