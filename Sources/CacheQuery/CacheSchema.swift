@@ -152,7 +152,7 @@ public struct CacheSchema: @unchecked Sendable {
     }
 
     /// NoUnusedFragmentsRule's place in `specifiedRules` (GraphQL 4.3.0).
-    static let noUnusedFragmentsRuleIndex = 11
+    static let noUnusedFragmentsRuleIndex = 10
 }
 
 /// A field's type as the schema declares it, reduced to what checking a

@@ -110,10 +110,20 @@ public struct ResponseNormalizer {
 
 /// The keys of the objects a read found, by response path, so that
 /// writing the same data back keeps each object in its record (`update`).
-/// An object that moved in a list is found again by `__typename` and `id`.
+/// An object that moved is found again by `__typename` and `id`, or, in a
+/// list, by being unchanged, so removing or reordering list elements moves
+/// references instead of copying data between records.
 public struct ExistingObjects: Sendable {
-    var byPath: [String: (key: CacheKey, signature: String?)] = [:]
+    struct Object: Sendable {
+        let key: CacheKey
+        let signature: String?
+        let data: FieldValue
+    }
+
+    var byPath: [String: Object] = [:]
     var bySignature: [String: CacheKey] = [:]
+    /// The objects of each list, by the list's path.
+    var listElements: [String: [Object]] = [:]
 
     public init() {}
 
@@ -124,13 +134,14 @@ public struct ExistingObjects: Sendable {
             switch value {
             case .object(let members):
                 if let key = keys[path] {
-                    let signature = Self.signature(members.first { $0.0 == "__typename" }?.1, members.first { $0.0 == "id" }?.1)
-                    byPath[path] = (key, signature)
+                    let signature = Self.signature(members.first { $0.0 == "__typename" }?.1.fieldValue, members.first { $0.0 == "id" }?.1.fieldValue)
+                    byPath[path] = Object(key: key, signature: signature, data: value.fieldValue)
                     if let signature { bySignature[signature] = key }
                 }
                 for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
+                listElements[path] = elements.indices.compactMap { byPath[path + "." + String($0)] }
             case .null, .scalar:
                 break
             }
@@ -138,23 +149,31 @@ public struct ExistingObjects: Sendable {
         visit(data, path: "")
     }
 
-    static func signature(_ typename: ResponseValue?, _ id: ResponseValue?) -> String? {
-        guard case .scalar(.string(let typename))? = typename, case .scalar(let id)? = id else { return nil }
+    static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
+        guard case .string(let typename)? = typename else { return nil }
         switch id {
-        case .string(let text): return typename + "\u{0}" + text
-        case .int(let number): return typename + "\u{0}" + String(number)
+        case .string(let text)?: return typename + "\u{0}" + text
+        case .int(let number)?: return typename + "\u{0}" + String(number)
         default: return nil
         }
     }
 
-    /// The key of the object that was at `path` when it is still the same
-    /// object, or of the object with this `__typename` and `id` elsewhere.
+    /// The record for the object now at `path`: the one that was there if
+    /// it is unchanged; else the one with the same `__typename` and `id`;
+    /// else an unchanged element of the same list; else the one that was
+    /// there, unless its `id` says it is another object.
     func key(at path: String, object: [String: FieldValue]) -> CacheKey? {
-        let typename = object["__typename"].flatMap { value -> ResponseValue? in value == .null ? nil : .scalar(value) }
-        let id = object["id"].flatMap { value -> ResponseValue? in value == .null ? nil : .scalar(value) }
-        let signature = Self.signature(typename, id)
-        if let old = byPath[path], old.signature == nil || old.signature == signature { return old.key }
-        return signature.flatMap { bySignature[$0] }
+        let value = FieldValue.object(object)
+        let old = byPath[path]
+        if let old, old.data == value { return old.key }
+        let signature = Self.signature(object["__typename"], object["id"])
+        if let signature, let key = bySignature[signature] { return key }
+        if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
+            let moved = listElements[String(path[..<dot])]?.first(where: { $0.data == value }) {
+            return moved.key
+        }
+        if let old, old.signature == nil || signature == nil || old.signature == signature { return old.key }
+        return nil
     }
 }
 

@@ -14,7 +14,7 @@ public struct GQLCache: ParsableCommand {
             5 I/O error (missing, unreadable or read-only file); 6 damaged record.
             """,
         version: GQLCacheVersion.current,
-        subcommands: [Info.self, Keys.self, Show.self, Read.self, Remove.self, Clear.self]
+        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self]
     )
 
     public init() {}

@@ -120,6 +120,15 @@ final class CacheReaderTests: XCTestCase {
                                               message: #"Cannot query field "nme" on type "Character". Did you mean "name"?"#)])
     }
 
+    func testUnusedFragmentsPassValidationButImpossibleSpreadsDoNot() throws {
+        let unused = try QueryDocument.parse([("a.graphql", "query A { hero { name } }\nfragment Spare on Human { homePlanet }")])
+        XCTAssertEqual(Self.schema.validate(unused), [])
+        let impossible = try QueryDocument.parse([("b.graphql", #"query B { human(id: "1") { ... on Droid { primaryFunction } } }"#)])
+        XCTAssertEqual(Self.schema.validate(impossible).map(\.description), [
+            #"b.graphql:1:28: Fragment cannot be spread here as objects of type "Human" can never be of type "Droid"."#,
+        ])
+    }
+
     func testClientDirectivesAreDeclaredForTheUser() throws {
         let schema = try CacheSchema.parse(sdl: """
             type Query { book(isbn: String!): Book }

@@ -76,11 +76,11 @@ extension GQLCache {
                     })))
                 }
                 context.print(JSONOutput.object(members).rendered(pretty: pretty))
-                if !result.misses.isEmpty { throw CommandFailure(.notFound, "") }
+                if let first = result.misses.first { throw CommandFailure(first.status, "") }
                 return
             }
             guard let data = result.data else {
-                throw CommandFailure(.notFound, result.misses.first?.description ?? "cache miss")
+                throw CommandFailure(result.misses.first?.status ?? .notFound, result.misses.first?.description ?? "cache miss")
             }
             context.print(JSONOutput(data).rendered(pretty: pretty))
         }

@@ -1,0 +1,67 @@
+import CacheStore
+
+/// Changing read data before it is written back (`update --set`).
+extension ResponseValue {
+    /// The value as plain JSON, for the normalizer or an editor.
+    public var fieldValue: FieldValue {
+        switch self {
+        case .null: return .null
+        case .scalar(let value): return value
+        case .list(let elements): return .list(elements.map(\.fieldValue))
+        case .object(let members): return .object(Dictionary(members.map { ($0.0, $0.1.fieldValue) }, uniquingKeysWith: { $1 }))
+        }
+    }
+
+    /// JSON as data: objects with their members in key order.
+    public init(_ value: FieldValue) {
+        switch value {
+        case .null: self = .null
+        case .list(let elements): self = .list(elements.map(ResponseValue.init))
+        case .object(let members): self = .object(members.keys.sorted(by: byteOrder).map { ($0, ResponseValue(members[$0]!)) })
+        default: self = .scalar(value)
+        }
+    }
+
+    /// The data with the value at `path` (response names and list indexes,
+    /// `hero.friends.0.name`) replaced. Only what the data already holds can
+    /// be set, so a path outside the selection is an error; an index one
+    /// past a list's end appends.
+    public func setting(_ path: [String], to value: ResponseValue) throws -> ResponseValue {
+        try setting(path[...], to: value, at: [])
+    }
+
+    private func setting(_ path: ArraySlice<String>, to value: ResponseValue, at place: [String]) throws -> ResponseValue {
+        guard let head = path.first else { return value }
+        let here = place.isEmpty ? "the data" : place.joined(separator: ".")
+        switch self {
+        case .object(var members):
+            guard let index = members.firstIndex(where: { $0.0 == head }) else {
+                let names = members.map(\.0).joined(separator: ", ")
+                throw DataPathError("\(here) has no '\(head)' in the selection (it has: \(names))")
+            }
+            members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head])
+            return .object(members)
+        case .list(var elements):
+            guard let index = Int(head), index >= 0, index <= elements.count else {
+                throw DataPathError("\(here) is a list of \(elements.count) element\(elements.count == 1 ? "" : "s"); '\(head)' is not an index in it")
+            }
+            if index == elements.count {
+                guard path.count == 1 else { throw DataPathError("\(here) has no element \(index) to change") }
+                elements.append(value)
+            } else {
+                elements[index] = try elements[index].setting(path.dropFirst(), to: value, at: place + [head])
+            }
+            return .list(elements)
+        case .null:
+            throw DataPathError("\(here) is null, so it has no '\(head)'; set \(here) to a whole object instead")
+        case .scalar:
+            throw DataPathError("\(here) is a value, not an object or a list, so it has no '\(head)'")
+        }
+    }
+}
+
+/// A `--set` path that does not lead anywhere in the data.
+public struct DataPathError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

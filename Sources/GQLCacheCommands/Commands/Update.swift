@@ -1,0 +1,274 @@
+import ArgumentParser
+import CacheQuery
+import CacheStore
+import Foundation
+
+extension GQLCache {
+    /// `gqlcache update CACHE [OPERATION] --set path=value`: a local cache
+    /// mutation, as Apollo's `ReadWriteTransaction.update` performs it.
+    struct Update: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change cached data through a local cache mutation, as Apollo iOS's update does.",
+            discussion: """
+                Only queries and fragments marked @apollo_client_ios_localCacheMutation may be written, \
+                as in Apollo. The definition's data is read (a query from its root, a fragment from \
+                --key), changed with --set, replaced with --data, or edited in $VISUAL or $EDITOR with \
+                --edit, and written back: only the selected fields (with __typename, as Apollo's \
+                generated models carry it), merged field by field. Objects keep the records they were \
+                read from; a new object is keyed by @typePolicy or --key-field, or else by its path. \
+                Every changed field is printed; --dry-run prints them without writing. With --edit, \
+                unchanged data writes nothing, and data that is not valid JSON or does not fit writes \
+                nothing and keeps the edited text in a temporary file.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.")
+        var operation: String?
+
+        @OptionGroup var documents: DocumentOptions
+
+        @Option(help: ArgumentHelp("Update through this fragment instead of an operation (needs --key).", valueName: "name"))
+        var fragment: String?
+
+        @Option(help: ArgumentHelp("The record the fragment is read from and written to, e.g. 'Droid:2001'.", valueName: "key"))
+        var key: String?
+
+        @Option(
+            name: .customLong("set"),
+            help: ArgumentHelp(
+                "Set the value at a path of response names and list indexes, e.g. hero.friends.0.name=Luke; the value is JSON when it parses as JSON, else a string (repeatable).",
+                valueName: "path=value"))
+        var assignments: [String] = []
+
+        @Option(
+            help: ArgumentHelp("The whole new data of the selection, as JSON; - reads standard input.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+        var data: String?
+
+        @Flag(help: "Edit the current data in $VISUAL or $EDITOR and write it back when saved.")
+        var edit = false
+
+        @OptionGroup var keyFields: KeyFieldOptions
+
+        @Flag(help: "Print what would change without writing.")
+        var dryRun = false
+
+        @OptionGroup var writing: WriteOptions
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to update") }
+            if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
+            if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
+            let modes = [!assignments.isEmpty, data != nil, edit].filter { $0 }.count
+            if modes == 0 { throw ValidationError("say what to change: --set PATH=VALUE, --data FILE or --edit") }
+            if modes > 1 { throw ValidationError("give one of --set, --data and --edit") }
+            for assignment in assignments where !assignment.contains("=") {
+                throw ValidationError("--set takes path=value, e.g. hero.name=R2-D2; got '\(assignment)'")
+            }
+        }
+
+        /// The definition being written, and how to read and write it.
+        private struct Target {
+            let name: String
+            let read: (CacheReader, Bool) throws -> ReadResult
+            let normalize: (ResponseNormalizer, FieldValue, ExistingObjects) throws -> [Record]
+        }
+
+        private func target(_ loaded: LoadedDocuments, document: QueryDocument) throws -> Target {
+            let variables = loaded.variables
+            do {
+                if let fragment, let key {
+                    let definition = try document.fragment(named: fragment)
+                    try requireLocalCacheMutation(definition.isLocalCacheMutation, "fragment", definition.name, example: "fragment \(definition.name) on \(definition.typeCondition) @apollo_client_ios_localCacheMutation { … }")
+                    return Target(
+                        name: "fragment \(definition.name) at \(key)",
+                        read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, keepingKeys: true) },
+                        normalize: { normalizer, data, existing in
+                            try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing)
+                        })
+                }
+                let definition = try document.operation(named: operation)
+                let name = definition.name ?? "(anonymous)"
+                try requireLocalCacheMutation(definition.isLocalCacheMutation, definition.kind.rawValue, name, example: "\(definition.kind.rawValue) \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }")
+                return Target(
+                    name: "\(definition.kind.rawValue) \(name)",
+                    read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, keepingKeys: true) },
+                    normalize: { normalizer, data, existing in
+                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing)
+                    })
+            } catch let error as QueryError {
+                throw CommandFailure(error.status, error.description)
+            }
+        }
+
+        private func requireLocalCacheMutation(_ marked: Bool, _ kind: String, _ name: String, example: String) throws {
+            guard !marked else { return }
+            throw CommandFailure(
+                .usage,
+                "\(kind) '\(name)' is not a local cache mutation: Apollo only lets definitions marked "
+                    + "@apollo_client_ios_localCacheMutation write to the cache, and so does gqlcache; "
+                    + "mark it as in '\(example)'")
+        }
+
+        func run(in context: CommandContext) throws {
+            let loaded = try documents.load(context)
+            let document = loaded.document.addingTypename()
+            let target = try target(loaded, document: document)
+            let normalizer = ResponseNormalizer(document: document, schema: loaded.schema, keyPolicy: keyFields.policy)
+            func currentData(_ tx: ReadTransaction) throws -> ReadResult {
+                // --data replaces everything, so what is missing now does not matter.
+                let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
+                if data == nil, result.data == nil, let miss = result.misses.first {
+                    throw CommandFailure(miss.status, "cannot update \(target.name): \(miss)")
+                }
+                return result
+            }
+            func records(for data: FieldValue, existing: ExistingObjects, origin: String, keptIn kept: String? = nil) throws -> [Record] {
+                do {
+                    return try target.normalize(normalizer, data, existing)
+                } catch let error as NormalizationError {
+                    throw CommandFailure(.usage, "\(origin): \(error); nothing written" + (kept.map { "; your edit is kept in \($0)" } ?? ""))
+                }
+            }
+
+            if edit {
+                try runEditor(context: context, target: target, currentData: currentData, records: records)
+                return
+            }
+            let newData: (ReadResult) throws -> (FieldValue, String) = { current in
+                if let data {
+                    return (JSONInput.responseData(try JSONInput.read(data, what: "data", context: context)), data == "-" ? "standard input" : data)
+                }
+                var value = current.data ?? .null
+                for assignment in assignments {
+                    let path = String(assignment.prefix { $0 != "=" })
+                    let text = String(assignment.dropFirst(path.count + 1))
+                    let newValue = (try? FieldValue(jsonText: text)) ?? .string(text)
+                    do {
+                        value = try value.setting(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init), to: ResponseValue(newValue))
+                    } catch let error as DataPathError {
+                        throw CommandFailure(.usage, "--set \(path): \(error); nothing written")
+                    }
+                }
+                return (value.fieldValue, "--set")
+            }
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            let body: (ReadTransaction) throws -> [Record] = { tx in
+                let current = try currentData(tx)
+                let (value, origin) = try newData(current)
+                return try records(for: value, existing: current.existingObjects, origin: origin)
+            }
+            let changes: RecordChanges
+            if dryRun {
+                changes = try store.read { tx in try RecordChanges.of(merging: try body(tx), in: tx, dryRun: true) }
+            } else {
+                changes = try store.write { tx in
+                    let written = try body(tx)
+                    let changes = try RecordChanges.of(merging: written, in: tx, dryRun: false)
+                    try tx.merge(written)
+                    return changes
+                }
+            }
+            changes.render(format: output.format, context: context)
+        }
+
+        /// --edit: the current data in an editor, written back when saved
+        /// with changes. The write lock is not held while the editor is open;
+        /// the data is read again under it, and a change in between stops
+        /// the update.
+        private func runEditor(
+            context: CommandContext, target: Target, currentData: (ReadTransaction) throws -> ReadResult,
+            records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
+        ) throws {
+            let before = try file.openForReading(context).read { tx in try currentData(tx) }
+            let shown = JSONOutput(before.data ?? .null).rendered(pretty: true) + "\n"
+            let temporary = FileManager.default.temporaryDirectory
+                .appendingPathComponent("gqlcache-update-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).json").path
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(shown.utf8)) else {
+                throw CommandFailure(.io, "\(temporary): cannot create the file to edit")
+            }
+            var keep = false
+            defer { if !keep { try? FileManager.default.removeItem(atPath: temporary) } }
+            try Editor.open(temporary, environment: context.environment)
+            guard let edited = try? String(contentsOfFile: temporary, encoding: .utf8) else {
+                throw CommandFailure(.io, "\(temporary): cannot read the edited data back; nothing written")
+            }
+            if edited == shown {
+                context.print("no changes; nothing written")
+                return
+            }
+            let value: FieldValue
+            do {
+                value = try FieldValue(jsonText: edited)
+            } catch let error as CacheStoreError {
+                keep = true
+                throw CommandFailure(.usage, "the edited data is not JSON: \(error); nothing written; your edit is kept in \(temporary)")
+            }
+            if value == before.data?.fieldValue {
+                context.print("no changes; nothing written")
+                return
+            }
+            let written: [Record]
+            do {
+                written = try records(value, before.existingObjects, "the edited data", temporary)
+            } catch {
+                keep = true
+                throw error
+            }
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            func check(_ tx: ReadTransaction) throws {
+                guard try currentData(tx).data == before.data else {
+                    keep = true
+                    throw CommandFailure(.busy, "the cache changed while the editor was open; nothing written; your edit is kept in \(temporary)")
+                }
+            }
+            let changes: RecordChanges
+            if dryRun {
+                changes = try store.read { tx in
+                    try check(tx)
+                    return try RecordChanges.of(merging: written, in: tx, dryRun: true)
+                }
+            } else {
+                changes = try store.write { tx in
+                    try check(tx)
+                    let changes = try RecordChanges.of(merging: written, in: tx, dryRun: false)
+                    try tx.merge(written)
+                    return changes
+                }
+            }
+            changes.render(format: output.format, context: context)
+        }
+    }
+}
+
+extension CacheMiss {
+    /// A record that is not there is "not found"; data that does not fit is damaged.
+    var status: ExitStatus {
+        switch reason {
+        case .missingField, .missingRecord: return .notFound
+        case .damagedRecord, .typeMismatch: return .damagedRecord
+        }
+    }
+}
+
+/// The user's editor, run on a file until it exits.
+enum Editor {
+    static func open(_ path: String, environment: [String: String]) throws {
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Through the shell, so EDITOR may carry arguments ("code --wait").
+        process.arguments = ["-c", editor + " \"$1\"", "sh", path]
+        do {
+            try process.run()
+        } catch {
+            throw CommandFailure(.io, "cannot start the editor '\(editor)': \(error.localizedDescription); nothing written")
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw CommandFailure(.usage, "the editor '\(editor)' exited with status \(process.terminationStatus); nothing written")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import CacheQuery
+import CacheStore
+import Foundation
+
+extension GQLCache {
+    /// `gqlcache write CACHE [OPERATION] --response FILE`: a network
+    /// response normalized into the cache, as Apollo would store it.
+    struct Write: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Normalize a network response for an operation into the cache, as Apollo iOS stores it.",
+            discussion: """
+                The response's data is split into records exactly as Apollo's normalizer does: fields \
+                under their field cache keys, every object in a record of its own, reached by a \
+                reference. An object is keyed TYPE:id when the schema's @typePolicy(keyFields:) or a \
+                --key-field names its key fields (the app's cacheKeyInfo is not in the file, so say \
+                --key-field '*=id' if the app keys every type by id); otherwise it gets a path key such \
+                as QUERY_ROOT.hero. Records are merged field by field; fields are never removed. Every \
+                changed field is printed, and --dry-run prints them without writing. With --schema, \
+                values are type-checked first and nothing is written when one does not fit. Reading the \
+                operation back gives the response's data.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: "The operation the response answers, by name; optional when the documents hold just one.")
+        var operation: String?
+
+        @OptionGroup var documents: DocumentOptions
+
+        @Option(
+            help: ArgumentHelp("The response as JSON: {\"data\": …} or the data object itself; - reads standard input.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+        var response: String
+
+        @Option(help: ArgumentHelp("Write the data as this fragment instead of an operation (needs --key).", valueName: "name"))
+        var fragment: String?
+
+        @Option(help: ArgumentHelp("The record a fragment's data is written to, e.g. 'Droid:2001'.", valueName: "key"))
+        var key: String?
+
+        @OptionGroup var keyFields: KeyFieldOptions
+
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist.")
+        var create = false
+
+        @Flag(help: "Print what would change without writing.")
+        var dryRun = false
+
+        @OptionGroup var writing: WriteOptions
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }
+            if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
+            if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
+            if create && dryRun { throw ValidationError("--create and --dry-run do not go together") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let loaded = try documents.load(context)
+            let data = JSONInput.responseData(try JSONInput.read(response, what: "response", context: context))
+            let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
+            let records: [Record]
+            do {
+                if let fragment, let key {
+                    records = try normalizer.normalize(
+                        try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables)
+                } else {
+                    records = try normalizer.normalize(
+                        try loaded.document.operation(named: operation), data: data, variables: loaded.variables)
+                }
+            } catch let error as QueryError {
+                throw CommandFailure(error.status, error.description)
+            } catch let error as NormalizationError {
+                throw CommandFailure(.usage, "\(response == "-" ? "standard input" : response): \(error); nothing written")
+            }
+            let store: CacheStore
+            if create && !FileManager.default.fileExists(atPath: file.path) {
+                store = try CacheStore.create(at: file.path)
+            } else {
+                store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            }
+            let changes: RecordChanges
+            if dryRun {
+                changes = try store.read { tx in try RecordChanges.of(merging: records, in: tx, dryRun: true) }
+            } else {
+                changes = try store.write { tx in
+                    let changes = try RecordChanges.of(merging: records, in: tx, dryRun: false)
+                    try tx.merge(records)
+                    return changes
+                }
+            }
+            changes.render(format: output.format, context: context)
+        }
+    }
+}

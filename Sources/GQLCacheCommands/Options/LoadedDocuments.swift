@@ -1,0 +1,94 @@
+import ArgumentParser
+import CacheQuery
+import CacheStore
+import Foundation
+
+/// The documents, schema and variables of a command, loaded and checked.
+struct LoadedDocuments {
+    let document: QueryDocument
+    let schema: CacheSchema?
+    let variables: [String: InputValue]
+}
+
+extension DocumentOptions {
+    /// Loads everything the options name; a document that does not
+    /// validate against the schema stops the command with every problem
+    /// on standard error.
+    func load(_ context: CommandContext) throws -> LoadedDocuments {
+        let loaded: LoadedDocuments
+        do {
+            loaded = LoadedDocuments(document: try loadDocument(), schema: try loadSchema(), variables: try loadVariables())
+        } catch let error as QueryError {
+            throw CommandFailure(error.status, error.description)
+        }
+        if let problems = loaded.schema?.validate(loaded.document), let first = problems.first {
+            for problem in problems.dropFirst() { context.report(.usage, problem.description) }
+            throw CommandFailure(.usage, first.description)
+        }
+        return loaded
+    }
+}
+
+/// How written objects get identity keys when the schema has no
+/// `@typePolicy` for them.
+struct KeyFieldOptions: ParsableArguments {
+    @Option(
+        name: .customLong("key-field"),
+        help: ArgumentHelp(
+            "Objects of TYPE are keyed TYPE:value by these fields, like the app's cache key configuration; TYPE * means every type that has them (repeatable).",
+            valueName: "type=field[,field]"))
+    var assignments: [String] = []
+
+    func validate() throws {
+        for assignment in assignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].split(separator: ",").isEmpty,
+                !parts[1].split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+            else {
+                throw ValidationError("--key-field takes TYPE=field[,field], e.g. Human=id or Book=isbn,lang; got '\(assignment)'")
+            }
+        }
+    }
+
+    var policy: KeyPolicy {
+        var keyFields: [String: [String]] = [:]
+        for assignment in assignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1)
+            keyFields[String(parts[0])] = parts[1].split(separator: ",").map(String.init)
+        }
+        return KeyPolicy(keyFields: keyFields)
+    }
+}
+
+/// A JSON text from a file named on the command line, or from standard
+/// input for `-`.
+enum JSONInput {
+    static func read(_ path: String, what: String, context: CommandContext) throws -> FieldValue {
+        let text: String
+        if path == "-" {
+            var lines: [String] = []
+            while let line = context.stdin.readLine() { lines.append(line) }
+            text = lines.joined(separator: "\n")
+        } else {
+            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(path): cannot read the \(what)" : "\(path): no such file")
+            }
+            text = contents
+        }
+        do {
+            return try FieldValue(jsonText: text)
+        } catch let error as CacheStoreError {
+            throw CommandFailure(.usage, "\(path == "-" ? "standard input" : path): the \(what) is not JSON: \(error)")
+        }
+    }
+
+    /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
+    /// the object itself when it is the data alone.
+    static func responseData(_ value: FieldValue) -> FieldValue {
+        if case .object(let members) = value, let data = members["data"],
+            Set(members.keys).isSubset(of: ["data", "errors", "extensions"]) {
+            return data
+        }
+        return value
+    }
+}

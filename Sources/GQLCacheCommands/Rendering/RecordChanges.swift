@@ -1,0 +1,104 @@
+import CacheStore
+
+/// What merging records changes, field by field: the report of `write` and
+/// `update`, the same before (`--dry-run`) and after writing.
+struct RecordChanges {
+    struct FieldChange {
+        let field: String
+        /// nil when the record did not have the field.
+        let before: FieldValue?
+        let after: FieldValue
+    }
+
+    struct RecordChange {
+        let key: CacheKey
+        let isNew: Bool
+        var fields: [FieldChange]
+    }
+
+    let records: [RecordChange]
+    let dryRun: Bool
+
+    var fieldCount: Int { records.reduce(0) { $0 + $1.fields.count } }
+
+    /// The changes merging `incoming` into the cache would make, worked out
+    /// as the store merges (later records win, fields are never removed).
+    static func of(merging incoming: [Record], in tx: ReadTransaction, dryRun: Bool) throws -> RecordChanges {
+        let loaded = try tx.records(for: incoming.map(\.key))
+        var working: [CacheKey: Record] = [:]
+        var changes: [CacheKey: RecordChange] = [:]
+        var order: [CacheKey] = []
+        for record in incoming {
+            let existing = try working[record.key] ?? loaded[record.key]?.get()
+            var current = existing ?? Record(key: record.key, fields: [:])
+            for field in record.fields.keys.sorted(by: byteOrder) where current.fields[field] != record.fields[field] {
+                if changes[record.key] == nil {
+                    changes[record.key] = RecordChange(key: record.key, isNew: loaded[record.key] == nil, fields: [])
+                    order.append(record.key)
+                }
+                changes[record.key]!.fields.append(FieldChange(field: field, before: current.fields[field], after: record.fields[field]!))
+                current.fields[field] = record.fields[field]
+            }
+            working[record.key] = current
+        }
+        return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun)
+    }
+
+    /// One line of summary: what was (or would be) written.
+    var summary: String {
+        guard !records.isEmpty else { return "nothing to write: the cache already holds this data" }
+        let added = records.filter(\.isNew).count
+        let changed = records.count - added
+        var parts: [String] = []
+        if changed > 0 { parts.append("\(changed) record\(changed == 1 ? "" : "s") changed") }
+        if added > 0 { parts.append("\(added) record\(added == 1 ? "" : "s") added") }
+        let fields = "\(fieldCount) field\(fieldCount == 1 ? "" : "s")"
+        return parts.joined(separator: ", ") + " (\(fields))" + (dryRun ? "; dry run, nothing written" : "")
+    }
+
+    func render(format: OutputFormat, context: CommandContext) {
+        switch format {
+        case .text:
+            for record in records {
+                context.print(record.key.rawValue + (record.isNew ? " (new record)" : ""))
+                for change in record.fields {
+                    let after = JSONWriter.string(for: change.after, escapingSlashes: false)
+                    if let before = change.before {
+                        context.print("  \(change.field): \(JSONWriter.string(for: before, escapingSlashes: false)) → \(after)")
+                    } else {
+                        context.print("  + \(change.field): \(after)")
+                    }
+                }
+            }
+            context.print(summary)
+        case .json:
+            format.emit(.object([
+                ("dryRun", .bool(dryRun)),
+                ("records", .array(records.map { record in
+                    .object([("key", .string(record.key.rawValue)), ("new", .bool(record.isNew)),
+                             ("fields", .array(record.fields.map(\.json)))])
+                })),
+            ]), to: context)
+        case .jsonl:
+            for record in records {
+                for change in record.fields {
+                    format.emit(.object([("key", .string(record.key.rawValue)), ("new", .bool(record.isNew))] + change.json.members), to: context)
+                }
+            }
+        }
+    }
+}
+
+extension RecordChanges.FieldChange {
+    var json: JSONOutput {
+        // No "before" member for a field the record did not have (null would say it held null).
+        .object([("field", .string(field))] + (before.map { [("before", JSONOutput.value($0))] } ?? []) + [("after", .value(after))])
+    }
+}
+
+extension JSONOutput {
+    var members: [(String, JSONOutput)] {
+        if case .object(let members) = self { return members }
+        return []
+    }
+}
