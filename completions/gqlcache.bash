@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|rm|clear|help)
+    info|keys|show|read|write|update|rm|clear|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read rm clear help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear help' -- "${cur}"))
         ;;
     esac
 }
@@ -306,6 +306,131 @@ _gqlcache_read() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_write() {
+    repeating_flags=()
+    non_repeating_flags=(--create --dry-run --version -h --help)
+    repeating_options=(--document --text --var --key-field)
+    non_repeating_options=(--schema --variables --variables-file --response --fragment --key --busy-timeout --format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--document')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphql|gql)'
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--schema')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--variables')
+        return
+        ;;
+    '--variables-file')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--var')
+        return
+        ;;
+    '--response')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--fragment')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--key-field')
+        return
+        ;;
+    '--busy-timeout')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_update() {
+    repeating_flags=()
+    non_repeating_flags=(--edit --dry-run --version -h --help)
+    repeating_options=(--document --text --var --set --key-field)
+    non_repeating_options=(--schema --variables --variables-file --fragment --key --data --busy-timeout --format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--document')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphql|gql)'
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--schema')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--variables')
+        return
+        ;;
+    '--variables-file')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--var')
+        return
+        ;;
+    '--fragment')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--data')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--key-field')
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--format')

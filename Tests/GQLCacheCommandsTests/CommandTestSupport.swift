@@ -19,16 +19,16 @@ struct CommandResult {
 
 /// Runs `gqlcache ARGS` in-process, with scripted answers on a pretend
 /// terminal when `answers` is given.
-func gqlcache(_ arguments: String..., answers: [String]? = nil) -> CommandResult {
-    gqlcache(arguments: arguments, answers: answers)
+func gqlcache(_ arguments: String..., answers: [String]? = nil, environment: [String: String] = [:]) -> CommandResult {
+    gqlcache(arguments: arguments, answers: answers, environment: environment)
 }
 
-func gqlcache(arguments: [String], answers: [String]? = nil) -> CommandResult {
+func gqlcache(arguments: [String], answers: [String]? = nil, environment: [String: String] = [:]) -> CommandResult {
     let stdout = StringSink()
     let stderr = StringSink()
     let context = CommandContext(
         stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers ?? []),
-        stdinIsTerminal: answers != nil, stdoutIsTerminal: false, environment: [:])
+        stdinIsTerminal: answers != nil, stdoutIsTerminal: false, environment: environment)
     let status = GQLCacheMain.run(arguments: arguments, context: context)
     return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
 }

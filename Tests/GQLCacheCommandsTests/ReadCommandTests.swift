@@ -56,12 +56,23 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"createReview":{"__typename":"Review","stars":5,"commentary":"This is a great movie!"}}"# + "\n")
     }
 
+    func testWithASchemaATypeErrorExitsSixAndSaysWhatDoesNotFit() throws {
+        let schema = path("changed.graphqls")
+        try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
+            .replacingOccurrences(of: "mass: Float", with: "mass: Float!")
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "--text", #"{ human(id: "1000") { name mass } }"#, "--schema", schema)
+        XCTAssertEqual(result.status, .damagedRecord)
+        XCTAssertEqual(result.stderr, "gqlcache: type error at human.mass: record 'Human:1000', field 'mass': null in a non-null field of type Float!\n")
+    }
+
     func testDocumentProblemsAreOneLineUsageErrors() throws {
         let syntax = gqlcache("read", blogCache, "--text", "{ feed(first: 3) { title }")
         XCTAssertEqual(syntax.status, .usage)
         XCTAssertEqual(syntax.stderr, "gqlcache: --text:1:27: syntax error: Expected Name, found <EOF>\n")
         let ambiguous = gqlcache("read", blogCache, "--document", blogDocument)
-        XCTAssertEqual(ambiguous.stderr, "gqlcache: the documents hold several operations; name one (operations: Feed, Viewer, UserPosts)\n")
+        XCTAssertEqual(ambiguous.stderr, "gqlcache: the documents hold several operations; name one (operations: Feed, Viewer, UserPosts, RenameViewer)\n")
         let unknown = gqlcache("read", blogCache, "Nope", "--document", blogDocument)
         XCTAssertEqual(unknown.status, .notFound)
         let missingVariable = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument)

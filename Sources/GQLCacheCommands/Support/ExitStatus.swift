@@ -14,7 +14,8 @@ public enum ExitStatus: Int32, Sendable {
     case busy = 4
     /// The file could not be read or written.
     case io = 5
-    /// A record in the file is damaged (NULL or not a JSON object).
+    /// A record in the file is damaged (NULL or not a JSON object), or a
+    /// read with a schema found a value that does not fit its type.
     case damagedRecord = 6
 }
 

@@ -1,0 +1,158 @@
+import CacheStore
+import Foundation
+import XCTest
+
+final class UpdateCommandTests: CommandTestCase {
+    var starwarsSchema: String { repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path }
+    let document = """
+        query HeroName($episode: Episode) @apollo_client_ios_localCacheMutation {
+          hero(episode: $episode) { name friends { name } }
+        }
+        query NotLocal { hero(episode: NEWHOPE) { name } }
+        fragment HumanDetails on Human @apollo_client_ios_localCacheMutation { name homePlanet mass }
+        """
+
+    func records(_ path: String) throws -> [String: [String: FieldValue]] {
+        try CacheStore.open(at: path).read { tx in
+            var records: [String: [String: FieldValue]] = [:]
+            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
+            return records
+        }
+    }
+
+    func rowIDs(_ path: String) throws -> String {
+        let sqlite = Process()
+        let output = Pipe()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [path, "SELECT _id, key FROM records ORDER BY _id"]
+        sqlite.standardOutput = output
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    func update(_ cache: String, _ arguments: String..., environment: [String: String] = [:]) -> CommandResult {
+        gqlcache(arguments: ["update", cache, "--text", document] + arguments, environment: environment)
+    }
+
+    func testOnlyLocalCacheMutationsMayBeWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = update(cache, "NotLocal", "--set", "hero.name=X")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: query 'NotLocal' is not a local cache mutation: Apollo only lets definitions marked @apollo_client_ios_localCacheMutation write to the cache, and so does gqlcache; mark it as in 'query NotLocal @apollo_client_ios_localCacheMutation { … }'\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testAFragmentUpdatesTheRecordAtItsKeyAndUnchangedRecordsKeepTheirRows() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        let rows = try rowIDs(cache)
+        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema,
+                            "--set", "mass=80.5", "--set", "homePlanet=null", "--set", "name=Luke Skywalker")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines, [
+            "Human:1000",
+            #"  homePlanet: "Tatooine" → null"#,
+            "  mass: null → 80.5",
+            "1 record changed (2 fields)",
+        ])
+        var expected = before
+        expected["Human:1000"]!["mass"] = .double(80.5)
+        expected["Human:1000"]!["homePlanet"] = .null
+        XCTAssertEqual(try records(cache), expected)
+        // Apollo's upsert keeps the row of a changed record, and leaves the others alone.
+        XCTAssertEqual(try rowIDs(cache), rows)
+    }
+
+    func testRemovingAListElementMovesReferencesAndCopiesNoData() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        let data = path("data.json")
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Han Solo"},null]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        var expected = before
+        expected["Droid:2001"]!["friends"] = .list([.reference(CacheKey("Human:1002")), .null])
+        XCTAssertEqual(try records(cache), expected)
+    }
+
+    func testAddedObjectsGetPathKeysUnlessAKeyFieldSaysOtherwise() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let added = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", #"hero.friends.3={"__typename":"Wookiee","name":"Chewie"}"#)
+        XCTAssertEqual(added.status, .success, added.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001.friends.3"], ["__typename": .string("Wookiee"), "name": .string("Chewie")])
+        let document = "query Q @apollo_client_ios_localCacheMutation { hero(episode: JEDI) { id name } }"
+        // --data needs no data in the cache yet (hero(episode:JEDI) is not there).
+        let data = path("data.json")
+        try #"{"hero":{"__typename":"Wookiee","id":"w1","name":"Chewie"}}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let keyed = gqlcache("update", cache, "--text", document, "--data", data, "--key-field", "Wookiee=id")
+        XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:JEDI)"], .reference(CacheKey("Wookiee:w1")))
+    }
+
+    func testBadPathsMissesAndTypeErrorsWriteNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let badPath = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.nick=R2")
+        XCTAssertEqual(badPath.status, .usage)
+        XCTAssertEqual(badPath.stderr, "gqlcache: --set hero.nick: hero has no 'nick' in the selection (it has: __typename, name, friends); nothing written\n")
+        let outOfRange = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.friends.7.name=X")
+        XCTAssertEqual(outOfRange.stderr, "gqlcache: --set hero.friends.7.name: hero.friends is a list of 3 elements; '7' is not an index in it; nothing written\n")
+        let miss = update(cache, "HeroName", "--var", "episode=JEDI", "--set", "hero.name=R2")
+        XCTAssertEqual(miss.status, .notFound)
+        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query HeroName: cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)'\n")
+        let typeError = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "name=null")
+        XCTAssertEqual(typeError.status, .usage)
+        XCTAssertEqual(typeError.stderr, "gqlcache: --set: cannot write name: null in a non-null field of type String!; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testEditWritesWhatTheEditorSaved() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let editor = try script("edit.sh", #"sed -i 's/"R2-D2"/"Artoo"/' "$1""#)
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": editor])
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines, ["Droid:2001", #"  name: "R2-D2" → "Artoo""#, "1 record changed (1 field)"])
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo"))
+    }
+
+    func testEditUnchangedWritesNothingAndVisualWinsOverEditor() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let failing = try script("fail.sh", "exit 3")
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["VISUAL": "true", "EDITOR": failing])
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "no changes; nothing written\n")
+        let failed = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": failing])
+        XCTAssertEqual(failed.status, .usage)
+        XCTAssertEqual(failed.stderr, "gqlcache: the editor '\(failing)' exited with status 3; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testAnInvalidEditWritesNothingAndKeepsTheEditedText() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let editor = try script("break.sh", #"echo '{"hero": {oops' > "$1""#)
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": editor])
+        XCTAssertEqual(result.status, .usage)
+        let kept = try XCTUnwrap(result.stderr.components(separatedBy: "your edit is kept in ").last?.trimmingCharacters(in: .newlines))
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the edited data is not JSON: "), result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "{\"hero\": {oops\n")
+        try FileManager.default.removeItem(atPath: kept)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testTheModesAreExclusiveAndOneIsNeeded() {
+        XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document).stderr.contains("say what to change: --set PATH=VALUE, --data FILE or --edit"))
+        XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document, "--edit", "--data", "d.json").stderr.contains("give one of --set, --data and --edit"))
+    }
+
+    private func script(_ name: String, _ body: String) throws -> String {
+        let file = path(name)
+        try "#!/bin/sh\n\(body)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
+        return file
+    }
+}

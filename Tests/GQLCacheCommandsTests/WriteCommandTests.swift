@@ -1,0 +1,97 @@
+import CacheStore
+import Foundation
+import XCTest
+
+final class WriteCommandTests: CommandTestCase {
+    var starwarsSchema: String { repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path }
+    var demo: String { RoundTripTests.corpus.appendingPathComponent("starwars-demo.graphql").path }
+    var demoResponse: String { RoundTripTests.corpus.appendingPathComponent("starwars-demo-response.json").path }
+    let demoVariables = #"{"episode":"NEWHOPE","filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}},"unit":"FOOT"}"#
+
+    func records(_ path: String) throws -> [String: [String: FieldValue]] {
+        try CacheStore.open(at: path).read { tx in
+            var records: [String: [String: FieldValue]] = [:]
+            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
+            return records
+        }
+    }
+
+    func testWritingTheDemoResponseGivesTheRecordsApolloWrote() throws {
+        let cache = path("new.sqlite")
+        let result = gqlcache("write", cache, "--create", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+                              "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.last, "8 records added (39 fields)")
+        var apollo = try records(fixturesFolder.appendingPathComponent("starwars.sqlite").path)
+        // The fixture also holds the mutation's result, written by a second response.
+        apollo = apollo.filter { !$0.key.hasPrefix("MUTATION_ROOT") }
+        XCTAssertEqual(try records(cache), apollo)
+    }
+
+    func testWritingAgainChangesNothingAndSaysSo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("write", cache, "Demo", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+                              "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "nothing to write: the cache already holds this data\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testTheDiffNamesEachChangedFieldAndDryRunWritesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let response = path("r.json")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2 (repaired)","height":0.96}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let arguments = ["write", cache, "--text", "{ hero(episode: JEDI) { __typename id name height } }", "--response", response, "--key-field", "*=id"]
+        let dryRun = gqlcache(arguments: arguments + ["--dry-run"])
+        XCTAssertEqual(dryRun.status, .success, dryRun.stderr)
+        XCTAssertEqual(dryRun.lines, [
+            "QUERY_ROOT",
+            #"  + hero(episode:JEDI): {"$reference":"Droid:2001"}"#,
+            "Droid:2001",
+            "  + height: 0.96",
+            #"  name: "R2-D2" → "R2-D2 (repaired)""#,
+            "2 records changed (3 fields); dry run, nothing written",
+        ])
+        XCTAssertEqual(try bytes(cache), before)
+        let real = gqlcache(arguments: arguments)
+        XCTAssertEqual(real.lines.dropLast(), dryRun.lines.dropLast())
+        XCTAssertEqual(real.lines.last, "2 records changed (3 fields)")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2-D2 (repaired)"))
+    }
+
+    func testAResponseThatDoesNotFitIsRefusedAndNothingIsWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let response = path("r.json")
+        try #"{"hero":{"__typename":"Droid","id":"2001","name":null}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let typeError = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id name } }", "--schema", starwarsSchema, "--response", response)
+        XCTAssertEqual(typeError.status, .usage)
+        XCTAssertEqual(typeError.stderr, "gqlcache: \(response): cannot write hero.name: null in a non-null field of type String!; nothing written\n")
+        let missing = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id mass } }", "--response", response)
+        XCTAssertEqual(missing.stderr, "gqlcache: \(response): cannot write hero.mass: the data has no 'mass', which the selection asks for; nothing written\n")
+        try "{oops".write(toFile: response, atomically: true, encoding: .utf8)
+        let notJSON = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
+        XCTAssertEqual(notJSON.status, .usage)
+        XCTAssertTrue(notJSON.stderr.hasPrefix("gqlcache: \(response): the response is not JSON: "), notJSON.stderr)
+        let noFile = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", path("nope.json"))
+        XCTAssertEqual(noFile.status, .io)
+        XCTAssertEqual(noFile.stderr, "gqlcache: \(path("nope.json")): no such file\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testWithoutCreateAMissingCacheIsAnErrorAndNotCreated() throws {
+        let response = path("r.json")
+        try #"{"hero":null}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let result = gqlcache("write", path("none.sqlite"), "--text", "{ hero { name } }", "--response", response)
+        XCTAssertEqual(result.status, .io)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    func testKeyFieldNeedsTypeAndFields() {
+        let result = gqlcache("write", path("c.sqlite"), "--text", "{ a }", "--response", "r.json", "--key-field", "Human")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.contains("--key-field takes TYPE=field[,field]"), result.stderr)
+    }
+}
