@@ -25,12 +25,15 @@ let package = Package(
             name: "CacheQuery",
             dependencies: ["CacheStore", .product(name: "GraphQL", package: "GraphQL")]
         ),
-        // The command tree, renderers and the in-process runner shared by CLI and tests.
+        // GNU readline and history (libreadline-dev), for the REPL only.
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // The command tree, renderers, the REPL and the in-process runner shared by CLI and tests.
         .target(
             name: "GQLCacheCommands",
             dependencies: [
                 "CacheStore",
                 "CacheQuery",
+                "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -164,6 +164,13 @@ public final class CacheStore {
         }
     }
 
+    /// Stops the statement running on this store, from any thread (a
+    /// Ctrl-C handler): it throws ``CacheStoreError/interrupted(path:)``, and
+    /// a write transaction rolls back.
+    public func interrupt() {
+        queue.interrupt()
+    }
+
     /// Sizes of the database and of the journal files beside it.
     public func fileSizes() -> FileSizes { FileSizes(path: path) }
 }

@@ -43,6 +43,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
     case transactionEnded
+    /// The operation was stopped by ``CacheStore/interrupt()`` (Ctrl-C);
+    /// a write was rolled back.
+    case interrupted(path: String)
 }
 
 extension CacheStoreError: CustomStringConvertible, LocalizedError {
@@ -71,6 +74,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "invalid pattern '\(pattern)': \(message)"
         case .transactionEnded:
             return "a transaction was used after its closure returned"
+        case .interrupted(let path):
+            return "\(path): interrupted; nothing was changed"
         }
     }
 }

@@ -12,6 +12,8 @@ enum StoreErrors {
 
     static func translate(_ error: DatabaseError, path: String, waited: Double) -> CacheStoreError {
         switch error.resultCode {
+        case .SQLITE_INTERRUPT:
+            return .interrupted(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return .busy(path: path, waited: waited)
         case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:

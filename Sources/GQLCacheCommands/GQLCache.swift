@@ -15,7 +15,7 @@ public struct GQLCache: ParsableCommand {
             value that does not fit its type.
             """,
         version: GQLCacheVersion.current,
-        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self]
+        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Repl.self]
     )
 
     public init() {}

@@ -20,7 +20,7 @@ extension GQLCache {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) throws {
-            let store = try writing.openForWriting(file)
+            let store = try writing.openForWriting(file, context)
             if !force {
                 guard context.canAskQuestions else {
                     throw CommandFailure(

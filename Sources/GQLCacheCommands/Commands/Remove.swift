@@ -30,7 +30,7 @@ extension GQLCache {
         @Flag(help: "List what would be removed, and the references that would dangle, without removing.")
         var dryRun = false
 
-        @Flag(name: .shortAndLong, help: "Remove by pattern without asking.")
+        @Flag(name: .shortAndLong, help: "Remove without asking (pattern removal asks on a terminal, and so does every removal at the REPL's prompt).")
         var force = false
 
         @OptionGroup var writing: WriteOptions
@@ -59,7 +59,14 @@ extension GQLCache {
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
             var seen: Set<CacheKey> = []
             let requested = requested.filter { seen.insert($0).inserted }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            // At the REPL's prompt even exact keys are confirmed.
+            if context.confirmsEveryRemoval && !force && !dryRun {
+                let shown = requested.prefix(5).map(\.rawValue).joined(separator: ", ") + (requested.count > 5 ? ", …" : "")
+                guard context.confirm("remove \(requested.count) record(s) from \(file.path) (\(shown))?") else {
+                    throw CommandFailure(.notFound, "nothing removed")
+                }
+            }
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             let outcome: RemovalOutcome
             func outcomeOfRemoving(_ removed: [CacheKey], in tx: ReadTransaction) throws -> RemovalOutcome {
                 try RemovalOutcome.after(
@@ -107,7 +114,7 @@ extension GQLCache {
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
             }
-            let store = try writing.openForWriting(file)
+            let store = try writing.openForWriting(file, context)
             if !force {
                 guard context.canAskQuestions else {
                     throw CommandFailure(

@@ -154,7 +154,7 @@ extension GQLCache {
                 }
                 return (value.fieldValue, "--set")
             }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             let body: (ReadTransaction) throws -> [Record] = { tx in
                 let current = try currentData(tx)
                 let (value, origin) = try newData(current)
@@ -217,7 +217,7 @@ extension GQLCache {
                 keep = true
                 throw error
             }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             func check(_ tx: ReadTransaction) throws {
                 guard try currentData(tx).data == before.data else {
                     keep = true

@@ -79,7 +79,7 @@ extension GQLCache {
             if create && !FileManager.default.fileExists(atPath: file.path) {
                 store = try CacheStore.create(at: file.path)
             } else {
-                store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file)
+                store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             }
             let changes: RecordChanges
             if dryRun {

@@ -11,7 +11,9 @@ struct CacheFileArgument: ParsableArguments {
     /// Opens the file read-only: nothing in it or beside it is created or
     /// changed. Warns when only an immutable snapshot could be read.
     func openForReading(_ context: CommandContext) throws -> CacheStore {
-        let store = try CacheStore.open(at: path, access: .readOnly)
+        let store = try context.openStores?.store(path: path, access: .readOnly, busyTimeout: 0) {
+            try CacheStore.open(at: path, access: .readOnly)
+        } ?? CacheStore.open(at: path, access: .readOnly)
         if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
             context.warn(
                 "\(path): its folder is not writable, so it was read as an immutable snapshot; "
@@ -44,8 +46,10 @@ struct WriteOptions: ParsableArguments {
         }
     }
 
-    func openForWriting(_ file: CacheFileArgument) throws -> CacheStore {
-        try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+    func openForWriting(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
+        try context.openStores?.store(path: file.path, access: .readWrite, busyTimeout: busyTimeout) {
+            try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+        } ?? CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
     }
 }
 

@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// Where a command writes and what it knows of its surroundings. Passed in,
@@ -11,6 +12,11 @@ public final class CommandContext {
     public let environment: [String: String]
     /// The first non-zero status a command reported while carrying on.
     public private(set) var status: ExitStatus = .success
+    /// Stores kept open from one command to the next (the REPL); nil when
+    /// each command opens its file itself.
+    public var openStores: OpenStores?
+    /// Ask before removing records even by exact key (the REPL's prompt).
+    public var confirmsEveryRemoval = false
 
     public init(
         stdout: TextSink, stderr: TextSink, stdin: LineSource,
@@ -41,12 +47,14 @@ public final class CommandContext {
     /// Reports a problem on standard error and remembers its status, for a
     /// command that goes on with its other work.
     public func report(_ status: ExitStatus, _ message: String) {
+        stdout.flush()
         stderr.write("gqlcache: \(message)\n")
         if self.status == .success { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
     public func warn(_ message: String) {
+        stdout.flush()
         stderr.write("gqlcache: warning: \(message)\n")
     }
 
@@ -127,5 +135,39 @@ final class FileDescriptorSink: TextSink {
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Cache files opened once and kept open across commands, as the REPL
+/// does. An open store holds no lock between transactions, so other
+/// processes may write the file meanwhile and the next command sees it.
+public final class OpenStores: @unchecked Sendable {
+    private struct Key: Hashable {
+        let path: String
+        let access: CacheStore.Access
+        let busyTimeout: Double
+    }
+
+    private var stores: [Key: CacheStore] = [:]
+    private let lock = NSLock()
+
+    public init() {}
+
+    func store(path: String, access: CacheStore.Access, busyTimeout: Double, open: () throws -> CacheStore) throws -> CacheStore {
+        let key = Key(path: path, access: access, busyTimeout: busyTimeout)
+        if let store = lock.withLock({ stores[key] }) { return store }
+        let store = try open()
+        lock.withLock { stores[key] = store }
+        return store
+    }
+
+    /// Stops whatever statement any open store is running (Ctrl-C).
+    public func interruptAll() {
+        for store in lock.withLock({ Array(stores.values) }) { store.interrupt() }
+    }
+
+    /// Closes every store (`open` of another file).
+    public func closeAll() {
+        lock.withLock { stores.removeAll() }
     }
 }

@@ -17,6 +17,8 @@ public enum ExitStatus: Int32, Sendable {
     /// A record in the file is damaged (NULL or not a JSON object), or a
     /// read with a schema found a value that does not fit its type.
     case damagedRecord = 6
+    /// Ctrl-C stopped the command.
+    case interrupted = 130
 }
 
 /// A failure that stops a command with a status and a one-line message.
@@ -39,6 +41,7 @@ extension ExitStatus {
         case .damagedRecord: self = .damagedRecord
         case .invalidJSON, .invalidPattern: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
+        case .interrupted: self = .interrupted
         }
     }
 }

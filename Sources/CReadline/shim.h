@@ -1,0 +1,77 @@
+// GNU readline and history for the REPL, with small shims for what Swift
+// cannot reach directly: global variables and a signal handler that must
+// be a plain C function. GNU readline is licensed under the GPL-3.0.
+#ifndef GQLCACHE_CREADLINE_SHIM_H
+#define GQLCACHE_CREADLINE_SHIM_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+/// Set by SIGINT; read and cleared by the REPL.
+static volatile sig_atomic_t gqlcache_interrupted = 0;
+/// Whether readline is waiting for a line (so Ctrl-C clears it).
+static volatile sig_atomic_t gqlcache_reading_line = 0;
+
+static void gqlcache_sigint(int signal) {
+    (void)signal;
+    gqlcache_interrupted = 1;
+    if (gqlcache_reading_line) {
+        // Cancel the line being typed and show a fresh prompt, as bash does.
+        (void)write(STDOUT_FILENO, "^C\n", 3);
+        rl_free_line_state();
+        rl_on_new_line();
+        rl_replace_line("", 0);
+        rl_redisplay();
+    }
+}
+
+/// Ctrl-C interrupts the line or the running command, never the process.
+static inline void gqlcache_install_sigint_handler(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = gqlcache_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, NULL);
+    // readline must not install its own handler, which would re-raise SIGINT.
+    rl_catch_signals = 0;
+}
+
+static inline int gqlcache_take_interrupt(void) {
+    int was = gqlcache_interrupted;
+    gqlcache_interrupted = 0;
+    return was;
+}
+
+static inline char *gqlcache_readline(const char *prompt) {
+    gqlcache_reading_line = 1;
+    char *line = readline(prompt);
+    gqlcache_reading_line = 0;
+    return line;
+}
+
+static inline void gqlcache_set_word_breaks(const char *characters) {
+    rl_completer_word_break_characters = (char *)characters;
+    rl_basic_word_break_characters = (char *)characters;
+    rl_completer_quote_characters = "\"'";
+}
+
+static inline void gqlcache_set_completion(rl_completion_func_t *function) {
+    rl_attempted_completion_function = function;
+}
+
+/// After a completion function: 1 stops readline from also completing file names.
+static inline void gqlcache_set_completion_over(int over) { rl_attempted_completion_over = over; }
+
+static inline void gqlcache_set_append_character(int character) { rl_completion_append_character = character; }
+
+static inline const char *gqlcache_line_buffer(void) { return rl_line_buffer; }
+
+static inline void gqlcache_set_readline_name(const char *name) { rl_readline_name = (char *)name; }
+
+#endif

@@ -1,0 +1,50 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache repl CACHE`: the commands at a prompt, on a file opened once.
+    struct Repl: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Explore a cache at a prompt: every command without the file, cd through references, GraphQL typed in.",
+            discussion: """
+                Every command works as on the command line, minus the cache file ('keys Droid:%', \
+                'show', 'read --document q.graphql Hero', 'rm Human:1000'). The REPL adds cd KEY or \
+                cd FIELD to follow references, ls, back (or cd ..), pwd, open FILE, edit (\\e) for the last \
+                query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
+                need, runs with read. Tab completes commands, flags, keys, fields and file names. History \
+                is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
+                clears the line or stops the running command; Ctrl-D or quit leaves. Removals ask first \
+                unless --force. No lock is held between commands, so the app may write meanwhile. \
+                Without a terminal (a script on standard input, or -c), lines run without prompts and \
+                the exit status is the last command's; --bail stops at the first failure.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Option(name: .short, help: ArgumentHelp("Run these commands (separated by ';') instead of reading standard input.", valueName: "commands"))
+        var commands: String?
+
+        @Flag(help: "Stop at the first command that fails, and exit with its status.")
+        var bail = false
+
+        func run(in context: CommandContext) throws {
+            let interactive = commands == nil && context.stdinIsTerminal
+            let session = REPLSession(cachePath: file.path, context: context, interactive: interactive)
+            try session.start()
+            let reader: LineReader
+            if let commands {
+                reader = SourceLineReader(lines: ShellWords.commands(commands))
+            } else if interactive {
+                let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
+                readline.setCompleter(REPLCompleter(session: session))
+                reader = readline
+                context.print("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
+            } else {
+                reader = SourceLineReader(source: context.stdin)
+            }
+            let status = session.run(reader: reader, bail: bail)
+            reader.setCompleter(nil)
+            if status != .success { throw CommandFailure(status, "") }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Where the REPL gets its lines: GNU readline on a terminal, standard
+/// input or `-c` text in scripts, scripted lines in tests.
+public protocol LineReader: AnyObject {
+    /// The next line, without its newline; nil at the end of input (Ctrl-D).
+    func readLine(prompt: String) -> String?
+    /// Remembers a line in the history (and its file).
+    func addToHistory(_ line: String)
+    /// Whether Ctrl-C was pressed since the last call, clearing it.
+    func takeInterrupt() -> Bool
+    /// Lets completion ask the session (readline only).
+    func setCompleter(_ completer: REPLCompleter?)
+}
+
+extension LineReader {
+    public func addToHistory(_ line: String) {}
+    public func takeInterrupt() -> Bool { false }
+    public func setCompleter(_ completer: REPLCompleter?) {}
+}
+
+/// Lines from a fixed list (`-c 'cmd; cmd'`, tests) or any ``LineSource``.
+public final class SourceLineReader: LineReader {
+    private let next: () -> String?
+
+    public init(lines: [String]) {
+        var remaining = lines[...]
+        next = { remaining.popFirst() }
+    }
+
+    public init(source: LineSource) {
+        next = { source.readLine() }
+    }
+
+    public func readLine(prompt: String) -> String? { next() }
+}

@@ -1,0 +1,113 @@
+import CacheQuery
+import CacheStore
+import Foundation
+
+/// Tab completion at the REPL's prompt: command names, a command's flags,
+/// cache keys (a prefix lookup through the key index, so it stays instant on
+/// a million records), field names of the current record for `cd`, and
+/// operation and fragment names from the documents named so far. Pure
+/// logic: the readline reader asks it and shows what it returns.
+public final class REPLCompleter {
+    /// What to complete: candidates to offer, or the file names readline
+    /// completes itself.
+    public enum Completion: Equatable {
+        case candidates([String])
+        case fileNames
+    }
+
+    unowned let session: REPLSession
+    /// Options of each CLI command that take a file name.
+    static let fileOptions: Set<String> = [
+        "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config",
+    ]
+    static let keyLimit = 200
+
+    init(session: REPLSession) {
+        self.session = session
+    }
+
+    /// Completions for `word`, the word that ends at the cursor, with
+    /// `before` the text of the line before it.
+    public func complete(word: String, before: String) -> Completion {
+        let previousWords = (try? ShellWords.split(before)) ?? before.split(separator: " ").map(String.init)
+        guard let command = previousWords.first else {
+            return .candidates(Self.matching(word, in: Self.commandNames))
+        }
+        if let previous = previousWords.last, previousWords.count > 1, Self.fileOptions.contains(previous) { return .fileNames }
+        if command == "open" { return .fileNames }
+        if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
+        if previousWords.last == "--fragment" { return .candidates(Self.matching(word, in: definitionNames().fragments)) }
+        if ["read", "update", "write"].contains(command) && previousWords.count == 1 {
+            let operations = definitionNames().operations
+            if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
+        }
+        if command == "cd" || command == "ls" {
+            return .candidates(Self.matching(word, in: fieldsHere()) + keys(startingWith: word))
+        }
+        return .candidates(keys(startingWith: word))
+    }
+
+    static var commandNames: [String] {
+        (GQLCache.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" } + REPLSession.ownCommands.map(\.name) + ["exit"])
+            .sorted()
+    }
+
+    static func matching(_ prefix: String, in names: [String]) -> [String] {
+        names.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Long and short flags of each command, from the command tree's own
+    /// description of itself.
+    static let flags: [String: [String]] = {
+        guard let data = GQLCache._dumpHelp().data(using: .utf8),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let tool = root["command"] as? [String: Any],
+            let subcommands = tool["subcommands"] as? [[String: Any]]
+        else { return [:] }
+        var flags: [String: [String]] = [:]
+        for command in subcommands {
+            guard let name = command["commandName"] as? String else { continue }
+            var names: [String] = []
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                for flag in argument["names"] as? [[String: Any]] ?? [] {
+                    guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
+                    names.append(kind == "short" ? "-" + text : "--" + text)
+                }
+            }
+            flags[name] = names.sorted()
+        }
+        return flags
+    }()
+
+    /// Keys that start with `prefix`, in key order, through the key index.
+    func keys(startingWith prefix: String) -> [String] {
+        guard let store = try? session.readStore() else { return [] }
+        let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
+        var keys: [String] = []
+        try? store.read { tx in
+            try tx.forEachKey(matching: pattern, limit: Self.keyLimit) { keys.append($0.rawValue) }
+        }
+        return keys
+    }
+
+    /// Fields of the current record that hold references, for `cd`.
+    func fieldsHere() -> [String] {
+        guard let store = try? session.readStore(),
+            let record = try? store.read({ tx in try tx.record(for: session.current) })
+        else { return [] }
+        return REPLSession.referenceFields(of: record) + [".."]
+    }
+
+    func definitionNames() -> (operations: [String], fragments: [String]) {
+        var operations: [String] = []
+        var fragments: [String] = []
+        for file in session.documentFiles {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                let document = try? QueryDocument.parse([(file, text)])
+            else { continue }
+            operations += document.operations.compactMap(\.name)
+            fragments += document.fragments.keys
+        }
+        return (operations.sorted(), fragments.sorted())
+    }
+}

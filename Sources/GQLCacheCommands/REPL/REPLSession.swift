@@ -1,0 +1,365 @@
+import CacheStore
+import Foundation
+
+/// The REPL: one open cache, a place in its graph, and a loop that runs the
+/// CLI's own commands (same words, minus the cache file) plus a few of its
+/// own. The loop never dies on an error: it prints it and reads on.
+public final class REPLSession {
+    /// The REPL's own commands, with a line of help each.
+    static let ownCommands: [(name: String, help: String)] = [
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. — go to a record, follow a reference of this one, or go back"),
+        ("ls", "ls — show the record you are at (ls KEY shows another)"),
+        ("back", "back — return to the record before"),
+        ("pwd", "pwd — the references followed to get here"),
+        ("open", "open FILE — switch to another cache file"),
+        ("edit", "edit (or \\e) — edit the last query in $VISUAL or $EDITOR, then read it"),
+        ("status", "status — the exit status of the last command"),
+        ("help", "help [COMMAND] — this list, or a command's options"),
+        ("quit", "quit (or exit, or Ctrl-D) — leave"),
+    ]
+
+    public private(set) var cachePath: String
+    let context: CommandContext
+    let stores = OpenStores()
+    /// The records visited by `cd`, the current one last.
+    private(set) var trail: [CacheKey] = [.queryRoot]
+    public private(set) var lastStatus: ExitStatus = .success
+    private(set) var lastQuery: String?
+    /// `--document` files named in earlier commands, for completion.
+    private(set) var documentFiles: [String] = []
+    /// Prompts and confirmations: a person is at a terminal.
+    let interactive: Bool
+
+    public init(cachePath: String, context: CommandContext, interactive: Bool) {
+        self.cachePath = cachePath
+        self.context = context
+        self.interactive = interactive
+    }
+
+    var current: CacheKey { trail.last ?? .queryRoot }
+
+    var prompt: String { "gqlcache \(current.rawValue)> " }
+    static let continuationPrompt = "    ...> "
+
+    /// Checks the file once, before the first prompt.
+    public func start() throws {
+        let store = try stores.store(path: cachePath, access: .readOnly, busyTimeout: 0) {
+            try CacheStore.open(at: cachePath, access: .readOnly)
+        }
+        if try !store.read({ tx in try tx.contains(.queryRoot) }) {
+            trail = [try store.read { tx in try tx.keys(matching: nil).first } ?? .queryRoot]
+        }
+    }
+
+    /// Reads and runs lines until the input ends or `quit`. With `bail`,
+    /// stops at the first command that fails. Returns the status to exit
+    /// with: the last command's (or the failing one's).
+    public func run(reader: LineReader, bail: Bool) -> ExitStatus {
+        var pending: [String] = []
+        while true {
+            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt)
+            if reader.takeInterrupt() { pending.removeAll() }
+            guard let line else {
+                if interactive { context.stdout.write("\n") }
+                if !pending.isEmpty { context.report(.usage, "the GraphQL document was not finished (a '}' is missing); not run") }
+                break
+            }
+            if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if !pending.isEmpty || GraphQLInput.begins(line) {
+                pending.append(line)
+                let text = pending.joined(separator: "\n")
+                guard GraphQLInput.isComplete(text) else { continue }
+                pending.removeAll()
+                if interactive { reader.addToHistory(text) }
+                lastQuery = text
+                lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text]) }
+            } else {
+                if interactive { reader.addToHistory(line) }
+                guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
+                lastStatus = status
+            }
+            context.stdout.flush()
+            if bail && lastStatus != .success { break }
+        }
+        context.stdout.flush()
+        return lastStatus
+    }
+
+    /// Runs `body` while a watcher turns Ctrl-C into interrupting the open
+    /// stores (a long removal stops and rolls back; the REPL stays).
+    private func runInterruptible<T>(reader: LineReader, _ body: () -> T) -> T {
+        guard interactive else { return body() }
+        _ = reader.takeInterrupt()
+        let done = ManagedAtomicFlag()
+        let stores = self.stores
+        // The reader's interrupt flag is a signal-safe C variable, read from the watcher only.
+        let box = UncheckedBox(reader)
+        let watcher = Thread {
+            while !done.isSet {
+                if box.value.takeInterrupt() { stores.interruptAll() }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        watcher.start()
+        defer { done.set() }
+        return body()
+    }
+
+    /// Runs one line; nil means leave.
+    func execute(_ line: String) -> ExitStatus? {
+        let words: [String]
+        do {
+            words = try ShellWords.split(line)
+        } catch {
+            context.report(.usage, "\(error)")
+            return .usage
+        }
+        guard let command = words.first else { return lastStatus }
+        let arguments = Array(words.dropFirst())
+        switch command {
+        case "quit", "exit", "\\q":
+            return nil
+        case "help", "\\h", "?":
+            return help(arguments)
+        case "cd":
+            return changeRecord(arguments)
+        case "..", "back":
+            return goBack()
+        case "pwd":
+            context.print(trail.map(\.rawValue).joined(separator: " → "))
+            return .success
+        case "ls":
+            return runCommand(["show"] + (arguments.isEmpty ? [current.rawValue] : arguments))
+        case "open":
+            return open(arguments)
+        case "edit", "\\e":
+            return editLastQuery()
+        case "status":
+            context.print(String(lastStatus.rawValue))
+            return .success
+        case "repl":
+            context.report(.usage, "already in the REPL; use 'open FILE' to switch files")
+            return .usage
+        default:
+            guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
+                context.report(.usage, "unknown command '\(command)' (type 'help' for the commands)")
+                return .usage
+            }
+            var arguments = arguments
+            // `show` with no key shows where you are.
+            if command == "show" && !arguments.contains(where: { !$0.hasPrefix("-") }) { arguments.insert(current.rawValue, at: 0) }
+            return runCommand([command] + arguments)
+        }
+    }
+
+    /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
+    func runCommand(_ words: [String]) -> ExitStatus {
+        guard let command = words.first else { return .success }
+        rememberDocuments(in: words)
+        let commandContext = CommandContext(
+            stdout: context.stdout, stderr: context.stderr, stdin: context.stdin,
+            stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
+        commandContext.openStores = stores
+        commandContext.confirmsEveryRemoval = interactive
+        let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
+            ? words : [command, cachePath] + words.dropFirst()
+        let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
+        if command == "rm" || command == "clear" { try? dropRemovedRecordsFromTrail() }
+        return status
+    }
+
+    private func rememberDocuments(in words: [String]) {
+        for (index, word) in words.enumerated() where word == "--document" && index + 1 < words.count {
+            if !documentFiles.contains(words[index + 1]) { documentFiles.append(words[index + 1]) }
+        }
+    }
+
+    /// After a removal, `cd` places that are gone are left.
+    private func dropRemovedRecordsFromTrail() throws {
+        let store = try readStore()
+        let existing = try store.read { tx in try tx.existingKeys(among: trail) }
+        while trail.count > 1, let last = trail.last, !existing.contains(last) { trail.removeLast() }
+    }
+
+    func readStore() throws -> CacheStore {
+        try stores.store(path: cachePath, access: .readOnly, busyTimeout: 0) { try CacheStore.open(at: cachePath, access: .readOnly) }
+    }
+
+    private func help(_ arguments: [String]) -> ExitStatus {
+        if let name = arguments.first {
+            if let own = Self.ownCommands.first(where: { $0.name == name }) {
+                context.print(own.help)
+                return .success
+            }
+            return GQLCacheMain.run(arguments: ["help", name], context: context)
+        }
+        context.print("Commands of the CLI, without the cache file (e.g. 'keys Droid:%', 'show QUERY_ROOT', 'rm Human:1000'):")
+        for command in GQLCache.configuration.subcommands {
+            context.print("  \(command._commandName.padding(toLength: 8, withPad: " ", startingAt: 0)) \(command.configuration.abstract)")
+        }
+        context.print("REPL commands:")
+        for own in Self.ownCommands { context.print("  \(own.help)") }
+        context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines) runs with read.")
+        return .success
+    }
+
+    // MARK: - Moving through the graph
+
+    private func changeRecord(_ arguments: [String]) -> ExitStatus {
+        guard let target = arguments.first else {
+            trail = [.queryRoot]
+            return .success
+        }
+        if arguments.count > 1 {
+            context.report(.usage, "cd takes one key or field")
+            return .usage
+        }
+        if target == ".." { return goBack() }
+        if target == "/" {
+            trail = [.queryRoot]
+            return .success
+        }
+        do {
+            let store = try readStore()
+            let destination: CacheKey = try store.read { tx in
+                let record = try tx.record(for: current)
+                if let record, let key = try Self.follow(target, in: record) { return key }
+                let key = CacheKey(target)
+                if try tx.contains(key) { return key }
+                let fields = record.map { Self.referenceFields(of: $0) } ?? []
+                let nearest = try tx.suggestions(for: key)
+                var message = "no field '\(target)' with a reference in \(current.rawValue), and no record '\(target)'"
+                if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
+                if !nearest.isEmpty { message += "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ") }
+                throw CommandFailure(.notFound, message)
+            }
+            let exists = try store.read { tx in try tx.contains(destination) }
+            guard exists else {
+                throw CommandFailure(.notFound, "\(current.rawValue) \(target) → \(destination.rawValue), which is not in the cache (a dangling reference)")
+            }
+            trail.append(destination)
+            return .success
+        } catch let failure as CommandFailure {
+            context.report(failure.status, failure.message)
+            return failure.status
+        } catch let error as CacheStoreError {
+            context.report(ExitStatus(for: error), error.description)
+            return ExitStatus(for: error)
+        } catch {
+            context.report(.io, "\(error)")
+            return .io
+        }
+    }
+
+    /// The key a field of `record` refers to: `author`, or with list
+    /// indexes `friends.1` (also `friends[1]`, `grid.0.1`).
+    static func follow(_ path: String, in record: Record) throws -> CacheKey? {
+        var name = path
+        var indexes: [Int] = []
+        if record.fields[path] == nil {
+            var rest = Substring(path.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: ""))
+            while let dot = rest.lastIndex(of: "."), let index = Int(rest[rest.index(after: dot)...]) {
+                indexes.insert(index, at: 0)
+                rest = rest[..<dot]
+            }
+            name = String(rest)
+        }
+        guard var value = record.fields[name] else { return nil }
+        for (depth, index) in indexes.enumerated() {
+            guard case .list(let elements) = value else {
+                throw CommandFailure(.usage, "\(name) is not a list at depth \(depth + 1)")
+            }
+            guard elements.indices.contains(index) else {
+                throw CommandFailure(.notFound, "\(name) has \(elements.count) element\(elements.count == 1 ? "" : "s"); no index \(index)")
+            }
+            value = elements[index]
+        }
+        switch value {
+        case .reference(let key): return key
+        case .list(let elements):
+            throw CommandFailure(.usage, "\(name) is a list of \(elements.count); say which element, e.g. 'cd \(path).0'")
+        default:
+            throw CommandFailure(.usage, "\(path) holds a value, not a reference")
+        }
+    }
+
+    /// Fields of a record that hold references (directly or in lists).
+    static func referenceFields(of record: Record) -> [String] {
+        func holdsReference(_ value: FieldValue) -> Bool {
+            switch value {
+            case .reference: return true
+            case .list(let elements): return elements.contains(where: holdsReference)
+            default: return false
+            }
+        }
+        return record.fields.keys.filter { holdsReference(record.fields[$0]!) }.sorted(by: byteOrder)
+    }
+
+    private func goBack() -> ExitStatus {
+        if trail.count > 1 { trail.removeLast() }
+        return .success
+    }
+
+    private func open(_ arguments: [String]) -> ExitStatus {
+        guard arguments.count == 1, let path = arguments.first else {
+            context.report(.usage, "open takes the cache file to switch to")
+            return .usage
+        }
+        let previous = (cachePath, trail)
+        stores.closeAll()
+        cachePath = path
+        trail = [.queryRoot]
+        do {
+            try start()
+            context.print("opened \(path)")
+            return .success
+        } catch {
+            (cachePath, trail) = previous
+            stores.closeAll()
+            let status = (error as? CacheStoreError).map(ExitStatus.init(for:)) ?? .io
+            context.report(status, "\(error); still on \(cachePath)")
+            return status
+        }
+    }
+
+    private func editLastQuery() -> ExitStatus {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-query-\(ProcessInfo.processInfo.processIdentifier).graphql").path
+        let initial = (lastQuery ?? "{\n  \n}") + "\n"
+        guard FileManager.default.createFile(atPath: file, contents: Data(initial.utf8)) else {
+            context.report(.io, "\(file): cannot create the file to edit")
+            return .io
+        }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            try Editor.open(file, environment: context.environment)
+        } catch let failure as CommandFailure {
+            context.report(failure.status, failure.message.replacingOccurrences(of: "nothing written", with: "nothing run"))
+            return failure.status
+        } catch {
+            return .io
+        }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else {
+            context.print("empty query; nothing run")
+            return .success
+        }
+        let query = text.trimmingCharacters(in: .newlines)
+        lastQuery = query
+        return runCommand(["read", "--text", query])
+    }
+}
+
+/// A flag set once from one thread and read from another.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// Hands a value to another thread when its own synchronization makes that safe.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
