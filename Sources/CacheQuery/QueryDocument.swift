@@ -24,13 +24,8 @@ public struct QueryDocument: Sendable {
             do {
                 ast = try GraphQL.parse(source: Source(body: text, name: name))
             } catch let error as GraphQLError {
-                let location = error.locations.first
-                var message = error.message.components(separatedBy: "\n").first ?? error.message
-                // "Syntax Error NAME (1:27) Expected Name, found <EOF>": the place is said already.
-                if message.hasPrefix("Syntax Error"), let place = message.range(of: ") ") {
-                    message = "syntax error: " + message[place.upperBound...]
-                }
-                throw QueryError.syntax(source: name, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
+                let place = error.firstPlace
+                throw QueryError.syntax(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
             }
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {

@@ -103,6 +103,29 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(schema.validate(document), [])
     }
 
+    func testASchemaSplitAcrossFilesMayExtendTypesInAnyOrder() throws {
+        let schema = try CacheSchema.parse([
+            ("search.graphqls", "extend type Query { search(text: String!): [Book] }"),
+            ("schema.graphqls", "type Query { book(isbn: String!): Book }\ntype Book { isbn: String! title: String }"),
+        ])
+        let document = try QueryDocument.parse([("q", #"{ book(isbn: "1") { title } search(text: "a") { isbn } }"#)])
+        XCTAssertEqual(schema.validate(document), [])
+    }
+
+    func testASchemaErrorNamesTheFileAndItsOwnLine() {
+        let sources = [
+            ("schema.graphqls", "type Query {\n  book: Book\n}\ntype Book { title: String }"),
+            ("extra.graphqls", "extend type Book {\n  subtitle: String\n  pages Int\n}"),
+        ]
+        XCTAssertThrowsError(try CacheSchema.parse(sources)) { error in
+            XCTAssertEqual(error as? QueryError, .schema(source: "extra.graphqls", line: 3, column: 9, message: "syntax error: Expected :, found Name \"Int\""))
+            XCTAssertEqual("\(error)", #"extra.graphqls:3:9: schema error: syntax error: Expected :, found Name "Int""#)
+        }
+        XCTAssertThrowsError(try CacheSchema.parse([("a.graphqls", "type Query { a: Int }"), ("b.graphqls", "type B { c: Missing }")])) { error in
+            XCTAssertEqual("\(error)", #"a.graphqls, b.graphqls: schema error: Unknown type "Missing"."#, "no place: every file is named")
+        }
+    }
+
     func testTheDemoQueryReadsBackTheResponseThatWroteIt() throws {
         let result = try read(Self.demo, variables: Self.variables)
         XCTAssertEqual(result.misses, [])
