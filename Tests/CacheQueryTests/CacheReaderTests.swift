@@ -93,6 +93,17 @@ final class CacheReaderTests: XCTestCase {
                                               message: #"Cannot query field "nme" on type "Character". Did you mean "name"?"#)])
     }
 
+    func testUnusedFragmentsAreAllowedAndImpossibleSpreadsAreNot() throws {
+        let unused = try QueryDocument.parse([
+            ("q.graphql", "query A { hero(episode: NEWHOPE) { name } }"),
+            ("f.graphql", "fragment Unused on Droid { primaryFunction }"),
+        ])
+        XCTAssertEqual(Self.schema.validate(unused), [], "Apollo projects keep fragments no operation spreads")
+        let impossible = try QueryDocument.parse([("q.graphql", "query B { human(id: \"1\") { ... on Droid { primaryFunction } } }")])
+        XCTAssertEqual(Self.schema.validate(impossible).map(\.description),
+                       [#"q.graphql:1:28: Fragment cannot be spread here as objects of type "Human" can never be of type "Droid"."#])
+    }
+
     func testClientDirectivesAreDeclaredForTheUser() throws {
         let schema = try CacheSchema.parse(sdl: """
             type Query { book(isbn: String!): Book }
