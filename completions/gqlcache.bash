@@ -276,7 +276,7 @@ _gqlcache_read() {
     repeating_flags=()
     non_repeating_flags=(--partial --version -h --help)
     repeating_options=(--document --text --var)
-    non_repeating_options=(--schema --variables --variables-file --fragment --key --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -290,6 +290,10 @@ _gqlcache_read() {
         ;;
     '--schema')
         __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--apollo-config')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--variables')
