@@ -93,20 +93,31 @@ public struct CacheSchema: @unchecked Sendable {
     }
 
     /// Validation errors of the documents, each with its source, line and
-    /// column. Fragments may be unused: Apollo projects keep them apart.
+    /// column. Fragments may be unused: Apollo projects keep them apart. An
+    /// anonymous operation must be alone in its own source (one --text), not
+    /// in all of them together.
     public func validate(_ document: QueryDocument) -> [QueryError] {
         let combined = CombinedSource(document.sources)
         guard let ast = try? GraphQL.parse(source: Source(body: combined.text, name: "documents")) else { return [] }
-        let rules = specifiedRules.enumerated().filter { $0.offset != Self.noUnusedFragmentsRuleIndex }.map(\.element)
-        return GraphQL.validate(schema: schema, ast: ast, rules: rules).map { error in
+        let skipped: Set = [Self.noUnusedFragmentsRuleIndex, Self.loneAnonymousOperationRuleIndex]
+        let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }.map(\.element)
+        var problems = GraphQL.validate(schema: schema, ast: ast, rules: rules).map { error in
             let place = error.firstPlace
             let location = combined.location(ofLine: place.line)
             return QueryError.validation(source: location.name, line: location.line, column: place.column, message: error.message)
         }
+        for source in document.sources {
+            guard let ast = try? GraphQL.parse(source: Source(body: source.text, name: source.name)) else { continue }
+            problems += GraphQL.validate(schema: schema, ast: ast, rules: [specifiedRules[Self.loneAnonymousOperationRuleIndex]]).map { error in
+                let place = error.firstPlace
+                return QueryError.validation(source: source.name, line: place.line, column: place.column, message: error.message)
+            }
+        }
+        return problems
     }
 
-    /// NoUnusedFragmentsRule's place in `specifiedRules` (GraphQL 4.3.0, whose
-    /// rules are internal and so can only be told apart by place; a test
-    /// pins it).
+    /// Places in `specifiedRules` (GraphQL 4.3.0, whose rules are internal
+    /// and so can only be told apart by place; tests pin them).
+    static let loneAnonymousOperationRuleIndex = 2
     static let noUnusedFragmentsRuleIndex = 10
 }

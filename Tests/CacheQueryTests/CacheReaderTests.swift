@@ -104,6 +104,29 @@ final class CacheReaderTests: XCTestCase {
                        [#"q.graphql:1:28: Fragment cannot be spread here as objects of type "Human" can never be of type "Droid"."#])
     }
 
+    func testAnAnonymousOperationNeedOnlyBeAloneInItsOwnSource() throws {
+        let beside = try QueryDocument.parse([
+            ("project.graphql", "query A { hero(episode: NEWHOPE) { name } }"),
+            ("--text", "{ hero(episode: NEWHOPE) { id } }"),
+        ])
+        XCTAssertEqual(Self.schema.validate(beside), [])
+        let together = try QueryDocument.parse([("mixed.graphql", "query A { hero { name } }\n{ hero { id } }")])
+        XCTAssertEqual(Self.schema.validate(together).map(\.description),
+                       ["mixed.graphql:2:1: This anonymous operation must be the only defined operation."])
+    }
+
+    func testWithoutANameTheOnlyAnonymousOperationIsChosen() throws {
+        let document = try QueryDocument.parse([("project.graphql", "query A { a } query B { b }"), ("--text", "{ c }")])
+        XCTAssertNil(try document.operation(named: nil).name)
+        XCTAssertEqual(try document.operation(named: "B").name, "B")
+        let two = try QueryDocument.parse([("--text 1", "{ c }"), ("--text 2", "{ d }")])
+        XCTAssertThrowsError(try two.operation(named: nil))
+        let named = try QueryDocument.parse([("project.graphql", "query A { a } query B { b }")])
+        XCTAssertThrowsError(try named.operation(named: nil)) { error in
+            XCTAssertEqual(error as? QueryError, .ambiguousOperation(available: ["A", "B"]))
+        }
+    }
+
     func testClientDirectivesAreDeclaredForTheUser() throws {
         let schema = try CacheSchema.parse(sdl: """
             type Query { book(isbn: String!): Book }

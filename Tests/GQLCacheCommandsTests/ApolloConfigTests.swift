@@ -114,6 +114,14 @@ final class ApolloConfigTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"human":{"__typename":"Human","id":"1000","name":"Luke Skywalker"}}"# + "\n")
     }
 
+    func testAnAnonymousTextQueryIsReadBesideTheProjectsNamedOperations() throws {
+        try makeProject()
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "--apollo-config", config, "--text", "{ hero(episode: NEWHOPE) { ...HeroDetails } }", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2","primaryFunction":"Astromech"}}"# + "\n")
+    }
+
     func testAnExplicitSchemaIsUsedInsteadOfTheConfigs() throws {
         try makeProject(input: #"{"schemaSearchPaths": ["nowhere/*.graphqls"], "operationSearchPaths": ["Sources/Feature/**/*.graphql", "Sources/Shared/**/*.graphql"]}"#)
         let cache = try copyOfFixture("starwars.sqlite")
