@@ -138,6 +138,16 @@ final class ApolloConfigTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, "**/*.graphqls and **/*.graphql: " + result.stderr)
     }
 
+    func testTheBlogExampleReadsThroughItsConfig() throws {
+        let blog = repositoryRoot.appendingPathComponent("Examples")
+        let viaConfig = gqlcache("read", blog.appendingPathComponent("blog.sqlite").path, "UserPosts", "--var", "id=2",
+                                 "--apollo-config", blog.appendingPathComponent("apollo-codegen-config.json").path)
+        let viaDocument = gqlcache("read", blog.appendingPathComponent("blog.sqlite").path, "UserPosts", "--var", "id=2",
+                                   "--document", blog.appendingPathComponent("blog.graphql").path)
+        XCTAssertEqual(viaConfig.status, .success, viaConfig.stderr)
+        XCTAssertEqual(viaConfig.stdout, viaDocument.stdout)
+    }
+
     func testFoundFilesAreNamedFromWhereTheCommandRuns() throws {
         let config = try ApolloConfig(jsonText: #"{"input": {}}"#, file: "ios/apollo-codegen-config.json", folder: "/projects/app/ios")
         XCTAssertEqual(config.displayName("/projects/app/ios/Sources/HeroQuery.graphql"), "ios/Sources/HeroQuery.graphql")
