@@ -175,7 +175,7 @@ final class ApolloConfigTests: CommandTestCase {
              #"not an Apollo codegen config: it has no "input", which looks like "input": {"schemaSearchPaths": ["**/*.graphqls"], "operationSearchPaths": ["**/*.graphql"]}"#),
             (#"{"input": ["**/*.graphql"]}"#,
              #""input" must be an object, like "input": {"schemaSearchPaths": ["**/*.graphqls"], "operationSearchPaths": ["**/*.graphql"]}"#),
-            (#"{"input": {"schemaSearchPaths": "schema.graphqls"}}"#, #"input.schemaSearchPaths must be a list of path patterns, like ["**/*.graphql"]"#),
+            (#"{"input": {"schemaSearchPaths": "schema.graphqls"}}"#, #"input.schemaSearchPaths must be a list of path patterns, like ["**/*.graphqls"]"#),
             (#"{"input": {"operationSearchPaths": ["a.graphql", 3]}}"#, "input.operationSearchPaths must hold only strings (path patterns), not 3"),
             (#"{"input": {"operationSearchPaths": ["Sources/!Legacy/*.graphql"]}}"#,
              "input.operationSearchPaths: 'Sources/!Legacy/*.graphql': '!' may only start a pattern, to exclude the files it matches"),

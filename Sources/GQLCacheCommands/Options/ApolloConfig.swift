@@ -54,7 +54,8 @@ struct ApolloConfig {
             let origin = "\(file): input.\(key)"
             guard let value = inputMembers[key] else { return try SearchPaths(defaults, origin: origin) }
             guard case .list(let elements) = value else {
-                throw CommandFailure(.usage, "\(origin) must be a list of path patterns, like [\"**/*.graphql\"]")
+                let example = defaults.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw CommandFailure(.usage, "\(origin) must be a list of path patterns, like [\(example)]")
             }
             let patterns = try elements.map { element -> String in
                 guard case .string(let pattern) = element else {
