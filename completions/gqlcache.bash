@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|write|update|rm|clear|help)
+    info|keys|show|read|write|update|rm|clear|repl|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear repl help' -- "${cur}"))
         ;;
     esac
 }
@@ -276,7 +276,7 @@ _gqlcache_read() {
     repeating_flags=()
     non_repeating_flags=(--partial --version -h --help)
     repeating_options=(--document --text --var)
-    non_repeating_options=(--schema --variables --variables-file --fragment --key --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -290,6 +290,10 @@ _gqlcache_read() {
         ;;
     '--schema')
         __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--apollo-config')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--variables')
@@ -327,7 +331,7 @@ _gqlcache_write() {
     repeating_flags=()
     non_repeating_flags=(--create --dry-run --version -h --help)
     repeating_options=(--document --text --var --key-field)
-    non_repeating_options=(--schema --variables --variables-file --response --fragment --key --busy-timeout --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -341,6 +345,10 @@ _gqlcache_write() {
         ;;
     '--schema')
         __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--apollo-config')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--variables')
@@ -388,7 +396,7 @@ _gqlcache_update() {
     repeating_flags=()
     non_repeating_flags=(--edit --dry-run --version -h --help)
     repeating_options=(--document --text --var --set --key-field)
-    non_repeating_options=(--schema --variables --variables-file --fragment --key --data --busy-timeout --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -402,6 +410,10 @@ _gqlcache_update() {
         ;;
     '--schema')
         __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        return
+        ;;
+    '--apollo-config')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--variables')
@@ -496,6 +508,29 @@ _gqlcache_clear() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_repl() {
+    repeating_flags=()
+    non_repeating_flags=(--bail --version -h --help)
+    repeating_options=()
+    non_repeating_options=(-c)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-c')
         return
         ;;
     esac

@@ -24,13 +24,8 @@ public struct QueryDocument: Sendable {
             do {
                 ast = try GraphQL.parse(source: Source(body: text, name: name))
             } catch let error as GraphQLError {
-                let location = error.locations.first
-                var message = error.message.components(separatedBy: "\n").first ?? error.message
-                // "Syntax Error NAME (1:27) Expected Name, found <EOF>": the place is said already.
-                if message.hasPrefix("Syntax Error"), let place = message.range(of: ") ") {
-                    message = "syntax error: " + message[place.upperBound...]
-                }
-                throw QueryError.syntax(source: name, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
+                let place = error.firstPlace
+                throw QueryError.syntax(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
             }
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {
@@ -44,7 +39,9 @@ public struct QueryDocument: Sendable {
         return document
     }
 
-    /// The operation with this name; without a name, the only operation.
+    /// The operation with this name. Without a name, the only operation, or
+    /// else the only one without a name (an ad-hoc `{ … }` beside a
+    /// project's named operations), which no name could pick.
     public func operation(named name: String?) throws -> Operation {
         let names = operations.compactMap(\.name)
         if let name {
@@ -53,10 +50,12 @@ public struct QueryDocument: Sendable {
             }
             return operation
         }
-        guard operations.count == 1 else {
+        if operations.count == 1 { return operations[0] }
+        let anonymous = operations.filter { $0.name == nil }
+        guard anonymous.count == 1 else {
             throw operations.isEmpty ? QueryError.noOperation(source: "the documents") : QueryError.ambiguousOperation(available: names)
         }
-        return operations[0]
+        return anonymous[0]
     }
 
     public func fragment(named name: String) throws -> FragmentDefinition {

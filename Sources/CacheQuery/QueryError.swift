@@ -14,11 +14,11 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .syntax(let source, let line, let column, let message):
-            return "\(source):\(line):\(column): \(message)"
+            return "\(place(source, line, column)): \(message)"
         case .schema(let source, let line, let column, let message):
-            return "\(source):\(line):\(column): schema error: \(message)"
+            return "\(place(source, line, column)): schema error: \(message)"
         case .validation(let source, let line, let column, let message):
-            return "\(source):\(line):\(column): \(message)"
+            return "\(place(source, line, column)): \(message)"
         case .noOperation(let source):
             return "\(source): no operation or fragment to read"
         case .unknownOperation(let name, let available):
@@ -32,6 +32,11 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidVariables(let message):
             return "invalid variables: \(message)"
         }
+    }
+
+    /// FILE:LINE:COLUMN, or just FILE when the error has no place (line 0).
+    private func place(_ source: String, _ line: Int, _ column: Int) -> String {
+        line > 0 ? "\(source):\(line):\(column)" : source
     }
 
     private func listing(_ names: [String], _ what: String) -> String {

@@ -120,13 +120,38 @@ final class CacheReaderTests: XCTestCase {
                                               message: #"Cannot query field "nme" on type "Character". Did you mean "name"?"#)])
     }
 
-    func testUnusedFragmentsPassValidationButImpossibleSpreadsDoNot() throws {
-        let unused = try QueryDocument.parse([("a.graphql", "query A { hero { name } }\nfragment Spare on Human { homePlanet }")])
-        XCTAssertEqual(Self.schema.validate(unused), [])
-        let impossible = try QueryDocument.parse([("b.graphql", #"query B { human(id: "1") { ... on Droid { primaryFunction } } }"#)])
-        XCTAssertEqual(Self.schema.validate(impossible).map(\.description), [
-            #"b.graphql:1:28: Fragment cannot be spread here as objects of type "Human" can never be of type "Droid"."#,
+    func testUnusedFragmentsAreAllowedAndImpossibleSpreadsAreNot() throws {
+        let unused = try QueryDocument.parse([
+            ("q.graphql", "query A { hero(episode: NEWHOPE) { name } }"),
+            ("f.graphql", "fragment Unused on Droid { primaryFunction }"),
         ])
+        XCTAssertEqual(Self.schema.validate(unused), [], "Apollo projects keep fragments no operation spreads")
+        let impossible = try QueryDocument.parse([("q.graphql", "query B { human(id: \"1\") { ... on Droid { primaryFunction } } }")])
+        XCTAssertEqual(Self.schema.validate(impossible).map(\.description),
+                       [#"q.graphql:1:28: Fragment cannot be spread here as objects of type "Human" can never be of type "Droid"."#])
+    }
+
+    func testAnAnonymousOperationNeedOnlyBeAloneInItsOwnSource() throws {
+        let beside = try QueryDocument.parse([
+            ("project.graphql", "query A { hero(episode: NEWHOPE) { name } }"),
+            ("--text", "{ hero(episode: NEWHOPE) { id } }"),
+        ])
+        XCTAssertEqual(Self.schema.validate(beside), [])
+        let together = try QueryDocument.parse([("mixed.graphql", "query A { hero { name } }\n{ hero { id } }")])
+        XCTAssertEqual(Self.schema.validate(together).map(\.description),
+                       ["mixed.graphql:2:1: This anonymous operation must be the only defined operation."])
+    }
+
+    func testWithoutANameTheOnlyAnonymousOperationIsChosen() throws {
+        let document = try QueryDocument.parse([("project.graphql", "query A { a } query B { b }"), ("--text", "{ c }")])
+        XCTAssertNil(try document.operation(named: nil).name)
+        XCTAssertEqual(try document.operation(named: "B").name, "B")
+        let two = try QueryDocument.parse([("--text 1", "{ c }"), ("--text 2", "{ d }")])
+        XCTAssertThrowsError(try two.operation(named: nil))
+        let named = try QueryDocument.parse([("project.graphql", "query A { a } query B { b }")])
+        XCTAssertThrowsError(try named.operation(named: nil)) { error in
+            XCTAssertEqual(error as? QueryError, .ambiguousOperation(available: ["A", "B"]))
+        }
     }
 
     func testClientDirectivesAreDeclaredForTheUser() throws {
@@ -137,6 +162,29 @@ final class CacheReaderTests: XCTestCase {
             """, source: "books.graphqls")
         let document = try QueryDocument.parse([("q", "query Local @apollo_client_ios_localCacheMutation { book(isbn: \"1\") { title subtitle } }")])
         XCTAssertEqual(schema.validate(document), [])
+    }
+
+    func testASchemaSplitAcrossFilesMayExtendTypesInAnyOrder() throws {
+        let schema = try CacheSchema.parse([
+            ("search.graphqls", "extend type Query { search(text: String!): [Book] }"),
+            ("schema.graphqls", "type Query { book(isbn: String!): Book }\ntype Book { isbn: String! title: String }"),
+        ])
+        let document = try QueryDocument.parse([("q", #"{ book(isbn: "1") { title } search(text: "a") { isbn } }"#)])
+        XCTAssertEqual(schema.validate(document), [])
+    }
+
+    func testASchemaErrorNamesTheFileAndItsOwnLine() {
+        let sources = [
+            ("schema.graphqls", "type Query {\n  book: Book\n}\ntype Book { title: String }"),
+            ("extra.graphqls", "extend type Book {\n  subtitle: String\n  pages Int\n}"),
+        ]
+        XCTAssertThrowsError(try CacheSchema.parse(sources)) { error in
+            XCTAssertEqual(error as? QueryError, .schema(source: "extra.graphqls", line: 3, column: 9, message: "syntax error: Expected :, found Name \"Int\""))
+            XCTAssertEqual("\(error)", #"extra.graphqls:3:9: schema error: syntax error: Expected :, found Name "Int""#)
+        }
+        XCTAssertThrowsError(try CacheSchema.parse([("a.graphqls", "type Query { a: Int }"), ("b.graphqls", "type B { c: Missing }")])) { error in
+            XCTAssertEqual("\(error)", #"a.graphqls, b.graphqls: schema error: Unknown type "Missing"."#, "no place: every file is named")
+        }
     }
 
     func testTheDemoQueryReadsBackTheResponseThatWroteIt() throws {

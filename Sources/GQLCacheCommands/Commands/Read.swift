@@ -18,7 +18,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The operation to read, by name; optional when the documents hold just one.")
+        @Argument(help: "The operation to read, by name; optional when the documents hold just one, or just one without a name (such as --text '{ … }').")
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions

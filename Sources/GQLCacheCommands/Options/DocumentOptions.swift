@@ -17,9 +17,19 @@ struct DocumentOptions: ParsableArguments {
     var documentTexts: [String] = []
 
     @Option(
-        help: ArgumentHelp("The schema as SDL: validates documents, resolves interfaces and unions, coerces variables.", valueName: "file"),
+        help: ArgumentHelp(
+            "The schema as SDL: validates documents, resolves interfaces and unions, coerces variables. With --apollo-config, used instead of the config's schema.",
+            valueName: "file"),
         completion: .file(extensions: ["graphqls", "graphql", "sdl"]))
     var schema: String?
+
+    @Option(
+        name: .customLong("apollo-config"),
+        help: ArgumentHelp(
+            "An Apollo iOS codegen config (apollo-codegen-config.json): the schema and every operation and fragment its input search paths find, relative to its folder; --document and --text add to them.",
+            valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var apolloConfig: String?
 
     @Option(help: ArgumentHelp("Variables as a JSON object.", valueName: "json"))
     var variables: String?
@@ -36,19 +46,24 @@ struct DocumentOptions: ParsableArguments {
     var variableAssignments: [String] = []
 
     func validate() throws {
-        guard !documentFiles.isEmpty || !documentTexts.isEmpty else {
-            throw ValidationError("give the operation's document with --document FILE or --text GRAPHQL")
+        guard !documentFiles.isEmpty || !documentTexts.isEmpty || apolloConfig != nil else {
+            throw ValidationError("give the operation's document with --document FILE, --text GRAPHQL or --apollo-config FILE")
         }
         for assignment in variableAssignments where !assignment.contains("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
     }
 
-    /// Every document, parsed together so fragments may live in any of them.
+    /// Every document, parsed together so fragments may live in any of them:
+    /// the Apollo config's operation files first, then --document, then --text.
     func loadDocument() throws -> QueryDocument {
         var sources: [(name: String, text: String)] = []
+        if let apolloConfig {
+            let required = documentFiles.isEmpty && documentTexts.isEmpty
+            sources += try ApolloConfig.load(apolloConfig).operationSources(required: required)
+        }
         for path in documentFiles {
-            sources.append((path, try readText(path, what: "document")))
+            sources.append((path, try TextFile.read(path, what: "document")))
         }
         for (index, text) in documentTexts.enumerated() {
             sources.append((documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
@@ -56,10 +71,13 @@ struct DocumentOptions: ParsableArguments {
         return try QueryDocument.parse(sources)
     }
 
-    /// The schema named by --schema, if any.
+    /// The schema named by --schema, else the Apollo config's, if any.
     func loadSchema() throws -> CacheSchema? {
-        guard let schema else { return nil }
-        return try CacheSchema.parse(sdl: try readText(schema, what: "schema"), source: schema)
+        if let schema {
+            return try CacheSchema.parse(sdl: try TextFile.read(schema, what: "schema"), source: schema)
+        }
+        guard let apolloConfig else { return nil }
+        return try CacheSchema.parse(try ApolloConfig.load(apolloConfig).schemaSources())
     }
 
     /// The variables: the file, then --variables, then each --var, later ones winning.
@@ -78,7 +96,7 @@ struct DocumentOptions: ParsableArguments {
             for (name, member) in members { values[name] = InputValue(json: member) }
         }
         if let variablesFile {
-            try merge(try readText(variablesFile, what: "variables file"), from: variablesFile)
+            try merge(try TextFile.read(variablesFile, what: "variables file"), from: variablesFile)
         }
         if let variables { try merge(variables, from: "--variables") }
         for assignment in variableAssignments {
@@ -87,14 +105,5 @@ struct DocumentOptions: ParsableArguments {
             values[name] = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)
         }
         return values
-    }
-
-    /// A UTF-8 text file named on the command line, or an I/O failure that
-    /// says whether it is missing or unreadable.
-    private func readText(_ path: String, what: String) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(path): cannot read the \(what)" : "\(path): no such file")
-        }
-        return text
     }
 }
