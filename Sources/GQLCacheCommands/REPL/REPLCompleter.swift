@@ -15,7 +15,7 @@ public final class REPLCompleter {
         case fileNames
     }
 
-    unowned let session: REPLSession
+    let session: REPLSession
     /// Options of each CLI command that take a file name.
     static let fileOptions: Set<String> = [
         "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config",

@@ -147,9 +147,16 @@ public final class REPLSession {
             }
             var arguments = arguments
             // `show` with no key shows where you are.
-            if command == "show" && !arguments.contains(where: { !$0.hasPrefix("-") }) { arguments.insert(current.rawValue, at: 0) }
+            if command == "show" && Self.namesNoKey(arguments) { arguments.insert(current.rawValue, at: 0) }
             return runCommand([command] + arguments)
         }
+    }
+
+    /// Whether `show` arguments name no key (only options), parsed by the
+    /// command itself so option values are not taken for keys.
+    static func namesNoKey(_ arguments: [String]) -> Bool {
+        guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else { return false }
+        return parsed.keys == ["KEY"]
     }
 
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.

@@ -1,0 +1,216 @@
+import CacheStore
+import Foundation
+import XCTest
+
+@testable import GQLCacheCommands
+
+/// The REPL's logic with scripted input: the same session the readline
+/// prompt drives, minus the terminal.
+final class REPLTests: CommandTestCase {
+    struct Run {
+        let status: ExitStatus
+        let stdout: String
+        let stderr: String
+        let session: REPLSession
+    }
+
+    func repl(_ cache: String, _ lines: [String], interactive: Bool = false, answers: [String] = [], bail: Bool = false) throws -> Run {
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers), stdinIsTerminal: interactive, stdoutIsTerminal: false,
+            environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: interactive)
+        try session.start()
+        let status = session.run(reader: SourceLineReader(lines: lines), bail: bail)
+        return Run(status: status, stdout: stdout.text, stderr: stderr.text, session: session)
+    }
+
+    func testCdFollowsReferencesThroughFieldsAndListIndexesAndBackReturns() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["pwd", "cd hero(episode:NEWHOPE)", "cd friends.1", "pwd", "back", "pwd", "cd friends[0]", "pwd", "cd ..", "cd ..", "pwd"])
+        XCTAssertEqual(run.stdout, """
+            QUERY_ROOT
+            QUERY_ROOT → Droid:2001 → Human:1002
+            QUERY_ROOT → Droid:2001
+            QUERY_ROOT → Droid:2001 → Human:1000
+            QUERY_ROOT
+
+            """)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testCdToAKeyAndItsMistakesAreExplained() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd Starship:3001", "pwd", "cd /", "cd friends", "cd hero(episode:NEWHOPE)", "cd friends", "cd name", "cd Human:100"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Starship:3001\n")
+        XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: no field 'friends' with a reference in QUERY_ROOT, and no record 'friends'; fields with references: hero(episode:NEWHOPE), human(id:1000), reviews(episode:JEDI,first:2), search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])",
+            "gqlcache: friends is a list of 3; say which element, e.g. 'cd friends.0'",
+            "gqlcache: name holds a value, not a reference",
+            "gqlcache: no field 'Human:100' with a reference in Droid:2001, and no record 'Human:100'; fields with references: friends, friendsConnection(after:null,first:2); nearest keys: Human:1000, Human:1002",
+        ])
+        XCTAssertEqual(run.status, .notFound)
+    }
+
+    func testCommandsRunWithoutTheCacheFileAndShowDefaultsToWhereYouAre() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["keys Human: --mode prefix", "cd human(id:1000)", "show --format json"])
+        XCTAssertTrue(run.stdout.hasPrefix("Human:1000\nHuman:1002\n[\n  {\n    \"key\": \"Human:1000\""), run.stdout)
+    }
+
+    func testGraphQLTypedOverSeveralLinesRunsWithRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["query {", "  hero(episode: NEWHOPE) {", "    name # a } in a comment", "  }", "}", "{ human(id: \"1000\") { name } }"])
+        XCTAssertEqual(run.stdout, """
+            {
+              "hero": {
+                "name": "R2-D2"
+              }
+            }
+            {
+              "human": {
+                "name": "Luke Skywalker"
+              }
+            }
+
+            """)
+        XCTAssertEqual(run.session.lastStatus, .success)
+    }
+
+    func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let lines = ["show Nope:1", "status", "frobnicate", "keys --count"]
+        let goesOn = try repl(cache, lines)
+        XCTAssertEqual(goesOn.stdout, "1\n10\n")
+        XCTAssertEqual(goesOn.stderr, "gqlcache: no record 'Nope:1' in \(cache)\ngqlcache: unknown command 'frobnicate' (type 'help' for the commands)\n")
+        XCTAssertEqual(goesOn.status, .success)
+        let bails = try repl(cache, lines, bail: true)
+        XCTAssertEqual(bails.stdout, "")
+        XCTAssertEqual(bails.status, .notFound)
+    }
+
+    func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])
+        XCTAssertEqual(declined.status, .notFound)
+        XCTAssertEqual(try keys(in: cache).contains("Starship:3001"), true)
+        let confirmed = try repl(cache, ["cd Starship:3001", "rm Starship:3001", "pwd"], interactive: true, answers: ["y"])
+        XCTAssertEqual(confirmed.status, .success, confirmed.stderr)
+        XCTAssertTrue(confirmed.stderr.contains("remove 1 record(s) from \(cache) (Starship:3001)? [y/N]"), confirmed.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
+        XCTAssertTrue(confirmed.stdout.hasSuffix("\nQUERY_ROOT\n\n"), "the removed record is left: \(confirmed.stdout)")
+        let forced = try repl(cache, ["rm Human:1002 --force"], interactive: true)
+        XCTAssertEqual(forced.status, .success, forced.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+    }
+
+    func testTheFileIsOpenedOnceAndAnotherWriterIsSeenByTheNextCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink()
+        let context = CommandContext(stdout: stdout, stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        _ = session.execute("keys --count")
+        // Another process (here, another connection) writes between two commands.
+        try CacheStore.open(at: cache, access: .readWrite).write { tx in try tx.removeObject(for: CacheKey("Starship:3001")) }
+        _ = session.execute("keys --count")
+        XCTAssertEqual(stdout.text, "10\n9\n")
+    }
+
+    func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let text = path("notes.txt")
+        try "hello".write(toFile: text, atomically: true, encoding: .utf8)
+        let run = try repl(cache, ["open \(text)", "keys --count", "open \(legacy)", "keys --count"])
+        XCTAssertEqual(run.stdout, "10\nopened \(legacy)\n2\n")
+        XCTAssertTrue(run.stderr.hasPrefix("gqlcache: \(text): "), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("; still on \(cache)\n"), run.stderr)
+        XCTAssertEqual(run.session.cachePath, legacy)
+    }
+
+    func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["keys --count", "quit", "keys --count"])
+        XCTAssertEqual(run.stdout, "10\n")
+    }
+
+    func testDashCRunsCommandsSeparatedBySemicolonsAndExitsWithTheLastStatus() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let ok = gqlcache("repl", cache, "-c", "cd hero(episode:NEWHOPE); pwd; keys 'Human:%' --count")
+        XCTAssertEqual(ok.status, .success, ok.stderr)
+        XCTAssertEqual(ok.stdout, "QUERY_ROOT → Droid:2001\n2\n")
+        let failing = gqlcache("repl", cache, "-c", "show Nope; keys --count", "--bail")
+        XCTAssertEqual(failing.status, .notFound)
+        XCTAssertEqual(failing.stdout, "")
+        let scripted = gqlcache("repl", cache, "-c", "keys --count; show Nope")
+        XCTAssertEqual(scripted.status, .notFound)
+        XCTAssertEqual(scripted.stdout, "10\n")
+    }
+
+    // MARK: - Completion
+
+    func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        if place != "QUERY_ROOT" { _ = session.execute("cd \(place)") }
+        return REPLCompleter(session: session)
+    }
+
+    func testCompletionOffersCommandsFlagsAndKeysWithColonsAndParentheses() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "re", before: ""), .candidates(["read", "repl"].filter { $0 != "repl" }))
+        XCTAssertEqual(completer.complete(word: "--dr", before: "rm "), .candidates(["--dry-run"]))
+        XCTAssertEqual(completer.complete(word: "Human:10", before: "show "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "Droid:2001.f", before: "rm "), .candidates(["Droid:2001.friendsConnection(after:null,first:2)"]))
+        XCTAssertEqual(completer.complete(word: "QUERY_ROOT.reviews(episode:JEDI,first:2).", before: "show "),
+                       .candidates(["QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --document "), .fileNames)
+        XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
+    }
+
+    func testCdCompletesTheCurrentRecordsReferenceFields() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache, at: "hero(episode:NEWHOPE)")
+        XCTAssertEqual(completer.complete(word: "fr", before: "cd "), .candidates(["friends", "friendsConnection(after:null,first:2)"]))
+    }
+
+    func testOperationNamesCompleteFromDocumentsNamedEarlier() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nquery HumanName { human(id: \"1000\") { name } }\nfragment F on Human { name }"
+            .write(toFile: document, atomically: true, encoding: .utf8)
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        _ = session.execute("read HeroName --document \(document)")
+        let completer = REPLCompleter(session: session)
+        XCTAssertEqual(completer.complete(word: "H", before: "read "), .candidates(["HeroName", "HumanName"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F"]))
+    }
+
+    // MARK: - Words and GraphQL input
+
+    func testLinesSplitIntoWordsLikeAShellDoes() throws {
+        XCTAssertEqual(try ShellWords.split(#"read --text '{ hero { name } }' --var "id=a b" x\ y"#),
+                       ["read", "--text", "{ hero { name } }", "--var", "id=a b", "x y"])
+        XCTAssertEqual(try ShellWords.split("show hero(episode:JEDI) ''"), ["show", "hero(episode:JEDI)", ""])
+        XCTAssertThrowsError(try ShellWords.split("show 'open"))
+        XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", "show x", "pwd"])
+    }
+
+    func testGraphQLInputIsCompleteWhenItsBracesBalance() {
+        XCTAssertTrue(GraphQLInput.begins("query Hero {"))
+        XCTAssertTrue(GraphQLInput.begins("  { hero { name } }"))
+        XCTAssertFalse(GraphQLInput.begins("queryx"))
+        XCTAssertFalse(GraphQLInput.begins("keys"))
+        XCTAssertFalse(GraphQLInput.isComplete("query Hero {\n hero {"))
+        XCTAssertTrue(GraphQLInput.isComplete("query Hero {\n hero { name }\n}"))
+        XCTAssertFalse(GraphQLInput.isComplete(#"{ hero(name: "}") { name "#))
+        XCTAssertFalse(GraphQLInput.isComplete("{ hero # }\n"))
+        XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: """ } """) }"#))
+    }
+}
