@@ -55,9 +55,11 @@ static inline char *gqlcache_readline(const char *prompt) {
     return line;
 }
 
+/// Readline keeps the pointer, and Swift's strings passed to C live only
+/// for the call: copy.
 static inline void gqlcache_set_word_breaks(const char *characters) {
-    rl_completer_word_break_characters = (char *)characters;
-    rl_basic_word_break_characters = (char *)characters;
+    rl_completer_word_break_characters = strdup(characters);
+    rl_basic_word_break_characters = strdup(characters);
     rl_completer_quote_characters = "\"'";
 }
 
@@ -72,6 +74,6 @@ static inline void gqlcache_set_append_character(int character) { rl_completion_
 
 static inline const char *gqlcache_line_buffer(void) { return rl_line_buffer; }
 
-static inline void gqlcache_set_readline_name(const char *name) { rl_readline_name = (char *)name; }
+static inline void gqlcache_set_readline_name(const char *name) { rl_readline_name = strdup(name); }
 
 #endif

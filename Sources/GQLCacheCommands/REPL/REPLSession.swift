@@ -57,6 +57,8 @@ public final class REPLSession {
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
         var pending: [String] = []
         while true {
+            context.stdout.flush()
+            context.stderr.flush()
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt)
             if reader.takeInterrupt() { pending.removeAll() }
             guard let line else {
