@@ -9,17 +9,25 @@ import CacheStore
 /// let store = try CacheStore.create(at: "blog.sqlite")
 /// try BlogCache(users: 5).write(to: store)
 /// ```
+///
+/// A `directory` above zero adds a root field listing users, as a query
+/// `users(first: N)` would have stored it: `users(first:N)` in `QUERY_ROOT`,
+/// holding references to `User:1` up to `User:N` (up to the last user when
+/// there are fewer). It adds no record; with the default of zero there is no
+/// such field, so the default caches (Examples/blog.sqlite) stay as they are.
 public struct BlogCache: Sendable {
     public var users: Int
     public var postsPerUser: Int
     public var commentsPerPost: Int
     public var avatars: Bool
+    public var directory: Int
 
-    public init(users: Int, postsPerUser: Int = 2, commentsPerPost: Int = 1, avatars: Bool = true) {
+    public init(users: Int, postsPerUser: Int = 2, commentsPerPost: Int = 1, avatars: Bool = true, directory: Int = 0) {
         self.users = users
         self.postsPerUser = postsPerUser
         self.commentsPerPost = commentsPerPost
         self.avatars = avatars
+        self.directory = directory
     }
 
     /// How many records ``records(_:)`` produces.
@@ -55,6 +63,9 @@ public struct BlogCache: Sendable {
         if users > 0 {
             queryRoot["viewer"] = .reference(userKey(1))
             queryRoot["user(id:\(min(users, 2)))"] = .reference(userKey(min(users, 2)))
+        }
+        if directory > 0 {
+            queryRoot["users(first:\(directory))"] = .list((0..<min(directory, users)).map { .reference(userKey($0 + 1)) })
         }
         try body(Record(key: .queryRoot, fields: queryRoot))
         if postCount >= 3 {

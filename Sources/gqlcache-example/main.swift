@@ -1,5 +1,7 @@
 // Writes a deterministic example cache: `gqlcache-example OUT.sqlite [--users N]
-// [--posts-per-user N] [--comments-per-post N] [--no-avatars]`.
+// [--posts-per-user N] [--comments-per-post N] [--no-avatars] [--directory N]`.
+// `--directory N` adds `users(first:N)` to QUERY_ROOT (references to User:1…N),
+// for benchmarks that read a list of users; it is off by default.
 import CacheStore
 import ExampleCaches
 import Foundation
@@ -27,8 +29,9 @@ while !arguments.isEmpty {
     case "--posts-per-user": spec.postsPerUser = intValue(after: argument, in: &arguments)
     case "--comments-per-post": spec.commentsPerPost = intValue(after: argument, in: &arguments)
     case "--no-avatars": spec.avatars = false
+    case "--directory": spec.directory = intValue(after: argument, in: &arguments)
     case "-h", "--help":
-        print("usage: gqlcache-example OUT.sqlite [--users N] [--posts-per-user N] [--comments-per-post N] [--no-avatars]")
+        print("usage: gqlcache-example OUT.sqlite [--users N] [--posts-per-user N] [--comments-per-post N] [--no-avatars] [--directory N]")
         exit(0)
     default:
         guard output == nil, !argument.hasPrefix("-") else { fail("unexpected argument '\(argument)'") }

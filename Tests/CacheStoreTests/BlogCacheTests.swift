@@ -72,6 +72,35 @@ final class BlogCacheTests: XCTestCase {
         XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 1) }, [])
     }
 
+    func testDirectoryListsTheFirstUsersInQueryRootAndAddsNoRecord() throws {
+        let directory = try TemporaryDirectory(self)
+        let blog = BlogCache(users: 5, postsPerUser: 5, directory: 3)
+        let store = try write(blog, to: "directory.sqlite", in: directory)
+        let records = try store.allRecords()
+        XCTAssertEqual(records.count, blog.recordCount)
+        XCTAssertEqual(blog.recordCount, BlogCache(users: 5, postsPerUser: 5).recordCount)
+        let root = try XCTUnwrap(records[.queryRoot])
+        XCTAssertEqual(root["users(first:3)"], .list([.reference("User:1"), .reference("User:2"), .reference("User:3")]))
+        for user in 1...3 {
+            let record = try XCTUnwrap(records[CacheKey("User:\(user)")])
+            let posts = try XCTUnwrap(record["posts(first:5)"]).references
+            XCTAssertEqual(posts.count, 5)
+            for post in posts {
+                if case .string? = records[post]?["title"] {} else { XCTFail("\(post) has no title") }
+            }
+        }
+    }
+
+    func testDirectoryLongerThanTheUsersListsEveryUserAndIsOffByDefault() throws {
+        let directory = try TemporaryDirectory(self)
+        let long = try write(BlogCache(users: 2, directory: 10), to: "long.sqlite", in: directory)
+        let root = try XCTUnwrap(try long.read { try $0.record(for: .queryRoot) })
+        XCTAssertEqual(root["users(first:10)"], .list([.reference("User:1"), .reference("User:2")]))
+        let plain = try write(BlogCache(users: 5), to: "plain.sqlite", in: directory)
+        let plainRoot = try XCTUnwrap(try plain.read { try $0.record(for: .queryRoot) })
+        XCTAssertFalse(plainRoot.fields.keys.contains { $0.hasPrefix("users(") }, "\(plainRoot.fields.keys.sorted())")
+    }
+
     func testBlogTextsWithSlashesAndQuotesAreStoredAsApolloWouldWriteThem() throws {
         let directory = try TemporaryDirectory(self)
         let store = try write(BlogCache(users: 5), to: "blog.sqlite", in: directory)
