@@ -88,6 +88,23 @@ public struct ReadResult: Sendable {
 public protocol RecordSource {
     /// The record for `key`; nil when there is none; throws when damaged.
     func record(for key: CacheKey) throws -> Record?
+    /// Several records at once (a list's references): those found, each
+    /// decoded or failed on its own.
+    func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>]
+}
+
+extension RecordSource {
+    public func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>] {
+        var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
+        for key in keys {
+            do {
+                if let record = try record(for: key) { found[key] = .success(record) }
+            } catch let error as CacheStoreError {
+                found[key] = .failure(error)
+            }
+        }
+        return found
+    }
 }
 
 extension ReadTransaction: RecordSource {}

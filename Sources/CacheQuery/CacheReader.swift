@@ -93,8 +93,36 @@ private struct Walk {
         case damaged(String)
     }
 
+    /// Keys already looked up in a batch and found missing or damaged.
+    var absent: [CacheKey: Loaded] = [:]
+
+    /// Loads the records a list refers to in one batch, as Apollo's loader
+    /// does, instead of one lookup per element.
+    mutating func prefetch(_ elements: [FieldValue]) throws {
+        var keys: [CacheKey] = []
+        func collect(_ value: FieldValue) {
+            switch value {
+            case .reference(let key) where loaded[key] == nil && absent[key] == nil: keys.append(key)
+            case .list(let inner): inner.forEach(collect)
+            default: break
+            }
+        }
+        elements.forEach(collect)
+        guard keys.count > 1 else { return }
+        let found = try reader.source.records(for: keys)
+        for key in keys {
+            switch found[key] {
+            case .success(let record)?: loaded[key] = record
+            case .failure(CacheStoreError.damagedRecord(_, let problem))?: absent[key] = .damaged(problem.description)
+            case .failure(let error)?: throw error
+            case nil: absent[key] = .missing
+            }
+        }
+    }
+
     mutating func load(_ key: CacheKey) throws -> Loaded {
         if let record = loaded[key] { return .record(record) }
+        if let known = absent[key] { return known }
         do {
             guard let record = try reader.source.record(for: key) else { return .missing }
             loaded[key] = record
@@ -171,6 +199,7 @@ private struct Walk {
             case nil: elementType = nil
             default: return try mismatch("expected \(type!), found a list")
             }
+            try prefetch(elements)
             var list: [ResponseValue] = []
             for (index, element) in elements.enumerated() {
                 list.append(try complete(

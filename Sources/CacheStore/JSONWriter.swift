@@ -69,6 +69,13 @@ public enum JSONWriter {
     }
 
     static func writeString(_ text: String, to output: inout String, escapingSlashes: Bool = true) {
+        // Most strings need no escape: copy them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (escapingSlashes && $0 == UInt8(ascii: "/")) }) {
+            output += "\""
+            output += text
+            output += "\""
+            return
+        }
         output += "\""
         var pendingStart = text.unicodeScalars.startIndex
         let scalars = text.unicodeScalars

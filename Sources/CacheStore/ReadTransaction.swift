@@ -26,7 +26,10 @@ public class ReadTransaction {
     /// The record for `key`, or nil when there is none. Throws
     /// ``CacheStoreError/damagedRecord(key:problem:)`` for a damaged row.
     public func record(for key: CacheKey) throws -> Record? {
-        try records(for: [key])[key].map { try $0.get() }
+        // One cached statement: a typed read looks up thousands of keys one by one.
+        let statement = try database().cachedStatement(sql: "SELECT record FROM records WHERE key = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [key.rawValue]) else { return nil }
+        return try Record(key: key, jsonText: row[0])
     }
 
     /// Loads records as Apollo does (`key IN (…)`, 500 keys a batch). Keys
@@ -41,9 +44,8 @@ public class ReadTransaction {
             let batch = unique[start..<min(start + 500, unique.count)]
             start += 500
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))",
-                arguments: StatementArguments(batch.map(\.rawValue)))
+            let statement = try db.cachedStatement(sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))")
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(batch.map(\.rawValue)))
             while let row = try rows.next() {
                 let key = CacheKey(row[0] as String)
                 found[key] = Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError }

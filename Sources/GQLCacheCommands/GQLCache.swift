@@ -7,7 +7,8 @@ public struct GQLCache: ParsableCommand {
         abstract: "Inspect and repair normalized GraphQL cache files (Apollo iOS SQLite caches).",
         discussion: """
             Every command takes the cache file first. Commands that only read open the file \
-            read-only and never change it; commands that write hold the lock for one transaction.
+            read-only and never change it; commands that write hold the lock for one transaction. \
+            'gqlcache CACHE' alone opens the REPL on the file.
 
             Exit status: 0 success; 1 not found, no match, or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \

@@ -149,6 +149,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(scripted.stdout, "10\n")
     }
 
+    func testGqlcacheFollowedByAFileOpensTheREPLOnIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache(cache, "-c", "keys --count")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "10\n")
+        let notAFile = gqlcache("frobnicate")
+        XCTAssertEqual(notAFile.status, .usage)
+        XCTAssertTrue(notAFile.stderr.hasPrefix("gqlcache: unknown command 'frobnicate'"), notAFile.stderr)
+    }
+
     // MARK: - Completion
 
     func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {

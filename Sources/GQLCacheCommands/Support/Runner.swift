@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import CacheStore
 
@@ -23,6 +24,10 @@ public enum GQLCacheMain {
         defer {
             context.stdout.flush()
             context.stderr.flush()
+        }
+        // `gqlcache FILE`, as `sqlite3 FILE`: the REPL on that file.
+        if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
+            return run(arguments: ["repl"] + arguments, context: context)
         }
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first) {
             context.report(.usage, "unknown command '\(first)' (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
@@ -52,6 +57,11 @@ public enum GQLCacheMain {
         } catch {
             return reportParseError(error, context: context)
         }
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
     private static func reportParseError(_ error: Error, context: CommandContext) -> ExitStatus {
