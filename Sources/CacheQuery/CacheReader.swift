@@ -52,7 +52,7 @@ public struct CacheReader {
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.keepingKeys = keepingKeys
         do {
-            let data = try walk.object(at: rootKey, selections: selections, path: [], type: type)
+            let data = try walk.object(at: rootKey, selections: Selections(document: selections), path: [], type: type)
             return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys)
         } catch let stop as Walk.Stop {
             return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:])
@@ -93,6 +93,13 @@ private struct Walk {
         case damaged(String)
     }
 
+    struct CollectKey: Hashable {
+        let selections: UnsafeRawPointer
+        let typename: String?
+    }
+
+    var collected: [CollectKey: [(String, [FieldSelection])]] = [:]
+
     /// Keys already looked up in a batch and found missing or damaged.
     var absent: [CacheKey: Loaded] = [:]
 
@@ -120,6 +127,38 @@ private struct Walk {
         }
     }
 
+    /// Looks one level ahead: the records the list's records refer to
+    /// through the selected fields, in one batch too, so a list of users
+    /// and their posts takes a few queries, not one per user.
+    mutating func prefetchReferences(of elements: [FieldValue], selections: Selections) throws {
+        var next: [FieldValue] = []
+        func visit(_ value: FieldValue) {
+            switch value {
+            case .reference(let key):
+                guard let record = loaded[key] else { return }
+                for (_, fields) in collect(selections, typename: record.typename) where fields[0].selections != nil {
+                    let fieldKey = FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0]))
+                    if let child = record.fields[fieldKey] { next.append(child) }
+                }
+            case .list(let inner): inner.forEach(visit)
+            default: break
+            }
+        }
+        elements.forEach(visit)
+        try prefetch(next)
+    }
+
+    /// The fields to read for an object of `typename`, worked out once per
+    /// selection set and type.
+    mutating func collect(_ selections: Selections, typename: String?) -> [(String, [FieldSelection])] {
+        guard let identity = selections.identity else { return collector.collect(selections.list, typename: typename) }
+        let key = CollectKey(selections: identity, typename: typename)
+        if let known = collected[key] { return known }
+        let fields = collector.collect(selections.list, typename: typename)
+        collected[key] = fields
+        return fields
+    }
+
     mutating func load(_ key: CacheKey) throws -> Loaded {
         if let record = loaded[key] { return .record(record) }
         if let known = absent[key] { return known }
@@ -132,7 +171,7 @@ private struct Walk {
         }
     }
 
-    mutating func object(at key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws -> ResponseValue {
+    mutating func object(at key: CacheKey, selections: Selections, path: [PathComponent], type: String?) throws -> ResponseValue {
         switch try load(key) {
         case .missing: return try miss(CacheMiss(path: path, key: key, reason: .missingRecord))
         case .damaged(let problem): return try miss(CacheMiss(path: path, key: key, reason: .damagedRecord(problem)))
@@ -143,12 +182,12 @@ private struct Walk {
     /// Reads the selections from one record. `type` is the type the schema
     /// declares at this place (an interface, say); the record's own
     /// `__typename` wins when the schema knows it.
-    mutating func object(_ record: Record, selections: [Selection], path: [PathComponent], type: String?) throws -> ResponseValue {
+    mutating func object(_ record: Record, selections: Selections, path: [PathComponent], type: String?) throws -> ResponseValue {
         if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
         let typename = record.typename
         let schemaType = typename.flatMap { name in reader.schema?.fieldTypes[name] != nil ? name : nil } ?? type
         var members: [(String, ResponseValue)] = []
-        for (responseKey, fields) in collector.collect(selections, typename: typename) {
+        for (responseKey, fields) in collect(selections, typename: typename) {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
@@ -167,7 +206,7 @@ private struct Walk {
                 }
                 members.append((responseKey, value == .null ? .null : .scalar(value)))
             } else {
-                let subselections = fields.flatMap { $0.selections ?? [] }
+                let subselections = Selections(fields)
                 members.append((responseKey, try complete(
                     value, selections: subselections, path: fieldPath, holder: record.key, fieldKey: fieldKey, type: declared)))
             }
@@ -178,7 +217,7 @@ private struct Walk {
     /// A composite field's value: follows references, walks lists, and
     /// with a schema checks nullability and list depth.
     mutating func complete(
-        _ value: FieldValue, selections: [Selection], path: [PathComponent], holder: CacheKey, fieldKey: String, type: OutputType?
+        _ value: FieldValue, selections: Selections, path: [PathComponent], holder: CacheKey, fieldKey: String, type: OutputType?
     ) throws -> ResponseValue {
         func mismatch(_ message: String) throws -> ResponseValue {
             try miss(CacheMiss(path: path, key: holder, reason: .typeMismatch("field '\(fieldKey)': \(message)")))
@@ -200,6 +239,7 @@ private struct Walk {
             default: return try mismatch("expected \(type!), found a list")
             }
             try prefetch(elements)
+            try prefetchReferences(of: elements, selections: selections)
             var list: [ResponseValue] = []
             for (index, element) in elements.enumerated() {
                 list.append(try complete(
@@ -214,5 +254,32 @@ private struct Walk {
     /// The record's keys for the same schema field: `name` or `name(…)`.
     func similarFieldKeys(to name: String, in record: Record) -> [String] {
         record.fields.keys.filter { $0 == name || $0.hasPrefix(name + "(") }.sorted(by: byteOrder)
+    }
+}
+
+/// A selection set being read, and whether it is the document's own array
+/// (alive for the whole read, so its storage can key a cache) or one merged
+/// from several fields of the same name.
+struct Selections {
+    let list: [Selection]
+    /// The address of the document's array; nil for a merged one.
+    let identity: UnsafeRawPointer?
+
+    init(document list: [Selection]) {
+        self.init(list: list, identity: list.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) })
+    }
+
+    private init(list: [Selection], identity: UnsafeRawPointer?) {
+        self.list = list
+        self.identity = identity
+    }
+
+    /// The subselections of a field, merged when it is selected more than once.
+    init(_ fields: [FieldSelection]) {
+        if fields.count == 1, let only = fields[0].selections {
+            self.init(document: only)
+        } else {
+            self.init(list: fields.flatMap { $0.selections ?? [] }, identity: nil)
+        }
     }
 }
