@@ -149,6 +149,32 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(scripted.stdout, "10\n")
     }
 
+    func testEditOpensTheLastQueryInTheEditorAndReadsWhatWasSaved() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let editor = path("editor.sh")
+        try "#!/bin/sh\nsed -i 's/name/primaryFunction/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        let stdout = StringSink()
+        let context = CommandContext(stdout: stdout, stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false,
+                                     stdoutIsTerminal: false, environment: ["EDITOR": editor])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        _ = session.run(reader: SourceLineReader(lines: ["{ hero(episode: NEWHOPE) { name } }", "\\e"]), bail: false)
+        XCTAssertEqual(stdout.text, """
+            {
+              "hero": {
+                "name": "R2-D2"
+              }
+            }
+            {
+              "hero": {
+                "primaryFunction": "Astromech"
+              }
+            }
+
+            """)
+    }
+
     func testGqlcacheFollowedByAFileOpensTheREPLOnIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache(cache, "-c", "keys --count")
