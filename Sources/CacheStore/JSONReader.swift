@@ -124,6 +124,7 @@ struct JSONReader {
     private mutating func parseObjectMembers(depth: Int = 0) throws -> [String: FieldValue] {
         index += 1  // "{"
         var members: [String: FieldValue] = [:]
+        members.reserveCapacity(8)  // most records have a handful of fields: no rehash while they arrive
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return members }
         while true {

@@ -109,6 +109,13 @@ public final class REPLSession {
 
     /// Runs one line; nil means leave.
     func execute(_ line: String) -> ExitStatus? {
+        // psql-style backslash commands, before shell quoting would eat the backslash.
+        switch line.trimmingCharacters(in: .whitespaces) {
+        case "\\e": return editLastQuery()
+        case "\\q": return nil
+        case "\\h", "\\?": return help([])
+        default: break
+        }
         let words: [String]
         do {
             words = try ShellWords.split(line)
@@ -119,9 +126,9 @@ public final class REPLSession {
         guard let command = words.first else { return lastStatus }
         let arguments = Array(words.dropFirst())
         switch command {
-        case "quit", "exit", "\\q":
+        case "quit", "exit":
             return nil
-        case "help", "\\h", "?":
+        case "help", "?":
             return help(arguments)
         case "cd":
             return changeRecord(arguments)
@@ -134,7 +141,7 @@ public final class REPLSession {
             return runCommand(["show"] + (arguments.isEmpty ? [current.rawValue] : arguments))
         case "open":
             return open(arguments)
-        case "edit", "\\e":
+        case "edit":
             return editLastQuery()
         case "status":
             context.print(String(lastStatus.rawValue))
