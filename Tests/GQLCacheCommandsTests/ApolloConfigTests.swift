@@ -40,7 +40,7 @@ final class ApolloConfigTests: CommandTestCase {
               reviews(episode: Episode!, first: Int): [Review]
             }
             """, to: "schema/extensions/search.graphqls")
-        try write(Self.demo, to: "Sources/Feature/Demo/Demo.graphql")
+        try write(try Self.demo, to: "Sources/Feature/Demo/Demo.graphql")
         try write("query HeroQuery($episode: Episode) {\n  hero(episode: $episode) { ...HeroDetails }\n}\n", to: "Sources/Feature/Hero/HeroQuery.graphql")
         try write("fragment HeroDetails on Character {\n  __typename id name\n  ... on Droid { primaryFunction }\n}\n", to: "Sources/Shared/Fragments/HeroDetails.graphql")
         try write("query Legacy {\n", to: "Sources/Legacy/Legacy.graphql")
@@ -53,36 +53,19 @@ final class ApolloConfigTests: CommandTestCase {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    /// The fixture's query, variables and network response (its README).
-    static let demo = """
-        query Demo($episode: Episode, $filter: SearchFilter, $unit: LengthUnit) {
-          hero(episode: $episode) {
-            __typename id name appearsIn
-            friends { __typename id name }
-            friendsConnection(first: 2, after: null) { __typename totalCount friends { __typename id name } }
-            ... on Droid { primaryFunction }
-          }
-          human(id: "1000") {
-            __typename id name homePlanet height(unit: $unit) birthDate mass isJedi
-            starships { __typename id name coordinates length }
-          }
-          search(filter: $filter) { __typename id name }
-          reviews(episode: JEDI, first: 2) { __typename stars commentary meta }
-        }
-        """
+    /// The fixture's query, variables and network response (its README),
+    /// kept with the round-trip corpus.
+    static var demo: String {
+        get throws { try String(contentsOf: RoundTripTests.corpus.appendingPathComponent("starwars-demo.graphql"), encoding: .utf8) }
+    }
     static let variables = #"{"episode":"NEWHOPE","filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}},"unit":"FOOT"}"#
-    static let response = #"""
-        {"hero": {"__typename":"Droid","id":"2001","name":"R2-D2","appearsIn":["NEWHOPE","EMPIRE","JEDI"],
-           "friends":[{"__typename":"Human","id":"1000","name":"Luke Skywalker"},{"__typename":"Human","id":"1002","name":"Han Solo"},null],
-           "friendsConnection":{"__typename":"FriendsConnection","totalCount":3,"friends":[{"__typename":"Human","id":"1000","name":"Luke Skywalker"}]},
-           "primaryFunction":"Astromech"},
-         "human": {"__typename":"Human","id":"1000","name":"Luke Skywalker","homePlanet":"Tatooine","height":5.6430448,
-           "birthDate":"1977-05-25T00:00:00Z","mass":null,"isJedi":true,
-           "starships":[{"__typename":"Starship","id":"3001","name":"X-wing","coordinates":[[1,2],[3.5,4.0]],"length":12.5}]},
-         "search":[[{"__typename":"Human","id":"1000","name":"Luke Skywalker"},null],[{"__typename":"Droid","id":"2001","name":"R2-D2"}]],
-         "reviews":[{"__typename":"Review","stars":5,"commentary":"Great! \/ \"quoted\" \u00e9","meta":{"source":"web","score":1.5}},
-                    {"__typename":"Review","stars":3,"commentary":null,"meta":null}]}
-        """#
+    /// The response's data.
+    static var response: Data {
+        get throws {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: RoundTripTests.corpus.appendingPathComponent("starwars-demo-response.json")))
+            return try JSONSerialization.data(withJSONObject: (object as! NSDictionary)["data"]!)
+        }
+    }
 
     // MARK: Reading through a config
 
@@ -91,7 +74,7 @@ final class ApolloConfigTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("read", cache, "Demo", "--apollo-config", config, "--variables", Self.variables, "--format", "json")
         XCTAssertEqual(result.status, .success, result.stderr)
-        let expected = try JSONSerialization.jsonObject(with: Data(Self.response.utf8)) as? NSDictionary
+        let expected = try JSONSerialization.jsonObject(with: try Self.response) as? NSDictionary
         XCTAssertEqual(try result.json() as? NSDictionary, expected)
     }
 

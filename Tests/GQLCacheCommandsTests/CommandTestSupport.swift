@@ -66,6 +66,15 @@ class CommandTestCase: XCTestCase {
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// Every record of a cache file, as JSON values by key.
+    func records(_ path: String) throws -> [String: [String: FieldValue]] {
+        try CacheStore.open(at: path).read { tx in
+            var records: [String: [String: FieldValue]] = [:]
+            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
+            return records
+        }
+    }
+
     /// A copy of a fixture switched to WAL mode by the sqlite3 shell, with
     /// no -wal or -shm file left beside it.
     func walCopyOfFixture(_ name: String) throws -> String {

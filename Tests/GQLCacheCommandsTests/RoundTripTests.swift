@@ -47,14 +47,6 @@ final class RoundTripTests: CommandTestCase {
         return try result.json() as? NSDictionary
     }
 
-    func snapshot(_ cache: String) throws -> [String: [String: FieldValue]] {
-        try CacheStore.open(at: cache).read { tx in
-            var records: [String: [String: FieldValue]] = [:]
-            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
-            return records
-        }
-    }
-
     func testEveryResponseWrittenReadsBackAsItWasWritten() throws {
         let cache = try cacheWithTheCorpus()
         for name in Self.cases {
@@ -64,7 +56,7 @@ final class RoundTripTests: CommandTestCase {
     }
 
     func testWritingStoresKeysAsApolloDoes() throws {
-        let records = try snapshot(try cacheWithTheCorpus())
+        let records = try records(try cacheWithTheCorpus())
         // @typePolicy keys, joined by + with \ and + escaped.
         XCTAssertNotNil(records["Author:a1"])
         XCTAssertNotNil(records[#"Book:978\+0+en"#])
@@ -90,7 +82,7 @@ final class RoundTripTests: CommandTestCase {
 
     func testAnUpdateChangesTheNamedFieldsAndNothingElse() throws {
         let cache = try cacheWithTheCorpus()
-        let before = try snapshot(cache)
+        let before = try records(cache)
         let result = gqlcache("update", cache, "AuthorName", "--document", operations, "--schema", schema, "--var", "id=a1",
                               "--set", "author.name=Ursula K. Le Guin", "--set", "author.books.1.title=Earthsea")
         XCTAssertEqual(result.status, .success, result.stderr)
@@ -104,7 +96,7 @@ final class RoundTripTests: CommandTestCase {
         var expected = before
         expected["Author:a1"]!["name"] = .string("Ursula K. Le Guin")
         expected[#"Book:978\\1+en"#]!["title"] = .string("Earthsea")
-        XCTAssertEqual(try snapshot(cache), expected)
+        XCTAssertEqual(try records(cache), expected)
 
         let item = try loadCase("AuthorWithBooks")
         let read = try XCTUnwrap(try read(cache, item))

@@ -12,14 +12,6 @@ final class UpdateCommandTests: CommandTestCase {
         fragment HumanDetails on Human @apollo_client_ios_localCacheMutation { name homePlanet mass }
         """
 
-    func records(_ path: String) throws -> [String: [String: FieldValue]] {
-        try CacheStore.open(at: path).read { tx in
-            var records: [String: [String: FieldValue]] = [:]
-            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
-            return records
-        }
-    }
-
     func rowIDs(_ path: String) throws -> String {
         let sqlite = Process()
         let output = Pipe()

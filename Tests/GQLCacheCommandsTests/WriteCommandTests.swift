@@ -8,14 +8,6 @@ final class WriteCommandTests: CommandTestCase {
     var demoResponse: String { RoundTripTests.corpus.appendingPathComponent("starwars-demo-response.json").path }
     let demoVariables = #"{"episode":"NEWHOPE","filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}},"unit":"FOOT"}"#
 
-    func records(_ path: String) throws -> [String: [String: FieldValue]] {
-        try CacheStore.open(at: path).read { tx in
-            var records: [String: [String: FieldValue]] = [:]
-            try tx.forEachRecord { key, record in records[key.rawValue] = try record.get().fields }
-            return records
-        }
-    }
-
     func testWritingTheDemoResponseGivesTheRecordsApolloWrote() throws {
         let cache = path("new.sqlite")
         let result = gqlcache("write", cache, "--create", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
