@@ -243,6 +243,17 @@ extension CacheSchema {
     /// The `@typePolicy(keyFields:)` key fields of an object type.
     func keyFields(of typename: String) -> [String]? { typePolicies[typename] }
 
+    /// The value as a response holds it: an ID given as an integer is the
+    /// string GraphQL serializes it to (`7` → `"7"`), also inside lists.
+    func serialized(_ value: FieldValue, type: OutputType) -> FieldValue {
+        switch (type, value) {
+        case (.nonNull(let inner), _): return serialized(value, type: inner)
+        case (.list(let inner), .list(let elements)): return .list(elements.map { serialized($0, type: inner) })
+        case (.named("ID", _), .int(let number)): return .string(String(number))
+        default: return value
+        }
+    }
+
     /// Why a leaf value does not fit its declared type, or nil when it does.
     /// Custom scalars take any JSON value; ID takes a string or an integer;
     /// Float takes any number, Int an integral one.

@@ -216,7 +216,7 @@ private struct Pass {
                 if let declared, let problem = schema?.leafProblem(value, type: declared) {
                     throw NormalizationError(path: fieldPath, message: problem)
                 }
-                stored = value
+                stored = declared.flatMap { schema?.serialized(value, type: $0) } ?? value
             } else {
                 stored = try complete(
                     value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,

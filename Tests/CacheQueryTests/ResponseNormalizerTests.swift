@@ -102,6 +102,11 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(written[.queryRoot]?["b"], .reference(CacheKey("QUERY_ROOT.b")))
     }
 
+    func testWithASchemaAnIntegerIDIsStoredAsTheStringItSerializesTo() throws {
+        let written = try normalize(#"{ human(id: "1000") { __typename id } }"#, data: #"{"human":{"__typename":"Human","id":1000}}"#)
+        XCTAssertEqual(written[CacheKey("Human:1000")]?["id"], .string("1000"))
+    }
+
     func testMissingDataAndWrongShapesAreRefusedWithTheirPath() throws {
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{}}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero.name: the data has no 'name', which the selection asks for")
