@@ -17,7 +17,7 @@ internal import GRDB
 /// writes anything. A read-write store takes the write lock for the length of
 /// one ``write(_:)`` call and, while another process holds it, waits up to the
 /// busy timeout before failing with ``CacheStoreError/busy(path:waited:)``.
-public final class CacheStore {
+public final class CacheStore: Sendable {
     public enum Access: Sendable { case readOnly, readWrite }
 
     public let path: String
