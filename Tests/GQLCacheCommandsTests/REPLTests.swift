@@ -113,7 +113,7 @@ final class REPLTests: CommandTestCase {
         try session.start()
         _ = session.execute("keys --count")
         // Another process (here, another connection) writes between two commands.
-        try CacheStore.open(at: cache, access: .readWrite).write { tx in try tx.removeObject(for: CacheKey("Starship:3001")) }
+        _ = try CacheStore.open(at: cache, access: .readWrite).write { tx in try tx.removeObject(for: CacheKey("Starship:3001")) }
         _ = session.execute("keys --count")
         XCTAssertEqual(stdout.text, "10\n9\n")
     }
