@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// The REPL in a real terminal: the built gqlcache run in tmux, typed at
@@ -21,27 +22,45 @@ final class TerminalREPLTests: CommandTestCase {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs tmux; its output is read only when asked for, since the server
-    /// that new-session starts would hold a pipe open for its whole life.
+    /// Runs tmux and waits for it; its output is read only when asked for,
+    /// since the server that new-session starts would hold a pipe open for
+    /// its whole life. posix_spawn and waitpid, not Foundation's Process,
+    /// whose waitUntilExit was seen to hang on a tmux client that had exited.
     @discardableResult
     func tmux(_ arguments: String..., readingOutput: Bool = false) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmuxPath ?? "/usr/bin/tmux")
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard readingOutput else {
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return ""
+        let executable = tmuxPath ?? "/usr/bin/tmux"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipe: [Int32] = [-1, -1]
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if readingOutput {
+            guard Glibc.pipe(&pipe) == 0 else { throw POSIXError(.EMFILE) }
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipe[0])
+            posix_spawn_file_actions_addclose(&actions, pipe[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        var output = Data()
+        if readingOutput {
+            close(pipe[1])
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(pipe[0], &buffer, buffer.count)
+                if count > 0 { output.append(contentsOf: buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
+            }
+            close(pipe[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
     }
 
     func keys(_ keys: String...) throws {
