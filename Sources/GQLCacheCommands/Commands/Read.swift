@@ -41,20 +41,8 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            let document: QueryDocument
-            let schema: CacheSchema?
-            let variables: [String: InputValue]
-            do {
-                document = try documents.loadDocument()
-                schema = try documents.loadSchema()
-                variables = try documents.loadVariables()
-            } catch let error as QueryError {
-                throw CommandFailure(error.status, error.description)
-            }
-            if let problems = schema?.validate(document), let first = problems.first {
-                for problem in problems.dropFirst() { context.report(.usage, problem.description) }
-                throw CommandFailure(.usage, first.description)
-            }
+            let loaded = try documents.load(context)
+            let (document, schema, variables) = (loaded.document, loaded.schema, loaded.variables)
             let store = try file.openForReading(context)
             let result: ReadResult = try store.read { tx in
                 let reader = CacheReader(document: document, schema: schema, source: tx)

@@ -160,17 +160,7 @@ extension GQLCache {
                 let (value, origin) = try newData(current)
                 return try records(for: value, existing: current.existingObjects, origin: origin)
             }
-            let changes: RecordChanges
-            if dryRun {
-                changes = try store.read { tx in try RecordChanges.of(merging: try body(tx), in: tx, dryRun: true) }
-            } else {
-                changes = try store.write { tx in
-                    let written = try body(tx)
-                    let changes = try RecordChanges.of(merging: written, in: tx, dryRun: false)
-                    try tx.merge(written)
-                    return changes
-                }
-            }
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
         }
 
@@ -224,19 +214,9 @@ extension GQLCache {
                     throw CommandFailure(.busy, "the cache changed while the editor was open; nothing written; your edit is kept in \(temporary)")
                 }
             }
-            let changes: RecordChanges
-            if dryRun {
-                changes = try store.read { tx in
-                    try check(tx)
-                    return try RecordChanges.of(merging: written, in: tx, dryRun: true)
-                }
-            } else {
-                changes = try store.write { tx in
-                    try check(tx)
-                    let changes = try RecordChanges.of(merging: written, in: tx, dryRun: false)
-                    try tx.merge(written)
-                    return changes
-                }
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { tx in
+                try check(tx)
+                return written
             }
             changes.render(format: output.format, context: context)
         }

@@ -81,16 +81,7 @@ extension GQLCache {
             } else {
                 store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             }
-            let changes: RecordChanges
-            if dryRun {
-                changes = try store.read { tx in try RecordChanges.of(merging: records, in: tx, dryRun: true) }
-            } else {
-                changes = try store.write { tx in
-                    let changes = try RecordChanges.of(merging: records, in: tx, dryRun: false)
-                    try tx.merge(records)
-                    return changes
-                }
-            }
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in records }
             changes.render(format: output.format, context: context)
         }
     }

@@ -44,6 +44,21 @@ struct RecordChanges {
         return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun)
     }
 
+    /// Works out the records to write in a transaction and merges them,
+    /// reporting every changed field; with `dryRun`, only reports, in a
+    /// read transaction.
+    static func merging(into store: CacheStore, dryRun: Bool, _ records: (ReadTransaction) throws -> [Record]) throws -> RecordChanges {
+        if dryRun {
+            return try store.read { tx in try of(merging: try records(tx), in: tx, dryRun: true) }
+        }
+        return try store.write { tx in
+            let written = try records(tx)
+            let changes = try of(merging: written, in: tx, dryRun: false)
+            try tx.merge(written)
+            return changes
+        }
+    }
+
     /// One line of summary: what was (or would be) written.
     var summary: String {
         guard !records.isEmpty else { return "nothing to write: the cache already holds this data" }
