@@ -70,10 +70,7 @@ enum JSONInput {
             while let line = context.stdin.readLine() { lines.append(line) }
             text = lines.joined(separator: "\n")
         } else {
-            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(path): cannot read the \(what)" : "\(path): no such file")
-            }
-            text = contents
+            text = try TextFile.read(path, what: what)
         }
         do {
             return try FieldValue(jsonText: text)
