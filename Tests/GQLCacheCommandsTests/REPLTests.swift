@@ -53,6 +53,13 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.status, .notFound)
     }
 
+    func testCdThroughADanglingReferenceSaysSoAndStaysPut() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["rm Human:1002", "cd hero(episode:NEWHOPE)", "cd friends.1", "pwd"])
+        XCTAssertTrue(run.stdout.hasSuffix("QUERY_ROOT → Droid:2001\n"), run.stdout)
+        XCTAssertEqual(run.stderr, "gqlcache: Droid:2001 friends.1 → Human:1002, which is not in the cache (a dangling reference)\n")
+    }
+
     func testCommandsRunWithoutTheCacheFileAndShowDefaultsToWhereYouAre() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys Human: --mode prefix", "cd human(id:1000)", "show --format json"])

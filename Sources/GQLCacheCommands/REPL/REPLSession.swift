@@ -43,9 +43,7 @@ public final class REPLSession {
 
     /// Checks the file once, before the first prompt.
     public func start() throws {
-        let store = try stores.store(path: cachePath, access: .readOnly, busyTimeout: 0) {
-            try CacheStore.open(at: cachePath, access: .readOnly)
-        }
+        let store = try readStore()
         if try !store.read({ tx in try tx.contains(.queryRoot) }) {
             trail = [try store.read { tx in try tx.keys(matching: nil).first } ?? .queryRoot]
         }
@@ -239,7 +237,12 @@ public final class REPLSession {
             let store = try readStore()
             let destination: CacheKey = try store.read { tx in
                 let record = try tx.record(for: current)
-                if let record, let key = try Self.follow(target, in: record) { return key }
+                if let record, let key = try Self.follow(target, in: record) {
+                    guard try tx.contains(key) else {
+                        throw CommandFailure(.notFound, "\(current.rawValue) \(target) → \(key.rawValue), which is not in the cache (a dangling reference)")
+                    }
+                    return key
+                }
                 let key = CacheKey(target)
                 if try tx.contains(key) { return key }
                 let fields = record.map { Self.referenceFields(of: $0) } ?? []
@@ -248,10 +251,6 @@ public final class REPLSession {
                 if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
                 if !nearest.isEmpty { message += "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ") }
                 throw CommandFailure(.notFound, message)
-            }
-            let exists = try store.read { tx in try tx.contains(destination) }
-            guard exists else {
-                throw CommandFailure(.notFound, "\(current.rawValue) \(target) → \(destination.rawValue), which is not in the cache (a dangling reference)")
             }
             trail.append(destination)
             return .success
