@@ -1,3 +1,5 @@
+import Foundation
+
 /// The key of one record in a normalized cache, such as `QUERY_ROOT`,
 /// `Droid:2001` or `QUERY_ROOT.reviews(episode:JEDI,first:2).0`.
 ///
@@ -30,5 +32,14 @@ public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
 
 /// Byte order of UTF-8, as SQLite's BINARY collation sorts keys.
 public func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    // Native strings hold contiguous UTF-8: compare it with memcmp.
+    let ordered = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right in
+            let common = min(left.count, right.count)
+            let result = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+            return result != 0 ? result < 0 : left.count < right.count
+        }
+    }
+    if let ordered, let ordered { return ordered }
+    return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
 }

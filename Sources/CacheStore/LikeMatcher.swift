@@ -2,8 +2,9 @@ import Foundation
 
 /// SQLite's LIKE and GLOB, reproduced in memory.
 enum LikeMatcher {
+    @inline(__always)
     static func foldASCII(_ byte: UInt8) -> UInt8 {
-        (65...90).contains(byte) ? byte + 32 : byte
+        byte &- 65 < 26 ? byte | 0x20 : byte
     }
 
     /// Substring search over UTF-8 with ASCII case folding, as LIKE
@@ -11,14 +12,37 @@ enum LikeMatcher {
     /// beyond ASCII.
     static func containsFoldingASCII(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
-        guard text.count >= needle.count else { return false }
-        outer: for start in 0...(text.count - needle.count) {
-            for offset in 0..<needle.count where foldASCII(text[start + offset]) != foldASCII(needle[offset]) {
-                continue outer
+        guard text.count >= needle.count, let base = text.baseAddress else { return false }
+        return needle.withUnsafeBufferPointer { needle in
+            let first = foldASCII(needle[0])
+            let lastStart = text.count - needle.count
+            func matches(at start: Int) -> Bool {
+                var offset = 0
+                while offset < needle.count && foldASCII(base[start + offset]) == foldASCII(needle[offset]) { offset += 1 }
+                return offset == needle.count
             }
-            return true
+            // Eight bytes at a time, looking for a byte that can fold to the
+            // needle's first one: `| 0x20` folds every ASCII capital (and
+            // may let through a few other bytes, which `matches` rejects).
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let wanted = UInt64(first | 0x20) &* ones
+            var start = 0
+            while start + 8 <= lastStart + 1 {
+                let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self) | (ones &* 0x20)
+                let difference = word ^ wanted
+                if (difference &- ones) & ~difference & (ones &* 0x80) != 0 {
+                    for candidate in start..<(start + 8) where foldASCII(base[candidate]) == first && matches(at: candidate) {
+                        return true
+                    }
+                }
+                start += 8
+            }
+            while start <= lastStart {
+                if foldASCII(base[start]) == first && matches(at: start) { return true }
+                start += 1
+            }
+            return false
         }
-        return false
     }
 
     /// `text LIKE '%pattern%'` without an escape, over UTF-8: `%` any run,

@@ -23,29 +23,6 @@ public struct ReferenceScanFilter: Sendable {
             arguments: needles)
     }
 
-    /// Records that may reference a key matched by `pattern`.
-    public static func mayReference(keysMatching pattern: KeyPattern) -> ReferenceScanFilter {
-        guard !pattern.text.isEmpty else { return .everything }
-        switch pattern.mode {
-        case .apollo:
-            // `_` stands for one character of the key, which may take two in
-            // the JSON text (`/` as `\/`): widen it to `%`.
-            let needles = spellings(of: pattern.text).map { "%" + $0.replacingOccurrences(of: "_", with: "%") + "%" }
-            return ReferenceScanFilter(
-                sql: "(" + needles.map { _ in "record LIKE ?" }.joined(separator: " OR ") + ")", arguments: needles)
-        case .literal:
-            let needles = spellings(of: pattern.text).map { "%" + LikeMatcher.escapeLike($0) + "%" }
-            return ReferenceScanFilter(
-                sql: "(" + needles.map { _ in "record LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")", arguments: needles)
-        case .prefix:
-            let needles = spellings(of: pattern.text)
-            return ReferenceScanFilter(
-                sql: "(" + needles.map { _ in "instr(record, ?) > 0" }.joined(separator: " OR ") + ")", arguments: needles)
-        case .glob, .regex:
-            return .everything
-        }
-    }
-
     /// The text as it may appear inside a JSON string: raw; escaped with
     /// `/` as `\/` (Apollo); escaped with `/` left as it is (most writers).
     private static func spellings(of text: String) -> [String] {

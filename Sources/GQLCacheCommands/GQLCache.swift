@@ -21,10 +21,10 @@ public struct GQLCache: ParsableCommand {
 
     public init() {}
 
-    /// The subcommand names, and `help`.
-    static var commandNames: [String] {
-        configuration.subcommands.map { $0._commandName } + ["help"]
-    }
+    /// The subcommand names, and `help`. Every subcommand names itself in
+    /// its configuration: deriving a name from the type's name costs a
+    /// demangling on each start.
+    static let commandNames: [String] = configuration.subcommands.map { $0._commandName } + ["help"]
 }
 
 public enum GQLCacheVersion {

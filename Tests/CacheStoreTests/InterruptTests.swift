@@ -47,4 +47,19 @@ final class InterruptTests: XCTestCase {
         }
         XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 400_000)
     }
+
+    func testAnInterruptedRemovalThatReportsDanglingReferencesRollsBackAndReportsNothing() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try largeCache(folder, count: 400_000)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        let pattern = try KeyPattern("(.*[A-F]){9}Z", mode: .regex)
+        let interrupter = Thread { Thread.sleep(forTimeInterval: 0.2); store.interrupt() }
+        interrupter.start()
+        var reported = 0
+        XCTAssertThrowsError(try store.write { tx in try tx.removeObjects(matching: pattern) { _ in reported += 1 } }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(reported, 0)
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 400_000)
+    }
 }

@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache clear CACHE`: Apollo's clearCache().
     struct Clear: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Remove every record (Apollo's clearCache()); --vacuum also shrinks the file.",
             discussion: "Asks for confirmation on a terminal and needs --force otherwise.")
 

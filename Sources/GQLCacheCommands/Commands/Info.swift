@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache info CACHE`: what the file is and what it holds.
     struct Info: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show the format, journal mode, size, roots, record counts per type and the largest records.")
 
         @OptionGroup var file: CacheFileArgument

@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache keys CACHE [PATTERN]`: list keys, streaming.
     struct Keys: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keys",
             abstract: "List record keys, optionally filtered by a pattern and a __typename.",
             discussion: """
                 Keys are listed in byte order, one per line, as they are read: memory does not grow \

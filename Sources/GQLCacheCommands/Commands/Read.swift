@@ -6,6 +6,7 @@ extension GQLCache {
     /// `gqlcache read CACHE [OPERATION]`: a typed read, as Apollo would read.
     struct Read: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "read",
             abstract: "Read a query, a mutation's stored result or a fragment exactly as Apollo iOS would.",
             discussion: """
                 Field cache keys are computed from the document and the variables, references are \

@@ -102,13 +102,12 @@ extension GQLCache {
             }
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
-            let filter = ReferenceScanFilter.mayReference(keysMatching: pattern)
             if dryRun {
                 let store = try file.openForReading(context)
                 let outcome = try store.read { tx in
-                    let keys = try tx.keys(matching: pattern)
-                    return try RemovalOutcome.after(
-                        removing: Set(keys), count: keys.count, keys: keys, dryRun: true, filter: filter, keepAll: keepAll, in: tx)
+                    var report = DanglingReport(keepAll: keepAll)
+                    let gone = try tx.keysRemoved(byRemovingObjectsMatching: pattern) { report.add($0) }
+                    return RemovalOutcome(count: gone.count, keys: gone.sorted(), dryRun: true, dangling: report)
                 }
                 outcome.render(format: output.format, context: context)
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
@@ -133,13 +132,9 @@ extension GQLCache {
                 }
             }
             let outcome = try store.write { tx in
-                // The keys first, from the key index, so the references found
-                // afterwards are exactly those to records this removal took.
-                let gone = try tx.keySet(matching: pattern)
-                let count = try tx.removeObjects(matching: pattern)
-                return try RemovalOutcome.after(
-                    removing: gone, count: count, keys: keepAll ? gone.sorted() : nil, dryRun: false,
-                    filter: filter, keepAll: keepAll, in: tx)
+                var report = DanglingReport(keepAll: keepAll)
+                let gone = try tx.removeObjects(matching: pattern) { report.add($0) }
+                return RemovalOutcome(count: gone.count, keys: keepAll ? gone.sorted() : nil, dryRun: false, dangling: report)
             }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }

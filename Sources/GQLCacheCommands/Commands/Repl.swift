@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache repl CACHE`: the commands at a prompt, on a file opened once.
     struct Repl: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repl",
             abstract: "Explore a cache at a prompt: every command without the file, cd through references, GraphQL typed in.",
             discussion: """
                 Every command works as on the command line, minus the cache file ('keys Droid:%', \

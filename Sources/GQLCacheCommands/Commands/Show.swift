@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache show CACHE KEY…`: records as trees, following references.
     struct Show: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show records as trees, with references as links to their keys.",
             discussion: """
                 References are drawn as '→ KEY'; a reference to a key with no record is marked (missing). \

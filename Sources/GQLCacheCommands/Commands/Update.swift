@@ -8,6 +8,7 @@ extension GQLCache {
     /// mutation, as Apollo's `ReadWriteTransaction.update` performs it.
     struct Update: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change cached data through a local cache mutation, as Apollo iOS's update does.",
             discussion: """
                 Only queries and fragments marked @apollo_client_ios_localCacheMutation may be written, \

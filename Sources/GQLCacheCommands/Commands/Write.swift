@@ -8,6 +8,7 @@ extension GQLCache {
     /// response normalized into the cache, as Apollo would store it.
     struct Write: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "write",
             abstract: "Normalize a network response for an operation into the cache, as Apollo iOS stores it.",
             discussion: """
                 The response's data is split into records exactly as Apollo's normalizer does: fields \

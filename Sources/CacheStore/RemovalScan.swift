@@ -1,0 +1,211 @@
+import Foundation
+
+/// Watches a pattern removal's pass over the table and works out which keys
+/// went and which references the removal leaves dangling.
+///
+/// SQLite hands every row to ``visit(key:record:removed:)`` while it runs the
+/// statement. The rows are copied into chunks, and a second thread finds the
+/// references in them while SQLite goes on deleting: the table is read once,
+/// and the reading of references costs the removal little time on a machine
+/// with a second core. ``finish()`` waits for that thread and gives the
+/// result.
+final class RemovalScan: @unchecked Sendable {
+    struct Result {
+        /// The keys the statement selected.
+        var gone: Set<CacheKey>
+        /// The references from kept records to `gone`, in row order.
+        var dangling: [ReferenceLocation]
+    }
+
+    private let pattern: KeyPattern
+    /// A run of the pattern that every matching key contains (ASCII case
+    /// aside); nil when there is none to look for.
+    private let needle: [UInt8]?
+
+    // Filled on SQLite's thread, handed over when full.
+    private var chunk = Chunk(capacity: RemovalScan.chunkSize)
+    private static let chunkSize = 1 << 18
+
+    // Shared between the two threads, under `condition`.
+    private let condition = NSCondition()
+    private var queued: [Chunk] = []
+    private var isClosed = false
+    private var isDone = false
+    private static let maximumQueued = 8
+
+    // The worker's own; read by finish() once the worker is done.
+    private var gone: Set<CacheKey> = []
+    private var candidates: [ReferenceLocation] = []
+
+    init(pattern: KeyPattern) {
+        self.pattern = pattern
+        self.needle = RemovalScan.needle(of: pattern)
+        let thread = Thread { [self] in work() }
+        thread.name = "gqlcache removal scan"
+        thread.start()
+    }
+
+    /// One row of the statement. `record` is nil for a NULL record; it is
+    /// not kept for a row that goes.
+    func visit(key: UnsafeBufferPointer<UInt8>, record: UnsafeBufferPointer<UInt8>?, removed: Bool) {
+        let kept = removed ? nil : record
+        let size = 9 + key.count + (kept?.count ?? 0)
+        if chunk.count + size > chunk.capacity {
+            handOver()
+            if size > chunk.capacity {
+                chunk.deallocate()
+                chunk = Chunk(capacity: size)
+            }
+        }
+        chunk.append(byte: removed ? 1 : 0)
+        chunk.append(length: key.count)
+        chunk.append(key)
+        if let kept {
+            chunk.append(length: kept.count)
+            chunk.append(kept)
+        } else {
+            chunk.append(length: Int(UInt32.max))
+        }
+    }
+
+    /// Waits for the worker and gives what it found. Call it exactly once,
+    /// also when the statement failed.
+    func finish() -> Result {
+        if chunk.count > 0 { handOver() }
+        chunk.deallocate()
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        while !isDone { condition.wait() }
+        condition.unlock()
+        return Result(gone: gone, dangling: candidates)
+    }
+
+    private func handOver() {
+        condition.lock()
+        while queued.count >= RemovalScan.maximumQueued { condition.wait() }
+        queued.append(chunk)
+        condition.broadcast()
+        condition.unlock()
+        chunk = Chunk(capacity: RemovalScan.chunkSize)
+    }
+
+    // MARK: The worker
+
+    private func work() {
+        while true {
+            condition.lock()
+            while queued.isEmpty && !isClosed { condition.wait() }
+            if queued.isEmpty {
+                condition.unlock()
+                break
+            }
+            let next = queued.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            examine(UnsafeBufferPointer(start: next.base, count: next.count))
+            next.deallocate()
+        }
+        // Whether a matching key existed is known only now.
+        candidates.removeAll { !gone.contains($0.to) }
+        condition.lock()
+        isDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func examine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        func length() -> Int {
+            let value = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+            index += 4
+            return Int(value)
+        }
+        while index < bytes.count {
+            let removed = bytes[index] == 1
+            index += 1
+            let keyLength = length()
+            let key = UnsafeBufferPointer(rebasing: bytes[index..<index + keyLength])
+            index += keyLength
+            let recordLength = length()
+            guard recordLength != Int(UInt32.max) else {
+                if removed { gone.insert(CacheKey(String(decoding: key, as: UTF8.self))) }
+                continue
+            }
+            let record = UnsafeBufferPointer(rebasing: bytes[index..<index + recordLength])
+            index += recordLength
+            examine(keptRecord: record, key: key)
+        }
+    }
+
+    private var pending: [(field: String, target: CacheKey)] = []
+
+    /// Keeps the references of a kept record that point at keys the pattern
+    /// matches; whether those keys existed is known at the end.
+    private func examine(keptRecord record: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>) {
+        // Without the needle and without an escape, no reference in this
+        // text can name a matching key.
+        if let needle, !LikeMatcher.containsFoldingASCII(record, needle), !record.contains(UInt8(ascii: "\\")) { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        let isObject = ReferenceScanner.references(inUTF8: record) { field, target in
+            let target = CacheKey(target)
+            if pattern.matches(target) { pending.append((field, target)) }
+        }
+        // A damaged record (not a JSON object) holds no references, as when decoding.
+        guard isObject, !pending.isEmpty else { return }
+        let from = CacheKey(String(decoding: key, as: UTF8.self))
+        for (field, target) in pending { candidates.append(ReferenceLocation(from: from, field: field, to: target)) }
+    }
+
+    /// The longest run of literal text in the pattern, which every key it
+    /// matches contains.
+    static func needle(of pattern: KeyPattern) -> [UInt8]? {
+        let runs: [Substring]
+        switch pattern.mode {
+        case .apollo:
+            runs = pattern.text.split(whereSeparator: { $0 == "%" || $0 == "_" })
+        case .literal, .prefix:
+            runs = [pattern.text[...]]
+        case .glob, .regex:
+            return nil
+        }
+        guard let longest = runs.max(by: { $0.utf8.count < $1.utf8.count }), !longest.isEmpty else { return nil }
+        return Array(longest.utf8)
+    }
+}
+
+/// Rows copied out of SQLite for the worker: a flag byte, then the key and
+/// the record, each as a 4-byte little-endian length and the bytes (the
+/// record's length is 0xFFFFFFFF when it is not there).
+private struct Chunk: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    func deallocate() { base.deallocate() }
+
+    mutating func append(byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(length: Int) {
+        let value = UInt32(truncatingIfNeeded: length)
+        base[count] = UInt8(truncatingIfNeeded: value)
+        base[count + 1] = UInt8(truncatingIfNeeded: value >> 8)
+        base[count + 2] = UInt8(truncatingIfNeeded: value >> 16)
+        base[count + 3] = UInt8(truncatingIfNeeded: value >> 24)
+        count += 4
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+}
