@@ -11,9 +11,10 @@ extension GQLCache {
                 are not differences; a reference differs from a string holding the same key. Both \
                 files are read once, in key order, with one cursor each, so memory does not grow \
                 with them; a file compared with its --backup copy works the same. Text output marks \
-                records + (only in B), - (only in A) and ~ (in both, changed), with their fields \
-                below, then a summary line. Exit status, as diff and cmp: 0 when both files hold the \
-                same records, 1 when they differ, 2 or more on trouble (the statuses below).
+                records + (only in the second file), - (only in the first) and ~ (in both, changed), \
+                with their fields below, then a summary line. Exit status, as diff and cmp: 0 when \
+                both files hold the same records, 1 when they differ, 2 or more on trouble (see \
+                gqlcache --help).
                 """)
 
         @OptionGroup var file: CacheFileArgument

@@ -25,7 +25,8 @@ extension GQLCache {
                 Everything is written in one transaction, or nothing is. --create makes the cache \
                 file (Apollo iOS's current layout) when it does not exist. JSON Lines is read a \
                 batch at a time, so memory does not grow with the input; the apollo-client form is \
-                one JSON document and is read whole. --dry-run lists what would change.
+                one JSON document and is read whole. --dry-run lists what would change (and keeps \
+                it in memory, to compare later lines with).
                 """)
 
         @OptionGroup var file: CacheFileArgument
