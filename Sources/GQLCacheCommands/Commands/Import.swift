@@ -51,7 +51,7 @@ extension GQLCache {
         private static let batchSize = 1000
 
         func run(in context: CommandContext) throws {
-            if input == "-" && context.stdinIsTerminal && context.openStores == nil {
+            if input == "-" && context.stdinIsTerminal {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
             }
             let lines: LineSource = input == "-" ? context.stdin : try FileLines(path: input)
