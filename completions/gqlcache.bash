@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|write|update|rm|clear|repl|help)
+    info|keys|show|read|write|update|rm|clear|grep|diff|export|import|repl|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear repl help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import repl help' -- "${cur}"))
         ;;
     esac
 }
@@ -329,7 +329,7 @@ _gqlcache_read() {
 
 _gqlcache_write() {
     repeating_flags=()
-    non_repeating_flags=(--create --dry-run --version -h --help)
+    non_repeating_flags=(--create --dry-run --backup --version -h --help)
     repeating_options=(--document --text --var --key-field)
     non_repeating_options=(--schema --apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format)
     __gqlcache_offer_flags_options 2
@@ -394,7 +394,7 @@ _gqlcache_write() {
 
 _gqlcache_update() {
     repeating_flags=()
-    non_repeating_flags=(--edit --dry-run --version -h --help)
+    non_repeating_flags=(--edit --dry-run --backup --version -h --help)
     repeating_options=(--document --text --var --set --key-field)
     non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format)
     __gqlcache_offer_flags_options 2
@@ -462,7 +462,7 @@ _gqlcache_update() {
 
 _gqlcache_rm() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --force -f --version -h --help)
+    non_repeating_flags=(--dry-run --force -f --backup --version -h --help)
     repeating_options=()
     non_repeating_options=(--match --mode --busy-timeout --format)
     __gqlcache_offer_flags_options -1
@@ -496,7 +496,7 @@ _gqlcache_rm() {
 
 _gqlcache_clear() {
     repeating_flags=()
-    non_repeating_flags=(--force -f --vacuum --version -h --help)
+    non_repeating_flags=(--force -f --vacuum --backup --version -h --help)
     repeating_options=()
     non_repeating_options=(--busy-timeout --format)
     __gqlcache_offer_flags_options 1
@@ -516,6 +516,124 @@ _gqlcache_clear() {
     case "${positional_number}" in
     1)
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_grep() {
+    repeating_flags=()
+    non_repeating_flags=(--regex -i --ignore-case --keys-only --version -h --help)
+    repeating_options=(--field)
+    non_repeating_options=(--format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--field')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_diff() {
+    repeating_flags=()
+    non_repeating_flags=(--keys-only --summary --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    2)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_export() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--format -o --output)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __gqlcache_add_completions -W 'jsonl'$'\n''apollo-client'
+        return
+        ;;
+    '-o'|'--output')
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(jsonl|json)'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_import() {
+    repeating_flags=()
+    non_repeating_flags=(--create --dry-run --backup --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--input-format --busy-timeout --format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--input-format')
+        __gqlcache_add_completions -W 'auto'$'\n''jsonl'$'\n''apollo-client'
+        return
+        ;;
+    '--busy-timeout')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    2)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(jsonl|json)'
         return
         ;;
     esac

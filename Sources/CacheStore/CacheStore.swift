@@ -29,6 +29,8 @@ public final class CacheStore: Sendable {
     /// changes still in the -wal file are then not seen.
     public let isImmutableSnapshot: Bool
     let queue: DatabaseQueue
+    /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
+    let pendingBackup = PendingBackup()
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
@@ -140,6 +142,7 @@ public final class CacheStore: Sendable {
         return try StoreErrors.mapping(path: path, waited: busyTimeout) {
             var result: T?
             try queue.inTransaction(.immediate) { db in
+                try performPendingBackup()
                 let transaction = ReadWriteTransaction(db: db, path: path)
                 defer { transaction.end() }
                 result = try body(transaction)
@@ -155,6 +158,7 @@ public final class CacheStore: Sendable {
     public func vacuum() throws {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         try StoreErrors.mapping(path: path, waited: busyTimeout) {
+            try performPendingBackup()
             try queue.vacuum()
             try queue.writeWithoutTransaction { db in
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {

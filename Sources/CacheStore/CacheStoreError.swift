@@ -42,6 +42,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case damagedRecord(key: CacheKey, problem: RecordProblem)
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
+    /// Records cannot be converted to or from an exchange form (JSON Lines,
+    /// Apollo Client's `extract()` object): `message` says where and why.
+    case cannotConvert(message: String)
     case transactionEnded
     /// The operation was stopped by ``CacheStore/interrupt()`` (Ctrl-C);
     /// a write was rolled back.
@@ -72,6 +75,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "invalid JSON: \(message) at byte \(offset)"
         case .invalidPattern(let pattern, let message):
             return "invalid pattern '\(pattern)': \(message)"
+        case .cannotConvert(let message):
+            return message
         case .transactionEnded:
             return "a transaction was used after its closure returned"
         case .interrupted(let path):

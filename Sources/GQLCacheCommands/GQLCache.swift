@@ -8,15 +8,16 @@ public struct GQLCache: ParsableCommand {
         discussion: """
             Every command takes the cache file first. Commands that only read open the file \
             read-only and never change it; commands that write hold the lock for one transaction. \
-            'gqlcache CACHE' alone opens the REPL on the file.
+            'gqlcache CACHE' alone opens the REPL on the file. Every command that writes takes \
+            --backup, which first copies the file beside itself.
 
-            Exit status: 0 success; 1 not found, no match, or declined; 2 usage error; \
+            Exit status: 0 success; 1 not found, no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
             5 I/O error (missing, unreadable or read-only file); 6 damaged record, or with --schema a \
             value that does not fit its type.
             """,
         version: GQLCacheVersion.current,
-        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Repl.self]
+        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Grep.self, Diff.self, Export.self, Import.self, Repl.self]
     )
 
     public init() {}

@@ -11,7 +11,15 @@ struct CacheFileArgument: ParsableArguments {
     /// Opens the file read-only: nothing in it or beside it is created or
     /// changed. Warns when only an immutable snapshot could be read.
     func openForReading(_ context: CommandContext) throws -> CacheStore {
-        let store = try context.openStores?.store(path: path, access: .readOnly, busyTimeout: 0) {
+        try Self.openForReading(path, context)
+    }
+
+    /// Opens another file read-only, as ``openForReading(_:)`` does.
+    /// `shared: false` opens a store of its own even where the REPL keeps
+    /// one open.
+    static func openForReading(_ path: String, _ context: CommandContext, shared: Bool = true) throws -> CacheStore {
+        let openStores = shared ? context.openStores : nil
+        let store = try openStores?.store(path: path, access: .readOnly, busyTimeout: 0) {
             try CacheStore.open(at: path, access: .readOnly)
         } ?? CacheStore.open(at: path, access: .readOnly)
         if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
@@ -40,16 +48,29 @@ struct WriteOptions: ParsableArguments {
         help: ArgumentHelp("Seconds to wait while another process (the app) holds the database lock.", valueName: "seconds"))
     var busyTimeout: Double = 5
 
+    @Flag(help: ArgumentHelp(
+        "Before changing the file, copy it beside itself as FILE.backup-YYYYMMDD-HHMMSS (SQLite's online backup: consistent while the app has it open; an existing file is never overwritten) and print the copy's path on standard error."))
+    var backup = false
+
     func validate() throws {
         guard busyTimeout >= 0, busyTimeout <= CacheStore.maximumBusyTimeout else {
             throw ValidationError("--busy-timeout must be from 0 to \(Int(CacheStore.maximumBusyTimeout)) seconds")
         }
     }
 
+    /// Opens the file for writing. With --backup, the store's next write
+    /// first copies the file and the copy's path is printed; without it, a
+    /// request left on a store the REPL keeps open is cancelled, so every
+    /// command that writes decides for itself.
     func openForWriting(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
-        try context.openStores?.store(path: file.path, access: .readWrite, busyTimeout: busyTimeout) {
+        let store = try context.openStores?.store(path: file.path, access: .readWrite, busyTimeout: busyTimeout) {
             try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
         } ?? CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+        store.backUpBeforeNextWrite(backup ? BackupRequest(date: context.now()) { copy in
+            context.stdout.flush()
+            context.stderr.write("gqlcache: backed up \(file.path) to \(copy)\n")
+        } : nil)
+        return store
     }
 }
 

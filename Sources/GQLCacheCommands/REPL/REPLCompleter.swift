@@ -18,7 +18,7 @@ public final class REPLCompleter {
     let session: REPLSession
     /// Options of each CLI command that take a file name.
     static let fileOptions: Set<String> = [
-        "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config",
+        "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config", "--output", "-o",
     ]
     static let keyLimit = 200
 
@@ -35,6 +35,8 @@ public final class REPLCompleter {
         }
         if let previous = previousWords.last, previousWords.count > 1, Self.fileOptions.contains(previous) { return .fileNames }
         if command == "open" { return .fileNames }
+        // diff's other cache and import's input are files, not keys.
+        if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
         if previousWords.last == "--fragment" { return .candidates(Self.matching(word, in: definitionNames().fragments)) }
         if ["read", "update", "write"].contains(command) && previousWords.count == 1 {

@@ -75,24 +75,13 @@ struct RecordChanges {
         switch format {
         case .text:
             for record in records {
-                context.print(record.key.rawValue + (record.isNew ? " (new record)" : ""))
-                for change in record.fields {
-                    let after = JSONWriter.string(for: change.after, escapingSlashes: false)
-                    if let before = change.before {
-                        context.print("  \(change.field): \(JSONWriter.string(for: before, escapingSlashes: false)) → \(after)")
-                    } else {
-                        context.print("  + \(change.field): \(after)")
-                    }
-                }
+                for line in record.textLines { context.print(line) }
             }
             context.print(summary)
         case .json:
             format.emit(.object([
                 ("dryRun", .bool(dryRun)),
-                ("records", .array(records.map { record in
-                    .object([("key", .string(record.key.rawValue)), ("new", .bool(record.isNew)),
-                             ("fields", .array(record.fields.map(\.json)))])
-                })),
+                ("records", .array(records.map(\.json))),
             ]), to: context)
         case .jsonl:
             for record in records {
@@ -101,6 +90,23 @@ struct RecordChanges {
                 }
             }
         }
+    }
+}
+
+extension RecordChanges.RecordChange {
+    /// The key (with "(new record)"), then one line per changed field.
+    var textLines: [String] {
+        [key.rawValue + (isNew ? " (new record)" : "")] + fields.map { change in
+            let after = JSONWriter.string(for: change.after, escapingSlashes: false)
+            if let before = change.before {
+                return "  \(change.field): \(JSONWriter.string(for: before, escapingSlashes: false)) → \(after)"
+            }
+            return "  + \(change.field): \(after)"
+        }
+    }
+
+    var json: JSONOutput {
+        .object([("key", .string(key.rawValue)), ("new", .bool(isNew)), ("fields", .array(fields.map(\.json)))])
     }
 }
 

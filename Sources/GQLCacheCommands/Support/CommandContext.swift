@@ -17,6 +17,8 @@ public final class CommandContext {
     public var openStores: OpenStores?
     /// Ask before removing records even by exact key (the REPL's prompt).
     public var confirmsEveryRemoval = false
+    /// The clock (backup names); tests set a fixed one.
+    public var now: () -> Date = Date.init
 
     public init(
         stdout: TextSink, stderr: TextSink, stdin: LineSource,

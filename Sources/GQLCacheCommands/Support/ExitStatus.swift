@@ -39,7 +39,7 @@ extension ExitStatus {
         case .notACacheFile: self = .notACache
         case .busy: self = .busy
         case .damagedRecord: self = .damagedRecord
-        case .invalidJSON, .invalidPattern: self = .usage
+        case .invalidJSON, .invalidPattern, .cannotConvert: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }

@@ -1,0 +1,139 @@
+/// The JSON object Apollo Client's `InMemoryCache.extract()` produces (and
+/// `restore()` takes): entity IDs mapped to objects of fields.
+///
+/// ```json
+/// {"ROOT_QUERY":{"hero(episode:NEWHOPE)":{"__ref":"Droid:2001"}},
+///  "Droid:2001":{"__typename":"Droid","name":"R2-D2"}}
+/// ```
+///
+/// The translation, both ways, and nothing else:
+/// - Record keys: `QUERY_ROOT` ↔ `ROOT_QUERY`, `MUTATION_ROOT` ↔
+///   `ROOT_MUTATION`, `SUBSCRIPTION_ROOT` ↔ `ROOT_SUBSCRIPTION`. Other keys,
+///   path keys such as `QUERY_ROOT.reviews(first:2).0` included, stay as
+///   they are.
+/// - References: `{"$reference":"KEY"}` ↔ `{"__ref":"ID"}`, wherever they
+///   are (fields, lists at any depth, inside custom-scalar objects), with
+///   the key translated as above.
+/// - Everything else is copied as it is: field cache keys (Apollo iOS's
+///   `hero(episode:JEDI)` is not turned into Apollo Client's
+///   `hero({"episode":"JEDI"})`, which needs the schema's types), scalars,
+///   null list elements, and custom-scalar objects (an inline object stays
+///   an inline object; it is not split into records).
+///
+/// What cannot be translated is refused, never guessed:
+/// - export: a record keyed `ROOT_QUERY`, `ROOT_MUTATION`,
+///   `ROOT_SUBSCRIPTION` or `__META`, or a reference to one (it would come
+///   back as a root, or be read as metadata), and a custom-scalar object
+///   that is exactly `{"__ref": string}` (it would come back as a reference);
+/// - import: both `ROOT_QUERY` and `QUERY_ROOT` (or the other pairs) as
+///   entity IDs, since they name one record; an entity that is not an
+///   object. The `__META` member (`extraRootIds`, what `cache.retain` kept)
+///   is skipped: Apollo iOS has no such notion. An inline
+///   `{"$reference": …}` in the input becomes a reference, as Apollo iOS
+///   itself would read it.
+public enum ApolloClientForm {
+    /// Apollo iOS root keys and Apollo Client's names for them.
+    public static let rootNames: [(key: CacheKey, id: String)] = [
+        (.queryRoot, "ROOT_QUERY"), (.mutationRoot, "ROOT_MUTATION"), (.subscriptionRoot, "ROOT_SUBSCRIPTION"),
+    ]
+
+    /// The member of `extract()` that holds metadata, not an entity.
+    public static let metadataMember = "__META"
+
+    /// Keys an Apollo iOS cache cannot hold if it is to be exported in this form.
+    public static let reservedKeys: [CacheKey] = rootNames.map { CacheKey($0.id) } + [CacheKey(metadataMember)]
+
+    /// The entity ID for a record key.
+    public static func entityID(for key: CacheKey) -> String {
+        rootNames.first { $0.key == key }?.id ?? key.rawValue
+    }
+
+    /// The record key for an entity ID.
+    public static func cacheKey(forEntityID id: String) -> CacheKey {
+        rootNames.first { $0.id == id }?.key ?? CacheKey(id)
+    }
+
+    // MARK: Export
+
+    /// One member of the extract object, `"ID":{…}`, for a record.
+    public static func member(for record: Record) throws -> String {
+        var output = ""
+        JSONWriter.writeString(entityID(for: record.key), to: &output, escapingSlashes: false)
+        output += ":"
+        var fields: [String: FieldValue] = [:]
+        fields.reserveCapacity(record.fields.count)
+        for (field, value) in record.fields {
+            fields[field] = try exported(value, key: record.key, field: field)
+        }
+        JSONWriter.writeObject(fields, to: &output, escapingSlashes: false)
+        return output
+    }
+
+    private static func exported(_ value: FieldValue, key: CacheKey, field: String) throws -> FieldValue {
+        switch value {
+        case .reference(let target):
+            if reservedKeys.contains(target) {
+                throw CacheStoreError.cannotConvert(
+                    message: "record '\(key)', field '\(field)': a reference to '\(target)', a name Apollo Client gives a root or its metadata; the apollo-client form cannot hold it")
+            }
+            return .object(["__ref": .string(entityID(for: target))])
+        case .list(let elements):
+            return .list(try elements.map { try exported($0, key: key, field: field) })
+        case .object(let members):
+            if isApolloClientReference(members) != nil {
+                throw CacheStoreError.cannotConvert(
+                    message: "record '\(key)', field '\(field)': a custom-scalar object {\"__ref\": …} would be read back as a reference; the apollo-client form cannot hold it")
+            }
+            return .object(try members.mapValues { try exported($0, key: key, field: field) })
+        case .null, .bool, .int, .double, .string:
+            return value
+        }
+    }
+
+    // MARK: Import
+
+    /// The records an extract object holds, in byte order of their keys.
+    public static func records(fromExtract document: FieldValue) throws -> [Record] {
+        guard case .object(let entities) = document else {
+            throw CacheStoreError.cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs")
+        }
+        for (key, id) in rootNames where entities[key.rawValue] != nil && entities[id] != nil {
+            throw CacheStoreError.cannotConvert(
+                message: "both '\(id)' and '\(key)' are entity IDs, and both name the record '\(key)'; keep one")
+        }
+        var records: [Record] = []
+        records.reserveCapacity(entities.count)
+        for id in entities.keys.sorted(by: byteOrder) where id != metadataMember {
+            let key = cacheKey(forEntityID: id)
+            let fields: [String: FieldValue]
+            switch entities[id]! {
+            case .object(let members): fields = members
+            case .reference(let target): fields = ["$reference": .string(target.rawValue)]
+            default:
+                throw CacheStoreError.cannotConvert(message: "entity '\(id)' is not a JSON object")
+            }
+            records.append(Record(key: key, fields: fields.mapValues(imported)))
+        }
+        return records
+    }
+
+    private static func imported(_ value: FieldValue) -> FieldValue {
+        switch value {
+        case .list(let elements):
+            return .list(elements.map(imported))
+        case .object(let members):
+            if let id = isApolloClientReference(members) { return .reference(cacheKey(forEntityID: id)) }
+            return .object(members.mapValues(imported))
+        case .reference(let target):
+            return .reference(cacheKey(forEntityID: target.rawValue))
+        case .null, .bool, .int, .double, .string:
+            return value
+        }
+    }
+
+    /// The ID when `members` is exactly `{"__ref": string}`.
+    private static func isApolloClientReference(_ members: [String: FieldValue]) -> String? {
+        guard members.count == 1, case .string(let id)? = members["__ref"] else { return nil }
+        return id
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+internal import GRDB
+
+/// A copy of the cache to make, with SQLite's online backup API, before a
+/// store next changes the file. See ``CacheStore/backUpBeforeNextWrite(_:)``.
+public struct BackupRequest {
+    /// When the copy is taken: it names the file, `cache.sqlite.backup-YYYYMMDD-HHMMSS`
+    /// in the local time zone.
+    public let date: Date
+    /// Called with the path of the copy once it is complete.
+    public let made: (String) -> Void
+
+    public init(date: Date, made: @escaping (String) -> Void) {
+        self.date = date
+        self.made = made
+    }
+}
+
+/// The one request a store holds, behind a lock.
+final class PendingBackup: @unchecked Sendable {
+    private let lock = NSLock()
+    private var request: BackupRequest?
+
+    func set(_ request: BackupRequest?) { lock.withLock { self.request = request } }
+
+    func take() -> BackupRequest? {
+        lock.withLock {
+            defer { request = nil }
+            return request
+        }
+    }
+}
+
+enum Backup {
+    /// `PATH.backup-YYYYMMDD-HHMMSS`, then `-2`, `-3`, … until a name is
+    /// free. The file is created empty (never overwriting one: O_EXCL), with
+    /// the cache's permissions, so no other process can take the name.
+    static func reserveFile(besides path: String, date: Date) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let base = "\(path).backup-\(formatter.string(from: date))"
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, mode)
+            if descriptor >= 0 {
+                close(descriptor)
+                return candidate
+            }
+            guard errno == EEXIST else {
+                throw CacheStoreError.io(
+                    path: candidate, message: "cannot create the backup (\(String(cString: strerror(errno)))); nothing was changed")
+            }
+        }
+        throw CacheStoreError.io(path: base, message: "cannot find a free name for the backup; nothing was changed")
+    }
+
+    /// Copies the database at `path`, as committed now, into a new file
+    /// beside it, and returns the copy's path. The copy is read through a
+    /// connection of its own, in one read transaction, so it is a whole,
+    /// consistent database (in the source's journal mode) even while other
+    /// connections write; on failure the new file is removed.
+    static func copy(fileAt path: String, busyTimeout: Double, date: Date) throws -> String {
+        let destination = try reserveFile(besides: path, date: date)
+        do {
+            var sourceConfiguration = Configuration()
+            sourceConfiguration.readonly = true
+            sourceConfiguration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
+            sourceConfiguration.label = "gqlcache-backup-source"
+            let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
+            var destinationConfiguration = Configuration()
+            destinationConfiguration.label = "gqlcache-backup"
+            let copy = try DatabaseQueue(path: destination, configuration: destinationConfiguration)
+            try source.backup(to: copy)
+            try copy.close()
+            try source.close()
+        } catch {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            let reason = (error as? DatabaseError).map { $0.message ?? "SQLite error \($0.resultCode.rawValue)" } ?? "\(error)"
+            throw CacheStoreError.io(path: destination, message: "cannot write the backup (\(reason)); nothing was changed")
+        }
+        return destination
+    }
+}
+
+extension CacheStore {
+    /// Makes the next ``write(_:)`` (or ``vacuum()``) on this store first copy
+    /// the whole file beside it with SQLite's online backup API, then call
+    /// `request.made` with the copy's path. nil cancels a pending request.
+    ///
+    /// ```swift
+    /// store.backUpBeforeNextWrite(BackupRequest(date: Date()) { path in print("backed up to", path) })
+    /// try store.write { tx in try tx.removeObject(for: "Human:1002") }
+    /// ```
+    ///
+    /// The copy is taken once the write transaction holds the write lock and
+    /// before anything changes, so it is exactly the state the change
+    /// applies to, whatever the app wrote before. It is read in one read
+    /// transaction of a second connection (SQLite's backup cannot read
+    /// through a connection with a write transaction open), so it is
+    /// consistent while the app has the file open, in WAL mode too. When the
+    /// copy fails, nothing is written. The name is never one that exists.
+    public func backUpBeforeNextWrite(_ request: BackupRequest?) {
+        pendingBackup.set(request)
+    }
+
+    /// Copies the file now and returns the copy's path.
+    public func backUp(date: Date) throws -> String {
+        try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: date)
+    }
+
+    /// Makes a pending backup, if there is one.
+    func performPendingBackup() throws {
+        guard let request = pendingBackup.take() else { return }
+        request.made(try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: request.date))
+    }
+}

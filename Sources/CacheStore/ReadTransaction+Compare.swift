@@ -1,0 +1,89 @@
+import Foundation
+internal import GRDB
+
+extension ReadTransaction {
+    /// Compares this cache (the first, "before") with `other` (the second,
+    /// "after") and calls `body` with each record that was added, removed
+    /// or changed, in key (byte) order.
+    ///
+    /// ```swift
+    /// let counts = try old.read { a in try new.read { b in
+    ///     try a.compare(with: b) { difference in print(difference.kind, difference.key) }
+    /// } }
+    /// ```
+    ///
+    /// A merge join: both tables are walked once, in key order, with one
+    /// cursor each on their key index, so memory does not grow with the
+    /// files. Rows with byte-identical text are not decoded. The two
+    /// transactions must come from two stores (two connections), even for
+    /// one file.
+    @discardableResult
+    public func compare(with other: ReadTransaction, _ body: (RecordDifference) throws -> Void) throws -> ComparisonCounts {
+        let sql = "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY key"
+        let left = try Row.fetchCursor(try database(), sql: sql)
+        let right = try Row.fetchCursor(try other.database(), sql: sql)
+        var counts = ComparisonCounts()
+        var a = try left.next()
+        var b = try right.next()
+        while a != nil || b != nil {
+            let order: Int
+            if let a, let b {
+                order = try ReadTransaction.compareBytes(a, b, column: 0)
+            } else {
+                order = a == nil ? 1 : -1
+            }
+            if order < 0 {
+                try body(RecordDifference(kind: .removed, key: CacheKey(a![0] as String), before: StoredRecord(row: a!), after: nil))
+                counts.removed += 1
+                a = try left.next()
+            } else if order > 0 {
+                try body(RecordDifference(kind: .added, key: CacheKey(b![0] as String), before: nil, after: StoredRecord(row: b!)))
+                counts.added += 1
+                b = try right.next()
+            } else {
+                // The same text needs no decoding: the common case when a
+                // file is compared with its backup.
+                if try ReadTransaction.compareBytes(a!, b!, column: 1) == 0 {
+                    counts.unchanged += 1
+                } else if let difference = RecordDifference.comparing(StoredRecord(row: a!), StoredRecord(row: b!)) {
+                    try body(difference)
+                    counts.changed += 1
+                } else {
+                    counts.unchanged += 1
+                }
+                a = try left.next()
+                b = try right.next()
+            }
+        }
+        return counts
+    }
+
+    /// Byte order of one column of two rows, as SQLite's BINARY collation
+    /// sorts: negative, zero or positive. NULL sorts first.
+    private static func compareBytes(_ a: Row, _ b: Row, column: Int) throws -> Int {
+        try a.withUnsafeData(atIndex: column) { left in
+            try b.withUnsafeData(atIndex: column) { right in
+                switch (left, right) {
+                case (nil, nil): return 0
+                case (nil, _): return -1
+                case (_, nil): return 1
+                case let (left?, right?):
+                    return left.withUnsafeBytes { l in
+                        right.withUnsafeBytes { r in
+                            let common = min(l.count, r.count)
+                            let result = common == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, common)
+                            if result != 0 { return Int(result) }
+                            return l.count - r.count
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension StoredRecord {
+    init(row: Row) {
+        self.init(key: CacheKey(row[0] as String), text: row[1])
+    }
+}

@@ -1,0 +1,102 @@
+/// How one record differs between two caches: the unit of `diff`.
+///
+/// Records are compared as JSON values, field by field: member order, `\/`
+/// against `/`, and `4` against `4.0` are not differences (see
+/// ``FieldValue``'s equality). Two rows whose text is byte for byte the same
+/// are equal without being decoded.
+public struct RecordDifference: Sendable {
+    public enum Kind: String, Sendable {
+        /// Only the second cache has the key.
+        case added
+        /// Only the first cache has the key.
+        case removed
+        /// Both have it, with different values.
+        case changed
+    }
+
+    public let kind: Kind
+    public let key: CacheKey
+    /// The row in the first cache; nil when added.
+    public let before: StoredRecord?
+    /// The row in the second cache; nil when removed.
+    public let after: StoredRecord?
+    private let changedFields: [FieldDifference]?
+
+    init(kind: Kind, key: CacheKey, before: StoredRecord?, after: StoredRecord?, changedFields: [FieldDifference]? = nil) {
+        self.kind = kind
+        self.key = key
+        self.before = before
+        self.after = after
+        self.changedFields = changedFields
+    }
+
+    /// The fields that differ, in field key (byte) order: every field of an
+    /// added or removed record, the differing fields of a changed one.
+    /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` when a side
+    /// that would be listed is damaged.
+    public func fields() throws -> [FieldDifference] {
+        if let changedFields { return changedFields }
+        switch kind {
+        case .added: return FieldDifference.between(nil, try after!.decoded())
+        case .removed: return FieldDifference.between(try before!.decoded(), nil)
+        case .changed:
+            // Only reached when a side is damaged: say which.
+            _ = try before!.decoded()
+            _ = try after!.decoded()
+            return []
+        }
+    }
+
+    /// Compares two rows with the same key: nil when they hold the same
+    /// JSON value. Damaged rows are equal only when their text is.
+    static func comparing(_ before: StoredRecord, _ after: StoredRecord) -> RecordDifference? {
+        if before.text == nil && after.text == nil { return nil }
+        if let a = before.text, let b = after.text, a.utf8.elementsEqual(b.utf8) { return nil }
+        guard case .success(let old) = before.result, case .success(let new) = after.result else {
+            return RecordDifference(kind: .changed, key: before.key, before: before, after: after)
+        }
+        let fields = FieldDifference.between(old, new)
+        guard !fields.isEmpty else { return nil }
+        return RecordDifference(kind: .changed, key: before.key, before: before, after: after, changedFields: fields)
+    }
+}
+
+/// One field that differs: `before` nil when the field was added, `after`
+/// nil when it was removed.
+public struct FieldDifference: Equatable, Sendable {
+    public let field: String
+    public let before: FieldValue?
+    public let after: FieldValue?
+
+    public init(field: String, before: FieldValue?, after: FieldValue?) {
+        self.field = field
+        self.before = before
+        self.after = after
+    }
+
+    /// The fields whose values differ as JSON values, in byte order of
+    /// their keys. A nil record has no fields.
+    public static func between(_ old: Record?, _ new: Record?) -> [FieldDifference] {
+        let oldFields = old?.fields ?? [:]
+        let newFields = new?.fields ?? [:]
+        let names = Set(oldFields.keys).union(newFields.keys).sorted(by: byteOrder)
+        return names.compactMap { name in
+            let before = oldFields[name]
+            let after = newFields[name]
+            return before == after ? nil : FieldDifference(field: name, before: before, after: after)
+        }
+    }
+}
+
+/// How many records each kind of difference counted.
+public struct ComparisonCounts: Equatable, Sendable {
+    public var added = 0
+    public var removed = 0
+    public var changed = 0
+    public var unchanged = 0
+
+    public init() {}
+
+    /// True when both caches hold the same records.
+    public var isSame: Bool { added == 0 && removed == 0 && changed == 0 }
+}

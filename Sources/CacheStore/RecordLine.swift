@@ -1,0 +1,62 @@
+/// The JSON Lines form of a cache: one record per line,
+/// `{"key":"Droid:2001","record":{…the record column…}}`.
+///
+/// ```swift
+/// let line = RecordLine.line(for: stored, isWellFormed: true)   // export
+/// let record = try RecordLine.record(fromLine: line)            // import
+/// ```
+///
+/// Export writes the record's text exactly as the file holds it (member
+/// order, `\/`, numbers beyond 64 bits), so nothing is lost on the way out;
+/// references stay `{"$reference":"KEY"}`. The only exception is a record
+/// whose JSON has a line break between its tokens: it is written again on
+/// one line.
+public enum RecordLine {
+    /// The line for a well-formed row (a JSON object), without its newline.
+    /// Decodes and writes the record again only when its text holds a line
+    /// break. Throws for a damaged row.
+    public static func line(for stored: StoredRecord, isWellFormed: Bool) throws -> String {
+        var text: String
+        if isWellFormed, let stored = stored.text, !stored.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            text = stored
+        } else {
+            text = try stored.decoded().jsonText
+        }
+        var line = "{\"key\":"
+        line.reserveCapacity(text.utf8.count + stored.key.rawValue.utf8.count + 20)
+        JSONWriter.writeString(stored.key.rawValue, to: &line, escapingSlashes: false)
+        line += ",\"record\":"
+        line += text
+        line += "}"
+        return line
+    }
+
+    /// Reads one line back. Throws ``CacheStoreError/cannotConvert(message:)``
+    /// when the line is not JSON or not `{"key": string, "record": object}`.
+    public static func record(fromLine line: String) throws -> Record {
+        let value: FieldValue
+        do {
+            value = try JSONReader.parseValue(line)
+        } catch let error as JSONReader.SyntaxError {
+            throw CacheStoreError.cannotConvert(message: "not JSON: \(error.message) at byte \(error.offset)")
+        }
+        guard case .object(let members) = value, members.count == 2, case .string(let key)? = members["key"] else {
+            throw CacheStoreError.cannotConvert(message: #"expected {"key": "…", "record": {…}}"#)
+        }
+        switch members["record"] {
+        case .object(let fields)?:
+            return Record(key: CacheKey(key), fields: fields)
+        case .reference(let target)?:
+            // A record whose one field is "$reference" reads like a reference.
+            return Record(key: CacheKey(key), fields: ["$reference": .string(target.rawValue)])
+        default:
+            throw CacheStoreError.cannotConvert(message: "the \"record\" of '\(key)' is not a JSON object")
+        }
+    }
+
+    /// True when `line` looks like the first line of this form: a JSON
+    /// object with a string "key" and an object "record".
+    public static func isRecordLine(_ line: String) -> Bool {
+        (try? record(fromLine: line)) != nil
+    }
+}

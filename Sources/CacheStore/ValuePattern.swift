@@ -1,0 +1,145 @@
+import Foundation
+
+/// What `grep` looks for in field values: a literal string or an ICU
+/// regular expression, case-sensitive or not.
+///
+/// ```swift
+/// let pattern = try ValuePattern("skywalker", isRegex: false, ignoringCase: true)
+/// record.matches(of: pattern)   // [name: "Luke Skywalker"]
+/// ```
+///
+/// The text searched is, for each value inside a field (through lists and
+/// custom-scalar objects, at any depth): a string as it is, a reference's
+/// key, a number or boolean as its JSON text (`12.5`, `true`). Null and
+/// member names are not searched.
+public struct ValuePattern: Sendable {
+    public let text: String
+    public let isRegex: Bool
+    public let ignoringCase: Bool
+    private let expression: NSRegularExpression?
+
+    /// Throws ``CacheStoreError/invalidPattern(pattern:message:)`` for a
+    /// regular expression that does not compile.
+    public init(_ text: String, isRegex: Bool, ignoringCase: Bool) throws {
+        self.text = text
+        self.isRegex = isRegex
+        self.ignoringCase = ignoringCase
+        if isRegex {
+            do {
+                expression = try NSRegularExpression(pattern: text, options: ignoringCase ? [.caseInsensitive] : [])
+            } catch {
+                throw CacheStoreError.invalidPattern(pattern: text, message: "not a valid regular expression")
+            }
+        } else {
+            expression = nil
+        }
+    }
+
+    /// The first part of `subject` that matches, or nil.
+    public func firstMatch(in subject: String) -> String? {
+        if let expression {
+            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+            guard let match = expression.firstMatch(in: subject, range: range), let found = Range(match.range, in: subject) else {
+                return nil
+            }
+            return String(subject[found])
+        }
+        if text.isEmpty { return "" }
+        guard let found = subject.range(of: text, options: ignoringCase ? [.literal, .caseInsensitive] : [.literal]) else {
+            return nil
+        }
+        return String(subject[found])
+    }
+
+    /// Text every record holding a match must contain, byte for byte,
+    /// when its JSON has no escapes: the literal itself when the search is
+    /// literal and case-sensitive; nil when no such text is known. A number
+    /// is searched as Swift writes it, which its text in the file need not
+    /// be (`1e2` is searched as `100.0`), so a literal that could be part of
+    /// a number's text gives nil.
+    var requiredText: String? {
+        guard !isRegex, !ignoringCase, !text.isEmpty else { return nil }
+        let numberCharacters = Set("0123456789.eE+-".unicodeScalars)
+        return text.unicodeScalars.allSatisfy(numberCharacters.contains) ? nil : text
+    }
+}
+
+/// One value that matched: where it is and what matched.
+public struct ValueMatch: Equatable, Sendable {
+    /// One step of a path into a field's value.
+    public enum Step: Equatable, Sendable {
+        case index(Int)
+        case member(String)
+    }
+
+    /// The field cache key, e.g. `friends` or `hero(episode:JEDI)`.
+    public let field: String
+    /// The steps from the field's value to the value that matched.
+    public let path: [Step]
+    /// The value that matched (a string, number, boolean or reference).
+    public let value: FieldValue
+    /// The part of its text that matched.
+    public let matched: String
+}
+
+extension Record {
+    /// The values of this record that match, in field key (byte) order,
+    /// then list and member order. `fields` keeps only fields whose key is
+    /// one of them, or one of them with arguments (`height` selects
+    /// `height(unit:FOOT)`).
+    public func matches(of pattern: ValuePattern, inFields fields: [String] = []) -> [ValueMatch] {
+        var found: [ValueMatch] = []
+        for field in self.fields.keys.sorted(by: byteOrder) where Record.field(field, isSelectedBy: fields) {
+            var path: [ValueMatch.Step] = []
+            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, into: &found)
+        }
+        return found
+    }
+
+    static func field(_ field: String, isSelectedBy names: [String]) -> Bool {
+        names.isEmpty || names.contains { field == $0 || (field.hasPrefix($0) && field.dropFirst($0.count).first == "(") }
+    }
+
+    private func collect(
+        _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, into found: inout [ValueMatch]
+    ) {
+        let subject: String
+        switch value {
+        case .null: return
+        case .bool, .int, .double: subject = value.description
+        case .string(let text): subject = text
+        case .reference(let key): subject = key.rawValue
+        case .list(let elements):
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
+                collect(element, field: field, path: &path, pattern: pattern, into: &found)
+                path.removeLast()
+            }
+            return
+        case .object(let members):
+            for name in members.keys.sorted(by: byteOrder) {
+                path.append(.member(name))
+                collect(members[name]!, field: field, path: &path, pattern: pattern, into: &found)
+                path.removeLast()
+            }
+            return
+        }
+        if let matched = pattern.firstMatch(in: subject) {
+            found.append(ValueMatch(field: field, path: path, value: value, matched: matched))
+        }
+    }
+}
+
+extension ReadTransaction {
+    /// Calls `body`, in key order, with each row that may hold a match of
+    /// `pattern` (SQLite skips rows that cannot when the search is literal
+    /// and case-sensitive) and with every damaged row; decode and match
+    /// with ``Record/matches(of:inFields:)``. Streaming.
+    public func forEachStoredRecord(mayMatch pattern: ValuePattern, _ body: (StoredRecord) throws -> Void) throws {
+        if let required = pattern.requiredText {
+            try forEachStoredRecord(mayContain: required, body)
+        } else {
+            try forEachStoredRecord(body)
+        }
+    }
+}

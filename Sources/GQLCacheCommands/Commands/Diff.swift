@@ -1,0 +1,79 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache diff A B`: the records added, removed and changed between two caches.
+    struct Diff: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the records added, removed and changed between two cache files, field by field.",
+            discussion: """
+                Records are compared as JSON values: member order, \\/ against /, and 4 against 4.0 \
+                are not differences; a reference differs from a string holding the same key. Both \
+                files are read once, in key order, with one cursor each, so memory does not grow \
+                with them; a file compared with its --backup copy works the same. Text output marks \
+                records + (only in the second file), - (only in the first) and ~ (in both, changed), \
+                with their fields below, then a summary line. Exit status, as diff and cmp: 0 when \
+                both files hold the same records, 1 when they differ, 2 or more on trouble (see \
+                gqlcache --help).
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(
+            help: ArgumentHelp("The second cache file, compared with the first.", valueName: "other-cache-file"),
+            completion: .file(extensions: ["sqlite", "sqlite3", "db"]))
+        var other: String
+
+        @Flag(help: "List only the keys of the records that differ, not their fields.")
+        var keysOnly = false
+
+        @Flag(help: "Print only the counts.")
+        var summary = false
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if keysOnly && summary { throw ValidationError("give --keys-only or --summary, not both") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let detail: DiffReport.Detail = summary ? .summary : keysOnly ? .keys : .fields
+            let first = try file.openForReading(context)
+            // A store of its own even for the same path: two cursors need two connections.
+            let second = try CacheFileArgument.openForReading(other, context, shared: false)
+            var listed = 0
+            if output.format == .json { context.stdout.write("{\n  \"records\": [") }
+            let counts = try first.read { a in
+                try second.read { b in
+                    try a.compare(with: b) { difference in
+                        guard detail != .summary else { return }
+                        switch output.format {
+                        case .text:
+                            for line in DiffReport.textLines(for: difference, detail: detail) { context.print(line) }
+                        case .json:
+                            context.stdout.write((listed == 0 ? "\n    " : ",\n    ")
+                                + DiffReport.json(for: difference, detail: detail).rendered(pretty: false))
+                        case .jsonl:
+                            context.print(DiffReport.jsonLine(for: difference, detail: detail).rendered(pretty: false))
+                        }
+                        listed += 1
+                    }
+                }
+            }
+            switch output.format {
+            case .text:
+                context.print(DiffReport.summary(counts))
+            case .json:
+                context.stdout.write(listed == 0 ? "]" : "\n  ]")
+                for (name, value) in DiffReport.countMembers(counts) {
+                    context.stdout.write(",\n  \(JSONWriter.quoted(name)): \(value.rendered(pretty: false))")
+                }
+                context.print("\n}")
+            case .jsonl:
+                context.print(JSONOutput.object([("type", .string("summary"))] + DiffReport.countMembers(counts)).rendered(pretty: false))
+            }
+            // As diff and cmp: 1 says the files differ, without a message.
+            if !counts.isSame { throw CommandFailure(.notFound, "") }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import CacheStore
+
+/// The two forms a whole cache is exported and imported in.
+enum ExchangeForm: String, ExpressibleByArgument, CaseIterable {
+    /// One `{"key": …, "record": {…}}` per line.
+    case jsonl
+    /// The object Apollo Client's `cache.extract()` gives.
+    case apolloClient = "apollo-client"
+}
+
+extension GQLCache {
+    /// `gqlcache export CACHE`: every record, as JSON Lines or as Apollo Client's extract() object.
+    struct Export: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the whole cache as JSON Lines or as Apollo Client's cache.extract() object.",
+            discussion: """
+                jsonl (the default) writes one record per line, in key order: \
+                {"key":"Droid:2001","record":{…}}, the record exactly as the file holds it (references \
+                as {"$reference":"KEY"}), so nothing is lost. apollo-client writes one JSON object, \
+                one entity per line, as Apollo Client's extract() gives and restore() takes: \
+                QUERY_ROOT, MUTATION_ROOT and SUBSCRIPTION_ROOT are named ROOT_QUERY, ROOT_MUTATION \
+                and ROOT_SUBSCRIPTION, and references {"__ref":"ID"}; field cache keys, scalars and \
+                custom-scalar objects stay as they are. A cache that holds a key or value this form \
+                cannot tell apart (a record named ROOT_QUERY, a custom scalar {"__ref": …}) is \
+                refused. Records are read one at a time and written through a buffer, so memory does \
+                not grow with the file. --output writes a file that appears whole, or not at all. \
+                Damaged records are reported and left out (exit status 6).
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Option(help: "The form: jsonl (one record per line) or apollo-client (Apollo Client's cache.extract() object).")
+        var format: ExchangeForm = .jsonl
+
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Write to this file (replaced when the export is complete) instead of standard output.", valueName: "file"),
+            completion: .file(extensions: ["jsonl", "json"]))
+        var output: String?
+
+        func run(in context: CommandContext) throws {
+            if let output, FileOutput.isCacheFile(output, cache: file.path) {
+                throw CommandFailure(.usage, "--output \(output) is the cache file itself; name another file")
+            }
+            let store = try file.openForReading(context)
+            if format == .apolloClient {
+                let reserved = try store.read { tx in try tx.existingKeys(among: ApolloClientForm.reservedKeys) }
+                if let key = ApolloClientForm.reservedKeys.first(where: reserved.contains) {
+                    throw CommandFailure(
+                        .usage,
+                        "\(file.path) holds a record '\(key)', a name the apollo-client form gives a root or its metadata, "
+                            + "so it could not be told apart; export it with --format jsonl")
+                }
+            }
+            let fileOutput = try output.map { try FileOutput(path: $0) }
+            let sink: TextSink = fileOutput ?? context.stdout
+            let count = try store.read { tx in
+                switch format {
+                case .jsonl: return try writeLines(tx, to: sink, context: context)
+                case .apolloClient: return try writeExtract(tx, to: sink, context: context)
+                }
+            }
+            if let fileOutput {
+                try fileOutput.commit()
+                context.print("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
+            }
+        }
+
+        private func writeLines(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
+            var count = 0
+            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed in
+                do {
+                    sink.write(try RecordLine.line(for: stored, isWellFormed: isWellFormed))
+                    sink.write("\n")
+                    count += 1
+                } catch let error as CacheStoreError {
+                    context.report(.damagedRecord, "\(error); not exported")
+                }
+            }
+            return count
+        }
+
+        private func writeExtract(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
+            var count = 0
+            sink.write("{")
+            try tx.forEachStoredRecord { stored in
+                switch stored.result {
+                case .success(let record):
+                    sink.write(count == 0 ? "\n" : ",\n")
+                    sink.write(try ApolloClientForm.member(for: record))
+                    count += 1
+                case .failure(let error):
+                    context.report(.damagedRecord, "\(error); not exported")
+                }
+            }
+            sink.write(count == 0 ? "}\n" : "\n}\n")
+            return count
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache grep CACHE VALUE`: records whose field values hold a string or match a regex.
+    struct Grep: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find the records whose field values contain a string or match a regular expression.",
+            discussion: """
+                Every value inside every field is searched, through lists and custom-scalar objects \
+                at any depth: strings as they are, references by the key they point to, numbers and \
+                booleans as their JSON text. Null values and field names are not. Each match prints \
+                the record's key, the path to the value (friends[1], meta.source) and the value; \
+                references print as → KEY. Records are read in key order, one at a time, so memory \
+                does not grow with the file; a case-sensitive literal search lets SQLite skip the \
+                records that cannot hold it. Damaged records are reported and skipped. Exit status \
+                1 when nothing matched, as grep.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: ArgumentHelp("The text to find in field values (a regular expression with --regex).", valueName: "value"))
+        var value: String
+
+        @Flag(help: "VALUE is an ICU regular expression, found anywhere in the value.")
+        var regex = false
+
+        @Flag(name: [.customShort("i"), .customLong("ignore-case")], help: "Match regardless of case.")
+        var ignoreCase = false
+
+        @Option(
+            name: .customLong("field"),
+            help: ArgumentHelp("Search only this field, with or without arguments: 'height' searches height(unit:FOOT) (repeatable).", valueName: "name"))
+        var fields: [String] = []
+
+        @Flag(help: "Print each matching record's key once, not its matches.")
+        var keysOnly = false
+
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) throws {
+            let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
+            let store = try file.openForReading(context)
+            var listed = 0
+            var matchedRecords = 0
+            if output.format == .json { context.stdout.write("[") }
+            func emit(_ line: () -> JSONOutput) {
+                switch output.format {
+                case .text: break
+                case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + line().rendered(pretty: false))
+                case .jsonl: context.print(line().rendered(pretty: false))
+                }
+                listed += 1
+            }
+            try store.read { tx in
+                try tx.forEachStoredRecord(mayMatch: pattern) { stored in
+                    let record: Record
+                    switch stored.result {
+                    case .success(let decoded): record = decoded
+                    case .failure(let error):
+                        context.warn("\(error); not searched")
+                        return
+                    }
+                    let matches = record.matches(of: pattern, inFields: fields)
+                    guard !matches.isEmpty else { return }
+                    matchedRecords += 1
+                    if keysOnly {
+                        if output.format == .text { context.print(record.key.display) }
+                        emit { .string(record.key.rawValue) }
+                        return
+                    }
+                    for match in matches {
+                        if output.format == .text { context.print(GrepReport.textLine(key: record.key, match: match)) }
+                        emit { GrepReport.json(key: record.key, match: match) }
+                    }
+                }
+            }
+            if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            if matchedRecords == 0 {
+                let what = regex ? "matches the regular expression" : "contains"
+                let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
+                throw CommandFailure(.notFound, "\(file.path): no \(scope) \(what) '\(value)'\(ignoreCase ? " (ignoring case)" : "")")
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import CacheStore
+import Foundation
+
+/// How `import` finds the form of its input.
+enum ImportForm: String, ExpressibleByArgument, CaseIterable {
+    case auto, jsonl
+    case apolloClient = "apollo-client"
+
+    var exchangeForm: ExchangeForm? { ExchangeForm(rawValue: rawValue) }
+}
+
+extension GQLCache {
+    /// `gqlcache import CACHE INPUT`: records from an export, merged as Apollo merges.
+    struct Import: ContextCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the records of an export (JSON Lines or Apollo Client's extract()) into a cache file.",
+            discussion: """
+                The input's form is found from its first line: a {"key": …, "record": {…}} line is \
+                JSON Lines, anything else is read as Apollo Client's extract() object (ROOT_QUERY, \
+                ROOT_MUTATION and ROOT_SUBSCRIPTION become QUERY_ROOT, MUTATION_ROOT and \
+                SUBSCRIPTION_ROOT, {"__ref": ID} a reference, and __META is skipped); \
+                --input-format says which. Records are merged field by field as Apollo merges: \
+                fields are replaced or added, never removed, and records not in the input stay. \
+                Everything is written in one transaction, or nothing is. --create makes the cache \
+                file (Apollo iOS's current layout) when it does not exist. JSON Lines is read a \
+                batch at a time, so memory does not grow with the input; the apollo-client form is \
+                one JSON document and is read whole. --dry-run lists what would change (and keeps \
+                it in memory, to compare later lines with).
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(
+            help: ArgumentHelp("The export to read; - reads standard input.", valueName: "input"),
+            completion: .file(extensions: ["jsonl", "json"]))
+        var input: String
+
+        @Option(help: "The input's form: auto (default), jsonl, or apollo-client.")
+        var inputFormat: ImportForm = .auto
+
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist.")
+        var create = false
+
+        @Flag(help: "List what would change without writing.")
+        var dryRun = false
+
+        @OptionGroup var writing: WriteOptions
+        @OptionGroup var output: OutputOptions
+
+        private static let batchSize = 1000
+
+        func run(in context: CommandContext) throws {
+            if input == "-" && context.stdinIsTerminal {
+                throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
+            }
+            let lines: LineSource = input == "-" ? context.stdin : try FileLines(path: input)
+            let exists = FileManager.default.fileExists(atPath: file.path)
+            guard exists || create else {
+                throw CommandFailure(.io, "\(file.path): no such file; --create makes a new cache file")
+            }
+            let reader = ImportReader(name: input == "-" ? "standard input" : input, lines: lines, form: inputFormat.exchangeForm)
+            var report = ImportReport(form: reader.form, dryRun: dryRun, created: !exists)
+            var merge = ImportMerge(dryRun: dryRun)
+            func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
+                while let batch = try reader.nextBatch(size: Self.batchSize) {
+                    report.count(try merge.changes(of: batch, in: tx), read: batch.count)
+                    try writing?.merge(batch)
+                }
+            }
+            if dryRun {
+                if exists {
+                    try file.openForReading(context).read { tx in try importAll(into: tx, writing: nil) }
+                } else {
+                    try importAll(into: nil, writing: nil)
+                }
+            } else if exists {
+                try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
+            } else {
+                let store = try CacheStore.create(at: file.path)
+                do {
+                    try store.write { tx in try importAll(into: tx, writing: tx) }
+                } catch {
+                    // The file is this command's own: nothing half-done stays behind.
+                    for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+                    throw error
+                }
+            }
+            report.render(format: output.format, path: file.path, context: context)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CacheStore
+
+/// How `diff` prints: pure functions from differences to text lines and
+/// JSON values, so they are tested as strings.
+enum DiffReport {
+    /// How much of each difference to show.
+    enum Detail {
+        /// Each record and its fields.
+        case fields
+        /// Each record's key.
+        case keys
+        /// The counts only.
+        case summary
+    }
+
+    /// The text lines for one record: `+ KEY`, `- KEY` or `~ KEY`, then with
+    /// `.fields` one line per field (`+ field: value`, `- field: value`,
+    /// `~ field: before → after`).
+    static func textLines(for difference: RecordDifference, detail: Detail) -> [String] {
+        let mark: String
+        switch difference.kind {
+        case .added: mark = "+"
+        case .removed: mark = "-"
+        case .changed: mark = "~"
+        }
+        var lines = ["\(mark) \(difference.key.display)"]
+        guard detail == .fields else { return lines }
+        do {
+            for field in try difference.fields() { lines.append("    " + textLine(for: field)) }
+        } catch {
+            lines[0] += " (\(damageNote(difference)))"
+        }
+        return lines
+    }
+
+    static func textLine(for field: FieldDifference) -> String {
+        func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, escapingSlashes: false) }
+        switch (field.before, field.after) {
+        case (nil, let after?): return "+ \(field.field): \(json(after))"
+        case (let before?, nil): return "- \(field.field): \(json(before))"
+        case (let before?, let after?): return "~ \(field.field): \(json(before)) → \(json(after))"
+        case (nil, nil): return "~ \(field.field)"
+        }
+    }
+
+    /// Which side is damaged and how, for a record whose fields cannot be listed.
+    static func damageNote(_ difference: RecordDifference) -> String {
+        var notes: [String] = []
+        if case .failure(let error)? = difference.before?.result { notes.append("damaged in the first file: \(problem(error))") }
+        if case .failure(let error)? = difference.after?.result { notes.append("damaged in the second file: \(problem(error))") }
+        return notes.joined(separator: "; ")
+    }
+
+    private static func problem(_ error: CacheStoreError) -> String {
+        if case .damagedRecord(_, let problem) = error { return problem.description }
+        return error.description
+    }
+
+    /// The summary line: what differs, or that nothing does.
+    static func summary(_ counts: ComparisonCounts) -> String {
+        if counts.isSame { return "same records: \(plural(counts.unchanged, "record")) in each" }
+        var parts: [String] = []
+        if counts.added > 0 { parts.append("\(counts.added) added") }
+        if counts.removed > 0 { parts.append("\(counts.removed) removed") }
+        if counts.changed > 0 { parts.append("\(counts.changed) changed") }
+        let differing = counts.added + counts.removed + counts.changed
+        return "\(plural(differing, "record")) \(differing == 1 ? "differs" : "differ"): "
+            + parts.joined(separator: ", ") + "; \(counts.unchanged) the same"
+    }
+
+    /// One record as JSON: `{"key", "change", "fields": [{"field", "before", "after"}]}`;
+    /// no `fields` with `.keys`; `"error"` instead for a damaged side.
+    static func json(for difference: RecordDifference, detail: Detail) -> JSONOutput {
+        .object([("key", .string(difference.key.rawValue)), ("change", .string(difference.kind.rawValue))]
+            + detailMembers(for: difference, detail: detail))
+    }
+
+    /// The jsonl line for one record: `{"type": "added"|"removed"|"changed", "key", "fields"}`.
+    static func jsonLine(for difference: RecordDifference, detail: Detail) -> JSONOutput {
+        .object([("type", .string(difference.kind.rawValue)), ("key", .string(difference.key.rawValue))]
+            + detailMembers(for: difference, detail: detail))
+    }
+
+    private static func detailMembers(for difference: RecordDifference, detail: Detail) -> [(String, JSONOutput)] {
+        guard detail == .fields else { return [] }
+        do {
+            return [("fields", .array(try difference.fields().map(json(for:))))]
+        } catch {
+            return [("error", .string(damageNote(difference)))]
+        }
+    }
+
+    static func json(for field: FieldDifference) -> JSONOutput {
+        // A side that has no such field has no member (null would say it held null).
+        .object([("field", .string(field.field))]
+            + (field.before.map { [("before", JSONOutput.value($0))] } ?? [])
+            + (field.after.map { [("after", JSONOutput.value($0))] } ?? []))
+    }
+
+    static func countMembers(_ counts: ComparisonCounts) -> [(String, JSONOutput)] {
+        [("same", .bool(counts.isSame)), ("added", .int(counts.added)), ("removed", .int(counts.removed)),
+         ("changed", .int(counts.changed)), ("unchanged", .int(counts.unchanged))]
+    }
+}

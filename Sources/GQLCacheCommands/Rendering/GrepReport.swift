@@ -1,0 +1,42 @@
+import CacheStore
+
+/// How `grep` prints one match: pure functions, tested as strings.
+enum GrepReport {
+    /// `friends[1]`, `meta.source`, `search(…)[0][1]`: the field key, then
+    /// `[index]` for list elements and `.name` for object members.
+    static func path(_ match: ValueMatch) -> String {
+        var text = match.field
+        for step in match.path {
+            switch step {
+            case .index(let index): text += "[\(index)]"
+            case .member(let name): text += ".\(name)"
+            }
+        }
+        return text
+    }
+
+    /// `Human:1000 name: "Luke Skywalker"`, or `Droid:2001 friends[1] → Human:1002`
+    /// for a reference, as `rm` lists references.
+    static func textLine(key: CacheKey, match: ValueMatch) -> String {
+        if case .reference(let target) = match.value {
+            return "\(key.display) \(path(match)) → \(target.display)"
+        }
+        return "\(key.display) \(path(match)): \(JSONWriter.string(for: match.value, escapingSlashes: false))"
+    }
+
+    /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.
+    static func json(key: CacheKey, match: ValueMatch) -> JSONOutput {
+        .object([
+            ("key", .string(key.rawValue)),
+            ("field", .string(match.field)),
+            ("path", .array(match.path.map { step in
+                switch step {
+                case .index(let index): return .int(index)
+                case .member(let name): return .string(name)
+                }
+            })),
+            ("value", .value(match.value)),
+            ("match", .string(match.matched)),
+        ])
+    }
+}

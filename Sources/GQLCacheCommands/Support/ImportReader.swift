@@ -1,0 +1,124 @@
+import CacheStore
+import Foundation
+
+/// Reads the records of an export, in either form, a batch at a time: JSON
+/// Lines line by line (memory holds one batch), the Apollo Client object
+/// whole (it is one JSON document).
+final class ImportReader {
+    /// "standard input" or the file's path, for messages.
+    let name: String
+    let form: ExchangeForm
+    private let lines: LineSource
+    private var lineNumber = 0
+    /// The first non-blank line, read to find the form.
+    private var pending: (number: Int, text: String)?
+    /// The Apollo Client object's records, once read.
+    private var extracted: ArraySlice<Record>?
+
+    /// Opens the input and, when `form` is nil, finds the form from its
+    /// first line: a `{"key": …, "record": {…}}` line is JSON Lines, anything
+    /// else the Apollo Client object.
+    init(name: String, lines: LineSource, form: ExchangeForm?) {
+        self.name = name
+        self.lines = lines
+        var first: (Int, String)?
+        var number = 0
+        while let line = lines.readLine() {
+            number += 1
+            if !line.allSatisfy(\.isWhitespace) {
+                first = (number, line)
+                break
+            }
+        }
+        lineNumber = number
+        pending = first
+        self.form = form ?? (first.map { RecordLine.isRecordLine($0.1) } == false ? .apolloClient : .jsonl)
+    }
+
+    /// Up to `size` records, or nil at the end. Throws a usage failure that
+    /// names the input and line for input that is not of the form.
+    func nextBatch(size: Int) throws -> [Record]? {
+        switch form {
+        case .jsonl: return try nextLines(size: size)
+        case .apolloClient: return try nextExtracted(size: size)
+        }
+    }
+
+    private func nextLine() -> (number: Int, text: String)? {
+        if let line = pending {
+            pending = nil
+            return line
+        }
+        while let line = lines.readLine() {
+            lineNumber += 1
+            if !line.allSatisfy(\.isWhitespace) { return (lineNumber, line) }
+        }
+        return nil
+    }
+
+    private func nextLines(size: Int) throws -> [Record]? {
+        var batch: [Record] = []
+        batch.reserveCapacity(size)
+        while batch.count < size, let line = nextLine() {
+            do {
+                batch.append(try RecordLine.record(fromLine: line.text))
+            } catch let error as CacheStoreError {
+                throw CommandFailure(.usage, "\(name):\(line.number): \(error) (a JSON Lines export has one record per line); nothing imported")
+            }
+        }
+        return batch.isEmpty ? nil : batch
+    }
+
+    private func nextExtracted(size: Int) throws -> [Record]? {
+        if extracted == nil {
+            var text = ""
+            while let line = nextLine() {
+                text += line.text
+                text += "\n"
+            }
+            do {
+                extracted = ArraySlice(try ApolloClientForm.records(fromExtract: try FieldValue(jsonText: text)))
+            } catch let error as CacheStoreError {
+                throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
+            }
+        }
+        guard let records = extracted, !records.isEmpty else { return nil }
+        let batch = Array(records.prefix(size))
+        extracted = records.dropFirst(size)
+        return batch
+    }
+}
+
+/// The lines of a file, read with a buffer, without their line breaks.
+final class FileLines: LineSource {
+    private let file: UnsafeMutablePointer<FILE>
+    private var line: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+
+    /// Opens `path`, or fails naming it.
+    init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(.io, "\(path): no such file")
+        }
+        guard !isDirectory.boolValue, let file = fopen(path, "r") else {
+            throw CommandFailure(.io, "\(path): cannot read the file")
+        }
+        self.file = file
+    }
+
+    deinit {
+        free(line)
+        fclose(file)
+    }
+
+    func readLine() -> String? {
+        let length = getline(&line, &capacity, file)
+        guard length >= 0, let line else { return nil }
+        var count = length
+        while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D { count -= 1 }
+        return line.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+}

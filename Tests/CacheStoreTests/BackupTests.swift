@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// `backUpBeforeNextWrite`: a consistent copy, made with SQLite's online
+/// backup API inside the write transaction, before anything changes.
+final class BackupTests: XCTestCase {
+    private let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
+    }
+
+    func testTheCopyHoldsTheRecordsAsTheyWereBeforeTheWrite() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+
+        XCTAssertEqual(made, ["\(path).backup-\(stamp(date))"])
+        XCTAssertEqual(try CacheStore.open(at: made[0]).allKeys(), Fixtures.starwarsKeys)
+        XCTAssertFalse(try store.allKeys().contains("Human:1002"))
+        XCTAssertEqual(try CacheStore.open(at: made[0]).format, store.format)
+    }
+
+    func testOnlyTheNextWriteIsBackedUp() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+        try store.write { tx in try tx.removeObject(for: "Human:1000") }
+        XCTAssertEqual(made.count, 1)
+        XCTAssertEqual(try folder.contents(), ["starwars.sqlite", "starwars.sqlite.backup-\(stamp(date))"])
+    }
+
+    func testACancelledRequestMakesNoCopy() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { _ in XCTFail("no copy was asked for") })
+        store.backUpBeforeNextWrite(nil)
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+        XCTAssertEqual(try folder.contents(), ["starwars.sqlite"])
+    }
+
+    func testAnExistingFileIsNeverOverwritten() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let taken = "\(path).backup-\(stamp(date))"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: taken))
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+        XCTAssertEqual(made, [taken + "-2"])
+        XCTAssertEqual(try String(contentsOfFile: taken, encoding: .utf8), "keep me")
+        XCTAssertEqual(try CacheStore.open(at: made[0]).allKeys().count, 10)
+    }
+
+    func testVacuumIsBackedUpToo() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.vacuum()
+        XCTAssertEqual(made.count, 1)
+        XCTAssertEqual(try CacheStore.open(at: made[0]).allKeys(), Fixtures.starwarsKeys)
+    }
+
+    /// The app has the WAL file open and has committed a record that is
+    /// still only in the -wal file: the copy has it, and nothing of ours.
+    func testTheCopyIsConsistentWhileTheAppHoldsAWALFileOpen() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        try SQLiteShell.run(path, "PRAGMA journal_mode=WAL;")
+        let app = try InteractiveSQLiteShell(path)
+        defer { app.finish(with: ".quit\n") }
+        app.send("""
+            INSERT INTO records (key, record) VALUES ('Human:1003', '{"__typename":"Human","id":"1003"}');
+            SELECT 'inserted';
+
+            """)
+        XCTAssertTrue(app.read(until: "inserted").contains("inserted"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+
+        let copy = try XCTUnwrap(made.first)
+        let keys = try CacheStore.open(at: copy).allKeys()
+        XCTAssertTrue(keys.contains("Human:1003"), "the app's committed write, still in the -wal file, is in the copy")
+        XCTAssertTrue(keys.contains("Human:1002"), "the copy was taken before the removal")
+        XCTAssertEqual(keys.count, 11)
+        // The app still reads the file, and sees the removal.
+        app.send("SELECT count(*) || ' rows' FROM records;\n")
+        XCTAssertTrue(app.read(until: " rows").contains("10 rows"))
+    }
+}

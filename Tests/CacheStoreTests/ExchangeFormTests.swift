@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// The JSON Lines form and Apollo Client's extract() form, both ways.
+final class ExchangeFormTests: XCTestCase {
+    func testALineCarriesTheRecordTextAsStored() throws {
+        let stored = StoredRecord(key: "QUERY_ROOT", text: #"{"b":{"$reference":"Droid:2001"},"a":"x\/y","n":9007199254740993123}"#)
+        let line = try RecordLine.line(for: stored, isWellFormed: true)
+        XCTAssertEqual(line, #"{"key":"QUERY_ROOT","record":{"b":{"$reference":"Droid:2001"},"a":"x\/y","n":9007199254740993123}}"#)
+        let record = try RecordLine.record(fromLine: line)
+        XCTAssertEqual(record.key, "QUERY_ROOT")
+        XCTAssertEqual(record["b"], .reference("Droid:2001"))
+        XCTAssertEqual(record["a"], .string("x/y"))
+    }
+
+    func testARecordWithALineBreakIsWrittenOnOneLine() throws {
+        let stored = StoredRecord(key: "K", text: "{\"a\":\n1}")
+        XCTAssertEqual(try RecordLine.line(for: stored, isWellFormed: true), #"{"key":"K","record":{"a":1}}"#)
+        XCTAssertThrowsError(try RecordLine.line(for: StoredRecord(key: "K", text: "[1]"), isWellFormed: false))
+    }
+
+    func testLinesThatAreNotRecordsAreRefusedWithTheReason() {
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: "{"), .cannotConvert(message: "not JSON: expected a member name in quotes at byte 1"))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":1,"record":{}}"#), .cannotConvert(message: #"expected {"key": "…", "record": {…}}"#))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":"K","record":[1]}"#), .cannotConvert(message: #"the "record" of 'K' is not a JSON object"#))
+        XCTAssertFalse(RecordLine.isRecordLine(#"{"ROOT_QUERY":{}}"#))
+        XCTAssertTrue(RecordLine.isRecordLine(#"{"key":"K","record":{}}"#))
+    }
+
+    func testExportTranslatesRootsAndReferencesEverywhere() throws {
+        let record = Record(key: "QUERY_ROOT", fields: [
+            "hero": .reference("Droid:2001"),
+            "search": .list([.list([.reference("Human:1000"), .null]), .list([.reference("MUTATION_ROOT")])]),
+            "meta": .object(["inner": .reference("QUERY_ROOT.x")]),
+            "url": .string("https://x/y"),
+        ])
+        XCTAssertEqual(
+            try ApolloClientForm.member(for: record),
+            #""ROOT_QUERY":{"hero":{"__ref":"Droid:2001"},"meta":{"inner":{"__ref":"QUERY_ROOT.x"}},"search":[[{"__ref":"Human:1000"},null],[{"__ref":"ROOT_MUTATION"}]],"url":"https://x/y"}"#)
+    }
+
+    func testExportRefusesWhatWouldComeBackAsSomethingElse() {
+        XCTAssertThrowsError(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .object(["__ref": .string("X")])])))
+        XCTAssertThrowsError(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .list([.reference("ROOT_QUERY")])])))
+        XCTAssertNoThrow(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .object(["__ref": .int(1)])])))
+        XCTAssertEqual(ApolloClientForm.reservedKeys, ["ROOT_QUERY", "ROOT_MUTATION", "ROOT_SUBSCRIPTION", "__META"])
+    }
+
+    func testImportTranslatesBackAndSkipsMetadata() throws {
+        let document = try FieldValue(jsonText: """
+            {"ROOT_QUERY":{"__typename":"Query","hero":{"__ref":"Droid:2001"},"list":[[{"__ref":"ROOT_MUTATION"}],null]},
+             "Droid:2001":{"name":"R2-D2","blob":{"__ref":"x","other":1}},
+             "__META":{"extraRootIds":["Droid:2001"]}}
+            """)
+        let records = try ApolloClientForm.records(fromExtract: document)
+        XCTAssertEqual(records.map(\.key), ["Droid:2001", "QUERY_ROOT"])
+        XCTAssertEqual(records[1]["hero"], .reference("Droid:2001"))
+        XCTAssertEqual(records[1]["list"], .list([.list([.reference("MUTATION_ROOT")]), .null]))
+        XCTAssertEqual(records[0]["blob"], .object(["__ref": .string("x"), "other": .int(1)]), "not exactly {__ref}: a custom scalar")
+    }
+
+    func testImportRefusesTwoNamesForOneRoot() throws {
+        let document = try FieldValue(jsonText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#)
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.records(fromExtract: document),
+            .cannotConvert(message: "both 'ROOT_QUERY' and 'QUERY_ROOT' are entity IDs, and both name the record 'QUERY_ROOT'; keep one"))
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.records(fromExtract: try FieldValue(jsonText: #"{"A":1}"#)),
+            .cannotConvert(message: "entity 'A' is not a JSON object"))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// `grep`'s matching: which values are searched, how, and the SQL filter
+/// that never drops a record holding a match.
+final class ValuePatternTests: XCTestCase {
+    private let record = Record(key: "Human:1000", fields: [
+        "name": .string("Luke Skywalker"),
+        "friends": .list([.reference("Human:1002"), .null, .reference("Droid:2001")]),
+        "height(unit:FOOT)": .double(5.6430448),
+        "meta": .object(["source": .string("web"), "score": .double(1.5)]),
+        "isJedi": .bool(true),
+        "mass": .null,
+    ])
+
+    private func found(_ text: String, regex: Bool = false, ignoringCase: Bool = false, fields: [String] = []) throws -> [String] {
+        let pattern = try ValuePattern(text, isRegex: regex, ignoringCase: ignoringCase)
+        return record.matches(of: pattern, inFields: fields).map { match in
+            ([match.field] + match.path.map { step in
+                switch step {
+                case .index(let index): return "[\(index)]"
+                case .member(let name): return ".\(name)"
+                }
+            }).joined() + "=" + match.matched
+        }
+    }
+
+    func testStringsReferencesNumbersAndBooleansAreSearched() throws {
+        XCTAssertEqual(try found("Sky"), ["name=Sky"])
+        XCTAssertEqual(try found("1002"), ["friends[0]=1002"])
+        XCTAssertEqual(try found("5.64"), ["height(unit:FOOT)=5.64"])
+        XCTAssertEqual(try found("we"), ["meta.source=we"])
+        XCTAssertEqual(try found("true"), ["isJedi=true"])
+        XCTAssertEqual(try found("null"), [], "null values are not searched")
+        XCTAssertEqual(try found("source"), [], "member names are not searched")
+    }
+
+    func testLiteralIsCaseSensitiveUnlessAskedAndRegexFindsThePart() throws {
+        XCTAssertEqual(try found("luke"), [])
+        XCTAssertEqual(try found("luke", ignoringCase: true), ["name=Luke"])
+        XCTAssertEqual(try found(#"^(Human|Droid):\d+$"#, regex: true), ["friends[0]=Human:1002", "friends[2]=Droid:2001"])
+        XCTAssertEqual(try found("SKY.*", regex: true, ignoringCase: true), ["name=Skywalker"])
+        XCTAssertEqual(try found("Human:100.", regex: false), [], "a literal's dot is a dot")
+    }
+
+    func testFieldsSelectByNameWithOrWithoutArguments() throws {
+        XCTAssertEqual(try found("5", fields: ["height"]), ["height(unit:FOOT)=5"])
+        XCTAssertEqual(try found("5", fields: ["height(unit:FOOT)"]), ["height(unit:FOOT)=5"])
+        XCTAssertEqual(try found("5", fields: ["heigh"]), [])
+        XCTAssertEqual(try found("1", fields: ["meta", "friends"]), ["friends[0]=1", "friends[2]=1", "meta.score=1"])
+    }
+
+    func testAnInvalidRegexIsAnInvalidPattern() {
+        XCTAssertThrowsCacheError(
+            try ValuePattern("(", isRegex: true, ignoringCase: false),
+            .invalidPattern(pattern: "(", message: "not a valid regular expression"))
+    }
+
+    /// The SQL filter skips rows without the text, but keeps rows whose
+    /// escapes could hide it, damaged rows, and every row for a literal
+    /// that a number written another way could hold.
+    func testTheFilterNeverDropsARecordThatHoldsAMatch() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = folder.path("cache.sqlite")
+        let store = try CacheStore.create(at: path)
+        try store.write { tx in
+            for (key, text) in [
+                ("A", #"{"s":"plain slash/here"}"#), ("B", #"{"s":"escaped slash\/here"}"#), ("C", #"{"s":"\u0073lash"}"#),
+                ("D", #"{"s":"nothing"}"#), ("E", "not json"), ("F", #"{"n":1e2}"#),
+            ] { try tx.unsafeWriteRawRecord(key: CacheKey(key), text: text) }
+        }
+        func visited(_ text: String) throws -> [String] {
+            let pattern = try ValuePattern(text, isRegex: false, ignoringCase: false)
+            var keys: [String] = []
+            try store.read { tx in try tx.forEachStoredRecord(mayMatch: pattern) { keys.append($0.key.rawValue) } }
+            return keys
+        }
+        XCTAssertEqual(try visited("slash"), ["A", "B", "C", "E"])
+        XCTAssertEqual(try visited("100"), ["A", "B", "C", "D", "E", "F"], "1e2 is searched as 100.0")
+        let record = try store.read { tx in try tx.record(for: "F") }
+        XCTAssertEqual(record?.matches(of: try ValuePattern("100", isRegex: false, ignoringCase: false)).map(\.matched), ["100"])
+    }
+}

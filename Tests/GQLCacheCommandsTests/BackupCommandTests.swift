@@ -1,0 +1,129 @@
+import CacheStore
+import Foundation
+import XCTest
+
+@testable import GQLCacheCommands
+
+/// `--backup` on every command that writes: a copy beside the file, made
+/// before the change, its path on standard error.
+final class BackupCommandTests: CommandTestCase {
+    private let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private var stamp: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
+    }
+
+    /// Runs a command at a fixed time, with `input` on standard input.
+    private func run(_ arguments: String..., answers: [String]? = nil) -> CommandResult {
+        run(arguments: arguments, answers: answers)
+    }
+
+    private func run(arguments: [String], answers: [String]? = nil) -> CommandResult {
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers ?? []),
+            stdinIsTerminal: answers != nil, stdoutIsTerminal: false, environment: [:])
+        context.now = { self.date }
+        let status = GQLCacheMain.run(arguments: arguments, context: context)
+        return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    private func backups() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".backup-") }.sorted()
+    }
+
+    func testRemoveBacksUpFirstAndPrintsWhere() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = run("rm", cache, "Human:1002", "--backup")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let backup = "\(cache).backup-\(stamp)"
+        XCTAssertEqual(result.stderr, "gqlcache: backed up \(cache) to \(backup)\n")
+        XCTAssertEqual(try keys(in: backup).count, 10)
+        XCTAssertEqual(try keys(in: cache).count, 9)
+    }
+
+    func testEveryWritingCommandTakesBackup() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = path("in.jsonl")
+        try Data(#"{"key":"A:1","record":{"n":1}}"#.utf8).write(to: URL(fileURLWithPath: input))
+        let response = path("response.json")
+        try Data(#"{"data":{"human":{"__typename":"Human","id":"1003","name":"Leia"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }"
+        let runs: [[String]] = [
+            ["import", cache, input, "--backup"],
+            ["update", cache, "--text", document, "--set", "hero.name=Artoo", "--backup"],
+            ["write", cache, "--text", #"{ human(id: "1003") { __typename id name } }"#, "--key-field", "*=id", "--response", response, "--backup"],
+            ["rm", cache, "--match", "Human", "--force", "--backup"],
+            ["clear", cache, "--force", "--backup"],
+        ]
+        var expected: [String] = []
+        for (index, arguments) in runs.enumerated() {
+            let result = run(arguments: arguments)
+            XCTAssertEqual(result.status, .success, "\(arguments[0]): \(result.stderr)")
+            let name = "starwars.sqlite.backup-\(stamp)" + (index == 0 ? "" : "-\(index + 1)")
+            expected.append(name)
+            XCTAssertTrue(result.stderr.hasSuffix("to \(path(name))\n"), "\(arguments[0]): \(result.stderr)")
+        }
+        XCTAssertEqual(try backups(), expected.sorted())
+        // Each copy holds the state the next command started from.
+        XCTAssertEqual(try keys(in: path(expected[0])).count, 10)
+        XCTAssertEqual(try keys(in: path(expected[1])).count, 11, "after the import")
+        XCTAssertEqual(try records(path(expected[2]))["Droid:2001"]?["name"], .string("Artoo"), "after the update")
+        XCTAssertEqual(try keys(in: path(expected[3])).count, 12, "after the write")
+        XCTAssertEqual(try keys(in: path(expected[4])).count, 9, "after rm --match Human")
+        XCTAssertEqual(try keys(in: cache), [])
+    }
+
+    func testNothingIsBackedUpWhenNothingIsWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(run("rm", cache, "Human:1002", "--dry-run", "--backup").status, .success)
+        XCTAssertEqual(run("clear", cache, "--backup", answers: ["n"]).status, .notFound)
+        XCTAssertEqual(run("rm", cache, "--match", "Human", "--backup", answers: ["no"]).status, .notFound)
+        XCTAssertEqual(try backups(), [])
+    }
+
+    /// The REPL keeps the store open: a --backup that wrote nothing must
+    /// not make the next command, which did not ask, take a copy.
+    func testAtTheREPLOnlyTheCommandThatAsksIsBackedUp() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines(["n"]), stdinIsTerminal: true, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: true)
+        try session.start()
+        _ = session.run(reader: SourceLineReader(lines: ["clear --backup", "rm Human:1002 --force", "rm Human:1000 --force --backup"]), bail: false)
+        let made = try backups()
+        XCTAssertEqual(made.count, 1, stderr.text)
+        XCTAssertEqual(try keys(in: path(made[0])).count, 9, "taken before the second removal, after the first")
+    }
+
+    func testBackupWhileTheAppHoldsAWALFileOpen() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let app = Process()
+        let input = Pipe()
+        app.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        app.arguments = ["-batch", cache]
+        app.standardInput = input
+        app.standardOutput = FileHandle.nullDevice
+        try app.run()
+        defer {
+            input.fileHandleForWriting.write(Data(".quit\n".utf8))
+            app.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data("INSERT INTO records (key, record) VALUES ('Human:1003', '{\"id\":\"1003\"}');\n".utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while !(try keys(in: cache)).contains("Human:1003"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+
+        let result = run("rm", cache, "Human:1000", "--backup")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let backup = "\(cache).backup-\(stamp)"
+        XCTAssertEqual(try keys(in: backup).count, 11, "the app's write, still in the -wal file, and Human:1000")
+        let diff = run("diff", backup, cache, "--keys-only")
+        XCTAssertEqual(diff.lines, ["- Human:1000", "1 record differs: 1 removed; 10 the same"])
+    }
+}

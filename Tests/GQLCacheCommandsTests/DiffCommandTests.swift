@@ -1,0 +1,122 @@
+import CacheStore
+import Foundation
+import XCTest
+
+final class DiffCommandTests: CommandTestCase {
+    /// A copy of starwars.sqlite after `rm Human:1002` and a renamed R2-D2.
+    private func plantedCopy() throws -> String {
+        let cache = path("planted.sqlite")
+        try FileManager.default.copyItem(atPath: fixturesFolder.appendingPathComponent("starwars.sqlite").path, toPath: cache)
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        try CacheStore.open(at: cache, access: .readWrite).write { tx in
+            try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")]),
+                          Record(key: "Human:1003", fields: ["__typename": .string("Human"), "id": .string("1003")])])
+        }
+        return cache
+    }
+
+    func testIdenticalFilesExitZeroWithASummary() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("diff", original, fixturesFolder.appendingPathComponent("starwars.sqlite").path)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "same records: 10 records in each\n")
+    }
+
+    func testPlantedDifferencesAreShownFieldByFieldAndExitOne() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("diff", original, try plantedCopy())
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdout, """
+            ~ Droid:2001
+                ~ name: "R2-D2" → "Artoo"
+            - Human:1002
+                - __typename: "Human"
+                - id: "1002"
+                - name: "Han Solo"
+            + Human:1003
+                + __typename: "Human"
+                + id: "1003"
+            3 records differ: 1 added, 1 removed, 1 changed; 8 the same
+
+            """)
+    }
+
+    func testKeysOnlyAndSummary() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let planted = try plantedCopy()
+        XCTAssertEqual(gqlcache("diff", original, planted, "--keys-only").lines, [
+            "~ Droid:2001", "- Human:1002", "+ Human:1003", "3 records differ: 1 added, 1 removed, 1 changed; 8 the same",
+        ])
+        XCTAssertEqual(gqlcache("diff", original, planted, "--summary").lines, ["3 records differ: 1 added, 1 removed, 1 changed; 8 the same"])
+        XCTAssertEqual(gqlcache("diff", planted, original, "--summary").lines, ["3 records differ: 1 added, 1 removed, 1 changed; 8 the same"])
+        XCTAssertEqual(gqlcache("diff", original, planted, "--summary", "--keys-only").status, .usage)
+    }
+
+    func testJSONListsEachRecordThenTheCounts() throws {
+        let result = gqlcache("diff", try copyOfFixture("starwars.sqlite"), try plantedCopy(), "--format", "json")
+        XCTAssertEqual(result.status, .notFound)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(report["same"] as? Bool, false)
+        XCTAssertEqual(report["added"] as? Int, 1)
+        XCTAssertEqual(report["removed"] as? Int, 1)
+        XCTAssertEqual(report["changed"] as? Int, 1)
+        XCTAssertEqual(report["unchanged"] as? Int, 8)
+        let records = try XCTUnwrap(report["records"] as? [[String: Any]])
+        XCTAssertEqual(records.map { $0["key"] as? String }, ["Droid:2001", "Human:1002", "Human:1003"])
+        XCTAssertEqual(records.map { $0["change"] as? String }, ["changed", "removed", "added"])
+        let field = try XCTUnwrap((records[0]["fields"] as? [[String: Any]])?.first)
+        XCTAssertEqual(field["field"] as? String, "name")
+        XCTAssertEqual(field["before"] as? String, "R2-D2")
+        XCTAssertEqual(field["after"] as? String, "Artoo")
+        XCTAssertNil((records[2]["fields"] as? [[String: Any]])?.first?["before"], "an added field has no before")
+    }
+
+    func testJSONLinesEndWithASummaryAndIdenticalJSONHasNoRecords() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let lines = gqlcache("diff", original, try plantedCopy(), "--format", "jsonl", "--keys-only").lines
+        XCTAssertEqual(lines, [
+            #"{"type":"changed","key":"Droid:2001"}"#, #"{"type":"removed","key":"Human:1002"}"#, #"{"type":"added","key":"Human:1003"}"#,
+            #"{"type":"summary","same":false,"added":1,"removed":1,"changed":1,"unchanged":8}"#,
+        ])
+        let same = gqlcache("diff", original, original, "--format", "json")
+        XCTAssertEqual(same.status, .success)
+        let report = try XCTUnwrap(try same.json() as? [String: Any])
+        XCTAssertEqual((report["records"] as? [Any])?.count, 0)
+        XCTAssertEqual(report["same"] as? Bool, true)
+    }
+
+    /// Member order, `\/`, and 4 against 4.0 are the same JSON value.
+    func testRecordsAreComparedAsJSON() throws {
+        let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"a":4,"b":"x\/y","c":[1,{"p":2,"q":3}]}"#), ("K:2", #"{"n":1}"#)])
+        let b = try makeCache("b.sqlite", [], raw: [("K:1", #"{"c":[1.0,{"q":3,"p":2.0}],"b":"x/y","a":4.0}"#), ("K:2", #"{"n":1.5}"#)])
+        let result = gqlcache("diff", a, b)
+        XCTAssertEqual(result.lines, ["~ K:2", "    ~ n: 1 → 1.5", "1 record differs: 1 changed; 1 the same"].map { $0 })
+    }
+
+    func testADamagedRecordIsADifferenceThatSaysWhichSide() throws {
+        let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"n":1}"#)])
+        let b = try makeCache("b.sqlite", [], raw: [("K:1", "{oops")])
+        let result = gqlcache("diff", a, b)
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.lines.first, "~ K:1 (damaged in the second file: expected a member name in quotes at byte 1)")
+    }
+
+    func testAMissingOrForeignSecondFileIsAnErrorNotADifference() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let missing = gqlcache("diff", original, path("nope.sqlite"))
+        XCTAssertEqual(missing.status, .io)
+        XCTAssertEqual(missing.stderr, "gqlcache: \(path("nope.sqlite")): no such file\n")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path("text.txt")))
+        XCTAssertEqual(gqlcache("diff", original, path("text.txt")).status, .notACache)
+    }
+
+    func testAFileDiffersFromItsBackupByWhatTheWriteChanged() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let removal = gqlcache("rm", cache, "Human:1002", "--backup")
+        XCTAssertEqual(removal.status, .success, removal.stderr)
+        let backup = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.contains(".backup-") })
+        let result = gqlcache("diff", path(backup), cache, "--keys-only")
+        XCTAssertEqual(result.lines, ["- Human:1002", "1 record differs: 1 removed; 9 the same"])
+    }
+}

@@ -1,0 +1,187 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+final class ExportImportCommandTests: CommandTestCase {
+    /// Runs a command with `input` on standard input (not a terminal).
+    private func gqlcache(_ arguments: String..., input: String) -> CommandResult {
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let lines = input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines(lines),
+            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let status = GQLCacheMain.run(arguments: arguments, context: context)
+        return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    private var fixtureNames: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: fixturesFolder.path).filter { $0.hasSuffix(".sqlite") }.sorted()) ?? []
+    }
+
+    func testEveryFixtureRoundTripsThroughBothFormsToAnIdenticalFile() throws {
+        XCTAssertGreaterThanOrEqual(fixtureNames.count, 2)
+        for name in fixtureNames {
+            let original = try copyOfFixture(name)
+            for form in ["jsonl", "apollo-client"] {
+                let exported = path("\(name).\(form)")
+                let export = GQLCacheCommandsTests.gqlcache(arguments: ["export", original, "--format", form, "--output", exported])
+                XCTAssertEqual(export.status, .success, export.stderr)
+                let copy = path("\(name).\(form).sqlite")
+                let imported = GQLCacheCommandsTests.gqlcache(arguments: ["import", copy, exported, "--create"])
+                XCTAssertEqual(imported.status, .success, imported.stderr)
+                XCTAssertTrue(imported.stdout.contains("(\(form)) into \(copy), created:"), imported.stdout)
+                let diff = GQLCacheCommandsTests.gqlcache(arguments: ["diff", original, copy])
+                XCTAssertEqual(diff.status, .success, "\(name) through \(form): \(diff.stdout)")
+                XCTAssertEqual(try CacheStore.open(at: copy).format.ddl, .current)
+            }
+        }
+    }
+
+    func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let result = GQLCacheCommandsTests.gqlcache("export", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            {"key":"Droid:2001","record":{"__typename":"Droid","id":"2001","name":"R2-D2 v3"}}
+            {"key":"QUERY_ROOT","record":{"hero(episode:JEDI)":{"$reference":"Droid:2001"}}}
+
+            """)
+    }
+
+    func testTheApolloClientFormNamesRootsAndReferencesAsApolloClientDoes() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let result = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            {
+            "Droid:2001":{"__typename":"Droid","id":"2001","name":"R2-D2 v3"},
+            "ROOT_QUERY":{"hero(episode:JEDI)":{"__ref":"Droid:2001"}}
+            }
+
+            """)
+        let parsed = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(Set(parsed.keys), ["Droid:2001", "ROOT_QUERY"])
+    }
+
+    func testAKeyTheApolloClientFormCannotTellApartIsRefused() throws {
+        let cache = try makeCache("clash.sqlite", [Record(key: "ROOT_QUERY", fields: ["a": .int(1)])])
+        let result = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache) holds a record 'ROOT_QUERY', a name the apollo-client form gives a root or its metadata, so it could not be told apart; export it with --format jsonl\n")
+        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache).status, .success, "JSON Lines holds any key")
+    }
+
+    func testOutputReplacesAFileWholeAndNeverTheCache() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let target = path("out.jsonl")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let result = GQLCacheCommandsTests.gqlcache("export", cache, "-o", target)
+        XCTAssertEqual(result.stdout, "exported 10 records (jsonl) to \(target)\n")
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8).split(separator: "\n").count, 10)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["out.jsonl", "starwars.sqlite"])
+        let before = try bytes(cache)
+        let refused = GQLCacheCommandsTests.gqlcache("export", cache, "--output", cache)
+        XCTAssertEqual(refused.status, .usage)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testDamagedRecordsAreLeftOutAndReported() throws {
+        let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["n": .int(1)])], raw: [("B:1", nil), ("C:1", "[1]")])
+        let result = GQLCacheCommandsTests.gqlcache("export", cache)
+        XCTAssertEqual(result.status, .damagedRecord)
+        XCTAssertEqual(result.stdout, "{\"key\":\"A:1\",\"record\":{\"n\":1}}\n")
+        XCTAssertEqual(result.stderr, """
+            gqlcache: record 'B:1' is damaged: its record column is NULL; not exported
+            gqlcache: record 'C:1' is damaged: a JSON array, not a JSON object; not exported
+
+            """)
+    }
+
+    func testImportMergesFieldByFieldAndKeepsWhatTheInputLacks() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = """
+            {"key":"Human:1002","record":{"name":"Han","ship":{"$reference":"Starship:3001"}}}
+            {"key":"Human:1003","record":{"__typename":"Human","id":"1003"}}
+            """
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", input: input)
+        XCTAssertEqual(dryRun.status, .success, dryRun.stderr)
+        XCTAssertEqual(dryRun.stdout, """
+            Human:1002
+              name: "Han Solo" → "Han"
+              + ship: {"$reference":"Starship:3001"}
+            Human:1003 (new record)
+              + __typename: "Human"
+              + id: "1003"
+            would import 2 records (jsonl) into \(cache): 1 added, 1 changed (4 fields); dry run, nothing written
+
+            """)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+
+        let result = gqlcache("import", cache, "-", input: input)
+        XCTAssertEqual(result.stdout, "imported 2 records (jsonl) into \(cache): 1 added, 1 changed (4 fields)\n")
+        let records = try records(cache)
+        XCTAssertEqual(records["Human:1002"], ["__typename": .string("Human"), "id": .string("1002"), "name": .string("Han"), "ship": .reference("Starship:3001")])
+        XCTAssertEqual(records.count, 11)
+    }
+
+    func testImportFindsTheApolloClientFormAndSkipsItsMetadata() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let input = #"{"ROOT_QUERY":{"__typename":"Query","hero(episode:JEDI)":{"__ref":"Droid:2002"}},"Droid:2002":{"name":"C-3PO"},"__META":{"extraRootIds":["Droid:2002"]}}"#
+        let result = gqlcache("import", cache, "-", "--format", "json", input: input)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(report["form"] as? String, "apollo-client")
+        XCTAssertEqual(report["read"] as? Int, 2)
+        let records = try records(cache)
+        XCTAssertEqual(records["QUERY_ROOT"]?["hero(episode:JEDI)"], .reference("Droid:2002"))
+        XCTAssertEqual(records["QUERY_ROOT"]?["__typename"], .string("Query"))
+        XCTAssertNil(records["__META"])
+        XCTAssertEqual(try CacheStore.open(at: cache).format.ddl, .legacy, "the file keeps its layout")
+    }
+
+    func testABadLineStopsTheImportNamingItAndWritesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let input = #"{"key":"A:1","record":{}}"# + "\n\n" + #"{"key":"B:1","record":[]}"#
+        let result = gqlcache("import", cache, "-", input: input)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: standard input:3: the \"record\" of 'B:1' is not a JSON object (a JSON Lines export has one record per line); nothing imported\n")
+        XCTAssertEqual(try bytes(cache), before)
+
+        let new = path("new.sqlite")
+        XCTAssertEqual(gqlcache("import", new, "-", "--create", input: input).status, .usage)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new), "a file the import created is removed when it fails")
+        let notJSON = gqlcache("import", cache, "-", "--input-format", "apollo-client", input: "{oops")
+        XCTAssertEqual(notJSON.status, .usage)
+        XCTAssertEqual(notJSON.stderr, "gqlcache: standard input: invalid JSON: expected a member name in quotes at byte 1 (read as Apollo Client's extract() object); nothing imported\n")
+    }
+
+    func testImportNeedsCreateForANewFileAndAnExistingInput() throws {
+        let new = path("new.sqlite")
+        let input = path("in.jsonl")
+        try Data(#"{"key":"A:1","record":{"n":1}}"#.utf8).write(to: URL(fileURLWithPath: input))
+        let missing = GQLCacheCommandsTests.gqlcache("import", new, input)
+        XCTAssertEqual(missing.status, .io)
+        XCTAssertEqual(missing.stderr, "gqlcache: \(new): no such file; --create makes a new cache file\n")
+        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("import", new, path("none.jsonl"), "--create").stderr, "gqlcache: \(path("none.jsonl")): no such file\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
+        let dryRun = GQLCacheCommandsTests.gqlcache("import", new, input, "--create", "--dry-run")
+        XCTAssertEqual(dryRun.lines.last, "would import 1 record (jsonl) into \(new), which would be created: 1 added, 0 changed (1 field); dry run, nothing written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
+    }
+
+    /// A key given twice: the second line is merged over the first, in a
+    /// dry run as in the import.
+    func testADryRunSeesEarlierLinesOfTheSameInput() throws {
+        let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let lines = (0..<1500).map { #"{"key":"K:\#($0 % 1200)","record":{"n":\#($0)}}"# }.joined(separator: "\n")
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: lines)
+        let real = gqlcache("import", cache, "-", "--format", "jsonl", input: lines)
+        XCTAssertEqual(dryRun.lines.last, real.lines.last?.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#))
+        XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":300,"fields":1500}"#)
+        XCTAssertEqual(try records(cache)["K:5"], ["n": .int(1205)])
+    }
+}

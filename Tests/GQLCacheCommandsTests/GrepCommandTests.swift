@@ -1,0 +1,64 @@
+import CacheStore
+import Foundation
+import XCTest
+
+final class GrepCommandTests: CommandTestCase {
+    func testALiteralPrintsKeyPathAndValueOfEachMatch() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("grep", cache, "Human:1002")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "Droid:2001 friends[1] → Human:1002\n")
+        XCTAssertEqual(gqlcache("grep", cache, "Sky").stdout, "Human:1000 name: \"Luke Skywalker\"\n")
+    }
+
+    func testCaseRegexAndFieldsNarrowOrWidenTheSearch() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("grep", cache, "x-wing").status, .notFound)
+        XCTAssertEqual(gqlcache("grep", cache, "x-wing", "-i").stdout, "Starship:3001 name: \"X-wing\"\n")
+        XCTAssertEqual(gqlcache("grep", cache, #"^\d+\.\d+$"#, "--regex", "--field", "height", "--field", "coordinates").lines, [
+            "Human:1000 height(unit:FOOT): 5.6430448", "Starship:3001 coordinates[1][0]: 3.5",
+        ])
+        XCTAssertEqual(gqlcache("grep", cache, "web").stdout, "QUERY_ROOT.reviews(episode:JEDI,first:2).0 meta.source: \"web\"\n")
+        XCTAssertEqual(gqlcache("grep", cache, "1000", "--keys-only").lines, [
+            "Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)", "Human:1000", "QUERY_ROOT",
+        ])
+    }
+
+    func testNothingMatchedExitsOneAndSaysWhatWasLookedFor() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("grep", cache, "Vader", "--field", "name")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): no value of 'name' contains 'Vader'\n")
+    }
+
+    func testAnInvalidRegexIsAUsageError() throws {
+        let result = gqlcache("grep", try copyOfFixture("starwars.sqlite"), "(", "--regex")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
+    }
+
+    func testJSONAndJSONLinesGiveThePathAsSteps() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("grep", cache, "Droid:2001", "--field", "search", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let matches = try XCTUnwrap(try result.json() as? [[String: Any]])
+        XCTAssertEqual(matches.count, 1)
+        XCTAssertEqual(matches[0]["key"] as? String, "QUERY_ROOT")
+        XCTAssertEqual(matches[0]["path"] as? [Int], [1, 0])
+        XCTAssertEqual(matches[0]["value"] as? [String: String], ["$reference": "Droid:2001"])
+        XCTAssertEqual(matches[0]["match"] as? String, "Droid:2001")
+        XCTAssertEqual(gqlcache("grep", cache, "Han", "--format", "jsonl").lines, [
+            #"{"key":"Human:1002","field":"name","path":[],"value":"Han Solo","match":"Han"}"#,
+        ])
+        XCTAssertEqual(gqlcache("grep", cache, "nothing", "--format", "json").stdout, "[]\n")
+    }
+
+    func testDamagedRecordsAreReportedAndTheOthersSearched() throws {
+        let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["name": .string("needle")])], raw: [("B:1", "{needle")])
+        let result = gqlcache("grep", cache, "needle")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, "A:1 name: \"needle\"\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'B:1' is damaged: expected a member name in quotes at byte 1; not searched\n")
+    }
+}
