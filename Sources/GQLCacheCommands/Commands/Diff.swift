@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache diff A B`: the records added, removed and changed between two caches.
     struct Diff: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show the records added, removed and changed between two cache files, field by field.",
             discussion: """
                 Records are compared as JSON values: member order, \\/ against /, and 4 against 4.0 \

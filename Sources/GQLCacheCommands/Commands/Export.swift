@@ -13,6 +13,7 @@ extension GQLCache {
     /// `gqlcache export CACHE`: every record, as JSON Lines or as Apollo Client's extract() object.
     struct Export: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the whole cache as JSON Lines or as Apollo Client's cache.extract() object.",
             discussion: """
                 jsonl (the default) writes one record per line, in key order: \

@@ -5,6 +5,7 @@ extension GQLCache {
     /// `gqlcache grep CACHE VALUE`: records whose field values hold a string or match a regex.
     struct Grep: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "grep",
             abstract: "Find the records whose field values contain a string or match a regular expression.",
             discussion: """
                 Every value inside every field is searched, through lists and custom-scalar objects \

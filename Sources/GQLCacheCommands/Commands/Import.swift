@@ -14,6 +14,7 @@ extension GQLCache {
     /// `gqlcache import CACHE INPUT`: records from an export, merged as Apollo merges.
     struct Import: ContextCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Merge the records of an export (JSON Lines or Apollo Client's extract()) into a cache file.",
             discussion: """
                 The input's form is found from its first line: a {"key": …, "record": {…}} line is \
