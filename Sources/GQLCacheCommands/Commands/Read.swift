@@ -33,6 +33,8 @@ extension GQLCache {
         var partial = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to read it from") }

@@ -35,6 +35,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if match == nil && keys.isEmpty {
@@ -103,13 +104,16 @@ extension GQLCache {
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
             let filter = ReferenceScanFilter.mayReference(keysMatching: pattern)
+            // Full scans, for the progress shown on a terminal: the references
+            // always; the keys too unless a prefix range finds them in the index.
+            let keyScans = pattern.mode == .prefix ? 0 : 1
             if dryRun {
                 let store = try file.openForReading(context)
-                let outcome = try store.read { tx in
+                let outcome = try context.withProgress("finding keys matching \(pattern)", scans: keyScans + 1) { progress in try store.read(progress: progress) { tx in
                     let keys = try tx.keys(matching: pattern)
                     return try RemovalOutcome.after(
                         removing: Set(keys), count: keys.count, keys: keys, dryRun: true, filter: filter, keepAll: keepAll, in: tx)
-                }
+                } }
                 outcome.render(format: output.format, context: context)
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
@@ -121,18 +125,18 @@ extension GQLCache {
                         .usage, "rm --match removes records without asking only with --force (standard input is not a terminal); nothing removed")
                 }
                 // Count in a read transaction: the write lock is never held while a person thinks.
-                let (count, sample) = try store.read { tx in
+                let (count, sample) = try context.withProgress("counting keys matching \(pattern)", scans: keyScans) { progress in try store.read(progress: progress) { tx in
                     var sample: [CacheKey] = []
                     try tx.forEachKey(matching: pattern, limit: 5) { sample.append($0) }
                     return (try tx.countKeys(matching: pattern), sample)
-                }
+                } }
                 guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 let examples = sample.map(\.rawValue).joined(separator: ", ") + (count > sample.count ? ", …" : "")
                 guard context.confirm("remove \(count) record(s) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
-            let outcome = try store.write { tx in
+            let outcome = try context.withProgress("removing keys matching \(pattern)", scans: 2 * keyScans + 1) { progress in try store.write(progress: progress) { tx in
                 // The keys first, from the key index, so the references found
                 // afterwards are exactly those to records this removal took.
                 let gone = try tx.keySet(matching: pattern)
@@ -140,7 +144,7 @@ extension GQLCache {
                 return try RemovalOutcome.after(
                     removing: gone, count: count, keys: keepAll ? gone.sorted() : nil, dryRun: false,
                     filter: filter, keepAll: keepAll, in: tx)
-            }
+            } }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }

@@ -23,6 +23,8 @@ extension GQLCache {
         var depth: Int = 0
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             guard !keys.isEmpty else { throw ValidationError("name at least one key to show, e.g. QUERY_ROOT") }
@@ -42,7 +44,7 @@ extension GQLCache {
             }
             switch output.format {
             case .text:
-                let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth)
+                let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
                 let shown = requested.filter { graph.entries[$0] != .missing }
                 for (index, key) in shown.enumerated() {
                     if index > 0 { context.print("") }

@@ -56,6 +56,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to update") }
@@ -186,7 +187,7 @@ extension GQLCache {
                 throw CommandFailure(.io, "\(temporary): cannot read the edited data back; nothing written")
             }
             if edited == shown {
-                context.print("no changes; nothing written")
+                context.note("no changes; nothing written")
                 return
             }
             let value: FieldValue
@@ -197,7 +198,7 @@ extension GQLCache {
                 throw CommandFailure(.usage, "the edited data is not JSON: \(error); nothing written; your edit is kept in \(temporary)")
             }
             if value == before.data?.fieldValue {
-                context.print("no changes; nothing written")
+                context.note("no changes; nothing written")
                 return
             }
             let written: [Record]

@@ -49,6 +49,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }

@@ -175,6 +175,13 @@ public final class REPLSession {
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
+        // The REPL's own --color and --quiet hold for its commands; its
+        // commands never page.
+        commandContext.colorChoice = context.colorChoice
+        commandContext.isQuiet = context.isQuiet
+        commandContext.stderrIsTerminal = context.stderrIsTerminal
+        commandContext.progressDelay = context.progressDelay
+        commandContext.clock = context.clock
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
             ? words : [command, cachePath] + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)

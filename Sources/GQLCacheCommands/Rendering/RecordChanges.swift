@@ -71,21 +71,29 @@ struct RecordChanges {
         return parts.joined(separator: ", ") + " (\(fields))" + (dryRun ? "; dry run, nothing written" : "")
     }
 
+    /// Each changed record and its changed fields, without the summary.
+    func text(style: TextStyle = .plain) -> String {
+        var text = ""
+        for record in records {
+            text += style.key(record.key.rawValue) + (record.isNew ? " " + style.added("(new record)") : "") + "\n"
+            for change in record.fields {
+                let after = style.added(JSONWriter.string(for: change.after, escapingSlashes: false))
+                if let before = change.before {
+                    text += "  \(change.field): \(style.removed(JSONWriter.string(for: before, escapingSlashes: false))) → \(after)\n"
+                } else {
+                    text += "  \(style.added("+")) \(change.field): \(after)\n"
+                }
+            }
+        }
+        return text
+    }
+
     func render(format: OutputFormat, context: CommandContext) {
         switch format {
         case .text:
-            for record in records {
-                context.print(record.key.rawValue + (record.isNew ? " (new record)" : ""))
-                for change in record.fields {
-                    let after = JSONWriter.string(for: change.after, escapingSlashes: false)
-                    if let before = change.before {
-                        context.print("  \(change.field): \(JSONWriter.string(for: before, escapingSlashes: false)) → \(after)")
-                    } else {
-                        context.print("  + \(change.field): \(after)")
-                    }
-                }
-            }
-            context.print(summary)
+            // Quiet: a dry run's changes are what was asked for; a write's are not.
+            if !(context.isQuiet && !dryRun) { context.stdout.write(text(style: context.style)) }
+            context.note(summary)
         case .json:
             format.emit(.object([
                 ("dryRun", .bool(dryRun)),
