@@ -139,6 +139,7 @@ public final class CacheStore: Sendable {
 
     /// Runs `body` in one IMMEDIATE transaction that commits when `body`
     /// returns and rolls back when it throws. `progress` as in ``read(progress:_:)``.
+    @discardableResult
     public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         return try StoreErrors.mapping(path: path, waited: busyTimeout) {

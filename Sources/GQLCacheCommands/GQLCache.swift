@@ -16,7 +16,9 @@ public struct GQLCache: ParsableCommand {
             value that does not fit its type.
             """,
         version: GQLCacheVersion.current,
-        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Repl.self]
+        subcommands: [
+            Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Repl.self, Completions.self,
+        ]
     )
 
     public init() {}

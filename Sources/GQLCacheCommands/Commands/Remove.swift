@@ -18,7 +18,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: ArgumentHelp("Exact keys of the records to remove.", valueName: "key"))
+        @Argument(help: ArgumentHelp("Exact keys of the records to remove.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var keys: [String] = []
 
         @Option(help: ArgumentHelp("Remove every record whose key matches this pattern.", valueName: "pattern"))

@@ -16,7 +16,9 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: ArgumentHelp("Keys of the records to show, e.g. QUERY_ROOT or 'Droid:2001'.", valueName: "key"))
+        @Argument(
+            help: ArgumentHelp("Keys of the records to show, e.g. QUERY_ROOT or 'Droid:2001'.", valueName: "key"),
+            completion: .custom(ShellCompletion.keys))
         var keys: [String]
 
         @Option(help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))

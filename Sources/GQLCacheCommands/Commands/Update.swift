@@ -23,15 +23,15 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.")
+        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.", completion: .custom(ShellCompletion.operations))
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions
 
-        @Option(help: ArgumentHelp("Update through this fragment instead of an operation (needs --key).", valueName: "name"))
+        @Option(help: ArgumentHelp("Update through this fragment instead of an operation (needs --key).", valueName: "name"), completion: .custom(ShellCompletion.fragments))
         var fragment: String?
 
-        @Option(help: ArgumentHelp("The record the fragment is read from and written to, e.g. 'Droid:2001'.", valueName: "key"))
+        @Option(help: ArgumentHelp("The record the fragment is read from and written to, e.g. 'Droid:2001'.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String?
 
         @Option(

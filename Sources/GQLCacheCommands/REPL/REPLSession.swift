@@ -147,6 +147,9 @@ public final class REPLSession {
         case "repl":
             context.report(.usage, "already in the REPL; use 'open FILE' to switch files")
             return .usage
+        case "completions":
+            context.report(.usage, "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell")
+            return .usage
         default:
             guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
                 context.report(.usage, "unknown command '\(command)' (type 'help' for the commands)")
