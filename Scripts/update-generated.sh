@@ -15,7 +15,8 @@ swift package --allow-writing-to-package-directory generate-manual --configurati
 # environment, examples and see-also sections, replaces it.
 page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
 {
-    sed '/^\.Sh "EXIT STATUS"$/,$d' "$page"
+    # An empty line is not mdoc (man warns); a paragraph break is what it means.
+    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
 echo "updated completions/ and man/"
