@@ -10,6 +10,11 @@ public struct GQLCache: ParsableCommand {
             read-only and never change it; commands that write hold the lock for one transaction. \
             'gqlcache CACHE' alone opens the REPL on the file.
 
+            Every command takes --color auto|always|never (colour only on a terminal, and not with \
+            NO_COLOR set) and --quiet (no summaries). info, keys, show and read page long text through \
+            $PAGER on a terminal (--no-pager turns it off); scans of the whole file show progress on \
+            standard error when it is a terminal. 'gqlcache completions SHELL' prints the completion script.
+
             Exit status: 0 success; 1 not found, no match, or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
             5 I/O error (missing, unreadable or read-only file); 6 damaged record, or with --schema a \
