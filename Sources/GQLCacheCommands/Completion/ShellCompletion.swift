@@ -7,6 +7,14 @@ import Foundation
 /// command line, and operation and fragment names from the `--document`,
 /// `--text` and `--apollo-config` named there. The file is opened read-only,
 /// nothing is created, and any problem gives no candidates, silently.
+/// A new command's key argument or option completes keys with:
+///
+/// ```swift
+/// @Argument(help: "…", completion: .custom(ShellCompletion.keys))
+/// var keys: [String] = []
+/// ```
+///
+/// (the cache file is found as every command's first positional argument).
 enum ShellCompletion {
     static let keyLimit = 200
 
