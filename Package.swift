@@ -17,7 +17,11 @@ let package = Package(
         // Records, keys, file formats and transactions. No printing, no argument parsing.
         .target(
             name: "CacheStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, for the progress handler only (ScanProgress.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // GraphQL documents: field cache keys, typed reads. Reads records through
         // the store's transactions, never SQL.

@@ -5,9 +5,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product gqlcache
 bin="$(swift build --show-bin-path)/gqlcache"
-"$bin" --generate-completion-script bash > completions/gqlcache.bash
-"$bin" --generate-completion-script zsh > completions/_gqlcache
-"$bin" --generate-completion-script fish > completions/gqlcache.fish
+# The scripts 'gqlcache completions SHELL' prints: the parser's, with the
+# additions that let bash and fish complete cache keys (CompletionScripts.swift).
+"$bin" completions bash > completions/gqlcache.bash
+"$bin" completions zsh > completions/_gqlcache
+"$bin" completions fish > completions/gqlcache.fish
 swift package --allow-writing-to-package-directory generate-manual --configuration debug --date 2026-11-22
-cp .build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1 man/gqlcache.1
+# The generator ends the page with a generic EXIT STATUS; ours, with the
+# environment, examples and see-also sections, replaces it.
+page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
+{
+    # An empty line is not mdoc (man warns); a paragraph break is what it means.
+    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' "$page"
+    cat Scripts/manual-sections.mdoc
+} > man/gqlcache.1
 echo "updated completions/ and man/"

@@ -173,28 +173,32 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|write|update|rm|clear|grep|diff|export|import|repl|help)
+    info|keys|show|read|write|update|rm|clear|grep|diff|export|import|repl|completions|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import repl help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import repl completions help' -- "${cur}"))
         ;;
     esac
 }
 
 _gqlcache_info() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --top)
+    non_repeating_options=(--format --color --top)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--top')
@@ -213,9 +217,9 @@ _gqlcache_info() {
 
 _gqlcache_keys() {
     repeating_flags=()
-    non_repeating_flags=(--count --version -h --help)
+    non_repeating_flags=(--count --quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--mode --type --limit --format)
+    non_repeating_options=(--mode --type --limit --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -234,6 +238,10 @@ _gqlcache_keys() {
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
         return
         ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -247,9 +255,9 @@ _gqlcache_keys() {
 
 _gqlcache_show() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--depth --format)
+    non_repeating_options=(--depth --format --color)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions
@@ -261,6 +269,10 @@ _gqlcache_show() {
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
         return
         ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -269,14 +281,18 @@ _gqlcache_show() {
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
+    *)
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion show -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
 _gqlcache_read() {
     repeating_flags=()
-    non_repeating_flags=(--partial --version -h --help)
+    non_repeating_flags=(--partial --quiet -q --no-pager --version -h --help)
     repeating_options=(--document --text --var)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -307,13 +323,19 @@ _gqlcache_read() {
         return
         ;;
     '--fragment')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -324,14 +346,18 @@ _gqlcache_read() {
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
+    2)
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
 _gqlcache_write() {
     repeating_flags=()
-    non_repeating_flags=(--create --dry-run --backup --version -h --help)
+    non_repeating_flags=(--create --dry-run --backup --quiet -q --version -h --help)
     repeating_options=(--document --text --var --key-field)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -366,9 +392,11 @@ _gqlcache_write() {
         return
         ;;
     '--fragment')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key-field')
@@ -381,6 +409,10 @@ _gqlcache_write() {
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
         return
         ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -389,14 +421,18 @@ _gqlcache_write() {
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
+    2)
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
 _gqlcache_update() {
     repeating_flags=()
-    non_repeating_flags=(--edit --dry-run --backup --version -h --help)
+    non_repeating_flags=(--edit --dry-run --backup --quiet -q --version -h --help)
     repeating_options=(--document --text --var --set --key-field)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -427,9 +463,11 @@ _gqlcache_update() {
         return
         ;;
     '--fragment')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--set')
@@ -449,6 +487,10 @@ _gqlcache_update() {
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
         return
         ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -457,14 +499,18 @@ _gqlcache_update() {
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
+    2)
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
 _gqlcache_rm() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --force -f --backup --version -h --help)
+    non_repeating_flags=(--dry-run --force -f --backup --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--match --mode --busy-timeout --format)
+    non_repeating_options=(--match --mode --busy-timeout --format --color)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions
@@ -483,6 +529,10 @@ _gqlcache_rm() {
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
         return
         ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -491,14 +541,18 @@ _gqlcache_rm() {
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
+    *)
+        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion rm -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
 _gqlcache_clear() {
     repeating_flags=()
-    non_repeating_flags=(--force -f --vacuum --backup --version -h --help)
+    non_repeating_flags=(--force -f --vacuum --backup --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--busy-timeout --format)
+    non_repeating_options=(--busy-timeout --format --color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
@@ -508,6 +562,10 @@ _gqlcache_clear() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -523,9 +581,9 @@ _gqlcache_clear() {
 
 _gqlcache_grep() {
     repeating_flags=()
-    non_repeating_flags=(--regex -i --ignore-case --keys-only --version -h --help)
+    non_repeating_flags=(--regex -i --ignore-case --keys-only --quiet -q --no-pager --version -h --help)
     repeating_options=(--field)
-    non_repeating_options=(--format)
+    non_repeating_options=(--format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -535,6 +593,10 @@ _gqlcache_grep() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -550,15 +612,19 @@ _gqlcache_grep() {
 
 _gqlcache_diff() {
     repeating_flags=()
-    non_repeating_flags=(--keys-only --summary --version -h --help)
+    non_repeating_flags=(--keys-only --summary --quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format)
+    non_repeating_options=(--format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -578,13 +644,17 @@ _gqlcache_diff() {
 
 _gqlcache_export() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format -o --output)
+    non_repeating_options=(--color --format -o --output)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '--format')
         __gqlcache_add_completions -W 'jsonl'$'\n''apollo-client'
         return
@@ -606,9 +676,9 @@ _gqlcache_export() {
 
 _gqlcache_import() {
     repeating_flags=()
-    non_repeating_flags=(--create --dry-run --backup --version -h --help)
+    non_repeating_flags=(--create --dry-run --backup --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--input-format --busy-timeout --format)
+    non_repeating_options=(--input-format --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -622,6 +692,10 @@ _gqlcache_import() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -641,14 +715,18 @@ _gqlcache_import() {
 
 _gqlcache_repl() {
     repeating_flags=()
-    non_repeating_flags=(--bail --version -h --help)
+    non_repeating_flags=(--bail --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(-c)
+    non_repeating_options=(-c --color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '-c')
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -662,6 +740,30 @@ _gqlcache_repl() {
     esac
 }
 
+_gqlcache_completions() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--color)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
+        return
+        ;;
+    esac
+}
+
 _gqlcache_help() {
     repeating_flags=()
     non_repeating_flags=(--version)
@@ -670,4 +772,89 @@ _gqlcache_help() {
     __gqlcache_offer_flags_options -1
 }
 
-complete -o filenames -F _gqlcache gqlcache
+# Added to the generated script (see CompletionScripts.swift): cache keys
+# hold ':' and '(', at which bash splits words (COMP_WORDBREAKS). This runs
+# _gqlcache on the words split at unquoted blanks only, then gives bash
+# each candidate from where its own word begins.
+_gqlcache_whole_words() {
+    local -r line="${COMP_LINE:0:${COMP_POINT}}"
+    local -a words=()
+    local word='' quote='' c
+    local -i i
+    for ((i = 0; i < ${#line}; i++)); do
+        c="${line:${i}:1}"
+        if [[ -n "${quote}" ]]; then
+            [[ "${c}" == "${quote}" ]] && quote=''
+            word+="${c}"
+        elif [[ "${c}" == '\' ]]; then
+            word+="${c}${line:$((i + 1)):1}"
+            i+=1
+        elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+            quote="${c}"
+            word+="${c}"
+        elif [[ "${c}" == [[:space:]] ]]; then
+            [[ -n "${word}" ]] && words+=("${word}")
+            word=''
+        else
+            word+="${c}"
+        fi
+    done
+    words+=("${word}")
+
+    # Where bash's own word starts in the last one: after the last
+    # unquoted break character, or after an opening quote.
+    local -i start=0
+    quote=''
+    for ((i = 0; i < ${#word}; i++)); do
+        c="${word:${i}:1}"
+        if [[ -n "${quote}" ]]; then
+            [[ "${c}" == "${quote}" ]] && quote=''
+        elif [[ "${c}" == '\' ]]; then
+            i+=1
+        elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+            quote="${c}"
+            start=$((i + 1))
+        elif [[ "${COMP_WORDBREAKS}" == *"${c}"* ]]; then
+            start=$((i + 1))
+        fi
+    done
+
+    local -ir cword="$((${#words[@]} - 1))"
+    local prev=''
+    [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
+    local -a COMP_WORDS=("${words[@]}")
+    local COMP_CWORD="${cword}"
+    _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
+
+    local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
+    if [[ -n "${head}" ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            COMPREPLY[${i}]="${COMPREPLY[${i}]#"${head}"}"
+        done
+    fi
+}
+
+# A word as the shell would pass it: quotes and backslashes removed.
+__gqlcache_dequote() {
+    local -r word="${1}"
+    local text='' quote='' c
+    local -i i
+    for ((i = 0; i < ${#word}; i++)); do
+        c="${word:${i}:1}"
+        if [[ "${quote}" == "'" ]]; then
+            [[ "${c}" == "'" ]] && quote='' || text+="${c}"
+        elif [[ "${c}" == '\' ]]; then
+            i+=1
+            text+="${word:${i}:1}"
+        elif [[ -n "${quote}" ]]; then
+            [[ "${c}" == "${quote}" ]] && quote='' || text+="${c}"
+        elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+            quote="${c}"
+        else
+            text+="${c}"
+        fi
+    done
+    printf '%s' "${text}"
+}
+
+complete -o filenames -F _gqlcache_whole_words gqlcache

@@ -125,9 +125,13 @@ public final class CacheStore: Sendable {
     }
 
     /// Runs `body` in a read transaction: a consistent snapshot, no writes.
-    public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+    /// `progress`, when given, hears how far its statements have scanned
+    /// (see ``ScanProgress``); it costs a `count(*)` at the start.
+    public func read<T>(progress: ProgressHandler? = nil, _ body: (ReadTransaction) throws -> T) throws -> T {
         try StoreErrors.mapping(path: path, waited: busyTimeout) {
             try queue.read { db in
+                let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
+                defer { watcher?.stop() }
                 let transaction = ReadTransaction(db: db, path: path)
                 defer { transaction.end() }
                 return try body(transaction)
@@ -136,13 +140,16 @@ public final class CacheStore: Sendable {
     }
 
     /// Runs `body` in one IMMEDIATE transaction that commits when `body`
-    /// returns and rolls back when it throws.
-    public func write<T>(_ body: (ReadWriteTransaction) throws -> T) throws -> T {
+    /// returns and rolls back when it throws. `progress` as in ``read(progress:_:)``.
+    @discardableResult
+    public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         return try StoreErrors.mapping(path: path, waited: busyTimeout) {
             var result: T?
             try queue.inTransaction(.immediate) { db in
                 try performPendingBackup()
+                let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
+                defer { watcher?.stop() }
                 let transaction = ReadWriteTransaction(db: db, path: path)
                 defer { transaction.end() }
                 result = try body(transaction)

@@ -11,13 +11,21 @@ public struct GQLCache: ParsableCommand {
             'gqlcache CACHE' alone opens the REPL on the file. Every command that writes takes \
             --backup, which first copies the file beside itself.
 
+            Every command takes --color auto|always|never (colour only on a terminal, and not with \
+            NO_COLOR set) and --quiet (no summaries). info, keys, show and read page long text through \
+            $PAGER on a terminal (--no-pager turns it off); scans of the whole file show progress on \
+            standard error when it is a terminal. 'gqlcache completions SHELL' prints the completion script.
+
             Exit status: 0 success; 1 not found, no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
             5 I/O error (missing, unreadable or read-only file); 6 damaged record, or with --schema a \
             value that does not fit its type.
             """,
         version: GQLCacheVersion.current,
-        subcommands: [Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self, Grep.self, Diff.self, Export.self, Import.self, Repl.self]
+        subcommands: [
+            Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self,
+            Grep.self, Diff.self, Export.self, Import.self, Repl.self, Completions.self,
+        ]
     )
 
     public init() {}

@@ -1,3 +1,4 @@
+import Foundation
 import GQLCacheCommands
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 final class GeneratedFilesTests: XCTestCase {
     func testCommittedCompletionScriptsMatchTheCommandTree() throws {
         for (shell, file) in [("bash", "gqlcache.bash"), ("zsh", "_gqlcache"), ("fish", "gqlcache.fish")] {
-            let generated = gqlcache("--generate-completion-script", shell)
+            let generated = gqlcache("completions", shell)
             XCTAssertEqual(generated.status, .success)
             let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)
             XCTAssertEqual(committed, generated.stdout, "completions/\(file) is stale: run Scripts/update-generated.sh")
@@ -32,5 +33,52 @@ final class GeneratedFilesTests: XCTestCase {
                 XCTAssertTrue(itemLines.contains { $0.contains("Fl -\(long)") || $0.contains(", -\(long)") }, "man/gqlcache.1 lacks --\(long) of \(name): run Scripts/update-generated.sh")
             }
         }
+    }
+
+    func testCompletionsCommandPrintsTheParsersScriptWithTheKeyAdditions() throws {
+        let bash = gqlcache("completions", "bash")
+        XCTAssertEqual(bash.status, .success)
+        XCTAssertTrue(bash.stdout.contains("complete -o filenames -F _gqlcache_whole_words gqlcache"))
+        XCTAssertFalse(bash.stdout.contains("complete -o filenames -F _gqlcache gqlcache"), "the generated function is registered only through the wrapper")
+        // Everything else is the parser's own script.
+        let parsers = gqlcache("--generate-completion-script", "bash").stdout
+        XCTAssertTrue(bash.stdout.hasPrefix(String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))))
+        XCTAssertEqual(gqlcache("completions", "zsh").stdout, gqlcache("--generate-completion-script", "zsh").stdout)
+        XCTAssertTrue(gqlcache("completions", "fish").stdout.contains("function __gqlcache_cursor_index_in_token"))
+        let wrong = gqlcache("completions", "tcsh")
+        XCTAssertEqual(wrong.status, .usage)
+        XCTAssertTrue(wrong.stderr.contains("tcsh"), wrong.stderr)
+    }
+
+    func testManPageDocumentsEveryExitStatusAndHasExamplesAndEnvironment() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
+        let sections = page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map(String.init)
+        XCTAssertEqual(
+            sections, [".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh ENVIRONMENT", ".Sh EXIT STATUS", ".Sh EXAMPLES", ".Sh SEE ALSO"])
+        let exitStatus = page[page.range(of: ".Sh EXIT STATUS")!.upperBound..<page.range(of: ".Sh EXAMPLES")!.lowerBound]
+        let documented = exitStatus.split(separator: "\n").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }.map(String.init)
+        XCTAssertEqual(documented, ExitStatus.allCases.map { String($0.rawValue) })
+        for variable in ["NO_COLOR", "PAGER", "GQLCACHE_HISTORY"] {
+            XCTAssertTrue(page.contains(".It Ev \(variable)"), "ENVIRONMENT lacks \(variable)")
+        }
+    }
+
+    func testManPageRendersWithMan() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else { throw XCTSkip("man is not installed") }
+        let man = Process()
+        man.executableURL = URL(fileURLWithPath: "/usr/bin/man")
+        man.arguments = ["-l", repositoryRoot.appendingPathComponent("man/gqlcache.1").path]
+        man.environment = ["MANPAGER": "cat", "MANWIDTH": "100", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        man.standardOutput = output
+        man.standardError = FileHandle.nullDevice
+        try man.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        man.waitUntilExit()
+        XCTAssertEqual(man.terminationStatus, 0)
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
+            XCTAssertTrue(text.contains("\n\(heading)\n"), "man -l shows no \(heading) section")
+        }
+        XCTAssertTrue(text.contains("gqlcache rm cache.sqlite --match 'Post:' --dry-run"), text)
     }
 }

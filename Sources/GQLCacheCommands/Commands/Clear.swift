@@ -19,6 +19,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func run(in context: CommandContext) throws {
             let store = try writing.openForWriting(file, context)
@@ -29,7 +30,7 @@ extension GQLCache {
                 }
                 let count = try store.read { tx in try tx.recordCount() }
                 guard count > 0 || vacuum else {
-                    context.print("\(file.path) holds no records; nothing to clear")
+                    context.note("\(file.path) holds no records; nothing to clear")
                     return
                 }
                 guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?") else {
@@ -42,8 +43,8 @@ extension GQLCache {
             let after = store.fileSizes()
             switch output.format {
             case .text:
-                context.print("removed \(plural(removed, "record"))")
-                if vacuum { context.print("vacuumed: \(formatBytes(before.recordBytes)) → \(formatBytes(after.recordBytes))") }
+                context.note("removed \(plural(removed, "record"))")
+                if vacuum { context.note("vacuumed: \(formatBytes(before.recordBytes)) → \(formatBytes(after.recordBytes))") }
             case .json, .jsonl:
                 output.format.emit(.object([
                     ("removed", .int(removed)), ("vacuumed", .bool(vacuum)),

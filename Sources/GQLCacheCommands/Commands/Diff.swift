@@ -32,6 +32,8 @@ extension GQLCache {
         var summary = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             if keysOnly && summary { throw ValidationError("give --keys-only or --summary, not both") }

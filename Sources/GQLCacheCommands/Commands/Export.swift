@@ -30,6 +30,7 @@ extension GQLCache {
                 """)
 
         @OptionGroup var file: CacheFileArgument
+        @OptionGroup var display: DisplayOptions
 
         @Option(help: "The form: jsonl (one record per line) or apollo-client (Apollo Client's cache.extract() object).")
         var format: ExchangeForm = .jsonl

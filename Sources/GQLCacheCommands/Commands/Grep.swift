@@ -38,6 +38,8 @@ extension GQLCache {
         var keysOnly = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func run(in context: CommandContext) throws {
             let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)

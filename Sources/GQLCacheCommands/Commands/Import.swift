@@ -48,6 +48,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         private static let batchSize = 1000
 

@@ -10,6 +10,8 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         @Option(help: ArgumentHelp("How many of the largest records to list.", valueName: "n"))
         var top: Int = 5
@@ -20,7 +22,8 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let store = try file.openForReading(context)
-            let overview = try store.read { tx in
+            // Three full scans: types, damaged rows, largest records.
+            let overview = try context.withProgress("reading \(file.path)", scans: 3) { progress in try store.read(progress: progress) { tx in
                 let types = try tx.typenameCounts()
                 let journalMode = store.isImmutableSnapshot
                     ? "wal (read as an immutable snapshot: the folder is not writable)"
@@ -31,7 +34,7 @@ extension GQLCache {
                     recordCount: try tx.recordCount(), roots: try tx.existingRoots(),
                     typeCounts: types.counts, damagedCount: types.damaged,
                     damagedKeys: try tx.damagedKeys(limit: 5), largest: try tx.largestRecords(limit: top))
-            }
+            } }
             switch output.format {
             case .text: context.stdout.write(overview.text())
             case .json, .jsonl: output.format.emit(overview.json(), to: context)

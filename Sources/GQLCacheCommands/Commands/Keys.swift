@@ -30,6 +30,8 @@ extension GQLCache {
         var count = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }

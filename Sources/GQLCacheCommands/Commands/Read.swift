@@ -19,21 +19,23 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The operation to read, by name; optional when the documents hold just one, or just one without a name (such as --text '{ … }').")
+        @Argument(help: "The operation to read, by name; optional when the documents hold just one, or just one without a name (such as --text '{ … }').", completion: .custom(ShellCompletion.operations))
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions
 
-        @Option(help: ArgumentHelp("Read this fragment instead of an operation (needs --key).", valueName: "name"))
+        @Option(help: ArgumentHelp("Read this fragment instead of an operation (needs --key).", valueName: "name"), completion: .custom(ShellCompletion.fragments))
         var fragment: String?
 
-        @Option(help: ArgumentHelp("The record a fragment is read from, e.g. 'Droid:2001'.", valueName: "key"))
+        @Option(help: ArgumentHelp("The record a fragment is read from, e.g. 'Droid:2001'.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String?
 
         @Flag(help: "Print what was found, with every miss in \"errors\", instead of stopping at the first miss.")
         var partial = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to read it from") }

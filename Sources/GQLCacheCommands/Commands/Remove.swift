@@ -18,7 +18,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: ArgumentHelp("Exact keys of the records to remove.", valueName: "key"))
+        @Argument(help: ArgumentHelp("Exact keys of the records to remove.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var keys: [String] = []
 
         @Option(help: ArgumentHelp("Remove every record whose key matches this pattern.", valueName: "pattern"))
@@ -35,6 +35,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if match == nil && keys.isEmpty {
@@ -102,13 +103,15 @@ extension GQLCache {
             }
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
+            // One full scan, for the progress shown on a terminal: the keys
+            // and the references they leave dangling are found in one pass.
             if dryRun {
                 let store = try file.openForReading(context)
-                let outcome = try store.read { tx in
+                let outcome = try context.withProgress("finding keys matching \(pattern)", scans: 1) { progress in try store.read(progress: progress) { tx in
                     var report = DanglingReport(keepAll: keepAll)
                     let gone = try tx.keysRemoved(byRemovingObjectsMatching: pattern) { report.add($0) }
                     return RemovalOutcome(count: gone.count, keys: gone.sorted(), dryRun: true, dangling: report)
-                }
+                } }
                 outcome.render(format: output.format, context: context)
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
@@ -120,22 +123,24 @@ extension GQLCache {
                         .usage, "rm --match removes records without asking only with --force (standard input is not a terminal); nothing removed")
                 }
                 // Count in a read transaction: the write lock is never held while a person thinks.
-                let (count, sample) = try store.read { tx in
+                // A prefix range is counted in the key index; other modes scan every key.
+                let keyScans = pattern.mode == .prefix ? 0 : 1
+                let (count, sample) = try context.withProgress("counting keys matching \(pattern)", scans: keyScans) { progress in try store.read(progress: progress) { tx in
                     var sample: [CacheKey] = []
                     try tx.forEachKey(matching: pattern, limit: 5) { sample.append($0) }
                     return (try tx.countKeys(matching: pattern), sample)
-                }
+                } }
                 guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 let examples = sample.map(\.rawValue).joined(separator: ", ") + (count > sample.count ? ", …" : "")
                 guard context.confirm("remove \(count) record(s) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
-            let outcome = try store.write { tx in
+            let outcome = try context.withProgress("removing keys matching \(pattern)", scans: 1) { progress in try store.write(progress: progress) { tx in
                 var report = DanglingReport(keepAll: keepAll)
                 let gone = try tx.removeObjects(matching: pattern) { report.add($0) }
                 return RemovalOutcome(count: gone.count, keys: keepAll ? gone.sorted() : nil, dryRun: false, dangling: report)
-            }
+            } }
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }

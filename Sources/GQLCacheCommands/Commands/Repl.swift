@@ -28,6 +28,8 @@ extension GQLCache {
         @Flag(help: "Stop at the first command that fails, and exit with its status.")
         var bail = false
 
+        @OptionGroup var display: DisplayOptions
+
         func run(in context: CommandContext) throws {
             let interactive = commands == nil && context.stdinIsTerminal
             let session = REPLSession(cachePath: file.path, context: context, interactive: interactive)
@@ -39,7 +41,7 @@ extension GQLCache {
                 let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
                 readline.setCompleter(REPLCompleter(session: session))
                 reader = readline
-                context.print("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
+                context.note("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
             } else {
                 reader = SourceLineReader(source: context.stdin)
             }

@@ -17,13 +17,17 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: ArgumentHelp("Keys of the records to show, e.g. QUERY_ROOT or 'Droid:2001'.", valueName: "key"))
+        @Argument(
+            help: ArgumentHelp("Keys of the records to show, e.g. QUERY_ROOT or 'Droid:2001'.", valueName: "key"),
+            completion: .custom(ShellCompletion.keys))
         var keys: [String]
 
         @Option(help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))
         var depth: Int = 0
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
 
         func validate() throws {
             guard !keys.isEmpty else { throw ValidationError("name at least one key to show, e.g. QUERY_ROOT") }
@@ -43,7 +47,7 @@ extension GQLCache {
             }
             switch output.format {
             case .text:
-                let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth)
+                let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
                 let shown = requested.filter { graph.entries[$0] != .missing }
                 for (index, key) in shown.enumerated() {
                     if index > 0 { context.print("") }

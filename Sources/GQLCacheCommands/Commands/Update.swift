@@ -24,15 +24,15 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.")
+        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.", completion: .custom(ShellCompletion.operations))
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions
 
-        @Option(help: ArgumentHelp("Update through this fragment instead of an operation (needs --key).", valueName: "name"))
+        @Option(help: ArgumentHelp("Update through this fragment instead of an operation (needs --key).", valueName: "name"), completion: .custom(ShellCompletion.fragments))
         var fragment: String?
 
-        @Option(help: ArgumentHelp("The record the fragment is read from and written to, e.g. 'Droid:2001'.", valueName: "key"))
+        @Option(help: ArgumentHelp("The record the fragment is read from and written to, e.g. 'Droid:2001'.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String?
 
         @Option(
@@ -57,6 +57,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to update") }
@@ -187,7 +188,7 @@ extension GQLCache {
                 throw CommandFailure(.io, "\(temporary): cannot read the edited data back; nothing written")
             }
             if edited == shown {
-                context.print("no changes; nothing written")
+                context.note("no changes; nothing written")
                 return
             }
             let value: FieldValue
@@ -198,7 +199,7 @@ extension GQLCache {
                 throw CommandFailure(.usage, "the edited data is not JSON: \(error); nothing written; your edit is kept in \(temporary)")
             }
             if value == before.data?.fieldValue {
-                context.print("no changes; nothing written")
+                context.note("no changes; nothing written")
                 return
             }
             let written: [Record]

@@ -24,7 +24,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The operation the response answers, by name; optional when the documents hold just one.")
+        @Argument(help: "The operation the response answers, by name; optional when the documents hold just one.", completion: .custom(ShellCompletion.operations))
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions
@@ -34,10 +34,10 @@ extension GQLCache {
             completion: .file(extensions: ["json"]))
         var response: String
 
-        @Option(help: ArgumentHelp("Write the data as this fragment instead of an operation (needs --key).", valueName: "name"))
+        @Option(help: ArgumentHelp("Write the data as this fragment instead of an operation (needs --key).", valueName: "name"), completion: .custom(ShellCompletion.fragments))
         var fragment: String?
 
-        @Option(help: ArgumentHelp("The record a fragment's data is written to, e.g. 'Droid:2001'.", valueName: "key"))
+        @Option(help: ArgumentHelp("The record a fragment's data is written to, e.g. 'Droid:2001'.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String?
 
         @OptionGroup var keyFields: KeyFieldOptions
@@ -50,6 +50,7 @@ extension GQLCache {
 
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }

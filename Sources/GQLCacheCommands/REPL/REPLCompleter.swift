@@ -50,7 +50,7 @@ public final class REPLCompleter {
     }
 
     static var commandNames: [String] {
-        (GQLCache.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" } + REPLSession.ownCommands.map(\.name) + ["exit"])
+        (GQLCache.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" && $0 != "completions" } + REPLSession.ownCommands.map(\.name) + ["exit"])
             .sorted()
     }
 
@@ -84,12 +84,7 @@ public final class REPLCompleter {
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {
         guard let store = try? session.readStore() else { return [] }
-        let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
-        var keys: [String] = []
-        try? store.read { tx in
-            try tx.forEachKey(matching: pattern, limit: Self.keyLimit) { keys.append($0.rawValue) }
-        }
-        return keys
+        return CompletionSources.keys(in: store, startingWith: prefix, limit: Self.keyLimit)
     }
 
     /// Fields of the current record that hold references, for `cd`.
@@ -101,15 +96,6 @@ public final class REPLCompleter {
     }
 
     func definitionNames() -> (operations: [String], fragments: [String]) {
-        var operations: [String] = []
-        var fragments: [String] = []
-        for file in session.documentFiles {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-                let document = try? QueryDocument.parse([(file, text)])
-            else { continue }
-            operations += document.operations.compactMap(\.name)
-            fragments += document.fragments.keys
-        }
-        return (operations.sorted(), fragments.sorted())
+        CompletionSources.definitionNames(documentFiles: session.documentFiles)
     }
 }

@@ -147,6 +147,9 @@ public final class REPLSession {
         case "repl":
             context.report(.usage, "already in the REPL; use 'open FILE' to switch files")
             return .usage
+        case "completions":
+            context.report(.usage, "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell")
+            return .usage
         default:
             guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
                 context.report(.usage, "unknown command '\(command)' (type 'help' for the commands)")
@@ -175,6 +178,13 @@ public final class REPLSession {
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
+        // The REPL's own --color and --quiet hold for its commands; its
+        // commands never page.
+        commandContext.colorChoice = context.colorChoice
+        commandContext.isQuiet = context.isQuiet
+        commandContext.stderrIsTerminal = context.stderrIsTerminal
+        commandContext.progressDelay = context.progressDelay
+        commandContext.clock = context.clock
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
             ? words : [command, cachePath] + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)

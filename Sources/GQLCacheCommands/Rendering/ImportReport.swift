@@ -41,7 +41,7 @@ struct ImportReport {
         switch format {
         case .text:
             for record in records {
-                for line in record.textLines { context.print(line) }
+                for line in record.textLines(style: context.style) { context.print(line) }
             }
             context.print(summary(path: path))
         case .json:

@@ -71,13 +71,17 @@ struct RecordChanges {
         return parts.joined(separator: ", ") + " (\(fields))" + (dryRun ? "; dry run, nothing written" : "")
     }
 
+    /// Each changed record and its changed fields, without the summary.
+    func text(style: TextStyle = .plain) -> String {
+        records.flatMap { $0.textLines(style: style) }.map { $0 + "\n" }.joined()
+    }
+
     func render(format: OutputFormat, context: CommandContext) {
         switch format {
         case .text:
-            for record in records {
-                for line in record.textLines { context.print(line) }
-            }
-            context.print(summary)
+            // Quiet: a dry run's changes are what was asked for; a write's are not.
+            if !(context.isQuiet && !dryRun) { context.stdout.write(text(style: context.style)) }
+            context.note(summary)
         case .json:
             format.emit(.object([
                 ("dryRun", .bool(dryRun)),
@@ -95,13 +99,13 @@ struct RecordChanges {
 
 extension RecordChanges.RecordChange {
     /// The key (with "(new record)"), then one line per changed field.
-    var textLines: [String] {
-        [key.rawValue + (isNew ? " (new record)" : "")] + fields.map { change in
-            let after = JSONWriter.string(for: change.after, escapingSlashes: false)
+    func textLines(style: TextStyle = .plain) -> [String] {
+        [style.key(key.rawValue) + (isNew ? " " + style.added("(new record)") : "")] + fields.map { change in
+            let after = style.added(JSONWriter.string(for: change.after, escapingSlashes: false))
             if let before = change.before {
-                return "  \(change.field): \(JSONWriter.string(for: before, escapingSlashes: false)) → \(after)"
+                return "  \(change.field): \(style.removed(JSONWriter.string(for: before, escapingSlashes: false))) → \(after)"
             }
-            return "  + \(change.field): \(after)"
+            return "  \(style.added("+")) \(change.field): \(after)"
         }
     }
 

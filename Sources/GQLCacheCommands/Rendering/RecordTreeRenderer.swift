@@ -14,23 +14,24 @@ import CacheStore
 struct RecordTreeRenderer {
     let graph: RecordGraph
     let maxDepth: Int
+    var style: TextStyle = .plain
 
     func render(_ key: CacheKey) -> String {
         var lines: [String] = []
         switch graph.entries[key] {
         case .found(let record)?:
-            lines.append(key.display + typeSuffix(record))
+            lines.append(style.key(key.display) + typeSuffix(record))
             renderFields(of: record, prefix: "", depth: 0, path: [key], into: &lines)
         case .damaged(let message)?:
-            lines.append("\(key.display) (damaged: \(message))")
+            lines.append(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
         case .missing?, nil:
-            lines.append("\(key.display) (missing)")
+            lines.append(style.key(key.display) + " " + style.problem("(missing)"))
         }
         return lines.joined(separator: "\n")
     }
 
     private func typeSuffix(_ record: Record) -> String {
-        record.typename.map { " (\($0))" } ?? ""
+        record.typename.map { " " + style.dim("(\($0))") } ?? ""
     }
 
     private func renderFields(of record: Record, prefix: String, depth: Int, path: Set<CacheKey>, into lines: inout [String]) {
@@ -54,17 +55,17 @@ struct RecordTreeRenderer {
         switch value {
         case .reference(let target):
             if path.contains(target) {
-                lines.append(head + " → \(target.display) (cycle)")
+                lines.append(head + " → " + style.reference(target.display) + " " + style.dim("(cycle)"))
                 return
             }
             switch graph.entries[target] {
             case .found(let record)? where depth < maxDepth:
-                lines.append(head + " → " + target.display + typeSuffix(record))
+                lines.append(head + " → " + style.reference(target.display) + typeSuffix(record))
                 renderFields(of: record, prefix: childPrefix, depth: depth + 1, path: path.union([target]), into: &lines)
             case .damaged(let message)? where depth < maxDepth:
-                lines.append(head + " → \(target.display) (damaged: \(message))")
+                lines.append(head + " → " + style.reference(target.display) + " " + style.problem("(damaged: \(message))"))
             default:
-                lines.append(head + " → " + target.display + (graph.exists(target) ? "" : " (missing)"))
+                lines.append(head + " → " + style.reference(target.display) + (graph.exists(target) ? "" : " " + style.problem("(missing)")))
             }
         case .list(let elements) where elements.contains(where: \.hasStructure):
             lines.append(head + " [\(elements.count)]")

@@ -24,7 +24,7 @@ struct RemovalOutcome {
         let references = dangling.references
         switch format {
         case .text:
-            context.stdout.write(text())
+            context.stdout.write(text(style: context.style, quiet: context.isQuiet))
         case .json:
             format.emit(.object([
                 ("dryRun", .bool(dryRun)),
@@ -45,10 +45,14 @@ struct RemovalOutcome {
         }
     }
 
-    func text() -> String {
+    /// The report as text; `quiet` keeps only what a dry run was asked
+    /// for, the keys it would remove.
+    func text(style: TextStyle = .plain, quiet: Bool = false) -> String {
         var text = ""
         let verb = dryRun ? "would remove" : "removed"
+        if quiet && !dryRun { return "" }
         for key in keys ?? [] { text += "\(verb) \(key.display)\n" }
+        if quiet { return text }
         text += "\(verb) \(plural(count, "record"))"
         if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
@@ -58,7 +62,7 @@ struct RemovalOutcome {
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
         let shown = dangling.references
         for reference in shown {
-            text += "  \(reference.from.display) \(reference.field) → \(reference.to.display)\n"
+            text += "  \(reference.from.display) \(reference.field) → \(style.problem(reference.to.display))\n"
         }
         if dangling.count > shown.count {
             text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"

@@ -4,7 +4,8 @@ import Foundation
 /// Where a command writes and what it knows of its surroundings. Passed in,
 /// never global, so the CLI, tests and a REPL each give their own.
 public final class CommandContext {
-    public let stdout: TextSink
+    /// Standard output; the runner points it at the pager while one runs.
+    public internal(set) var stdout: TextSink
     public let stderr: TextSink
     public let stdin: LineSource
     public let stdinIsTerminal: Bool
@@ -20,6 +21,25 @@ public final class CommandContext {
     /// The clock (backup names); tests set a fixed one.
     public var now: () -> Date = Date.init
 
+    // The conventions of DisplayOptions and PagerOptions, which the runner
+    // sets from the command line before a command runs.
+
+    /// What --color asked for (the REPL hands its own to each command).
+    var colorChoice: ColorChoice = .auto
+    /// --quiet: summaries are left out (see ``note(_:)``).
+    public var isQuiet = false
+    public var stderrIsTerminal = false
+    /// Text output may go through $PAGER: true only for the process's own
+    /// streams, never in the REPL or in tests.
+    public var allowsPaging = false
+    /// Seconds a scan runs before its progress is drawn on a terminal.
+    public var progressDelay: Double = 0.5
+    /// The clock progress is timed by, in seconds.
+    public var clock: () -> Double = { ProcessInfo.processInfo.systemUptime }
+
+    /// How text output is coloured, from --color, the terminal and the environment.
+    var style: TextStyle { TextStyle.resolve(colorChoice, isTerminal: stdoutIsTerminal, environment: environment) }
+
     public init(
         stdout: TextSink, stderr: TextSink, stdin: LineSource,
         stdinIsTerminal: Bool, stdoutIsTerminal: Bool, environment: [String: String]
@@ -34,17 +54,26 @@ public final class CommandContext {
 
     /// The process's own streams and environment.
     public static func standard() -> CommandContext {
-        CommandContext(
+        let context = CommandContext(
             stdout: FileDescriptorSink(fileDescriptor: 1, bufferSize: 1 << 16),
             stderr: FileDescriptorSink(fileDescriptor: 2, bufferSize: 0),
             stdin: StandardInputLines(),
             stdinIsTerminal: isatty(0) == 1,
             stdoutIsTerminal: isatty(1) == 1,
             environment: ProcessInfo.processInfo.environment)
+        context.stderrIsTerminal = isatty(2) == 1
+        context.allowsPaging = true
+        return context
     }
 
     /// Writes one line to standard output.
     public func print(_ line: String) { stdout.write(line + "\n") }
+
+    /// Writes a line that is not the data asked for (a summary, a
+    /// confirmation of what was done); --quiet leaves it out.
+    public func note(_ line: String) {
+        if !isQuiet { print(line) }
+    }
 
     /// Reports a problem on standard error and remembers its status, for a
     /// command that goes on with its other work.

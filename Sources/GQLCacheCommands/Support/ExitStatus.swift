@@ -1,7 +1,7 @@
 import CacheStore
 
 /// The exit statuses of every command, as the README and man page document.
-public enum ExitStatus: Int32, Sendable {
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
     /// A key, record or match was not found, or the user declined.

@@ -39,6 +39,14 @@ public enum GQLCacheMain {
         } catch {
             return reportParseError(error, context: context)
         }
+        let standardOutput = context.stdout
+        let pager = Conventions.apply(to: command, context: context)
+        defer {
+            if let pager {
+                pager.finish()
+                context.stdout = standardOutput
+            }
+        }
         do {
             if let command = command as? ContextCommand {
                 try command.run(in: context)

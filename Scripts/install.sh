@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds gqlcache for release and installs it, its man page and its
+# completion scripts where the shells and man look for them:
+#
+#   PREFIX/bin/gqlcache
+#   PREFIX/share/man/man1/gqlcache.1
+#   PREFIX/share/bash-completion/completions/gqlcache
+#   PREFIX/share/zsh/site-functions/_gqlcache
+#   PREFIX/share/fish/vendor_completions.d/gqlcache.fish
+#
+#   Scripts/install.sh [--prefix DIR] [--binary FILE]
+#
+# --prefix   where to install (default: $PREFIX, else /usr/local)
+# --binary   install this already built executable instead of building one
+#            (packagers, and the test that installs into a temporary prefix)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix="${PREFIX:-/usr/local}"
+binary=""
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --prefix) [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix="$2"; shift 2 ;;
+        --binary) [[ $# -ge 2 ]] || { echo "install.sh: --binary needs a file" >&2; exit 2; }; binary="$2"; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unexpected argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+if [[ -z "$binary" ]]; then
+    swift build -c release --product gqlcache
+    binary="$(swift build -c release --show-bin-path)/gqlcache"
+fi
+[[ -x "$binary" ]] || { echo "install.sh: $binary is not an executable" >&2; exit 1; }
+
+put() { # put MODE SOURCE DESTINATION
+    mkdir -p "$(dirname "$3")"
+    install -m "$1" "$2" "$3"
+    echo "installed $3"
+}
+put 755 "$binary" "$prefix/bin/gqlcache"
+put 644 man/gqlcache.1 "$prefix/share/man/man1/gqlcache.1"
+put 644 completions/gqlcache.bash "$prefix/share/bash-completion/completions/gqlcache"
+put 644 completions/_gqlcache "$prefix/share/zsh/site-functions/_gqlcache"
+put 644 completions/gqlcache.fish "$prefix/share/fish/vendor_completions.d/gqlcache.fish"

@@ -1,0 +1,38 @@
+import ArgumentParser
+
+extension GQLCache {
+    /// `gqlcache completions SHELL`: the completion script to install.
+    struct Completions: ContextCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "completions",
+            abstract: "Print the completion script for bash, zsh or fish.",
+            discussion: """
+                Completes commands, options, file names, cache keys from the cache file named on the \
+                command line, and operation and fragment names from the --document, --text and \
+                --apollo-config files named there. Install with: \
+                gqlcache completions bash > ~/.local/share/bash-completion/completions/gqlcache; \
+                gqlcache completions zsh > ~/.zfunc/_gqlcache (a folder in $fpath); \
+                gqlcache completions fish > ~/.config/fish/completions/gqlcache.fish. \
+                'make install' puts all three where the shells look.
+                """)
+
+        enum Shell: String, ExpressibleByArgument, CaseIterable {
+            case bash, zsh, fish
+        }
+
+        @Argument(help: "The shell: bash, zsh or fish.")
+        var shell: Shell
+
+        @OptionGroup var display: DisplayOptions
+
+        func run(in context: CommandContext) throws {
+            let shell: CompletionShell = switch self.shell {
+            case .bash: .bash
+            case .zsh: .zsh
+            case .fish: .fish
+            }
+            let script = CompletionScripts.script(for: shell)
+            context.stdout.write(script.hasSuffix("\n") ? script : script + "\n")
+        }
+    }
+}

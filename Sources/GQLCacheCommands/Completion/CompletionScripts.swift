@@ -1,0 +1,143 @@
+import ArgumentParser
+
+/// The completion scripts, as `gqlcache completions SHELL` prints them and
+/// completions/ holds them: swift-argument-parser's, generated from the
+/// command tree, with one addition for bash (below).
+enum CompletionScripts {
+    static func script(for shell: CompletionShell) -> String {
+        let generated = GQLCache.completionScript(for: shell)
+        switch shell {
+        case .bash: return bash(generated)
+        case .fish: return fish(generated)
+        default: return generated
+        }
+    }
+
+    /// fish 3 refuses `commandline -C` (the cursor) where no command line is
+    /// being edited, as in `complete -C "gqlcache rm cache.sqlite Droid:"`,
+    /// which the generated script asks for the cursor's place in the word.
+    /// There the cursor is at the end of the word, so its length is used.
+    static func fish(_ generated: String) -> String {
+        let call = "(__gqlcache_tokens -tC)"
+        guard generated.contains(call) else { return generated }
+        let function = """
+            # Added to the generated script (see CompletionScripts.swift): the cursor's
+            # place in the word being completed, also where commandline -C is refused.
+            function __gqlcache_cursor_index_in_token
+                if set -l index (__gqlcache_tokens -tC 2>/dev/null)
+                    printf '%s\\n' $index
+                else
+                    set -l token (__gqlcache_tokens -t)
+                    string length -- "$token"
+                end
+            end
+
+
+            """
+        let body = generated.replacingOccurrences(of: call, with: "(__gqlcache_cursor_index_in_token)")
+        guard let firstRegistration = body.range(of: "complete -c 'gqlcache'") else { return generated }
+        return body.replacingCharacters(in: firstRegistration.lowerBound..<firstRegistration.lowerBound, with: function)
+    }
+
+    /// bash splits the words it completes at the characters of
+    /// `COMP_WORDBREAKS`, which hold ':' and '(' as every cache key does, so
+    /// `rm cache.sqlite Droid:<Tab>` would complete a word "" after the
+    /// colon. The generated function is registered through a wrapper that
+    /// runs it on the words as split at unquoted blanks only, with the word
+    /// being completed unquoted, then trims each candidate to the part bash
+    /// replaces: what follows the last unquoted break character of the word
+    /// (or its opening quote). The user's COMP_WORDBREAKS is left alone.
+    static func bash(_ generated: String) -> String {
+        let registration = "complete -o filenames -F _gqlcache gqlcache"
+        guard generated.contains(registration) else { return generated }
+        return generated.replacingOccurrences(of: registration, with: bashWrapper + "\ncomplete -o filenames -F _gqlcache_whole_words gqlcache")
+    }
+
+    static let bashWrapper = #"""
+        # Added to the generated script (see CompletionScripts.swift): cache keys
+        # hold ':' and '(', at which bash splits words (COMP_WORDBREAKS). This runs
+        # _gqlcache on the words split at unquoted blanks only, then gives bash
+        # each candidate from where its own word begins.
+        _gqlcache_whole_words() {
+            local -r line="${COMP_LINE:0:${COMP_POINT}}"
+            local -a words=()
+            local word='' quote='' c
+            local -i i
+            for ((i = 0; i < ${#line}; i++)); do
+                c="${line:${i}:1}"
+                if [[ -n "${quote}" ]]; then
+                    [[ "${c}" == "${quote}" ]] && quote=''
+                    word+="${c}"
+                elif [[ "${c}" == '\' ]]; then
+                    word+="${c}${line:$((i + 1)):1}"
+                    i+=1
+                elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+                    quote="${c}"
+                    word+="${c}"
+                elif [[ "${c}" == [[:space:]] ]]; then
+                    [[ -n "${word}" ]] && words+=("${word}")
+                    word=''
+                else
+                    word+="${c}"
+                fi
+            done
+            words+=("${word}")
+
+            # Where bash's own word starts in the last one: after the last
+            # unquoted break character, or after an opening quote.
+            local -i start=0
+            quote=''
+            for ((i = 0; i < ${#word}; i++)); do
+                c="${word:${i}:1}"
+                if [[ -n "${quote}" ]]; then
+                    [[ "${c}" == "${quote}" ]] && quote=''
+                elif [[ "${c}" == '\' ]]; then
+                    i+=1
+                elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+                    quote="${c}"
+                    start=$((i + 1))
+                elif [[ "${COMP_WORDBREAKS}" == *"${c}"* ]]; then
+                    start=$((i + 1))
+                fi
+            done
+
+            local -ir cword="$((${#words[@]} - 1))"
+            local prev=''
+            [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
+            local -a COMP_WORDS=("${words[@]}")
+            local COMP_CWORD="${cword}"
+            _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
+
+            local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
+            if [[ -n "${head}" ]]; then
+                for i in "${!COMPREPLY[@]}"; do
+                    COMPREPLY[${i}]="${COMPREPLY[${i}]#"${head}"}"
+                done
+            fi
+        }
+
+        # A word as the shell would pass it: quotes and backslashes removed.
+        __gqlcache_dequote() {
+            local -r word="${1}"
+            local text='' quote='' c
+            local -i i
+            for ((i = 0; i < ${#word}; i++)); do
+                c="${word:${i}:1}"
+                if [[ "${quote}" == "'" ]]; then
+                    [[ "${c}" == "'" ]] && quote='' || text+="${c}"
+                elif [[ "${c}" == '\' ]]; then
+                    i+=1
+                    text+="${word:${i}:1}"
+                elif [[ -n "${quote}" ]]; then
+                    [[ "${c}" == "${quote}" ]] && quote='' || text+="${c}"
+                elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+                    quote="${c}"
+                else
+                    text+="${c}"
+                fi
+            done
+            printf '%s' "${text}"
+        }
+
+        """#
+}

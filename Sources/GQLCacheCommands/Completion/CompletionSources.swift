@@ -1,0 +1,44 @@
+import CacheQuery
+import CacheStore
+import Foundation
+
+/// What both the REPL's Tab and the shells' completion offer for a cache
+/// key or a definition name. Looks only, never fails: a problem gives no
+/// candidates.
+enum CompletionSources {
+    /// Keys that start with `prefix`, in key order, at most `limit`: a
+    /// range of the key index, so it stays instant on a million records.
+    static func keys(in store: CacheStore, startingWith prefix: String, limit: Int) -> [String] {
+        let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
+        var keys: [String] = []
+        try? store.read { tx in
+            try tx.forEachKey(matching: pattern, limit: limit) { keys.append($0.rawValue) }
+        }
+        return keys
+    }
+
+    /// The names of the operations and fragments in these documents (each
+    /// parsed on its own, so one that does not parse hides only its own),
+    /// and in the files an Apollo codegen config finds.
+    static func definitionNames(
+        documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil
+    ) -> (operations: [String], fragments: [String]) {
+        var sources: [(name: String, text: String)] = []
+        if let apolloConfig, let config = try? ApolloConfig.load(apolloConfig),
+            let found = try? config.operationSources(required: false) {
+            sources += found
+        }
+        for file in documentFiles {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
+        }
+        sources += texts.map { ("--text", $0) }
+        var operations: Set<String> = []
+        var fragments: Set<String> = []
+        for source in sources {
+            guard let document = try? QueryDocument.parse([source]) else { continue }
+            operations.formUnion(document.operations.compactMap(\.name))
+            fragments.formUnion(document.fragments.keys)
+        }
+        return (operations.sorted(), fragments.sorted())
+    }
+}

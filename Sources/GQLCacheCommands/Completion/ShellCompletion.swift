@@ -1,0 +1,155 @@
+import ArgumentParser
+import CacheStore
+import Foundation
+
+/// The values shells complete by calling gqlcache back (`completion:
+/// .custom(…)` on an argument): cache keys from the cache file named on the
+/// command line, and operation and fragment names from the `--document`,
+/// `--text` and `--apollo-config` named there. The file is opened read-only,
+/// nothing is created, and any problem gives no candidates, silently.
+/// A new command's key argument or option completes keys with:
+///
+/// ```swift
+/// @Argument(help: "…", completion: .custom(ShellCompletion.keys))
+/// var keys: [String] = []
+/// ```
+///
+/// (the cache file is found as every command's first positional argument).
+enum ShellCompletion {
+    static let keyLimit = 200
+
+    /// Cache keys starting with the word being completed.
+    @Sendable static func keys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let line = CompletionWords(words, completing: index)
+        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly) else { return [] }
+        return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
+    }
+
+    /// Names of the operations in the documents named on the command line.
+    @Sendable static func operations(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        forShell(CompletionWords(words, completing: index).definitionNames().operations)
+    }
+
+    /// Names of the fragments in the documents named on the command line.
+    @Sendable static func fragments(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        forShell(CompletionWords(words, completing: index).definitionNames().fragments)
+    }
+
+    /// zsh's `_describe`, which the generated script hands candidates to,
+    /// takes `value:description`: a colon in a key is escaped so the key is
+    /// not cut there. bash and fish take the lines as they are.
+    static func forShell(_ candidates: [String]) -> [String] {
+        guard CompletionShell.requesting == .zsh else { return candidates }
+        return candidates.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:") }
+    }
+
+    /// A word as the shell would pass it to a command: quotes and
+    /// backslash escapes removed, an unclosed quote tolerated (bash and zsh
+    /// hand words over as typed).
+    static func unquoted(_ word: String) -> String {
+        var text = ""
+        var quote: Character?
+        var escaped = false
+        for character in word {
+            if escaped {
+                text.append(character)
+                escaped = false
+            } else if quote == "'" {
+                if character == "'" { quote = nil } else { text.append(character) }
+            } else if character == "\\" {
+                escaped = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { text.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+}
+
+/// The words of the command line being completed, sorted into the
+/// subcommand, its positional arguments and its options' values, with the
+/// word being completed left out.
+struct CompletionWords {
+    private(set) var subcommand: String?
+    private(set) var positionals: [String] = []
+    private(set) var options: [(name: String, value: String)] = []
+
+    /// `words[0]` is the program; `index` is the word being completed.
+    init(_ words: [String], completing index: Int) {
+        var position = 1
+        var valueOptions: Set<String> = []
+        while position < words.count {
+            defer { position += 1 }
+            guard position != index else { continue }
+            let word = words[position]
+            if subcommand == nil {
+                if !word.hasPrefix("-") {
+                    subcommand = word
+                    valueOptions = Self.valueOptions[word] ?? []
+                }
+                continue
+            }
+            if word.hasPrefix("-") && word.count > 1 {
+                if let equals = word.firstIndex(of: "=") {
+                    options.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+                } else if valueOptions.contains(word), position + 1 < words.count, position + 1 != index {
+                    options.append((word, words[position + 1]))
+                    position += 1
+                }
+                continue
+            }
+            positionals.append(word)
+        }
+    }
+
+    /// The cache file: every command's first positional argument.
+    var cacheFile: String? { positionals.first.map(Self.path) }
+
+    func values(of option: String) -> [String] {
+        options.filter { $0.name == option }.map { Self.path($0.value) }
+    }
+
+    func definitionNames() -> (operations: [String], fragments: [String]) {
+        CompletionSources.definitionNames(
+            documentFiles: values(of: "--document"),
+            texts: options.filter { $0.name == "--text" }.map { ShellCompletion.unquoted($0.value) },
+            apolloConfig: values(of: "--apollo-config").last)
+    }
+
+    /// A file name as typed: quotes removed, `~/` expanded (the shells
+    /// pass the words as typed).
+    static func path(_ word: String) -> String {
+        let word = ShellCompletion.unquoted(word)
+        if word.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            return home + word.dropFirst()
+        }
+        return word
+    }
+
+    /// The options of each subcommand that take a value, from the command
+    /// tree's own description of itself.
+    static let valueOptions: [String: Set<String>] = {
+        guard let data = GQLCache._dumpHelp().data(using: .utf8),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let tool = root["command"] as? [String: Any],
+            let subcommands = tool["subcommands"] as? [[String: Any]]
+        else { return [:] }
+        var options: [String: Set<String>] = [:]
+        for command in subcommands {
+            guard let name = command["commandName"] as? String else { continue }
+            var names: Set<String> = []
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["kind"] as? String == "option" {
+                for flag in argument["names"] as? [[String: Any]] ?? [] {
+                    guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
+                    names.insert(kind == "short" ? "-" + text : "--" + text)
+                }
+            }
+            options[name] = names
+        }
+        return options
+    }()
+}

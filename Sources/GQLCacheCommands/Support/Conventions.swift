@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// Applies a parsed command's ``DisplayOptions`` and ``PagerOptions`` to the
+/// context it runs in, so commands only declare the option groups. The
+/// groups are found by looking at the command's stored properties.
+enum Conventions {
+    /// Sets colour and quietness on `context`, and starts the pager when
+    /// the command pages and its text goes to a terminal. Returns the pager
+    /// to finish once the command is done.
+    static func apply(to command: ParsableCommand, context: CommandContext) -> Pager? {
+        let groups = Mirror(reflecting: command).children.map(\.value)
+        if let display = groups.lazy.compactMap({ ($0 as? OptionGroup<DisplayOptions>)?.wrappedValue }).first {
+            if let color = display.color { context.colorChoice = color }
+            if display.quiet { context.isQuiet = true }
+        }
+        guard let pager = groups.lazy.compactMap({ ($0 as? OptionGroup<PagerOptions>)?.wrappedValue }).first,
+            !pager.noPager, context.allowsPaging, context.stdoutIsTerminal
+        else { return nil }
+        let format = groups.lazy.compactMap { ($0 as? OptionGroup<OutputOptions>)?.wrappedValue.format }.first ?? .text
+        guard format == .text, let command = Pager.command(environment: context.environment),
+            let started = Pager.start(command, environment: context.environment)
+        else { return nil }
+        context.stdout.flush()
+        context.stdout = started.sink
+        return started
+    }
+}

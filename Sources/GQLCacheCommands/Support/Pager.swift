@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Text output through `$PAGER` (default `less -FRX`, which quits at once
+/// when the text fits on the screen and keeps colours), as git does. The
+/// runner starts one only for a command with ``PagerOptions`` whose text
+/// output goes to a terminal (see Conventions.swift).
+final class Pager {
+    /// The shell command to page with, or nil: `PAGER` set empty or to
+    /// `cat` means no pager.
+    static func command(environment: [String: String]) -> String? {
+        guard let pager = environment["PAGER"] else { return "less -FRX" }
+        let trimmed = pager.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
+    }
+
+    private let pid: pid_t
+    let sink: FileDescriptorSink
+    private let writeEnd: Int32
+
+    private init(pid: pid_t, writeEnd: Int32) {
+        self.pid = pid
+        self.writeEnd = writeEnd
+        self.sink = FileDescriptorSink(fileDescriptor: writeEnd, bufferSize: 1 << 16)
+    }
+
+    /// Starts `sh -c COMMAND` reading a pipe, with the terminal as its
+    /// output; nil when it cannot be started (output then goes straight out).
+    static func start(_ command: String, environment: [String: String]) -> Pager? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        var variables = environment
+        // As git does: less without -F/-R would wait on short output and show escapes raw.
+        if variables["LESS"] == nil { variables["LESS"] = "FRX" }
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) == 0 else {
+            close(fds[0])
+            close(fds[1])
+            return nil
+        }
+        close(fds[0])
+        // A pager quit before the end of the output makes writes fail (EPIPE)
+        // rather than kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        return Pager(pid: pid, writeEnd: fds[1])
+    }
+
+    /// Flushes what is left, closes the pipe and waits for the pager to quit.
+    func finish() {
+        sink.flush()
+        close(writeEnd)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}

@@ -1,0 +1,197 @@
+import CacheStore
+import ExampleCaches
+import Foundation
+@testable import GQLCacheCommands
+import XCTest
+
+/// The conventions every command follows: --color with NO_COLOR and
+/// TERM=dumb, --quiet, the pager, and progress on a terminal.
+final class ConventionsTests: CommandTestCase {
+    /// Runs the command line in-process as if standard output (and, with
+    /// `stderrIsTerminal`, standard error) were a terminal.
+    func onTerminal(
+        _ arguments: String..., environment: [String: String] = [:], paging: Bool = false, stderrIsTerminal: Bool = false,
+        progressDelay: Double = 0.5
+    ) -> CommandResult {
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines([]),
+            stdinIsTerminal: false, stdoutIsTerminal: true, environment: environment)
+        context.allowsPaging = paging
+        context.stderrIsTerminal = stderrIsTerminal
+        context.progressDelay = progressDelay
+        let status = GQLCacheMain.run(arguments: arguments, context: context)
+        return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    let escape = "\u{1B}["
+
+    // MARK: colour
+
+    func testColourIsOnlyForATerminalAndNeverWithNoColorOrADumbTerminal() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let terminal = onTerminal("show", cache, "Droid:2001", environment: ["TERM": "xterm"])
+        XCTAssertTrue(terminal.stdout.contains("\(escape)1mDroid:2001\(escape)0m"), terminal.stdout)
+        XCTAssertTrue(terminal.stdout.contains("→ \(escape)36mHuman:1000\(escape)0m"), terminal.stdout)
+
+        let piped = gqlcache("show", cache, "Droid:2001")
+        XCTAssertFalse(piped.stdout.contains(escape))
+        // The same text, less the escapes.
+        XCTAssertEqual(terminal.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), piped.stdout)
+
+        for environment in [["NO_COLOR": "1", "TERM": "xterm"], ["TERM": "dumb"]] {
+            let result = onTerminal("show", cache, "Droid:2001", environment: environment)
+            XCTAssertEqual(result.stdout, piped.stdout, "\(environment): \(result.stderr)")
+        }
+        XCTAssertEqual(onTerminal("show", cache, "Droid:2001", "--color", "never").stdout, piped.stdout)
+        // NO_COLOR set but empty does not count, as its convention says.
+        XCTAssertTrue(onTerminal("show", cache, "Droid:2001", environment: ["NO_COLOR": ""]).stdout.contains(escape))
+        // --color always wins over a pipe and NO_COLOR.
+        XCTAssertTrue(gqlcache("show", cache, "Droid:2001", "--color", "always", environment: ["NO_COLOR": "1"]).stdout.contains(escape))
+    }
+
+    func testDanglingReferencesAndChangedValuesAreColouredOnATerminal() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let removal = onTerminal("rm", cache, "Human:1002", "--dry-run")
+        XCTAssertTrue(removal.stdout.contains("Droid:2001 friends → \(escape)31mHuman:1002\(escape)0m"), removal.stdout)
+        let change = onTerminal(
+            "write", cache, "--text", "{ hero { __typename id name } }", "--key-field", "*=id", "--response", try response(), "--dry-run")
+        XCTAssertEqual(change.status, .success, change.stderr)
+        XCTAssertTrue(change.stdout.contains("  \(escape)32m+\(escape)0m hero: \(escape)32m{\"$reference\":\"Droid:2001\"}\(escape)0m\n"), change.stdout)
+        XCTAssertTrue(change.stdout.contains("  name: \(escape)31m\"R2-D2\"\(escape)0m → \(escape)32m\"Artoo\"\(escape)0m\n"), change.stdout)
+    }
+
+    func testColorTakesOnlyAutoAlwaysOrNever() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let wrong = gqlcache("keys", cache, "--color", "sometimes")
+        XCTAssertEqual(wrong.status, .usage)
+        XCTAssertTrue(wrong.stderr.contains("sometimes"), wrong.stderr)
+    }
+
+    private func response() throws -> String {
+        let file = path("response.json")
+        try #"{"data": {"hero": {"__typename": "Droid", "id": "2001", "name": "Artoo"}}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    // MARK: quiet
+
+    func testQuietLeavesOutSummariesButKeepsRequestedDataAndErrors() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let dryRun = gqlcache("rm", cache, "Human:1002", "--dry-run", "-q")
+        XCTAssertEqual(dryRun.stdout, "would remove Human:1002\n")
+
+        let removal = gqlcache("rm", cache, "Human:1002", "Human:9999", "--quiet")
+        XCTAssertEqual(removal.status, .notFound)
+        XCTAssertEqual(removal.stdout, "")
+        XCTAssertTrue(removal.stderr.contains("no record 'Human:9999'"), removal.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+
+        let write = ["write", cache, "--text", "{ hero { __typename id name } }", "--key-field", "*=id", "--response", try response()]
+        let preview = gqlcache(arguments: write + ["--dry-run", "-q"])
+        XCTAssertEqual(preview.stdout, "QUERY_ROOT\n  + hero: {\"$reference\":\"Droid:2001\"}\nDroid:2001\n  name: \"R2-D2\" → \"Artoo\"\n")
+        let written = gqlcache(arguments: write + ["-q"])
+        XCTAssertEqual(written.status, .success)
+        XCTAssertEqual(written.stdout, "")
+        XCTAssertEqual(gqlcache("clear", cache, "--force", "-q").stdout, "")
+        XCTAssertEqual(try keys(in: cache), [])
+
+        // Data asked for is the same with and without --quiet.
+        let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        XCTAssertEqual(gqlcache("keys", other, "-q").stdout, gqlcache("keys", other).stdout)
+        XCTAssertEqual(gqlcache("info", other, "-q").stdout, gqlcache("info", other).stdout)
+    }
+
+    func testTheREPLsQuietHoldsForItsCommands() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("repl", cache, "-q", "-c", "rm Starship:3001; keys Starship:%")
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
+    }
+
+    // MARK: pager
+
+    func testPagerCommandComesFromPAGERWithLessAsDefault() {
+        XCTAssertEqual(Pager.command(environment: [:]), "less -FRX")
+        XCTAssertEqual(Pager.command(environment: ["PAGER": "more"]), "more")
+        XCTAssertNil(Pager.command(environment: ["PAGER": ""]))
+        XCTAssertNil(Pager.command(environment: ["PAGER": "cat"]))
+    }
+
+    func testTextOnATerminalGoesThroughThePagerUnlessNoPagerJsonOrTheREPL() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let paged = path("paged.txt")
+        let environment = ["PAGER": "cat > '\(paged)'", "PATH": "/usr/bin:/bin"]
+        let plain = gqlcache("keys", cache).stdout
+
+        let throughPager = onTerminal("keys", cache, environment: environment, paging: true)
+        XCTAssertEqual(throughPager.status, .success)
+        XCTAssertEqual(throughPager.stdout, "")
+        XCTAssertEqual(try String(contentsOfFile: paged, encoding: .utf8), plain)
+        try FileManager.default.removeItem(atPath: paged)
+
+        XCTAssertEqual(onTerminal("keys", cache, "--no-pager", environment: environment, paging: true).stdout, plain)
+        XCTAssertTrue(onTerminal("keys", cache, "--format", "json", environment: environment, paging: true).stdout.hasPrefix("["))
+        // Commands that change the file or ask questions never page.
+        XCTAssertTrue(onTerminal("rm", cache, "Starship:3001", "--dry-run", environment: environment, paging: true).stdout.hasPrefix("would remove"))
+        // The REPL's commands never page.
+        XCTAssertTrue(onTerminal("repl", cache, "-c", "keys", environment: environment, paging: true).stdout.hasPrefix("Droid:2001\n"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paged))
+    }
+
+    // MARK: progress
+
+    func testProgressLineShowsPercentOfTheScansAndNeverReaches100WhileRunning() {
+        let halfway = ScanProgress(rowsVisited: 1_500, totalRows: 1_000)
+        XCTAssertEqual(ProgressIndicator.line(label: "removing keys", progress: halfway, scans: 3, elapsed: 1.25), "gqlcache: removing keys 50% (1.2 s)")
+        let over = ScanProgress(rowsVisited: 5_000, totalRows: 1_000)
+        XCTAssertEqual(ProgressIndicator.line(label: "x", progress: over, scans: 3, elapsed: 2), "gqlcache: x 99% (2.0 s)")
+    }
+
+    func testProgressIsDrawnOnlyAfterTheDelayAndErasedAtTheEnd() {
+        let sink = StringSink()
+        var now = 100.0
+        let indicator = ProgressIndicator(label: "scanning", scans: 1, sink: sink, clock: { now }, delay: 0.5)
+        now = 100.3
+        indicator.update(ScanProgress(rowsVisited: 10, totalRows: 100))
+        XCTAssertEqual(sink.text, "", "nothing before half a second")
+        now = 100.6
+        indicator.update(ScanProgress(rowsVisited: 40, totalRows: 100))
+        now = 100.65
+        indicator.update(ScanProgress(rowsVisited: 45, totalRows: 100))
+        XCTAssertEqual(sink.text, "\rgqlcache: scanning 40% (0.6 s)\u{1B}[K", "redrawn at most every 0.1 s")
+        indicator.finish()
+        XCTAssertTrue(sink.text.hasSuffix("\r\u{1B}[K"))
+
+        let quick = StringSink()
+        let fast = ProgressIndicator(label: "scanning", scans: 1, sink: quick, clock: { now }, delay: 0.5)
+        fast.finish()
+        XCTAssertEqual(quick.text, "", "a fast operation leaves no trace")
+    }
+
+    func testPatternRemovalShowsProgressOnATerminalStandardErrorOnly() throws {
+        let cache = path("blog.sqlite")
+        try BlogCache(users: 2_000).write(to: try CacheStore.create(at: cache))
+        let copy = path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: copy)
+
+        let shown = onTerminal("rm", cache, "--match", "Comment:", "--force", stderrIsTerminal: true, progressDelay: 0)
+        XCTAssertEqual(shown.status, .success, shown.stderr)
+        XCTAssertTrue(shown.stderr.hasPrefix("\rgqlcache: removing keys matching apollo pattern 'Comment:' "), shown.stderr)
+        XCTAssertTrue(shown.stderr.hasSuffix("\r\u{1B}[K"), "the line is erased: \(shown.stderr.debugDescription)")
+        XCTAssertFalse(shown.stdout.contains("gqlcache:"))
+
+        let piped = onTerminal("rm", copy, "--match", "Comment:", "--force", stderrIsTerminal: false, progressDelay: 0)
+        XCTAssertEqual(piped.stderr, "")
+        XCTAssertEqual(piped.stdout, shown.stdout)
+    }
+
+    func testInfoShowsProgressOnATerminal() throws {
+        let cache = path("blog.sqlite")
+        try BlogCache(users: 2_000).write(to: try CacheStore.create(at: cache))
+        let shown = onTerminal("info", cache, stderrIsTerminal: true, progressDelay: 0)
+        XCTAssertTrue(shown.stderr.hasPrefix("\rgqlcache: reading \(cache) "), shown.stderr)
+        XCTAssertEqual(shown.stdout, gqlcache("info", cache).stdout)
+    }
+}

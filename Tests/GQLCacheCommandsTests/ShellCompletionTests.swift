@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+
+/// The committed completion scripts in real bash, zsh and fish, calling the
+/// built gqlcache back for cache keys and definition names, on a copy of
+/// starwars.sqlite. bash's completion function runs as bash calls it (its
+/// words rebuilt from COMP_LINE and COMP_POINT) and once at a real prompt in
+/// tmux; zsh runs at a real prompt in tmux; fish answers `complete -C`.
+/// Skipped when a shell or tmux is missing, unless
+/// GQLCACHE_REQUIRE_TERMINAL_TESTS is set (CI sets it).
+final class ShellCompletionTests: CommandTestCase {
+    var terminal: TmuxTerminal?
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        _ = try copyOfFixture("starwars.sqlite")
+        try """
+            query HeroName { hero { name } }
+            query HeroFriends { hero { friends { name } } }
+            fragment DroidDetails on Droid { primaryFunction }
+            """.write(toFile: path("starwars.graphql"), atomically: true, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        terminal?.kill()
+        try super.tearDownWithError()
+    }
+
+    func script(_ name: String) -> String { repositoryRoot.appendingPathComponent("completions/\(name)").path }
+
+    func shell(_ name: String) -> String? {
+        ["/usr/bin/\(name)", "/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A clean environment: the built gqlcache first on PATH, HOME the test folder.
+    var environment: [String: String] {
+        ["HOME": folder.path, "PATH": URL(fileURLWithPath: builtBinary).deletingLastPathComponent().path + ":/usr/bin:/bin", "TERM": "xterm"]
+    }
+
+    /// Runs `arguments` in the test folder; returns standard output.
+    func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: bash
+
+    /// What bash's completion function offers with the cursor at the end of
+    /// `line`, as bash calls it: COMP_LINE and COMP_POINT as typed, and
+    /// COMP_WORDS split at COMP_WORDBREAKS as bash splits them.
+    func bashCompletions(_ line: String) throws -> [String] {
+        let bash = try XCTUnwrap(shell("bash"))
+        let program = """
+            source "$1"
+            COMP_LINE="$2"
+            COMP_POINT=${#COMP_LINE}
+            # bash's own split: blanks and the COMP_WORDBREAKS characters.
+            COMP_WORDS=($(printf '%s' "$COMP_LINE" | sed -E 's/([:=(])/ \\1 /g'))
+            [[ "$COMP_LINE" =~ [[:space:]]$ ]] && COMP_WORDS+=('')
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            _gqlcache_whole_words gqlcache "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        return try run(bash, ["--norc", "--noprofile", "-c", program, "bash", script("gqlcache.bash"), line])
+            .split(separator: "\n").map(String.init)
+    }
+
+    func testBashCompletesSubcommandsFlagsFilesAndKeysWithColonsWithoutChangingWordBreaks() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache sh"), ["show"])
+        XCTAssertTrue(try bashCompletions("gqlcache ").contains("completions"))
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite --dr"), ["--dry-run"])
+        XCTAssertEqual(try bashCompletions("gqlcache show star"), ["starwars.sqlite"])
+        // bash replaces only what follows the last ':' of the word, so that is what is offered.
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Droid:"), ["2001", "2001.friendsConnection(after:null,first:2)"])
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Hum"), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite QUERY_ROOT.reviews(episode:JEDI,first:2)."), ["2).0", "2).1"])
+        // A key typed with bash's own escapes, as bash completes it: an escaped
+        // ':' does not break the word, so what follows the first ':' is offered.
+        XCTAssertEqual(
+            try bashCompletions(#"gqlcache rm starwars.sqlite Droid:2001.friendsConnection\(after\:"#), ["2001.friendsConnection(after:null,first:2)"])
+    }
+
+    func testBashCompletesOperationFragmentAndKeyFromTheDocumentOnTheCommandLine() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment "), ["DroidDetails"])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --fragment DroidDetails --key Dr"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        // No cache file, or not a cache: nothing offered, nothing printed, nothing created.
+        XCTAssertEqual(try bashCompletions("gqlcache rm missing.sqlite Droid:"), [])
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.graphql Droid:"), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
+    }
+
+    func testBashAtARealPromptCompletesAKeyAfterItsColon() throws {
+        try requireProgram(shell("bash"), "bash")
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) PS1='$ ' bash --norc --noprofile")
+        self.terminal = terminal
+        try terminal.type("source \(script("gqlcache.bash")); echo READY\n")
+        try terminal.waitFor("READY")
+        try terminal.type("gqlcache rm starwars.sqlite Droid:")
+        try terminal.press("Tab")
+        try terminal.waitFor("$ gqlcache rm starwars.sqlite Droid:2001")
+        try terminal.press("Tab", "Tab")
+        try terminal.waitFor("2001.friendsConnection(after:null,first:2)")
+        try terminal.type(".f")
+        try terminal.press("Tab")
+        try terminal.waitFor(#"$ gqlcache rm starwars.sqlite Droid:2001.friendsConnection\(after\:null\,first\:2\)"#)
+        try terminal.press("C-u")
+        try terminal.type(#"gqlcache rm starwars.sqlite 'QUERY_ROOT.reviews(episode:JEDI,first:2).1' QUERY_ROOT.reviews\(episode\:JEDI\,first\:2\).0 Starsh"#)
+        try terminal.press("Tab")
+        try terminal.waitFor(#"\,first\:2\).0 Starship\:3001"#)
+        try terminal.press("Enter")
+        try terminal.waitFor("removed 3 records")
+        XCTAssertFalse(try keys(in: path("starwars.sqlite")).contains("Starship:3001"))
+    }
+
+    // MARK: zsh
+
+    func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {
+        try requireProgram(shell("zsh"), "zsh")
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let functions = path("zfunc")
+        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: script("_gqlcache"), toPath: functions + "/_gqlcache")
+        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) zsh -f")
+        self.terminal = terminal
+        try terminal.type("fpath=(\(functions) $fpath); autoload -U compinit; compinit -u; PS1='%% '; echo READY\n")
+        try terminal.waitFor("READY")
+
+        try terminal.type("gqlcache sh")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache show ")
+        try terminal.type("star")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache show starwars.sqlite ")
+        try terminal.type("--dep")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache show starwars.sqlite --depth ")
+        try terminal.press("C-u")
+
+        // Keys are offered whole: not cut at ':' into a value and a description.
+        try terminal.type("gqlcache rm starwars.sqlite Droid:")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache rm starwars.sqlite Droid:2001")
+        try terminal.press("Tab")
+        try terminal.waitFor("Droid:2001                                        Droid:2001.friendsConnection(after:null,first:2)")
+        try terminal.press("C-u")
+        try terminal.type("gqlcache read starwars.sqlite --document starwars.graphql HeroN")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache read starwars.sqlite --document starwars.graphql HeroName ")
+    }
+
+    // MARK: fish
+
+    func fishCompletions(_ line: String) throws -> [String] {
+        let fish = try XCTUnwrap(shell("fish"))
+        return try run(fish, ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script("gqlcache.fish"), line])
+            .split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+    }
+
+    func testFishCompletesSubcommandsFlagsFilesKeysAndOperations() throws {
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache sh"), ["show"])
+        XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --dr"), ["--dry-run"])
+        XCTAssertEqual(try fishCompletions("gqlcache show star"), ["starwars.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite Droid:"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite 'Human:1"), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
+    }
+}
