@@ -78,6 +78,9 @@ public struct ReadResult: Sendable {
     /// The record each object was read from, by response path (`""` for
     /// the root, `hero.friends.0`), when the read was asked to keep them.
     public let objectKeys: [String: CacheKey]
+    /// The records the read decoded, by key: those its data came from (and,
+    /// after a miss, those it had reached).
+    public let records: [CacheKey: Record]
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects { ExistingObjects(keys: objectKeys, data: data) }

@@ -53,9 +53,9 @@ public struct CacheReader {
         walk.keepingKeys = keepingKeys
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), path: [], type: type)
-            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys)
+            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loaded)
         } catch let stop as Walk.Stop {
-            return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:])
+            return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loaded)
         }
     }
 }

@@ -74,6 +74,16 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(result.data).foundationObject as? NSDictionary, expected)
     }
 
+    func testAReadGivesTheRecordsItsDataCameFrom() throws {
+        let result = try read(Self.demo, variables: Self.variables, schema: Self.schema)
+        XCTAssertEqual(result.misses, [])
+        let store = try CacheStore.open(at: Self.fixture)
+        let everything = try store.read { tx in try tx.records(for: tx.keys()) }
+        // Every record the Demo query touches, as decoded from the file; the mutation's are not among them.
+        XCTAssertEqual(Set(result.records.keys), Set(everything.keys).subtracting(everything.keys.filter { $0.rawValue.hasPrefix("MUTATION_ROOT") }))
+        for (key, record) in result.records { XCTAssertEqual(record, try everything[key]?.get(), "\(key)") }
+    }
+
     func testWithASchemaValuesThatDoNotFitTheirTypesAreTypeErrorsNotMisses() throws {
         // The fixture's schema with homePlanet declared Int and mass non-null.
         let sdl = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("starwars.graphqls"), encoding: .utf8)

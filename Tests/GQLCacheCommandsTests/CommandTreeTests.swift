@@ -10,4 +10,15 @@ final class CommandTreeTests: XCTestCase {
             XCTAssertNotNil(subcommand.configuration.commandName, "\(subcommand) has no commandName in its configuration")
         }
     }
+
+    /// The process exits after its one command, so its context may leave a
+    /// read's result unfreed; the REPL's and the tests' contexts, which live
+    /// on, never do.
+    func testOnlyTheProcessOwnContextKeepsResultsUntilExit() {
+        XCTAssertTrue(CommandContext.standard().keepsResultsUntilExit)
+        let other = CommandContext(
+            stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]),
+            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        XCTAssertFalse(other.keepsResultsUntilExit)
+    }
 }

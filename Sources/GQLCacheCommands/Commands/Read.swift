@@ -58,9 +58,12 @@ extension GQLCache {
                     throw CommandFailure(error.status, error.description)
                 }
             }
+            // Printed, the result is done with: the process's own run exits
+            // without taking the time to free it.
+            defer { context.keepUntilExit(result) }
             let pretty = output.format == .text
             if partial {
-                var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.init) ?? .null)]
+                var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
                 if !result.misses.isEmpty {
                     members.append(("errors", .array(result.misses.map { miss in
                         .object([("message", .string(miss.description)), ("path", .array(miss.path.map(\.json)))])
@@ -73,7 +76,7 @@ extension GQLCache {
             guard let data = result.data else {
                 throw CommandFailure(result.misses.first?.status ?? .notFound, result.misses.first?.description ?? "cache miss")
             }
-            context.print(JSONOutput(data).rendered(pretty: pretty))
+            context.print(JSONOutput.response(data).rendered(pretty: pretty))
         }
     }
 }
@@ -97,13 +100,3 @@ extension PathComponent {
     }
 }
 
-extension JSONOutput {
-    init(_ value: ResponseValue) {
-        switch value {
-        case .null: self = .null
-        case .scalar(let scalar): self = .value(scalar)
-        case .list(let elements): self = .array(elements.map(JSONOutput.init))
-        case .object(let members): self = .object(members.map { ($0.0, JSONOutput($0.1)) })
-        }
-    }
-}

@@ -175,7 +175,7 @@ extension GQLCache {
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
         ) throws {
             let before = try file.openForReading(context).read { tx in try currentData(tx) }
-            let shown = JSONOutput(before.data ?? .null).rendered(pretty: true) + "\n"
+            let shown = JSONOutput.response(before.data ?? .null).rendered(pretty: true) + "\n"
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("gqlcache-update-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).json").path
             guard FileManager.default.createFile(atPath: temporary, contents: Data(shown.utf8)) else {

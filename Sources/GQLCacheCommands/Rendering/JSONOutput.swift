@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 
 /// A JSON document for `--format json` and `jsonl`, with members in the
@@ -11,6 +12,9 @@ indirect enum JSONOutput: Equatable {
     case object([(String, JSONOutput)])
     /// A cached value, written as it is stored (references as `{"$reference": KEY}`).
     case value(FieldValue)
+    /// A read's data, written as it is without first becoming a tree of
+    /// these cases.
+    case response(ResponseValue)
 
     static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool { lhs.rendered(pretty: false) == rhs.rendered(pretty: false) }
 
@@ -32,14 +36,9 @@ indirect enum JSONOutput: Equatable {
         case .int(let number): output += String(number)
         case .string(let text): output += JSONWriter.quoted(text, escapingSlashes: false)
         case .value(let value):
-            switch value {
-            case .list(let elements) where pretty && !elements.isEmpty:
-                JSONOutput.array(elements.map { .value($0) }).write(to: &output, pretty: pretty, indent: indent)
-            case .object(let members) where pretty && !members.isEmpty:
-                JSONOutput.record(members).write(to: &output, pretty: pretty, indent: indent)
-            default:
-                output += JSONWriter.string(for: value, escapingSlashes: false)
-            }
+            Self.write(value, to: &output, pretty: pretty, indent: indent)
+        case .response(let value):
+            Self.write(value, to: &output, pretty: pretty, indent: indent)
         case .array(let elements):
             writeContainer("[", "]", elements.count, to: &output, pretty: pretty, indent: indent) { index, output in
                 elements[index].write(to: &output, pretty: pretty, indent: indent + 1)
@@ -53,7 +52,44 @@ indirect enum JSONOutput: Equatable {
         }
     }
 
+    private static func write(_ value: FieldValue, to output: inout String, pretty: Bool, indent: Int) {
+        switch value {
+        case .list(let elements) where pretty && !elements.isEmpty:
+            JSONOutput.array(elements.map { .value($0) }).write(to: &output, pretty: pretty, indent: indent)
+        case .object(let members) where pretty && !members.isEmpty:
+            JSONOutput.record(members).write(to: &output, pretty: pretty, indent: indent)
+        default:
+            output += JSONWriter.string(for: value, escapingSlashes: false)
+        }
+    }
+
+    private static func write(_ value: ResponseValue, to output: inout String, pretty: Bool, indent: Int) {
+        switch value {
+        case .null:
+            output += "null"
+        case .scalar(let scalar):
+            write(scalar, to: &output, pretty: pretty, indent: indent)
+        case .list(let elements):
+            writeContainer("[", "]", elements.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                write(elements[index], to: &output, pretty: pretty, indent: indent + 1)
+            }
+        case .object(let members):
+            writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                output += JSONWriter.quoted(members[index].0, escapingSlashes: false)
+                output += pretty ? ": " : ":"
+                write(members[index].1, to: &output, pretty: pretty, indent: indent + 1)
+            }
+        }
+    }
+
     private func writeContainer(
+        _ open: String, _ close: String, _ count: Int, to output: inout String, pretty: Bool, indent: Int,
+        element: (Int, inout String) -> Void
+    ) {
+        Self.writeContainer(open, close, count, to: &output, pretty: pretty, indent: indent, element: element)
+    }
+
+    private static func writeContainer(
         _ open: String, _ close: String, _ count: Int, to output: inout String, pretty: Bool, indent: Int,
         element: (Int, inout String) -> Void
     ) {
@@ -61,11 +97,16 @@ indirect enum JSONOutput: Equatable {
         guard count > 0 else { output += close; return }
         for index in 0..<count {
             if index > 0 { output += "," }
-            if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+            if pretty { newline(&output, indent: indent + 1) }
             element(index, &output)
         }
-        if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+        if pretty { newline(&output, indent: indent) }
         output += close
+    }
+
+    private static func newline(_ output: inout String, indent: Int) {
+        output += "\n"
+        for _ in 0..<indent { output += "  " }
     }
 }
 

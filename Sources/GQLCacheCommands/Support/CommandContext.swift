@@ -32,6 +32,12 @@ public final class CommandContext {
     /// Text output may go through $PAGER: true only for the process's own
     /// streams, never in the REPL or in tests.
     public var allowsPaging = false
+    /// Whether results handed to ``keepUntilExit(_:)`` stay in memory: true
+    /// only for the process's own context, whose process ends after the
+    /// command. Freeing a large result (every record a read decoded) costs
+    /// time for memory the exit gives back anyway.
+    public var keepsResultsUntilExit = false
+    private var keptUntilExit: [Any] = []
     /// Seconds a scan runs before its progress is drawn on a terminal.
     public var progressDelay: Double = 0.5
     /// The clock progress is timed by, in seconds.
@@ -63,7 +69,14 @@ public final class CommandContext {
             environment: ProcessInfo.processInfo.environment)
         context.stderrIsTerminal = isatty(2) == 1
         context.allowsPaging = true
+        context.keepsResultsUntilExit = true
         return context
+    }
+
+    /// Leaves `value` unfreed until the process exits, when this context
+    /// is the process's own; otherwise does nothing.
+    func keepUntilExit(_ value: Any) {
+        if keepsResultsUntilExit { keptUntilExit.append(value) }
     }
 
     /// Writes one line to standard output.
