@@ -4,8 +4,8 @@
 /// `$reference` is a reference, at any depth, and the field is the top-level
 /// member that holds it.
 ///
-/// Returns nil when the text is not a JSON object; callers then treat the
-/// record as damaged, as decoding would.
+/// Returns false when the text is not a JSON object, or not valid JSON;
+/// callers then treat the record as damaged, as decoding would.
 enum ReferenceScanner {
     static func references(in text: String, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
         var text = text
@@ -15,7 +15,17 @@ enum ReferenceScanner {
     /// The same over the UTF-8 bytes of the text, as SQLite hands them out.
     static func references(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
         var scanner = Scanner(bytes: bytes)
-        return scanner.scanRecord(found)
+        return scanner.scanRecord(found, typename: { _ in }, reportsTypename: false)
+    }
+
+    /// The references, and the top-level `__typename` when it is a string,
+    /// in one walk over the bytes.
+    static func scan(
+        inUTF8 bytes: UnsafeBufferPointer<UInt8>, references found: (_ field: String, _ target: String) -> Void,
+        typename: (String) -> Void
+    ) -> Bool {
+        var scanner = Scanner(bytes: bytes)
+        return scanner.scanRecord(found, typename: typename, reportsTypename: true)
     }
 
     private struct Scanner {
@@ -24,7 +34,7 @@ enum ReferenceScanner {
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        mutating func scanRecord(_ found: (String, String) -> Void) -> Bool {
+        mutating func scanRecord(_ found: (String, String) -> Void, typename: (String) -> Void, reportsTypename: Bool) -> Bool {
             skipWhitespace()
             guard consume(UInt8(ascii: "{")) else { return false }
             skipWhitespace()
@@ -34,6 +44,15 @@ enum ReferenceScanner {
                 guard let nameRange = scanStringRange() else { return false }
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
+                skipWhitespace()
+                if reportsTypename, isName(nameRange, "__typename"), index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    guard let value = scanStringRange() else { return false }
+                    typename(Scanner.decodeString(bytes, value))
+                    skipWhitespace()
+                    if consume(UInt8(ascii: ",")) { continue }
+                    guard consume(UInt8(ascii: "}")) else { return false }
+                    return atEnd()
+                }
                 var fieldName: String?
                 let source = bytes
                 let ok = scanValue(depth: 1) { target in
@@ -72,17 +91,14 @@ enum ReferenceScanner {
                 }
             case UInt8(ascii: "{"):
                 return scanObject(depth: depth, found)
+            case UInt8(ascii: "t"):
+                return consumeLiteral("true")
+            case UInt8(ascii: "f"):
+                return consumeLiteral("false")
+            case UInt8(ascii: "n"):
+                return consumeLiteral("null")
             default:
-                // A number or a literal: its characters up to a delimiter.
-                let start = index
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09: break
-                    default: index += 1; continue
-                    }
-                    break
-                }
-                return index > start
+                return scanNumber()
             }
         }
 
@@ -119,8 +135,41 @@ enum ReferenceScanner {
             return true
         }
 
-        private func isReferenceName(_ range: Range<Int>) -> Bool {
-            let name: StaticString = "$reference"
+        /// A JSON number, by the RFC 8259 grammar, as the decoder reads it.
+        private mutating func scanNumber() -> Bool {
+            _ = consume(UInt8(ascii: "-"))
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            if !consume(UInt8(ascii: "0")) { skipDigits() }
+            if consume(UInt8(ascii: ".")) {
+                guard skipDigits() > 0 else { return false }
+            }
+            if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+                if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+                guard skipDigits() > 0 else { return false }
+            }
+            return true
+        }
+
+        private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+        @discardableResult
+        private mutating func skipDigits() -> Int {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return index - start
+        }
+
+        private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
+            index += count
+            return true
+        }
+
+        private func isReferenceName(_ range: Range<Int>) -> Bool { isName(range, "$reference") }
+
+        private func isName(_ range: Range<Int>, _ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
             for offset in 0..<range.count where bytes[range.lowerBound + offset] != name.utf8Start[offset] {
                 return false
@@ -128,23 +177,41 @@ enum ReferenceScanner {
             return true
         }
 
-        /// Skips a string; returns the range between its quotes.
+        /// Skips a string; returns the range between its quotes. Nil for a
+        /// string the decoder would refuse (a control character, a bad escape).
         private mutating func scanStringRange() -> Range<Int>? {
             guard consume(UInt8(ascii: "\"")) else { return nil }
             let start = index
             while index < bytes.count {
-                switch bytes[index] {
+                let byte = bytes[index]
+                switch byte {
                 case UInt8(ascii: "\""):
                     let range = start..<index
                     index += 1
                     return range
                 case UInt8(ascii: "\\"):
-                    index += 2
+                    guard index + 1 < bytes.count else { return nil }
+                    switch bytes[index + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 2
+                    case UInt8(ascii: "u"):
+                        guard index + 6 <= bytes.count else { return nil }
+                        for offset in 2..<6 where !isHexDigit(bytes[index + offset]) { return nil }
+                        index += 6
+                    default:
+                        return nil
+                    }
                 default:
+                    if byte < 0x20 { return nil }
                     index += 1
                 }
             }
             return nil
+        }
+
+        private func isHexDigit(_ byte: UInt8) -> Bool {
+            isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
         }
 
         /// The string between quotes, unescaped (through the full parser when
