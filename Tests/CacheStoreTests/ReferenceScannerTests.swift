@@ -68,3 +68,47 @@ final class ReferenceScannerTests: XCTestCase {
         XCTAssertEqual(found.count, 5)
     }
 }
+
+/// The scanner refuses exactly the texts the decoder refuses, so that a
+/// pass over the table that trusts the scanner reports the damaged records
+/// that decoding would.
+final class ReferenceScannerValidityTests: XCTestCase {
+    func testScannerRefusesTheInvalidJSONTheDecoderRefuses() {
+        let texts = [
+            #"{"a": tru}"#, #"{"a": nul}"#, #"{"a": 01}"#, #"{"a": 1.}"#, #"{"a": -}"#, #"{"a": 1e}"#, #"{"a": .5}"#,
+            #"{"a": "\x"}"#, #"{"a": "\u12G4"}"#, "{\"a\": \"tab\there\"}", #"{"a": +1}"#, #"{"a": [1,]}"#,
+            #"{"a": "x"#, #"{"a" 1}"#, #"{"a": truex}"#,
+        ]
+        for text in texts {
+            XCTAssertFalse(ReferenceScanner.references(in: text) { _, _ in }, text)
+            XCTAssertThrowsError(try Record(key: "X", jsonText: text), text)
+        }
+    }
+
+    func testScannerAcceptsTheNumbersLiteralsAndEscapesTheDecoderAccepts() throws {
+        let texts = [
+            #"{"a": 0, "b": -0.5, "c": 1E+9, "d": 2e-3, "e": 123}"#, #"{"t": true, "f": false, "n": null}"#,
+            #"{"s": "\" \\ \/ \b \f \n \r \t \u00E9 \uD83D\uDE00"}"#,
+        ]
+        for text in texts {
+            XCTAssertTrue(ReferenceScanner.references(in: text) { _, _ in }, text)
+            XCTAssertNoThrow(try Record(key: "X", jsonText: text), text)
+        }
+    }
+
+    func testScanReportsTheTopLevelTypenameOnly() {
+        var names: [String] = []
+        var references: [String] = []
+        let text = #"{"nested":{"__typename":"Inner"},"__typename":"Outer","friend":{"$reference":"K:1"}}"#
+        let ok = text.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                ReferenceScanner.scan(
+                    inUTF8: UnsafeBufferPointer(rebasing: bytes.dropLast()), references: { references.append("\($0) → \($1)") },
+                    typename: { names.append($0) })
+            }
+        }
+        XCTAssertTrue(ok)
+        XCTAssertEqual(names, ["Outer"])
+        XCTAssertEqual(references, ["friend → K:1"])
+    }
+}
