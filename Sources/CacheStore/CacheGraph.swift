@@ -20,23 +20,21 @@ public struct CacheGraph: Sendable {
         case damaged
     }
 
-    /// Keys by node number, and node numbers by key.
-    private(set) var keys: [String] = []
-    private(set) var nodes: [String: Int32] = [:]
+    /// Keys by node number.
+    private(set) var keyTable: KeyTable
     private(set) var states: [State] = []
     /// Bytes of each record's JSON text (0 for a missing or NULL record).
     private(set) var sizes: [Int32] = []
-    /// Index into `typenames`, or -1.
+    /// Number in `typenameTable`, or -1.
     private(set) var typenameOf: [Int32] = []
-    private(set) var typenames: [String] = []
-    private(set) var typenameNumbers: [String: Int32] = [:]
+    private(set) var typenameTable = KeyTable()
     /// Each record's references are `edgeTargets[firstEdge ..< firstEdge + edgeCount]`.
     private(set) var firstEdge: [Int32] = []
     private(set) var edgeCount: [Int32] = []
     private(set) var edgeTargets: [Int32] = []
     private(set) var edgeFields: [Int32] = []
-    private(set) var fields: [String] = []
-    private var fieldNumbers: [String: Int32] = [:]
+    /// Names of the fields that hold references.
+    private(set) var fieldTable = KeyTable()
 
     /// Records whose text cannot be decoded, with what is wrong, in row order.
     public private(set) var damagedRecords: [DamagedRecord] = []
@@ -47,99 +45,125 @@ public struct CacheGraph: Sendable {
     /// The bytes of every record's JSON text.
     public private(set) var totalBytes = 0
 
-    init() {}
+    /// An empty graph with room for about `capacity` records.
+    init(capacity: Int) {
+        keyTable = KeyTable(capacity: capacity)
+        states.reserveCapacity(capacity)
+        sizes.reserveCapacity(capacity)
+        typenameOf.reserveCapacity(capacity)
+        firstEdge.reserveCapacity(capacity)
+        edgeCount.reserveCapacity(capacity)
+    }
 
     // MARK: Building
 
-    mutating func node(for key: String) -> Int32 {
-        if let node = nodes[key] { return node }
-        let node = Int32(keys.count)
-        keys.append(key)
-        nodes[key] = node
-        states.append(.missing)
-        sizes.append(0)
-        typenameOf.append(-1)
-        firstEdge.append(0)
-        edgeCount.append(0)
+    /// The node of a key, added as missing when new.
+    mutating func node(for key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let node = keyTable.insert(key)
+        if Int(node) == states.count {
+            states.append(.missing)
+            sizes.append(0)
+            typenameOf.append(-1)
+            firstEdge.append(0)
+            edgeCount.append(0)
+        }
         return node
     }
 
-    private mutating func fieldNumber(_ field: String) -> Int32 {
-        if let number = fieldNumbers[field] { return number }
-        let number = Int32(fields.count)
-        fields.append(field)
-        fieldNumbers[field] = number
-        return number
-    }
-
-    private mutating func typenameNumber(_ name: String) -> Int32 {
-        if let number = typenameNumbers[name] { return number }
-        let number = Int32(typenames.count)
-        typenames.append(name)
-        typenameNumbers[name] = number
-        return number
-    }
-
-    /// Adds one row's facts: a record, its size, its typename and its
-    /// references (`problem` non-nil for a damaged one).
-    mutating func addRecord(
-        key: String, bytes: Int, typename: String?, references: [(field: String, target: String)], problem: CacheStoreError.RecordProblem?
-    ) {
+    /// Starts the record of `key`, `bytes` long; its references follow
+    /// with ``addReference(field:target:)``.
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, bytes: Int) -> Int32 {
         let node = node(for: key)
-        let index = Int(node)
         recordCount += 1
         totalBytes += bytes
-        sizes[index] = Int32(clamping: bytes)
-        if let problem {
-            states[index] = .damaged
-            damagedRecords.append(DamagedRecord(key: CacheKey(key), problem: problem))
-            return
-        }
-        states[index] = .record
-        if let typename { typenameOf[index] = typenameNumber(typename) }
-        firstEdge[index] = Int32(edgeTargets.count)
-        edgeCount[index] = Int32(references.count)
-        for reference in references {
-            let field = fieldNumber(reference.field)
-            edgeTargets.append(self.node(for: reference.target))
-            edgeFields.append(field)
+        sizes[Int(node)] = Int32(clamping: bytes)
+        states[Int(node)] = .record
+        firstEdge[Int(node)] = Int32(edgeTargets.count)
+        edgeCount[Int(node)] = 0
+        return node
+    }
+
+    mutating func addReference(from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>) {
+        let field = fieldTable.insert(field)
+        edgeTargets.append(self.node(for: target))
+        edgeFields.append(field)
+        edgeCount[Int(node)] += 1
+    }
+
+    mutating func setTypename(of node: Int32, _ typename: UnsafeBufferPointer<UInt8>) {
+        typenameOf[Int(node)] = typenameTable.insert(typename)
+    }
+
+    /// Marks a record begun with ``beginRecord(key:bytes:)`` as damaged and
+    /// forgets its references.
+    mutating func markDamaged(_ node: Int32, problem: CacheStoreError.RecordProblem) {
+        edgeTargets.removeLast(Int(edgeCount[Int(node)]))
+        edgeFields.removeLast(Int(edgeCount[Int(node)]))
+        edgeCount[Int(node)] = 0
+        typenameOf[Int(node)] = -1
+        states[Int(node)] = .damaged
+        damagedRecords.append(DamagedRecord(key: key(node), problem: problem))
+    }
+
+    /// Replaces what the scan found of a record with its decoded references
+    /// and typename.
+    mutating func replaceReferences(of node: Int32, with record: Record) {
+        edgeTargets.removeLast(Int(edgeCount[Int(node)]))
+        edgeFields.removeLast(Int(edgeCount[Int(node)]))
+        edgeCount[Int(node)] = 0
+        typenameOf[Int(node)] = record.typename.map { typenameTable.insert($0) } ?? -1
+        for reference in record.references {
+            var field = reference.field
+            var target = reference.key.rawValue
+            field.withUTF8 { field in target.withUTF8 { target in addReference(from: node, field: field, target: target) } }
         }
     }
 
     mutating func addKeylessRow(id: Int64) { keylessRowIDs.append(id) }
 
+    /// The key of a node.
+    func key(_ node: Int32) -> CacheKey { CacheKey(keyTable.string(node)) }
+
+    /// Every node's key, in node order (for tests).
+    var keys: [String] { (0..<Int32(keyTable.count)).map { keyTable.string($0) } }
+    /// The names of the fields that hold references (for tests).
+    var fields: [String] { (0..<Int32(fieldTable.count)).map { fieldTable.string($0) } }
+    var nodeCount: Int { states.count }
+
     // MARK: Reading
 
     /// True when a record (possibly damaged) has this key.
     public func containsRecord(_ key: CacheKey) -> Bool {
-        guard let node = nodes[key.rawValue] else { return false }
+        guard let node = keyTable.find(key.rawValue) else { return false }
         return states[Int(node)] != .missing
     }
 
-    func number(of key: CacheKey) -> Int32? { nodes[key.rawValue] }
+    /// The node of a key that has a record.
+    func recordNode(_ key: CacheKey) -> Int32? {
+        guard let node = keyTable.find(key.rawValue), states[Int(node)] != .missing else { return nil }
+        return node
+    }
 
-    /// The references of one node, as (field number, target node) pairs.
+    /// The references of one node, as indexes into the edge arrays.
     func edges(of node: Int32) -> Range<Int> {
         let start = Int(firstEdge[Int(node)])
         return start..<(start + Int(edgeCount[Int(node)]))
     }
 
     /// The root records present, in Apollo's order.
-    var rootNodes: [Int32] {
-        CacheKey.roots.compactMap { root in
-            guard let node = nodes[root.rawValue], states[Int(node)] != .missing else { return nil }
-            return node
-        }
+    var rootNodes: [Int32] { CacheKey.roots.compactMap(recordNode) }
+
+    private func location(_ node: Int32, _ edge: Int) -> ReferenceLocation {
+        ReferenceLocation(from: key(node), field: fieldTable.string(edgeFields[edge]), to: key(edgeTargets[edge]))
     }
 
     /// Every reference whose target has no record, ordered by the holding
     /// key, then field, then position in the record.
     public var danglingReferences: [ReferenceLocation] {
         var found: [ReferenceLocation] = []
-        for node in 0..<Int32(keys.count) where states[Int(node)] == .record {
+        for node in 0..<Int32(nodeCount) where states[Int(node)] == .record {
             for edge in edges(of: node) where states[Int(edgeTargets[edge])] == .missing {
-                found.append(ReferenceLocation(
-                    from: CacheKey(keys[Int(node)]), field: fields[Int(edgeFields[edge])], to: CacheKey(keys[Int(edgeTargets[edge])])))
+                found.append(location(node, edge))
             }
         }
         return Self.sorted(found)
@@ -162,7 +186,7 @@ public struct CacheGraph: Sendable {
     /// Breadth-first over references from `seeds`, never entering a node
     /// `avoiding` says to avoid.
     func reached(from seeds: [Int32], avoiding: ((Int32) -> Bool)?) -> [Bool] {
-        var seen = [Bool](repeating: false, count: keys.count)
+        var seen = [Bool](repeating: false, count: nodeCount)
         var queue: [Int32] = []
         queue.reserveCapacity(seeds.count)
         for seed in seeds where !seen[Int(seed)] && !(avoiding?(seed) ?? false) {
@@ -188,7 +212,7 @@ public struct CacheGraph: Sendable {
     /// reached or not.
     public func unreachableKeys() -> [CacheKey] {
         let reached = reachedFromRoots()
-        return (0..<keys.count).filter { states[$0] == .record && !reached[$0] }.map { CacheKey(keys[$0]) }.sorted()
+        return (0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] }.map(key).sorted()
     }
 
     /// Groups of record keys equal but for ASCII case, each sorted, ordered
@@ -198,12 +222,13 @@ public struct CacheGraph: Sendable {
         // no folded copy of every key is kept.
         var hashes: [(hash: UInt64, node: Int32)] = []
         hashes.reserveCapacity(recordCount)
-        for node in 0..<keys.count where states[node] != .missing {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in keys[node].utf8 {
-                hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3
+        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
+            let hash = keyTable.withBytes(node) { bytes in
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3 }
+                return hash
             }
-            hashes.append((hash, Int32(node)))
+            hashes.append((hash, node))
         }
         hashes.sort { ($0.hash, $0.node) < ($1.hash, $1.node) }
         var groups: [[CacheKey]] = []
@@ -212,10 +237,9 @@ public struct CacheGraph: Sendable {
             var end = start + 1
             while end < hashes.count && hashes[end].hash == hashes[start].hash { end += 1 }
             if end - start > 1 {
-                var byFolded: [String: [CacheKey]] = [:]
+                var byFolded: [[UInt8]: [CacheKey]] = [:]
                 for entry in hashes[start..<end] {
-                    let key = keys[Int(entry.node)]
-                    byFolded[String(decoding: key.utf8.map(Self.foldASCII), as: UTF8.self), default: []].append(CacheKey(key))
+                    byFolded[keyTable.withBytes(entry.node) { $0.map(Self.foldASCII) }, default: []].append(key(entry.node))
                 }
                 groups += byFolded.values.filter { $0.count > 1 }.map { $0.sorted() }
             }
@@ -230,21 +254,20 @@ public struct CacheGraph: Sendable {
 
     /// Keys of the records whose `__typename` is `typename`, in key order.
     public func keys(typename: String) -> [CacheKey] {
-        guard let number = typenameNumbers[typename] else { return [] }
-        return (0..<keys.count).filter { typenameOf[$0] == number }.map { CacheKey(keys[$0]) }.sorted()
+        guard let number = typenameTable.find(typename) else { return [] }
+        return (0..<Int32(nodeCount)).filter { typenameOf[Int($0)] == number }.map(key).sorted()
     }
 
     /// The references to any of `targets` held by records not in
     /// `targets`, ordered by holding key, then field: after removing
     /// `targets`, the references left dangling.
     public func references(to targets: Set<CacheKey>) -> [ReferenceLocation] {
-        let targetNodes = Set(targets.compactMap { nodes[$0.rawValue] })
+        let targetNodes = Set(targets.compactMap { keyTable.find($0.rawValue) })
         guard !targetNodes.isEmpty else { return [] }
         var found: [ReferenceLocation] = []
-        for node in 0..<Int32(keys.count) where states[Int(node)] == .record && !targetNodes.contains(node) {
+        for node in 0..<Int32(nodeCount) where states[Int(node)] == .record && !targetNodes.contains(node) {
             for edge in edges(of: node) where targetNodes.contains(edgeTargets[edge]) {
-                found.append(ReferenceLocation(
-                    from: CacheKey(keys[Int(node)]), field: fields[Int(edgeFields[edge])], to: CacheKey(keys[Int(edgeTargets[edge])])))
+                found.append(location(node, edge))
             }
         }
         return Self.sorted(found)
@@ -254,10 +277,7 @@ public struct CacheGraph: Sendable {
     /// with a record) and every record reachable from them that nothing
     /// else reaches: no root, and no record outside what is removed. In key order.
     public func cascade(from keys: [CacheKey]) -> [CacheKey] {
-        let starts = keys.compactMap { key -> Int32? in
-            guard let node = nodes[key.rawValue], states[Int(node)] != .missing else { return nil }
-            return node
-        }
+        let starts = keys.compactMap(recordNode)
         let isStart = Set(starts)
         // Everything the removed keys reach.
         let inReach = reached(from: starts, avoiding: nil)
@@ -265,16 +285,16 @@ public struct CacheGraph: Sendable {
         // from outside the reach, and all they reach without passing
         // through a removed key.
         var seeds: [Int32] = rootNodes.filter { inReach[Int($0)] && !isStart.contains($0) }
-        for node in 0..<Int32(self.keys.count) where !inReach[Int(node)] && states[Int(node)] == .record {
+        for node in 0..<Int32(nodeCount) where !inReach[Int(node)] && states[Int(node)] == .record {
             for edge in edges(of: node) {
                 let target = edgeTargets[edge]
                 if inReach[Int(target)] && !isStart.contains(target) { seeds.append(target) }
             }
         }
         let kept = reached(from: seeds, avoiding: { isStart.contains($0) })
-        return (0..<self.keys.count)
-            .filter { inReach[$0] && !kept[$0] && states[$0] != .missing }
-            .map { CacheKey(self.keys[$0]) }
+        return (0..<Int32(nodeCount))
+            .filter { inReach[Int($0)] && !kept[Int($0)] && states[Int($0)] != .missing }
+            .map(key)
             .sorted()
     }
 }

@@ -52,47 +52,60 @@ extension ReadTransaction {
 
 extension CacheGraph {
     func statistics(largest limit: Int, pages: PageStatistics) -> CacheStatistics {
-        var typeRecords = [Int](repeating: 0, count: typenames.count + 1)
-        var typeBytes = [Int](repeating: 0, count: typenames.count + 1)
-        var prefixes: [String: (records: Int, bytes: Int)] = [:]
+        let typeCount = typenameTable.count
+        var typeRecords = [Int](repeating: 0, count: typeCount + 1)
+        var typeBytes = [Int](repeating: 0, count: typeCount + 1)
+        var prefixTable = KeyTable()
+        var prefixRecords: [Int] = []
+        var prefixBytes: [Int] = []
+        var label: [UInt8] = []
         var pathKeyed = 0
-        var largest: [RecordSize] = []
+        var largest: [(node: Int32, bytes: Int)] = []
         let reachedBy = rootFieldOwners()
         var ownerRecords = [Int](repeating: 0, count: reachedBy.groups.count)
         var ownerBytes = [Int](repeating: 0, count: reachedBy.groups.count)
         var unreachable = (records: 0, bytes: 0)
         let reached = reachedFromRoots()
-        for node in 0..<keys.count where states[node] != .missing {
-            let bytes = Int(sizes[node])
-            if states[node] == .record {
-                let type = typenameOf[node] < 0 ? typenames.count : Int(typenameOf[node])
+        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
+            let index = Int(node)
+            let bytes = Int(sizes[index])
+            if states[index] == .record {
+                let type = typenameOf[index] < 0 ? typeCount : Int(typenameOf[index])
                 typeRecords[type] += 1
                 typeBytes[type] += bytes
             }
-            let (prefix, isPath) = keyPrefix(keys[node])
-            if isPath { pathKeyed += 1 }
-            prefixes[prefix, default: (0, 0)].records += 1
-            prefixes[prefix, default: (0, 0)].bytes += bytes
-            if reachedBy.owner[node] >= 0 {
-                ownerRecords[Int(reachedBy.owner[node])] += 1
-                ownerBytes[Int(reachedBy.owner[node])] += bytes
-            } else if !reached[node] {
+            if keyPrefix(node, into: &label) { pathKeyed += 1 }
+            let prefix = Int(label.withUnsafeBufferPointer { prefixTable.insert($0) })
+            if prefix == prefixRecords.count {
+                prefixRecords.append(0)
+                prefixBytes.append(0)
+            }
+            prefixRecords[prefix] += 1
+            prefixBytes[prefix] += bytes
+            if reachedBy.owner[index] >= 0 {
+                ownerRecords[Int(reachedBy.owner[index])] += 1
+                ownerBytes[Int(reachedBy.owner[index])] += bytes
+            } else if !reached[index] {
                 unreachable.records += 1
                 unreachable.bytes += bytes
             }
-            if limit > 0 && (largest.count < limit || Self.isLarger(bytes, keys[node], than: largest[largest.count - 1])) {
+            // Ties keep the first in row order; the list is sorted by key at the end.
+            if limit > 0 && (largest.count < limit || bytes > largest[largest.count - 1].bytes) {
                 if largest.count == limit { largest.removeLast() }
-                let entry = RecordSize(key: CacheKey(keys[node]), bytes: bytes)
-                let index = largest.firstIndex { Self.isLarger(bytes, keys[node], than: $0) } ?? largest.count
-                largest.insert(entry, at: index)
+                let at = largest.firstIndex { bytes > $0.bytes } ?? largest.count
+                largest.insert((node, bytes), at: at)
             }
         }
         func byBytes(_ lhs: CacheStatistics.Group, _ rhs: CacheStatistics.Group) -> Bool {
             if lhs.bytes != rhs.bytes { return lhs.bytes > rhs.bytes }
             return byteOrder(lhs.name ?? "", rhs.name ?? "")
         }
-        let types = (0...typenames.count).filter { typeRecords[$0] > 0 }.map {
-            CacheStatistics.Group(name: $0 < typenames.count ? typenames[$0] : nil, records: typeRecords[$0], bytes: typeBytes[$0])
+        let types = (0...typeCount).filter { typeRecords[$0] > 0 }.map {
+            CacheStatistics.Group(
+                name: $0 < typeCount ? typenameTable.string(Int32($0)) : nil, records: typeRecords[$0], bytes: typeBytes[$0])
+        }
+        let prefixes = (0..<prefixRecords.count).map {
+            CacheStatistics.Group(name: prefixTable.string(Int32($0)), records: prefixRecords[$0], bytes: prefixBytes[$0])
         }
         let rootFields = reachedBy.groups.enumerated().map { index, group in
             CacheStatistics.RootField(
@@ -105,58 +118,81 @@ extension CacheGraph {
             recordCount: recordCount, totalBytes: totalBytes, damagedCount: damagedRecords.count,
             byTypename: types.sorted(by: byBytes), byRootField: rootFields,
             unreachable: CacheStatistics.Group(name: nil, records: unreachable.records, bytes: unreachable.bytes),
-            byKeyPrefix: prefixes.map { CacheStatistics.Group(name: $0.key, records: $0.value.records, bytes: $0.value.bytes) }
-                .sorted(by: byBytes),
-            pathKeyedCount: pathKeyed, largest: largest, pages: pages)
+            byKeyPrefix: prefixes.sorted(by: byBytes),
+            pathKeyedCount: pathKeyed,
+            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) }.sorted {
+                $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.key < $1.key
+            },
+            pages: pages)
     }
 
-    private static func isLarger(_ bytes: Int, _ key: String, than other: RecordSize) -> Bool {
-        bytes != other.bytes ? bytes > other.bytes : byteOrder(key, other.key.rawValue)
-    }
+    private static let rootNames = CacheKey.roots.map { Array($0.rawValue.utf8) }
 
-    /// The display prefix of a key, and whether it is a path key: `User:*`
-    /// for `User:1`, `User:*.*` for `User:1.avatar(size:64)`,
-    /// `QUERY_ROOT.*` for `QUERY_ROOT.reviews(…).0`, a root for itself.
-    func keyPrefix(_ key: String) -> (String, isPath: Bool) {
-        if CacheKey(key).isRoot { return (key, false) }
-        if let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) {
-            let parent = String(key[..<dot])
-            if CacheKey(parent).isRoot { return (parent + ".*", true) }
-            if nodes[parent] != nil {
-                let base = parent.utf8.firstIndex(of: UInt8(ascii: ":")).map { String(parent[..<$0]) + ":*" } ?? "*"
-                return (base + ".*", true)
+    /// Writes the display prefix of a node's key into `label` and says
+    /// whether it is a path key: `User:*` for `User:1`, `User:*.*` for
+    /// `User:1.avatar(size:64)`, `QUERY_ROOT.*` for `QUERY_ROOT.reviews(…).0`,
+    /// a root for itself.
+    func keyPrefix(_ node: Int32, into label: inout [UInt8]) -> Bool {
+        label.removeAll(keepingCapacity: true)
+        return keyTable.withBytes(node) { key in
+            if Self.rootNames.contains(where: { $0.elementsEqual(key) }) {
+                label.append(contentsOf: key)
+                return false
             }
+            if let dot = key.firstIndex(of: UInt8(ascii: ".")) {
+                let parent = UnsafeBufferPointer(rebasing: key[..<dot])
+                if Self.rootNames.contains(where: { $0.elementsEqual(parent) }) {
+                    label.append(contentsOf: parent)
+                    label.append(contentsOf: ".*".utf8)
+                    return true
+                }
+                if keyTable.find(parent) != nil {
+                    if let colon = parent.firstIndex(of: UInt8(ascii: ":")) {
+                        label.append(contentsOf: parent[..<colon])
+                        label.append(contentsOf: ":*.*".utf8)
+                    } else {
+                        label.append(contentsOf: "*.*".utf8)
+                    }
+                    return true
+                }
+            }
+            if let colon = key.firstIndex(of: UInt8(ascii: ":")) {
+                label.append(contentsOf: key[..<colon])
+                label.append(contentsOf: ":*".utf8)
+            } else {
+                label.append(contentsOf: "(no prefix)".utf8)
+            }
+            return false
         }
-        if let colon = key.utf8.firstIndex(of: UInt8(ascii: ":")) { return (String(key[..<colon]) + ":*", false) }
-        return ("(no prefix)", false)
     }
 
     /// Which root field reaches each record first, breadth-first from every
     /// root field at once; -1 for records no root field reaches.
     func rootFieldOwners() -> (owner: [Int32], groups: [(root: CacheKey, field: String, fieldKeys: Int)]) {
-        var owner = [Int32](repeating: -1, count: keys.count)
+        var owner = [Int32](repeating: -1, count: nodeCount)
         var groups: [(root: CacheKey, field: String, fieldKeys: Int)] = []
         var groupNumbers: [String: Int] = [:]
         var queue: [Int32] = []
         let roots = rootNodes
-        let isRoot = Set(roots)
+        var isRoot = [Bool](repeating: false, count: nodeCount)
+        for root in roots { isRoot[Int(root)] = true }
         for root in roots {
             var seenFields: Set<Int32> = []
             for edge in edges(of: root) {
-                let field = fields[Int(edgeFields[edge])]
+                let field = fieldTable.string(edgeFields[edge])
                 let base = field.utf8.firstIndex(of: UInt8(ascii: "(")).map { String(field[..<$0]) } ?? field
-                let name = keys[Int(root)] + "." + base
+                let name = key(root).rawValue + "." + base
                 let group: Int
                 if let number = groupNumbers[name] {
                     group = number
                 } else {
                     group = groups.count
                     groupNumbers[name] = group
-                    groups.append((CacheKey(keys[Int(root)]), base, 0))
+                    groups.append((key(root), base, 0))
                 }
                 if seenFields.insert(edgeFields[edge]).inserted { groups[group].fieldKeys += 1 }
                 let target = edgeTargets[edge]
-                guard !isRoot.contains(target), owner[Int(target)] < 0, states[Int(target)] != .missing else { continue }
+                guard !isRoot[Int(target)], owner[Int(target)] < 0, states[Int(target)] != .missing else { continue }
                 owner[Int(target)] = Int32(group)
                 queue.append(target)
             }
@@ -167,7 +203,7 @@ extension CacheGraph {
             head += 1
             for edge in edges(of: node) {
                 let target = edgeTargets[edge]
-                guard !isRoot.contains(target), owner[Int(target)] < 0, states[Int(target)] != .missing else { continue }
+                guard !isRoot[Int(target)], owner[Int(target)] < 0, states[Int(target)] != .missing else { continue }
                 owner[Int(target)] = owner[Int(node)]
                 queue.append(target)
             }

@@ -35,7 +35,7 @@ extension ReadTransaction {
         let graph = try graph()
         return HealthReport(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrity,
-            roots: graph.rootNodes.map { CacheKey(graph.keys[Int($0)]) },
+            roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs,
             danglingReferences: graph.danglingReferences, unreachableKeys: graph.unreachableKeys(),
             caseDuplicates: graph.caseInsensitiveDuplicates())

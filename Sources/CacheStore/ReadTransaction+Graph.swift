@@ -7,47 +7,69 @@ extension ReadTransaction {
     /// Each record's text is walked where SQLite holds it, for its
     /// references and `__typename`, and never decoded or kept.
     public func graph() throws -> CacheGraph {
-        var graph = CacheGraph()
-        let rows = try Row.fetchCursor(try database(), sql: "SELECT _id, key, record FROM records")
-        var references: [(field: String, target: String)] = []
+        let db = try database()
+        // The largest _id bounds the row count, from the end of the table's b-tree.
+        let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
+        var graph = CacheGraph(capacity: capacity + capacity / 8)
+        let rows = try Row.fetchCursor(db, sql: "SELECT _id, key, record FROM records")
         while let row = try rows.next() {
-            guard let key: String = row[1] else {
-                graph.addKeylessRow(id: row[0])
-                continue
-            }
-            references.removeAll(keepingCapacity: true)
-            var typename: String?
-            let scanned: (bytes: Int, isObject: Bool)? = try row.withUnsafeData(atIndex: 2) { data in
-                guard let data else { return nil }
-                let isObject = data.withUnsafeBytes { raw in
-                    ReferenceScanner.scan(
-                        inUTF8: raw.bindMemory(to: UInt8.self),
-                        references: { references.append(($0, $1)) },
-                        typename: { typename = $0 })
+            let outcome = try row.withUnsafeData(atIndex: 1) { keyData -> RowOutcome in
+                guard let keyData else { return .keyless }
+                return try keyData.withUnsafeBytes { rawKey in
+                    let key = rawKey.bindMemory(to: UInt8.self)
+                    return try row.withUnsafeData(atIndex: 2) { data -> RowOutcome in
+                        guard let data else { return .null(graph.beginRecord(key: key, bytes: 0)) }
+                        let node = graph.beginRecord(key: key, bytes: data.count)
+                        let isObject = data.withUnsafeBytes { raw in
+                            let text = raw.bindMemory(to: UInt8.self)
+                            return ReferenceScanner.scan(
+                                inUTF8: text,
+                                references: { field, target in
+                                    Self.withUnescaped(text, field) { field in
+                                        Self.withUnescaped(text, target) { target in
+                                            graph.addReference(from: node, field: field, target: target)
+                                        }
+                                    }
+                                },
+                                typename: { range in Self.withUnescaped(text, range) { graph.setTypename(of: node, $0) } })
+                        }
+                        return isObject ? .record : .refused(node)
+                    }
                 }
-                return (data.count, isObject)
             }
-            guard let scanned else {
-                graph.addRecord(key: key, bytes: 0, typename: nil, references: [], problem: .null)
+            switch outcome {
+            case .record:
                 continue
-            }
-            if scanned.isObject {
-                graph.addRecord(key: key, bytes: scanned.bytes, typename: typename, references: references, problem: nil)
-                continue
-            }
-            // The scanner refused the text: decode it to say why, or, where the
-            // decoder is more lenient than the scanner, to read it after all.
-            let text: String? = row[2]
-            do {
-                let record = try Record(key: CacheKey(key), jsonText: text)
-                graph.addRecord(
-                    key: key, bytes: scanned.bytes, typename: record.typename,
-                    references: record.references.map { ($0.field, $0.key.rawValue) }, problem: nil)
-            } catch CacheStoreError.damagedRecord(_, let problem) {
-                graph.addRecord(key: key, bytes: scanned.bytes, typename: nil, references: [], problem: problem)
+            case .keyless:
+                graph.addKeylessRow(id: row[0])
+            case .null(let node):
+                graph.markDamaged(node, problem: .null)
+            case .refused(let node):
+                // The scanner refused the text: decode it to say why, or, where
+                // the decoder is more lenient than the scanner, to read it after all.
+                do {
+                    graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: row[2]))
+                } catch CacheStoreError.damagedRecord(_, let problem) {
+                    graph.markDamaged(node, problem: problem)
+                }
             }
         }
         return graph
+    }
+
+    private enum RowOutcome {
+        case record, keyless, null(Int32), refused(Int32)
+    }
+
+    /// Calls `body` with the bytes of a JSON string's contents, unescaped
+    /// when they hold an escape (rare in keys and field names).
+    private static func withUnescaped<T>(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) -> T {
+        let slice = UnsafeBufferPointer(rebasing: text[range])
+        guard slice.contains(UInt8(ascii: "\\")) else { return body(slice) }
+        var decoded = ReferenceScanner.decodeString(text, range)
+        return decoded.withUTF8(body)
     }
 
     /// SQLite's own check of the file: `PRAGMA quick_check`, or the slower

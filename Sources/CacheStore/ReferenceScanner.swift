@@ -15,17 +15,40 @@ enum ReferenceScanner {
     /// The same over the UTF-8 bytes of the text, as SQLite hands them out.
     static func references(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
         var scanner = Scanner(bytes: bytes)
-        return scanner.scanRecord(found, typename: { _ in }, reportsTypename: false)
+        // A list field holds many references: its name is decoded once.
+        var lastField: Range<Int>?
+        var fieldName = ""
+        return scanner.scanRecord(
+            { field, target in
+                if field != lastField {
+                    lastField = field
+                    fieldName = decodeString(bytes, field)
+                }
+                found(fieldName, decodeString(bytes, target))
+            },
+            typename: { _ in }, reportsTypename: false)
     }
 
     /// The references, and the top-level `__typename` when it is a string,
-    /// in one walk over the bytes.
+    /// in one walk over the bytes, reported as the byte ranges between the
+    /// quotes of the field name, the target key and the typename: still
+    /// JSON-escaped (see ``decodeString(_:_:)``).
     static func scan(
-        inUTF8 bytes: UnsafeBufferPointer<UInt8>, references found: (_ field: String, _ target: String) -> Void,
-        typename: (String) -> Void
+        inUTF8 bytes: UnsafeBufferPointer<UInt8>, references found: (_ field: Range<Int>, _ target: Range<Int>) -> Void,
+        typename: (Range<Int>) -> Void
     ) -> Bool {
         var scanner = Scanner(bytes: bytes)
         return scanner.scanRecord(found, typename: typename, reportsTypename: true)
+    }
+
+    /// The string between quotes, unescaped (through the full parser when
+    /// it has escapes).
+    static func decodeString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if !slice.contains(UInt8(ascii: "\\")) { return String(decoding: slice, as: UTF8.self) }
+        let quoted = "\"" + String(decoding: slice, as: UTF8.self) + "\""
+        if case .string(let text)? = try? JSONReader.parseValue(quoted) { return text }
+        return String(decoding: slice, as: UTF8.self)
     }
 
     private struct Scanner {
@@ -34,7 +57,9 @@ enum ReferenceScanner {
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        mutating func scanRecord(_ found: (String, String) -> Void, typename: (String) -> Void, reportsTypename: Bool) -> Bool {
+        mutating func scanRecord(
+            _ found: (Range<Int>, Range<Int>) -> Void, typename: (Range<Int>) -> Void, reportsTypename: Bool
+        ) -> Bool {
             skipWhitespace()
             guard consume(UInt8(ascii: "{")) else { return false }
             skipWhitespace()
@@ -47,19 +72,13 @@ enum ReferenceScanner {
                 skipWhitespace()
                 if reportsTypename, isName(nameRange, "__typename"), index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                     guard let value = scanStringRange() else { return false }
-                    typename(Scanner.decodeString(bytes, value))
+                    typename(value)
                     skipWhitespace()
                     if consume(UInt8(ascii: ",")) { continue }
                     guard consume(UInt8(ascii: "}")) else { return false }
                     return atEnd()
                 }
-                var fieldName: String?
-                let source = bytes
-                let ok = scanValue(depth: 1) { target in
-                    if fieldName == nil { fieldName = Scanner.decodeString(source, nameRange) }
-                    found(fieldName!, target)
-                }
-                guard ok else { return false }
+                guard scanValue(depth: 1, { found(nameRange, $0) }) else { return false }
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return false }
@@ -72,7 +91,7 @@ enum ReferenceScanner {
             return index == bytes.count
         }
 
-        private mutating func scanValue(depth: Int, _ found: (String) -> Void) -> Bool {
+        private mutating func scanValue(depth: Int, _ found: (Range<Int>) -> Void) -> Bool {
             guard depth < 2000 else { return false }
             skipWhitespace()
             guard index < bytes.count else { return false }
@@ -102,13 +121,13 @@ enum ReferenceScanner {
             }
         }
 
-        private mutating func scanObject(depth: Int, _ found: (String) -> Void) -> Bool {
+        private mutating func scanObject(depth: Int, _ found: (Range<Int>) -> Void) -> Bool {
             index += 1  // "{"
             skipWhitespace()
             if consume(UInt8(ascii: "}")) { return true }
             var members = 0
             var referenceTarget: Range<Int>?
-            var nested: [String] = []
+            var nested: [Range<Int>] = []
             while true {
                 skipWhitespace()
                 guard let name = scanStringRange() else { return false }
@@ -128,7 +147,7 @@ enum ReferenceScanner {
                 break
             }
             if members == 1, let referenceTarget {
-                found(Scanner.decodeString(bytes, referenceTarget))
+                found(referenceTarget)
             } else {
                 nested.forEach(found)
             }
@@ -212,16 +231,6 @@ enum ReferenceScanner {
 
         private func isHexDigit(_ byte: UInt8) -> Bool {
             isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-        }
-
-        /// The string between quotes, unescaped (through the full parser when
-        /// it has escapes).
-        static func decodeString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-            let slice = UnsafeBufferPointer(rebasing: bytes[range])
-            if !slice.contains(UInt8(ascii: "\\")) { return String(decoding: slice, as: UTF8.self) }
-            let quoted = "\"" + String(decoding: slice, as: UTF8.self) + "\""
-            if case .string(let text)? = try? JSONReader.parseValue(quoted) { return text }
-            return String(decoding: slice, as: UTF8.self)
         }
 
         private mutating func skipWhitespace() {

@@ -129,3 +129,21 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertEqual(graph.damagedRecords, [])
     }
 }
+
+/// The byte-string table behind the graph: numbers in insertion order,
+/// finds what was added, survives growth.
+final class KeyTableTests: XCTestCase {
+    func testKeysAreNumberedInOrderAndFoundAfterGrowing() {
+        var table = KeyTable(capacity: 2)
+        let keys = (0..<5_000).map { "Key:\($0)" } + ["", "é/ü", "QUERY_ROOT.reviews(episode:JEDI,first:2).0"]
+        for (index, key) in keys.enumerated() { XCTAssertEqual(table.insert(key), Int32(index)) }
+        for (index, key) in keys.enumerated() {
+            XCTAssertEqual(table.insert(key), Int32(index), "a second insert finds the first")
+            XCTAssertEqual(table.find(key), Int32(index))
+            XCTAssertEqual(table.string(Int32(index)), key)
+        }
+        XCTAssertEqual(table.count, keys.count)
+        XCTAssertNil(table.find("Key:5000"))
+        XCTAssertNil(table.find("key:1"))
+    }
+}

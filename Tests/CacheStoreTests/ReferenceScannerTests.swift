@@ -100,12 +100,14 @@ final class ReferenceScannerValidityTests: XCTestCase {
         var names: [String] = []
         var references: [String] = []
         let text = #"{"nested":{"__typename":"Inner"},"__typename":"Outer","friend":{"$reference":"K:1"}}"#
-        let ok = text.utf8CString.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UInt8.self) { bytes in
-                ReferenceScanner.scan(
-                    inUTF8: UnsafeBufferPointer(rebasing: bytes.dropLast()), references: { references.append("\($0) → \($1)") },
-                    typename: { names.append($0) })
-            }
+        var copy = text
+        let ok = copy.withUTF8 { bytes in
+            ReferenceScanner.scan(
+                inUTF8: bytes,
+                references: {
+                    references.append("\(ReferenceScanner.decodeString(bytes, $0)) → \(ReferenceScanner.decodeString(bytes, $1))")
+                },
+                typename: { names.append(ReferenceScanner.decodeString(bytes, $0)) })
         }
         XCTAssertTrue(ok)
         XCTAssertEqual(names, ["Outer"])
