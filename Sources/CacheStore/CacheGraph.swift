@@ -59,7 +59,11 @@ public struct CacheGraph: Sendable {
 
     /// The node of a key, added as missing when new.
     mutating func node(for key: UnsafeBufferPointer<UInt8>) -> Int32 {
-        let node = keyTable.insert(key)
+        node(for: key, hash: KeyTable.hash(key))
+    }
+
+    mutating func node(for key: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32 {
+        let node = keyTable.insert(key, hash: hash)
         if Int(node) == states.count {
             states.append(.missing)
             sizes.append(0)
@@ -73,7 +77,11 @@ public struct CacheGraph: Sendable {
     /// Starts the record of `key`, `bytes` long; its references follow
     /// with ``addReference(field:target:)``.
     mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, bytes: Int) -> Int32 {
-        let node = node(for: key)
+        beginRecord(key: key, hash: KeyTable.hash(key), bytes: bytes)
+    }
+
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, hash: UInt32, bytes: Int) -> Int32 {
+        let node = node(for: key, hash: hash)
         recordCount += 1
         totalBytes += bytes
         sizes[Int(node)] = Int32(clamping: bytes)
@@ -84,8 +92,14 @@ public struct CacheGraph: Sendable {
     }
 
     mutating func addReference(from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>) {
+        addReference(from: node, field: field, target: target, hash: KeyTable.hash(target))
+    }
+
+    mutating func addReference(
+        from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>, hash: UInt32
+    ) {
         let field = fieldTable.insert(field)
-        edgeTargets.append(self.node(for: target))
+        edgeTargets.append(self.node(for: target, hash: hash))
         edgeFields.append(field)
         edgeCount[Int(node)] += 1
     }
@@ -212,7 +226,12 @@ public struct CacheGraph: Sendable {
     /// reached or not.
     public func unreachableKeys() -> [CacheKey] {
         let reached = reachedFromRoots()
-        return (0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] }.map(key).sorted()
+        return sortedKeys((0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] })
+    }
+
+    /// The keys of `nodes` in byte order, compared where they are stored.
+    func sortedKeys(_ nodes: [Int32]) -> [CacheKey] {
+        nodes.sorted(by: keyTable.precedes).map(key)
     }
 
     /// Groups of record keys equal but for ASCII case, each sorted, ordered
@@ -220,7 +239,9 @@ public struct CacheGraph: Sendable {
     public func caseInsensitiveDuplicates() -> [[CacheKey]] {
         // A folded hash per key, sorted, then equal hashes compared for real:
         // no folded copy of every key is kept.
-        var hashes: [(hash: UInt64, node: Int32)] = []
+        // Each entry: the hash in the high 32 bits, the node in the low ones,
+        // so that one sort of plain integers brings equal hashes together.
+        var hashes: [UInt64] = []
         hashes.reserveCapacity(recordCount)
         for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
             let hash = keyTable.withBytes(node) { bytes in
@@ -228,18 +249,19 @@ public struct CacheGraph: Sendable {
                 for byte in bytes { hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3 }
                 return hash
             }
-            hashes.append((hash, node))
+            hashes.append((hash ^ (hash << 32)) & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(node)))
         }
-        hashes.sort { ($0.hash, $0.node) < ($1.hash, $1.node) }
+        hashes.sort()
         var groups: [[CacheKey]] = []
         var start = 0
         while start < hashes.count {
             var end = start + 1
-            while end < hashes.count && hashes[end].hash == hashes[start].hash { end += 1 }
+            while end < hashes.count && hashes[end] >> 32 == hashes[start] >> 32 { end += 1 }
             if end - start > 1 {
                 var byFolded: [[UInt8]: [CacheKey]] = [:]
                 for entry in hashes[start..<end] {
-                    byFolded[keyTable.withBytes(entry.node) { $0.map(Self.foldASCII) }, default: []].append(key(entry.node))
+                    let node = Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+                    byFolded[keyTable.withBytes(node) { $0.map(Self.foldASCII) }, default: []].append(key(node))
                 }
                 groups += byFolded.values.filter { $0.count > 1 }.map { $0.sorted() }
             }
@@ -255,7 +277,7 @@ public struct CacheGraph: Sendable {
     /// Keys of the records whose `__typename` is `typename`, in key order.
     public func keys(typename: String) -> [CacheKey] {
         guard let number = typenameTable.find(typename) else { return [] }
-        return (0..<Int32(nodeCount)).filter { typenameOf[Int($0)] == number }.map(key).sorted()
+        return sortedKeys((0..<Int32(nodeCount)).filter { typenameOf[Int($0)] == number })
     }
 
     /// The references to any of `targets` held by records not in
@@ -292,10 +314,7 @@ public struct CacheGraph: Sendable {
             }
         }
         let kept = reached(from: seeds, avoiding: { isStart.contains($0) })
-        return (0..<Int32(nodeCount))
-            .filter { inReach[Int($0)] && !kept[Int($0)] && states[Int($0)] != .missing }
-            .map(key)
-            .sorted()
+        return sortedKeys((0..<Int32(nodeCount)).filter { inReach[Int($0)] && !kept[Int($0)] && states[Int($0)] != .missing })
     }
 }
 

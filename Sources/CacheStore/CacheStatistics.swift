@@ -65,7 +65,9 @@ extension CacheGraph {
         var ownerRecords = [Int](repeating: 0, count: reachedBy.groups.count)
         var ownerBytes = [Int](repeating: 0, count: reachedBy.groups.count)
         var unreachable = (records: 0, bytes: 0)
-        let reached = reachedFromRoots()
+        // Every record a root reaches is a root or is owned by a root field.
+        var isRoot = [Bool](repeating: false, count: nodeCount)
+        for root in rootNodes { isRoot[Int(root)] = true }
         for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
             let index = Int(node)
             let bytes = Int(sizes[index])
@@ -85,7 +87,7 @@ extension CacheGraph {
             if reachedBy.owner[index] >= 0 {
                 ownerRecords[Int(reachedBy.owner[index])] += 1
                 ownerBytes[Int(reachedBy.owner[index])] += bytes
-            } else if !reached[index] {
+            } else if !isRoot[index] {
                 unreachable.records += 1
                 unreachable.bytes += bytes
             }

@@ -9,14 +9,16 @@ struct KeyTable: Sendable {
     /// Entry `i` is `storage[starts[i] ..< starts[i + 1]]`.
     private var starts: [Int] = [0]
     private var hashes: [UInt32] = []
-    /// Open addressing, linear probing: entry number, or -1 for empty.
-    private var slots: [Int32]
+    /// Open addressing, linear probing: the entry's hash in the high 32
+    /// bits and its number + 1 in the low ones (0: empty), so that a probe
+    /// reads one word.
+    private var slots: [UInt64]
     private var mask: Int
 
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
         starts.reserveCapacity(capacity + 1)
         hashes.reserveCapacity(capacity)
@@ -26,19 +28,26 @@ struct KeyTable: Sendable {
 
     /// The number of `bytes`, adding them when new.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        let hash = Self.hash(bytes)
+        insert(bytes, hash: Self.hash(bytes))
+    }
+
+    /// ``insert(_:)`` with the bytes' ``hash(_:)`` already worked out.
+    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32 {
+        let tag = UInt64(hash) << 32
         var slot = Int(hash) & mask
         while true {
-            let entry = slots[slot]
-            if entry < 0 { break }
-            if hashes[Int(entry)] == hash && equals(Int(entry), bytes) { return entry }
+            let word = slots[slot]
+            if word == 0 { break }
+            if word & 0xFFFF_FFFF_0000_0000 == tag, equals(Int(word & 0xFFFF_FFFF) - 1, bytes) {
+                return Int32(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+            }
             slot = (slot + 1) & mask
         }
         let number = Int32(count)
         storage.append(contentsOf: bytes)
         starts.append(storage.count)
         hashes.append(hash)
-        slots[slot] = number
+        slots[slot] = tag | UInt64(number + 1)
         if count * 2 > slots.count { grow() }
         return number
     }
@@ -48,14 +57,28 @@ struct KeyTable: Sendable {
         return string.withUTF8 { insert($0) }
     }
 
+    /// Reads what a lookup of `hash` reads first and, when that is an
+    /// entry, the start of its bytes; returns a byte of no meaning. Called
+    /// for a batch of hashes before looking them up, it lets the processor
+    /// fetch their memory at once rather than one miss after another.
+    func touch(_ hash: UInt32) -> UInt64 {
+        let word = slots[Int(hash) & mask]
+        guard word != 0 else { return 0 }
+        let start = starts[Int(word & 0xFFFF_FFFF) - 1]
+        return word &+ UInt64(start < storage.count ? storage[start] : 0)
+    }
+
     /// The number of `bytes`, or nil when they were never added.
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         let hash = Self.hash(bytes)
+        let tag = UInt64(hash) << 32
         var slot = Int(hash) & mask
         while true {
-            let entry = slots[slot]
-            if entry < 0 { return nil }
-            if hashes[Int(entry)] == hash && equals(Int(entry), bytes) { return entry }
+            let word = slots[slot]
+            if word == 0 { return nil }
+            if word & 0xFFFF_FFFF_0000_0000 == tag, equals(Int(word & 0xFFFF_FFFF) - 1, bytes) {
+                return Int32(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -75,6 +98,17 @@ struct KeyTable: Sendable {
         return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// True when entry `lhs` sorts before entry `rhs` in byte order.
+    func precedes(_ lhs: Int32, _ rhs: Int32) -> Bool {
+        let left = starts[Int(lhs)]..<starts[Int(lhs) + 1]
+        let right = starts[Int(rhs)]..<starts[Int(rhs) + 1]
+        return storage.withUnsafeBufferPointer { stored in
+            let common = min(left.count, right.count)
+            let order = common == 0 ? 0 : memcmp(stored.baseAddress! + left.lowerBound, stored.baseAddress! + right.lowerBound, common)
+            return order != 0 ? order < 0 : left.count < right.count
+        }
+    }
+
     private func equals(_ entry: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = starts[entry]
         guard starts[entry + 1] - start == bytes.count else { return false }
@@ -85,12 +119,12 @@ struct KeyTable: Sendable {
 
     private mutating func grow() {
         let size = slots.count * 2
-        slots = [Int32](repeating: -1, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
         for entry in 0..<count {
             var slot = Int(hashes[entry]) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(entry)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = UInt64(hashes[entry]) << 32 | UInt64(entry + 1)
         }
     }
 
