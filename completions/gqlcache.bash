@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|write|update|rm|clear|repl|help)
+    info|keys|show|read|write|update|rm|clear|doctor|gc|stats|refs|repl|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear repl help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear doctor gc stats refs repl help' -- "${cur}"))
         ;;
     esac
 }
@@ -462,9 +462,9 @@ _gqlcache_update() {
 
 _gqlcache_rm() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --force -f --version -h --help)
+    non_repeating_flags=(--cascade --clean-references --dry-run --force -f --version -h --help)
     repeating_options=()
-    non_repeating_options=(--match --mode --busy-timeout --format)
+    non_repeating_options=(--match --mode --type --busy-timeout --format)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions
@@ -474,6 +474,9 @@ _gqlcache_rm() {
         ;;
     '--mode')
         __gqlcache_add_completions -W 'apollo'$'\n''literal'$'\n''prefix'$'\n''glob'$'\n''regex'
+        return
+        ;;
+    '--type')
         return
         ;;
     '--busy-timeout')
@@ -504,6 +507,111 @@ _gqlcache_clear() {
     # Offer option value completions
     case "${prev}" in
     '--busy-timeout')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--full --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--format)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_gc() {
+    repeating_flags=()
+    non_repeating_flags=(--unreachable --dangling --all --vacuum --dry-run --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--busy-timeout --format)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--busy-timeout')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--top --format)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--top')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_refs() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--depth --format)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--depth')
         return
         ;;
     '--format')
