@@ -17,7 +17,11 @@ let package = Package(
         // Records, keys, file formats and transactions. No printing, no argument parsing.
         .target(
             name: "CacheStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one loop that steps a statement itself (the graph pass).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // GraphQL documents: field cache keys, typed reads. Reads records through
         // the store's transactions, never SQL.

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 extension ReadTransaction {
     /// Reads the whole table once, in row order, and returns its
@@ -11,72 +12,71 @@ extension ReadTransaction {
         // The largest _id bounds the row count, from the end of the table's b-tree.
         let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
         var graph = CacheGraph(capacity: capacity + capacity / 8)
-        let rows = try Row.fetchCursor(db, sql: "SELECT _id, key, record FROM records")
+        // The one loop over a million rows steps SQLite's statement itself:
+        // GRDB's cursor and rows would wrap each column in a Data value.
+        let statement = try db.makeStatement(sql: "SELECT _id, key, record FROM records")
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
         var batch = ScanBatch()
-        while let row = try rows.next() {
-            let outcome = try row.withUnsafeData(atIndex: 1) { keyData -> RowOutcome in
-                guard let keyData else { return .keyless }
-                return try row.withUnsafeData(atIndex: 2) { data -> RowOutcome in
-                    guard let data else { return .null }
-                    batch.beginRow()
-                    let isObject = data.withUnsafeBytes { raw in
-                        let text = raw.bindMemory(to: UInt8.self)
-                        return ReferenceScanner.scan(
-                            inUTF8: text,
-                            references: { field, target in
-                                Self.withUnescaped(text, field) { field in
-                                    Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
-                                }
-                            },
-                            typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
-                    }
-                    guard isObject else {
-                        batch.dropRow()
-                        return .refused
-                    }
-                    keyData.withUnsafeBytes { batch.endRow(key: $0.bindMemory(to: UInt8.self), size: data.count) }
-                    return .record
-                }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
             }
-            if case .record = outcome {
+            guard let key = Self.column(handle, 1) else {
+                batch.flush(into: &graph)
+                graph.addKeylessRow(id: sqlite3_column_int64(handle, 0))
+                continue
+            }
+            guard let text = Self.column(handle, 2) else {
+                batch.flush(into: &graph)
+                graph.markDamaged(graph.beginRecord(key: key, bytes: 0), problem: .null)
+                continue
+            }
+            batch.beginRow()
+            let isObject = ReferenceScanner.scan(
+                inUTF8: text,
+                references: { field, target in
+                    Self.withUnescaped(text, field) { field in
+                        Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
+                    }
+                },
+                typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
+            if isObject {
+                batch.endRow(key: key, size: text.count)
                 if batch.isFull { batch.flush(into: &graph) }
                 continue
             }
-            // A row that is not a plain record is handled on its own, in order.
+            // The scanner refused the text: decode it to say why, or, where the
+            // decoder is more lenient than the scanner, to read it after all.
+            // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
+            batch.dropRow()
             batch.flush(into: &graph)
-            switch outcome {
-            case .record:
-                break
-            case .keyless:
-                graph.addKeylessRow(id: row[0])
-            case .null:
-                let node = try row.withUnsafeData(atIndex: 1) { key in
-                    key!.withUnsafeBytes { graph.beginRecord(key: $0.bindMemory(to: UInt8.self), bytes: 0) }
-                }
-                graph.markDamaged(node, problem: .null)
-            case .refused:
-                // The scanner refused the text: decode it to say why, or, where
-                // the decoder is more lenient than the scanner, to read it after all.
-                // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
-                let (text, bytes) = try row.withUnsafeData(atIndex: 2) { data in
-                    (String(decoding: data ?? Data(), as: UTF8.self), data?.count ?? 0)
-                }
-                let node = try row.withUnsafeData(atIndex: 1) { key in
-                    key!.withUnsafeBytes { graph.beginRecord(key: $0.bindMemory(to: UInt8.self), bytes: bytes) }
-                }
-                do {
-                    graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: text))
-                } catch CacheStoreError.damagedRecord(_, let problem) {
-                    graph.markDamaged(node, problem: problem)
-                }
+            let node = graph.beginRecord(key: key, bytes: text.count)
+            do {
+                graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: String(decoding: text, as: UTF8.self)))
+            } catch CacheStoreError.damagedRecord(_, let problem) {
+                graph.markDamaged(node, problem: problem)
             }
         }
         batch.flush(into: &graph)
         return graph
     }
 
-    private enum RowOutcome {
-        case record, keyless, null, refused
+    /// The bytes of a column as SQLite holds them (valid until the next
+    /// step), or nil for NULL.
+    private static func column(_ handle: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let pointer: UnsafeRawPointer?
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB: pointer = sqlite3_column_blob(handle, index)
+        default: pointer = sqlite3_column_text(handle, index).map(UnsafeRawPointer.init)
+        }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer, count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
     /// Calls `body` with the bytes of a JSON string's contents, unescaped

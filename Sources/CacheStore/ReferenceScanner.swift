@@ -202,6 +202,8 @@ enum ReferenceScanner {
             guard consume(UInt8(ascii: "\"")) else { return nil }
             let start = index
             while index < bytes.count {
+                skipPlainStringBytes()
+                guard index < bytes.count else { return nil }
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""):
@@ -227,6 +229,22 @@ enum ReferenceScanner {
                 }
             }
             return nil
+        }
+
+        /// Skips eight bytes at a time while none of them is a quote, a
+        /// backslash or a control character (bytes of non-ASCII characters
+        /// are plain).
+        private mutating func skipPlainStringBytes() {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+                if special & highs != 0 { return }
+                index += 8
+            }
         }
 
         private func isHexDigit(_ byte: UInt8) -> Bool {

@@ -96,6 +96,27 @@ final class ReferenceScannerValidityTests: XCTestCase {
         }
     }
 
+    func testStringsAreReadTheSameWhereverTheirSpecialBytesFallInAWord() throws {
+        // The scanner skips eight plain bytes at a time: put the quote, an
+        // escape, a control character and non-ASCII text at every offset.
+        for offset in 0..<24 {
+            let pad = String(repeating: "a", count: offset)
+            let good = [
+                #"{"k\#(pad)":{"$reference":"K:\#(pad)"}}"#,
+                #"{"k":{"$reference":"\#(pad)\"q\"\#(pad)"},"s":"\#(pad)é\\\#(pad)\u00e9"}"#,
+            ]
+            for text in good {
+                var found: [String] = []
+                XCTAssertTrue(ReferenceScanner.references(in: text) { found.append("\($0) → \($1)") }, text)
+                XCTAssertEqual(found, try Record(key: "X", jsonText: text).references.map { "\($0.field) → \($0.key.rawValue)" }, text)
+            }
+            for bad in ["{\"k\":\"\(pad)\u{01}\"}", #"{"k":"\#(pad)\q"}"#, #"{"k":"\#(pad)"#] {
+                XCTAssertFalse(ReferenceScanner.references(in: bad) { _, _ in }, bad)
+                XCTAssertThrowsError(try Record(key: "X", jsonText: bad), bad)
+            }
+        }
+    }
+
     func testScanReportsTheTopLevelTypenameOnly() {
         var names: [String] = []
         var references: [String] = []

@@ -39,7 +39,7 @@ struct ReferenceTree {
                 let repeated = !expanded.insert(target).inserted
                 nodes.append(Node(
                     reference: reference, state: state, typename: typename, exists: graph.exists(target),
-                    children: repeated ? [] : children(of: target, level: level + 1), repeated: repeated && level < depth))
+                    children: repeated ? [] : children(of: target, level: level + 1), repeated: repeated))
             }
             return nodes
         }
