@@ -28,9 +28,10 @@ public struct CacheGraph: Sendable {
     /// Number in `typenameTable`, or -1.
     private(set) var typenameOf: [Int32] = []
     private(set) var typenameTable = KeyTable()
-    /// Each record's references are `edgeTargets[firstEdge ..< firstEdge + edgeCount]`.
-    private(set) var firstEdge: [Int32] = []
-    private(set) var edgeCount: [Int32] = []
+    /// Each record's references are `edgeTargets[start ..< start + count]`,
+    /// both in one array so that following a record's references costs one
+    /// memory fetch, not two.
+    private(set) var edgeSpans: [(start: Int32, count: Int32)] = []
     private(set) var edgeTargets: [Int32] = []
     private(set) var edgeFields: [Int32] = []
     /// Names of the fields that hold references.
@@ -51,8 +52,7 @@ public struct CacheGraph: Sendable {
         states.reserveCapacity(capacity)
         sizes.reserveCapacity(capacity)
         typenameOf.reserveCapacity(capacity)
-        firstEdge.reserveCapacity(capacity)
-        edgeCount.reserveCapacity(capacity)
+        edgeSpans.reserveCapacity(capacity)
     }
 
     // MARK: Building
@@ -68,8 +68,7 @@ public struct CacheGraph: Sendable {
             states.append(.missing)
             sizes.append(0)
             typenameOf.append(-1)
-            firstEdge.append(0)
-            edgeCount.append(0)
+            edgeSpans.append((0, 0))
         }
         return node
     }
@@ -86,8 +85,7 @@ public struct CacheGraph: Sendable {
         totalBytes += bytes
         sizes[Int(node)] = Int32(clamping: bytes)
         states[Int(node)] = .record
-        firstEdge[Int(node)] = Int32(edgeTargets.count)
-        edgeCount[Int(node)] = 0
+        edgeSpans[Int(node)] = (Int32(edgeTargets.count), 0)
         return node
     }
 
@@ -101,7 +99,7 @@ public struct CacheGraph: Sendable {
         let field = fieldTable.insert(field)
         edgeTargets.append(self.node(for: target, hash: hash))
         edgeFields.append(field)
-        edgeCount[Int(node)] += 1
+        edgeSpans[Int(node)].count += 1
     }
 
     mutating func setTypename(of node: Int32, _ typename: UnsafeBufferPointer<UInt8>) {
@@ -111,9 +109,9 @@ public struct CacheGraph: Sendable {
     /// Marks a record begun with ``beginRecord(key:bytes:)`` as damaged and
     /// forgets its references.
     mutating func markDamaged(_ node: Int32, problem: CacheStoreError.RecordProblem) {
-        edgeTargets.removeLast(Int(edgeCount[Int(node)]))
-        edgeFields.removeLast(Int(edgeCount[Int(node)]))
-        edgeCount[Int(node)] = 0
+        edgeTargets.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeFields.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeSpans[Int(node)].count = 0
         typenameOf[Int(node)] = -1
         states[Int(node)] = .damaged
         damagedRecords.append(DamagedRecord(key: key(node), problem: problem))
@@ -122,9 +120,9 @@ public struct CacheGraph: Sendable {
     /// Replaces what the scan found of a record with its decoded references
     /// and typename.
     mutating func replaceReferences(of node: Int32, with record: Record) {
-        edgeTargets.removeLast(Int(edgeCount[Int(node)]))
-        edgeFields.removeLast(Int(edgeCount[Int(node)]))
-        edgeCount[Int(node)] = 0
+        edgeTargets.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeFields.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeSpans[Int(node)].count = 0
         typenameOf[Int(node)] = record.typename.map { typenameTable.insert($0) } ?? -1
         for reference in record.references {
             var field = reference.field
@@ -160,8 +158,8 @@ public struct CacheGraph: Sendable {
 
     /// The references of one node, as indexes into the edge arrays.
     func edges(of node: Int32) -> Range<Int> {
-        let start = Int(firstEdge[Int(node)])
-        return start..<(start + Int(edgeCount[Int(node)]))
+        let span = edgeSpans[Int(node)]
+        return Int(span.start)..<Int(span.start + span.count)
     }
 
     /// The root records present, in Apollo's order.

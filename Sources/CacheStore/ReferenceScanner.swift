@@ -231,9 +231,11 @@ enum ReferenceScanner {
             return nil
         }
 
-        /// Skips eight bytes at a time while none of them is a quote, a
-        /// backslash or a control character (bytes of non-ASCII characters
-        /// are plain).
+        /// Skips plain bytes, eight at a time, up to the first quote,
+        /// backslash or control character (bytes of non-ASCII characters
+        /// are plain); in the last seven bytes, it leaves the work to the
+        /// caller.
+        @inline(__always)
         private mutating func skipPlainStringBytes() {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
@@ -242,7 +244,12 @@ enum ReferenceScanner {
                 let quotes = word ^ (ones &* 0x22)
                 let backslashes = word ^ (ones &* 0x5C)
                 let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-                if special & highs != 0 { return }
+                let flags = special & highs
+                if flags != 0 {
+                    // The lowest flag is exact (borrows only flag bytes above a real one).
+                    index += flags.trailingZeroBitCount / 8
+                    return
+                }
                 index += 8
             }
         }
