@@ -202,11 +202,13 @@ extension CacheGraph {
         var head = 0
         while head < queue.count {
             let node = queue[head]
+            let group = owner[Int(node)]
             head += 1
             for edge in edges(of: node) {
                 let target = edgeTargets[edge]
-                guard !isRoot[Int(target)], owner[Int(target)] < 0, states[Int(target)] != .missing else { continue }
-                owner[Int(target)] = owner[Int(node)]
+                // Most targets are owned already: that test first, one memory fetch.
+                guard owner[Int(target)] < 0, !isRoot[Int(target)], states[Int(target)] != .missing else { continue }
+                owner[Int(target)] = group
                 queue.append(target)
             }
         }
