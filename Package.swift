@@ -19,7 +19,8 @@ let package = Package(
             name: "CacheStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The C API, for the progress handler only (ScanProgress.swift).
+                // SQLite's C API: the progress handler (ScanProgress.swift), the pattern removal's
+                // scanning function and the graph pass, which steps its statement itself.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -173,13 +173,13 @@ _gqlcache() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    info|keys|show|read|write|update|rm|clear|grep|diff|export|import|repl|completions|help)
+    info|keys|show|read|write|update|rm|clear|grep|diff|export|import|doctor|gc|stats|refs|repl|completions|help)
         # Offer subcommand argument completions
         "_gqlcache_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import repl completions help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import doctor gc stats refs repl completions help' -- "${cur}"))
         ;;
     esac
 }
@@ -508,9 +508,9 @@ _gqlcache_update() {
 
 _gqlcache_rm() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --force -f --backup --quiet -q --version -h --help)
+    non_repeating_flags=(--cascade --clean-references --dry-run --force -f --backup --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--match --mode --busy-timeout --format --color)
+    non_repeating_options=(--match --mode --type --busy-timeout --format --color)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions
@@ -520,6 +520,9 @@ _gqlcache_rm() {
         ;;
     '--mode')
         __gqlcache_add_completions -W 'apollo'$'\n''literal'$'\n''prefix'$'\n''glob'$'\n''regex'
+        return
+        ;;
+    '--type')
         return
         ;;
     '--busy-timeout')
@@ -708,6 +711,127 @@ _gqlcache_import() {
         ;;
     2)
         __gqlcache_add_completions -o plusdirs -fX '!*.@(jsonl|json)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--full --quiet -q --no-pager --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--format --color)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_gc() {
+    repeating_flags=()
+    non_repeating_flags=(--unreachable --dangling --all --vacuum --dry-run --backup --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--busy-timeout --format --color)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--busy-timeout')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --no-pager --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--top --format --color)
+    __gqlcache_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--top')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    esac
+}
+
+_gqlcache_refs() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --no-pager --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--depth --format --color)
+    __gqlcache_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--depth')
+        return
+        ;;
+    '--format')
+        __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--color')
+        __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
         return
         ;;
     esac

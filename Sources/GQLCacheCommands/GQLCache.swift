@@ -19,12 +19,13 @@ public struct GQLCache: ParsableCommand {
             Exit status: 0 success; 1 not found, no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
             5 I/O error (missing, unreadable or read-only file); 6 damaged record, or with --schema a \
-            value that does not fit its type.
+            value that does not fit its type; 7 doctor found problems.
             """,
         version: GQLCacheVersion.current,
         subcommands: [
             Info.self, Keys.self, Show.self, Read.self, Write.self, Update.self, Remove.self, Clear.self,
-            Grep.self, Diff.self, Export.self, Import.self, Repl.self, Completions.self,
+            Grep.self, Diff.self, Export.self, Import.self, Doctor.self, GarbageCollect.self, Stats.self, Refs.self,
+            Repl.self, Completions.self,
         ]
     )
 

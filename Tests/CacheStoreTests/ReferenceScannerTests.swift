@@ -68,3 +68,70 @@ final class ReferenceScannerTests: XCTestCase {
         XCTAssertEqual(found.count, 5)
     }
 }
+
+/// The scanner refuses exactly the texts the decoder refuses, so that a
+/// pass over the table that trusts the scanner reports the damaged records
+/// that decoding would.
+final class ReferenceScannerValidityTests: XCTestCase {
+    func testScannerRefusesTheInvalidJSONTheDecoderRefuses() {
+        let texts = [
+            #"{"a": tru}"#, #"{"a": nul}"#, #"{"a": 01}"#, #"{"a": 1.}"#, #"{"a": -}"#, #"{"a": 1e}"#, #"{"a": .5}"#,
+            #"{"a": "\x"}"#, #"{"a": "\u12G4"}"#, "{\"a\": \"tab\there\"}", #"{"a": +1}"#, #"{"a": [1,]}"#,
+            #"{"a": "x"#, #"{"a" 1}"#, #"{"a": truex}"#,
+        ]
+        for text in texts {
+            XCTAssertFalse(ReferenceScanner.references(in: text) { _, _ in }, text)
+            XCTAssertThrowsError(try Record(key: "X", jsonText: text), text)
+        }
+    }
+
+    func testScannerAcceptsTheNumbersLiteralsAndEscapesTheDecoderAccepts() throws {
+        let texts = [
+            #"{"a": 0, "b": -0.5, "c": 1E+9, "d": 2e-3, "e": 123}"#, #"{"t": true, "f": false, "n": null}"#,
+            #"{"s": "\" \\ \/ \b \f \n \r \t \u00E9 \uD83D\uDE00"}"#,
+        ]
+        for text in texts {
+            XCTAssertTrue(ReferenceScanner.references(in: text) { _, _ in }, text)
+            XCTAssertNoThrow(try Record(key: "X", jsonText: text), text)
+        }
+    }
+
+    func testStringsAreReadTheSameWhereverTheirSpecialBytesFallInAWord() throws {
+        // The scanner skips eight plain bytes at a time: put the quote, an
+        // escape, a control character and non-ASCII text at every offset.
+        for offset in 0..<24 {
+            let pad = String(repeating: "a", count: offset)
+            let good = [
+                #"{"k\#(pad)":{"$reference":"K:\#(pad)"}}"#,
+                #"{"k":{"$reference":"\#(pad)\"q\"\#(pad)"},"s":"\#(pad)é\\\#(pad)\u00e9"}"#,
+            ]
+            for text in good {
+                var found: [String] = []
+                XCTAssertTrue(ReferenceScanner.references(in: text) { found.append("\($0) → \($1)") }, text)
+                XCTAssertEqual(found, try Record(key: "X", jsonText: text).references.map { "\($0.field) → \($0.key.rawValue)" }, text)
+            }
+            for bad in ["{\"k\":\"\(pad)\u{01}\"}", #"{"k":"\#(pad)\q"}"#, #"{"k":"\#(pad)"#] {
+                XCTAssertFalse(ReferenceScanner.references(in: bad) { _, _ in }, bad)
+                XCTAssertThrowsError(try Record(key: "X", jsonText: bad), bad)
+            }
+        }
+    }
+
+    func testScanReportsTheTopLevelTypenameOnly() {
+        var names: [String] = []
+        var references: [String] = []
+        let text = #"{"nested":{"__typename":"Inner"},"__typename":"Outer","friend":{"$reference":"K:1"}}"#
+        var copy = text
+        let ok = copy.withUTF8 { bytes in
+            ReferenceScanner.scan(
+                inUTF8: bytes,
+                references: {
+                    references.append("\(ReferenceScanner.decodeString(bytes, $0)) → \(ReferenceScanner.decodeString(bytes, $1))")
+                },
+                typename: { names.append(ReferenceScanner.decodeString(bytes, $0)) })
+        }
+        XCTAssertTrue(ok)
+        XCTAssertEqual(names, ["Outer"])
+        XCTAssertEqual(references, ["friend → K:1"])
+    }
+}

@@ -110,7 +110,7 @@ final class BadInputTests: CommandTestCase {
     func testUnknownCommandsAndOptionsAreUsageErrors() throws {
         let unknown = gqlcache("frobnicate", "x")
         XCTAssertEqual(unknown.status, .usage)
-        XCTAssertEqual(unknown.stderr, "gqlcache: unknown command 'frobnicate' (commands: info, keys, show, read, write, update, rm, clear, grep, diff, export, import, repl, completions, help; see 'gqlcache --help')\n")
+        XCTAssertEqual(unknown.stderr, "gqlcache: unknown command 'frobnicate' (commands: info, keys, show, read, write, update, rm, clear, grep, diff, export, import, doctor, gc, stats, refs, repl, completions, help; see 'gqlcache --help')\n")
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "--frob")
         XCTAssertEqual(result.status, .usage)

@@ -205,7 +205,7 @@ final class REPLTests: CommandTestCase {
     func testCompletionOffersCommandsFlagsAndKeysWithColonsAndParentheses() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)
-        XCTAssertEqual(completer.complete(word: "re", before: ""), .candidates(["read", "repl"].filter { $0 != "repl" }))
+        XCTAssertEqual(completer.complete(word: "re", before: ""), .candidates(["read", "refs", "repl"].filter { $0 != "repl" }))
         XCTAssertEqual(completer.complete(word: "--dr", before: "rm "), .candidates(["--dry-run"]))
         XCTAssertEqual(completer.complete(word: "Human:10", before: "show "), .candidates(["Human:1000", "Human:1002"]))
         XCTAssertEqual(completer.complete(word: "Droid:2001.f", before: "rm "), .candidates(["Droid:2001.friendsConnection(after:null,first:2)"]))

@@ -188,7 +188,7 @@ public final class REPLSession {
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
             ? words : [command, cachePath] + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
-        if command == "rm" || command == "clear" { try? dropRemovedRecordsFromTrail() }
+        if ["rm", "clear", "gc"].contains(command) { try? dropRemovedRecordsFromTrail() }
         return status
     }
 

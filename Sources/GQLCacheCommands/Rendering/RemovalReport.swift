@@ -7,6 +7,8 @@ struct RemovalOutcome {
     let keys: [CacheKey]?
     let dryRun: Bool
     let dangling: DanglingReport
+    /// With --clean-references: the references dropped instead of left dangling.
+    var cleaned: [DroppedReferences]? = nil
 
     /// The outcome of removing the records `gone`: every reference to one
     /// of them dangles. `keys` is what to list (nil: only the count);
@@ -18,6 +20,15 @@ struct RemovalOutcome {
         var report = DanglingReport(keepAll: keepAll)
         try tx.forEachReference(to: gone, filter: filter) { report.add($0) }
         return RemovalOutcome(count: count, keys: keys, dryRun: dryRun, dangling: report)
+    }
+
+    /// The outcome of a removal whose dangling references are already known.
+    static func with(
+        keys: [CacheKey], dryRun: Bool, dangling references: [ReferenceLocation], keepAll: Bool, cleaned: [DroppedReferences]?
+    ) -> RemovalOutcome {
+        var report = DanglingReport(keepAll: keepAll)
+        if cleaned == nil { references.forEach { report.add($0) } }
+        return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned)
     }
 
     func render(format: OutputFormat, context: CommandContext) {
@@ -32,11 +43,16 @@ struct RemovalOutcome {
                 ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
                 ("danglingReferences", .int(dangling.count)),
                 ("dangling", .array(references.map(\.json))),
-            ]), to: context)
+            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json)))] } ?? [])), to: context)
         case .jsonl:
             for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
             for reference in references {
                 context.print(JSONOutput.object([("type", .string("dangling"))] + reference.jsonMembers).rendered(pretty: false))
+            }
+            for drops in cleaned ?? [] {
+                for reference in drops.dropped {
+                    context.print(JSONOutput.object([("type", .string("cleaned"))] + drops.jsonMembers(reference)).rendered(pretty: false))
+                }
             }
             context.print(JSONOutput.object([
                 ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(count)),
@@ -54,6 +70,12 @@ struct RemovalOutcome {
         for key in keys ?? [] { text += "\(verb) \(key.display)\n" }
         if quiet { return text }
         text += "\(verb) \(plural(count, "record"))"
+        if let cleaned {
+            let lines = cleaned.flatMap(\.lines)
+            if lines.isEmpty { return text + (dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n") }
+            text += dryRun ? " and would drop \(plural(lines.count, "reference")) to them:\n" : " and dropped \(plural(lines.count, "reference")) to them:\n"
+            return text + lines.map { "  \($0)\n" }.joined()
+        }
         if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
             return text

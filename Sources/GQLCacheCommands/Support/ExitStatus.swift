@@ -17,6 +17,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// A record in the file is damaged (NULL or not a JSON object), or a
     /// read with a schema found a value that does not fit its type.
     case damagedRecord = 6
+    /// `doctor` found problems in the cache (the check itself ran).
+    case problemsFound = 7
     /// Ctrl-C stopped the command.
     case interrupted = 130
 }

@@ -1,0 +1,323 @@
+/// The shape of a whole cache, gathered in one streaming pass over the
+/// `records` table: each record's key, size, `__typename` and state, and
+/// every reference between records (with the field that holds it). Record
+/// bodies are never kept, so memory grows with the keys and references only.
+///
+/// ```swift
+/// let graph = try store.read { tx in try tx.graph() }
+/// graph.danglingReferences   // [Droid:2001 friends → Human:1002]
+/// graph.unreachableKeys()    // records no root reaches
+/// ```
+///
+/// Nodes are the keys of records and the keys references point at: a node
+/// without a record is the target of a dangling reference.
+public struct CacheGraph: Sendable {
+    enum State: UInt8 {
+        /// Only referenced: no record has this key.
+        case missing = 0
+        case record
+        /// The `record` column is NULL, not JSON, or not a JSON object.
+        case damaged
+    }
+
+    /// Keys by node number.
+    private(set) var keyTable: KeyTable
+    private(set) var states: [State] = []
+    /// Bytes of each record's JSON text (0 for a missing or NULL record).
+    private(set) var sizes: [Int32] = []
+    /// Number in `typenameTable`, or -1.
+    private(set) var typenameOf: [Int32] = []
+    private(set) var typenameTable = KeyTable()
+    /// Each record's references are `edgeTargets[start ..< start + count]`,
+    /// both in one array so that following a record's references costs one
+    /// memory fetch, not two.
+    private(set) var edgeSpans: [(start: Int32, count: Int32)] = []
+    private(set) var edgeTargets: [Int32] = []
+    private(set) var edgeFields: [Int32] = []
+    /// Names of the fields that hold references.
+    private(set) var fieldTable = KeyTable()
+
+    /// Records whose text cannot be decoded, with what is wrong, in row order.
+    public private(set) var damagedRecords: [DamagedRecord] = []
+    /// Rows whose key is NULL (only a damaged file has them), by `_id`.
+    public private(set) var keylessRowIDs: [Int64] = []
+    /// The number of rows with a key.
+    public private(set) var recordCount = 0
+    /// The bytes of every record's JSON text.
+    public private(set) var totalBytes = 0
+
+    /// An empty graph with room for about `capacity` records.
+    init(capacity: Int) {
+        keyTable = KeyTable(capacity: capacity)
+        states.reserveCapacity(capacity)
+        sizes.reserveCapacity(capacity)
+        typenameOf.reserveCapacity(capacity)
+        edgeSpans.reserveCapacity(capacity)
+    }
+
+    // MARK: Building
+
+    /// The node of a key, added as missing when new.
+    mutating func node(for key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        node(for: key, hash: KeyTable.hash(key))
+    }
+
+    mutating func node(for key: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32 {
+        let node = keyTable.insert(key, hash: hash)
+        if Int(node) == states.count {
+            states.append(.missing)
+            sizes.append(0)
+            typenameOf.append(-1)
+            edgeSpans.append((0, 0))
+        }
+        return node
+    }
+
+    /// Starts the record of `key`, `bytes` long; its references follow
+    /// with ``addReference(field:target:)``.
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, bytes: Int) -> Int32 {
+        beginRecord(key: key, hash: KeyTable.hash(key), bytes: bytes)
+    }
+
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, hash: UInt32, bytes: Int) -> Int32 {
+        let node = node(for: key, hash: hash)
+        recordCount += 1
+        totalBytes += bytes
+        sizes[Int(node)] = Int32(clamping: bytes)
+        states[Int(node)] = .record
+        edgeSpans[Int(node)] = (Int32(edgeTargets.count), 0)
+        return node
+    }
+
+    mutating func addReference(from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>) {
+        addReference(from: node, field: field, target: target, hash: KeyTable.hash(target))
+    }
+
+    mutating func addReference(
+        from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>, hash: UInt32
+    ) {
+        let field = fieldTable.insert(field)
+        edgeTargets.append(self.node(for: target, hash: hash))
+        edgeFields.append(field)
+        edgeSpans[Int(node)].count += 1
+    }
+
+    mutating func setTypename(of node: Int32, _ typename: UnsafeBufferPointer<UInt8>) {
+        typenameOf[Int(node)] = typenameTable.insert(typename)
+    }
+
+    /// Marks a record begun with ``beginRecord(key:bytes:)`` as damaged and
+    /// forgets its references.
+    mutating func markDamaged(_ node: Int32, problem: CacheStoreError.RecordProblem) {
+        edgeTargets.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeFields.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeSpans[Int(node)].count = 0
+        typenameOf[Int(node)] = -1
+        states[Int(node)] = .damaged
+        damagedRecords.append(DamagedRecord(key: key(node), problem: problem))
+    }
+
+    /// Replaces what the scan found of a record with its decoded references
+    /// and typename.
+    mutating func replaceReferences(of node: Int32, with record: Record) {
+        edgeTargets.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeFields.removeLast(Int(edgeSpans[Int(node)].count))
+        edgeSpans[Int(node)].count = 0
+        typenameOf[Int(node)] = record.typename.map { typenameTable.insert($0) } ?? -1
+        for reference in record.references {
+            var field = reference.field
+            var target = reference.key.rawValue
+            field.withUTF8 { field in target.withUTF8 { target in addReference(from: node, field: field, target: target) } }
+        }
+    }
+
+    mutating func addKeylessRow(id: Int64) { keylessRowIDs.append(id) }
+
+    /// The key of a node.
+    func key(_ node: Int32) -> CacheKey { CacheKey(keyTable.string(node)) }
+
+    /// Every node's key, in node order (for tests).
+    var keys: [String] { (0..<Int32(keyTable.count)).map { keyTable.string($0) } }
+    /// The names of the fields that hold references (for tests).
+    var fields: [String] { (0..<Int32(fieldTable.count)).map { fieldTable.string($0) } }
+    var nodeCount: Int { states.count }
+
+    // MARK: Reading
+
+    /// True when a record (possibly damaged) has this key.
+    public func containsRecord(_ key: CacheKey) -> Bool {
+        guard let node = keyTable.find(key.rawValue) else { return false }
+        return states[Int(node)] != .missing
+    }
+
+    /// The node of a key that has a record.
+    func recordNode(_ key: CacheKey) -> Int32? {
+        guard let node = keyTable.find(key.rawValue), states[Int(node)] != .missing else { return nil }
+        return node
+    }
+
+    /// The references of one node, as indexes into the edge arrays.
+    func edges(of node: Int32) -> Range<Int> {
+        let span = edgeSpans[Int(node)]
+        return Int(span.start)..<Int(span.start + span.count)
+    }
+
+    /// The root records present, in Apollo's order.
+    var rootNodes: [Int32] { CacheKey.roots.compactMap(recordNode) }
+
+    private func location(_ node: Int32, _ edge: Int) -> ReferenceLocation {
+        ReferenceLocation(from: key(node), field: fieldTable.string(edgeFields[edge]), to: key(edgeTargets[edge]))
+    }
+
+    /// Every reference whose target has no record, ordered by the holding
+    /// key, then field, then position in the record.
+    public var danglingReferences: [ReferenceLocation] {
+        var found: [ReferenceLocation] = []
+        for node in 0..<Int32(nodeCount) where states[Int(node)] == .record {
+            for edge in edges(of: node) where states[Int(edgeTargets[edge])] == .missing {
+                found.append(location(node, edge))
+            }
+        }
+        return Self.sorted(found)
+    }
+
+    static func sorted(_ references: [ReferenceLocation]) -> [ReferenceLocation] {
+        references.enumerated().sorted { lhs, rhs in
+            if lhs.element.from != rhs.element.from { return lhs.element.from < rhs.element.from }
+            if lhs.element.field != rhs.element.field { return byteOrder(lhs.element.field, rhs.element.field) }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// For each node, whether a root reaches it through references (the
+    /// roots themselves included). With no root record, nothing is reached.
+    func reachedFromRoots() -> [Bool] {
+        reached(from: rootNodes, avoiding: nil)
+    }
+
+    /// Breadth-first over references from `seeds`, never entering a node
+    /// `avoiding` says to avoid.
+    func reached(from seeds: [Int32], avoiding: ((Int32) -> Bool)?) -> [Bool] {
+        var seen = [Bool](repeating: false, count: nodeCount)
+        var queue: [Int32] = []
+        queue.reserveCapacity(seeds.count)
+        for seed in seeds where !seen[Int(seed)] && !(avoiding?(seed) ?? false) {
+            seen[Int(seed)] = true
+            queue.append(seed)
+        }
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            for edge in edges(of: node) {
+                let target = edgeTargets[edge]
+                guard !seen[Int(target)], !(avoiding?(target) ?? false) else { continue }
+                seen[Int(target)] = true
+                queue.append(target)
+            }
+        }
+        return seen
+    }
+
+    /// Keys of the records that no root reaches, in key order. Damaged
+    /// records are not among them: they are ``damagedRecords``, whether
+    /// reached or not.
+    public func unreachableKeys() -> [CacheKey] {
+        let reached = reachedFromRoots()
+        return sortedKeys((0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] })
+    }
+
+    /// The keys of `nodes` in byte order, compared where they are stored.
+    func sortedKeys(_ nodes: [Int32]) -> [CacheKey] {
+        nodes.sorted(by: keyTable.precedes).map(key)
+    }
+
+    /// Groups of record keys equal but for ASCII case, each sorted, ordered
+    /// by their first key.
+    public func caseInsensitiveDuplicates() -> [[CacheKey]] {
+        // A folded hash per key, sorted, then equal hashes compared for real:
+        // no folded copy of every key is kept.
+        // Each entry: the hash in the high 32 bits, the node in the low ones,
+        // so that one sort of plain integers brings equal hashes together.
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(recordCount)
+        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
+            let hash = keyTable.withBytes(node) { bytes in
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3 }
+                return hash
+            }
+            hashes.append((hash ^ (hash << 32)) & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(node)))
+        }
+        hashes.sort()
+        var groups: [[CacheKey]] = []
+        var start = 0
+        while start < hashes.count {
+            var end = start + 1
+            while end < hashes.count && hashes[end] >> 32 == hashes[start] >> 32 { end += 1 }
+            if end - start > 1 {
+                var byFolded: [[UInt8]: [CacheKey]] = [:]
+                for entry in hashes[start..<end] {
+                    let node = Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+                    byFolded[keyTable.withBytes(node) { $0.map(Self.foldASCII) }, default: []].append(key(node))
+                }
+                groups += byFolded.values.filter { $0.count > 1 }.map { $0.sorted() }
+            }
+            start = end
+        }
+        return groups.sorted { $0[0] < $1[0] }
+    }
+
+    private static func foldASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Keys of the records whose `__typename` is `typename`, in key order.
+    public func keys(typename: String) -> [CacheKey] {
+        guard let number = typenameTable.find(typename) else { return [] }
+        return sortedKeys((0..<Int32(nodeCount)).filter { typenameOf[Int($0)] == number })
+    }
+
+    /// The references to any of `targets` held by records not in
+    /// `targets`, ordered by holding key, then field: after removing
+    /// `targets`, the references left dangling.
+    public func references(to targets: Set<CacheKey>) -> [ReferenceLocation] {
+        let targetNodes = Set(targets.compactMap { keyTable.find($0.rawValue) })
+        guard !targetNodes.isEmpty else { return [] }
+        var found: [ReferenceLocation] = []
+        for node in 0..<Int32(nodeCount) where states[Int(node)] == .record && !targetNodes.contains(node) {
+            for edge in edges(of: node) where targetNodes.contains(edgeTargets[edge]) {
+                found.append(location(node, edge))
+            }
+        }
+        return Self.sorted(found)
+    }
+
+    /// What removing `keys` with their cascade takes: those keys (the ones
+    /// with a record) and every record reachable from them that nothing
+    /// else reaches: no root, and no record outside what is removed. In key order.
+    public func cascade(from keys: [CacheKey]) -> [CacheKey] {
+        let starts = keys.compactMap(recordNode)
+        let isStart = Set(starts)
+        // Everything the removed keys reach.
+        let inReach = reached(from: starts, avoiding: nil)
+        // What stays of it: roots in reach, records in reach referenced
+        // from outside the reach, and all they reach without passing
+        // through a removed key.
+        var seeds: [Int32] = rootNodes.filter { inReach[Int($0)] && !isStart.contains($0) }
+        for node in 0..<Int32(nodeCount) where !inReach[Int(node)] && states[Int(node)] == .record {
+            for edge in edges(of: node) {
+                let target = edgeTargets[edge]
+                if inReach[Int(target)] && !isStart.contains(target) { seeds.append(target) }
+            }
+        }
+        let kept = reached(from: seeds, avoiding: { isStart.contains($0) })
+        return sortedKeys((0..<Int32(nodeCount)).filter { inReach[Int($0)] && !kept[Int($0)] && states[Int($0)] != .missing })
+    }
+}
+
+/// A record whose text cannot be decoded, and why.
+public struct DamagedRecord: Equatable, Sendable {
+    public let key: CacheKey
+    public let problem: CacheStoreError.RecordProblem
+}

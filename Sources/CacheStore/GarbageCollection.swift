@@ -1,0 +1,60 @@
+/// What ``ReadWriteTransaction/collectGarbage(_:)`` removes, or would.
+public struct GarbageCollection: Equatable, Sendable {
+    /// Which kinds of garbage to collect.
+    public struct Kinds: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Records no root reaches.
+        public static let unreachable = Kinds(rawValue: 1)
+        /// References to keys that have no record.
+        public static let dangling = Kinds(rawValue: 2)
+        public static let all: Kinds = [.unreachable, .dangling]
+    }
+
+    /// The records removed, in key order.
+    public let removedKeys: [CacheKey]
+    /// The references dropped, by holding record in key order.
+    public let droppedReferences: [DroppedReferences]
+    /// Records read in the one pass over the table.
+    public let recordCount: Int
+
+    /// True when there was nothing to collect.
+    public var isEmpty: Bool { removedKeys.isEmpty && droppedReferences.isEmpty }
+}
+
+extension ReadTransaction {
+    /// What collecting `kinds` of garbage would do, from one pass over the
+    /// table; changes nothing.
+    public func plannedGarbageCollection(_ kinds: GarbageCollection.Kinds) throws -> GarbageCollection {
+        try garbageCollection(kinds, in: try graph()) { try referenceDrops(to: $0, in: $1) }
+    }
+
+    func garbageCollection(
+        _ kinds: GarbageCollection.Kinds, in graph: CacheGraph,
+        drop: (Set<CacheKey>, [CacheKey]) throws -> [DroppedReferences]
+    ) throws -> GarbageCollection {
+        let removed = kinds.contains(.unreachable) ? graph.unreachableKeys() : []
+        var drops: [DroppedReferences] = []
+        if kinds.contains(.dangling) {
+            // Records about to go need no repair.
+            let going = Set(removed)
+            let dangling = graph.danglingReferences.filter { !going.contains($0.from) }
+            var holders: [CacheKey] = []
+            for reference in dangling where holders.last != reference.from { holders.append(reference.from) }
+            drops = try drop(Set(dangling.map(\.to)), holders)
+        }
+        return GarbageCollection(removedKeys: removed, droppedReferences: drops, recordCount: graph.recordCount)
+    }
+}
+
+extension ReadWriteTransaction {
+    /// Removes the records no root reaches and drops the references that
+    /// dangle, as `kinds` asks, from one pass over the table. Everything
+    /// commits with the transaction, or nothing does.
+    @discardableResult
+    public func collectGarbage(_ kinds: GarbageCollection.Kinds) throws -> GarbageCollection {
+        let plan = try garbageCollection(kinds, in: try graph()) { try dropReferences(to: $0, in: $1) }
+        try removeObjects(forKeys: plan.removedKeys)
+        return plan
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+internal import GRDB
+internal import GRDBSQLite
+
+extension ReadTransaction {
+    /// Reads the whole table once, in row order, and returns its
+    /// ``CacheGraph``: keys, sizes, typenames, damaged rows and references.
+    /// Each record's text is walked where SQLite holds it, for its
+    /// references and `__typename`, and never decoded or kept.
+    public func graph() throws -> CacheGraph {
+        let db = try database()
+        // The largest _id bounds the row count, from the end of the table's b-tree.
+        let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
+        var graph = CacheGraph(capacity: capacity + capacity / 8)
+        // The one loop over a million rows steps SQLite's statement itself:
+        // GRDB's cursor and rows would wrap each column in a Data value.
+        let statement = try db.makeStatement(sql: "SELECT _id, key, record FROM records")
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var batch = ScanBatch()
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+            }
+            guard let key = Self.column(handle, 1) else {
+                batch.flush(into: &graph)
+                graph.addKeylessRow(id: sqlite3_column_int64(handle, 0))
+                continue
+            }
+            guard let text = Self.column(handle, 2) else {
+                batch.flush(into: &graph)
+                graph.markDamaged(graph.beginRecord(key: key, bytes: 0), problem: .null)
+                continue
+            }
+            batch.beginRow()
+            let isObject = ReferenceScanner.scan(
+                inUTF8: text,
+                references: { field, target in
+                    Self.withUnescaped(text, field) { field in
+                        Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
+                    }
+                },
+                typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
+            if isObject {
+                batch.endRow(key: key, size: text.count)
+                if batch.isFull { batch.flush(into: &graph) }
+                continue
+            }
+            // The scanner refused the text: decode it to say why, or, where the
+            // decoder is more lenient than the scanner, to read it after all.
+            // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
+            batch.dropRow()
+            batch.flush(into: &graph)
+            let node = graph.beginRecord(key: key, bytes: text.count)
+            do {
+                graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: String(decoding: text, as: UTF8.self)))
+            } catch CacheStoreError.damagedRecord(_, let problem) {
+                graph.markDamaged(node, problem: problem)
+            }
+        }
+        batch.flush(into: &graph)
+        return graph
+    }
+
+    /// The bytes of a column as SQLite holds them (valid until the next
+    /// step), or nil for NULL.
+    private static func column(_ handle: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let pointer: UnsafeRawPointer?
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB: pointer = sqlite3_column_blob(handle, index)
+        default: pointer = sqlite3_column_text(handle, index).map(UnsafeRawPointer.init)
+        }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer, count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Calls `body` with the bytes of a JSON string's contents, unescaped
+    /// when they hold an escape (rare in keys and field names).
+    private static func withUnescaped<T>(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) -> T {
+        let slice = UnsafeBufferPointer(rebasing: text[range])
+        guard slice.contains(UInt8(ascii: "\\")) else { return body(slice) }
+        var decoded = ReferenceScanner.decodeString(text, range)
+        return decoded.withUTF8(body)
+    }
+
+    /// SQLite's own check of the file: `PRAGMA quick_check`, or the slower
+    /// `integrity_check` that also compares every index with its table.
+    /// Returns the problems SQLite lists; empty when it says `ok`.
+    public func sqliteIntegrityCheck(full: Bool) throws -> [String] {
+        let lines = try String.fetchAll(try database(), sql: full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        return lines == ["ok"] ? [] : lines
+    }
+}

@@ -1,0 +1,66 @@
+internal import GRDB
+
+/// The references dropped from one record.
+public struct DroppedReferences: Equatable, Sendable {
+    public let key: CacheKey
+    public let dropped: [ReferencePath]
+}
+
+extension ReadTransaction {
+    /// What dropping every reference to `targets` from the records `holders`
+    /// would drop, record by record in the order given. Records that hold
+    /// none, are damaged or do not exist are left out. Records are loaded
+    /// 500 at a time, so memory does not grow with their number.
+    public func referenceDrops(to targets: Set<CacheKey>, in holders: [CacheKey]) throws -> [DroppedReferences] {
+        try forEachReferenceDrop(to: targets, in: holders) { _ in }
+    }
+
+    /// Calls `body` with each holder's record without the references, and
+    /// returns what was dropped.
+    func forEachReferenceDrop(
+        to targets: Set<CacheKey>, in holders: [CacheKey], _ body: (Record) throws -> Void
+    ) throws -> [DroppedReferences] {
+        var drops: [DroppedReferences] = []
+        for start in stride(from: 0, to: holders.count, by: 500) {
+            let batch = Array(holders[start..<min(start + 500, holders.count)])
+            let loaded = try records(for: batch)
+            for key in batch {
+                guard case .success(let record)? = loaded[key] else { continue }
+                let (kept, dropped) = record.droppingReferences(to: targets)
+                guard !dropped.isEmpty else { continue }
+                try body(kept)
+                drops.append(DroppedReferences(key: key, dropped: dropped))
+            }
+        }
+        return drops
+    }
+}
+
+extension ReadWriteTransaction {
+    /// Drops every reference to `targets` from the records `holders` (a field
+    /// that is one goes, a list element that is one goes) and rewrites those
+    /// records in place. Returns what was dropped.
+    @discardableResult
+    public func dropReferences(to targets: Set<CacheKey>, in holders: [CacheKey]) throws -> [DroppedReferences] {
+        let update = try database().cachedStatement(sql: "UPDATE records SET record = ? WHERE key = ?")
+        return try forEachReferenceDrop(to: targets, in: holders) { record in
+            try update.execute(arguments: [record.jsonText, record.key.rawValue])
+        }
+    }
+
+    /// Removes the records with exactly these keys, 500 keys a DELETE (each
+    /// found through the key index). Returns how many there were.
+    @discardableResult
+    public func removeObjects(forKeys keys: [CacheKey]) throws -> Int {
+        let db = try database()
+        var removed = 0
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let batch = keys[start..<min(start + 500, keys.count)]
+            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            let delete = try db.cachedStatement(sql: "DELETE FROM records WHERE key IN (\(placeholders))")
+            try delete.execute(arguments: StatementArguments(batch.map(\.rawValue)))
+            removed += db.changesCount
+        }
+        return removed
+    }
+}

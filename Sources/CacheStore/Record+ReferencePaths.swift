@@ -1,0 +1,111 @@
+/// One step from a field's value to a value inside it.
+public enum ValuePathStep: Hashable, Sendable, CustomStringConvertible {
+    /// A list element, by position.
+    case index(Int)
+    /// A member of an inline JSON object (a custom scalar).
+    case member(String)
+
+    /// `[1]` or `.name`.
+    public var description: String {
+        switch self {
+        case .index(let index): return "[\(index)]"
+        case .member(let name): return ".\(name)"
+        }
+    }
+}
+
+/// A reference inside a record: the field, where in the field's value
+/// (empty: the value is the reference), and the key it points at.
+public struct ReferencePath: Hashable, Sendable {
+    public let field: String
+    public let path: [ValuePathStep]
+    public let target: CacheKey
+
+    public init(field: String, path: [ValuePathStep], target: CacheKey) {
+        self.field = field
+        self.path = path
+        self.target = target
+    }
+
+    /// `friends[1]`, `hero(episode:JEDI)`.
+    public var location: String { field + path.map(\.description).joined() }
+}
+
+extension Record {
+    /// Every reference, with where it sits, by field (byte order), then
+    /// position.
+    public var referencePaths: [ReferencePath] {
+        fields.keys.sorted(by: byteOrder).flatMap { field in
+            var found: [ReferencePath] = []
+            fields[field]!.collectReferencePaths(field: field, path: [], into: &found)
+            return found
+        }
+    }
+
+    /// The record without its references to `targets`: a field that is
+    /// such a reference is dropped, and so is a list element or object
+    /// member that is one. Returns what was dropped, in the order of
+    /// ``referencePaths`` (positions as they were before dropping).
+    public func droppingReferences(to targets: Set<CacheKey>) -> (record: Record, dropped: [ReferencePath]) {
+        var record = self
+        var dropped: [ReferencePath] = []
+        for field in fields.keys.sorted(by: byteOrder) {
+            var found: [(path: [ValuePathStep], target: CacheKey)] = []
+            let kept = fields[field]!.removingReferences(to: targets, path: [], dropped: &found)
+            guard !found.isEmpty else { continue }
+            record.fields[field] = kept
+            dropped += found.map { ReferencePath(field: field, path: $0.path, target: $0.target) }
+        }
+        return (record, dropped)
+    }
+}
+
+extension FieldValue {
+    func collectReferencePaths(field: String, path: [ValuePathStep], into found: inout [ReferencePath]) {
+        switch self {
+        case .reference(let key):
+            found.append(ReferencePath(field: field, path: path, target: key))
+        case .list(let elements):
+            for (index, element) in elements.enumerated() {
+                element.collectReferencePaths(field: field, path: path + [.index(index)], into: &found)
+            }
+        case .object(let members):
+            for name in members.keys.sorted(by: byteOrder) {
+                members[name]!.collectReferencePaths(field: field, path: path + [.member(name)], into: &found)
+            }
+        case .null, .bool, .int, .double, .string:
+            break
+        }
+    }
+
+    /// The value without the references to `targets`; nil when the value
+    /// itself is one.
+    func removingReferences(
+        to targets: Set<CacheKey>, path: [ValuePathStep], dropped: inout [(path: [ValuePathStep], target: CacheKey)]
+    ) -> FieldValue? {
+        switch self {
+        case .reference(let key):
+            guard targets.contains(key) else { return self }
+            dropped.append((path, key))
+            return nil
+        case .list(let elements):
+            var kept: [FieldValue] = []
+            for (index, element) in elements.enumerated() {
+                if let value = element.removingReferences(to: targets, path: path + [.index(index)], dropped: &dropped) {
+                    kept.append(value)
+                }
+            }
+            return .list(kept)
+        case .object(let members):
+            var kept: [String: FieldValue] = [:]
+            for name in members.keys.sorted(by: byteOrder) {
+                if let value = members[name]!.removingReferences(to: targets, path: path + [.member(name)], dropped: &dropped) {
+                    kept[name] = value
+                }
+            }
+            return .object(kept)
+        case .null, .bool, .int, .double, .string:
+            return self
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache doctor CACHE`: a read-only health check.
+    struct Doctor: ContextCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "doctor",
+            abstract: "Check a cache for damaged records, dangling references, unreachable records and other problems.",
+            discussion: """
+                Read-only. Reports records whose JSON is NULL, does not parse or is not an object; rows \
+                without a key; references to keys that have no record (which record, which field, which \
+                key); records that no root (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT) reaches; keys \
+                that differ only by case; what SQLite's PRAGMA quick_check (or integrity_check with \
+                --full) finds; and committed changes left in the -wal file without a checkpoint. Exit \
+                status 0 when there is no problem, 7 when there are problems (other statuses: the check \
+                could not run). 'gqlcache gc' repairs dangling references and unreachable records.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Flag(help: "Run SQLite's PRAGMA integrity_check, which also compares every index with its table, instead of quick_check.")
+        var full = false
+
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
+
+        func run(in context: CommandContext) throws {
+            let store = try file.openForReading(context)
+            let report = try context.withProgress("checking \(file.path)") { progress in
+                try store.read(progress: progress) { tx in try tx.healthReport(fullIntegrityCheck: full) }
+            }
+            let rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
+            switch output.format {
+            case .text: context.stdout.write(rendering.text())
+            case .json: output.format.emit(rendering.json(), to: context)
+            case .jsonl: rendering.jsonLines().forEach(context.print)
+            }
+            if !rendering.isHealthy { throw CommandFailure(.problemsFound, "") }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache gc CACHE --unreachable --dangling [--vacuum]`.
+    struct GarbageCollect: ContextCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gc",
+            abstract: "Remove unreachable records and dangling references, then optionally VACUUM.",
+            discussion: """
+                --unreachable removes the records that no root (QUERY_ROOT, MUTATION_ROOT, \
+                SUBSCRIPTION_ROOT) reaches through references. --dangling drops each reference to a \
+                key that has no record: the field when the field is the reference, the list element \
+                when it sits in a list, and says which. --all does both. Damaged records are never \
+                removed (doctor lists them; rm removes them). Everything happens in one write \
+                transaction after one pass over the table: an interrupted gc changes nothing. \
+                --vacuum then rebuilds the file to give free pages back. --dry-run lists exactly what \
+                would change.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Flag(help: "Remove records that no root reaches.")
+        var unreachable = false
+
+        @Flag(help: "Drop references to keys that have no record (the field, or the list element).")
+        var dangling = false
+
+        @Flag(help: "Both --unreachable and --dangling.")
+        var all = false
+
+        @Flag(help: "Afterwards, rebuild the file with VACUUM to give free pages back to the file system.")
+        var vacuum = false
+
+        @Flag(help: "List what would change, without changing anything.")
+        var dryRun = false
+
+        @OptionGroup var writing: WriteOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+
+        var kinds: GarbageCollection.Kinds {
+            var kinds: GarbageCollection.Kinds = all ? .all : []
+            if unreachable { kinds.insert(.unreachable) }
+            if dangling { kinds.insert(.dangling) }
+            return kinds
+        }
+
+        func validate() throws {
+            if kinds.isEmpty && !vacuum {
+                throw ValidationError("say what to collect: --unreachable, --dangling, --all, and/or --vacuum")
+            }
+        }
+
+        func run(in context: CommandContext) throws {
+            let kinds = self.kinds
+            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+            let collected: GarbageCollection?
+            if kinds.isEmpty {
+                collected = nil
+            } else if dryRun {
+                collected = try context.withProgress("checking \(file.path)") { progress in
+                    try store.read(progress: progress) { tx in try tx.plannedGarbageCollection(kinds) }
+                }
+            } else {
+                collected = try context.withProgress("collecting garbage in \(file.path)") { progress in
+                    try store.write(progress: progress) { tx in try tx.collectGarbage(kinds) }
+                }
+            }
+            var vacuumed: (before: Int64, after: Int64?)?
+            if vacuum {
+                let before = store.fileSizes().recordBytes
+                if dryRun {
+                    vacuumed = (before, nil)
+                } else {
+                    try store.vacuum()
+                    vacuumed = (before, store.fileSizes().recordBytes)
+                }
+            }
+            var free: PageStatistics?
+            if vacuum && dryRun { free = try store.read { tx in try tx.pageStatistics() } }
+            let report = GarbageReport(collected: collected, dryRun: dryRun, vacuum: vacuumed, freePages: free)
+            switch output.format {
+            case .text: context.stdout.write(report.text())
+            case .json: output.format.emit(report.json(), to: context)
+            case .jsonl: report.jsonLines().forEach(context.print)
+            }
+        }
+    }
+}
+
+/// What gc did, or would do.
+struct GarbageReport {
+    let collected: GarbageCollection?
+    let dryRun: Bool
+    let vacuum: (before: Int64, after: Int64?)?
+    let freePages: PageStatistics?
+
+    func text() -> String {
+        var text = ""
+        if let collected {
+            let dropped = collected.droppedReferences.flatMap(\.lines)
+            if collected.isEmpty {
+                text += "nothing to collect in \(plural(collected.recordCount, "record"))\n"
+            }
+            if !collected.removedKeys.isEmpty {
+                text += "\(dryRun ? "would remove" : "removed") \(plural(collected.removedKeys.count, "unreachable record")):\n"
+                for key in collected.removedKeys { text += "  \(key.display)\n" }
+            }
+            if !dropped.isEmpty {
+                text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
+                for line in dropped { text += "  \(line)\n" }
+            }
+        }
+        if let vacuum {
+            if let after = vacuum.after {
+                text += "vacuumed: \(formatBytes(vacuum.before)) → \(formatBytes(after))\n"
+            } else if let freePages {
+                text += "would vacuum \(formatBytes(vacuum.before)) (now \(freePages.freePages) free pages, "
+                    + "\(formatBytes(Int64(freePages.freePages * freePages.pageSize))), plus what this gc frees)\n"
+            }
+        }
+        return text
+    }
+
+    private var summaryMembers: [(String, JSONOutput)] {
+        var members: [(String, JSONOutput)] = [("dryRun", .bool(dryRun))]
+        if let collected {
+            members += [
+                ("records", .int(collected.recordCount)), ("removedRecords", .int(collected.removedKeys.count)),
+                ("droppedReferences", .int(collected.droppedReferences.reduce(0) { $0 + $1.dropped.count })),
+            ]
+        }
+        members.append(("vacuumed", .bool(vacuum?.after != nil)))
+        if let vacuum {
+            members.append(("bytesBefore", .int(Int(vacuum.before))))
+            members.append(("bytesAfter", vacuum.after.map { .int(Int($0)) } ?? .null))
+        }
+        return members
+    }
+
+    func json() -> JSONOutput {
+        .object(summaryMembers + [
+            ("removed", .array((collected?.removedKeys ?? []).map { .string($0.rawValue) })),
+            ("dropped", .array((collected?.droppedReferences ?? []).flatMap(\.json))),
+        ])
+    }
+
+    func jsonLines() -> [String] {
+        var lines = (collected?.removedKeys ?? []).map {
+            JSONOutput.object([("type", .string("remove")), ("key", .string($0.rawValue))]).rendered(pretty: false)
+        }
+        for drops in collected?.droppedReferences ?? [] {
+            lines += drops.dropped.map { JSONOutput.object([("type", .string("drop"))] + drops.jsonMembers($0)).rendered(pretty: false) }
+        }
+        lines.append(JSONOutput.object([("type", .string("summary"))] + summaryMembers).rendered(pretty: false))
+        return lines
+    }
+}

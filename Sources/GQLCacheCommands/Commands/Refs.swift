@@ -1,0 +1,64 @@
+import ArgumentParser
+import CacheStore
+
+extension GQLCache {
+    /// `gqlcache refs CACHE KEY [--depth N]`: what a record references and what references it.
+    struct Refs: ContextCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "refs",
+            abstract: "Show a record's references (field → key) and the records that reference it.",
+            discussion: """
+                References are listed with where they sit in the field (friends[1]); a key without a \
+                record is marked (missing). --depth N draws what the records reached reference in \
+                turn, N levels deep. Incoming references are found by reading the records whose text \
+                mentions the key; they are listed for a key without a record too, which is how to \
+                see who holds a dangling reference.
+                """)
+
+        @OptionGroup var file: CacheFileArgument
+
+        @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"))
+        var key: String
+
+        @Option(help: ArgumentHelp("How many levels of references to draw.", valueName: "n"))
+        var depth: Int = 1
+
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var display: DisplayOptions
+        @OptionGroup var pager: PagerOptions
+
+        func validate() throws {
+            guard depth >= 1 else { throw ValidationError("--depth must be 1 or more") }
+        }
+
+        func run(in context: CommandContext) throws {
+            let key = CacheKey(self.key)
+            let store = try file.openForReading(context)
+            let (graph, incoming) = try store.read { tx in
+                (try RecordGraph.load([key], depth: depth, in: tx), try tx.references(to: [key], filter: .containing(keys: [key])))
+            }
+            let tree = ReferenceTree.build(key, depth: depth, graph: graph)
+            switch output.format {
+            case .text:
+                var lines = tree.textLines()
+                lines.append(incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))")
+                lines += incoming.map { "  \($0.from.display) \($0.field)" }
+                context.stdout.write(lines.joined(separator: "\n") + "\n")
+            case .json, .jsonl:
+                var typename: JSONOutput = .null
+                if case .found(let record)? = graph.entries[key] { typename = record.typename.map(JSONOutput.string) ?? .null }
+                output.format.emit(.object([
+                    ("key", .string(key.rawValue)),
+                    ("exists", .bool(graph.exists(key))),
+                    ("typename", typename),
+                    ("references", .array(tree.json())),
+                    ("referencedBy", .array(incoming.map { .object([("from", .string($0.from.rawValue)), ("field", .string($0.field))]) })),
+                ]), to: context)
+            }
+            if !graph.exists(key) {
+                let nearest = try store.read { tx in try tx.suggestions(for: key) }
+                context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import CacheStore
+
+/// What `doctor` prints: the report of the store plus the state of the
+/// -wal file, as text or JSON.
+struct HealthRendering {
+    static let sampleSize = 10
+
+    let path: String
+    let report: HealthReport
+    let pendingWAL: PendingWAL?
+
+    var problemCount: Int { report.problemCount + (pendingWAL == nil ? 0 : 1) }
+    var isHealthy: Bool { problemCount == 0 }
+    var pragma: String { report.fullIntegrityCheck ? "integrity_check" : "quick_check" }
+
+    func text() -> String {
+        var text = isHealthy
+            ? "\(path): no problems in \(plural(report.recordCount, "record"))\n"
+            : "\(path): \(plural(problemCount, "problem")) in \(plural(report.recordCount, "record"))\n"
+        if report.integrityProblems.isEmpty {
+            text += "  SQLite \(pragma): ok\n"
+        } else {
+            text += section("SQLite \(pragma) found", report.integrityProblems)
+        }
+        if let pendingWAL {
+            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
+                + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
+                + "with the app or sqlite3 to checkpoint\n"
+        } else {
+            text += "  WAL: no changes waiting for a checkpoint\n"
+        }
+        let roots = report.roots.isEmpty ? "no root record" : report.roots.map(\.rawValue).joined(separator: ", ")
+        text += report.unreachableKeys.isEmpty
+            ? "  reachability: every record reached from \(roots)\n"
+            : "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
+        text += section("damaged records", report.damagedRecords.map { "\($0.key.display): \($0.problem)" })
+        text += section("rows without a key", report.keylessRowIDs.map { "_id \($0)" })
+        text += section("dangling references", report.danglingReferences.map { "\($0.from.display) \($0.field) → \($0.to.display)" })
+        text += section("unreachable records", report.unreachableKeys.map(\.display))
+        text += section("keys differing only by case", report.caseDuplicates.map { $0.map(\.display).joined(separator: ", ") })
+        var repairs: [String] = []
+        if !report.unreachableKeys.isEmpty { repairs.append("--unreachable") }
+        if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
+        if !repairs.isEmpty {
+            text += "repair with: gqlcache gc \(path) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
+        }
+        return text
+    }
+
+    private func section(_ title: String, _ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        var text = "\(title) (\(lines.count))\n"
+        for line in lines.prefix(Self.sampleSize) { text += "  \(line)\n" }
+        if lines.count > Self.sampleSize {
+            text += "  … and \(lines.count - Self.sampleSize) more (--format json lists them all)\n"
+        }
+        return text
+    }
+
+    /// One object per problem, in the order the text lists them.
+    func problems() -> [JSONOutput] {
+        var problems: [JSONOutput] = report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
+        if let pendingWAL {
+            problems.append(.object([
+                ("kind", .string("uncheckpointedWAL")), ("frames", .int(pendingWAL.frames)), ("walBytes", .int(Int(pendingWAL.walBytes))),
+            ]))
+        }
+        for damaged in report.damagedRecords {
+            if damaged.problem == .null {
+                problems.append(.object([("kind", .string("nullRecord")), ("key", .string(damaged.key.rawValue))]))
+            } else {
+                problems.append(.object([
+                    ("kind", .string("invalidRecord")), ("key", .string(damaged.key.rawValue)), ("message", .string(damaged.problem.description)),
+                ]))
+            }
+        }
+        problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
+        problems += report.danglingReferences.map { .object([("kind", .string("dangling"))] + $0.jsonMembers) }
+        problems += report.unreachableKeys.map { .object([("kind", .string("unreachable")), ("key", .string($0.rawValue))]) }
+        problems += report.caseDuplicates.map {
+            .object([("kind", .string("caseDuplicate")), ("keys", .array($0.map { .string($0.rawValue) }))])
+        }
+        return problems
+    }
+
+    func summaryMembers() -> [(String, JSONOutput)] {
+        [
+            ("file", .string(path)), ("healthy", .bool(isHealthy)), ("records", .int(report.recordCount)),
+            ("problemCount", .int(problemCount)), ("integrityCheck", .string(pragma)),
+            ("roots", .array(report.roots.map { .string($0.rawValue) })),
+        ]
+    }
+
+    func json() -> JSONOutput { .object(summaryMembers() + [("problems", .array(problems()))]) }
+
+    func jsonLines() -> [String] {
+        problems().map { $0.rendered(pretty: false) }
+            + [JSONOutput.object([("kind", .string("summary"))] + summaryMembers()).rendered(pretty: false)]
+    }
+}

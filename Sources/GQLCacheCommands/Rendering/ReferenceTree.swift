@@ -1,0 +1,86 @@
+import CacheStore
+
+/// The references of a record and, to a depth, of the records they reach,
+/// drawn as a tree of `field[i] → KEY` links. A record already expanded is
+/// marked `(above)` rather than drawn again.
+struct ReferenceTree {
+    struct Node {
+        let reference: ReferencePath
+        let state: String?
+        let typename: String?
+        let exists: Bool
+        let children: [Node]
+        /// Already expanded elsewhere in the tree.
+        let repeated: Bool
+    }
+
+    let key: CacheKey
+    let root: RecordGraph.Entry?
+    let nodes: [Node]
+
+    /// Builds the tree of what `key` reaches, `depth` levels deep, from a
+    /// graph loaded to that depth.
+    static func build(_ key: CacheKey, depth: Int, graph: RecordGraph) -> ReferenceTree {
+        var expanded: Set<CacheKey> = [key]
+        func children(of key: CacheKey, level: Int) -> [Node] {
+            guard level <= depth, case .found(let record)? = graph.entries[key] else { return [] }
+            var nodes: [Node] = []
+            for reference in record.referencePaths {
+                let target = reference.target
+                let entry = graph.entries[target]
+                var typename: String?
+                var state: String?
+                switch entry {
+                case .found(let record)?: typename = record.typename
+                case .damaged(let message)?: state = "damaged: \(message)"
+                case .missing?: state = "missing"
+                case nil: state = graph.exists(target) ? nil : "missing"
+                }
+                let repeated = !expanded.insert(target).inserted
+                nodes.append(Node(
+                    reference: reference, state: state, typename: typename, exists: graph.exists(target),
+                    children: repeated ? [] : children(of: target, level: level + 1), repeated: repeated))
+            }
+            return nodes
+        }
+        return ReferenceTree(key: key, root: graph.entries[key], nodes: children(of: key, level: 1))
+    }
+
+    func textLines() -> [String] {
+        var lines: [String]
+        switch root {
+        case .found(let record)?: lines = [key.display + (record.typename.map { " (\($0))" } ?? "")]
+        case .damaged(let message)?: lines = ["\(key.display) (damaged: \(message))"]
+        case .missing?, nil: lines = ["\(key.display) (missing)"]
+        }
+        if case .found? = root, nodes.isEmpty { lines.append("└─ (no references)") }
+        func draw(_ nodes: [Node], prefix: String) {
+            for (index, node) in nodes.enumerated() {
+                let last = index == nodes.count - 1
+                var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.location) → \(node.reference.target.display)"
+                if let typename = node.typename { line += " (\(typename))" }
+                if let state = node.state { line += " (\(state))" }
+                if node.repeated { line += " (above)" }
+                lines.append(line)
+                draw(node.children, prefix: prefix + (last ? "   " : "│  "))
+            }
+        }
+        draw(nodes, prefix: "")
+        return lines
+    }
+
+    func json() -> [JSONOutput] {
+        func encode(_ node: Node) -> JSONOutput {
+            var members: [(String, JSONOutput)] = [
+                ("field", .string(node.reference.field)),
+                ("location", .string(node.reference.location)),
+                ("to", .string(node.reference.target.rawValue)),
+                ("exists", .bool(node.exists)),
+                ("typename", node.typename.map(JSONOutput.string) ?? .null),
+            ]
+            if !node.children.isEmpty { members.append(("references", .array(node.children.map(encode)))) }
+            return .object(members)
+        }
+        return nodes.map(encode)
+    }
+}

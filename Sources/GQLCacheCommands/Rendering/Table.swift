@@ -1,0 +1,27 @@
+/// A titled table: the header row starts with the title, rows are indented
+/// under it; the first column is left-aligned, the others right-aligned,
+/// each padded to its widest cell, two spaces between.
+///
+/// ```
+/// __typename  records  bytes
+///   Human           2  270 B
+/// ```
+func table(_ header: [String], _ rows: [[String]]) -> String {
+    let all = [header] + rows.map { ["  " + $0[0]] + $0.dropFirst() }
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    return all.map { row in
+        let cells = row.indices.map { column -> String in
+            let padding = String(repeating: " ", count: widths[column] - row[column].count)
+            return column == 0 ? row[column] + padding : padding + row[column]
+        }
+        return cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+    }.joined()
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// The one-pass graph of a cache: dangling references, reachability,
+/// case-duplicate keys, damaged rows and cascades.
+final class CacheGraphTests: XCTestCase {
+    private func store(_ folder: TemporaryDirectory, _ records: [Record], raw: [(String, String?)] = []) throws -> CacheStore {
+        let store = try CacheStore.create(at: folder.path("graph.sqlite"))
+        _ = try store.write { tx in
+            try tx.merge(records)
+            for (key, text) in raw { try tx.unsafeWriteRawRecord(key: CacheKey(key), text: text) }
+        }
+        return store
+    }
+
+    /// A record with the given fields and an `id` (a merge writes no record without fields).
+    private func record(_ key: CacheKey, _ fields: [String: FieldValue]) -> Record {
+        Record(key: key, fields: fields.merging(["id": .string(key.rawValue)]) { old, _ in old })
+    }
+
+    func testStarwarsFixtureHasNoDanglingReferenceAndNoUnreachableRecord() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars))
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.recordCount, 10)
+        XCTAssertEqual(graph.danglingReferences, [])
+        XCTAssertEqual(graph.unreachableKeys(), [])
+        XCTAssertEqual(graph.caseInsensitiveDuplicates(), [])
+        XCTAssertEqual(graph.damagedRecords, [])
+        XCTAssertEqual(graph.edgeTargets.count, 12, "the fixture's references")
+    }
+
+    func testRemovingHuman1002LeavesExactlyDroidFriendsDangling() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.danglingReferences, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")])
+        XCTAssertEqual(graph.unreachableKeys(), [])
+    }
+
+    func testRecordsNoRootReachesAreUnreachableEvenInACycle() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [
+            record(.queryRoot, ["a": .reference("A:1")]),
+            record("A:1", ["next": .reference("B:1")]),
+            record("B:1", ["__typename": .string("B")]),
+            record("C:1", ["other": .reference("C:2")]),
+            record("C:2", ["back": .reference("C:1"), "b": .reference("B:1")]),
+        ])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.unreachableKeys(), ["C:1", "C:2"])
+    }
+
+    func testDamagedRowsAreReportedByKeyAndNeverCountedUnreachable() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [record(.queryRoot, ["a": .reference("Bad:1")])],
+                              raw: [("Bad:1", #"{"name": tru}"#), ("Null:1", nil), ("List:1", "[1]")])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.damagedRecords.map(\.key), ["Bad:1", "Null:1", "List:1"])
+        XCTAssertEqual(graph.damagedRecords[1].problem, .null)
+        XCTAssertEqual(graph.damagedRecords[2].problem, .notAnObject("a JSON array"))
+        XCTAssertEqual(graph.unreachableKeys(), [])
+        XCTAssertEqual(graph.danglingReferences, [], "a reference to a damaged record is not dangling")
+    }
+
+    func testKeysThatDifferOnlyByCaseAreGrouped() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [
+            record("Human:1", [:]), record("human:1", [:]), record("HUMAN:1", [:]), record("Droid:1", [:]), record("droid:2", [:]),
+        ])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.caseInsensitiveDuplicates(), [["HUMAN:1", "Human:1", "human:1"]])
+    }
+
+    func testCascadeTakesOnlyWhatNothingElseReaches() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [
+            record(.queryRoot, ["post": .reference("Post:1"), "me": .reference("User:2")]),
+            record("Post:1", ["author": .reference("User:1"), "comments": .list([.reference("Comment:1"), .reference("Comment:2")])]),
+            record("Comment:1", ["author": .reference("User:2")]),
+            record("Comment:2", ["author": .reference("User:3"), "reply": .reference("Comment:3")]),
+            record("Comment:3", ["parent": .reference("Comment:2")]),
+            record("User:1", [:]), record("User:2", [:]), record("User:3", [:]),
+            record("Orphan:1", ["user": .reference("User:3")]),
+        ])
+        let graph = try store.read { tx in try tx.graph() }
+        // User:2 is the root's; User:3 is still held by Orphan:1, which stays.
+        XCTAssertEqual(graph.cascade(from: ["Post:1"]), ["Comment:1", "Comment:2", "Comment:3", "Post:1", "User:1"])
+        XCTAssertEqual(graph.cascade(from: ["Missing:1"]), [])
+        XCTAssertEqual(graph.references(to: Set(graph.cascade(from: ["Post:1"]))),
+                       [ReferenceLocation(from: "QUERY_ROOT", field: "post", to: "Post:1")])
+    }
+
+    func testCascadeNeverTakesARootItWasNotGiven() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [
+            record(.queryRoot, ["a": .reference("A:1")]),
+            record("A:1", ["root": .reference(.queryRoot), "b": .reference("B:1")]),
+            record("B:1", [:]),
+        ])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.cascade(from: ["A:1"]), ["A:1", "B:1"])
+    }
+
+    func testKeysOfATypeComeFromTheTopLevelTypename() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars))
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.keys(typename: "Human"), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(graph.keys(typename: "Review"), [
+            "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])",
+            "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1",
+        ])
+        XCTAssertEqual(graph.keys(typename: "Nothing"), [])
+    }
+
+    func testGraphKeepsOnlyKeysAndEdgesNotRecordText() throws {
+        let folder = try TemporaryDirectory(self)
+        let big = String(repeating: "x", count: 100_000)
+        let store = try store(folder, [record(.queryRoot, ["a": .reference("A:1"), "text": .string(big)])])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.keys, ["QUERY_ROOT", "A:1"])
+        XCTAssertEqual(graph.sizes[0], Int32(graph.totalBytes))
+        XCTAssertGreaterThan(graph.totalBytes, 100_000)
+        XCTAssertEqual(graph.fields, ["a"], "fields without references are not kept")
+        XCTAssertEqual(graph.damagedRecords, [])
+    }
+}
+
+/// The byte-string table behind the graph: numbers in insertion order,
+/// finds what was added, survives growth.
+final class KeyTableTests: XCTestCase {
+    func testKeysAreNumberedInOrderAndFoundAfterGrowing() {
+        var table = KeyTable(capacity: 2)
+        let keys = (0..<5_000).map { "Key:\($0)" } + ["", "é/ü", "QUERY_ROOT.reviews(episode:JEDI,first:2).0"]
+        for (index, key) in keys.enumerated() { XCTAssertEqual(table.insert(key), Int32(index)) }
+        for (index, key) in keys.enumerated() {
+            XCTAssertEqual(table.insert(key), Int32(index), "a second insert finds the first")
+            XCTAssertEqual(table.find(key), Int32(index))
+            XCTAssertEqual(table.string(Int32(index)), key)
+        }
+        XCTAssertEqual(table.count, keys.count)
+        XCTAssertNil(table.find("Key:5000"))
+        XCTAssertNil(table.find("key:1"))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// gc in the store: what it plans is what it does, in one transaction.
+final class GarbageCollectionTests: XCTestCase {
+    func testDroppingReferencesRemovesTheFieldOrTheListElement() {
+        let record = Record(key: "Droid:2001", fields: [
+            "best": .reference("Human:1002"),
+            "friends": .list([.reference("Human:1000"), .reference("Human:1002"), .null]),
+            "grid": .list([.list([.reference("Human:1002")]), .list([.reference("Human:1000")])]),
+            "meta": .object(["who": .reference("Human:1002"), "n": .int(1)]),
+            "name": .string("R2-D2"),
+        ])
+        let (kept, dropped) = record.droppingReferences(to: ["Human:1002"])
+        XCTAssertEqual(kept.fields, [
+            "friends": .list([.reference("Human:1000"), .null]),
+            "grid": .list([.list([]), .list([.reference("Human:1000")])]),
+            "meta": .object(["n": .int(1)]),
+            "name": .string("R2-D2"),
+        ])
+        XCTAssertEqual(dropped.map(\.location), ["best", "friends[1]", "grid[0][0]", "meta.who"])
+        XCTAssertEqual(Set(dropped.map(\.target)), ["Human:1002"])
+    }
+
+    func testPlannedCollectionIsExactlyWhatCollectionDoes() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        try store.write { tx in
+            try tx.removeObject(for: "Human:1002")
+            try tx.unsafeWriteRawRecord(key: "Orphan:1", text: #"{"next":{"$reference":"Orphan:2"}}"#)
+            try tx.unsafeWriteRawRecord(key: "Orphan:2", text: #"{"gone":{"$reference":"Gone:1"}}"#)
+        }
+        let planned = try store.read { tx in try tx.plannedGarbageCollection(.all) }
+        XCTAssertEqual(planned.removedKeys, ["Orphan:1", "Orphan:2"])
+        XCTAssertEqual(planned.droppedReferences, [
+            DroppedReferences(key: "Droid:2001", dropped: [ReferencePath(field: "friends", path: [.index(1)], target: "Human:1002")]),
+        ], "Orphan:2's dangling reference goes with Orphan:2")
+        let done = try store.write { tx in try tx.collectGarbage(.all) }
+        XCTAssertEqual(done, planned)
+        let after = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(after.danglingReferences, [])
+        XCTAssertEqual(after.unreachableKeys(), [])
+        XCTAssertEqual(try store.read { tx in try tx.record(for: "Droid:2001")?["friends"] }, .list([.reference("Human:1000"), .null]))
+    }
+
+    func testOnlyTheKindsAskedForAreCollected() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in
+            try tx.removeObject(for: "Human:1002")
+            try tx.unsafeWriteRawRecord(key: "Orphan:1", text: "{}")
+        }
+        let dangling = try store.read { tx in try tx.plannedGarbageCollection(.dangling) }
+        XCTAssertEqual(dangling.removedKeys, [])
+        XCTAssertEqual(dangling.droppedReferences.map(\.key), ["Droid:2001"])
+        let unreachable = try store.read { tx in try tx.plannedGarbageCollection(.unreachable) }
+        XCTAssertEqual(unreachable.removedKeys, ["Orphan:1"])
+        XCTAssertEqual(unreachable.droppedReferences, [])
+    }
+
+    func testAnInterruptedCollectionChangesNothing() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = folder.path("large.sqlite")
+        _ = try CacheStore.create(at: path)
+        // 300,000 records no root reaches, each with a dangling reference.
+        try SQLiteShell.run(path, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+            INSERT INTO records (key, record) SELECT 'Item:' || i, '{"__typename":"Item","next":{"$reference":"Gone:' || i || '"}}' FROM n;
+            """)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        let interrupter = Thread { Thread.sleep(forTimeInterval: 0.2); store.interrupt() }
+        interrupter.start()
+        XCTAssertThrowsError(try store.write { tx in try tx.collectGarbage(.all) }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 300_000)
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records WHERE instr(record, 'Gone:') > 0"), ["300000"])
+    }
+}

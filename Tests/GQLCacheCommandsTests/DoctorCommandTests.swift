@@ -1,0 +1,177 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+/// `doctor` finds exactly the problems planted in copies of the fixtures,
+/// changes nothing, and says so in its exit status.
+final class DoctorCommandTests: CommandTestCase {
+    /// Changes a cache through the store, as a test's way to plant problems.
+    func plant(_ cache: String, _ body: (ReadWriteTransaction) throws -> Void) throws {
+        try CacheStore.open(at: cache, access: .readWrite).write(body)
+    }
+
+    func sqlite(_ cache: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [cache, sql]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+
+    /// The `problems` of doctor's JSON, as dictionaries that compare by value.
+    func problems(_ result: CommandResult) throws -> [NSDictionary] {
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        return try XCTUnwrap(document["problems"] as? [[String: Any]]).map { NSDictionary(dictionary: $0) }
+    }
+
+    func testTheFixtureIsHealthyAndDoctorExitsZero() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            \(cache): no problems in 10 records
+              SQLite quick_check: ok
+              WAL: no changes waiting for a checkpoint
+              reachability: every record reached from QUERY_ROOT, MUTATION_ROOT
+
+            """)
+        XCTAssertEqual(try bytes(cache), before, "doctor never writes")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+    }
+
+    func testRemovingHuman1002LeavesExactlyOneDanglingReferenceAndExitSeven() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdout, """
+            \(cache): 1 problem in 9 records
+              SQLite quick_check: ok
+              WAL: no changes waiting for a checkpoint
+              reachability: every record reached from QUERY_ROOT, MUTATION_ROOT
+            dangling references (1)
+              Droid:2001 friends → Human:1002
+            repair with: gqlcache gc \(cache) --dangling (add --dry-run to see each change first)
+
+            """)
+        XCTAssertEqual(ExitStatus.problemsFound.rawValue, 7)
+    }
+
+    func testDoctorFindsExactlyThePlantedGarbageAndGcRepairsExactlyThat() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        try plant(cache) { tx in
+            try tx.unsafeWriteRawRecord(key: "Orphan:1", text: #"{"__typename":"Orphan","next":{"$reference":"Orphan:2"}}"#)
+            try tx.unsafeWriteRawRecord(key: "Orphan:2", text: #"{"__typename":"Orphan","back":{"$reference":"Orphan:1"}}"#)
+        }
+        let found = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(found.status, .problemsFound)
+        XCTAssertEqual(try problems(found), [NSDictionary]([
+            ["kind": "dangling", "from": "Droid:2001", "field": "friends", "to": "Human:1002"],
+            ["kind": "unreachable", "key": "Orphan:1"],
+            ["kind": "unreachable", "key": "Orphan:2"],
+        ]))
+
+        let before = try bytes(cache)
+        let planned = gqlcache("gc", cache, "--all", "--dry-run")
+        XCTAssertEqual(planned.status, .success, planned.stderr)
+        XCTAssertEqual(planned.stdout, """
+            would remove 2 unreachable records:
+              Orphan:1
+              Orphan:2
+            would drop 1 dangling reference:
+              Droid:2001 friends[1] → Human:1002 (list element)
+
+            """)
+        XCTAssertEqual(try bytes(cache), before, "a dry run changes nothing")
+
+        let done = gqlcache("gc", cache, "--all")
+        XCTAssertEqual(done.status, .success, done.stderr)
+        XCTAssertEqual(done.stdout, planned.stdout.replacingOccurrences(of: "would remove", with: "removed")
+            .replacingOccurrences(of: "would drop", with: "dropped"))
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.reference("Human:1000"), .null]))
+        XCTAssertNil(try records(cache)["Orphan:1"])
+
+        let after = gqlcache("doctor", cache)
+        XCTAssertEqual(after.status, .success, after.stdout)
+        XCTAssertTrue(after.stdout.hasPrefix("\(cache): no problems in 9 records\n"), after.stdout)
+    }
+
+    func testDamagedRowsCaseDuplicatesAndKeylessRowsAreReportedAndLeftForAPersonToDecide() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try plant(cache) { tx in
+            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"name": "x""#)
+            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
+            try tx.unsafeWriteRawRecord(key: "droid:2001", text: #"{"__typename":"Droid"}"#)
+            try tx.merge([Record(key: .queryRoot, fields: ["droid(id:2001)": .reference("droid:2001")])])
+        }
+        try sqlite(cache, "INSERT INTO records (key, record) VALUES (NULL, '{}')")
+        let result = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(try problems(result), [NSDictionary]([
+            ["kind": "invalidRecord", "key": "Broken:1", "message": "unterminated object at byte 12"],
+            ["kind": "nullRecord", "key": "Null:1"],
+            ["kind": "keylessRow", "rowid": 15],
+            ["kind": "caseDuplicate", "keys": ["Droid:2001", "droid:2001"]],
+        ]))
+        let text = gqlcache("doctor", cache)
+        XCTAssertTrue(text.stdout.contains("""
+            damaged records (2)
+              Broken:1: unterminated object at byte 12
+              Null:1: its record column is NULL
+            rows without a key (1)
+              _id 15
+            keys differing only by case (1)
+              Droid:2001, droid:2001
+
+            """), text.stdout)
+
+        let gc = gqlcache("gc", cache, "--all")
+        XCTAssertEqual(gc.stdout, "nothing to collect in 13 records\n")
+        XCTAssertEqual(gqlcache("doctor", cache).status, .problemsFound, "gc never removes damaged records")
+    }
+
+    func testJSONLinesListOneProblemPerLineThenASummary() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        let result = gqlcache("doctor", cache, "--format", "jsonl", "--full")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(result.lines, [
+            #"{"kind":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#,
+            #"{"kind":"summary","file":"\#(cache)","healthy":false,"records":9,"problemCount":1,"integrityCheck":"integrity_check","roots":["QUERY_ROOT","MUTATION_ROOT"]}"#,
+        ])
+    }
+
+    func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)
+        try app!.write { tx in try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])]) }
+        let result = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(result.status, .problemsFound)
+        let wal = try XCTUnwrap(try problems(result).first)
+        XCTAssertEqual(wal["kind"] as? String, "uncheckpointedWAL")
+        XCTAssertGreaterThan(wal["frames"] as? Int ?? 0, 0)
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("not checkpointed into the database"))
+        app = nil  // the app closes the file: SQLite checkpoints
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
+    func testAFileThatIsNotACacheIsRefusedWithItsOwnStatus() throws {
+        let path = self.path("notes.txt")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        let result = gqlcache("doctor", path)
+        XCTAssertEqual(result.status, .notACache)
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func testDoctorRunsAtTheREPLPrompt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("repl", cache, "-c", "rm Human:1002; doctor --format jsonl")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertTrue(result.stdout.contains(#"{"kind":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#), result.stdout)
+    }
+}

@@ -1,0 +1,81 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+/// `gc`: each kind opt-in, a dry run that lists exactly the changes, JSON
+/// for scripts, and VACUUM afterwards.
+final class GarbageCollectCommandTests: CommandTestCase {
+    func testEachKindIsOptInAndAskingForNothingIsAUsageError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
+        let nothing = gqlcache("gc", cache)
+        XCTAssertEqual(nothing.status, .usage)
+        XCTAssertTrue(nothing.stderr.contains("say what to collect: --unreachable, --dangling, --all, and/or --vacuum"), nothing.stderr)
+        // Human:1000 held Starship:3001's only reference.
+        let unreachable = gqlcache("gc", cache, "--unreachable", "--dry-run")
+        XCTAssertEqual(unreachable.stdout, "would remove 1 unreachable record:\n  Starship:3001\n")
+        let dangling = gqlcache("gc", cache, "--dangling", "--dry-run")
+        XCTAssertEqual(dangling.stdout, """
+            would drop 4 dangling references:
+              Droid:2001 friends[0] → Human:1000 (list element)
+              Droid:2001.friendsConnection(after:null,first:2) friends[0] → Human:1000 (list element)
+              QUERY_ROOT human(id:1000) → Human:1000 (field)
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])[0][0] → Human:1000 (list element)
+
+            """)
+    }
+
+    func testJSONListsRemovedKeysAndDroppedReferencesWithTheirPaths() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
+        let result = gqlcache("gc", cache, "--all", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["dryRun"] as? Bool, false)
+        XCTAssertEqual(document["records"] as? Int, 9)
+        XCTAssertEqual(document["removed"] as? [String], ["Starship:3001"])
+        XCTAssertEqual(document["removedRecords"] as? Int, 1)
+        XCTAssertEqual(document["droppedReferences"] as? Int, 4)
+        let dropped = try XCTUnwrap(document["dropped"] as? [[String: Any]]).map { NSDictionary(dictionary: $0) }
+        XCTAssertEqual(dropped.last, NSDictionary(dictionary: [
+            "key": "QUERY_ROOT", "field": "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])",
+            "path": [0, 0], "to": "Human:1000", "dropped": "list element",
+        ]))
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"],
+                       .list([.list([.null]), .list([.reference("Droid:2001")])]))
+        XCTAssertNil(try records(cache)["QUERY_ROOT"]?["human(id:1000)"])
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
+    func testNothingToCollectChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("gc", cache, "--all", "--format", "jsonl")
+        XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"vacuumed":false}"#])
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testVacuumGivesTheFreedPagesBack() throws {
+        let cache = try makeCache("big.sqlite", [Record(key: .queryRoot, fields: ["a": .reference("A:0")])]
+            + (0..<400).map { Record(key: CacheKey("Orphan:\($0)"), fields: ["text": .string(String(repeating: "x", count: 2_000))]) })
+        let result = gqlcache("gc", cache, "--unreachable", "--vacuum", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["removedRecords"] as? Int, 400)
+        XCTAssertEqual(document["vacuumed"] as? Bool, true)
+        let before = try XCTUnwrap(document["bytesBefore"] as? Int)
+        let after = try XCTUnwrap(document["bytesAfter"] as? Int)
+        XCTAssertLessThan(after, before / 10)
+        XCTAssertEqual(after, try bytes(cache).count)
+    }
+
+    func testADryRunWritesNothingBesideTheFileEither() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        let before = try bytes(cache)
+        XCTAssertEqual(gqlcache("gc", cache, "--all", "--vacuum", "--dry-run").status, .success)
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+    }
+}

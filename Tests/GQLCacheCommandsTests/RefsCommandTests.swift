@@ -1,0 +1,62 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+/// `refs`: what a record references, where, and who references it.
+final class RefsCommandTests: CommandTestCase {
+    func testOutgoingWithPositionsAndIncomingWithFields() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("refs", cache, "Droid:2001")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            Droid:2001 (Droid)
+            ├─ friends[0] → Human:1000 (Human)
+            ├─ friends[1] → Human:1002 (Human)
+            └─ friendsConnection(after:null,first:2) → Droid:2001.friendsConnection(after:null,first:2) (FriendsConnection)
+            incoming references (2)
+              QUERY_ROOT hero(episode:NEWHOPE)
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])
+
+            """)
+    }
+
+    func testDepthDrawsWhatTheReachedRecordsReferenceOnceEach() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("refs", cache, "Droid:2001", "--depth", "3")
+        XCTAssertEqual(result.lines.prefix(6), [
+            "Droid:2001 (Droid)",
+            "├─ friends[0] → Human:1000 (Human)",
+            "│  └─ starships[0] → Starship:3001 (Starship)",
+            "├─ friends[1] → Human:1002 (Human)",
+            "└─ friendsConnection(after:null,first:2) → Droid:2001.friendsConnection(after:null,first:2) (FriendsConnection)",
+            "   └─ friends[0] → Human:1000 (Human) (above)",
+        ])
+    }
+
+    func testAMissingKeyStillShowsWhoHoldsADanglingReferenceToIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        let result = gqlcache("refs", cache, "Human:1002", "--format", "json")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'Human:1002' in \(cache); nearest keys: Human:1000\n")
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["exists"] as? Bool, false)
+        XCTAssertEqual((document["referencedBy"] as? [[String: String]]), [["from": "Droid:2001", "field": "friends"]])
+        XCTAssertEqual(gqlcache("refs", cache, "Droid:2001").lines[2], "├─ friends[1] → Human:1002 (missing)")
+    }
+
+    func testJSONNestsReferencesToTheDepthAsked() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("refs", cache, "Human:1000", "--depth", "2", "--format", "json")
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["typename"] as? String, "Human")
+        let references = try XCTUnwrap(document["references"] as? [[String: Any]])
+        XCTAssertEqual(references.count, 1)
+        XCTAssertEqual(references[0]["location"] as? String, "starships[0]")
+        XCTAssertEqual(references[0]["to"] as? String, "Starship:3001")
+        XCTAssertEqual(references[0]["exists"] as? Bool, true)
+        XCTAssertEqual((document["referencedBy"] as? [[String: String]])?.count, 4)
+        XCTAssertEqual(gqlcache("refs", cache, "Human:1000", "--depth", "0").status, .usage)
+    }
+}

@@ -1,0 +1,141 @@
+import CacheStore
+import Foundation
+import GQLCacheCommands
+import XCTest
+
+/// `rm --cascade`, `rm --type` and `--clean-references`.
+final class RemoveCascadeCommandTests: CommandTestCase {
+    func testCascadeTakesWhatOnlyTheKeyReachesAndNeverWhatARootStillReaches() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let planned = gqlcache("rm", cache, "--cascade", "Droid:2001", "--dry-run")
+        XCTAssertEqual(planned.status, .success, planned.stderr)
+        // Human:1000 stays: QUERY_ROOT's human(id:1000) still reaches it.
+        XCTAssertEqual(planned.stdout, """
+            would remove Droid:2001
+            would remove Droid:2001.friendsConnection(after:null,first:2)
+            would remove Human:1002
+            would remove 3 records, leaving 2 references dangling:
+              QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]) → Droid:2001
+
+            """)
+        XCTAssertEqual(try bytes(cache), before)
+        let done = gqlcache("rm", cache, "--cascade", "Droid:2001", "--force")
+        XCTAssertEqual(done.status, .success, done.stderr)
+        XCTAssertEqual(done.stdout, planned.stdout.replacingOccurrences(of: "would remove", with: "removed")
+            .replacingOccurrences(of: ", leaving 2 references dangling", with: "; left 2 references dangling"))
+        XCTAssertEqual(try keys(in: cache).count, 7)
+        XCTAssertTrue(try keys(in: cache).contains("Human:1000"))
+    }
+
+    func testCascadeWithCleanReferencesLeavesADoctorCleanCache() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--cascade", "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "--clean-references", "--force")
+        XCTAssertEqual(result.stdout, """
+            removed QUERY_ROOT.reviews(episode:JEDI,first:2).0
+            removed 1 record and dropped 1 reference to them:
+              QUERY_ROOT reviews(episode:JEDI,first:2)[0] → QUERY_ROOT.reviews(episode:JEDI,first:2).0 (list element)
+
+            """)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["reviews(episode:JEDI,first:2)"],
+                       .list([.reference("QUERY_ROOT.reviews(episode:JEDI,first:2).1")]))
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
+    func testCascadeAsksOnATerminalAndNeedsForceOtherwise() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let refused = gqlcache("rm", cache, "--cascade", "Droid:2001")
+        XCTAssertEqual(refused.status, .usage)
+        XCTAssertEqual(refused.stderr,
+                       "gqlcache: rm --cascade removes records without asking only with --force (standard input is not a terminal); nothing removed\n")
+        let declined = gqlcache("rm", cache, "--cascade", "Droid:2001", answers: ["n"])
+        XCTAssertEqual(declined.status, .notFound)
+        XCTAssertTrue(declined.stderr.hasPrefix(
+            "remove 3 record(s) from \(cache) (Droid:2001, Droid:2001.friendsConnection(after:null,first:2), Human:1002)? [y/N] "), declined.stderr)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+        XCTAssertEqual(gqlcache("rm", cache, "--cascade", "Droid:2001", answers: ["y"]).status, .success)
+        XCTAssertEqual(try keys(in: cache).count, 7)
+    }
+
+    func testCascadeFromAMissingKeySuggestsTheNearestAndRemovesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--cascade", "droid:2001", "--force")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'droid:2001' in \(cache); nearest keys: Droid:2001\n")
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
+    func testTypeRemovesEveryRecordOfThatTypenameAndReportsWhatDangles() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--type", "Human", "--force", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["keys"] as? [String], ["Human:1000", "Human:1002"])
+        XCTAssertEqual(document["danglingReferences"] as? Int, 5)
+        XCTAssertNil(document["cleaned"])
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") }, [])
+        let doctor = gqlcache("doctor", cache, "--format", "json")
+        let problems = try XCTUnwrap((try doctor.json() as? [String: Any])?["problems"] as? [[String: Any]])
+        XCTAssertEqual(problems.filter { $0["kind"] as? String == "dangling" }.count, 5)
+        XCTAssertEqual(problems.compactMap { $0["key"] as? String }, ["Starship:3001"], "Human:1000 held Starship:3001's only reference")
+    }
+
+    func testTypeWithCleanReferencesDropsTheFieldsAndElementsThatPointedAtThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let planned = gqlcache("rm", cache, "--type", "Human", "--clean-references", "--dry-run")
+        XCTAssertEqual(planned.stdout, """
+            would remove 2 records and would drop 5 references to them:
+              Droid:2001 friends[0] → Human:1000 (list element)
+              Droid:2001 friends[1] → Human:1002 (list element)
+              Droid:2001.friendsConnection(after:null,first:2) friends[0] → Human:1000 (list element)
+              QUERY_ROOT human(id:1000) → Human:1000 (field)
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])[0][0] → Human:1000 (list element)
+
+            """)
+        let done = gqlcache("rm", cache, "--type", "Human", "--clean-references", "--force", "--format", "jsonl")
+        XCTAssertEqual(done.status, .success, done.stderr)
+        XCTAssertEqual(done.lines.first, #"{"type":"key","key":"Human:1000"}"#)
+        XCTAssertTrue(done.lines.contains(
+            #"{"type":"cleaned","key":"QUERY_ROOT","field":"human(id:1000)","path":[],"to":"Human:1000","dropped":"field"}"#), done.stdout)
+        XCTAssertEqual(done.lines.last, #"{"type":"summary","dryRun":false,"removed":2,"danglingReferences":0}"#)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.null]))
+        let gc = gqlcache("gc", cache, "--dangling", "--dry-run")
+        XCTAssertEqual(gc.stdout, "nothing to collect in 8 records\n")
+    }
+
+    func testTypeThatNoRecordHasIsNotFound() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename Wookiee in \(cache)\n")
+    }
+
+    func testCleanReferencesAlsoWorksForPlainKeysAndPatterns() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let keys = gqlcache("rm", cache, "Human:1002", "--clean-references")
+        XCTAssertEqual(keys.stdout, """
+            removed Human:1002
+            removed 1 record and dropped 1 reference to them:
+              Droid:2001 friends[1] → Human:1002 (list element)
+
+            """)
+        let pattern = gqlcache("rm", cache, "--match", "Starship", "--clean-references", "--force")
+        XCTAssertEqual(pattern.stdout, """
+            removed 1 record and dropped 1 reference to them:
+              Human:1000 starships[0] → Starship:3001 (list element)
+
+            """)
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
+    func testConflictingSelectionsAreUsageErrors() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "--type", "Human", "Human:1000").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "--type", "Human", "--match", "x").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "--type", "").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "--cascade").status, .usage)
+        XCTAssertEqual(gqlcache("rm", cache, "--cascade", "--match", "Human").status, .usage)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+}
