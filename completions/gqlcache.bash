@@ -550,7 +550,7 @@ _gqlcache_doctor() {
 
 _gqlcache_gc() {
     repeating_flags=()
-    non_repeating_flags=(--unreachable --dangling --all --vacuum --dry-run --version -h --help)
+    non_repeating_flags=(--unreachable --dangling --all --vacuum --dry-run --force -f --version -h --help)
     repeating_options=()
     non_repeating_options=(--busy-timeout --format)
     __gqlcache_offer_flags_options 1

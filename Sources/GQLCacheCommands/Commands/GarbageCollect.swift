@@ -35,6 +35,9 @@ extension GQLCache {
         @Flag(help: "List what would change, without changing anything.")
         var dryRun = false
 
+        @Flag(name: .shortAndLong, help: "Collect without asking (gc asks only at the REPL's prompt, as rm does).")
+        var force = false
+
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
 
@@ -60,6 +63,7 @@ extension GQLCache {
             } else if dryRun {
                 collected = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             } else {
+                try confirm(kinds, store: store, context: context)
                 collected = try store.write { tx in try tx.collectGarbage(kinds) }
             }
             var vacuumed: (before: Int64, after: Int64?)?
@@ -79,6 +83,21 @@ extension GQLCache {
             case .text: context.stdout.write(report.text())
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: report.jsonLines().forEach(context.print)
+            }
+        }
+
+        /// At the REPL's prompt every removal is confirmed: the plan is
+        /// worked out in a read transaction, so the write lock is never held
+        /// while a person thinks.
+        private func confirm(_ kinds: GarbageCollection.Kinds, store: CacheStore, context: CommandContext) throws {
+            guard context.confirmsEveryRemoval && !force else { return }
+            let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
+            guard !plan.isEmpty else { return }
+            let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
+            guard context.confirm(
+                "remove \(plan.removedKeys.count) record(s) and drop \(references) reference(s) in \(file.path)?")
+            else {
+                throw CommandFailure(.notFound, "nothing changed")
             }
         }
     }
@@ -111,8 +130,8 @@ struct GarbageReport {
             if let after = vacuum.after {
                 text += "vacuumed: \(formatBytes(vacuum.before)) → \(formatBytes(after))\n"
             } else if let freePages {
-                text += "would vacuum \(formatBytes(vacuum.before)) (now \(freePages.freePages) free pages, "
-                    + "\(formatBytes(Int64(freePages.freePages * freePages.pageSize))), plus what this gc frees)\n"
+                text += "would vacuum the \(formatBytes(vacuum.before)) file: \(freePages.freePages) free pages "
+                    + "(\(formatBytes(Int64(freePages.freePages * freePages.pageSize)))) now, and the pages this gc would free\n"
             }
         }
         return text
