@@ -13,29 +13,43 @@ public struct PendingWAL: Equatable, Sendable {
     /// checkpointed. Without a -shm file, the frames of the -wal file's
     /// current generation that end in a commit are counted.
     static func inspect(path: String) -> PendingWAL? {
-        guard let wal = FileManager.default.contents(atPath: path + "-wal"), wal.count >= 32 else { return nil }
-        let magic = bigEndian32(wal, 0)
+        // Only headers are read: a -wal file may be large.
+        guard let wal = FileHandle(forReadingAtPath: path + "-wal") else { return nil }
+        defer { try? wal.close() }
+        let walBytes = Int64((try? wal.seekToEnd()) ?? 0)
+        guard walBytes >= 32, let header = read(wal, at: 0, count: 32) else { return nil }
+        let magic = bigEndian32(header, 0)
         guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return nil }
-        if let shm = FileManager.default.contents(atPath: path + "-shm"), shm.count >= 136, shm[12] != 0 {
-            // WalIndexHdr.mxFrame (offset 16) and WalCkptInfo.nBackfill (offset 96), native byte order.
-            let maxFrame = native32(shm, 16)
-            let backfilled = native32(shm, 96)
-            guard maxFrame > backfilled else { return nil }
-            return PendingWAL(frames: Int(maxFrame - backfilled), walBytes: Int64(wal.count))
+        if let shm = FileHandle(forReadingAtPath: path + "-shm") {
+            defer { try? shm.close() }
+            if let index = read(shm, at: 0, count: 136), index[12] != 0 {
+                // WalIndexHdr.mxFrame (offset 16) and WalCkptInfo.nBackfill (offset 96), native byte order.
+                let maxFrame = native32(index, 16)
+                let backfilled = native32(index, 96)
+                guard maxFrame > backfilled else { return nil }
+                return PendingWAL(frames: Int(maxFrame - backfilled), walBytes: walBytes)
+            }
         }
-        let pageSize = Int(bigEndian32(wal, 8))
+        let pageSize = Int64(bigEndian32(header, 8))
         guard pageSize >= 512 else { return nil }
-        let salt = (bigEndian32(wal, 16), bigEndian32(wal, 20))
+        let salt = (bigEndian32(header, 16), bigEndian32(header, 20))
         var frame = 0
         var committed = 0
-        var offset = 32
-        while offset + 24 + pageSize <= wal.count {
-            guard bigEndian32(wal, offset + 8) == salt.0, bigEndian32(wal, offset + 12) == salt.1 else { break }
+        var offset: Int64 = 32
+        while offset + 24 + pageSize <= walBytes, let frameHeader = read(wal, at: offset, count: 24) {
+            guard bigEndian32(frameHeader, 8) == salt.0, bigEndian32(frameHeader, 12) == salt.1 else { break }
             frame += 1
-            if bigEndian32(wal, offset + 4) != 0 { committed = frame }
+            if bigEndian32(frameHeader, 4) != 0 { committed = frame }
             offset += 24 + pageSize
         }
-        return committed > 0 ? PendingWAL(frames: committed, walBytes: Int64(wal.count)) : nil
+        return committed > 0 ? PendingWAL(frames: committed, walBytes: walBytes) : nil
+    }
+
+    private static func read(_ handle: FileHandle, at offset: Int64, count: Int) -> Data? {
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
+            let data = try? handle.read(upToCount: count), data.count == count
+        else { return nil }
+        return data
     }
 
     private static func bigEndian32(_ data: Data, _ offset: Int) -> UInt32 {

@@ -192,6 +192,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(notAFile.stderr.hasPrefix("gqlcache: unknown command 'frobnicate'"), notAFile.stderr)
     }
 
+    func testGcAtThePromptAsksFirstAndDeclinedChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
+        let before = try bytes(cache)
+        let declined = try repl(cache, ["gc --all"], interactive: true, answers: ["n"])
+        XCTAssertEqual(declined.status, .notFound)
+        XCTAssertTrue(declined.stderr.contains("remove 1 record(s) and drop 4 reference(s) in \(cache)? [y/N]"), declined.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        let confirmed = try repl(cache, ["gc --all", "doctor"], interactive: true, answers: ["y"])
+        XCTAssertEqual(confirmed.status, .success, confirmed.stderr)
+        XCTAssertTrue(confirmed.stdout.contains("removed 1 unreachable record:\n  Starship:3001\n"), confirmed.stdout)
+    }
+
     // MARK: - Completion
 
     func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {

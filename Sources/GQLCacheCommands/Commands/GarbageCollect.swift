@@ -35,6 +35,9 @@ extension GQLCache {
         @Flag(help: "List what would change, without changing anything.")
         var dryRun = false
 
+        @Flag(name: .shortAndLong, help: "Collect without asking (gc asks only at the REPL's prompt, as rm does).")
+        var force = false
+
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var display: DisplayOptions
@@ -63,6 +66,7 @@ extension GQLCache {
                     try store.read(progress: progress) { tx in try tx.plannedGarbageCollection(kinds) }
                 }
             } else {
+                try confirm(kinds, store: store, context: context)
                 collected = try context.withProgress("collecting garbage in \(file.path)") { progress in
                     try store.write(progress: progress) { tx in try tx.collectGarbage(kinds) }
                 }
@@ -86,74 +90,20 @@ extension GQLCache {
             case .jsonl: report.jsonLines().forEach(context.print)
             }
         }
-    }
-}
 
-/// What gc did, or would do.
-struct GarbageReport {
-    let collected: GarbageCollection?
-    let dryRun: Bool
-    let vacuum: (before: Int64, after: Int64?)?
-    let freePages: PageStatistics?
-
-    func text() -> String {
-        var text = ""
-        if let collected {
-            let dropped = collected.droppedReferences.flatMap(\.lines)
-            if collected.isEmpty {
-                text += "nothing to collect in \(plural(collected.recordCount, "record"))\n"
-            }
-            if !collected.removedKeys.isEmpty {
-                text += "\(dryRun ? "would remove" : "removed") \(plural(collected.removedKeys.count, "unreachable record")):\n"
-                for key in collected.removedKeys { text += "  \(key.display)\n" }
-            }
-            if !dropped.isEmpty {
-                text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
-                for line in dropped { text += "  \(line)\n" }
+        /// At the REPL's prompt every removal is confirmed: the plan is
+        /// worked out in a read transaction, so the write lock is never held
+        /// while a person thinks.
+        private func confirm(_ kinds: GarbageCollection.Kinds, store: CacheStore, context: CommandContext) throws {
+            guard context.confirmsEveryRemoval && !force else { return }
+            let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
+            guard !plan.isEmpty else { return }
+            let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
+            guard context.confirm(
+                "remove \(plan.removedKeys.count) record(s) and drop \(references) reference(s) in \(file.path)?")
+            else {
+                throw CommandFailure(.notFound, "nothing changed")
             }
         }
-        if let vacuum {
-            if let after = vacuum.after {
-                text += "vacuumed: \(formatBytes(vacuum.before)) → \(formatBytes(after))\n"
-            } else if let freePages {
-                text += "would vacuum \(formatBytes(vacuum.before)) (now \(freePages.freePages) free pages, "
-                    + "\(formatBytes(Int64(freePages.freePages * freePages.pageSize))), plus what this gc frees)\n"
-            }
-        }
-        return text
-    }
-
-    private var summaryMembers: [(String, JSONOutput)] {
-        var members: [(String, JSONOutput)] = [("dryRun", .bool(dryRun))]
-        if let collected {
-            members += [
-                ("records", .int(collected.recordCount)), ("removedRecords", .int(collected.removedKeys.count)),
-                ("droppedReferences", .int(collected.droppedReferences.reduce(0) { $0 + $1.dropped.count })),
-            ]
-        }
-        members.append(("vacuumed", .bool(vacuum?.after != nil)))
-        if let vacuum {
-            members.append(("bytesBefore", .int(Int(vacuum.before))))
-            members.append(("bytesAfter", vacuum.after.map { .int(Int($0)) } ?? .null))
-        }
-        return members
-    }
-
-    func json() -> JSONOutput {
-        .object(summaryMembers + [
-            ("removed", .array((collected?.removedKeys ?? []).map { .string($0.rawValue) })),
-            ("dropped", .array((collected?.droppedReferences ?? []).flatMap(\.json))),
-        ])
-    }
-
-    func jsonLines() -> [String] {
-        var lines = (collected?.removedKeys ?? []).map {
-            JSONOutput.object([("type", .string("remove")), ("key", .string($0.rawValue))]).rendered(pretty: false)
-        }
-        for drops in collected?.droppedReferences ?? [] {
-            lines += drops.dropped.map { JSONOutput.object([("type", .string("drop"))] + drops.jsonMembers($0)).rendered(pretty: false) }
-        }
-        lines.append(JSONOutput.object([("type", .string("summary"))] + summaryMembers).rendered(pretty: false))
-        return lines
     }
 }

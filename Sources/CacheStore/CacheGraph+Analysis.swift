@@ -1,0 +1,65 @@
+/// Questions about the whole graph: keys that differ only by case, and
+/// what a cascading removal takes.
+extension CacheGraph {
+    /// Groups of record keys equal but for ASCII case, each sorted, ordered
+    /// by their first key.
+    public func caseInsensitiveDuplicates() -> [[CacheKey]] {
+        // A folded hash per key, sorted, then equal hashes compared for real:
+        // no folded copy of every key is kept.
+        // Each entry: the hash in the high 32 bits, the node in the low ones,
+        // so that one sort of plain integers brings equal hashes together.
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(recordCount)
+        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
+            let hash = keyTable.withBytes(node) { bytes in
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3 }
+                return hash
+            }
+            hashes.append((hash ^ (hash << 32)) & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(node)))
+        }
+        hashes.sort()
+        var groups: [[CacheKey]] = []
+        var start = 0
+        while start < hashes.count {
+            var end = start + 1
+            while end < hashes.count && hashes[end] >> 32 == hashes[start] >> 32 { end += 1 }
+            if end - start > 1 {
+                var byFolded: [[UInt8]: [CacheKey]] = [:]
+                for entry in hashes[start..<end] {
+                    let node = Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+                    byFolded[keyTable.withBytes(node) { $0.map(Self.foldASCII) }, default: []].append(key(node))
+                }
+                groups += byFolded.values.filter { $0.count > 1 }.map { $0.sorted() }
+            }
+            start = end
+        }
+        return groups.sorted { $0[0] < $1[0] }
+    }
+
+    private static func foldASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// What removing `keys` with their cascade takes: those keys (the ones
+    /// with a record) and every record reachable from them that nothing
+    /// else reaches: no root, and no record outside what is removed. In key order.
+    public func cascade(from keys: [CacheKey]) -> [CacheKey] {
+        let starts = keys.compactMap(recordNode)
+        let isStart = Set(starts)
+        // Everything the removed keys reach.
+        let inReach = reached(from: starts, avoiding: nil)
+        // What stays of it: roots in reach, records in reach referenced
+        // from outside the reach, and all they reach without passing
+        // through a removed key.
+        var seeds: [Int32] = rootNodes.filter { inReach[Int($0)] && !isStart.contains($0) }
+        for node in 0..<Int32(nodeCount) where !inReach[Int(node)] && states[Int(node)] == .record {
+            for edge in edges(of: node) {
+                let target = edgeTargets[edge]
+                if inReach[Int(target)] && !isStart.contains(target) { seeds.append(target) }
+            }
+        }
+        let kept = reached(from: seeds, avoiding: { isStart.contains($0) })
+        return sortedKeys((0..<Int32(nodeCount)).filter { inReach[Int($0)] && !kept[Int($0)] && states[Int($0)] != .missing })
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import CacheStore
+
+/// rm --type, --cascade and --clean-references.
+extension GQLCache.Remove {
+    /// --type, --cascade and --clean-references: one pass over the table
+    /// finds the records to remove and every reference to them.
+    func removeThroughGraph(context: CommandContext) throws {
+        let pattern = try match.map { try KeyPattern($0, mode: mode ?? .apollo) }
+        if let pattern, pattern.matchesNothing || pattern.matchesEverything {
+            throw CommandFailure(.usage, "an empty pattern: to remove every record use 'gqlcache clear'")
+        }
+        var seen: Set<CacheKey> = []
+        let requested = keys.map { CacheKey($0) }.filter { seen.insert($0).inserted }
+        func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
+            if let typename { return graph.keys(typename: typename) }
+            if let pattern { return try tx.keys(matching: pattern) }
+            if cascade { return graph.cascade(from: requested) }
+            return requested.filter { graph.containsRecord($0) }
+        }
+        // Keys are listed when they were named; a type or pattern gives a count (text) or the list (json).
+        let listsKeys = typename == nil && pattern == nil || output.format != .text
+        let keepAll = output.format != .text || typename == nil && pattern == nil
+        func outcome(_ keys: [CacheKey], _ graph: CacheGraph, dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
+            var result = RemovalOutcome.with(
+                keys: keys, dryRun: dryRun, dangling: cleaned == nil ? graph.references(to: Set(keys)) : [], keepAll: keepAll,
+                cleaned: cleaned)
+            if !listsKeys { result = RemovalOutcome(count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned) }
+            return result
+        }
+        func holders(_ graph: CacheGraph, _ removed: [CacheKey]) -> [CacheKey] {
+            var holders: [CacheKey] = []
+            for reference in graph.references(to: Set(removed)) where holders.last != reference.from { holders.append(reference.from) }
+            return holders
+        }
+        let result: RemovalOutcome
+        if dryRun {
+            let store = try file.openForReading(context)
+            result = try store.read { tx in
+                let graph = try tx.graph()
+                let removed = try selection(tx, graph)
+                let cleaned = cleanReferences ? try tx.referenceDrops(to: Set(removed), in: holders(graph, removed)) : nil
+                return outcome(removed, graph, dryRun: true, cleaned: cleaned)
+            }
+        } else {
+            let store = try writing.openForWriting(file, context)
+            try confirmGraphRemoval(store: store, requested: requested, selection: selection, context: context)
+            result = try store.write { tx in
+                let graph = try tx.graph()
+                let removed = try selection(tx, graph)
+                let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(graph, removed)) : nil
+                try tx.removeObjects(forKeys: removed)
+                return outcome(removed, graph, dryRun: false, cleaned: cleaned)
+            }
+        }
+        result.render(format: output.format, context: context)
+        if let typename, result.count == 0 {
+            throw CommandFailure(.notFound, "no record has __typename \(typename) in \(file.path)")
+        }
+        if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+        let missing = try file.openForReading(context).read { tx in
+            let existing = try tx.existingKeys(among: requested)
+            return try requested.filter { !existing.contains($0) }.map { ($0, try tx.suggestions(for: $0)) }
+        }
+        // After a real removal every key is gone: only keys that never existed are missing.
+        let neverExisted = dryRun ? missing : missing.filter { !(result.keys ?? []).contains($0.0) }
+        for (key, nearest) in neverExisted {
+            context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
+        }
+    }
+
+    /// Asks before a removal by type, pattern or cascade (or any removal at
+    /// the REPL's prompt), counting in a read transaction so that the write
+    /// lock is never held while a person thinks.
+    private func confirmGraphRemoval(
+        store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
+        context: CommandContext
+    ) throws {
+        let asksAlways = typename != nil || cascade || match != nil
+        guard !force, asksAlways || context.confirmsEveryRemoval else { return }
+        guard context.canAskQuestions else {
+            throw CommandFailure(.usage, "rm \(typename != nil ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
+        }
+        let keys = try store.read { tx in try selection(tx, try tx.graph()) }
+        guard !keys.isEmpty else { return }
+        let shown = keys.prefix(5).map(\.rawValue).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+        guard context.confirm("remove \(keys.count) record(s) from \(file.path) (\(shown))?") else {
+            throw CommandFailure(.notFound, "nothing removed")
+        }
+    }
+}
+

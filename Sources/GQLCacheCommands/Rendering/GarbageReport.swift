@@ -1,0 +1,70 @@
+import CacheStore
+
+/// What gc did, or would do.
+struct GarbageReport {
+    let collected: GarbageCollection?
+    let dryRun: Bool
+    let vacuum: (before: Int64, after: Int64?)?
+    let freePages: PageStatistics?
+
+    func text() -> String {
+        var text = ""
+        if let collected {
+            let dropped = collected.droppedReferences.flatMap(\.lines)
+            if collected.isEmpty {
+                text += "nothing to collect in \(plural(collected.recordCount, "record"))\n"
+            }
+            if !collected.removedKeys.isEmpty {
+                text += "\(dryRun ? "would remove" : "removed") \(plural(collected.removedKeys.count, "unreachable record")):\n"
+                for key in collected.removedKeys { text += "  \(key.display)\n" }
+            }
+            if !dropped.isEmpty {
+                text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
+                for line in dropped { text += "  \(line)\n" }
+            }
+        }
+        if let vacuum {
+            if let after = vacuum.after {
+                text += "vacuumed: \(formatBytes(vacuum.before)) → \(formatBytes(after))\n"
+            } else if let freePages {
+                text += "would vacuum the \(formatBytes(vacuum.before)) file: \(freePages.freePages) free pages "
+                    + "(\(formatBytes(Int64(freePages.freePages * freePages.pageSize)))) now, and the pages this gc would free\n"
+            }
+        }
+        return text
+    }
+
+    private var summaryMembers: [(String, JSONOutput)] {
+        var members: [(String, JSONOutput)] = [("dryRun", .bool(dryRun))]
+        if let collected {
+            members += [
+                ("records", .int(collected.recordCount)), ("removedRecords", .int(collected.removedKeys.count)),
+                ("droppedReferences", .int(collected.droppedReferences.reduce(0) { $0 + $1.dropped.count })),
+            ]
+        }
+        members.append(("vacuumed", .bool(vacuum?.after != nil)))
+        if let vacuum {
+            members.append(("bytesBefore", .int(Int(vacuum.before))))
+            members.append(("bytesAfter", vacuum.after.map { .int(Int($0)) } ?? .null))
+        }
+        return members
+    }
+
+    func json() -> JSONOutput {
+        .object(summaryMembers + [
+            ("removed", .array((collected?.removedKeys ?? []).map { .string($0.rawValue) })),
+            ("dropped", .array((collected?.droppedReferences ?? []).flatMap(\.json))),
+        ])
+    }
+
+    func jsonLines() -> [String] {
+        var lines = (collected?.removedKeys ?? []).map {
+            JSONOutput.object([("type", .string("remove")), ("key", .string($0.rawValue))]).rendered(pretty: false)
+        }
+        for drops in collected?.droppedReferences ?? [] {
+            lines += drops.dropped.map { JSONOutput.object([("type", .string("drop"))] + drops.jsonMembers($0)).rendered(pretty: false) }
+        }
+        lines.append(JSONOutput.object([("type", .string("summary"))] + summaryMembers).rendered(pretty: false))
+        return lines
+    }
+}
