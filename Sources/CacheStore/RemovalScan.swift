@@ -11,13 +11,14 @@ import Foundation
 /// result.
 final class RemovalScan: @unchecked Sendable {
     struct Result {
-        /// The keys the statement selected.
-        var gone: Set<CacheKey>
-        /// The references from kept records to `gone`, in row order.
+        /// What the statement selected.
+        var removal: PatternRemoval
+        /// The references from kept records to the selected keys, in row order.
         var dangling: [ReferenceLocation]
     }
 
     private let pattern: KeyPattern
+    private let listsKeys: Bool
     /// A run of the pattern that every matching key contains (ASCII case
     /// aside); nil when there is none to look for.
     private let needle: [UInt8]?
@@ -33,12 +34,16 @@ final class RemovalScan: @unchecked Sendable {
     private var isDone = false
     private static let maximumQueued = 8
 
-    // The worker's own; read by finish() once the worker is done.
-    private var gone: Set<CacheKey> = []
+    // The worker's own; read by finish() once the worker is done. The
+    // selected keys are kept as bytes: no string or hashing per key.
+    private var gone = KeyTable(capacity: 1024)
     private var candidates: [ReferenceLocation] = []
+    private var keys: [CacheKey]?
 
-    init(pattern: KeyPattern) {
+    /// `listsKeys`: also give the selected keys, in byte order.
+    init(pattern: KeyPattern, listsKeys: Bool) {
         self.pattern = pattern
+        self.listsKeys = listsKeys
         self.needle = RemovalScan.needle(of: pattern)
         let thread = Thread { [self] in work() }
         thread.name = "gqlcache removal scan"
@@ -78,7 +83,7 @@ final class RemovalScan: @unchecked Sendable {
         condition.broadcast()
         while !isDone { condition.wait() }
         condition.unlock()
-        return Result(gone: gone, dangling: candidates)
+        return Result(removal: PatternRemoval(count: gone.count, keys: keys), dangling: candidates)
     }
 
     private func handOver() {
@@ -107,7 +112,11 @@ final class RemovalScan: @unchecked Sendable {
             next.deallocate()
         }
         // Whether a matching key existed is known only now.
-        candidates.removeAll { !gone.contains($0.to) }
+        candidates.removeAll { gone.find($0.to.rawValue) == nil }
+        if listsKeys {
+            let table = gone
+            keys = (0..<Int32(table.count)).sorted(by: table.precedes).map { CacheKey(table.string($0)) }
+        }
         condition.lock()
         isDone = true
         condition.broadcast()
@@ -129,7 +138,7 @@ final class RemovalScan: @unchecked Sendable {
             index += keyLength
             let recordLength = length()
             guard recordLength != Int(UInt32.max) else {
-                if removed { gone.insert(CacheKey(String(decoding: key, as: UTF8.self))) }
+                if removed { _ = gone.insert(key) }
                 continue
             }
             let record = UnsafeBufferPointer(rebasing: bytes[index..<index + recordLength])
@@ -208,4 +217,12 @@ private struct Chunk: @unchecked Sendable {
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
+}
+
+/// What a pattern removal took (or, previewed, would take).
+public struct PatternRemoval: Sendable, Equatable {
+    /// How many records.
+    public let count: Int
+    /// Their keys in byte order, when the removal was asked to list them.
+    public let keys: [CacheKey]?
 }

@@ -5,45 +5,87 @@ internal import GRDBSQLite
 extension ReadWriteTransaction {
     /// Removes every record whose key matches, as ``removeObjects(matching:)``
     /// does, and reports each reference that a remaining record holds to a
-    /// removed one: the references the removal leaves dangling. Returns the
-    /// removed keys; `body` is called after the removal, in row order.
+    /// removed one: the references the removal leaves dangling. Says how
+    /// many records went, and which when `listingKeys`; `body` is called
+    /// after the removal, in row order.
     ///
-    ///     let gone = try tx.removeObjects(matching: pattern) { report.add($0) }
+    ///     let removal = try tx.removeObjects(matching: pattern) { report.add($0) }
     ///
     /// The references are found during the DELETE's own pass over the table,
     /// so the table is read once. (Even a prefix pattern reads the whole
     /// table: any record may hold a reference.)
     public func removeObjects(
-        matching pattern: KeyPattern, reportingDangling body: (ReferenceLocation) -> Void
-    ) throws -> Set<CacheKey> {
-        guard !pattern.matchesNothing else { return [] }
-        let result = try scanForRemoval(of: pattern, statement: "DELETE FROM records")
-        result.dangling.forEach(body)
-        return result.gone
+        matching pattern: KeyPattern, listingKeys: Bool = false, reportingDangling body: (ReferenceLocation) -> Void
+    ) throws -> PatternRemoval {
+        try beginRemovingObjects(matching: pattern, listingKeys: listingKeys).result(reportingDangling: body)
+    }
+
+    /// ``removeObjects(matching:listingKeys:reportingDangling:)`` that
+    /// returns as soon as the records are gone, while the references are
+    /// still being worked out on another thread: the transaction can commit
+    /// meanwhile. The result holds nothing of the transaction.
+    ///
+    ///     let pending = try store.write { tx in try tx.beginRemovingObjects(matching: pattern) }
+    ///     let removal = pending.result { report.add($0) }
+    public func beginRemovingObjects(matching pattern: KeyPattern, listingKeys: Bool = false) throws -> PendingPatternRemoval {
+        guard !pattern.matchesNothing else { return PendingPatternRemoval(nothingFor: listingKeys) }
+        return PendingPatternRemoval(try startRemovalScan(of: pattern, statement: "DELETE FROM records", listingKeys: listingKeys))
+    }
+}
+
+/// A pattern removal done in the file, whose dangling references another
+/// thread may still be finding.
+public final class PendingPatternRemoval: @unchecked Sendable {
+    private var scan: RemovalScan?
+    private var finished: RemovalScan.Result?
+
+    init(_ scan: RemovalScan) { self.scan = scan }
+
+    init(nothingFor listingKeys: Bool) {
+        finished = RemovalScan.Result(removal: PatternRemoval(count: 0, keys: listingKeys ? [] : nil), dangling: [])
+    }
+
+    deinit { _ = scan?.finish() }
+
+    /// Waits for the references, calls `body` with each, in row order, and
+    /// says what went. Later calls give the same answer and report nothing.
+    public func result(reportingDangling body: (ReferenceLocation) -> Void) -> PatternRemoval {
+        if let scan {
+            let result = scan.finish()
+            self.scan = nil
+            finished = RemovalScan.Result(removal: result.removal, dangling: [])
+            result.dangling.forEach(body)
+            return result.removal
+        }
+        return finished!.removal
     }
 }
 
 extension ReadTransaction {
-    /// What ``ReadWriteTransaction/removeObjects(matching:reportingDangling:)``
+    /// What ``ReadWriteTransaction/removeObjects(matching:listingKeys:reportingDangling:)``
     /// would remove and the references it would leave dangling, without
     /// removing anything, in the same single pass over the table.
-    public func keysRemoved(
-        byRemovingObjectsMatching pattern: KeyPattern, reportingDangling body: (ReferenceLocation) -> Void
-    ) throws -> Set<CacheKey> {
-        guard !pattern.matchesNothing else { return [] }
-        let result = try scanForRemoval(of: pattern, statement: "SELECT count(*) FROM records")
-        result.dangling.forEach(body)
-        return result.gone
+    public func previewRemovingObjects(
+        matching pattern: KeyPattern, listingKeys: Bool = false, reportingDangling body: (ReferenceLocation) -> Void
+    ) throws -> PatternRemoval {
+        guard !pattern.matchesNothing else { return PatternRemoval(count: 0, keys: listingKeys ? [] : nil) }
+        return PendingPatternRemoval(try startRemovalScan(of: pattern, statement: "SELECT count(*) FROM records", listingKeys: listingKeys))
+            .result(reportingDangling: body)
     }
+
+    /// The page cache of a pattern removal's DELETE, in SQLite's units
+    /// (negative: KiB).
+    static let removalCacheSize = -32768
 
     /// Runs `statement` (a DELETE or a SELECT over `records`) with a WHERE
     /// clause that selects the pattern's keys, exactly as the pattern's own
     /// condition does, and that shows every row to a ``RemovalScan`` on the
-    /// way.
-    func scanForRemoval(of pattern: KeyPattern, statement: String) throws -> RemovalScan.Result {
+    /// way. Returns the scan, whose thread may still be at work; when the
+    /// statement fails, the scan is finished before the error is thrown.
+    func startRemovalScan(of pattern: KeyPattern, statement: String, listingKeys: Bool) throws -> RemovalScan {
         let db = try database()
         let condition = pattern.sqlCondition()
-        let scan = RemovalScan(pattern: pattern)
+        let scan = RemovalScan(pattern: pattern, listsKeys: listingKeys)
         let connection = db.sqliteConnection
         let name = "gqlcache_removal_scan"
         // SQLite's own C interface, so that each record is seen where SQLite
@@ -62,6 +104,15 @@ extension ReadTransaction {
             throw DatabaseError(resultCode: ResultCode(rawValue: registered), message: "cannot register \(name)")
         }
         do {
+            // A removal changes pages all over the file. With SQLite's default
+            // 2 MB page cache it writes changed pages out (and syncs the
+            // journal first) hundreds of times before the commit; 32 MB for
+            // this one statement spares most of those syncs.
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            if statement.hasPrefix("DELETE"), cacheSize < 0, cacheSize > Self.removalCacheSize {
+                try db.execute(sql: "PRAGMA cache_size = \(Self.removalCacheSize)")
+            }
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             // The function answers its third argument: the statement selects
             // exactly the rows the condition selects. Rows that go are seen
             // without their record, which SQLite then never reads.
@@ -74,7 +125,7 @@ extension ReadTransaction {
             _ = scan.finish()
             throw error
         }
-        return scan.finish()
+        return scan
     }
 }
 

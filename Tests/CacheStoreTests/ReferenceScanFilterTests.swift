@@ -74,8 +74,8 @@ final class ReferenceScanFilterTests: XCTestCase {
                 let pattern = try KeyPattern(text, mode: mode)
                 XCTAssertTrue(pattern.matches(target), "the test pattern \(pattern) must match \(target)", file: file, line: line)
                 var dangling: [ReferenceLocation] = []
-                let gone = try tx.keysRemoved(byRemovingObjectsMatching: pattern) { dangling.append($0) }
-                XCTAssertTrue(gone.contains(target), "\(pattern) removes \(target)", file: file, line: line)
+                let removal = try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { dangling.append($0) }
+                XCTAssertTrue(removal.keys?.contains(target) == true, "\(pattern) removes \(target)", file: file, line: line)
                 XCTAssertEqual(dangling.filter { $0.to == target }.sorted { $0.from < $1.from }, expected,
                                "removal scan of \(pattern)", file: file, line: line)
             }

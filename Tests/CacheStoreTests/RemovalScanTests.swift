@@ -24,9 +24,10 @@ final class RemovalScanTests: XCTestCase {
         let store = try CacheStore.open(at: path, access: .readWrite)
         let before = Set(try store.allKeys())
         var previewed: [ReferenceLocation] = []
-        let previewGone = try store.read { tx in try tx.keysRemoved(byRemovingObjectsMatching: pattern) { previewed.append($0) } }
+        let preview = try store.read { tx in try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { previewed.append($0) } }
         var reported: [ReferenceLocation] = []
-        let gone = try store.write { tx in try tx.removeObjects(matching: pattern) { reported.append($0) } }
+        let removal = try store.write { tx in try tx.removeObjects(matching: pattern, listingKeys: true) { reported.append($0) } }
+        let gone = Set(try XCTUnwrap(removal.keys))
         let after = Set(try store.allKeys())
 
         XCTAssertEqual(gone, before.subtracting(after), "\(pattern): the keys that went", file: file, line: line)
@@ -34,7 +35,9 @@ final class RemovalScanTests: XCTestCase {
         let expected = try store.read { tx in try tx.references(to: gone, filter: .everything) }
         let order = { (a: ReferenceLocation, b: ReferenceLocation) in (a.from, a.field, a.to) < (b.from, b.field, b.to) }
         XCTAssertEqual(reported.sorted(by: order), expected.sorted(by: order), "\(pattern): dangling references", file: file, line: line)
-        XCTAssertEqual(previewGone, gone, "\(pattern): the preview names the same keys", file: file, line: line)
+        XCTAssertEqual(preview, removal, "\(pattern): the preview names the same keys", file: file, line: line)
+        XCTAssertEqual(removal.count, gone.count, file: file, line: line)
+        XCTAssertEqual(removal.keys, removal.keys?.sorted(), "\(pattern): keys in byte order", file: file, line: line)
         XCTAssertEqual(previewed, reported, "\(pattern): the preview reports the same references", file: file, line: line)
     }
 
@@ -65,8 +68,8 @@ final class RemovalScanTests: XCTestCase {
             try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
         }
         var reported: [ReferenceLocation] = []
-        let gone = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Human:1002", mode: .literal)) { reported.append($0) } }
-        XCTAssertEqual(gone, ["Human:1002"])
+        let removal = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Human:1002", mode: .literal), listingKeys: true) { reported.append($0) } }
+        XCTAssertEqual(removal, PatternRemoval(count: 1, keys: ["Human:1002"]))
         XCTAssertEqual(reported, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")])
     }
 
@@ -92,8 +95,8 @@ final class RemovalScanTests: XCTestCase {
             try tx.merge([Record(key: "Holder:1", fields: ["ghost": .reference("Human:9999"), "real": .reference("Human:1000")])])
         }
         var reported: [ReferenceLocation] = []
-        let gone = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Human:", mode: .prefix)) { reported.append($0) } }
-        XCTAssertFalse(gone.contains("Human:9999"))
+        let removal = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Human:", mode: .prefix), listingKeys: true) { reported.append($0) } }
+        XCTAssertEqual(removal.keys, ["Human:1000", "Human:1002"])
         XCTAssertTrue(reported.contains(ReferenceLocation(from: "Holder:1", field: "real", to: "Human:1000")))
         XCTAssertFalse(reported.contains { $0.to == "Human:9999" })
     }
@@ -103,9 +106,30 @@ final class RemovalScanTests: XCTestCase {
         let path = try directory.copy(Fixtures.starwars)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let store = try CacheStore.open(at: path, access: .readOnly)
-        let gone = try store.read { tx in try tx.keysRemoved(byRemovingObjectsMatching: KeyPattern("Human", mode: .apollo)) { _ in } }
-        XCTAssertEqual(gone, ["Human:1000", "Human:1002"])
+        let removal = try store.read { tx in try tx.previewRemovingObjects(matching: KeyPattern("Human", mode: .apollo)) { _ in } }
+        XCTAssertEqual(removal, PatternRemoval(count: 2, keys: nil))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    }
+
+    func testARemovalCommitsBeforeItsDanglingReferencesAreAskedFor() throws {
+        let directory = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try directory.copy(Fixtures.starwars), access: .readWrite)
+        let pending = try store.write { tx in try tx.beginRemovingObjects(matching: KeyPattern("Human:1002", mode: .literal), listingKeys: true) }
+        // Committed: another read no longer sees the record.
+        XCTAssertNil(try store.read { tx in try tx.record(for: "Human:1002") })
+        var reported: [ReferenceLocation] = []
+        XCTAssertEqual(pending.result { reported.append($0) }, PatternRemoval(count: 1, keys: ["Human:1002"]))
+        XCTAssertEqual(reported, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")])
+        // Asked again: the same answer, nothing reported twice.
+        XCTAssertEqual(pending.result { reported.append($0) }, PatternRemoval(count: 1, keys: ["Human:1002"]))
+        XCTAssertEqual(reported.count, 1)
+    }
+
+    func testAPendingRemovalNobodyAsksAboutStillCommits() throws {
+        let directory = try TemporaryDirectory(self)
+        let store = try CacheStore.open(at: try directory.copy(Fixtures.starwars), access: .readWrite)
+        _ = try store.write { tx in try tx.beginRemovingObjects(matching: KeyPattern("Human:", mode: .prefix)) }
+        XCTAssertEqual(try store.read { tx in try tx.countKeys(matching: KeyPattern("Human:", mode: .prefix)) }, 0)
     }
 
     func testTheNeedleIsTheLongestLiteralRunEveryMatchingKeyContains() throws {

@@ -133,8 +133,8 @@ extension GQLCache {
                 let store = try file.openForReading(context)
                 let outcome = try context.withProgress("finding keys matching \(pattern)", scans: 1) { progress in try store.read(progress: progress) { tx in
                     var report = DanglingReport(keepAll: keepAll)
-                    let gone = try tx.keysRemoved(byRemovingObjectsMatching: pattern) { report.add($0) }
-                    return RemovalOutcome(count: gone.count, keys: gone.sorted(), dryRun: true, dangling: report)
+                    let removal = try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { report.add($0) }
+                    return RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: true, dangling: report)
                 } }
                 outcome.render(format: output.format, context: context)
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
@@ -160,11 +160,13 @@ extension GQLCache {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
-            let outcome = try context.withProgress("removing keys matching \(pattern)", scans: 1) { progress in try store.write(progress: progress) { tx in
-                var report = DanglingReport(keepAll: keepAll)
-                let gone = try tx.removeObjects(matching: pattern) { report.add($0) }
-                return RemovalOutcome(count: gone.count, keys: keepAll ? gone.sorted() : nil, dryRun: false, dangling: report)
+            // The transaction commits while the dangling references are still being worked out.
+            let pending = try context.withProgress("removing keys matching \(pattern)", scans: 1) { progress in try store.write(progress: progress) { tx in
+                try tx.beginRemovingObjects(matching: pattern, listingKeys: keepAll)
             } }
+            var report = DanglingReport(keepAll: keepAll)
+            let removal = pending.result { report.add($0) }
+            let outcome = RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: false, dangling: report)
             outcome.render(format: output.format, context: context)
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }
