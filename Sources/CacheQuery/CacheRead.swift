@@ -94,9 +94,17 @@ public protocol RecordSource {
     /// Several records at once (a list's references): those found, each
     /// decoded or failed on its own.
     func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>]
+    /// ``records(for:)`` that needs only `fields` of each record, and may
+    /// leave the others out.
+    func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>]
 }
 
 extension RecordSource {
+    /// Every field: a source that cannot leave fields out gives them all.
+    public func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>] {
+        try records(for: keys)
+    }
+
     public func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>] {
         var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
         for key in keys {

@@ -103,9 +103,24 @@ private struct Walk {
     /// Keys already looked up in a batch and found missing or damaged.
     var absent: [CacheKey: Loaded] = [:]
 
+    /// Records decoded for one selection set only (the fields it may ask
+    /// for): another selection set of the same record may need more.
+    var partlyDecoded: Set<CacheKey> = []
+    var fieldKeysBySelections: [UnsafeRawPointer: Set<String>] = [:]
+
+    /// The field keys an object under `selections` may be asked for.
+    mutating func fieldKeys(_ selections: Selections) -> Set<String> {
+        guard let identity = selections.identity else { return collector.fieldKeys(selections.list) }
+        if let known = fieldKeysBySelections[identity] { return known }
+        let keys = collector.fieldKeys(selections.list)
+        fieldKeysBySelections[identity] = keys
+        return keys
+    }
+
     /// Loads the records a list refers to in one batch, as Apollo's loader
-    /// does, instead of one lookup per element.
-    mutating func prefetch(_ elements: [FieldValue]) throws {
+    /// does, instead of one lookup per element, decoding only the fields
+    /// `selections` may ask for.
+    mutating func prefetch(_ elements: [FieldValue], selections: Selections) throws {
         var keys: [CacheKey] = []
         func collect(_ value: FieldValue) {
             switch value {
@@ -116,10 +131,12 @@ private struct Walk {
         }
         elements.forEach(collect)
         guard keys.count > 1 else { return }
-        let found = try reader.source.records(for: keys)
+        let found = try reader.source.records(for: keys, onlyFields: fieldKeys(selections))
         for key in keys {
             switch found[key] {
-            case .success(let record)?: loaded[key] = record
+            case .success(let record)?:
+                loaded[key] = record
+                partlyDecoded.insert(key)
             case .failure(CacheStoreError.damagedRecord(_, let problem))?: absent[key] = .damaged(problem.description)
             case .failure(let error)?: throw error
             case nil: absent[key] = .missing
@@ -131,21 +148,30 @@ private struct Walk {
     /// through the selected fields, in one batch too, so a list of users
     /// and their posts takes a few queries, not one per user.
     mutating func prefetchReferences(of elements: [FieldValue], selections: Selections) throws {
-        var next: [FieldValue] = []
+        // The children by the selection set they are read with.
+        var next: [(selections: Selections, values: [FieldValue])] = []
+        var groupOf: [UnsafeRawPointer: Int] = [:]
         func visit(_ value: FieldValue) {
             switch value {
             case .reference(let key):
                 guard let record = loaded[key] else { return }
                 for (_, fields) in collect(selections, typename: record.typename) where fields[0].selections != nil {
                     let fieldKey = FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0]))
-                    if let child = record.fields[fieldKey] { next.append(child) }
+                    guard let child = record.fields[fieldKey] else { continue }
+                    let childSelections = Selections(fields)
+                    if let identity = childSelections.identity, let group = groupOf[identity] {
+                        next[group].values.append(child)
+                    } else {
+                        if let identity = childSelections.identity { groupOf[identity] = next.count }
+                        next.append((childSelections, [child]))
+                    }
                 }
             case .list(let inner): inner.forEach(visit)
             default: break
             }
         }
         elements.forEach(visit)
-        try prefetch(next)
+        for group in next { try prefetch(group.values, selections: group.selections) }
     }
 
     /// The fields to read for an object of `typename`, worked out once per
@@ -183,14 +209,25 @@ private struct Walk {
     /// declares at this place (an interface, say); the record's own
     /// `__typename` wins when the schema knows it.
     mutating func object(_ record: Record, selections: Selections, path: [PathComponent], type: String?) throws -> ResponseValue {
-        if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
         let typename = record.typename
+        let selected = collect(selections, typename: typename).map { responseKey, fields in
+            (responseKey, fields, FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])))
+        }
+        // Decoded for another selection set, the record may lack a field
+        // this one asks for: decode it whole, and read that.
+        if partlyDecoded.contains(record.key), selected.contains(where: { record.fields[$0.2] == nil }) {
+            partlyDecoded.remove(record.key)
+            if let whole = try reader.source.record(for: record.key) {
+                loaded[record.key] = whole
+                return try object(whole, selections: selections, path: path, type: type)
+            }
+        }
+        if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
         let schemaType = typename.flatMap { name in reader.schema?.fieldTypes[name] != nil ? name : nil } ?? type
         var members: [(String, ResponseValue)] = []
-        for (responseKey, fields) in collect(selections, typename: typename) {
+        for (responseKey, fields, fieldKey) in selected {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
-            let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
             guard let value = record.fields[fieldKey] else {
                 members.append((responseKey, try miss(CacheMiss(
                     path: fieldPath, key: record.key,
@@ -238,7 +275,7 @@ private struct Walk {
             case nil: elementType = nil
             default: return try mismatch("expected \(type!), found a list")
             }
-            try prefetch(elements)
+            try prefetch(elements, selections: selections)
             try prefetchReferences(of: elements, selections: selections)
             var list: [ResponseValue] = []
             for (index, element) in elements.enumerated() {

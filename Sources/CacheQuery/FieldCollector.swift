@@ -40,6 +40,29 @@ struct FieldCollector {
         return order.map { ($0, fields[$0]!) }
     }
 
+    /// The field cache keys a record may be asked for under `selections`,
+    /// whatever its `__typename` and the conditions: every field of every
+    /// fragment, and `__typename`. A read decodes only these of a record.
+    func fieldKeys(_ selections: [Selection]) -> Set<String> {
+        var keys: Set<String> = ["__typename"]
+        var visitedFragments: Set<String> = []
+        func visit(_ selections: [Selection]) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    keys.insert(FieldKey.render(name: field.name, arguments: scope.arguments(of: field)))
+                case .inlineFragment(_, _, let inner):
+                    visit(inner)
+                case .fragmentSpread(let name, _):
+                    guard visitedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
+                    visit(fragment.selections)
+                }
+            }
+        }
+        visit(selections)
+        return keys
+    }
+
     /// Whether a fragment on `typeCondition` applies to an object of
     /// `typename`: with a schema through possible types, without one only
     /// the very same name.

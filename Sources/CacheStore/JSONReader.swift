@@ -16,7 +16,10 @@ struct JSONReader {
 
     /// Parses a whole record: a JSON object of field cache keys to values.
     /// The top-level object is never folded into a reference.
-    static func parseRecordFields(_ text: String) throws -> [String: FieldValue] {
+    /// `only`: decode just these members, checking the others as strictly
+    /// but without building their values (the record is as damaged, or
+    /// not, as when decoded whole).
+    static func parseRecordFields(_ text: String, only: Set<String>? = nil) throws -> [String: FieldValue] {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
@@ -24,7 +27,7 @@ struct JSONReader {
             guard reader.peek() == UInt8(ascii: "{") else {
                 throw NotAnObject(kind: reader.describeTopLevel())
             }
-            let members = try reader.parseObjectMembers()
+            let members = try reader.parseObjectMembers(only: only)
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the record object") }
             return members
@@ -121,10 +124,10 @@ struct JSONReader {
         }
     }
 
-    private mutating func parseObjectMembers(depth: Int = 0) throws -> [String: FieldValue] {
+    private mutating func parseObjectMembers(depth: Int = 0, only: Set<String>? = nil) throws -> [String: FieldValue] {
         index += 1  // "{"
         var members: [String: FieldValue] = [:]
-        members.reserveCapacity(8)  // most records have a handful of fields: no rehash while they arrive
+        members.reserveCapacity(only.map { min($0.count, 8) } ?? 8)  // most records have a handful of fields: no rehash while they arrive
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return members }
         while true {
@@ -132,13 +135,78 @@ struct JSONReader {
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let name = try parseString()
             try expect(UInt8(ascii: ":"))
-            members[name] = try parseValue(depth: depth + 1)
+            if let only, !only.contains(name) {
+                try skipValue(depth: depth + 1)
+            } else {
+                members[name] = try parseValue(depth: depth + 1)
+            }
             skipWhitespace()
             guard let next = peek() else { throw error("unterminated object") }
             index += 1
             if next == UInt8(ascii: "}") { return members }
             guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}' in object") }
         }
+    }
+
+    /// Steps over one value, rejecting exactly what ``parseValue(depth:)``
+    /// rejects, without building it.
+    private mutating func skipValue(depth: Int) throws {
+        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
+        skipWhitespace()
+        guard let byte = peek() else { throw error("unexpected end of JSON") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                try skipString()
+                try expect(UInt8(ascii: ":"))
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard let next = peek() else { throw error("unterminated object") }
+                index += 1
+                if next == UInt8(ascii: "}") { return }
+                guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}' in object") }
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard let next = peek() else { throw error("unterminated array") }
+                index += 1
+                if next == UInt8(ascii: "]") { return }
+                guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or ']' in array") }
+            }
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // The grammar is the whole check: any number it accepts converts.
+            _ = try parseNumber(converting: false)
+        default:
+            _ = try parseValue(depth: depth)
+        }
+    }
+
+    /// Steps over a string; one with an escape is parsed, so that its
+    /// escapes are checked as when decoding.
+    private mutating func skipString() throws {
+        let start = index
+        index += 1  // opening quote
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { index += 1; return }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in string") }
+            index += 1
+        }
+        index = start
+        _ = try parseString()
     }
 
     private mutating func parseLiteral(_ literal: StaticString) throws {
@@ -150,7 +218,7 @@ struct JSONReader {
         index += count
     }
 
-    private mutating func parseNumber() throws -> FieldValue {
+    private mutating func parseNumber(converting: Bool = true) throws -> FieldValue {
         let start = index
         var isInteger = true
         if peek() == UInt8(ascii: "-") { index += 1 }
@@ -173,6 +241,7 @@ struct JSONReader {
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw error("invalid number: digits expected in exponent") }
         }
+        guard converting else { return .null }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
         // A number too large for a Double reads as infinity, as in SQLite; it

@@ -36,6 +36,16 @@ public class ReadTransaction {
     /// without a record are absent from the result; a damaged row is a failure
     /// for its key only.
     public func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>] {
+        try records(for: keys, decoding: nil)
+    }
+
+    /// ``records(for:)`` that decodes only `fields` of each record (see
+    /// ``Record/init(key:jsonText:fields:)``).
+    public func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>] {
+        try records(for: keys, decoding: fields)
+    }
+
+    private func records(for keys: [CacheKey], decoding fields: Set<String>?) throws -> [CacheKey: Result<Record, CacheStoreError>] {
         let db = try database()
         var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
         let unique = Array(Set(keys))
@@ -48,7 +58,7 @@ public class ReadTransaction {
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(batch.map(\.rawValue)))
             while let row = try rows.next() {
                 let key = CacheKey(row[0] as String)
-                found[key] = Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError }
+                found[key] = Result { try Record(key: key, jsonText: row[1], fields: fields) }.mapError { $0 as! CacheStoreError }
             }
         }
         return found

@@ -51,10 +51,13 @@ public struct Record: Hashable, Sendable {
     ///
     /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` when the text is
     /// NULL, not JSON, or not a JSON object.
-    public init(key: CacheKey, jsonText: String?) throws {
+    ///
+    /// `fields`: decode only these fields (those absent stay absent); the
+    /// whole text is still checked, so a damaged record is damaged either way.
+    public init(key: CacheKey, jsonText: String?, fields: Set<String>? = nil) throws {
         guard let jsonText else { throw CacheStoreError.damagedRecord(key: key, problem: .null) }
         do {
-            self.init(key: key, fields: try JSONReader.parseRecordFields(jsonText))
+            self.init(key: key, fields: try JSONReader.parseRecordFields(jsonText, only: fields))
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.damagedRecord(
                 key: key, problem: .invalidJSON(offset: error.offset, message: error.message))

@@ -79,9 +79,29 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(result.misses, [])
         let store = try CacheStore.open(at: Self.fixture)
         let everything = try store.read { tx in try tx.records(for: tx.keys()) }
-        // Every record the Demo query touches, as decoded from the file; the mutation's are not among them.
+        // Every record the Demo query touches, as decoded from the file (its
+        // records hold at least the fields the query reads); the mutation's are not among them.
         XCTAssertEqual(Set(result.records.keys), Set(everything.keys).subtracting(everything.keys.filter { $0.rawValue.hasPrefix("MUTATION_ROOT") }))
         for (key, record) in result.records { XCTAssertEqual(record, try everything[key]?.get(), "\(key)") }
+    }
+
+    func testARecordFirstReadThroughANarrowerSelectionGivesEveryFieldAWiderOneAsks() throws {
+        // Human:1000 is loaded in the friends list's batch for `name` only,
+        // then read again for fields that batch did not decode.
+        let result = try read(#"{ hero(episode: NEWHOPE) { friends { name } } human(id: "1000") { name homePlanet height(unit: FOOT) } }"#,
+                              variables: [:])
+        XCTAssertEqual(result.misses, [])
+        let expected = try JSONSerialization.jsonObject(with: Data(#"""
+            {"hero":{"friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]},
+             "human":{"name":"Luke Skywalker","homePlanet":"Tatooine","height":5.6430448}}
+            """#.utf8)) as! NSDictionary
+        XCTAssertEqual(try XCTUnwrap(result.data).foundationObject as? NSDictionary, expected)
+    }
+
+    func testAMissInARecordDecodedForItsSelectionStillNamesTheFieldKeysTheRecordHas() throws {
+        let result = try read(#"{ hero(episode: NEWHOPE) { friends { name height(unit: METER) } } }"#, variables: [:], partial: true)
+        XCTAssertEqual(result.misses.map(\.description).first,
+                       "cache miss at hero.friends.0.height: record 'Human:1000' has no field 'height(unit:METER)'; it has 'height(unit:FOOT)'")
     }
 
     func testWithASchemaValuesThatDoNotFitTheirTypesAreTypeErrorsNotMisses() throws {

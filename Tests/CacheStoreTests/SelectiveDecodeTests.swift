@@ -1,0 +1,40 @@
+import XCTest
+
+@testable import CacheStore
+
+/// A read decodes only the fields it may ask for; the rest of the record is
+/// still checked, so a record is damaged, or not, whichever fields are asked.
+final class SelectiveDecodeTests: XCTestCase {
+    private let text = #"{"__typename":"Post","author":{"$reference":"User:1"},"meta":{"tags":["a","b\u00e9"],"n":[1,-2.5e3,0]},"title":"Hi \"there\"","likes":3,"ok":true,"gone":null}"#
+
+    func testDecodingSomeFieldsGivesExactlyThoseFieldsOfTheWholeDecode() throws {
+        let whole = try Record(key: "Post:1", jsonText: text)
+        for only: Set<String> in [[], ["title"], ["__typename", "meta"], ["author", "ok", "gone", "absent"], Set(whole.fields.keys)] {
+            let partial = try Record(key: "Post:1", jsonText: text, fields: only)
+            XCTAssertEqual(partial.fields, whole.fields.filter { only.contains($0.key) }, "\(only)")
+        }
+    }
+
+    func testADamagedRecordIsDamagedAlikeWhicheverFieldsAreDecoded() {
+        let broken = [
+            #"{"title":"x","meta":{"tags":["a",]}}"#,
+            #"{"title":"x","meta":{"n":01}}"#,
+            #"{"title":"x","meta":"bad \q escape"}"#,
+            "{\"title\":\"x\",\"meta\":\"tab\there\"}",
+            #"{"title":"x","meta":tru}"#,
+            #"{"title":"x","meta":{"a" 1}}"#,
+            #"{"title":"x","meta":[1 2]}"#,
+            #"{"title":"x","meta":"unterminated}"#,
+            #"{"title":"x","meta":-}"#,
+            #"{"title":"x","meta":1.}"#,
+            #"{"title":"x","meta":{}} trailing"#,
+            String(repeating: "[", count: 2100),
+        ]
+        for text in broken {
+            let whole = Result { try Record(key: "K", jsonText: text) }
+            let partial = Result { try Record(key: "K", jsonText: text, fields: ["title"]) }
+            XCTAssertThrowsError(try whole.get(), text)
+            XCTAssertEqual("\(whole)", "\(partial)", text)
+        }
+    }
+}
