@@ -22,7 +22,7 @@
 #   doctor              gqlcache doctor FILE (exit 7: it finds the unreachable records)
 #   stats               gqlcache stats FILE
 #   gc --all --dry-run  gqlcache gc FILE --all --dry-run
-#   gc --all            gqlcache gc FILE --all, on a fresh copy each run (the copy is not timed)
+#   gc --all            gqlcache gc FILE --all --force, on a fresh copy each run (the copy is not timed)
 #   baseline            sqlite3 FILE "SELECT sum(length(record)) FROM records",
 #                       which reads every record's text once
 # Peak RSS (max resident set) comes from GNU /usr/bin/time, or else from
@@ -148,7 +148,7 @@ measure() {
         run_timed "gc --dry-run" 0 "$GQLCACHE" gc "$file" --all --dry-run --format jsonl
         dry+=("$ELAPSED_US"); dry_kb+=("$PEAK_KB")
         rm -f "$copy" "$copy-journal"; cp "$file" "$copy"; sync
-        run_timed "gc" 0 "$GQLCACHE" gc "$copy" --all --format jsonl
+        run_timed "gc" 0 "$GQLCACHE" gc "$copy" --all --force --format jsonl
         gc+=("$ELAPSED_US"); gc_kb+=("$PEAK_KB")
         echo "   run $i: scan $(seconds "${scan[-1]}"), doctor $(seconds "${doctor[-1]}"), stats $(seconds "${stats[-1]}")," \
             "gc --dry-run $(seconds "${dry[-1]}"), gc $(seconds "${gc[-1]}")" >&2

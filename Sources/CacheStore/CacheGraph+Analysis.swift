@@ -44,7 +44,10 @@ extension CacheGraph {
     /// What removing `keys` with their cascade takes: those keys (the ones
     /// with a record) and every record reachable from them that nothing
     /// else reaches: no root, and no record outside what is removed. In key order.
-    public func cascade(from keys: [CacheKey]) -> [CacheKey] {
+    /// Throws ``CacheStoreError/reachabilityUnknown(damaged:)`` when a
+    /// damaged record might reference what the cascade would take.
+    public func cascade(from keys: [CacheKey]) throws -> [CacheKey] {
+        try checkReachabilityIsKnown()
         let starts = keys.compactMap(recordNode)
         let isStart = Set(starts)
         // Everything the removed keys reach.

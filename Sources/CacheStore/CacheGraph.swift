@@ -219,6 +219,13 @@ public struct CacheGraph: Sendable {
         return seen
     }
 
+    /// Throws ``CacheStoreError/reachabilityUnknown(damaged:)`` when damaged
+    /// records exist: their references cannot be read, so anything may be
+    /// reached through them.
+    public func checkReachabilityIsKnown() throws {
+        guard damagedRecords.isEmpty else { throw CacheStoreError.reachabilityUnknown(damaged: damagedRecords.map(\.key)) }
+    }
+
     /// Keys of the records that no root reaches, in key order. Damaged
     /// records are not among them: they are ``damagedRecords``, whether
     /// reached or not.

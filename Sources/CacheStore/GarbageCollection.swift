@@ -33,6 +33,12 @@ extension ReadTransaction {
         _ kinds: GarbageCollection.Kinds, in graph: CacheGraph,
         drop: (Set<CacheKey>, [CacheKey]) throws -> [DroppedReferences]
     ) throws -> GarbageCollection {
+        if kinds.contains(.unreachable) {
+            // Never guess: with no root, or references nobody can read,
+            // "unreachable" could take records that are in use.
+            guard !graph.rootNodes.isEmpty else { throw CacheStoreError.noRootRecord(path: path) }
+            try graph.checkReachabilityIsKnown()
+        }
         let removed = kinds.contains(.unreachable) ? graph.unreachableKeys() : []
         var drops: [DroppedReferences] = []
         if kinds.contains(.dangling) {

@@ -63,12 +63,16 @@ struct JSONReader {
         case nil: return "empty text"
         case UInt8(ascii: "["): return "a JSON array"
         case UInt8(ascii: "\""): return "a JSON string"
-        case UInt8(ascii: "n"): return "JSON null"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a JSON boolean"
+        case UInt8(ascii: "n") where startsWith("null"): return "JSON null"
+        case UInt8(ascii: "t") where startsWith("true"), UInt8(ascii: "f") where startsWith("false"): return "a JSON boolean"
         case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
             return "a JSON number"
         default: return "text that is not JSON"
         }
+    }
+
+    private func startsWith(_ literal: String) -> Bool {
+        bytes[index...].starts(with: literal.utf8)
     }
 
     private mutating func skipWhitespace() {

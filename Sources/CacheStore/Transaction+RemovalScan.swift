@@ -73,10 +73,6 @@ extension ReadTransaction {
             .result(reportingDangling: body)
     }
 
-    /// The page cache of a pattern removal's DELETE, in SQLite's units
-    /// (negative: KiB).
-    static let removalCacheSize = -32768
-
     /// Runs `statement` (a DELETE or a SELECT over `records`) with a WHERE
     /// clause that selects the pattern's keys, exactly as the pattern's own
     /// condition does, and that shows every row to a ``RemovalScan`` on the
@@ -104,15 +100,6 @@ extension ReadTransaction {
             throw DatabaseError(resultCode: ResultCode(rawValue: registered), message: "cannot register \(name)")
         }
         do {
-            // A removal changes pages all over the file. With SQLite's default
-            // 2 MB page cache it writes changed pages out (and syncs the
-            // journal first) hundreds of times before the commit; 32 MB for
-            // this one statement spares most of those syncs.
-            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            if statement.hasPrefix("DELETE"), cacheSize < 0, cacheSize > Self.removalCacheSize {
-                try db.execute(sql: "PRAGMA cache_size = \(Self.removalCacheSize)")
-            }
-            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             // The function answers its third argument: the statement selects
             // exactly the rows the condition selects. Rows that go are seen
             // without their record, which SQLite then never reads.

@@ -12,7 +12,7 @@ public struct GQLCache: ParsableCommand {
             --backup, which first copies the file beside itself.
 
             Every command takes --color auto|always|never (colour only on a terminal, and not with \
-            NO_COLOR set) and --quiet (no summaries). info, keys, show and read page long text through \
+            NO_COLOR set) and --quiet (no summaries). info, keys, show, read, grep, diff, doctor, stats and refs page long text through \
             $PAGER on a terminal (--no-pager turns it off); scans of the whole file show progress on \
             standard error when it is a terminal. 'gqlcache completions SHELL' prints the completion script.
 

@@ -293,7 +293,7 @@ final class JSONRoundTripTests: XCTestCase {
     // MARK: Damaged text
 
     func testTextThatIsNotAJSONObjectIsADamagedRecordSayingWhatItIs() {
-        let cases = [("[1,2]", "a JSON array"), ("", "empty text"), ("\"x\"", "a JSON string"), ("42", "a JSON number"), ("null", "JSON null")]
+        let cases = [("[1,2]", "a JSON array"), ("", "empty text"), ("\"x\"", "a JSON string"), ("42", "a JSON number"), ("null", "JSON null"), ("true", "a JSON boolean"), ("not json {", "text that is not JSON"), ("nul", "text that is not JSON")]
         for (text, kind) in cases {
             XCTAssertThrowsCacheError(try Record(key: "Bad:1", jsonText: text), .damagedRecord(key: "Bad:1", problem: .notAnObject(kind)))
         }

@@ -29,7 +29,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
     func testJSONListsRemovedKeysAndDroppedReferencesWithTheirPaths() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
-        let result = gqlcache("gc", cache, "--all", "--format", "json")
+        let result = gqlcache("gc", cache, "--all", "--force", "--format", "json")
         XCTAssertEqual(result.status, .success, result.stderr)
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document["dryRun"] as? Bool, false)
@@ -51,7 +51,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
     func testNothingToCollectChangesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
-        let result = gqlcache("gc", cache, "--all", "--format", "jsonl")
+        let result = gqlcache("gc", cache, "--all", "--force", "--format", "jsonl")
         XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"vacuumed":false}"#])
         XCTAssertEqual(try bytes(cache), before)
     }
@@ -59,7 +59,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
     func testVacuumGivesTheFreedPagesBack() throws {
         let cache = try makeCache("big.sqlite", [Record(key: .queryRoot, fields: ["a": .reference("A:0")])]
             + (0..<400).map { Record(key: CacheKey("Orphan:\($0)"), fields: ["text": .string(String(repeating: "x", count: 2_000))]) })
-        let result = gqlcache("gc", cache, "--unreachable", "--vacuum", "--format", "json")
+        let result = gqlcache("gc", cache, "--unreachable", "--vacuum", "--force", "--format", "json")
         XCTAssertEqual(result.status, .success, result.stderr)
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document["removedRecords"] as? Int, 400)
@@ -77,5 +77,51 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("gc", cache, "--all", "--vacuum", "--dry-run").status, .success)
         XCTAssertEqual(try bytes(cache), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+    }
+
+    func testADamagedRootStopsGcFromCallingWhatItReachesUnreachable() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let root = try XCTUnwrap(try records(cache)["QUERY_ROOT"])
+        let text = try XCTUnwrap(Record(key: "QUERY_ROOT", fields: root).jsonText.dropLast())
+        try CacheStore.open(at: cache, access: .readWrite).write { tx in try tx.unsafeWriteRawRecord(key: "QUERY_ROOT", text: String(text)) }
+        let before = try bytes(cache)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertFalse(doctor.stdout.contains("--unreachable"), "doctor does not suggest what gc would refuse:\n\(doctor.stdout)")
+        let gc = gqlcache("gc", cache, "--unreachable", "--force")
+        XCTAssertEqual(gc.status, .damagedRecord)
+        XCTAssertEqual(gc.stderr, """
+            gqlcache: cannot tell which records are reachable: 1 damaged record ('QUERY_ROOT') may hold references that cannot be read; \
+            nothing was changed. Remove or repair them first (gqlcache doctor lists them)
+
+            """)
+        XCTAssertEqual(try bytes(cache), before)
+        // rm --cascade will not guess either.
+        XCTAssertEqual(gqlcache("rm", cache, "--cascade", "Droid:2001", "--force").status, .damagedRecord)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testWithNoRootRecordGcRefusesToCallEveryRecordUnreachable() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "QUERY_ROOT", "MUTATION_ROOT").status, .success)
+        let before = try bytes(cache)
+        let gc = gqlcache("gc", cache, "--all", "--force")
+        XCTAssertEqual(gc.status, .usage)
+        XCTAssertTrue(gc.stderr.contains("there is no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT)"), gc.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testGcAsksOnATerminalAndNeedsForceOtherwise() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
+        let before = try bytes(cache)
+        let unasked = gqlcache("gc", cache, "--all")
+        XCTAssertEqual(unasked.status, .usage)
+        XCTAssertTrue(unasked.stderr.contains("gc changes records without asking only with --force"), unasked.stderr)
+        let declined = gqlcache("gc", cache, "--all", answers: ["n"])
+        XCTAssertEqual(declined.status, .notFound)
+        XCTAssertEqual(try bytes(cache), before)
+        let confirmed = gqlcache("gc", cache, "--all", answers: ["y"])
+        XCTAssertEqual(confirmed.status, .success)
+        XCTAssertTrue(confirmed.stdout.contains("removed 1 unreachable record"), confirmed.stdout)
     }
 }

@@ -107,6 +107,16 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertTrue(accepted.stdout.contains("left 1 reference dangling:\n  Human:1000 starships → Starship:3001"), accepted.stdout)
     }
 
+    func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for extra in [["--force"], ["--dry-run"]] {
+            let result = gqlcache(arguments: ["rm", cache, "--match", "Nobody:"] + extra)
+            XCTAssertEqual(result.status, .notFound)
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertEqual(result.stderr, "gqlcache: no key matches apollo pattern 'Nobody:' in \(cache)\n")
+        }
+    }
+
     func testEmptyApolloPatternRemovesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--match", "", "--force")

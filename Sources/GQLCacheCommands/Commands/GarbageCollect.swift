@@ -15,7 +15,9 @@ extension GQLCache {
                 removed (doctor lists them; rm removes them). Everything happens in one write \
                 transaction after one pass over the table: an interrupted gc changes nothing. \
                 --vacuum then rebuilds the file to give free pages back. --dry-run lists exactly what \
-                would change.
+                would change. gc asks first on a terminal and needs --force otherwise. It refuses \
+                --unreachable while damaged records exist (their references cannot be read) or when \
+                there is no root record.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -35,7 +37,7 @@ extension GQLCache {
         @Flag(help: "List what would change, without changing anything.")
         var dryRun = false
 
-        @Flag(name: .shortAndLong, help: "Collect without asking (gc asks only at the REPL's prompt, as rm does).")
+        @Flag(name: .shortAndLong, help: "Collect without asking (gc asks on a terminal, and needs --force otherwise, as rm --match does).")
         var force = false
 
         @OptionGroup var writing: WriteOptions
@@ -91,11 +93,16 @@ extension GQLCache {
             }
         }
 
-        /// At the REPL's prompt every removal is confirmed: the plan is
-        /// worked out in a read transaction, so the write lock is never held
-        /// while a person thinks.
+        /// Asks before changing anything, as rm --match does: on a terminal;
+        /// elsewhere only --force lets gc go on. The plan is worked out in a
+        /// read transaction, so the write lock is never held while a person
+        /// thinks.
         private func confirm(_ kinds: GarbageCollection.Kinds, store: CacheStore, context: CommandContext) throws {
-            guard context.confirmsEveryRemoval && !force else { return }
+            guard !force else { return }
+            guard context.canAskQuestions else {
+                throw CommandFailure(
+                    .usage, "gc changes records without asking only with --force (standard input is not a terminal); nothing changed")
+            }
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             guard !plan.isEmpty else { return }
             let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }

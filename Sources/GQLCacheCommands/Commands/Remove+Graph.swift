@@ -15,7 +15,7 @@ extension GQLCache.Remove {
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
             if let typename { return graph.keys(typename: typename) }
             if let pattern { return try tx.keys(matching: pattern) }
-            if cascade { return graph.cascade(from: requested) }
+            if cascade { return try graph.cascade(from: requested) }
             return requested.filter { graph.containsRecord($0) }
         }
         // Keys are listed when they were named; a type or pattern gives a count (text) or the list (json).

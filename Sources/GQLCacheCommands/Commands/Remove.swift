@@ -136,7 +136,8 @@ extension GQLCache {
                     let removal = try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { report.add($0) }
                     return RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: true, dangling: report)
                 } }
-                outcome.render(format: output.format, context: context)
+                // No match: the error says it; scripts still get their document.
+                if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
             }
@@ -167,7 +168,7 @@ extension GQLCache {
             var report = DanglingReport(keepAll: keepAll)
             let removal = pending.result { report.add($0) }
             let outcome = RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: false, dangling: report)
-            outcome.render(format: output.format, context: context)
+            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }
     }

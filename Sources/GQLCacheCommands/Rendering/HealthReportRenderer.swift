@@ -39,7 +39,8 @@ struct HealthRendering {
         text += section("unreachable records", report.unreachableKeys.map(\.display))
         text += section("keys differing only by case", report.caseDuplicates.map { $0.map(\.display).joined(separator: ", ") })
         var repairs: [String] = []
-        if !report.unreachableKeys.isEmpty { repairs.append("--unreachable") }
+        // gc refuses --unreachable while damaged records hide references, or with no root.
+        if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !repairs.isEmpty {
             text += "repair with: gqlcache gc \(path) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"

@@ -40,8 +40,8 @@ extension ExitStatus {
         switch error {
         case .notACacheFile: self = .notACache
         case .busy: self = .busy
-        case .damagedRecord: self = .damagedRecord
-        case .invalidJSON, .invalidPattern, .cannotConvert: self = .usage
+        case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
+        case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
