@@ -4,8 +4,10 @@ import XCTest
 
 /// A program run in a tmux session of its own, typed at with send-keys and
 /// read back with capture-pane, for tests of what a person sees in a real
-/// terminal. tmux runs through posix_spawn and waitpid (see
-/// TerminalREPLTests for why not Process).
+/// terminal. tmux runs through posix_spawn and waitpid, not Foundation's
+/// Process, whose waitUntilExit was seen to hang on a tmux client that had
+/// exited; its output is read only when asked for, since the server that
+/// new-session starts would hold a pipe open for its whole life.
 final class TmuxTerminal {
     static var tmuxPath: String? {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
