@@ -128,15 +128,6 @@ public class ReadTransaction {
         return keys
     }
 
-    /// The matching keys as a set, read in whatever order is fastest.
-    public func keySet(matching pattern: KeyPattern) throws -> Set<CacheKey> {
-        let filter = KeyFilter(pattern: pattern, typename: nil)
-        var keys = Set<CacheKey>()
-        let cursor = try String.fetchCursor(try database(), sql: "SELECT key FROM records WHERE \(filter.sql)", arguments: filter.arguments)
-        while let key = try cursor.next() { keys.insert(CacheKey(key)) }
-        return keys
-    }
-
     /// Up to `limit` keys on each side of `key` in key order: where a key
     /// that was mistyped near its end would sort. Uses the key index.
     public func keys(around key: CacheKey, limit: Int) throws -> [CacheKey] {
