@@ -11,58 +11,64 @@ extension ReadTransaction {
         let db = try database()
         // The largest _id bounds the row count, from the end of the table's b-tree.
         let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
-        var graph = CacheGraph(capacity: capacity + capacity / 8)
+        // The key table is filled on a second thread while this one reads
+        // and scans the records (GraphBuilder).
+        let builder = GraphBuilder(capacity: capacity + capacity / 8)
         // The one loop over a million rows steps SQLite's statement itself:
         // GRDB's cursor and rows would wrap each column in a Data value.
         let statement = try db.makeStatement(sql: "SELECT _id, key, record FROM records")
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
         var batch = ScanBatch()
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-            }
-            guard let key = Self.column(handle, 1) else {
-                batch.flush(into: &graph)
-                graph.addKeylessRow(id: sqlite3_column_int64(handle, 0))
-                continue
-            }
-            guard let text = Self.column(handle, 2) else {
-                batch.flush(into: &graph)
-                graph.markDamaged(graph.beginRecord(key: key, bytes: 0), problem: .null)
-                continue
-            }
-            batch.beginRow()
-            let isObject = ReferenceScanner.scan(
-                inUTF8: text,
-                references: { field, target in
-                    Self.withUnescaped(text, field) { field in
-                        Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
-                    }
-                },
-                typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
-            if isObject {
-                batch.endRow(key: key, size: text.count)
-                if batch.isFull { batch.flush(into: &graph) }
-                continue
-            }
-            // The scanner refused the text: decode it to say why, or, where the
-            // decoder is more lenient than the scanner, to read it after all.
-            // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
-            batch.dropRow()
-            batch.flush(into: &graph)
-            let node = graph.beginRecord(key: key, bytes: text.count)
-            do {
-                graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: String(decoding: text, as: UTF8.self)))
-            } catch CacheStoreError.damagedRecord(_, let problem) {
-                graph.markDamaged(node, problem: problem)
-            }
+        func handOver() {
+            guard !batch.isEmpty else { return }
+            builder.send(.batch(batch))
+            batch = ScanBatch()
         }
-        batch.flush(into: &graph)
-        return graph
+        do {
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+                }
+                guard let key = Self.column(handle, 1) else {
+                    handOver()
+                    builder.send(.keylessRow(id: sqlite3_column_int64(handle, 0)))
+                    continue
+                }
+                guard let text = Self.column(handle, 2) else {
+                    handOver()
+                    builder.send(.nullRecord(key: Array(key)))
+                    continue
+                }
+                batch.beginRow()
+                let isObject = ReferenceScanner.scan(
+                    inUTF8: text,
+                    references: { field, target in
+                        Self.withUnescaped(text, field) { field in
+                            Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
+                        }
+                    },
+                    typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
+                if isObject {
+                    batch.endRow(key: key, size: text.count)
+                    if batch.isFull { handOver() }
+                    continue
+                }
+                // The scanner refused the text: decode it to say why, or, where the
+                // decoder is more lenient than the scanner, to read it after all.
+                batch.dropRow()
+                handOver()
+                builder.send(.decode(key: Array(key), text: Array(text)))
+            }
+        } catch {
+            _ = builder.finish()
+            throw error
+        }
+        handOver()
+        return builder.finish()
     }
 
     /// The bytes of a column as SQLite holds them (valid until the next

@@ -30,6 +30,7 @@ struct ScanBatch {
     private(set) var sink: UInt64 = 0
 
     var isFull: Bool { rows.count >= Self.capacity }
+    var isEmpty: Bool { rows.isEmpty }
 
     private mutating func piece(_ text: UnsafeBufferPointer<UInt8>) -> Int {
         pieces.append(Piece(start: bytes.count, count: text.count))

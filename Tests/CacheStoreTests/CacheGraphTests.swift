@@ -1,3 +1,4 @@
+import ExampleCaches
 import Foundation
 import XCTest
 
@@ -145,5 +146,36 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(table.count, keys.count)
         XCTAssertNil(table.find("Key:5000"))
         XCTAssertNil(table.find("key:1"))
+    }
+
+    /// Many batches of rows, with rows that are not batched (NULL, refused
+    /// text) between them: the graph built on the second thread is the one
+    /// the rows say, in order.
+    func testAGraphOverManyBatchesAgreesWithDecodingEveryRecord() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
+        try BlogCache(users: 800).write(to: store)
+        _ = try store.write { tx in
+            for index in stride(from: 1, through: 1600, by: 97) { _ = try tx.removeObject(for: CacheKey("Post:\(index)")) }
+            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
+            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"a":{"$reference":"User:1"}"#)
+            try BlogCache(users: 5).records { try tx.merge([Record(key: CacheKey("Late:" + $0.key.rawValue), fields: $0.fields)]) }
+        }
+        let graph = try store.read { tx in try tx.graph() }
+        let everything = try store.read { tx in try tx.records(for: tx.keys()) }
+        let records = everything.compactMapValues { try? $0.get() }
+        XCTAssertEqual(graph.recordCount, everything.count)
+        XCTAssertEqual(Set(graph.damagedRecords.map(\.key)), ["Null:1", "Broken:1"])
+        var expected: [ReferenceLocation] = []
+        for (key, record) in records {
+            for (field, value) in record.fields {
+                for target in value.references where everything[target] == nil {
+                    expected.append(ReferenceLocation(from: key, field: field, to: target))
+                }
+            }
+        }
+        let order = { (a: ReferenceLocation, b: ReferenceLocation) in (a.from, a.field, a.to) < (b.from, b.field, b.to) }
+        XCTAssertEqual(graph.danglingReferences.sorted(by: order), expected.sorted(by: order))
+        XCTAssertFalse(expected.isEmpty)
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Builds a ``CacheGraph`` on a second thread from what the thread reading
+/// the table hands over, in the order it was read: batches of rows, and the
+/// rows that need more than a batch (no key, a NULL record, a text the
+/// scanner refused). Reading and scanning the records then overlaps the
+/// graph's key-table work, each on its own core.
+final class GraphBuilder: @unchecked Sendable {
+    enum Step {
+        case batch(ScanBatch)
+        case keylessRow(id: Int64)
+        case nullRecord(key: [UInt8])
+        /// A text the scanner refused: decoded to say why, or read after all.
+        case decode(key: [UInt8], text: [UInt8])
+    }
+
+    private var graph: CacheGraph
+    private let condition = NSCondition()
+    private var queued: [Step] = []
+    private var isClosed = false
+    private var isDone = false
+    private static let maximumQueued = 4
+
+    init(capacity: Int) {
+        graph = CacheGraph(capacity: capacity)
+        let thread = Thread { [self] in work() }
+        thread.name = "gqlcache graph builder"
+        thread.start()
+    }
+
+    /// Hands a step over; waits while the builder is several steps behind.
+    func send(_ step: Step) {
+        condition.lock()
+        while queued.count >= Self.maximumQueued { condition.wait() }
+        queued.append(step)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for every step sent and gives the graph. Call it exactly once,
+    /// also when the reading failed.
+    func finish() -> CacheGraph {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        while !isDone { condition.wait() }
+        condition.unlock()
+        return graph
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while queued.isEmpty && !isClosed { condition.wait() }
+            if queued.isEmpty {
+                isDone = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let step = queued.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            apply(step)
+        }
+    }
+
+    private func apply(_ step: Step) {
+        switch step {
+        case .batch(var batch):
+            batch.flush(into: &graph)
+        case .keylessRow(let id):
+            graph.addKeylessRow(id: id)
+        case .nullRecord(let key):
+            key.withUnsafeBufferPointer { graph.markDamaged(graph.beginRecord(key: $0, bytes: 0), problem: .null) }
+        case .decode(let key, let text):
+            let node = key.withUnsafeBufferPointer { graph.beginRecord(key: $0, bytes: text.count) }
+            do {
+                // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
+                graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: String(decoding: text, as: UTF8.self)))
+            } catch CacheStoreError.damagedRecord(_, let problem) {
+                graph.markDamaged(node, problem: problem)
+            } catch {
+                graph.markDamaged(node, problem: .invalidJSON(offset: 0, message: "\(error)"))
+            }
+        }
+    }
+}
