@@ -1,5 +1,7 @@
-/// Everything `doctor` checks, gathered in one read transaction: SQLite's
-/// own check of the file, then one pass over the table.
+import Foundation
+
+/// Everything `doctor` checks: SQLite's own check of the file, and one pass
+/// over the table.
 public struct HealthReport: Sendable {
     /// Rows with a key.
     public let recordCount: Int
@@ -31,10 +33,56 @@ extension ReadTransaction {
     /// Checks the file with SQLite (`quick_check`, or `integrity_check`
     /// when `full`) and the records with one pass over the table.
     public func healthReport(fullIntegrityCheck full: Bool) throws -> HealthReport {
-        let integrity = try sqliteIntegrityCheck(full: full)
-        let graph = try graph()
-        return HealthReport(
-            recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrity,
+        HealthReport(integrityProblems: try sqliteIntegrityCheck(full: full), fullIntegrityCheck: full, graph: try graph())
+    }
+}
+
+extension CacheStore {
+    /// ``ReadTransaction/healthReport(fullIntegrityCheck:)`` with SQLite's
+    /// check run on a second read-only connection while the records are
+    /// read: the two passes over the file overlap. Each reads a consistent
+    /// snapshot; a write committed between their starts is seen by one only.
+    /// `progress` follows the records' pass.
+    public func healthReport(fullIntegrityCheck full: Bool, progress: ProgressHandler? = nil) throws -> HealthReport {
+        let checker = try CacheStore.open(at: path, access: .readOnly)
+        let check = IntegrityCheckThread(checker, full: full)
+        let graph: CacheGraph
+        do {
+            graph = try read(progress: progress) { tx in try tx.graph() }
+        } catch {
+            _ = check.result()
+            throw error
+        }
+        return HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph)
+    }
+}
+
+/// SQLite's integrity check, run on a thread of its own.
+private final class IntegrityCheckThread: @unchecked Sendable {
+    private var outcome: Result<[String], Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ store: CacheStore, full: Bool) {
+        let thread = Thread { [self] in
+            outcome = Result { try store.read { tx in try tx.sqliteIntegrityCheck(full: full) } }
+            done.signal()
+        }
+        thread.name = "gqlcache integrity check"
+        thread.start()
+    }
+
+    /// Waits for the check.
+    func result() -> Result<[String], Error> {
+        done.wait()
+        done.signal()
+        return outcome!
+    }
+}
+
+extension HealthReport {
+    init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph) {
+        self.init(
+            recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs,
             danglingReferences: graph.danglingReferences, unreachableKeys: graph.unreachableKeys(),

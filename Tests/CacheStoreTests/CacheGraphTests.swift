@@ -129,24 +129,6 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertEqual(graph.fields, ["a"], "fields without references are not kept")
         XCTAssertEqual(graph.damagedRecords, [])
     }
-}
-
-/// The byte-string table behind the graph: numbers in insertion order,
-/// finds what was added, survives growth.
-final class KeyTableTests: XCTestCase {
-    func testKeysAreNumberedInOrderAndFoundAfterGrowing() {
-        var table = KeyTable(capacity: 2)
-        let keys = (0..<5_000).map { "Key:\($0)" } + ["", "é/ü", "QUERY_ROOT.reviews(episode:JEDI,first:2).0"]
-        for (index, key) in keys.enumerated() { XCTAssertEqual(table.insert(key), Int32(index)) }
-        for (index, key) in keys.enumerated() {
-            XCTAssertEqual(table.insert(key), Int32(index), "a second insert finds the first")
-            XCTAssertEqual(table.find(key), Int32(index))
-            XCTAssertEqual(table.string(Int32(index)), key)
-        }
-        XCTAssertEqual(table.count, keys.count)
-        XCTAssertNil(table.find("Key:5000"))
-        XCTAssertNil(table.find("key:1"))
-    }
 
     /// Many batches of rows, with rows that are not batched (NULL, refused
     /// text) between them: the graph built on the second thread is the one
@@ -178,4 +160,42 @@ final class KeyTableTests: XCTestCase {
         XCTAssertEqual(graph.danglingReferences.sorted(by: order), expected.sorted(by: order))
         XCTAssertFalse(expected.isEmpty)
     }
+
+    func testTheHealthReportWithItsCheckOnASecondConnectionIsTheSameReportAndChangesNothing() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        _ = try CacheStore.open(at: path, access: .readWrite).write { tx in
+            _ = try tx.removeObject(for: "Human:1002")
+            try tx.unsafeWriteRawRecord(key: "Broken:1", text: "not json {")
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try CacheStore.open(at: path, access: .readOnly)
+        let overlapped = try store.healthReport(fullIntegrityCheck: true)
+        let serial = try store.read { tx in try tx.healthReport(fullIntegrityCheck: true) }
+        XCTAssertEqual("\(overlapped)", "\(serial)")
+        XCTAssertEqual(overlapped.danglingReferences, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")])
+        XCTAssertEqual(overlapped.damagedRecords.map(\.key), ["Broken:1"])
+        XCTAssertEqual(overlapped.integrityProblems, [])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    }
+
+}
+
+/// The byte-string table behind the graph: numbers in insertion order,
+/// finds what was added, survives growth.
+final class KeyTableTests: XCTestCase {
+    func testKeysAreNumberedInOrderAndFoundAfterGrowing() {
+        var table = KeyTable(capacity: 2)
+        let keys = (0..<5_000).map { "Key:\($0)" } + ["", "é/ü", "QUERY_ROOT.reviews(episode:JEDI,first:2).0"]
+        for (index, key) in keys.enumerated() { XCTAssertEqual(table.insert(key), Int32(index)) }
+        for (index, key) in keys.enumerated() {
+            XCTAssertEqual(table.insert(key), Int32(index), "a second insert finds the first")
+            XCTAssertEqual(table.find(key), Int32(index))
+            XCTAssertEqual(table.string(Int32(index)), key)
+        }
+        XCTAssertEqual(table.count, keys.count)
+        XCTAssertNil(table.find("Key:5000"))
+        XCTAssertNil(table.find("key:1"))
+    }
+
 }

@@ -29,7 +29,7 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let store = try file.openForReading(context)
             let report = try context.withProgress("checking \(file.path)") { progress in
-                try store.read(progress: progress) { tx in try tx.healthReport(fullIntegrityCheck: full) }
+                try store.healthReport(fullIntegrityCheck: full, progress: progress)
             }
             let rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
             switch output.format {
