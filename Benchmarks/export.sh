@@ -39,6 +39,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+source "$REPO/Benchmarks/lib.sh"
 BUILD="${BENCH_BUILD:-$REPO/.build}"
 RUNS="${RUNS:-3}"
 KEEP="${BENCH_KEEP:-0}"
@@ -46,10 +48,6 @@ NO_BUILD="${BENCH_NO_BUILD:-0}"
 RECORDS="${RECORDS:-1000000}"
 SMALL_RECORDS="${SMALL_RECORDS:-100000}"
 FLAT_RATIO=1.5
-
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; }
-die() { echo "export.sh: $*" >&2; exit 2; }
-is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -64,17 +62,6 @@ is_count "$RUNS" && [[ "$RUNS" -ge 1 ]] || die "RUNS must be a whole number >= 1
 is_count "$RECORDS" && [[ "$RECORDS" -ge 7 ]] || die "RECORDS must be a whole number >= 7"
 is_count "$SMALL_RECORDS" && [[ "$SMALL_RECORDS" -ge 7 ]] || die "SMALL_RECORDS must be a whole number >= 7"
 command -v sqlite3 >/dev/null || die "sqlite3 (the CLI) is needed for the baseline"
-
-NOW=0
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-    stamp() { NOW="${EPOCHREALTIME/[.,]/}"; }
-elif [[ "$(date +%N 2>/dev/null)" =~ ^[0-9]+$ ]]; then
-    stamp() { NOW=$(( $(date +%s%N) / 1000 )); }
-else
-    die "no precise clock: needs bash 5 or GNU date"
-fi
-HAVE_TIME=0
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then HAVE_TIME=1; fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gqlcache-export-bench.XXXXXX")"
 cleanup() { if [[ "$KEEP" == 1 ]]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi; }
@@ -99,13 +86,8 @@ peak_kb() {
     /usr/bin/time -f %M -o "$WORK/rss.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || { sed 's/^/  | /' "$WORK/stderr.txt" >&2; exit 1; }
     tail -n 1 "$WORK/rss.txt"
 }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 seconds() { awk -v us="$1" 'BEGIN { printf "%.2f s", us / 1e6 }'; }
 mib() { awk -v kb="$1" 'BEGIN { printf "%.1f MiB", kb / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 count_records() { sqlite3 "$1" "SELECT count(*) FROM records"; }
 
 if [[ "$NO_BUILD" != 1 ]]; then

@@ -35,6 +35,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+source "$REPO/Benchmarks/lib.sh"
 BUILD="${BENCH_BUILD:-$REPO/.build}"
 RUNS="${RUNS:-3}"
 KEEP="${BENCH_KEEP:-0}"
@@ -42,10 +44,6 @@ NO_BUILD="${BENCH_NO_BUILD:-0}"
 RECORDS="${RECORDS:-1000000}"
 SMALL="${SMALL:-100000}"
 TARGET=3
-
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; }
-die() { echo "health.sh: $*" >&2; exit 2; }
-is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -59,15 +57,6 @@ done
 is_count "$RUNS" && [[ "$RUNS" -ge 1 ]] || die "RUNS must be a whole number >= 1"
 is_count "$RECORDS" && is_count "$SMALL" || die "RECORDS and SMALL must be whole numbers"
 command -v sqlite3 >/dev/null || die "sqlite3 (the CLI) is needed for the baseline"
-
-NOW=0
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-    stamp() { NOW="${EPOCHREALTIME/[.,]/}"; }
-else
-    stamp() { NOW=$(( $(date +%s%N) / 1000 )); }
-fi
-HAVE_TIME=0
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then HAVE_TIME=1; fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gqlcache-health.XXXXXX")"
 cleanup() { if [[ "$KEEP" == 1 ]]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi; }
@@ -105,14 +94,8 @@ run_timed() {
     ELAPSED_US=$(( end - start ))
 }
 
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 seconds() { awk -v us="$1" 'BEGIN { printf "%.2f s", us / 1e6 }'; }
 mib() { awk -v kb="$1" 'BEGIN { printf "%.0f MiB", kb / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "ok" : "MISSED") }'; }
 max_of() { printf '%s\n' "$@" | sort -n | tail -n 1; }
 
 # --- Build ---------------------------------------------------------------

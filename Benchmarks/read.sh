@@ -51,6 +51,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+source "$REPO/Benchmarks/lib.sh"
 BUILD="${BENCH_BUILD:-$REPO/.build}"
 RUNS="${RUNS:-10}"
 KEEP="${BENCH_KEEP:-0}"
@@ -65,10 +67,6 @@ POSTS_PER_USER=5      # posts read per user: posts(first:5)
 PER_USER=7            # records a user: the user, an avatar, 5 posts (no comments)
 TARGET_MS=50
 FLAT_RATIO=1.5
-
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; }
-die() { echo "read.sh: $*" >&2; exit 2; }
-is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -99,23 +97,6 @@ PYTHON="$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')" || die "
 command -v swift >/dev/null || [[ "$NO_BUILD" == 1 ]] || die "swift is needed to build (or set BENCH_NO_BUILD=1)"
 WALK="$REPO/Benchmarks/read_walk.py"
 [[ -f "$WALK" ]] || die "no $WALK"
-
-# --- Timer -----------------------------------------------------------------
-# stamp: sets NOW to microseconds since the epoch. bash 5's EPOCHREALTIME
-# costs no process (no subshell either: stamp is called directly, never in
-# $(...)); otherwise GNU date's %N, otherwise python3.
-NOW=0
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-    stamp() { NOW="${EPOCHREALTIME/[.,]/}"; }
-elif [[ "$(date +%N 2>/dev/null)" =~ ^[0-9]+$ ]]; then
-    stamp() { NOW=$(( $(date +%s%N) / 1000 )); }
-else
-    stamp() { NOW="$("$PYTHON" -c 'import time; print(int(time.time() * 1e6))')"; }
-fi
-
-# GNU time for peak memory; without it the memory part is skipped.
-HAVE_TIME=0
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then HAVE_TIME=1; fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gqlcache-read-bench.XXXXXX")"
 cleanup() {
@@ -162,14 +143,9 @@ peak_kb() {
 }
 
 # median NUMBERS...: the middle value (mean of the two middle ones for an even count).
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 seconds() { awk -v us="$1" 'BEGIN { printf "%.3f s", us / 1e6 }'; }
 millis() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1e3 }'; }
 mib() { awk -v kb="$1" 'BEGIN { printf "%.1f MiB", kb / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 grouped() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
 
 # --- Build -------------------------------------------------------------------

@@ -36,6 +36,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+source "$REPO/Benchmarks/lib.sh"
 BUILD="${BENCH_BUILD:-$REPO/.build}"
 RUNS="${RUNS:-3}"
 QUICK_RUNS="${QUICK_RUNS:-}"
@@ -47,10 +49,6 @@ RECORDS="${RECORDS:-1000000}"
 RM_TARGET=1.2
 KEYS_TARGET=1.2
 SHOW_TARGET_MS=30
-
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; }
-die() { echo "run.sh: $*" >&2; exit 2; }
-is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -77,25 +75,6 @@ SHOW_KEY="User:$SHOW_USER"
 
 command -v sqlite3 >/dev/null || die "sqlite3 (the CLI) is needed for the baseline"
 command -v swift >/dev/null || [[ "$NO_BUILD" == 1 ]] || die "swift is needed to build (or set BENCH_NO_BUILD=1)"
-
-# --- Timer -----------------------------------------------------------------
-# stamp: sets NOW to microseconds since the epoch. bash 5's EPOCHREALTIME
-# costs no process (no subshell either: stamp is called directly, never in
-# $(...)); otherwise GNU date's %N, otherwise python3.
-NOW=0
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-    stamp() { NOW="${EPOCHREALTIME/[.,]/}"; }
-elif [[ "$(date +%N 2>/dev/null)" =~ ^[0-9]+$ ]]; then
-    stamp() { NOW=$(( $(date +%s%N) / 1000 )); }
-elif command -v python3 >/dev/null; then
-    stamp() { NOW="$(python3 -c 'import time; print(int(time.time() * 1e6))')"; }
-else
-    die "no precise clock: needs bash 5, GNU date or python3"
-fi
-
-# GNU time for peak memory; without it the memory column is left out.
-HAVE_TIME=0
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then HAVE_TIME=1; fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/gqlcache-bench.XXXXXX")"
 cleanup() {
@@ -138,15 +117,9 @@ run_timed() {
 }
 
 # median NUMBERS...: the middle value (mean of the two middle ones for an even count).
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 seconds() { awk -v us="$1" 'BEGIN { printf "%.3f s", us / 1e6 }'; }
 millis() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1e3 }'; }
 mib() { [[ -n "$1" ]] && awk -v kb="$1" 'BEGIN { printf "%.0f MiB", kb / 1024 }' || true; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "ok" : "MISSED") }'; }
 count_records() { sqlite3 "$1" "SELECT count(*) FROM records"; }
 
 # --- Build -------------------------------------------------------------------

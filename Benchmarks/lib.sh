@@ -1,0 +1,36 @@
+# Helpers the benchmark scripts share; each script sources this file right
+# after `set -euo pipefail`. Not a benchmark itself.
+
+BENCH_SCRIPT="${BASH_SOURCE[1]}"
+
+# usage: the script's leading comment block, without the '#'.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$BENCH_SCRIPT"; }
+die() { echo "$(basename "$BENCH_SCRIPT"): $*" >&2; exit 2; }
+is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
+
+# --- Timer -----------------------------------------------------------------
+# stamp: sets NOW to microseconds since the epoch. bash 5's EPOCHREALTIME
+# costs no process (no subshell either: stamp is called directly, never in
+# $(...)); otherwise GNU date's %N, otherwise Python ($PYTHON or python3).
+NOW=0
+if [[ -n "${EPOCHREALTIME:-}" ]]; then
+    stamp() { NOW="${EPOCHREALTIME/[.,]/}"; }
+elif [[ "$(date +%N 2>/dev/null)" =~ ^[0-9]+$ ]]; then
+    stamp() { NOW=$(( $(date +%s%N) / 1000 )); }
+elif command -v "${PYTHON:-python3}" >/dev/null; then
+    stamp() { NOW="$("${PYTHON:-python3}" -c 'import time; print(int(time.time() * 1e6))')"; }
+else
+    die "no precise clock: needs bash 5, GNU date or python3"
+fi
+
+# GNU time for peak memory; without it the memory figures are left out.
+HAVE_TIME=0
+if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then HAVE_TIME=1; fi
+
+# median VALUES...: the middle value (the rounded mean of the middle two).
+median() {
+    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "ok" : "MISSED") }'; }
