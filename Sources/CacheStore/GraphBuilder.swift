@@ -15,54 +15,22 @@ final class GraphBuilder: @unchecked Sendable {
     }
 
     private var graph: CacheGraph
-    private let condition = NSCondition()
-    private var queued: [Step] = []
-    private var isClosed = false
-    private var isDone = false
+    private var worker: OrderedWorker<Step>!
     private static let maximumQueued = 4
 
     init(capacity: Int) {
         graph = CacheGraph(capacity: capacity)
-        let thread = Thread { [self] in work() }
-        thread.name = "gqlcache graph builder"
-        thread.start()
+        worker = OrderedWorker(name: "gqlcache graph builder", maximumQueued: Self.maximumQueued, handle: { [unowned self] in apply($0) })
     }
 
     /// Hands a step over; waits while the builder is several steps behind.
-    func send(_ step: Step) {
-        condition.lock()
-        while queued.count >= Self.maximumQueued { condition.wait() }
-        queued.append(step)
-        condition.broadcast()
-        condition.unlock()
-    }
+    func send(_ step: Step) { worker.send(step) }
 
     /// Waits for every step sent and gives the graph. Call it exactly once,
     /// also when the reading failed.
     func finish() -> CacheGraph {
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        while !isDone { condition.wait() }
-        condition.unlock()
+        worker.finish()
         return graph
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            while queued.isEmpty && !isClosed { condition.wait() }
-            if queued.isEmpty {
-                isDone = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let step = queued.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            apply(step)
-        }
     }
 
     private func apply(_ step: Step) {

@@ -27,11 +27,8 @@ final class RemovalScan: @unchecked Sendable {
     private var chunk = Chunk(capacity: RemovalScan.chunkSize)
     private static let chunkSize = 1 << 18
 
-    // Shared between the two threads, under `condition`.
-    private let condition = NSCondition()
-    private var queued: [Chunk] = []
-    private var isClosed = false
-    private var isDone = false
+    // The second thread, which examines the chunks.
+    private var worker: OrderedWorker<Chunk>!
     private static let maximumQueued = 8
 
     // The worker's own; read by finish() once the worker is done. The
@@ -45,9 +42,13 @@ final class RemovalScan: @unchecked Sendable {
         self.pattern = pattern
         self.listsKeys = listsKeys
         self.needle = RemovalScan.needle(of: pattern)
-        let thread = Thread { [self] in work() }
-        thread.name = "gqlcache removal scan"
-        thread.start()
+        worker = OrderedWorker(
+            name: "gqlcache removal scan", maximumQueued: Self.maximumQueued,
+            handle: { [unowned self] chunk in
+                examine(UnsafeBufferPointer(start: chunk.base, count: chunk.count))
+                chunk.deallocate()
+            },
+            afterLast: { [unowned self] in settle() })
     }
 
     /// One row of the statement. `record` is nil for a NULL record; it is
@@ -78,49 +79,24 @@ final class RemovalScan: @unchecked Sendable {
     func finish() -> Result {
         if chunk.count > 0 { handOver() }
         chunk.deallocate()
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        while !isDone { condition.wait() }
-        condition.unlock()
+        worker.finish()
         return Result(removal: PatternRemoval(count: gone.count, keys: keys), dangling: candidates)
     }
 
     private func handOver() {
-        condition.lock()
-        while queued.count >= RemovalScan.maximumQueued { condition.wait() }
-        queued.append(chunk)
-        condition.broadcast()
-        condition.unlock()
+        worker.send(chunk)
         chunk = Chunk(capacity: RemovalScan.chunkSize)
     }
 
     // MARK: The worker
 
-    private func work() {
-        while true {
-            condition.lock()
-            while queued.isEmpty && !isClosed { condition.wait() }
-            if queued.isEmpty {
-                condition.unlock()
-                break
-            }
-            let next = queued.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            examine(UnsafeBufferPointer(start: next.base, count: next.count))
-            next.deallocate()
-        }
-        // Whether a matching key existed is known only now.
+    /// After the last chunk: whether a matching key existed is known only now.
+    private func settle() {
         candidates.removeAll { gone.find($0.to.rawValue) == nil }
         if listsKeys {
             let table = gone
             keys = (0..<Int32(table.count)).sorted(by: table.precedes).map { CacheKey(table.string($0)) }
         }
-        condition.lock()
-        isDone = true
-        condition.broadcast()
-        condition.unlock()
     }
 
     private func examine(_ bytes: UnsafeBufferPointer<UInt8>) {
