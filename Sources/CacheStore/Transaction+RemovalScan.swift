@@ -28,8 +28,7 @@ extension ReadWriteTransaction {
     ///     let pending = try store.write { tx in try tx.beginRemovingObjects(matching: pattern) }
     ///     let removal = pending.result { report.add($0) }
     public func beginRemovingObjects(matching pattern: KeyPattern, listingKeys: Bool = false) throws -> PendingPatternRemoval {
-        guard !pattern.matchesNothing else { return PendingPatternRemoval(nothingFor: listingKeys) }
-        return PendingPatternRemoval(try startRemovalScan(of: pattern, statement: "DELETE FROM records", listingKeys: listingKeys))
+        try pendingRemoval(of: pattern, statement: "DELETE FROM records", listingKeys: listingKeys)
     }
 }
 
@@ -68,9 +67,14 @@ extension ReadTransaction {
     public func previewRemovingObjects(
         matching pattern: KeyPattern, listingKeys: Bool = false, reportingDangling body: (ReferenceLocation) -> Void
     ) throws -> PatternRemoval {
-        guard !pattern.matchesNothing else { return PatternRemoval(count: 0, keys: listingKeys ? [] : nil) }
-        return PendingPatternRemoval(try startRemovalScan(of: pattern, statement: "SELECT count(*) FROM records", listingKeys: listingKeys))
-            .result(reportingDangling: body)
+        try pendingRemoval(of: pattern, statement: "SELECT count(*) FROM records", listingKeys: listingKeys).result(reportingDangling: body)
+    }
+
+    /// The scan of `statement` under way; nothing to scan for a pattern
+    /// that matches nothing (Apollo ignores it).
+    func pendingRemoval(of pattern: KeyPattern, statement: String, listingKeys: Bool) throws -> PendingPatternRemoval {
+        guard !pattern.matchesNothing else { return PendingPatternRemoval(nothingFor: listingKeys) }
+        return PendingPatternRemoval(try startRemovalScan(of: pattern, statement: statement, listingKeys: listingKeys))
     }
 
     /// Runs `statement` (a DELETE or a SELECT over `records`) with a WHERE
