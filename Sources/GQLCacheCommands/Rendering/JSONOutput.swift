@@ -40,11 +40,11 @@ indirect enum JSONOutput: Equatable {
         case .response(let value):
             Self.write(value, to: &output, pretty: pretty, indent: indent)
         case .array(let elements):
-            writeContainer("[", "]", elements.count, to: &output, pretty: pretty, indent: indent) { index, output in
+            Self.writeContainer("[", "]", elements.count, to: &output, pretty: pretty, indent: indent) { index, output in
                 elements[index].write(to: &output, pretty: pretty, indent: indent + 1)
             }
         case .object(let members):
-            writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
+            Self.writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
                 output += JSONWriter.quoted(members[index].0, escapingSlashes: false)
                 output += pretty ? ": " : ":"
                 members[index].1.write(to: &output, pretty: pretty, indent: indent + 1)
@@ -80,13 +80,6 @@ indirect enum JSONOutput: Equatable {
                 write(members[index].1, to: &output, pretty: pretty, indent: indent + 1)
             }
         }
-    }
-
-    private func writeContainer(
-        _ open: String, _ close: String, _ count: Int, to output: inout String, pretty: Bool, indent: Int,
-        element: (Int, inout String) -> Void
-    ) {
-        Self.writeContainer(open, close, count, to: &output, pretty: pretty, indent: indent, element: element)
     }
 
     private static func writeContainer(
