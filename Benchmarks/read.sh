@@ -196,6 +196,9 @@ CACHE="$WORK/read.sqlite"
 generate "$CACHE" "$USERS"
 CACHE_GEN_US=$GEN_US
 TOTAL="$(records_for "$USERS")"
+# Let the kernel write the new file back before the timed runs, so that they
+# do not compete with that write-back.
+sync
 
 # --- Correctness: the same JSON value from both sides ------------------------
 # same_data FILE: both sides on FILE must print equal JSON with every user and post.
