@@ -19,18 +19,41 @@ struct JSONReader {
     /// `only`: decode just these members, checking the others as strictly
     /// but without building their values (the record is as damaged, or
     /// not, as when decoded whole).
-    static func parseRecordFields(_ text: String, only: Set<String>? = nil) throws -> [String: FieldValue] {
-        var text = text
-        return try text.withUTF8 { buffer in
-            var reader = JSONReader(bytes: buffer)
-            reader.skipWhitespace()
-            guard reader.peek() == UInt8(ascii: "{") else {
-                throw NotAnObject(kind: reader.describeTopLevel())
+    static func parseRecordFields(utf8 buffer: UnsafeBufferPointer<UInt8>, only: MemberFilter?) throws -> [String: FieldValue] {
+        var reader = JSONReader(bytes: buffer)
+        reader.skipWhitespace()
+        guard reader.peek() == UInt8(ascii: "{") else {
+            throw NotAnObject(kind: reader.describeTopLevel())
+        }
+        let members = try reader.parseObjectMembers(only: only)
+        reader.skipWhitespace()
+        guard reader.index == buffer.count else { throw reader.error("unexpected text after the record object") }
+        return members
+    }
+
+    /// The member names to decode, for ``parseRecordFields(utf8:only:)``.
+    /// When every name is ASCII, a member name that is ASCII too is matched
+    /// by its bytes, without making a string of it: for ASCII text, equal
+    /// bytes and equal Swift strings are the same thing. Any other name is
+    /// decoded and compared as a string, as before.
+    struct MemberFilter {
+        let names: Set<String>
+        private let ascii: [(name: String, utf8: [UInt8])]
+
+        init(_ names: Set<String>) {
+            self.names = names
+            ascii = names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? names.map { ($0, Array($0.utf8)) } : []
+        }
+
+        /// True when every name is ASCII, so that ``match(ascii:)`` can say.
+        var matchesASCIIBytes: Bool { ascii.count == names.count }
+
+        /// The name spelled by `bytes` (ASCII, without escapes), or nil.
+        func match(ascii bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            for candidate in ascii where candidate.utf8.count == bytes.count {
+                if candidate.utf8.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return candidate.name }
             }
-            let members = try reader.parseObjectMembers(only: only)
-            reader.skipWhitespace()
-            guard reader.index == buffer.count else { throw reader.error("unexpected text after the record object") }
-            return members
+            return nil
         }
     }
 
@@ -128,21 +151,27 @@ struct JSONReader {
         }
     }
 
-    private mutating func parseObjectMembers(depth: Int = 0, only: Set<String>? = nil) throws -> [String: FieldValue] {
+    private mutating func parseObjectMembers(depth: Int = 0, only: MemberFilter? = nil) throws -> [String: FieldValue] {
         index += 1  // "{"
         var members: [String: FieldValue] = [:]
-        members.reserveCapacity(only.map { min($0.count, 8) } ?? 8)  // most records have a handful of fields: no rehash while they arrive
+        members.reserveCapacity(only.map { min($0.names.count, 8) } ?? 8)  // most records have a handful of fields: no rehash while they arrive
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return members }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let name = try parseString()
-            try expect(UInt8(ascii: ":"))
-            if let only, !only.contains(name) {
-                try skipValue(depth: depth + 1)
+            let wanted: String?
+            if let only, only.matchesASCIIBytes, let plain = scanPlainASCIIString() {
+                wanted = only.match(ascii: plain)
             } else {
-                members[name] = try parseValue(depth: depth + 1)
+                let name = try parseString()
+                wanted = only?.names.contains(name) == false ? nil : name
+            }
+            try expect(UInt8(ascii: ":"))
+            if let wanted {
+                members[wanted] = try parseValue(depth: depth + 1)
+            } else {
+                try skipValue(depth: depth + 1)
             }
             skipWhitespace()
             guard let next = peek() else { throw error("unterminated object") }
@@ -150,6 +179,24 @@ struct JSONReader {
             if next == UInt8(ascii: "}") { return members }
             guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}' in object") }
         }
+    }
+
+    /// At an opening quote: when the string is ASCII without escapes or
+    /// control characters, steps over it and returns its contents; otherwise
+    /// stays where it is and returns nil.
+    private mutating func scanPlainASCIIString() -> UnsafeBufferPointer<UInt8>? {
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                index = end + 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<end])
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            end += 1
+        }
+        return nil
     }
 
     /// Steps over one value, rejecting exactly what ``parseValue(depth:)``

@@ -26,13 +26,7 @@ extension ReadTransaction {
             batch = ScanBatch()
         }
         do {
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-                }
+            while try Self.step(handle) {
                 guard let key = Self.column(handle, 1) else {
                     handOver()
                     builder.send(.keylessRow(id: sqlite3_column_int64(handle, 0)))
@@ -69,20 +63,6 @@ extension ReadTransaction {
         }
         handOver()
         return builder.finish()
-    }
-
-    /// The bytes of a column as SQLite holds them (valid until the next
-    /// step), or nil for NULL.
-    private static func column(_ handle: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {
-        let pointer: UnsafeRawPointer?
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_NULL: return nil
-        case SQLITE_BLOB: pointer = sqlite3_column_blob(handle, index)
-        default: pointer = sqlite3_column_text(handle, index).map(UnsafeRawPointer.init)
-        }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard let pointer, count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
     /// Calls `body` with the bytes of a JSON string's contents, unescaped

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// A consistent view of the cache for the length of ``CacheStore/read(_:)``.
 /// It has no member that changes the file, and it stops working once the
@@ -47,18 +48,34 @@ public class ReadTransaction {
 
     private func records(for keys: [CacheKey], decoding fields: Set<String>?) throws -> [CacheKey: Result<Record, CacheStoreError>] {
         let db = try database()
-        var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
+        let filter = fields.map(JSONReader.MemberFilter.init)
         let unique = Array(Set(keys))
-        var start = 0
-        while start < unique.count {
+        var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
+        found.reserveCapacity(unique.count)
+        for start in stride(from: 0, to: unique.count, by: 500) {
             let batch = unique[start..<min(start + 500, unique.count)]
-            start += 500
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
             let statement = try db.cachedStatement(sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))")
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(batch.map(\.rawValue)))
-            while let row = try rows.next() {
-                let key = CacheKey(row[0] as String)
-                found[key] = Result { try Record(key: key, jsonText: row[1], fields: fields) }.mapError { $0 as! CacheStoreError }
+            // A typed read loads thousands of records: each is decoded where
+            // SQLite holds its text, without GRDB's rows or a copy of the text.
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
+            for (offset, key) in batch.enumerated() {
+                try Self.bind(key.rawValue, to: handle, at: Int32(offset + 1))
+            }
+            while try Self.step(handle) {
+                guard let keyBytes = Self.column(handle, 0) else { continue }
+                let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
+                found[key] = Result {
+                    guard let text = Self.column(handle, 1) else {
+                        throw CacheStoreError.damagedRecord(key: key, problem: .null)
+                    }
+                    return try Record(key: key, utf8: text, fields: filter)
+                }.mapError { $0 as! CacheStoreError }
             }
         }
         return found

@@ -55,9 +55,16 @@ public struct Record: Hashable, Sendable {
     /// `fields`: decode only these fields (those absent stay absent); the
     /// whole text is still checked, so a damaged record is damaged either way.
     public init(key: CacheKey, jsonText: String?, fields: Set<String>? = nil) throws {
-        guard let jsonText else { throw CacheStoreError.damagedRecord(key: key, problem: .null) }
+        guard var jsonText else { throw CacheStoreError.damagedRecord(key: key, problem: .null) }
+        let filter = fields.map(JSONReader.MemberFilter.init)
+        try self = jsonText.withUTF8 { try Record(key: key, utf8: $0, fields: filter) }
+    }
+
+    /// Decodes a record from the UTF-8 bytes of its `record` column, as
+    /// SQLite holds them; `fields` as in ``init(key:jsonText:fields:)``.
+    init(key: CacheKey, utf8: UnsafeBufferPointer<UInt8>, fields: JSONReader.MemberFilter?) throws {
         do {
-            self.init(key: key, fields: try JSONReader.parseRecordFields(jsonText, only: fields))
+            self.init(key: key, fields: try JSONReader.parseRecordFields(utf8: utf8, only: fields))
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.damagedRecord(
                 key: key, problem: .invalidJSON(offset: error.offset, message: error.message))

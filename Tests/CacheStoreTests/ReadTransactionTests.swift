@@ -82,6 +82,34 @@ final class ReadTransactionTests: XCTestCase {
         XCTAssertEqual(try store.read { try $0.records(for: []) }.count, 0)
     }
 
+    /// The batched load reads each row where SQLite holds it: an empty key,
+    /// a NULL record, a record stored as a BLOB and a damaged one each come
+    /// back for their own key, as the one-key lookup gives them.
+    func testRecordsForKeysGivesOddRowsAsTheOneKeyLookupDoes() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        try SQLiteShell.run(
+            path,
+            #"INSERT INTO records(key, record) VALUES ('', '{"a":1}'), ('Null:1', NULL), ('Blob:1', CAST('{"b":"\u00e9"}' AS BLOB)), ('Bad:1', '{"c":')"#)
+        let store = try CacheStore.open(at: path)
+        let keys: [CacheKey] = ["", "Null:1", "Blob:1", "Bad:1", "Droid:2001", "Missing:1"]
+        let results = try store.read { try $0.records(for: keys) }
+        XCTAssertEqual(Set(results.keys), Set(keys.dropLast()))
+        XCTAssertEqual(try results[""]?.get().fields, ["a": .int(1)])
+        XCTAssertEqual(try results["Blob:1"]?.get().fields, ["b": .string("\u{E9}")])
+        for key in keys.dropLast() {
+            let one = Result { try store.read { try $0.record(for: key) }! }
+            switch (results[key]!, one) {
+            case (.success(let batched), .success(let alone)): XCTAssertEqual(batched, alone, "\(key)")
+            case (.failure(let batched), .failure(let alone)): XCTAssertEqual("\(batched)", "\(alone)", "\(key)")
+            default: XCTFail("\(key): \(results[key]!) but alone \(one)")
+            }
+        }
+        let selective = try store.read { try $0.records(for: keys, onlyFields: ["a"]) }
+        XCTAssertEqual(try selective[""]?.get().fields, ["a": .int(1)])
+        XCTAssertEqual(try selective["Blob:1"]?.get().fields, [:])
+        XCTAssertEqual("\(selective["Bad:1"]!)", "\(results["Bad:1"]!)")
+    }
+
     func testContainsIsExactAndCaseSensitive() throws {
         try starwars().read { tx in
             XCTAssertTrue(try tx.contains("Droid:2001"))

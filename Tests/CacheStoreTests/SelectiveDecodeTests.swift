@@ -37,4 +37,20 @@ final class SelectiveDecodeTests: XCTestCase {
             XCTAssertEqual("\(whole)", "\(partial)", text)
         }
     }
+
+    /// Names are compared as Swift strings compare, whether a member name
+    /// is escaped, non-ASCII, or another spelling of an ASCII name (U+212A
+    /// KELVIN SIGN equals "K"; "é" equals "e" and U+0301).
+    func testMemberNamesMatchAsSwiftStringsWhateverTheirSpelling() throws {
+        let text = #"{"ti\u0074le":"escaped","K":1,"\u212A":2,"caf\u00e9":3,"cafe\u0301":4,"plain":5,"e\u0301":6}"#
+        let whole = try Record(key: "K:1", jsonText: text)
+        let asked: [Set<String>] = [
+            ["title"], ["K"], ["\u{212A}"], ["caf\u{E9}"], ["cafe\u{301}"], ["\u{E9}"], ["plain", "\u{E9}"], ["plain"],
+            Set(whole.fields.keys),
+        ]
+        for only in asked {
+            let partial = try Record(key: "K:1", jsonText: text, fields: only)
+            XCTAssertEqual(partial.fields, whole.fields.filter { only.contains($0.key) }, "\(only)")
+        }
+    }
 }
