@@ -57,16 +57,16 @@ public enum ApolloClientForm {
 
     /// One member of the extract object, `"ID":{…}`, for a record.
     public static func member(for record: Record) throws -> String {
-        var output = ""
-        JSONWriter.writeString(entityID(for: record.key), to: &output, escapingSlashes: false)
-        output += ":"
+        var output = JSONText()
+        output.appendQuoted(entityID(for: record.key), escapingSlashes: false)
+        output.append(":")
         var fields: [String: FieldValue] = [:]
         fields.reserveCapacity(record.fields.count)
         for (field, value) in record.fields {
             fields[field] = try exported(value, key: record.key, field: field)
         }
-        JSONWriter.writeObject(fields, to: &output, escapingSlashes: false)
-        return output
+        output.appendObject(fields, escapingSlashes: false)
+        return output.string
     }
 
     private static func exported(_ value: FieldValue, key: CacheKey, field: String) throws -> FieldValue {

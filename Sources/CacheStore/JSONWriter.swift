@@ -6,58 +6,23 @@ public enum JSONWriter {
     /// The compact JSON text of one value.
     /// `escapingSlashes: false` gives the plainer text people read.
     public static func string(for value: FieldValue, escapingSlashes: Bool = true) -> String {
-        var output = ""
-        write(value, to: &output, escapingSlashes: escapingSlashes)
-        return output
+        var output = JSONText()
+        output.append(value, escapingSlashes: escapingSlashes)
+        return output.string
     }
 
     /// The compact JSON text of a record's fields (the `record` column).
     public static func string(forFields fields: [String: FieldValue]) -> String {
-        var output = ""
-        output.reserveCapacity(64 * fields.count)
-        writeObject(fields, to: &output)
-        return output
+        var output = JSONText(capacity: 64 * fields.count)
+        output.appendObject(fields, escapingSlashes: true)
+        return output.string
     }
 
     /// A JSON string literal for `text`, with the same escaping as records.
     public static func quoted(_ text: String, escapingSlashes: Bool = true) -> String {
-        var output = ""
-        writeString(text, to: &output, escapingSlashes: escapingSlashes)
-        return output
-    }
-
-    static func write(_ value: FieldValue, to output: inout String, escapingSlashes: Bool = true) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .int(let number): output += String(number)
-        case .double(let number): output += format(number)
-        case .string(let text): writeString(text, to: &output, escapingSlashes: escapingSlashes)
-        case .reference(let key):
-            output += "{\"$reference\":"
-            writeString(key.rawValue, to: &output, escapingSlashes: escapingSlashes)
-            output += "}"
-        case .list(let elements):
-            output += "["
-            for (offset, element) in elements.enumerated() {
-                if offset > 0 { output += "," }
-                write(element, to: &output, escapingSlashes: escapingSlashes)
-            }
-            output += "]"
-        case .object(let members):
-            writeObject(members, to: &output, escapingSlashes: escapingSlashes)
-        }
-    }
-
-    static func writeObject(_ members: [String: FieldValue], to output: inout String, escapingSlashes: Bool = true) {
-        output += "{"
-        for (offset, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-            if offset > 0 { output += "," }
-            writeString(name, to: &output, escapingSlashes: escapingSlashes)
-            output += ":"
-            write(members[name]!, to: &output, escapingSlashes: escapingSlashes)
-        }
-        output += "}"
+        var output = JSONText(capacity: text.utf8.count + 2)
+        output.appendQuoted(text, escapingSlashes: escapingSlashes)
+        return output.string
     }
 
     /// Shortest text that reads back as the same Double; always valid JSON.
@@ -67,47 +32,108 @@ public enum JSONWriter {
         guard !number.isNaN else { return "null" }
         return number.description
     }
+}
 
-    static func writeString(_ text: String, to output: inout String, escapingSlashes: Bool = true) {
-        // Most strings need no escape: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (escapingSlashes && $0 == UInt8(ascii: "/")) }) {
-            output += "\""
-            output += text
-            output += "\""
-            return
+/// JSON text being written, as UTF-8 bytes: the one place that spells
+/// values, escapes strings and orders object members for ``JSONWriter``
+/// and for the commands' JSON output.
+public struct JSONText {
+    public private(set) var utf8: [UInt8] = []
+
+    public init(capacity: Int = 0) {
+        utf8.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    public var string: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// Appends `literal` as it is (punctuation, `null`, indentation).
+    public mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { utf8.append(contentsOf: $0) }
+    }
+
+    /// Appends `text` as it is: text that is JSON already.
+    public mutating func append(raw text: String) {
+        utf8.append(contentsOf: text.utf8)
+    }
+
+    public mutating func append(_ number: Int64) {
+        if number >= 0, number < 10 {
+            utf8.append(UInt8(ascii: "0") + UInt8(number))
+        } else {
+            utf8.append(contentsOf: String(number).utf8)
         }
-        output += "\""
-        var pendingStart = text.unicodeScalars.startIndex
-        let scalars = text.unicodeScalars
-        var index = pendingStart
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "/" where escapingSlashes: escape = "\\/"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
+    }
+
+    /// Appends `text` as a JSON string literal: `"`, `\` and control
+    /// characters escaped (and `/` when `escapingSlashes`), everything else
+    /// as raw UTF-8.
+    public mutating func appendQuoted(_ text: String, escapingSlashes: Bool) {
+        utf8.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var pending = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                // Bytes of multi-byte characters are all 0x80 or above: none needs an escape.
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (escapingSlashes && byte == UInt8(ascii: "/"))
+                else { continue }
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
+                pending = index + 1
+                utf8.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+                case 0x0A: utf8.append(UInt8(ascii: "n"))
+                case 0x0D: utf8.append(UInt8(ascii: "r"))
+                case 0x09: utf8.append(UInt8(ascii: "t"))
+                case 0x08: utf8.append(UInt8(ascii: "b"))
+                case 0x0C: utf8.append(UInt8(ascii: "f"))
+                default:
+                    let hex = Self.hexDigits
+                    utf8.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
                 }
             }
-            if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[pendingStart..<index])
-                output += escape
-                pendingStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
+            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending...]))
         }
-        output.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
-        output += "\""
+        utf8.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends one value as compact JSON.
+    public mutating func append(_ value: FieldValue, escapingSlashes: Bool) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): flag ? append("true") : append("false")
+        case .int(let number): append(number)
+        case .double(let number): append(raw: JSONWriter.format(number))
+        case .string(let text): appendQuoted(text, escapingSlashes: escapingSlashes)
+        case .reference(let key):
+            append("{\"$reference\":")
+            appendQuoted(key.rawValue, escapingSlashes: escapingSlashes)
+            append("}")
+        case .list(let elements):
+            append("[")
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { append(",") }
+                append(element, escapingSlashes: escapingSlashes)
+            }
+            append("]")
+        case .object(let members):
+            appendObject(members, escapingSlashes: escapingSlashes)
+        }
+    }
+
+    /// Appends an object, its members in byte order of their names.
+    public mutating func appendObject(_ members: [String: FieldValue], escapingSlashes: Bool) {
+        append("{")
+        for (offset, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if offset > 0 { append(",") }
+            appendQuoted(name, escapingSlashes: escapingSlashes)
+            append(":")
+            append(members[name]!, escapingSlashes: escapingSlashes)
+        }
+        append("}")
     }
 }

@@ -22,13 +22,13 @@ public enum RecordLine {
         } else {
             text = try stored.decoded().jsonText
         }
-        var line = "{\"key\":"
-        line.reserveCapacity(text.utf8.count + stored.key.rawValue.utf8.count + 20)
-        JSONWriter.writeString(stored.key.rawValue, to: &line, escapingSlashes: false)
-        line += ",\"record\":"
-        line += text
-        line += "}"
-        return line
+        var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)
+        line.append("{\"key\":")
+        line.appendQuoted(stored.key.rawValue, escapingSlashes: false)
+        line.append(",\"record\":")
+        line.append(raw: text)
+        line.append("}")
+        return line.string
     }
 
     /// Reads one line back. Throws ``CacheStoreError/cannotConvert(message:)``

@@ -20,21 +20,21 @@ indirect enum JSONOutput: Equatable {
 
     /// Compact on one line, or pretty with two-space indentation.
     func rendered(pretty: Bool) -> String {
-        var output = ""
+        var output = JSONText()
         write(to: &output, pretty: pretty, indent: 0)
-        return output
+        return output.string
     }
 
     static func record(_ fields: [String: FieldValue]) -> JSONOutput {
         .object(fields.keys.sorted(by: byteOrder).map { ($0, .value(fields[$0]!)) })
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    private func write(to output: inout JSONText, pretty: Bool, indent: Int) {
         switch self {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .int(let number): output += String(number)
-        case .string(let text): output += JSONWriter.quoted(text, escapingSlashes: false)
+        case .null: output.append("null")
+        case .bool(let flag): flag ? output.append("true") : output.append("false")
+        case .int(let number): output.append(Int64(number))
+        case .string(let text): output.appendQuoted(text, escapingSlashes: false)
         case .value(let value):
             Self.write(value, to: &output, pretty: pretty, indent: indent)
         case .response(let value):
@@ -45,28 +45,28 @@ indirect enum JSONOutput: Equatable {
             }
         case .object(let members):
             Self.writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
-                output += JSONWriter.quoted(members[index].0, escapingSlashes: false)
-                output += pretty ? ": " : ":"
+                output.appendQuoted(members[index].0, escapingSlashes: false)
+                pretty ? output.append(": ") : output.append(":")
                 members[index].1.write(to: &output, pretty: pretty, indent: indent + 1)
             }
         }
     }
 
-    private static func write(_ value: FieldValue, to output: inout String, pretty: Bool, indent: Int) {
+    private static func write(_ value: FieldValue, to output: inout JSONText, pretty: Bool, indent: Int) {
         switch value {
         case .list(let elements) where pretty && !elements.isEmpty:
             JSONOutput.array(elements.map { .value($0) }).write(to: &output, pretty: pretty, indent: indent)
         case .object(let members) where pretty && !members.isEmpty:
             JSONOutput.record(members).write(to: &output, pretty: pretty, indent: indent)
         default:
-            output += JSONWriter.string(for: value, escapingSlashes: false)
+            output.append(value, escapingSlashes: false)
         }
     }
 
-    private static func write(_ value: ResponseValue, to output: inout String, pretty: Bool, indent: Int) {
+    private static func write(_ value: ResponseValue, to output: inout JSONText, pretty: Bool, indent: Int) {
         switch value {
         case .null:
-            output += "null"
+            output.append("null")
         case .scalar(let scalar):
             write(scalar, to: &output, pretty: pretty, indent: indent)
         case .list(let elements):
@@ -75,31 +75,31 @@ indirect enum JSONOutput: Equatable {
             }
         case .object(let members):
             writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
-                output += JSONWriter.quoted(members[index].0, escapingSlashes: false)
-                output += pretty ? ": " : ":"
+                output.appendQuoted(members[index].0, escapingSlashes: false)
+                pretty ? output.append(": ") : output.append(":")
                 write(members[index].1, to: &output, pretty: pretty, indent: indent + 1)
             }
         }
     }
 
     private static func writeContainer(
-        _ open: String, _ close: String, _ count: Int, to output: inout String, pretty: Bool, indent: Int,
-        element: (Int, inout String) -> Void
+        _ open: StaticString, _ close: StaticString, _ count: Int, to output: inout JSONText, pretty: Bool, indent: Int,
+        element: (Int, inout JSONText) -> Void
     ) {
-        output += open
-        guard count > 0 else { output += close; return }
+        output.append(open)
+        guard count > 0 else { output.append(close); return }
         for index in 0..<count {
-            if index > 0 { output += "," }
+            if index > 0 { output.append(",") }
             if pretty { newline(&output, indent: indent + 1) }
             element(index, &output)
         }
         if pretty { newline(&output, indent: indent) }
-        output += close
+        output.append(close)
     }
 
-    private static func newline(_ output: inout String, indent: Int) {
-        output += "\n"
-        for _ in 0..<indent { output += "  " }
+    private static func newline(_ output: inout JSONText, indent: Int) {
+        output.append("\n")
+        for _ in 0..<indent { output.append("  ") }
     }
 }
 
