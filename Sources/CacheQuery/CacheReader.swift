@@ -52,10 +52,10 @@ public struct CacheReader {
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.keepingKeys = keepingKeys
         do {
-            let data = try walk.object(at: rootKey, selections: Selections(document: selections), path: [], type: type)
-            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loaded)
+            let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
+            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
         } catch let stop as Walk.Stop {
-            return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loaded)
+            return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loadedRecords)
         }
     }
 }
@@ -69,7 +69,9 @@ private struct Walk {
     let collector: FieldCollector
     let partial: Bool
     var misses: [CacheMiss] = []
-    var loaded: [CacheKey: Record] = [:]
+    /// Where the walk is in the response: pushed and popped around each
+    /// field and list element, and copied only into a miss.
+    var path: [PathComponent] = []
     var keepingKeys = false
     var objectKeys: [String: CacheKey] = [:]
 
@@ -88,9 +90,27 @@ private struct Walk {
     }
 
     enum Loaded {
-        case record(Record)
+        case record(Record, decoded: Decoding)
         case missing
         case damaged(String)
+    }
+
+    /// How much of a loaded record was decoded.
+    enum Decoding {
+        case whole
+        /// Only the fields the selection set with this identity may ask for
+        /// (see ``prefetch(_:selections:)``); nil for a merged selection set.
+        case fieldsOf(UnsafeRawPointer?)
+    }
+
+    /// A field to read from an object, with what the walk needs of it
+    /// worked out once per selection set and type rather than per object.
+    struct SelectedField {
+        let responseKey: String
+        let fields: [FieldSelection]
+        let fieldKey: String
+        /// The merged subselections of a composite field; nil for a leaf.
+        let selections: Selections?
     }
 
     struct CollectKey: Hashable {
@@ -98,14 +118,16 @@ private struct Walk {
         let typename: String?
     }
 
-    var collected: [CollectKey: [(String, [FieldSelection])]] = [:]
+    var collected: [CollectKey: [SelectedField]] = [:]
 
-    /// Keys already looked up in a batch and found missing or damaged.
-    var absent: [CacheKey: Loaded] = [:]
+    /// Every key looked up so far, and what was found: one dictionary, so
+    /// that each step of the walk hashes a key once.
+    var known: [CacheKey: Loaded] = [:]
 
-    /// Records decoded for one selection set only (the fields it may ask
-    /// for): another selection set of the same record may need more.
-    var partlyDecoded: Set<CacheKey> = []
+    /// The records loaded (some decoded only in part).
+    var loadedRecords: [CacheKey: Record] {
+        known.compactMapValues { if case .record(let record, _) = $0 { record } else { nil } }
+    }
     var fieldKeysBySelections: [UnsafeRawPointer: Set<String>] = [:]
 
     /// The field keys an object under `selections` may be asked for.
@@ -124,7 +146,7 @@ private struct Walk {
         var keys: [CacheKey] = []
         func collect(_ value: FieldValue) {
             switch value {
-            case .reference(let key) where loaded[key] == nil && absent[key] == nil: keys.append(key)
+            case .reference(let key) where known[key] == nil: keys.append(key)
             case .list(let inner): inner.forEach(collect)
             default: break
             }
@@ -134,12 +156,11 @@ private struct Walk {
         let found = try reader.source.records(for: keys, onlyFields: fieldKeys(selections))
         for key in keys {
             switch found[key] {
-            case .success(let record)?:
-                loaded[key] = record
-                partlyDecoded.insert(key)
-            case .failure(CacheStoreError.damagedRecord(_, let problem))?: absent[key] = .damaged(problem.description)
+            // Decoded for this selection set only: another one may need more.
+            case .success(let record)?: known[key] = .record(record, decoded: .fieldsOf(selections.identity))
+            case .failure(CacheStoreError.damagedRecord(_, let problem))?: known[key] = .damaged(problem.description)
             case .failure(let error)?: throw error
-            case nil: absent[key] = .missing
+            case nil: known[key] = .missing
             }
         }
     }
@@ -154,11 +175,9 @@ private struct Walk {
         func visit(_ value: FieldValue) {
             switch value {
             case .reference(let key):
-                guard let record = loaded[key] else { return }
-                for (_, fields) in collect(selections, typename: record.typename) where fields[0].selections != nil {
-                    let fieldKey = FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0]))
-                    guard let child = record.fields[fieldKey] else { continue }
-                    let childSelections = Selections(fields)
+                guard case .record(let record, _)? = known[key] else { return }
+                for field in collect(selections, typename: record.typename) {
+                    guard let childSelections = field.selections, let child = record.fields[field.fieldKey] else { continue }
                     if let identity = childSelections.identity, let group = groupOf[identity] {
                         next[group].values.append(child)
                     } else {
@@ -176,76 +195,89 @@ private struct Walk {
 
     /// The fields to read for an object of `typename`, worked out once per
     /// selection set and type.
-    mutating func collect(_ selections: Selections, typename: String?) -> [(String, [FieldSelection])] {
-        guard let identity = selections.identity else { return collector.collect(selections.list, typename: typename) }
+    mutating func collect(_ selections: Selections, typename: String?) -> [SelectedField] {
+        func plan() -> [SelectedField] {
+            collector.collect(selections.list, typename: typename).map { responseKey, fields in
+                SelectedField(
+                    responseKey: responseKey, fields: fields,
+                    fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])),
+                    selections: fields[0].selections == nil ? nil : Selections(fields))
+            }
+        }
+        guard let identity = selections.identity else { return plan() }
         let key = CollectKey(selections: identity, typename: typename)
         if let known = collected[key] { return known }
-        let fields = collector.collect(selections.list, typename: typename)
+        let fields = plan()
         collected[key] = fields
         return fields
     }
 
     mutating func load(_ key: CacheKey) throws -> Loaded {
-        if let record = loaded[key] { return .record(record) }
-        if let known = absent[key] { return known }
+        if let found = known[key] { return found }
+        let found: Loaded
         do {
-            guard let record = try reader.source.record(for: key) else { return .missing }
-            loaded[key] = record
-            return .record(record)
+            found = try reader.source.record(for: key).map { .record($0, decoded: .whole) } ?? .missing
         } catch CacheStoreError.damagedRecord(_, let problem) {
-            return .damaged(problem.description)
+            found = .damaged(problem.description)
         }
+        known[key] = found
+        return found
     }
 
-    mutating func object(at key: CacheKey, selections: Selections, path: [PathComponent], type: String?) throws -> ResponseValue {
+    mutating func object(at key: CacheKey, selections: Selections, type: String?) throws -> ResponseValue {
         switch try load(key) {
         case .missing: return try miss(CacheMiss(path: path, key: key, reason: .missingRecord))
         case .damaged(let problem): return try miss(CacheMiss(path: path, key: key, reason: .damagedRecord(problem)))
-        case .record(let record): return try object(record, selections: selections, path: path, type: type)
+        case .record(let record, let decoding):
+            return try object(record, decoded: decoding, selections: selections, type: type)
         }
     }
 
     /// Reads the selections from one record. `type` is the type the schema
     /// declares at this place (an interface, say); the record's own
     /// `__typename` wins when the schema knows it.
-    mutating func object(_ record: Record, selections: Selections, path: [PathComponent], type: String?) throws -> ResponseValue {
+    mutating func object(_ record: Record, decoded: Decoding, selections: Selections, type: String?) throws -> ResponseValue {
         let typename = record.typename
-        let selected = collect(selections, typename: typename).map { responseKey, fields in
-            (responseKey, fields, FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])))
-        }
+        let selected = collect(selections, typename: typename)
         // Decoded for another selection set, the record may lack a field
-        // this one asks for: decode it whole, and read that.
-        if partlyDecoded.contains(record.key), selected.contains(where: { record.fields[$0.2] == nil }) {
-            partlyDecoded.remove(record.key)
+        // this one asks for: decode it whole, and read that. (Decoded for
+        // this very set, a field it lacks is missing from the whole record.)
+        if case .fieldsOf(let identity) = decoded, identity == nil || identity != selections.identity,
+            selected.contains(where: { record.fields[$0.fieldKey] == nil })
+        {
             if let whole = try reader.source.record(for: record.key) {
-                loaded[record.key] = whole
-                return try object(whole, selections: selections, path: path, type: type)
+                known[record.key] = .record(whole, decoded: .whole)
+                return try object(whole, decoded: .whole, selections: selections, type: type)
             }
         }
         if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
         let schemaType = typename.flatMap { name in reader.schema?.fieldTypes[name] != nil ? name : nil } ?? type
         var members: [(String, ResponseValue)] = []
-        for (responseKey, fields, fieldKey) in selected {
-            let field = fields[0]
-            let fieldPath = path + [.field(responseKey)]
+        members.reserveCapacity(selected.count)
+        for selectedField in selected {
+            let responseKey = selectedField.responseKey, fieldKey = selectedField.fieldKey
+            let field = selectedField.fields[0]
+            path.append(.field(responseKey))
+            defer { path.removeLast() }
             guard let value = record.fields[fieldKey] else {
+                // The keys the record has for the same field are in the whole record.
+                let whole = if case .whole = decoded { record } else { try reader.source.record(for: record.key) ?? record }
                 members.append((responseKey, try miss(CacheMiss(
-                    path: fieldPath, key: record.key,
-                    reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: record))))))
+                    path: path, key: record.key,
+                    reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole))))))
                 continue
             }
             let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
-            if field.selections == nil {
+            if let subselections = selectedField.selections {
+                members.append((responseKey, try complete(
+                    value, selections: subselections, holder: record.key, fieldKey: fieldKey, type: declared)))
+            } else {
                 if let declared, let problem = reader.schema?.leafProblem(value, type: declared) {
                     members.append((responseKey, try miss(CacheMiss(
-                        path: fieldPath, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
+                        path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
                     continue
                 }
                 members.append((responseKey, value == .null ? .null : .scalar(value)))
-            } else {
-                let subselections = Selections(fields)
-                members.append((responseKey, try complete(
-                    value, selections: subselections, path: fieldPath, holder: record.key, fieldKey: fieldKey, type: declared)))
             }
         }
         return .object(members)
@@ -254,7 +286,7 @@ private struct Walk {
     /// A composite field's value: follows references, walks lists, and
     /// with a schema checks nullability and list depth.
     mutating func complete(
-        _ value: FieldValue, selections: Selections, path: [PathComponent], holder: CacheKey, fieldKey: String, type: OutputType?
+        _ value: FieldValue, selections: Selections, holder: CacheKey, fieldKey: String, type: OutputType?
     ) throws -> ResponseValue {
         func mismatch(_ message: String) throws -> ResponseValue {
             try miss(CacheMiss(path: path, key: holder, reason: .typeMismatch("field '\(fieldKey)': \(message)")))
@@ -267,7 +299,7 @@ private struct Walk {
         case (.reference, .list?), (.reference, .nonNull(.list)?):
             return try mismatch("expected a list of type \(type!), found a reference")
         case (.reference(let key), _):
-            return try object(at: key, selections: selections, path: path, type: type?.namedType.name)
+            return try object(at: key, selections: selections, type: type?.namedType.name)
         case (.list(let elements), _):
             let elementType: OutputType?
             switch type?.nullable {
@@ -278,9 +310,11 @@ private struct Walk {
             try prefetch(elements, selections: selections)
             try prefetchReferences(of: elements, selections: selections)
             var list: [ResponseValue] = []
+            list.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                list.append(try complete(
-                    element, selections: selections, path: path + [.index(index)], holder: holder, fieldKey: fieldKey, type: elementType))
+                path.append(.index(index))
+                defer { path.removeLast() }
+                list.append(try complete(element, selections: selections, holder: holder, fieldKey: fieldKey, type: elementType))
             }
             return .list(list)
         default:
