@@ -120,23 +120,23 @@ public final class CacheStore: Sendable {
                 else { return false }
                 return RegexCache.shared.matches(pattern: pattern, in: key)
             })
-            // A large removal or import changes pages all over the file.
-            // With SQLite's default 2 MB page cache it writes changed pages
-            // out (syncing the journal first) hundreds of times before its
-            // commit; 32 MB spares most of those syncs. A typed read visits
-            // its records in key order, which is not the order of the rows
-            // in the file: with 2 MB, a read of 6,000 records fetched the
-            // same pages some six times over; 8 MB holds them, and keeps a
-            // read's memory from growing with the file. The cache only grows
-            // as a connection uses it.
-            try db.execute(sql: "PRAGMA cache_size = \(readonly ? readCacheSize : writeCacheSize)")
+            if !readonly {
+                // A large removal or import changes pages all over the file.
+                // With SQLite's default 2 MB page cache it writes changed
+                // pages out (syncing the journal first) hundreds of times
+                // before its commit; 32 MB spares most of those syncs. The
+                // cache only grows as a transaction uses it.
+                try db.execute(sql: "PRAGMA cache_size = \(writeCacheSize)")
+            }
         }
         return configuration
     }
 
-    /// The page cache of a connection, in SQLite's units (negative: KiB).
+    /// The page cache of a connection that writes, in SQLite's units
+    /// (negative: KiB). Reading connections keep SQLite's default, which
+    /// ``ReadTransaction/records(for:)`` raises to
+    /// ``ReadTransaction/lookupCacheSize`` for its lookups.
     static let writeCacheSize = -32768
-    static let readCacheSize = -8192
 
     /// Runs `body` in a read transaction: a consistent snapshot, no writes.
     /// `progress`, when given, hears how far its statements have scanned

@@ -110,6 +110,17 @@ final class ReadTransactionTests: XCTestCase {
         XCTAssertEqual("\(selective["Bad:1"]!)", "\(results["Bad:1"]!)")
     }
 
+    /// Batched lookups read pages out of file order and get an 8 MB page
+    /// cache; scans keep SQLite's default 2 MB, and a writing connection
+    /// keeps its 32 MB.
+    func testBatchedLookupsRaiseTheReadPageCacheButNeverLowerAWritingOne() throws {
+        let store = try starwars()
+        XCTAssertEqual(try store.read { tx in _ = try tx.graph(); return try tx.pageCacheKiB() }, 2000)
+        XCTAssertEqual(try store.read { tx in _ = try tx.records(for: Fixtures.starwarsKeys); return try tx.pageCacheKiB() }, 8192)
+        let writable = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        XCTAssertEqual(try writable.write { tx in _ = try tx.records(for: Fixtures.starwarsKeys); return try tx.pageCacheKiB() }, 32768)
+    }
+
     func testContainsIsExactAndCaseSensitive() throws {
         try starwars().read { tx in
             XCTAssertTrue(try tx.contains("Droid:2001"))
