@@ -121,6 +121,7 @@ struct JSONReader {
         guard let byte = peek() else { throw error("unexpected end of JSON") }
         switch byte {
         case UInt8(ascii: "{"):
+            if let reference = try parseCompactReference() { return reference }
             let members = try parseObjectMembers(depth: depth)
             if members.count == 1, case .string(let target)? = members["$reference"] {
                 return .reference(CacheKey(target))
@@ -197,6 +198,27 @@ struct JSONReader {
             end += 1
         }
         return nil
+    }
+
+    /// At an opening brace: a reference written as Apollo writes it,
+    /// `{"$reference":"KEY"}` with no blanks, read without building an
+    /// object; nil, back where it started, for anything else, which the
+    /// general path then reads (to the same value, when it is a reference).
+    private mutating func parseCompactReference() throws -> FieldValue? {
+        let prefix: StaticString = #"{"$reference":""#
+        let count = prefix.utf8CodeUnitCount
+        guard index + count < bytes.count,
+            UnsafeBufferPointer(start: prefix.utf8Start, count: count).elementsEqual(UnsafeBufferPointer(rebasing: bytes[index..<index + count]))
+        else { return nil }
+        let start = index
+        index += count - 1  // at the target's opening quote
+        let target = try parseString()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
+            index = start
+            return nil
+        }
+        index += 1
+        return .reference(CacheKey(target))
     }
 
     /// Steps over one value, rejecting exactly what ``parseValue(depth:)``

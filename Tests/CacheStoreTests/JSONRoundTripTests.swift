@@ -220,6 +220,26 @@ final class JSONRoundTripTests: XCTestCase {
         XCTAssertEqual(reversed.jsonText, text)
     }
 
+    /// References as Apollo writes them are read on a shorter path; every
+    /// other spelling must read as the general path reads it.
+    func testEverySpellingOfAReferenceReadsAsTheGeneralPathReadsIt() throws {
+        let cases: [(String, FieldValue)] = [
+            (#"{"$reference":"A:1"}"#, .reference("A:1")),
+            (#"{"$reference":"A\u003A1\/x"}"#, .reference("A:1/x")),
+            (#"{"$reference":"A:1" }"#, .reference("A:1")),
+            (#"{ "$reference" : "A:1"}"#, .reference("A:1")),
+            (#"{"$reference":"A:1","$reference":"B:2"}"#, .reference("B:2")),
+            (#"{"$reference":"A:1","x":1}"#, .object(["$reference": .string("A:1"), "x": .int(1)])),
+            (#"{"$reference":""}"#, .reference("")),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(try Record(key: "K", jsonText: #"{"f":"# + text + "}")["f"], expected, text)
+        }
+        for broken in [#"{"$reference":"A:1""#, #"{"$reference":"A\q"}"#, "{\"$reference\":\"A\u{1}\"}", #"{"$reference":"A:1"]"#] {
+            XCTAssertThrowsError(try Record(key: "K", jsonText: #"{"f":"# + broken + "}"), broken)
+        }
+    }
+
     func testNonStringReferenceMemberStaysAnObject() throws {
         let record = try Record(key: "K", jsonText: #"{"a":{"$reference":5},"b":{"$reference":null}}"#)
         XCTAssertEqual(record["a"], .object(["$reference": .int(5)]))
