@@ -90,20 +90,22 @@ public struct CacheGraph: Sendable {
     }
 
     mutating func addReference(from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>) {
-        addReference(from: node, field: field, target: target, hash: KeyTable.hash(target))
+        addReference(from: node, field: field, fieldHash: KeyTable.hash(field), target: target, hash: KeyTable.hash(target))
     }
 
+    /// ``addReference(from:field:target:)`` with the ``KeyTable/hash(_:)``
+    /// of the field name and of the target already worked out.
     mutating func addReference(
-        from node: Int32, field: UnsafeBufferPointer<UInt8>, target: UnsafeBufferPointer<UInt8>, hash: UInt32
+        from node: Int32, field: UnsafeBufferPointer<UInt8>, fieldHash: UInt32, target: UnsafeBufferPointer<UInt8>, hash: UInt32
     ) {
-        let field = fieldTable.insert(field)
+        let field = fieldTable.insert(field, hash: fieldHash)
         edgeTargets.append(self.node(for: target, hash: hash))
         edgeFields.append(field)
         edgeSpans[Int(node)].count += 1
     }
 
-    mutating func setTypename(of node: Int32, _ typename: UnsafeBufferPointer<UInt8>) {
-        typenameOf[Int(node)] = typenameTable.insert(typename)
+    mutating func setTypename(of node: Int32, _ typename: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) {
+        typenameOf[Int(node)] = typenameTable.insert(typename, hash: hash ?? KeyTable.hash(typename))
     }
 
     /// Marks a record begun with ``beginRecord(key:bytes:)`` as damaged and

@@ -79,9 +79,11 @@ struct ScanBatch {
             }
             for row in rows {
                 let node = graph.beginRecord(key: text(row.key), hash: hashes[row.key], bytes: row.size)
-                if let typename = row.typename { graph.setTypename(of: node, text(typename)) }
+                if let typename = row.typename { graph.setTypename(of: node, text(typename), hash: hashes[typename]) }
                 for reference in references[row.references] {
-                    graph.addReference(from: node, field: text(reference.field), target: text(reference.target), hash: hashes[reference.target])
+                    graph.addReference(
+                        from: node, field: text(reference.field), fieldHash: hashes[reference.field],
+                        target: text(reference.target), hash: hashes[reference.target])
                 }
             }
         }
