@@ -13,7 +13,7 @@
 #   RUNS=N           timed repetitions of each side (default 10); medians are reported
 #   SMALL_RECORDS=N  about N records in the small cache of the memory check (default 10000)
 #   LARGE_RECORDS=N  about N records in the large cache of the memory check (default 1000000)
-#   LARGE=0          skip the large cache (generating 1,000,000 records takes about 35 s)
+#   LARGE=0          skip the large cache (generating 1,000,000 records takes about 20 s)
 #   PYTHON=PATH      the Python 3 interpreter of the baseline (default: python3's sys.executable,
 #                    so that a version manager's shim script is not timed with it)
 #   BENCH_BUILD=DIR  SwiftPM scratch path (default: REPO/.build)
