@@ -238,7 +238,7 @@ public struct CacheGraph: Sendable {
 
     /// The keys of `nodes` in byte order, compared where they are stored.
     func sortedKeys(_ nodes: [Int32]) -> [CacheKey] {
-        nodes.sorted(by: keyTable.precedes).map(key)
+        keyTable.sorted(nodes).map(key)
     }
 
     /// Keys of the records whose `__typename` is `typename`, in key order.

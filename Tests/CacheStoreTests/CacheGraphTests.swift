@@ -198,4 +198,25 @@ final class KeyTableTests: XCTestCase {
         XCTAssertNil(table.find("key:1"))
     }
 
+    /// Keys that tie in their first 16 bytes, end in zero bytes, are empty,
+    /// are prefixes of each other or hold bytes above 0x7F sort as their
+    /// bytes do.
+    func testSortingGivesByteOrderWhateverTheKeysShare() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x01, 0x41, 0x61, 0x7F, 0x80, 0xC3, 0xFF]
+        var table = KeyTable()
+        var entries: [Int32] = []
+        var bytesOf: [Int32: [UInt8]] = [:]
+        for round in 0..<3_000 {
+            let shared = Array("Comment:00000000".utf8).prefix(Int.random(in: 0...16, using: &generator))
+            let tail = (0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let bytes = Array(shared) + tail
+            let entry = bytes.withUnsafeBufferPointer { table.insert($0) }
+            if bytesOf[entry] == nil { bytesOf[entry] = bytes }
+            entries.append(entry)
+            if round % 7 == 0 { entries.append(entry) }
+        }
+        let expected = entries.sorted { bytesOf[$0]!.lexicographicallyPrecedes(bytesOf[$1]!) }
+        XCTAssertEqual(table.sorted(entries).map { bytesOf[$0]! }, expected.map { bytesOf[$0]! })
+    }
 }

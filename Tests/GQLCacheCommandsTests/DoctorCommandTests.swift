@@ -150,6 +150,22 @@ final class DoctorCommandTests: CommandTestCase {
         ])
     }
 
+    func testJSONLinesHoldTheProblemsOfTheJSONFormInItsOrder() throws {
+        let cache = try makeCache("mixed.sqlite", [
+            Record(key: .queryRoot, fields: ["hero": .reference("Droid:2001"), "gone": .reference("Gone:1")]),
+            Record(key: "Droid:2001", fields: ["name": .string("R2-D2")]),
+            Record(key: "droid:2001", fields: ["name": .string("lower")]),
+            Record(key: "Orphan:\"1\"", fields: ["n": .int(1)]),
+            Record(key: "Orphan:2", fields: ["next": .reference("Orphan:\"1\"")]),
+        ])
+        let lines = gqlcache("doctor", cache, "--format", "jsonl")
+        XCTAssertEqual(lines.status, .problemsFound)
+        let fromLines = try lines.lines.dropLast().map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary) }
+        let fromJSON = try problems(gqlcache("doctor", cache, "--format", "json"))
+        XCTAssertEqual(fromLines, fromJSON)
+        XCTAssertEqual(fromJSON.map { $0["kind"] as? String }, ["dangling", "unreachable", "unreachable", "unreachable", "caseDuplicate"])
+    }
+
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
         var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)

@@ -20,6 +20,14 @@ final class RenderingTests: XCTestCase {
         XCTAssertEqual(distance("kitten", "sitting"), 3)
     }
 
+    func testAKeyLineIsTheTextOfTheSameObjectRendered() {
+        for key: CacheKey in ["User:1", "", "a\"b\\c/d", "Line\nBreak\u{1}", "caf\u{E9} \u{1F600}", "QUERY_ROOT.users(first:2)"] {
+            XCTAssertEqual(
+                JSONOutput.keyLine("kind", "unreachable", key: key),
+                JSONOutput.object([("kind", .string("unreachable")), ("key", .string(key.rawValue))]).rendered(pretty: false))
+        }
+    }
+
     func testByteCountsUseBinaryUnits() {
         XCTAssertEqual(formatBytes(512), "512 B")
         XCTAssertEqual(formatBytes(24576), "24.0 KiB")

@@ -35,7 +35,7 @@ extension GQLCache {
             switch output.format {
             case .text: context.stdout.write(rendering.text())
             case .json: output.format.emit(rendering.json(), to: context)
-            case .jsonl: rendering.jsonLines().forEach(context.print)
+            case .jsonl: OutputFormat.emit(lines: rendering.jsonLines(), to: context)
             }
             if !rendering.isHealthy { throw CommandFailure(.problemsFound, "") }
         }

@@ -58,9 +58,7 @@ struct GarbageReport {
     }
 
     func jsonLines() -> [String] {
-        var lines = (collected?.removedKeys ?? []).map {
-            JSONOutput.object([("type", .string("remove")), ("key", .string($0.rawValue))]).rendered(pretty: false)
-        }
+        var lines = (collected?.removedKeys ?? []).map { JSONOutput.keyLine("type", "remove", key: $0) }
         for drops in collected?.droppedReferences ?? [] {
             lines += drops.dropped.map { JSONOutput.object([("type", .string("drop"))] + drops.jsonMembers($0)).rendered(pretty: false) }
         }

@@ -20,7 +20,7 @@ struct HealthRendering {
         if report.integrityProblems.isEmpty {
             text += "  SQLite \(pragma): ok\n"
         } else {
-            text += section("SQLite \(pragma) found", report.integrityProblems)
+            text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         }
         if let pendingWAL {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
@@ -33,11 +33,11 @@ struct HealthRendering {
         text += report.unreachableKeys.isEmpty
             ? "  reachability: every record reached from \(roots)\n"
             : "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
-        text += section("damaged records", report.damagedRecords.map { "\($0.key.display): \($0.problem)" })
-        text += section("rows without a key", report.keylessRowIDs.map { "_id \($0)" })
-        text += section("dangling references", report.danglingReferences.map { "\($0.from.display) \($0.field) → \($0.to.display)" })
-        text += section("unreachable records", report.unreachableKeys.map(\.display))
-        text += section("keys differing only by case", report.caseDuplicates.map { $0.map(\.display).joined(separator: ", ") })
+        text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
+        text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
+        text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.field) → \($0.to.display)" }
+        text += section("unreachable records", report.unreachableKeys) { $0.display }
+        text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
         var repairs: [String] = []
         // gc refuses --unreachable while damaged records hide references, or with no root.
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
@@ -48,18 +48,26 @@ struct HealthRendering {
         return text
     }
 
-    private func section(_ title: String, _ lines: [String]) -> String {
-        guard !lines.isEmpty else { return "" }
-        var text = "\(title) (\(lines.count))\n"
-        for line in lines.prefix(Self.sampleSize) { text += "  \(line)\n" }
-        if lines.count > Self.sampleSize {
-            text += "  … and \(lines.count - Self.sampleSize) more (--format json lists them all)\n"
+    /// A titled sample of `items`, each shown as `line` gives it (only the
+    /// sample is formatted: a list can have hundreds of thousands of items).
+    private func section<Item>(_ title: String, _ items: [Item], _ line: (Item) -> String) -> String {
+        guard !items.isEmpty else { return "" }
+        var text = "\(title) (\(items.count))\n"
+        for item in items.prefix(Self.sampleSize) { text += "  \(line(item))\n" }
+        if items.count > Self.sampleSize {
+            text += "  … and \(items.count - Self.sampleSize) more (--format json lists them all)\n"
         }
         return text
     }
 
     /// One object per problem, in the order the text lists them.
     func problems() -> [JSONOutput] {
+        problemsBeforeUnreachable()
+            + report.unreachableKeys.map { .object([("kind", .string("unreachable")), ("key", .string($0.rawValue))]) }
+            + caseDuplicateProblems()
+    }
+
+    private func problemsBeforeUnreachable() -> [JSONOutput] {
         var problems: [JSONOutput] = report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
         if let pendingWAL {
             problems.append(.object([
@@ -77,11 +85,11 @@ struct HealthRendering {
         }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
         problems += report.danglingReferences.map { .object([("kind", .string("dangling"))] + $0.jsonMembers) }
-        problems += report.unreachableKeys.map { .object([("kind", .string("unreachable")), ("key", .string($0.rawValue))]) }
-        problems += report.caseDuplicates.map {
-            .object([("kind", .string("caseDuplicate")), ("keys", .array($0.map { .string($0.rawValue) }))])
-        }
         return problems
+    }
+
+    private func caseDuplicateProblems() -> [JSONOutput] {
+        report.caseDuplicates.map { .object([("kind", .string("caseDuplicate")), ("keys", .array($0.map { .string($0.rawValue) }))]) }
     }
 
     func summaryMembers() -> [(String, JSONOutput)] {
@@ -95,7 +103,11 @@ struct HealthRendering {
     func json() -> JSONOutput { .object(summaryMembers() + [("problems", .array(problems()))]) }
 
     func jsonLines() -> [String] {
-        problems().map { $0.rendered(pretty: false) }
+        // Unreachable records can be most of a large cache: their lines are
+        // written directly (the same text), after the problems listed before them.
+        problemsBeforeUnreachable().map { $0.rendered(pretty: false) }
+            + report.unreachableKeys.map { JSONOutput.keyLine("kind", "unreachable", key: $0) }
+            + caseDuplicateProblems().map { $0.rendered(pretty: false) }
             + [JSONOutput.object([("kind", .string("summary"))] + summaryMembers()).rendered(pretty: false)]
     }
 }

@@ -103,9 +103,33 @@ indirect enum JSONOutput: Equatable {
     }
 }
 
+extension JSONOutput {
+    /// The compact line `{"KIND_NAME":"KIND","key":"KEY"}`, written
+    /// directly: reports hold one such line for each of up to hundreds of
+    /// thousands of records, and it is the same text as rendering
+    /// `.object([(kindName, .string(kind)), ("key", .string(key))])`.
+    static func keyLine(_ kindName: StaticString, _ kind: StaticString, key: CacheKey) -> String {
+        var text = JSONText(capacity: key.rawValue.utf8.count + 32)
+        text.append("{\"")
+        text.append(kindName)
+        text.append("\":\"")
+        text.append(kind)
+        text.append("\",\"key\":")
+        text.appendQuoted(key.rawValue, escapingSlashes: false)
+        text.append("}")
+        return text.string
+    }
+}
+
 extension OutputFormat {
     /// Writes one document: pretty for json, one line for jsonl.
     func emit(_ document: JSONOutput, to context: CommandContext) {
         context.print(document.rendered(pretty: self == .json))
+    }
+
+    /// Writes JSON Lines, each line ending with a newline, in one write.
+    static func emit(lines: [String], to context: CommandContext) {
+        guard !lines.isEmpty else { return }
+        context.stdout.write(lines.joined(separator: "\n") + "\n")
     }
 }
