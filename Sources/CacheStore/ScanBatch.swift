@@ -18,7 +18,11 @@ struct ScanBatch {
 
     static let capacity = 256
 
-    private var bytes: [UInt8] = []
+    /// The pieces' bytes end to end: `bytes[..<used]`. The array only
+    /// grows; copying a short piece in with `memcpy` costs a fraction of
+    /// `append(contentsOf:)`, and a batch copies a few thousand of them.
+    private var bytes = [UInt8](repeating: 0, count: 1 << 14)
+    private var used = 0
     private var pieces: [Piece] = []
     private var rows: [PendingRow] = []
     /// (field piece, target piece) pairs.
@@ -33,13 +37,21 @@ struct ScanBatch {
     var isEmpty: Bool { rows.isEmpty }
 
     private mutating func piece(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        pieces.append(Piece(start: bytes.count, count: text.count))
-        bytes.append(contentsOf: text)
+        pieces.append(Piece(start: used, count: text.count))
+        let end = used + text.count
+        if end > bytes.count { bytes.append(contentsOf: repeatElement(0, count: Swift.max(end, 2 * bytes.count) - bytes.count)) }
+        if let source = text.baseAddress, !text.isEmpty {
+            let start = used
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + start).update(from: source, count: text.count)
+            }
+        }
+        used = end
         return pieces.count - 1
     }
 
     mutating func beginRow() {
-        rowStart = (bytes.count, pieces.count, references.count)
+        rowStart = (used, pieces.count, references.count)
         typename = nil
     }
 
@@ -55,7 +67,7 @@ struct ScanBatch {
 
     /// Forgets what was added since ``beginRow()``.
     mutating func dropRow() {
-        bytes.removeLast(bytes.count - rowStart.bytes)
+        used = rowStart.bytes
         pieces.removeLast(pieces.count - rowStart.pieces)
         references.removeLast(references.count - rowStart.references)
     }
@@ -87,7 +99,7 @@ struct ScanBatch {
                 }
             }
         }
-        bytes.removeAll(keepingCapacity: true)
+        used = 0
         pieces.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
         references.removeAll(keepingCapacity: true)
