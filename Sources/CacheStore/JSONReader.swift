@@ -121,7 +121,8 @@ struct JSONReader {
         guard let byte = peek() else { throw error("unexpected end of JSON") }
         switch byte {
         case UInt8(ascii: "{"):
-            if let reference = try parseCompactReference() { return reference }
+            // Its target is one level deeper: where that is too deep, the general path says so.
+            if depth + 1 < JSONReader.maximumDepth, let reference = try parseCompactReference() { return reference }
             let members = try parseObjectMembers(depth: depth)
             if members.count == 1, case .string(let target)? = members["$reference"] {
                 return .reference(CacheKey(target))

@@ -238,6 +238,14 @@ final class JSONRoundTripTests: XCTestCase {
         for broken in [#"{"$reference":"A:1""#, #"{"$reference":"A\q"}"#, "{\"$reference\":\"A\u{1}\"}", #"{"$reference":"A:1"]"#] {
             XCTAssertThrowsError(try Record(key: "K", jsonText: #"{"f":"# + broken + "}"), broken)
         }
+        // At the deepest level, a reference's target is one level too deep, as an object's member is.
+        for (lists, deepEnough) in [(1997, true), (1998, false)] {
+            let text = #"{"f":"# + String(repeating: "[", count: lists) + #"{"$reference":"A"}"# + String(repeating: "]", count: lists) + "}"
+            let whole = Result { try Record(key: "K", jsonText: text) }
+            let selective = Result { try Record(key: "K", jsonText: text, fields: ["g"]) }
+            XCTAssertEqual((try? whole.get()) != nil, deepEnough, "\(lists)")
+            XCTAssertEqual((try? selective.get()) != nil, deepEnough, "\(lists)")
+        }
     }
 
     func testNonStringReferenceMemberStaysAnObject() throws {
