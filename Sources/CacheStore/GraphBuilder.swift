@@ -44,8 +44,9 @@ final class GraphBuilder: @unchecked Sendable {
         case .decode(let key, let text):
             let node = key.withUnsafeBufferPointer { graph.beginRecord(key: $0, bytes: text.count) }
             do {
-                // Decoded leniently: a BLOB that is not UTF-8 must not stop the pass.
-                graph.replaceReferences(of: node, with: try Record(key: graph.key(node), jsonText: String(decoding: text, as: UTF8.self)))
+                // From the bytes, as every other read of a row decodes it.
+                let record = try text.withUnsafeBufferPointer { try Record(key: graph.key(node), utf8: $0, fields: nil) }
+                graph.replaceReferences(of: node, with: record)
             } catch CacheStoreError.damagedRecord(_, let problem) {
                 graph.markDamaged(node, problem: problem)
             } catch {

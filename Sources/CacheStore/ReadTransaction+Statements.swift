@@ -27,6 +27,31 @@ extension ReadTransaction {
         }
     }
 
+    /// Runs `body` with `keys` bound to the statement's parameters, from a
+    /// fresh start; resets it and clears the bindings however `body` ends,
+    /// so that the cached statement is left as GRDB expects to find it
+    /// (GRDB binds its own arguments whenever it runs one).
+    static func stepping<T>(_ handle: OpaquePointer, binding keys: some Collection<CacheKey>, _ body: () throws -> T) throws -> T {
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        for (offset, key) in keys.enumerated() {
+            try bind(key.rawValue, to: handle, at: Int32(offset + 1))
+        }
+        return try body()
+    }
+
+    /// The record in column `index` of the current row: decoded from the
+    /// bytes SQLite holds, so that every way of reading a row (one key, a
+    /// batch, every row, the graph's scan) finds the same text, also where a
+    /// damaged row holds a NUL or bytes that are not UTF-8.
+    static func record(_ key: CacheKey, column index: Int32, of handle: OpaquePointer, fields: JSONReader.MemberFilter?) throws -> Record {
+        guard let text = column(handle, index) else { throw CacheStoreError.damagedRecord(key: key, problem: .null) }
+        return try Record(key: key, utf8: text, fields: fields)
+    }
+
     /// The bytes of a column as SQLite holds them (valid until the next
     /// step), or nil for NULL. A BLOB's bytes are taken as they are, as text.
     static func column(_ handle: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {

@@ -31,9 +31,10 @@ public class ReadTransaction {
     /// ``CacheStoreError/damagedRecord(key:problem:)`` for a damaged row.
     public func record(for key: CacheKey) throws -> Record? {
         // One cached statement: a typed read looks up thousands of keys one by one.
-        let statement = try database().cachedStatement(sql: "SELECT record FROM records WHERE key = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [key.rawValue]) else { return nil }
-        return try Record(key: key, jsonText: row[0])
+        let handle = try database().cachedStatement(sql: "SELECT record FROM records WHERE key = ?").sqliteStatement
+        return try Self.stepping(handle, binding: [key]) {
+            try Self.step(handle) ? try Self.record(key, column: 0, of: handle, fields: nil) : nil
+        }
     }
 
     /// Loads records as Apollo does (`key IN (…)`, 500 keys a batch). Keys
@@ -56,8 +57,10 @@ public class ReadTransaction {
             // file: with SQLite's default 2 MB page cache, a read of 6,000
             // records fetched the same pages some six times over. 8 MB holds
             // them, and a read's memory stays bounded however large the file.
-            // Scans keep the default: they read each page once. A writing
-            // connection's larger cache is left as it is.
+            // A connection that never looks records up this way (the scans
+            // of doctor, stats, gc) keeps the default; one that has keeps 8 MB
+            // for its later transactions too. A writing connection's larger
+            // cache is left as it is.
             if try pageCacheKiB() < -Self.lookupCacheSize {
                 try db.execute(sql: "PRAGMA cache_size = \(Self.lookupCacheSize)")
             }
@@ -70,27 +73,15 @@ public class ReadTransaction {
         for start in stride(from: 0, to: unique.count, by: 500) {
             let batch = unique[start..<min(start + 500, unique.count)]
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let statement = try db.cachedStatement(sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))")
             // A typed read loads thousands of records: each is decoded where
             // SQLite holds its text, without GRDB's rows or a copy of the text.
-            let handle = statement.sqliteStatement
-            sqlite3_reset(handle)
-            defer {
-                sqlite3_reset(handle)
-                sqlite3_clear_bindings(handle)
-            }
-            for (offset, key) in batch.enumerated() {
-                try Self.bind(key.rawValue, to: handle, at: Int32(offset + 1))
-            }
-            while try Self.step(handle) {
-                guard let keyBytes = Self.column(handle, 0) else { continue }
-                let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
-                found[key] = Result {
-                    guard let text = Self.column(handle, 1) else {
-                        throw CacheStoreError.damagedRecord(key: key, problem: .null)
-                    }
-                    return try Record(key: key, utf8: text, fields: filter)
-                }.mapError { $0 as! CacheStoreError }
+            let handle = try db.cachedStatement(sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))").sqliteStatement
+            try Self.stepping(handle, binding: batch) {
+                while try Self.step(handle) {
+                    guard let keyBytes = Self.column(handle, 0) else { continue }
+                    let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
+                    found[key] = Result { try Self.record(key, column: 1, of: handle, fields: filter) }.mapError { $0 as! CacheStoreError }
+                }
             }
         }
         return found
@@ -128,10 +119,14 @@ public class ReadTransaction {
     /// memory does not grow with the file. Damaged rows come as failures;
     /// rows without a key (possible only in a damaged file) are skipped.
     public func forEachRecord(_ body: (CacheKey, Result<Record, CacheStoreError>) throws -> Void) throws {
-        let rows = try Row.fetchCursor(try database(), sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY _id")
-        while let row = try rows.next() {
-            let key = CacheKey(row[0] as String)
-            try body(key, Result { try Record(key: key, jsonText: row[1]) }.mapError { $0 as! CacheStoreError })
+        let statement = try database().makeStatement(sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY _id")
+        let handle = statement.sqliteStatement
+        try Self.stepping(handle, binding: []) {
+            while try Self.step(handle) {
+                guard let keyBytes = Self.column(handle, 0) else { continue }
+                let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
+                try body(key, Result { try Self.record(key, column: 1, of: handle, fields: nil) }.mapError { $0 as! CacheStoreError })
+            }
         }
     }
 

@@ -89,15 +89,21 @@ final class ReadTransactionTests: XCTestCase {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         try SQLiteShell.run(
             path,
-            #"INSERT INTO records(key, record) VALUES ('', '{"a":1}'), ('Null:1', NULL), ('Blob:1', CAST('{"b":"\u00e9"}' AS BLOB)), ('Bad:1', '{"c":')"#)
+            #"INSERT INTO records(key, record) VALUES ('', '{"a":1}'), ('Null:1', NULL), ('Blob:1', CAST('{"b":"\u00e9"}' AS BLOB)), ('Bad:1', '{"c":')"#,
+            #"INSERT INTO records(key, record) VALUES ('Nul:1', '{"d":1}' || char(0) || 'junk'), ('Latin1:1', CAST(X'7B2264223A22FF227D' AS TEXT))"#)
         let store = try CacheStore.open(at: path)
-        let keys: [CacheKey] = ["", "Null:1", "Blob:1", "Bad:1", "Droid:2001", "Missing:1"]
+        let keys: [CacheKey] = ["", "Null:1", "Blob:1", "Bad:1", "Nul:1", "Latin1:1", "Droid:2001", "Missing:1"]
         let results = try store.read { try $0.records(for: keys) }
         XCTAssertEqual(Set(results.keys), Set(keys.dropLast()))
         XCTAssertEqual(try results[""]?.get().fields, ["a": .int(1)])
         XCTAssertEqual(try results["Blob:1"]?.get().fields, ["b": .string("\u{E9}")])
+        // A NUL after the object is text after it, wherever the row is read from.
+        XCTAssertThrowsError(try results["Nul:1"]!.get())
+        var everyRow: [CacheKey: Result<Record, CacheStoreError>] = [:]
+        try store.read { tx in try tx.forEachRecord { everyRow[$0] = $1 } }
         for key in keys.dropLast() {
             let one = Result { try store.read { try $0.record(for: key) }! }
+            XCTAssertEqual("\(everyRow[key].map { result in result.map(\.fields.count) }!)", "\(one.map(\.fields.count))", "\(key)")
             switch (results[key]!, one) {
             case (.success(let batched), .success(let alone)): XCTAssertEqual(batched, alone, "\(key)")
             case (.failure(let batched), .failure(let alone)): XCTAssertEqual("\(batched)", "\(alone)", "\(key)")

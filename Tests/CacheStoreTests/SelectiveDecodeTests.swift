@@ -42,7 +42,12 @@ final class SelectiveDecodeTests: XCTestCase {
     /// is escaped, non-ASCII, or another spelling of an ASCII name (U+212A
     /// KELVIN SIGN equals "K"; "é" equals "e" and U+0301).
     func testMemberNamesMatchAsSwiftStringsWhateverTheirSpelling() throws {
-        let text = #"{"ti\u0074le":"escaped","K":1,"\u212A":2,"caf\u00e9":3,"cafe\u0301":4,"plain":5,"e\u0301":6}"#
+        let escaped = #"{"ti\u0074le":"escaped","K":1,"\u212A":2,"caf\u00e9":3,"cafe\u0301":4,"plain":5,"e\u0301":6}"#
+        let raw = "{\"title\":\"raw\",\"K\":1,\"\u{212A}\":2,\"caf\u{E9}\":3,\"cafe\u{301}\":4,\"plain\":5,\"e\u{301}\":6,\"\u{E9}x\":7}"
+        for text in [escaped, raw] { try assertSelectiveDecodesMatch(text) }
+    }
+
+    private func assertSelectiveDecodesMatch(_ text: String) throws {
         let whole = try Record(key: "K:1", jsonText: text)
         let asked: [Set<String>] = [
             ["title"], ["K"], ["\u{212A}"], ["caf\u{E9}"], ["cafe\u{301}"], ["\u{E9}"], ["plain", "\u{E9}"], ["plain"],
