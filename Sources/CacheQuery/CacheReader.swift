@@ -261,7 +261,7 @@ private struct Walk {
             defer { path.removeLast() }
             guard let value = record.fields[fieldKey] else {
                 // The keys the record has for the same field are in the whole record.
-                let whole = if case .whole = decoded { record } else { try reader.source.record(for: record.key) ?? record }
+                let whole = try wholeRecord(record, decoded: decoded)
                 members.append((responseKey, try miss(CacheMiss(
                     path: path, key: record.key,
                     reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole))))))
@@ -281,6 +281,16 @@ private struct Walk {
             }
         }
         return .object(members)
+    }
+
+    /// `record` decoded whole: itself, or decoded again (once; the walk then
+    /// keeps the whole one).
+    mutating func wholeRecord(_ record: Record, decoded: Decoding) throws -> Record {
+        if case .whole = decoded { return record }
+        if case .record(let kept, .whole)? = known[record.key] { return kept }
+        guard let whole = try reader.source.record(for: record.key) else { return record }
+        known[record.key] = .record(whole, decoded: .whole)
+        return whole
     }
 
     /// A composite field's value: follows references, walks lists, and
