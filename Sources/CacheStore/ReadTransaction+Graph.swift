@@ -19,21 +19,18 @@ extension ReadTransaction {
         let statement = try db.makeStatement(sql: "SELECT _id, key, record FROM records")
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
+        // Not captured by a local function: closures that capture a variable
+        // such a function also captures check each access at run time.
         var batch = ScanBatch()
-        func handOver() {
-            guard !batch.isEmpty else { return }
-            builder.send(.batch(batch))
-            batch = ScanBatch()
-        }
         do {
             while try Self.step(handle) {
                 guard let key = Self.column(handle, 1) else {
-                    handOver()
+                    Self.handOver(&batch, to: builder)
                     builder.send(.keylessRow(id: sqlite3_column_int64(handle, 0)))
                     continue
                 }
                 guard let text = Self.column(handle, 2) else {
-                    handOver()
+                    Self.handOver(&batch, to: builder)
                     builder.send(.nullRecord(key: Array(key)))
                     continue
                 }
@@ -48,21 +45,28 @@ extension ReadTransaction {
                     typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
                 if isObject {
                     batch.endRow(key: key, size: text.count)
-                    if batch.isFull { handOver() }
+                    if batch.isFull { Self.handOver(&batch, to: builder) }
                     continue
                 }
                 // The scanner refused the text: decode it to say why, or, where the
                 // decoder is more lenient than the scanner, to read it after all.
                 batch.dropRow()
-                handOver()
+                Self.handOver(&batch, to: builder)
                 builder.send(.decode(key: Array(key), text: Array(text)))
             }
         } catch {
             _ = builder.finish()
             throw error
         }
-        handOver()
+        Self.handOver(&batch, to: builder)
         return builder.finish()
+    }
+
+    /// Sends the batch's rows to the builder, when it has any, and starts a new one.
+    private static func handOver(_ batch: inout ScanBatch, to builder: GraphBuilder) {
+        guard !batch.isEmpty else { return }
+        builder.send(.batch(batch))
+        batch = ScanBatch()
     }
 
     /// Calls `body` with the bytes of a JSON string's contents, unescaped
