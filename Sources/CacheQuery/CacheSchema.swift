@@ -81,6 +81,11 @@ public struct CacheSchema: @unchecked Sendable {
     /// let schema = try CacheSchema.parse([("schema.graphqls", base), ("search.graphqls", "extend type Query { … }")])
     /// ```
     public static func parse(_ sources: [(name: String, text: String)]) throws -> CacheSchema {
+        for (name, text) in sources {
+            if let place = NestingLimit.firstTooDeep(in: text) {
+                throw QueryError.schema(source: name, line: place.line, column: place.column, message: NestingLimit.message)
+            }
+        }
         let combined = CombinedSource(sources)
         let missing = clientDirectives.filter { !combined.text.contains("directive @\($0.name)") }
         let prelude = missing.map(\.declaration).joined(separator: "\n")

@@ -20,6 +20,9 @@ public struct QueryDocument: Sendable {
         var document = QueryDocument()
         document.sources = sources
         for (name, text) in sources {
+            if let place = NestingLimit.firstTooDeep(in: text) {
+                throw QueryError.syntax(source: name, line: place.line, column: place.column, message: NestingLimit.message)
+            }
             let ast: Document
             do {
                 ast = try GraphQL.parse(source: Source(body: text, name: name))

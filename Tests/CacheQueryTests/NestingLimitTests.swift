@@ -1,0 +1,41 @@
+import XCTest
+
+@testable import CacheQuery
+
+/// Documents and schemas nested too deep are refused with their place
+/// before the parser, which recurses once a level, could overflow the stack.
+final class NestingLimitTests: XCTestCase {
+    private func nested(_ levels: Int) -> String {
+        "{ viewer " + String(repeating: "{ a ", count: levels - 1) + String(repeating: "}", count: levels - 1) + " }"
+    }
+
+    func testADocumentDeeperThanTheLimitIsASyntaxErrorAtItsPlace() throws {
+        XCTAssertNoThrow(try QueryDocument.parse([("ok.graphql", nested(NestingLimit.maximumDepth))]))
+        XCTAssertThrowsError(try QueryDocument.parse([("deep.graphql", "\n" + nested(5_000))])) { error in
+            XCTAssertEqual(error as? QueryError, .syntax(source: "deep.graphql", line: 2, column: 2_006, message: "nesting deeper than 500 levels"))
+        }
+        let listDefault = "query Q($v: Int = " + String(repeating: "[", count: 5_000) + "1" + String(repeating: "]", count: 5_000) + ") { a }"
+        XCTAssertThrowsError(try QueryDocument.parse([("list.graphql", listDefault)]))
+    }
+
+    func testBracesInStringsBlockStringsAndCommentsDoNotCount() throws {
+        let braces = String(repeating: "{[(", count: 1_000)
+        let text = """
+            # \(braces)
+            query Q($s: String = "\(braces) \\" \(braces)") {
+              a(text: \"\"\"
+                \(braces) \\\"\"\" \(braces)
+              \"\"\")
+            }
+            """
+        XCTAssertNil(NestingLimit.firstTooDeep(in: text))
+        XCTAssertNoThrow(try QueryDocument.parse([("strings.graphql", text)]))
+    }
+
+    func testASchemaDeeperThanTheLimitIsASchemaErrorAtItsPlace() {
+        let sdl = "type Query { a: " + String(repeating: "[", count: 5_000) + "Int" + String(repeating: "]", count: 5_000) + " }"
+        XCTAssertThrowsError(try CacheSchema.parse(sdl: sdl, source: "deep.graphqls")) { error in
+            XCTAssertEqual(error as? QueryError, .schema(source: "deep.graphqls", line: 1, column: 516, message: "nesting deeper than 500 levels"))
+        }
+    }
+}
