@@ -54,6 +54,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case reachabilityUnknown(damaged: [CacheKey])
     /// No root record: every record would count as unreachable.
     case noRootRecord(path: String)
+    /// A record to write has a key with a NUL character, which SQLite's text
+    /// binding would cut short (and so write another key).
+    case keyHoldsNUL(CacheKey)
 }
 
 extension CacheStoreError: CustomStringConvertible, LocalizedError {
@@ -82,6 +85,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "invalid pattern '\(pattern)': \(message)"
         case .cannotConvert(let message):
             return message
+        case .keyHoldsNUL(let key):
+            return "the key \(JSONWriter.quoted(key.rawValue, escapingSlashes: false)) holds a NUL character, which a cache key cannot; nothing was written"
         case .transactionEnded:
             return "a transaction was used after its closure returned"
         case .interrupted(let path):

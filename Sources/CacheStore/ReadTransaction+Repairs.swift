@@ -42,14 +42,20 @@ extension ReadWriteTransaction {
     /// records in place. Returns what was dropped.
     @discardableResult
     public func dropReferences(to targets: Set<CacheKey>, in holders: [CacheKey]) throws -> [DroppedReferences] {
-        let update = try database().cachedStatement(sql: "UPDATE records SET record = ? WHERE key = ?")
+        // The key bound with its length, as in removeObjects(forKeys:).
+        let handle = try database().cachedStatement(sql: "UPDATE records SET record = ?2 WHERE key = ?1").sqliteStatement
         return try forEachReferenceDrop(to: targets, in: holders) { record in
-            try update.execute(arguments: [record.jsonText, record.key.rawValue])
+            try Self.stepping(handle, binding: [record.key]) {
+                try Self.bind(record.jsonText, to: handle, at: 2)
+                _ = try Self.step(handle)
+            }
         }
     }
 
     /// Removes the records with exactly these keys, 500 keys a DELETE (each
-    /// found through the key index). Returns how many there were.
+    /// found through the key index). Returns how many there were. Keys are
+    /// bound with their length, so that one holding a NUL (a file written by
+    /// other code can have one) is not cut short into another key.
     @discardableResult
     public func removeObjects(forKeys keys: [CacheKey]) throws -> Int {
         let db = try database()
@@ -57,8 +63,8 @@ extension ReadWriteTransaction {
         for start in stride(from: 0, to: keys.count, by: 500) {
             let batch = keys[start..<min(start + 500, keys.count)]
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let delete = try db.cachedStatement(sql: "DELETE FROM records WHERE key IN (\(placeholders))")
-            try delete.execute(arguments: StatementArguments(batch.map(\.rawValue)))
+            let handle = try db.cachedStatement(sql: "DELETE FROM records WHERE key IN (\(placeholders))").sqliteStatement
+            try Self.stepping(handle, binding: batch) { _ = try Self.step(handle) }
             removed += db.changesCount
         }
         return removed

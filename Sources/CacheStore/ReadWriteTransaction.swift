@@ -15,6 +15,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     @discardableResult
     public func merge(_ records: [Record]) throws -> Set<String> {
         let db = try database()
+        if let record = records.first(where: { $0.key.rawValue.utf8.contains(0) }) { throw CacheStoreError.keyHoldsNUL(record.key) }
         let loaded = try self.records(for: records.map(\.key))
         // The state of each key as the merge goes: loaded, or new and empty.
         var working: [CacheKey: Record] = [:]
@@ -44,9 +45,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// cascades.
     @discardableResult
     public func removeObject(for key: CacheKey) throws -> Bool {
-        let db = try database()
-        try db.execute(sql: "DELETE FROM records WHERE key = ?", arguments: [key.rawValue])
-        return db.changesCount > 0
+        try removeObjects(forKeys: [key]) > 0
     }
 
     /// Removes every record whose key matches, as Apollo's

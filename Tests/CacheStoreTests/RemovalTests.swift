@@ -44,6 +44,27 @@ final class RemovalTests: XCTestCase {
 
     // MARK: apollo mode, the observations of the spec
 
+    /// SQLite's usual text binding stops at a NUL: a key holding one (which
+    /// a file written by other code can have) must not reach another key.
+    func testKeysWithANULAreRemovedAndRepairedExactlyAndNeverWritten() throws {
+        let (store, path) = try copyOfStarwars()
+        try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES ('A', '{"x":{"$reference":"Gone:1"}}'), ('A' || char(0) || 'B', '{"x":{"$reference":"Gone:1"}}'), ('C' || char(0), '{}')"#)
+        let nul: CacheKey = "A\u{0}B"
+        let dropped = try store.write { tx in try tx.dropReferences(to: ["Gone:1"], in: [nul]) }
+        XCTAssertEqual(dropped.map(\.key), [nul])
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT record FROM records WHERE key = 'A'"), [#"{"x":{"$reference":"Gone:1"}}"#])
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT record FROM records WHERE key = 'A' || char(0) || 'B'"), ["{}"])
+
+        XCTAssertEqual(try store.write { tx in try tx.removeObjects(forKeys: [nul]) }, 1)
+        XCTAssertTrue(try store.write { tx in try tx.removeObject(for: "C\u{0}") })
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT hex(key) FROM records WHERE key LIKE 'A%' OR key LIKE 'C%'"), ["41"])
+
+        XCTAssertThrowsError(try store.write { tx in try tx.merge([Record(key: "D\u{0}E", fields: ["n": .int(1)])]) }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .keyHoldsNUL("D\u{0}E"))
+        }
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records WHERE key IN ('D', 'D' || char(0) || 'E')"), ["0"])
+    }
+
     func testApolloModeHumanUnderscorePatternRemovesHuman1000AndHuman1002() throws {
         try assertRemoval("Human:100_", mode: .apollo, removes: ["Human:1000", "Human:1002"])
     }

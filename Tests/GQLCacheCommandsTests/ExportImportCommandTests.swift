@@ -159,6 +159,18 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(notJSON.stderr, "gqlcache: standard input: invalid JSON: expected a member name in quotes at byte 1 (read as Apollo Client's extract() object); nothing imported\n")
     }
 
+    func testImportRefusesAKeyWithANULAndWritesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let input = path("nul.jsonl")
+        let lines = [#"{"key":"Ok:1","record":{"n":1}}"#, #"{"key":"A\u0000B","record":{"n":2}}"#]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let result = GQLCacheCommandsTests.gqlcache("import", cache, input)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, #"gqlcache: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing was written"# + "\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+    }
+
     func testImportNeedsCreateForANewFileAndAnExistingInput() throws {
         let new = path("new.sqlite")
         let input = path("in.jsonl")

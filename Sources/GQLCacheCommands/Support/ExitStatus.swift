@@ -41,7 +41,7 @@ extension ExitStatus {
         case .notACacheFile: self = .notACache
         case .busy: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
-        case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord: self = .usage
+        case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord, .keyHoldsNUL: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
