@@ -35,8 +35,9 @@ extension ReadTransaction {
     ) throws -> GarbageCollection {
         if kinds.contains(.unreachable) {
             // Never guess: with no root, or references nobody can read,
-            // "unreachable" could take records that are in use.
-            guard !graph.rootNodes.isEmpty else { throw CacheStoreError.noRootRecord(path: path) }
+            // "unreachable" could take records that are in use. (An empty
+            // cache has nothing to take.)
+            guard !graph.rootNodes.isEmpty || graph.recordCount == 0 else { throw CacheStoreError.noRootRecord(path: path) }
             try graph.checkReachabilityIsKnown()
         }
         let removed = kinds.contains(.unreachable) ? graph.unreachableKeys() : []

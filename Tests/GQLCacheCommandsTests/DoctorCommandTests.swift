@@ -166,6 +166,28 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(fromJSON.map { $0["kind"] as? String }, ["dangling", "unreachable", "unreachable", "unreachable", "caseDuplicate"])
     }
 
+    func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("clear", cache, "--force").status, .success)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .success)
+        XCTAssertTrue(doctor.stdout.contains("  reachability: no records\n"), doctor.stdout)
+        for dryRun in [true, false] {
+            let gc = gqlcache(arguments: ["gc", cache, "--all", dryRun ? "--dry-run" : "--force"])
+            XCTAssertEqual(gc.status, .success, gc.stderr)
+            XCTAssertEqual(gc.stdout, "nothing to collect in 0 records\n")
+        }
+    }
+
+    func testWithoutARootDoctorSaysNoRecordIsReached() throws {
+        let cache = try makeCache("rootless.sqlite", [Record(key: "A:1", fields: ["b": .reference("B:1")]), Record(key: "B:1", fields: ["n": .int(1)])])
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(
+            doctor.stdout.contains("  reachability: no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT), so none of 2 records is reached\n"),
+            doctor.stdout)
+    }
+
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
         var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)

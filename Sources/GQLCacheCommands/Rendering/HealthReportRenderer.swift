@@ -29,10 +29,17 @@ struct HealthRendering {
         } else {
             text += "  WAL: no changes waiting for a checkpoint\n"
         }
-        let roots = report.roots.isEmpty ? "no root record" : report.roots.map(\.rawValue).joined(separator: ", ")
-        text += report.unreachableKeys.isEmpty
-            ? "  reachability: every record reached from \(roots)\n"
-            : "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
+        let roots = report.roots.map(\.rawValue).joined(separator: ", ")
+        if report.recordCount == 0 {
+            text += "  reachability: no records\n"
+        } else if report.roots.isEmpty {
+            text += "  reachability: no root record (\(CacheKey.roots.map(\.rawValue).joined(separator: ", "))), so none of "
+                + "\(plural(report.unreachableKeys.count, "record")) is reached\n"
+        } else if report.unreachableKeys.isEmpty {
+            text += "  reachability: every record reached from \(roots)\n"
+        } else {
+            text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
+        }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.field) → \($0.to.display)" }
