@@ -49,6 +49,7 @@ public struct CacheReader {
     }
 
     private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, keepingKeys: Bool) throws -> ReadResult {
+        try document.checkFragmentSpreads(in: selections)
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.keepingKeys = keepingKeys
         do {

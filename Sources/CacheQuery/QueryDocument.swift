@@ -42,6 +42,31 @@ public struct QueryDocument: Sendable {
         return document
     }
 
+    /// Throws ``QueryError/unknownFragment(_:available:)`` for the first
+    /// fragment spread in `selections` (or in the fragments they spread)
+    /// that names no fragment of the documents. A schema's validation says
+    /// so too; without a schema a read would quietly read nothing there.
+    func checkFragmentSpreads(in selections: [Selection]) throws {
+        var visited: Set<String> = []
+        func visit(_ selections: [Selection]) throws {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    try visit(field.selections ?? [])
+                case .inlineFragment(_, _, let inner):
+                    try visit(inner)
+                case .fragmentSpread(let name, _):
+                    guard visited.insert(name).inserted else { continue }
+                    guard let fragment = fragments[name] else {
+                        throw QueryError.unknownFragment(name, available: fragments.keys.sorted())
+                    }
+                    try visit(fragment.selections)
+                }
+            }
+        }
+        try visit(selections)
+    }
+
     /// The operation with this name. Without a name, the only operation, or
     /// else the only one without a name (an ad-hoc `{ … }` beside a
     /// project's named operations), which no name could pick.

@@ -97,6 +97,7 @@ public struct ResponseNormalizer {
     private func run(
         _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects
     ) throws -> [Record] {
+        try document.checkFragmentSpreads(in: selections)
         guard case .object(let object) = data else {
             throw NormalizationError(path: [], message: "the data must be a JSON object")
         }

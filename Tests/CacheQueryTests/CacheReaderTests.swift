@@ -63,6 +63,17 @@ final class CacheReaderTests: XCTestCase {
         }
     }
 
+    func testASpreadOfAFragmentTheDocumentsLackIsAnErrorNotAnEmptyObject() throws {
+        for text in ["{ hero(episode: NEWHOPE) { ...Missing } }", "{ hero(episode: NEWHOPE) { ...Known } } fragment Known on Character { ... on Droid { ...Missing } }"] {
+            XCTAssertThrowsError(try read(text, variables: [:]), text) { error in
+                XCTAssertEqual((error as? QueryError).map { "\($0)" }?.hasPrefix("no fragment named 'Missing'"), true, "\(error)")
+            }
+        }
+        let document = try QueryDocument.parse([("w.graphql", "{ hero(episode: NEWHOPE) { ...Missing } }")])
+        XCTAssertThrowsError(try ResponseNormalizer(document: document).normalize(
+            try document.operation(named: nil), data: .object(["hero": .null])))
+    }
+
     func testWithTheSchemaTheDocumentedVariablesReadTheResponse() throws {
         // The fixture's variables as documented: lng is -2, a Float Apollo rendered -2.0.
         var variables = Self.variables
