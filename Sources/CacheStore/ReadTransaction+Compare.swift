@@ -33,11 +33,13 @@ extension ReadTransaction {
                 order = a == nil ? 1 : -1
             }
             if order < 0 {
-                try body(RecordDifference(kind: .removed, key: CacheKey(a![0] as String), before: StoredRecord(row: a!), after: nil))
+                let removed = StoredRecord(row: a!)
+                try body(RecordDifference(kind: .removed, key: removed.key, before: removed, after: nil))
                 counts.removed += 1
                 a = try left.next()
             } else if order > 0 {
-                try body(RecordDifference(kind: .added, key: CacheKey(b![0] as String), before: nil, after: StoredRecord(row: b!)))
+                let added = StoredRecord(row: b!)
+                try body(RecordDifference(kind: .added, key: added.key, before: nil, after: added))
                 counts.added += 1
                 b = try right.next()
             } else {
@@ -83,7 +85,12 @@ extension ReadTransaction {
 }
 
 extension StoredRecord {
+    /// The row's key and text from every byte SQLite holds (a String
+    /// column value stops at a NUL), as the other reads of a row take them.
     init(row: Row) {
-        self.init(key: CacheKey(row[0] as String), text: row[1])
+        func text(_ index: Int) -> String? {
+            (try? row.withUnsafeData(atIndex: index) { $0.map { String(decoding: $0, as: UTF8.self) } }) ?? nil
+        }
+        self.init(key: CacheKey(text(0) ?? ""), text: text(1))
     }
 }

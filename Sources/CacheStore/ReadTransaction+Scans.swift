@@ -1,26 +1,21 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 extension ReadTransaction {
     /// Calls `body` with every row in key (byte) order, undecoded, through
     /// one cursor on the key index: memory does not grow with the file.
     /// Rows without a key (possible only in a damaged file) are skipped.
     public func forEachStoredRecord(_ body: (StoredRecord) throws -> Void) throws {
-        let rows = try Row.fetchCursor(try database(), sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY key")
-        while let row = try rows.next() {
-            try body(StoredRecord(key: CacheKey(row[0] as String), text: row[1]))
-        }
+        try forEachStoredRow(sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY key") { stored, _ in try body(stored) }
     }
 
     /// ``forEachStoredRecord(_:)`` that also says, from SQLite's own JSON
     /// check, whether each row is well formed (a JSON object), so that a
     /// row can be passed on as text without being decoded.
     public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool) throws -> Void) throws {
-        let rows = try Row.fetchCursor(
-            try database(),
-            sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE key IS NOT NULL ORDER BY key")
-        while let row = try rows.next() {
-            try body(StoredRecord(key: CacheKey(row[0] as String), text: row[1]), row[2] == 0)
+        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE key IS NOT NULL ORDER BY key") {
+            stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0)
         }
     }
 
@@ -30,20 +25,35 @@ extension ReadTransaction {
     /// a row is skipped only when its JSON is well formed, has no escape
     /// (`\`) that could hide the text, and does not contain it.
     public func forEachStoredRecord(mayContain text: String, _ body: (StoredRecord) throws -> Void) throws {
-        let rows = try Row.fetchCursor(
-            try database(),
+        try forEachStoredRow(
             sql: """
                 SELECT key, record FROM records
                 WHERE key IS NOT NULL
                   AND (CASE WHEN record IS NULL THEN 1
-                            WHEN instr(record, ?) > 0 THEN 1
+                            WHEN instr(record, ?1) > 0 THEN 1
                             WHEN instr(record, '\\') > 0 THEN 1
                             ELSE \(ReadTransaction.isDamagedSQL) END) = 1
                 ORDER BY key
                 """,
-            arguments: [text])
-        while let row = try rows.next() {
-            try body(StoredRecord(key: CacheKey(row[0] as String), text: row[1]))
+            binding: text
+        ) { stored, _ in try body(stored) }
+    }
+
+    /// Steps `sql` (key, record, …) and hands each row over as a
+    /// ``StoredRecord`` whose text holds every byte SQLite holds, NUL
+    /// included, so that its decoding agrees with every other read.
+    private func forEachStoredRow(
+        sql: String, binding text: String? = nil, _ body: (StoredRecord, OpaquePointer) throws -> Void
+    ) throws {
+        let statement = try database().makeStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        try Self.stepping(handle, binding: []) {
+            if let text { try Self.bind(text, to: handle, at: 1) }
+            while try Self.step(handle) {
+                guard let key = Self.column(handle, 0) else { continue }
+                let record = Self.column(handle, 1).map { String(decoding: $0, as: UTF8.self) }
+                try body(StoredRecord(key: CacheKey(String(decoding: key, as: UTF8.self)), text: record), handle)
+            }
         }
     }
 }

@@ -188,6 +188,29 @@ final class DoctorCommandTests: CommandTestCase {
             doctor.stdout)
     }
 
+    /// SQLite's JSON functions and a String column value stop at a NUL; the
+    /// decoder reads every byte. Every command must agree that such a
+    /// record is damaged.
+    func testARecordWithANULAfterItsObjectIsDamagedForEveryCommand() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let cache = path("nul.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: cache)
+        try sqlite(cache, "UPDATE records SET record = record || char(0) || 'x' WHERE key = 'Starship:3001'")
+        let damaged = "record 'Starship:3001' is damaged: unexpected text after the record object at byte 97"
+
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Starship:3001: unexpected text after the record object at byte 97\n"))
+        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record(s) (NULL or not a JSON object): Starship:3001\n")
+        let show = gqlcache("show", cache, "Starship:3001")
+        XCTAssertEqual(show.status, .damagedRecord)
+        let export = gqlcache("export", cache)
+        XCTAssertEqual(export.status, .damagedRecord)
+        XCTAssertEqual(export.stderr, "gqlcache: \(damaged); not exported\n")
+        XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: warning: \(damaged); not searched\n"))
+        let diff = gqlcache("diff", original, cache)
+        XCTAssertEqual(diff.status, .notFound)
+        XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 97)"), diff.stdout)
+    }
+
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
         var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)
