@@ -110,35 +110,74 @@ public struct CacheSchema: @unchecked Sendable {
         return schema.isSubType(abstractType: abstract, maybeSubType: concrete)
     }
 
-    /// The value as Apollo holds it for an input of `type`: an integer given
-    /// for a Float becomes a double (rendered `-2.0`, not `-2`).
-    func coerce(_ value: InputValue, to type: TypeReference) -> InputValue {
+    /// A variable's value as Apollo holds it for an input of `type`, or why
+    /// it cannot be one, as a server would refuse it: an enum value the enum
+    /// lacks, text for an Int, null for a non-null type, an input object's
+    /// unknown or missing required member. An integer given for a Float
+    /// becomes a double (rendered `-2.0`, not `-2`); a whole number for an
+    /// Int an integer; a number for a String or ID its text. Custom scalars
+    /// take any value.
+    func coerce(_ value: InputValue, to type: TypeReference) throws(VariableProblem) -> InputValue {
         switch (type, value) {
+        case (.nonNull, .null):
+            throw VariableProblem("expected a non-null \(type), found null")
         case (.nonNull(let inner), _):
-            return coerce(value, to: inner)
+            return try coerce(value, to: inner)
+        case (_, .null):
+            return .null
         case (.list(let inner), .list(let elements)):
-            return .list(elements.map { coerce($0, to: inner) })
+            var coerced: [InputValue] = []
+            for (index, element) in elements.enumerated() {
+                do { coerced.append(try coerce(element, to: inner)) } catch { throw error.at("[\(index)]") }
+            }
+            return .list(coerced)
         case (.list(let inner), _):
-            return coerce(value, to: inner)
+            // A single value where a list is declared reads as a list of one; Apollo sends it as it is.
+            return try coerce(value, to: inner)
         case (.named(let name), _):
-            return coerce(value, toNamed: name)
+            return try coerce(value, toNamed: name)
         }
     }
 
-    private func coerce(_ value: InputValue, toNamed name: String) -> InputValue {
-        if name == "Float", case .int(let number) = value { return .float(Double(number)) }
-        guard case .object(let members) = value, let object = schema.getType(name: name) as? GraphQLInputObjectType,
-            let fields = try? object.fields()
-        else { return value }
-        var coerced = members
-        for (member, memberValue) in members {
-            if let field = fields[member] { coerced[member] = coerce(memberValue, toInput: field.type) }
+    private func coerce(_ value: InputValue, toNamed name: String) throws(VariableProblem) -> InputValue {
+        func mismatch() -> VariableProblem { VariableProblem("expected \(name), found \(value.shown)") }
+        switch (name, value) {
+        case ("Int", .int): return value
+        case ("Int", .float(let number)) where number == number.rounded() && abs(number) < 9.2e18: return .int(Int64(number))
+        case ("Float", .int(let number)): return .float(Double(number))
+        case ("Float", .float): return value
+        case ("String", .string), ("ID", .string): return value
+        case ("String", .int(let number)), ("ID", .int(let number)): return .string(String(number))
+        case ("Boolean", .boolean): return value
+        case ("Int", _), ("Float", _), ("String", _), ("ID", _), ("Boolean", _): throw mismatch()
+        default: break
         }
-        return .object(coerced)
-    }
-
-    private func coerce(_ value: InputValue, toInput type: GraphQLInputType) -> InputValue {
-        coerce(value, to: Self.reference(type))
+        switch schema.getType(name: name) {
+        case let enumeration as GraphQLEnumType:
+            let names = enumeration.values.map(\.name)
+            switch value {
+            case .string(let text) where names.contains(text), .enumValue(let text) where names.contains(text):
+                return .enumValue(text)
+            default:
+                throw VariableProblem("expected one of \(name)'s values (\(names.joined(separator: ", "))), found \(value.shown)")
+            }
+        case let object as GraphQLInputObjectType:
+            guard case .object(let members) = value, let fields = try? object.fields() else { throw mismatch() }
+            if let unknown = members.keys.sorted(by: byteOrder).first(where: { fields[$0] == nil }) {
+                throw VariableProblem("\(name) has no field '\(unknown)'")
+            }
+            if let missing = fields.keys.sorted(by: byteOrder).first(where: { fields[$0]!.type is GraphQLNonNull && fields[$0]!.defaultValue == nil && members[$0] == nil }) {
+                throw VariableProblem("\(name) needs its field '\(missing)'")
+            }
+            var coerced: [String: InputValue] = [:]
+            for (member, memberValue) in members {
+                do { coerced[member] = try coerce(memberValue, to: Self.reference(fields[member]!.type)) } catch { throw error.at(".\(member)") }
+            }
+            return .object(coerced)
+        default:
+            // A custom scalar (or a type the schema lacks, which validation reports).
+            return value
+        }
     }
 
     static func reference(_ type: GraphQLType) -> TypeReference {
@@ -294,6 +333,34 @@ extension CacheSchema {
             let shown = JSONWriter.string(for: value, escapingSlashes: false)
             if case .enumeration = kind, case .string = value { return "\(shown) is not a value of enum \(name)" }
             return "expected \(name), found \(shown)"
+        }
+    }
+}
+
+/// Why a variable's value does not fit its declared type; `path` is where in
+/// the value (`.text`, `[2]`), empty for the value itself.
+struct VariableProblem: Error {
+    var path = ""
+    let message: String
+
+    init(_ message: String) { self.message = message }
+
+    func at(_ step: String) -> VariableProblem {
+        var problem = self
+        problem.path = step + problem.path
+        return problem
+    }
+}
+
+extension InputValue {
+    /// The value as a message shows it: a string quoted, so that "10" and 10
+    /// read apart; a list or an object by what it is.
+    var shown: String {
+        switch self {
+        case .string(let text): return "\"\(text)\""
+        case .list: return "a list"
+        case .object: return "an object"
+        default: return FieldKey.scalar(self)
         }
     }
 }

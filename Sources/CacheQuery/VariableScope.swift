@@ -9,7 +9,12 @@ struct VariableScope: Sendable {
         var values = given
         if let schema {
             for definition in definitions {
-                if let value = values[definition.name] { values[definition.name] = schema.coerce(value, to: definition.type) }
+                guard let value = values[definition.name] else { continue }
+                do {
+                    values[definition.name] = try schema.coerce(value, to: definition.type)
+                } catch {
+                    throw QueryError.invalidVariables("$\(definition.name)\(error.path): \(error.message)")
+                }
             }
         }
         for definition in definitions where values[definition.name] == nil {

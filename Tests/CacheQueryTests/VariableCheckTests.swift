@@ -1,0 +1,62 @@
+import XCTest
+
+@testable import CacheQuery
+
+/// With a schema, given variables must fit their declared types, as a
+/// server would insist; what fits is held as Apollo holds it.
+final class VariableCheckTests: XCTestCase {
+    private let document = try! QueryDocument.parse([("v.graphql", """
+        query V($e: Episode, $n: Int, $x: Float, $id: ID!, $s: String, $b: Boolean, $f: SearchFilter, $tags: [String!], $when: DateTime) {
+          hero(episode: $e) { name }
+        }
+        """)])
+
+    private func scope(_ given: [String: InputValue]) throws -> VariableScope {
+        let operation = try document.operation(named: "V")
+        return try VariableScope(given: ["id": .string("1")].merging(given) { $1 }, definitions: operation.variables,
+                                 operationName: "V", schema: CacheReaderTests.schema)
+    }
+
+    private func problem(_ given: [String: InputValue]) -> String? {
+        do {
+            _ = try scope(given)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testValuesThatFitAreHeldAsApolloHoldsThem() throws {
+        let values = try scope([
+            "e": .string("JEDI"), "n": .float(10), "x": .int(-2), "id": .int(1000), "s": .int(7), "b": .boolean(true),
+            "f": .object(["text": .string("sky"), "limit": .int(2)]), "tags": .list([.string("a")]), "when": .object(["any": .null]),
+        ]).values
+        XCTAssertEqual(values["e"], .enumValue("JEDI"))
+        XCTAssertEqual(values["n"], .int(10))
+        XCTAssertEqual(values["x"], .float(-2))
+        XCTAssertEqual(values["id"], .string("1000"))
+        XCTAssertEqual(values["s"], .string("7"))
+        XCTAssertEqual(values["f"], .object(["text": .string("sky"), "limit": .int(2)]))
+        XCTAssertEqual(values["when"], .object(["any": .null]), "a custom scalar takes any value")
+        XCTAssertNoThrow(try scope(["e": .null, "tags": .null]), "null fits a nullable type")
+    }
+
+    func testValuesThatDoNotFitAreRefusedNamingTheVariableAndThePlace() {
+        XCTAssertEqual(problem(["e": .string("FOO")]), #"invalid variables: $e: expected one of Episode's values (NEWHOPE, EMPIRE, JEDI), found "FOO""#)
+        XCTAssertEqual(problem(["n": .string("abc")]), #"invalid variables: $n: expected Int, found "abc""#)
+        XCTAssertEqual(problem(["n": .float(2.5)]), "invalid variables: $n: expected Int, found 2.5")
+        XCTAssertEqual(problem(["b": .string("yes")]), #"invalid variables: $b: expected Boolean, found "yes""#)
+        XCTAssertEqual(problem(["id": .null]), "invalid variables: $id: expected a non-null ID!, found null")
+        XCTAssertEqual(problem(["f": .object(["limit": .int(2)])]), "invalid variables: $f: SearchFilter needs its field 'text'")
+        XCTAssertEqual(problem(["f": .object(["text": .string("a"), "bogus": .int(1)])]), "invalid variables: $f: SearchFilter has no field 'bogus'")
+        XCTAssertEqual(problem(["f": .list([])]), "invalid variables: $f: expected SearchFilter, found a list")
+        XCTAssertEqual(problem(["f": .object(["text": .string("a"), "tags": .list([.string("x"), .null])])]),
+                       "invalid variables: $f.tags[1]: expected a non-null String!, found null")
+    }
+
+    func testWithoutASchemaValuesAreTakenAsGiven() throws {
+        let operation = try document.operation(named: "V")
+        let values = try VariableScope(given: ["id": .string("1"), "e": .string("FOO")], definitions: operation.variables, operationName: "V").values
+        XCTAssertEqual(values["e"], .string("FOO"))
+    }
+}
