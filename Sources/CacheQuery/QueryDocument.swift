@@ -19,6 +19,7 @@ public struct QueryDocument: Sendable {
     public static func parse(_ sources: [(name: String, text: String)]) throws -> QueryDocument {
         var document = QueryDocument()
         document.sources = sources
+        var sourceOfOperation: [String: String] = [:]
         for (name, text) in sources {
             if let place = NestingLimit.firstTooDeep(in: text) {
                 throw QueryError.syntax(source: name, line: place.line, column: place.column, message: NestingLimit.message)
@@ -32,7 +33,15 @@ public struct QueryDocument: Sendable {
             }
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {
-                    document.operations.append(ASTConversion.operation(operation))
+                    let converted = ASTConversion.operation(operation)
+                    // Which one a name picks must not depend on the order of the files.
+                    if let operationName = converted.name {
+                        if let first = sourceOfOperation[operationName] {
+                            throw QueryError.duplicateOperation(operationName, sources: [first, name])
+                        }
+                        sourceOfOperation[operationName] = name
+                    }
+                    document.operations.append(converted)
                 } else if let fragment = definition as? GraphQL.FragmentDefinition {
                     let converted = ASTConversion.fragment(fragment)
                     document.fragments[converted.name] = converted

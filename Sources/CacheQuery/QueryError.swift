@@ -4,6 +4,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case syntax(source: String, line: Int, column: Int, message: String)
     case noOperation(source: String)
     case unknownOperation(String, available: [String])
+    /// Two operations with one name: which one it picks would depend on the
+    /// order of the files.
+    case duplicateOperation(String, sources: [String])
     case ambiguousOperation(available: [String])
     case unknownFragment(String, available: [String])
     case missingVariable(String, operation: String)
@@ -23,6 +26,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(source): no operation or fragment to read"
         case .unknownOperation(let name, let available):
             return "no operation named '\(name)'" + listing(available, "operations")
+        case .duplicateOperation(let name, let sources):
+            let places = sources.first == sources.last ? "in \(sources[0])" : "in \(sources.joined(separator: " and "))"
+            return "two operations are named '\(name)' (\(places)); an operation name must be unique"
         case .ambiguousOperation(let available):
             return "the documents hold several operations; name one" + listing(available, "operations")
         case .unknownFragment(let name, let available):

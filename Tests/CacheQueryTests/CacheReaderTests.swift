@@ -74,6 +74,16 @@ final class CacheReaderTests: XCTestCase {
             try document.operation(named: nil), data: .object(["hero": .null])))
     }
 
+    func testTwoOperationsWithOneNameAreRefusedWhateverTheOrderOfTheFiles() {
+        XCTAssertThrowsError(try QueryDocument.parse([("a.graphql", "query A { x }"), ("b.graphql", "query A { y }")])) { error in
+            XCTAssertEqual("\(error)", "two operations are named 'A' (in a.graphql and b.graphql); an operation name must be unique")
+        }
+        XCTAssertThrowsError(try QueryDocument.parse([("one.graphql", "query A { x } query A { y }")])) { error in
+            XCTAssertEqual("\(error)", "two operations are named 'A' (in one.graphql); an operation name must be unique")
+        }
+        XCTAssertNoThrow(try QueryDocument.parse([("anonymous.graphql", "{ x } query A { y }"), ("more.graphql", "{ z }")]))
+    }
+
     func testWithTheSchemaTheDocumentedVariablesReadTheResponse() throws {
         // The fixture's variables as documented: lng is -2, a Float Apollo rendered -2.0.
         var variables = Self.variables

@@ -25,6 +25,15 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
     }
 
+    func testAVarWithoutANameIsAUsageError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for assignment in ["=1", "noequals"] {
+            let result = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name } }", "--var", assignment)
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: --var takes name=value, got '\(assignment)'"), result.stderr)
+        }
+    }
+
     func testAMissExitsOneNamingTheFieldKeyAndTheKeysTheRecordHas() throws {
         let result = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--var", "id=3")
         XCTAssertEqual(result.status, .notFound)

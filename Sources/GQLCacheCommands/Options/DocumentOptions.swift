@@ -49,7 +49,7 @@ struct DocumentOptions: ParsableArguments {
         guard !documentFiles.isEmpty || !documentTexts.isEmpty || apolloConfig != nil else {
             throw ValidationError("give the operation's document with --document FILE, --text GRAPHQL or --apollo-config FILE")
         }
-        for assignment in variableAssignments where !assignment.contains("=") {
+        for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
     }
