@@ -22,9 +22,12 @@ final class RenderingTests: XCTestCase {
 
     func testAKeyLineIsTheTextOfTheSameObjectRendered() {
         for key: CacheKey in ["User:1", "", "a\"b\\c/d", "Line\nBreak\u{1}", "caf\u{E9} \u{1F600}", "QUERY_ROOT.users(first:2)"] {
-            XCTAssertEqual(
-                JSONOutput.keyLine("kind", "unreachable", key: key),
-                JSONOutput.object([("kind", .string("unreachable")), ("key", .string(key.rawValue))]).rendered(pretty: false))
+            var direct = JSONLines()
+            direct.appendKeyLine("kind", "unreachable", key: key)
+            var rendered = JSONLines()
+            rendered.append(.object([("kind", .string("unreachable")), ("key", .string(key.rawValue))]))
+            XCTAssertEqual(direct.string, rendered.string)
+            XCTAssertEqual(direct.string, JSONOutput.object([("kind", .string("unreachable")), ("key", .string(key.rawValue))]).rendered(pretty: false) + "\n")
         }
     }
 

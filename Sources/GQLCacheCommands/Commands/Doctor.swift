@@ -35,7 +35,7 @@ extension GQLCache {
             switch output.format {
             case .text: context.stdout.write(rendering.text())
             case .json: output.format.emit(rendering.json(), to: context)
-            case .jsonl: OutputFormat.emit(lines: rendering.jsonLines(), to: context)
+            case .jsonl: context.stdout.write(rendering.jsonLines())
             }
             if !rendering.isHealthy { throw CommandFailure(.problemsFound, "") }
         }

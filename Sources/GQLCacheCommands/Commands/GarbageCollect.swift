@@ -89,7 +89,7 @@ extension GQLCache {
             switch output.format {
             case .text: context.stdout.write(report.text())
             case .json: output.format.emit(report.json(), to: context)
-            case .jsonl: OutputFormat.emit(lines: report.jsonLines(), to: context)
+            case .jsonl: context.stdout.write(report.jsonLines())
             }
         }
 

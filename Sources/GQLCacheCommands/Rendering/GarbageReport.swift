@@ -57,12 +57,14 @@ struct GarbageReport {
         ])
     }
 
-    func jsonLines() -> [String] {
-        var lines = (collected?.removedKeys ?? []).map { JSONOutput.keyLine("type", "remove", key: $0) }
+    /// One line per removal and drop, then the summary, each ending with a newline.
+    func jsonLines() -> String {
+        var lines = JSONLines()
+        for key in collected?.removedKeys ?? [] { lines.appendKeyLine("type", "remove", key: key) }
         for drops in collected?.droppedReferences ?? [] {
-            lines += drops.dropped.map { JSONOutput.object([("type", .string("drop"))] + drops.jsonMembers($0)).rendered(pretty: false) }
+            for dropped in drops.dropped { lines.append(.object([("type", .string("drop"))] + drops.jsonMembers(dropped))) }
         }
-        lines.append(JSONOutput.object([("type", .string("summary"))] + summaryMembers).rendered(pretty: false))
-        return lines
+        lines.append(.object([("type", .string("summary"))] + summaryMembers))
+        return lines.string
     }
 }

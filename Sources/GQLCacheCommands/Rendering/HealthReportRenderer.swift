@@ -109,12 +109,14 @@ struct HealthRendering {
 
     func json() -> JSONOutput { .object(summaryMembers() + [("problems", .array(problems()))]) }
 
-    func jsonLines() -> [String] {
-        // Unreachable records can be most of a large cache: their lines are
-        // written directly (the same text), after the problems listed before them.
-        problemsBeforeUnreachable().map { $0.rendered(pretty: false) }
-            + report.unreachableKeys.map { JSONOutput.keyLine("kind", "unreachable", key: $0) }
-            + caseDuplicateProblems().map { $0.rendered(pretty: false) }
-            + [JSONOutput.object([("kind", .string("summary"))] + summaryMembers()).rendered(pretty: false)]
+    /// One line per problem, then the summary, each ending with a newline.
+    func jsonLines() -> String {
+        var lines = JSONLines()
+        problemsBeforeUnreachable().forEach { lines.append($0) }
+        // Unreachable records can be most of a large cache: their lines are written directly.
+        for key in report.unreachableKeys { lines.appendKeyLine("kind", "unreachable", key: key) }
+        caseDuplicateProblems().forEach { lines.append($0) }
+        lines.append(.object([("kind", .string("summary"))] + summaryMembers()))
+        return lines.string
     }
 }

@@ -29,7 +29,7 @@ indirect enum JSONOutput: Equatable {
         .object(fields.keys.sorted(by: byteOrder).map { ($0, .value(fields[$0]!)) })
     }
 
-    private func write(to output: inout JSONText, pretty: Bool, indent: Int) {
+    fileprivate func write(to output: inout JSONText, pretty: Bool, indent: Int) {
         switch self {
         case .null: output.append("null")
         case .bool(let flag): flag ? output.append("true") : output.append("false")
@@ -103,33 +103,37 @@ indirect enum JSONOutput: Equatable {
     }
 }
 
-extension JSONOutput {
-    /// The compact line `{"KIND_NAME":"KIND","key":"KEY"}`, written
-    /// directly: reports hold one such line for each of up to hundreds of
-    /// thousands of records, and it is the same text as rendering
-    /// `.object([(kindName, .string(kind)), ("key", .string(key))])`.
-    static func keyLine(_ kindName: StaticString, _ kind: StaticString, key: CacheKey) -> String {
-        var text = JSONText(capacity: key.rawValue.utf8.count + 32)
+/// JSON Lines written into one buffer: a report of hundreds of thousands of
+/// lines is one string, not a string a line.
+struct JSONLines {
+    private var text = JSONText()
+
+    /// Appends `document`, compact, and a newline.
+    mutating func append(_ document: JSONOutput) {
+        document.write(to: &text, pretty: false, indent: 0)
+        text.append("\n")
+    }
+
+    /// Appends `{"KIND_NAME":"KIND","key":"KEY"}` and a newline: the same
+    /// text as appending `.object([(kindName, .string(kind)), ("key",
+    /// .string(key))])`, without building that object for each of many keys.
+    mutating func appendKeyLine(_ kindName: StaticString, _ kind: StaticString, key: CacheKey) {
         text.append("{\"")
         text.append(kindName)
         text.append("\":\"")
         text.append(kind)
         text.append("\",\"key\":")
         text.appendQuoted(key.rawValue, escapingSlashes: false)
-        text.append("}")
-        return text.string
+        text.append("}\n")
     }
+
+    /// Every line, each ending with a newline.
+    var string: String { text.string }
 }
 
 extension OutputFormat {
     /// Writes one document: pretty for json, one line for jsonl.
     func emit(_ document: JSONOutput, to context: CommandContext) {
         context.print(document.rendered(pretty: self == .json))
-    }
-
-    /// Writes JSON Lines, each line ending with a newline, in one write.
-    static func emit(lines: [String], to context: CommandContext) {
-        guard !lines.isEmpty else { return }
-        context.stdout.write(lines.joined(separator: "\n") + "\n")
     }
 }
