@@ -25,6 +25,18 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
     }
 
+    func testAFragmentKeyWithNoRecordIsNamedWithTheNearestKeys() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let fragment = path("human.graphql")
+        try Data("fragment H on Human { name }".utf8).write(to: URL(fileURLWithPath: fragment))
+        let result = gqlcache("read", cache, "--document", fragment, "--fragment", "H", "--key", "human:1000")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'human:1000' in \(cache); nearest keys: Human:1000\n")
+        let partial = gqlcache("read", cache, "--document", fragment, "--fragment", "H", "--key", "human:1000", "--partial", "--format", "json")
+        XCTAssertEqual(partial.status, .notFound)
+        XCTAssertTrue(partial.stdout.hasPrefix(#"{"data":null,"errors":[{"message":"cache miss at (root): no record 'human:1000'""#), partial.stdout)
+    }
+
     func testAVarWithoutANameIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for assignment in ["=1", "noequals"] {

@@ -51,7 +51,14 @@ extension GQLCache {
                 let reader = CacheReader(document: document, schema: schema, source: tx)
                 do {
                     if let fragment, let key {
-                        return try reader.read(try document.fragment(named: fragment), key: CacheKey(key), variables: variables, partial: partial)
+                        let definition = try document.fragment(named: fragment)
+                        // A key with no record is named as show names it, with the nearest
+                        // keys (with --partial, it is the miss in "errors").
+                        guard try partial || tx.contains(CacheKey(key)) else {
+                            throw CommandFailure(
+                                .notFound, KeySuggestions.notFoundMessage(CacheKey(key), in: file.path, nearest: try tx.suggestions(for: CacheKey(key))))
+                        }
+                        return try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial)
                     }
                     return try reader.read(try document.operation(named: operation), variables: variables, partial: partial)
                 } catch let error as QueryError {
