@@ -166,6 +166,15 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(fromJSON.map { $0["kind"] as? String }, ["dangling", "unreachable", "unreachable", "unreachable", "caseDuplicate"])
     }
 
+    func testWithDamagedRecordsDoctorSaysReachabilityIsNotCertain() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, #"UPDATE records SET record = '{"a":' WHERE key = 'Human:1000'"#)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertTrue(doctor.stdout.contains(
+            "  reachability: 1 record not reached from QUERY_ROOT, MUTATION_ROOT (not for certain: the references of damaged records cannot be read)\n"),
+            doctor.stdout)
+    }
+
     func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("clear", cache, "--force").status, .success)

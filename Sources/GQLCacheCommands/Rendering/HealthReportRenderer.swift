@@ -37,6 +37,10 @@ struct HealthRendering {
                 + "\(plural(report.unreachableKeys.count, "record")) is reached\n"
         } else if report.unreachableKeys.isEmpty {
             text += "  reachability: every record reached from \(roots)\n"
+        } else if !report.damagedRecords.isEmpty {
+            // A damaged record's references cannot be read: what it reaches is not known.
+            text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots) "
+                + "(not for certain: the references of damaged records cannot be read)\n"
         } else {
             text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
         }
