@@ -8,31 +8,41 @@ enum NestingLimit {
     static let maximumDepth = 500
 
     /// Where `text` first goes deeper than ``maximumDepth`` (line and
-    /// column from 1), or nil. Strings, block strings and comments do not
-    /// count.
+    /// column from 1, the column in UTF-8 bytes as the parser counts it), or
+    /// nil. Strings, block strings and comments do not count. A line ends at
+    /// `\n`, `\r\n` or a lone `\r`, as in GraphQL.
     static func firstTooDeep(in text: String) -> (line: Int, column: Int)? {
         var depth = 0
         var line = 1
         var lineStart = 0
         let bytes = Array(text.utf8)
         var index = 0
-        func column(_ at: Int) -> Int { String(decoding: bytes[lineStart..<at], as: UTF8.self).count + 1 }
+        func column(_ at: Int) -> Int { at - lineStart + 1 }
+        /// At a line end: counts it (once for `\r\n`) and returns true.
+        func endsLine(_ at: inout Int) -> Bool {
+            guard bytes[at] == UInt8(ascii: "\n") || bytes[at] == UInt8(ascii: "\r") else { return false }
+            if bytes[at] == UInt8(ascii: "\r"), at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "\n") { at += 1 }
+            line += 1
+            lineStart = at + 1
+            return true
+        }
         while index < bytes.count {
+            if endsLine(&index) {
+                index += 1
+                continue
+            }
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "\n"):
-                line += 1
-                lineStart = index + 1
             case UInt8(ascii: "#"):
-                while index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") { index += 1 }
+                while index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n"), bytes[index + 1] != UInt8(ascii: "\r") { index += 1 }
             case UInt8(ascii: "\""):
                 if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), bytes[index + 2] == UInt8(ascii: "\"") {
                     // A block string ends at the next """ that is not escaped as \""".
                     index += 3
                     while index < bytes.count {
-                        if bytes[index] == UInt8(ascii: "\n") {
-                            line += 1
-                            lineStart = index + 1
+                        if endsLine(&index) {
+                            index += 1
+                            continue
                         }
                         if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.count, bytes[index + 1...index + 3].allSatisfy({ $0 == UInt8(ascii: "\"") }) {
                             index += 4
@@ -46,11 +56,12 @@ enum NestingLimit {
                     }
                 } else {
                     index += 1
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\n") {
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") {
                         if bytes[index] == UInt8(ascii: "\\") { index += 1 }
                         index += 1
                     }
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { continue }
+                    // An unterminated string ends at its line; the line end is counted next.
+                    if index < bytes.count, bytes[index] != UInt8(ascii: "\"") { continue }
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
                 depth += 1

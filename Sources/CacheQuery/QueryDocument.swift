@@ -18,6 +18,10 @@ public struct QueryDocument: Sendable {
     /// line and column.
     public static func parse(_ sources: [(name: String, text: String)]) throws -> QueryDocument {
         var document = QueryDocument()
+        // The same text given twice (a file named by --document that the
+        // Apollo config also finds) is read once.
+        var seen: Set<String> = []
+        let sources = sources.filter { seen.insert($0.text).inserted }
         document.sources = sources
         var sourceOfOperation: [String: String] = [:]
         for (name, text) in sources {

@@ -38,4 +38,24 @@ final class NestingLimitTests: XCTestCase {
             XCTAssertEqual(error as? QueryError, .schema(source: "deep.graphqls", line: 1, column: 516, message: "nesting deeper than 500 levels"))
         }
     }
+
+    /// A line ends at a lone CR or CRLF too, in comments as elsewhere, and
+    /// columns count UTF-8 bytes, as the parser's errors do.
+    func testLinesEndAtCRAndColumnsCountBytes() {
+        let deep = String(repeating: "{ a ", count: 600)
+        XCTAssertEqual(NestingLimit.firstTooDeep(in: "# note\r" + deep)?.line, 2)
+        XCTAssertEqual(NestingLimit.firstTooDeep(in: "# one\r\n# two\r" + deep)?.line, 3)
+        XCTAssertEqual(NestingLimit.firstTooDeep(in: "\"unterminated\r" + deep)?.line, 2)
+        XCTAssertEqual(NestingLimit.firstTooDeep(in: "\"\"\"block\rstring\"\"\"\r" + deep)?.line, 3)
+        let place = NestingLimit.firstTooDeep(in: #"{ a(s: "ééé😀") "# + deep)
+        XCTAssertEqual(place?.line, 1)
+        XCTAssertEqual(place?.column, #"{ a(s: "ééé😀") "#.utf8.count + 4 * 499 + 1)
+        XCTAssertThrowsError(try QueryDocument.parse([("cr.graphql", "# note\r" + deep)]))
+    }
+
+    func testTheSameTextGivenTwiceIsReadOnce() throws {
+        let text = "query A { x } fragment F on T { y }"
+        let document = try QueryDocument.parse([("a.graphql", text), ("./a.graphql", text)])
+        XCTAssertEqual(document.operations.count, 1)
+    }
 }
