@@ -132,8 +132,9 @@ public struct CacheSchema: @unchecked Sendable {
             }
             return .list(coerced)
         case (.list(let inner), _):
-            // A single value where a list is declared reads as a list of one; Apollo sends it as it is.
-            return try coerce(value, to: inner)
+            // A single value where a list is declared is a list of one, as
+            // GraphQL coerces it, and as the app's typed value (an array) is.
+            return .list([try coerce(value, to: inner)])
         case (.named(let name), _):
             return try coerce(value, toNamed: name)
         }

@@ -7,6 +7,15 @@ struct VariableScope: Sendable {
     /// without either is an error.
     init(given: [String: InputValue], definitions: [VariableDefinition], operationName: String, schema: CacheSchema? = nil) throws {
         var values = given
+        for definition in definitions where values[definition.name] == nil {
+            if let defaultValue = definition.defaultValue {
+                values[definition.name] = VariableScope(values: [:]).resolve(defaultValue)
+            } else if definition.isNonNull {
+                throw QueryError.missingVariable(definition.name, operation: operationName)
+            }
+        }
+        // Given values and defaults alike, as the app's generated operation
+        // holds them (a Float default of -2 is the Double -2.0).
         if let schema {
             for definition in definitions {
                 guard let value = values[definition.name] else { continue }
@@ -15,13 +24,6 @@ struct VariableScope: Sendable {
                 } catch {
                     throw QueryError.invalidVariables("$\(definition.name)\(error.path): \(error.message)")
                 }
-            }
-        }
-        for definition in definitions where values[definition.name] == nil {
-            if let defaultValue = definition.defaultValue {
-                values[definition.name] = VariableScope(values: [:]).resolve(defaultValue)
-            } else if definition.isNonNull {
-                throw QueryError.missingVariable(definition.name, operation: operationName)
             }
         }
         self.values = values

@@ -59,4 +59,24 @@ final class VariableCheckTests: XCTestCase {
         let values = try VariableScope(given: ["id": .string("1"), "e": .string("FOO")], definitions: operation.variables, operationName: "V").values
         XCTAssertEqual(values["e"], .string("FOO"))
     }
+
+    func testASingleValueForAListIsAListOfOneAsTheAppHoldsIt() throws {
+        XCTAssertEqual(try scope(["tags": .string("a")]).values["tags"], .list([.string("a")]))
+        XCTAssertEqual(try scope(["f": .object(["text": .string("a"), "tags": .string("x")])]).values["f"],
+                       .object(["text": .string("a"), "tags": .list([.string("x")])]))
+    }
+
+    /// A default is held as the app's generated operation holds it: the
+    /// fixture's search was written with lng -2.0, a Float.
+    func testDefaultsAreHeldAsTheirDeclaredTypesToo() throws {
+        let document = try QueryDocument.parse([("d.graphql", """
+            query D($f: SearchFilter = {text: "sky", limit: 2, tags: ["a", "b"], near: {lat: 1.5, lng: -2}}) {
+              search(filter: $f) { __typename }
+            }
+            """)])
+        let operation = try document.operation(named: "D")
+        let values = try VariableScope(given: [:], definitions: operation.variables, operationName: "D", schema: CacheReaderTests.schema).values
+        guard case .object(let filter)? = values["f"], case .object(let near)? = filter["near"] else { return XCTFail("\(values)") }
+        XCTAssertEqual(near["lng"], .float(-2))
+    }
 }

@@ -37,6 +37,19 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertTrue(partial.stdout.hasPrefix(#"{"data":null,"errors":[{"message":"cache miss at (root): no record 'human:1000'""#), partial.stdout)
     }
 
+    /// A --var for a variable declared String or ID keeps the text typed,
+    /// even when it reads as a number or a boolean.
+    func testAVarForAStringOrIDKeepsTheTextTyped() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = "query Hu($id: ID!) { human(id: $id) { name } }"
+        XCTAssertEqual(gqlcache("read", cache, "--text", document, "--var", "id=1000", "--format", "json").stdout, #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
+        for typed in ["1e3", "1000.0", "12345678901234567890", "true"] {
+            let result = gqlcache("read", cache, "--text", document, "--var", "id=\(typed)")
+            XCTAssertEqual(result.status, .notFound)
+            XCTAssertTrue(result.stderr.contains("has no field 'human(id:\(typed))'"), result.stderr)
+        }
+    }
+
     func testAVarWithoutANameIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for assignment in ["=1", "noequals"] {

@@ -80,8 +80,12 @@ struct DocumentOptions: ParsableArguments {
         return try CacheSchema.parse(try ApolloConfig.load(apolloConfig).schemaSources())
     }
 
-    /// The variables: the file, then --variables, then each --var, later ones winning.
-    func loadVariables() throws -> [String: InputValue] {
+    /// The variables: the file, then --variables, then each --var, later ones
+    /// winning. A --var value is JSON when it reads as JSON, else text; but
+    /// for a variable the documents declare as a String or an ID, a number
+    /// or boolean stays the text typed (`--var id=1e3` is the ID "1e3", not
+    /// the number 1000.0), as the app's typed value would be.
+    func loadVariables(declaredIn document: QueryDocument) throws -> [String: InputValue] {
         var values: [String: InputValue] = [:]
         func merge(_ json: String, from origin: String) throws {
             let value: FieldValue
@@ -102,8 +106,27 @@ struct DocumentOptions: ParsableArguments {
         for assignment in variableAssignments {
             let name = String(assignment.prefix { $0 != "=" })
             let text = String(assignment.dropFirst(name.count + 1))
-            values[name] = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)
+            let parsed = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)
+            switch parsed {
+            case .int, .float, .boolean:
+                values[name] = Self.isDeclaredAsText(name, in: document) ? .string(text) : parsed
+            default:
+                values[name] = parsed
+            }
         }
         return values
+    }
+
+    /// True when every operation that declares `$name` declares it a String or an ID.
+    private static func isDeclaredAsText(_ name: String, in document: QueryDocument) -> Bool {
+        let types = document.operations.flatMap(\.variables).filter { $0.name == name }.map(\.type)
+        func isText(_ type: TypeReference) -> Bool {
+            switch type {
+            case .nonNull(let inner): return isText(inner)
+            case .named(let named): return named == "String" || named == "ID"
+            case .list: return false
+            }
+        }
+        return !types.isEmpty && types.allSatisfy(isText)
     }
 }

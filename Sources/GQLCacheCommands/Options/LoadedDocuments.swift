@@ -17,7 +17,8 @@ extension DocumentOptions {
     func load(_ context: CommandContext) throws -> LoadedDocuments {
         let loaded: LoadedDocuments
         do {
-            loaded = LoadedDocuments(document: try loadDocument(), schema: try loadSchema(), variables: try loadVariables())
+            let document = try loadDocument()
+            loaded = LoadedDocuments(document: document, schema: try loadSchema(), variables: try loadVariables(declaredIn: document))
         } catch let error as QueryError {
             throw CommandFailure(error.status, error.description)
         }
