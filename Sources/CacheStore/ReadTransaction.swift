@@ -102,17 +102,20 @@ public class ReadTransaction {
         for start in stride(from: 0, to: unique.count, by: 500) {
             let batch = unique[start..<min(start + 500, unique.count)]
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let found = try String.fetchCursor(
-                db, sql: "SELECT key FROM records WHERE key IN (\(placeholders))",
-                arguments: StatementArguments(batch.map(\.rawValue)))
-            while let key = try found.next() { existing.insert(CacheKey(key)) }
+            let handle = try db.cachedStatement(sql: "SELECT key FROM records WHERE key IN (\(placeholders))").sqliteStatement
+            try Self.stepping(handle, binding: batch) {
+                while try Self.step(handle) {
+                    if let key = Self.column(handle, 0) { existing.insert(CacheKey(String(decoding: key, as: UTF8.self))) }
+                }
+            }
         }
         return existing
     }
 
     /// True when a record with exactly this key exists.
     public func contains(_ key: CacheKey) throws -> Bool {
-        try Bool.fetchOne(try database(), sql: "SELECT EXISTS (SELECT 1 FROM records WHERE key = ?)", arguments: [key.rawValue]) ?? false
+        let handle = try database().cachedStatement(sql: "SELECT 1 FROM records WHERE key = ?").sqliteStatement
+        return try Self.stepping(handle, binding: [key]) { try Self.step(handle) }
     }
 
     /// Calls `body` with every record, in `_id` order, one at a time, so
@@ -145,8 +148,16 @@ public class ReadTransaction {
             sql += " LIMIT ?"
             arguments += [limit]
         }
-        let keys = try String.fetchCursor(try database(), sql: sql, arguments: arguments)
-        while let key = try keys.next() { try body(CacheKey(key)) }
+        // Keys read from SQLite's bytes: a String column value would stop at a
+        // NUL, and a key cut short names another record.
+        let statement = try database().makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while try Self.step(handle) {
+            guard let key = Self.column(handle, 0) else { continue }
+            try body(CacheKey(String(decoding: key, as: UTF8.self)))
+        }
     }
 
     /// The number of keys that match, counted by SQLite.

@@ -43,6 +43,23 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 
+    /// A key holding a NUL (written by other code) is listed and removed as
+    /// itself, never as the shorter key before its NUL.
+    func testAKeyWithANULIsMatchedAndRemovedWhole() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [cache, #"INSERT INTO records(key, record) VALUES ('Zed', '{"n":1}'), ('Zed' || char(0) || 'Gone', '{"n":2}')"#]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(gqlcache("keys", cache, "Zed", "--format", "jsonl").lines, [#""Zed""#, #""Zed\u0000Gone""#])
+        // SQLite's LIKE reads the key up to its NUL: 'Zed' matches both keys, and both go.
+        let removed = gqlcache("rm", cache, "--match", "Zed", "--clean-references", "--force")
+        XCTAssertEqual(removed.status, .success, removed.stderr)
+        XCTAssertEqual(gqlcache("keys", cache, "Zed", "--format", "jsonl").lines, [])
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
+    }
+
     func testCascadeAsksOnATerminalAndNeedsForceOtherwise() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let refused = gqlcache("rm", cache, "--cascade", "Droid:2001")

@@ -33,8 +33,7 @@ struct HealthRendering {
         if report.recordCount == 0 {
             text += "  reachability: no records\n"
         } else if report.roots.isEmpty {
-            text += "  reachability: no root record (\(CacheKey.roots.map(\.rawValue).joined(separator: ", "))), so none of "
-                + "\(plural(report.unreachableKeys.count, "record")) is reached\n"
+            text += "  reachability: no root record (\(CacheKey.roots.map(\.rawValue).joined(separator: ", "))), so no record is reached\n"
         } else if report.unreachableKeys.isEmpty {
             text += "  reachability: every record reached from \(roots)\n"
         } else if !report.damagedRecords.isEmpty {
