@@ -42,7 +42,9 @@ struct DocumentOptions: ParsableArguments {
 
     @Option(
         name: .customLong("var"),
-        help: ArgumentHelp("One variable as name=value; the value is JSON when it parses as JSON, else a string (repeatable).", valueName: "name=value"))
+        help: ArgumentHelp(
+            "One variable as name=value; the value is JSON when it parses as JSON, else a string, and always the text typed for a variable declared String or ID (repeatable).",
+            valueName: "name=value"))
     var variableAssignments: [String] = []
 
     func validate() throws {
