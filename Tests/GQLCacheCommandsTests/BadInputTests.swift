@@ -121,6 +121,26 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --top must be zero or more (see 'gqlcache info --help')\n")
     }
 
+    /// A negative number is read as the option's value and refused with the
+    /// reason, not taken for another option and called a missing value.
+    func testNegativeNumbersAreRefusedWithTheirReason() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let cases: [([String], String)] = [
+            (["keys", cache, "--limit", "-1"], "--limit must be zero or more"),
+            (["show", cache, "Droid:2001", "--depth", "-1"], "--depth must be zero or more"),
+            (["refs", cache, "Droid:2001", "--depth", "-2"], "--depth must be 1 or more"),
+            (["stats", cache, "--top", "-3"], "--top must be zero or more"),
+            (["info", cache, "--top", "-3"], "--top must be zero or more"),
+            (["rm", cache, "Droid:2001", "--busy-timeout", "-1"], "--busy-timeout must be from 0 to 2147483 seconds"),
+        ]
+        for (arguments, reason) in cases {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, "\(arguments)")
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(reason)"), result.stderr)
+        }
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
+    }
+
     func testHelpAndVersionGoToStandardOutputWithStatusZero() throws {
         let help = gqlcache("--help")
         XCTAssertEqual(help.status, .success)

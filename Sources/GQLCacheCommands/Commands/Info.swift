@@ -13,7 +13,7 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
-        @Option(help: ArgumentHelp("How many of the largest records to list.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many of the largest records to list.", valueName: "n"))
         var top: Int = 5
 
         func validate() throws {

@@ -23,7 +23,7 @@ extension GQLCache {
         @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this.", valueName: "typename"))
         var typename: String?
 
-        @Option(help: ArgumentHelp("List at most this many keys.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many keys.", valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Print only how many keys match.")

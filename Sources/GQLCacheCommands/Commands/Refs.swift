@@ -20,7 +20,7 @@ extension GQLCache {
         @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"))
         var key: String
 
-        @Option(help: ArgumentHelp("How many levels of references to draw.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw.", valueName: "n"))
         var depth: Int = 1
 
         @OptionGroup var output: OutputOptions

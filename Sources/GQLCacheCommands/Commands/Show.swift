@@ -22,7 +22,7 @@ extension GQLCache {
             completion: .custom(ShellCompletion.keys))
         var keys: [String]
 
-        @Option(help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))
         var depth: Int = 0
 
         @OptionGroup var output: OutputOptions

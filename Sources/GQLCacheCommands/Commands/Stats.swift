@@ -18,7 +18,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Option(help: ArgumentHelp("How many rows of each list to show.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many rows of each list to show.", valueName: "n"))
         var top: Int = 10
 
         @OptionGroup var output: OutputOptions

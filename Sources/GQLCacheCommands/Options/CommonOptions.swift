@@ -43,8 +43,9 @@ struct OutputOptions: ParsableArguments {
 
 /// Options of commands that change the file.
 struct WriteOptions: ParsableArguments {
+    // Unconditional: a negative number is a value to refuse with a reason, not another option.
     @Option(
-        name: .customLong("busy-timeout"),
+        name: .customLong("busy-timeout"), parsing: .unconditional,
         help: ArgumentHelp("Seconds to wait while another process (the app) holds the database lock.", valueName: "seconds"))
     var busyTimeout: Double = 5
 
