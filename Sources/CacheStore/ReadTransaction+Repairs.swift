@@ -60,11 +60,8 @@ extension ReadWriteTransaction {
     public func removeObjects(forKeys keys: [CacheKey]) throws -> Int {
         let db = try database()
         var removed = 0
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let batch = keys[start..<min(start + 500, keys.count)]
-            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let handle = try db.cachedStatement(sql: "DELETE FROM records WHERE key IN (\(placeholders))").sqliteStatement
-            try Self.stepping(handle, binding: batch) { _ = try Self.step(handle) }
+        try forEachBatch(of: keys, sql: { "DELETE FROM records WHERE key IN (\($0))" }) { handle in
+            _ = try Self.step(handle)
             removed += db.changesCount
         }
         return removed

@@ -50,9 +50,9 @@ extension ReadTransaction {
         try Self.stepping(handle, binding: []) {
             if let text { try Self.bind(text, to: handle, at: 1) }
             while try Self.step(handle) {
-                guard let key = Self.column(handle, 0) else { continue }
+                guard let key = Self.key(handle, column: 0) else { continue }
                 let record = Self.column(handle, 1).map { String(decoding: $0, as: UTF8.self) }
-                try body(StoredRecord(key: CacheKey(String(decoding: key, as: UTF8.self)), text: record), handle)
+                try body(StoredRecord(key: key, text: record), handle)
             }
         }
     }

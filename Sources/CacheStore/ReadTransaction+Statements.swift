@@ -43,6 +43,27 @@ extension ReadTransaction {
         return try body()
     }
 
+    /// Runs the statement `sql` makes of a list of `?`s for each batch of at
+    /// most 500 of `keys`, as Apollo's loader batches them, with the batch
+    /// bound; `body` steps it.
+    func forEachBatch(
+        of keys: [CacheKey], sql: (_ placeholders: String) -> String, _ body: (OpaquePointer) throws -> Void
+    ) throws {
+        let db = try database()
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let batch = keys[start..<min(start + 500, keys.count)]
+            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            let handle = try db.cachedStatement(sql: sql(placeholders)).sqliteStatement
+            try Self.stepping(handle, binding: batch) { try body(handle) }
+        }
+    }
+
+    /// The key in column `index` of the current row, from its bytes; nil
+    /// for NULL.
+    static func key(_ handle: OpaquePointer, column index: Int32) -> CacheKey? {
+        column(handle, index).map { CacheKey(String(decoding: $0, as: UTF8.self)) }
+    }
+
     /// The record in column `index` of the current row: decoded from the
     /// bytes SQLite holds, so that every way of reading a row (one key, a
     /// batch, every row, the graph's scan) finds the same text, also where a

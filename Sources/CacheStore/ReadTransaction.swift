@@ -70,18 +70,12 @@ public class ReadTransaction {
         let unique = Array(Set(keys))
         var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
         found.reserveCapacity(unique.count)
-        for start in stride(from: 0, to: unique.count, by: 500) {
-            let batch = unique[start..<min(start + 500, unique.count)]
-            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            // A typed read loads thousands of records: each is decoded where
-            // SQLite holds its text, without GRDB's rows or a copy of the text.
-            let handle = try db.cachedStatement(sql: "SELECT key, record FROM records WHERE key IN (\(placeholders))").sqliteStatement
-            try Self.stepping(handle, binding: batch) {
-                while try Self.step(handle) {
-                    guard let keyBytes = Self.column(handle, 0) else { continue }
-                    let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
-                    found[key] = Result { try Self.record(key, column: 1, of: handle, fields: filter) }.mapError { $0 as! CacheStoreError }
-                }
+        // A typed read loads thousands of records: each is decoded where
+        // SQLite holds its text, without GRDB's rows or a copy of the text.
+        try forEachBatch(of: unique, sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
+            while try Self.step(handle) {
+                guard let key = Self.key(handle, column: 0) else { continue }
+                found[key] = Result { try Self.record(key, column: 1, of: handle, fields: filter) }.mapError { $0 as! CacheStoreError }
             }
         }
         return found
@@ -96,17 +90,10 @@ public class ReadTransaction {
 
     /// Which of `keys` have a record, looked up through the key index.
     public func existingKeys(among keys: [CacheKey]) throws -> Set<CacheKey> {
-        let db = try database()
-        let unique = Array(Set(keys))
         var existing: Set<CacheKey> = []
-        for start in stride(from: 0, to: unique.count, by: 500) {
-            let batch = unique[start..<min(start + 500, unique.count)]
-            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let handle = try db.cachedStatement(sql: "SELECT key FROM records WHERE key IN (\(placeholders))").sqliteStatement
-            try Self.stepping(handle, binding: batch) {
-                while try Self.step(handle) {
-                    if let key = Self.column(handle, 0) { existing.insert(CacheKey(String(decoding: key, as: UTF8.self))) }
-                }
+        try forEachBatch(of: Array(Set(keys)), sql: { "SELECT key FROM records WHERE key IN (\($0))" }) { handle in
+            while try Self.step(handle) {
+                if let key = Self.key(handle, column: 0) { existing.insert(key) }
             }
         }
         return existing
@@ -126,8 +113,7 @@ public class ReadTransaction {
         let handle = statement.sqliteStatement
         try Self.stepping(handle, binding: []) {
             while try Self.step(handle) {
-                guard let keyBytes = Self.column(handle, 0) else { continue }
-                let key = CacheKey(String(decoding: keyBytes, as: UTF8.self))
+                guard let key = Self.key(handle, column: 0) else { continue }
                 try body(key, Result { try Self.record(key, column: 1, of: handle, fields: nil) }.mapError { $0 as! CacheStoreError })
             }
         }
@@ -155,8 +141,8 @@ public class ReadTransaction {
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
         while try Self.step(handle) {
-            guard let key = Self.column(handle, 0) else { continue }
-            try body(CacheKey(String(decoding: key, as: UTF8.self)))
+            guard let key = Self.key(handle, column: 0) else { continue }
+            try body(key)
         }
     }
 
