@@ -1,10 +1,13 @@
 import Foundation
 
 /// Builds a ``CacheGraph`` on a second thread from what the thread reading
-/// the table hands over, in the order it was read: batches of rows, and the
-/// rows that need more than a batch (no key, a NULL record, a text the
-/// scanner refused). Reading and scanning the records then overlaps the
-/// graph's key-table work, each on its own core.
+/// the table hands over, in the order it was read: batches of scanned rows,
+/// the rows that need more than a batch (no key, a NULL record, a text the
+/// scanner refused), and chunks of rows it did not scan. Reading and
+/// scanning the records then overlaps the graph's key-table work, each on
+/// its own core; and the reading thread, whose work is the larger, hands
+/// over rows unscanned whenever the builder is about to run out of work
+/// (``wantsRawRows``), which keeps both cores busy.
 final class GraphBuilder: @unchecked Sendable {
     enum Step {
         case batch(ScanBatch)
@@ -12,6 +15,8 @@ final class GraphBuilder: @unchecked Sendable {
         case nullRecord(key: [UInt8])
         /// A text the scanner refused: decoded to say why, or read after all.
         case decode(key: [UInt8], text: [UInt8])
+        /// Rows to scan here, as the reading thread would have.
+        case rows(RawRows)
     }
 
     private var graph: CacheGraph
@@ -26,6 +31,10 @@ final class GraphBuilder: @unchecked Sendable {
     /// Hands a step over; waits while the builder is several steps behind.
     func send(_ step: Step) { worker.send(step) }
 
+    /// True when the builder has at most one step waiting: the reading
+    /// thread then does well to hand over its next rows unscanned.
+    var wantsRawRows: Bool { worker.queuedCount < 2 }
+
     /// Waits for every step sent and gives the graph. Call it exactly once,
     /// also when the reading failed.
     func finish() -> CacheGraph {
@@ -37,6 +46,10 @@ final class GraphBuilder: @unchecked Sendable {
         switch step {
         case .batch(var batch):
             batch.flush(into: &graph)
+        case .rows(let rows):
+            var scanner = RowScanner()
+            rows.forEach { id, key, text in scanner.add(id: id, key: key, text: text, emit: apply) }
+            scanner.flush(emit: apply)
         case .keylessRow(let id):
             graph.addKeylessRow(id: id)
         case .nullRecord(let key):

@@ -38,6 +38,13 @@ final class OrderedWorker<Item>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many items wait for the worker (not counting the one it is handling).
+    var queuedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queued.count
+    }
+
     /// Waits until every item sent is handled and `afterLast` has run.
     /// Call it exactly once.
     func finish() {

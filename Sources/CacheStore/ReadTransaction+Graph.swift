@@ -7,7 +7,22 @@ extension ReadTransaction {
     /// ``CacheGraph``: keys, sizes, typenames, damaged rows and references.
     /// Each record's text is walked where SQLite holds it, for its
     /// references and `__typename`, and never decoded or kept.
-    public func graph() throws -> CacheGraph {
+    public func graph() throws -> CacheGraph { try graph(scanning: .balanced) }
+
+    /// Which thread scans the records' text while ``graph()`` reads the table.
+    enum GraphScanning {
+        /// The reading thread, but for the chunks of rows it hands over
+        /// unscanned while the builder's thread is about to run out of work.
+        case balanced
+        /// Always the reading thread.
+        case readingThread
+        /// Always the builder's thread.
+        case builderThread
+    }
+
+    /// ``graph()``, with the scanning split as `scanning` says: whatever
+    /// the split, the graph is the same.
+    func graph(scanning: GraphScanning) throws -> CacheGraph {
         let db = try database()
         // The largest _id bounds the row count, from the end of the table's b-tree.
         let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
@@ -21,63 +36,40 @@ extension ReadTransaction {
         defer { sqlite3_reset(handle) }
         // Not captured by a local function: closures that capture a variable
         // such a function also captures check each access at run time.
-        var batch = ScanBatch()
+        var scanner = RowScanner()
+        var raw = RawRows()
+        // Whether the rows from here to the end of the chunk go unscanned:
+        // decided where a chunk starts, as the steps must keep the rows' order.
+        var handsOverRaw = false
         do {
             while try Self.step(handle) {
-                guard let key = Self.column(handle, 1) else {
-                    Self.handOver(&batch, to: builder)
-                    builder.send(.keylessRow(id: sqlite3_column_int64(handle, 0)))
-                    continue
+                let id = sqlite3_column_int64(handle, 0)
+                let key = Self.column(handle, 1)
+                let text = Self.column(handle, 2)
+                if scanner.isEmpty && raw.isEmpty {
+                    switch scanning {
+                    case .balanced: handsOverRaw = builder.wantsRawRows
+                    case .readingThread: handsOverRaw = false
+                    case .builderThread: handsOverRaw = true
+                    }
                 }
-                guard let text = Self.column(handle, 2) else {
-                    Self.handOver(&batch, to: builder)
-                    builder.send(.nullRecord(key: Array(key)))
-                    continue
+                if handsOverRaw {
+                    raw.append(id: id, key: key, text: text)
+                    if raw.isFull {
+                        builder.send(.rows(raw))
+                        raw = RawRows()
+                    }
+                } else {
+                    scanner.add(id: id, key: key, text: text, emit: builder.send)
                 }
-                batch.beginRow()
-                let isObject = ReferenceScanner.scan(
-                    inUTF8: text,
-                    references: { field, target in
-                        Self.withUnescaped(text, field) { field in
-                            Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
-                        }
-                    },
-                    typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
-                if isObject {
-                    batch.endRow(key: key, size: text.count)
-                    if batch.isFull { Self.handOver(&batch, to: builder) }
-                    continue
-                }
-                // The scanner refused the text: decode it to say why, or, where the
-                // decoder is more lenient than the scanner, to read it after all.
-                batch.dropRow()
-                Self.handOver(&batch, to: builder)
-                builder.send(.decode(key: Array(key), text: Array(text)))
             }
         } catch {
             _ = builder.finish()
             throw error
         }
-        Self.handOver(&batch, to: builder)
+        if !raw.isEmpty { builder.send(.rows(raw)) }
+        scanner.flush(emit: builder.send)
         return builder.finish()
-    }
-
-    /// Sends the batch's rows to the builder, when it has any, and starts a new one.
-    private static func handOver(_ batch: inout ScanBatch, to builder: GraphBuilder) {
-        guard !batch.isEmpty else { return }
-        builder.send(.batch(batch))
-        batch = ScanBatch()
-    }
-
-    /// Calls `body` with the bytes of a JSON string's contents, unescaped
-    /// when they hold an escape (rare in keys and field names).
-    private static func withUnescaped<T>(
-        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> T
-    ) -> T {
-        let slice = UnsafeBufferPointer(rebasing: text[range])
-        guard slice.contains(UInt8(ascii: "\\")) else { return body(slice) }
-        var decoded = ReferenceScanner.decodeString(text, range)
-        return decoded.withUTF8(body)
     }
 
     /// SQLite's own check of the file: `PRAGMA quick_check`, or the slower

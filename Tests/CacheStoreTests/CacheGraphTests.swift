@@ -76,6 +76,20 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertEqual(graph.caseInsensitiveDuplicates(), [["HUMAN:1", "Human:1", "human:1"]])
     }
 
+    /// Thousands of keys, as in a real cache: the case duplicates are found
+    /// among them, and keys that only look alike are not.
+    func testCaseDuplicatesAreFoundAmongThousandsOfKeys() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
+        try BlogCache(users: 1_500).write(to: store)
+        _ = try store.write { tx in
+            try tx.merge([record("user:7", [:]), record("POST:3", [:]), record("POST:3.x", [:]), record("User:7 ", [:])])
+        }
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertGreaterThan(graph.recordCount, 5_000)
+        XCTAssertEqual(graph.caseInsensitiveDuplicates(), [["POST:3", "Post:3"], ["User:7", "user:7"]])
+    }
+
     func testCascadeTakesOnlyWhatNothingElseReaches() throws {
         let folder = try TemporaryDirectory(self)
         let store = try store(folder, [
@@ -159,6 +173,65 @@ final class CacheGraphTests: XCTestCase {
         let order = { (a: ReferenceLocation, b: ReferenceLocation) in (a.from, a.field, a.to) < (b.from, b.field, b.to) }
         XCTAssertEqual(graph.danglingReferences.sorted(by: order), expected.sorted(by: order))
         XCTAssertFalse(expected.isEmpty)
+    }
+
+    /// The reading thread scans some chunks of rows and hands others over
+    /// unscanned, as the builder keeps up: the graph must not depend on
+    /// which thread scanned which rows, nor on where chunks start.
+    func testTheGraphIsTheSameWhicheverThreadScansTheRows() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
+        try BlogCache(users: 300).write(to: store)
+        _ = try store.write { tx in
+            for index in stride(from: 1, through: 600, by: 41) { _ = try tx.removeObject(for: CacheKey("User:\(index)")) }
+            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
+            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"a":{"$reference":"User:1"}"#)
+            try tx.unsafeWriteRawRecord(key: "Escaped:1", text: #"{"__typename":"T\u0061g","f\u006f":{"$reference":"Post:\u0031"}}"#)
+            try BlogCache(users: 3).records { try tx.merge([Record(key: CacheKey("Late:" + $0.key.rawValue), fields: $0.fields)]) }
+        }
+        try SQLiteShell.run(folder.path("blog.sqlite"), #"INSERT INTO records(key, record) VALUES (NULL, '{"__typename":"Ghost"}')"#)
+        // Ordinary rows last, so that the last chunk ends in a part-filled batch.
+        _ = try store.write { tx in
+            try BlogCache(users: 2).records { try tx.merge([Record(key: CacheKey("Last:" + $0.key.rawValue), fields: $0.fields)]) }
+        }
+        func summary(_ graph: CacheGraph) -> String {
+            var lines = [
+                "keys \(graph.keys)", "sizes \(graph.sizes)", "states \(graph.states)", "fields \(graph.fields)",
+                "damaged \(graph.damagedRecords)", "keyless \(graph.keylessRowIDs)",
+                "records \(graph.recordCount) bytes \(graph.totalBytes)", "dangling \(graph.danglingReferences)",
+                "unreachable \(graph.unreachableKeys())",
+            ]
+            for node in 0..<Int32(graph.nodeCount) {
+                let type = graph.typenameOf[Int(node)]
+                let edges = graph.edges(of: node).map { "\(graph.fieldTable.string(graph.edgeFields[$0]))>\(graph.edgeTargets[$0])" }
+                lines.append("\(node) \(type < 0 ? "-" : graph.typenameTable.string(type)) \(edges)")
+            }
+            return lines.joined(separator: "\n")
+        }
+        let reading = try store.read { tx in try tx.graph(scanning: .readingThread) }
+        let builder = try store.read { tx in try tx.graph(scanning: .builderThread) }
+        let balanced = try store.read { tx in try tx.graph(scanning: .balanced) }
+        XCTAssertEqual(summary(builder), summary(reading))
+        XCTAssertEqual(summary(balanced), summary(reading))
+        XCTAssertEqual(reading.damagedRecords.map(\.key), ["Null:1", "Broken:1"])
+        XCTAssertEqual(reading.keylessRowIDs.count, 1)
+        XCTAssertEqual(reading.keys(typename: "Tag"), ["Escaped:1"])
+        XCTAssertGreaterThan(reading.recordCount, RawRows.capacity * 4, "enough rows for many chunks")
+    }
+
+    /// The bucketed sort behind the case-duplicate search orders exactly as
+    /// a plain sort: spread hashes, values crowded into one bucket, repeats,
+    /// the extremes, and arrays too short to bucket.
+    func testTheBucketedSortOrdersAsAPlainSortDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let spread = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
+        let crowded = (0..<20_000).map { _ in 0xABCD_0000_0000_0000 | UInt64.random(in: 0..<1_000, using: &generator) }
+        let edges: [UInt64] = [.max, 0, .max, 1 << 48, (1 << 48) - 1, 0]
+        for values in [spread, crowded + spread + edges + spread.prefix(1_000), edges, [], Array(spread.prefix(100))] {
+            var sorted = values
+            CacheGraph.sortSpreadValues(&sorted)
+            XCTAssertEqual(sorted, values.sorted())
+        }
     }
 
     func testTheHealthReportWithItsCheckOnASecondConnectionIsTheSameReportAndChangesNothing() throws {

@@ -1,0 +1,107 @@
+/// Turns the rows of the table into the ``GraphBuilder``'s steps: a row whose
+/// record the scanner reads goes into a ``ScanBatch``; a row without a key, a
+/// NULL record, or a text the scanner refuses goes on its own, after the
+/// batch so far, so the steps keep the rows' order. The thread reading the
+/// table and the builder's thread (for ``RawRows``) both use it.
+struct RowScanner {
+    private var batch = ScanBatch()
+
+    var isEmpty: Bool { batch.isEmpty }
+
+    mutating func add(
+        id: Int64, key: UnsafeBufferPointer<UInt8>?, text: UnsafeBufferPointer<UInt8>?, emit: (GraphBuilder.Step) -> Void
+    ) {
+        guard let key else {
+            flush(emit: emit)
+            emit(.keylessRow(id: id))
+            return
+        }
+        guard let text else {
+            flush(emit: emit)
+            emit(.nullRecord(key: Array(key)))
+            return
+        }
+        batch.beginRow()
+        let isObject = ReferenceScanner.scan(
+            inUTF8: text,
+            references: { field, target in
+                Self.withUnescaped(text, field) { field in
+                    Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
+                }
+            },
+            typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
+        if isObject {
+            batch.endRow(key: key, size: text.count)
+            if batch.isFull { flush(emit: emit) }
+            return
+        }
+        // The scanner refused the text: decode it to say why, or, where the
+        // decoder is more lenient than the scanner, to read it after all.
+        batch.dropRow()
+        flush(emit: emit)
+        emit(.decode(key: Array(key), text: Array(text)))
+    }
+
+    /// Emits the batch's rows, when it has any, and starts a new batch.
+    mutating func flush(emit: (GraphBuilder.Step) -> Void) {
+        guard !batch.isEmpty else { return }
+        emit(.batch(batch))
+        batch = ScanBatch()
+    }
+
+    /// Calls `body` with the bytes of a JSON string's contents, unescaped
+    /// when they hold an escape (rare in keys and field names).
+    private static func withUnescaped<T>(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) -> T {
+        let slice = UnsafeBufferPointer(rebasing: text[range])
+        guard slice.contains(UInt8(ascii: "\\")) else { return body(slice) }
+        var decoded = ReferenceScanner.decodeString(text, range)
+        return decoded.withUTF8(body)
+    }
+}
+
+/// Rows copied out of SQLite as they are, unscanned, for the builder's
+/// thread to scan when it would otherwise wait for the reading thread.
+struct RawRows {
+    private struct Row {
+        let id: Int64
+        let key: Range<Int>?
+        let text: Range<Int>?
+    }
+
+    static let capacity = 256
+    /// A chunk also ends at this many bytes, so that large records do not
+    /// make queued chunks large.
+    static let byteCapacity = 1 << 20
+
+    private var bytes: [UInt8] = []
+    private var rows: [Row] = []
+
+    var isEmpty: Bool { rows.isEmpty }
+    var isFull: Bool { rows.count >= Self.capacity || bytes.count >= Self.byteCapacity }
+
+    mutating func append(id: Int64, key: UnsafeBufferPointer<UInt8>?, text: UnsafeBufferPointer<UInt8>?) {
+        if rows.isEmpty { bytes.reserveCapacity(64 << 10) }
+        let keyRange = key.map { copy($0) }
+        let textRange = text.map { copy($0) }
+        rows.append(Row(id: id, key: keyRange, text: textRange))
+    }
+
+    private mutating func copy(_ piece: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = bytes.count
+        bytes.append(contentsOf: piece)
+        return start..<bytes.count
+    }
+
+    /// Each row, in order, with its key and record text (nil for NULL).
+    func forEach(_ body: (Int64, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Void) {
+        bytes.withUnsafeBufferPointer { buffer in
+            for row in rows {
+                body(
+                    row.id, row.key.map { UnsafeBufferPointer(rebasing: buffer[$0]) },
+                    row.text.map { UnsafeBufferPointer(rebasing: buffer[$0]) })
+            }
+        }
+    }
+}
