@@ -18,7 +18,7 @@ extension CacheGraph {
             }
             hashes.append((hash ^ (hash << 32)) & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(node)))
         }
-        hashes.sort()
+        Self.sortSpreadValues(&hashes)
         var groups: [[CacheKey]] = []
         var start = 0
         while start < hashes.count {
@@ -35,6 +35,31 @@ extension CacheGraph {
             start = end
         }
         return groups.sorted { $0[0] < $1[0] }
+    }
+
+    /// Sorts integers whose high bits are evenly spread (hashes): a
+    /// counting pass puts them in 65,536 buckets by their top 16 bits, and
+    /// each bucket, a handful of values, is sorted on its own. For a
+    /// million keys that is a tenth of the work of one general sort.
+    static func sortSpreadValues(_ values: inout [UInt64]) {
+        guard values.count > 1 << 12 else { return values.sort() }
+        let bucketCount = 1 << 16
+        var starts = [Int](repeating: 0, count: bucketCount + 1)
+        for value in values { starts[Int(value >> 48) + 1] += 1 }
+        for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
+        var next = starts
+        var sorted = [UInt64](repeating: 0, count: values.count)
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            for value in values {
+                let bucket = Int(value >> 48)
+                sorted[next[bucket]] = value
+                next[bucket] += 1
+            }
+            for bucket in 0..<bucketCount where starts[bucket + 1] - starts[bucket] > 1 {
+                sorted[starts[bucket]..<starts[bucket + 1]].sort()
+            }
+        }
+        values = sorted
     }
 
     private static func foldASCII(_ byte: UInt8) -> UInt8 {
