@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a cache's records and bytes go, from one pass over the table.
 public struct CacheStatistics: Sendable {
     /// Records and bytes of JSON text under one name.
@@ -58,7 +60,6 @@ extension CacheGraph {
         var prefixTable = KeyTable()
         var prefixRecords: [Int] = []
         var prefixBytes: [Int] = []
-        var label: [UInt8] = []
         var pathKeyed = 0
         var largest: [(node: Int32, bytes: Int)] = []
         let reachedBy = rootFieldOwners()
@@ -76,8 +77,10 @@ extension CacheGraph {
                 typeRecords[type] += 1
                 typeBytes[type] += bytes
             }
-            if keyPrefix(node, into: &label) { pathKeyed += 1 }
-            let prefix = Int(label.withUnsafeBufferPointer { prefixTable.insert($0) })
+            let prefix = withKeyPrefix(node) { label, isPath in
+                if isPath { pathKeyed += 1 }
+                return Int(prefixTable.insert(label))
+            }
             if prefix == prefixRecords.count {
                 prefixRecords.append(0)
                 prefixBytes.append(0)
@@ -130,42 +133,43 @@ extension CacheGraph {
 
     private static let rootNames = CacheKey.roots.map { Array($0.rawValue.utf8) }
 
-    /// Writes the display prefix of a node's key into `label` and says
-    /// whether it is a path key: `User:*` for `User:1`, `User:*.*` for
-    /// `User:1.avatar(size:64)`, `QUERY_ROOT.*` for `QUERY_ROOT.reviews(…).0`,
-    /// a root for itself.
-    func keyPrefix(_ node: Int32, into label: inout [UInt8]) -> Bool {
-        label.removeAll(keepingCapacity: true)
-        return keyTable.withBytes(node) { key in
-            if Self.rootNames.contains(where: { $0.elementsEqual(key) }) {
-                label.append(contentsOf: key)
-                return false
-            }
-            if let dot = key.firstIndex(of: UInt8(ascii: ".")) {
-                let parent = UnsafeBufferPointer(rebasing: key[..<dot])
-                if Self.rootNames.contains(where: { $0.elementsEqual(parent) }) {
-                    label.append(contentsOf: parent)
-                    label.append(contentsOf: ".*".utf8)
-                    return true
-                }
-                if keyTable.find(parent) != nil {
-                    if let colon = parent.firstIndex(of: UInt8(ascii: ":")) {
-                        label.append(contentsOf: parent[..<colon])
-                        label.append(contentsOf: ":*.*".utf8)
-                    } else {
-                        label.append(contentsOf: "*.*".utf8)
-                    }
-                    return true
-                }
-            }
-            if let colon = key.firstIndex(of: UInt8(ascii: ":")) {
-                label.append(contentsOf: key[..<colon])
-                label.append(contentsOf: ":*".utf8)
-            } else {
-                label.append(contentsOf: "(no prefix)".utf8)
-            }
-            return false
+    private static func isRootName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Most keys differ from every root in their length.
+        rootNames.contains { name in
+            name.count == bytes.count && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
         }
+    }
+
+    /// Calls `body` with the display prefix of a node's key, and whether it
+    /// is a path key: `User:*` for `User:1`, `User:*.*` for
+    /// `User:1.avatar(size:64)`, `QUERY_ROOT.*` for `QUERY_ROOT.reviews(…).0`,
+    /// a root for itself. Called for every record, so it copies bytes, not arrays.
+    func withKeyPrefix<T>(_ node: Int32, _ body: (_ prefix: UnsafeBufferPointer<UInt8>, _ isPath: Bool) -> T) -> T {
+        keyTable.withBytes(node) { key in
+            // The prefix is the key's first `kept` bytes and then `suffix`.
+            let (kept, suffix, isPath) = prefixParts(of: key)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: kept + suffix.utf8CodeUnitCount) { buffer in
+                if kept > 0 { buffer.baseAddress!.update(from: key.baseAddress!, count: kept) }
+                if suffix.utf8CodeUnitCount > 0 {
+                    (buffer.baseAddress! + kept).update(from: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+                }
+                return body(UnsafeBufferPointer(buffer), isPath)
+            }
+        }
+    }
+
+    private func prefixParts(of key: UnsafeBufferPointer<UInt8>) -> (kept: Int, suffix: StaticString, isPath: Bool) {
+        if Self.isRootName(key) { return (key.count, "", false) }
+        if let dot = key.firstIndex(of: UInt8(ascii: ".")) {
+            let parent = UnsafeBufferPointer(rebasing: key[..<dot])
+            if Self.isRootName(parent) { return (dot, ".*", true) }
+            if keyTable.find(parent) != nil {
+                if let colon = parent.firstIndex(of: UInt8(ascii: ":")) { return (colon, ":*.*", true) }
+                return (0, "*.*", true)
+            }
+        }
+        if let colon = key.firstIndex(of: UInt8(ascii: ":")) { return (colon, ":*", false) }
+        return (0, "(no prefix)", false)
     }
 
     /// Which root field reaches each record first, breadth-first from every

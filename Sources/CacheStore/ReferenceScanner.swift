@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the references in a record's JSON text without decoding the record:
 /// a walk over the UTF-8 bytes that allocates only for the references it
 /// reports. It agrees with decoding: an object whose only member is a string
@@ -189,11 +191,9 @@ enum ReferenceScanner {
         private func isReferenceName(_ range: Range<Int>) -> Bool { isName(range, "$reference") }
 
         private func isName(_ range: Range<Int>, _ name: StaticString) -> Bool {
-            guard range.count == name.utf8CodeUnitCount else { return false }
-            for offset in 0..<range.count where bytes[range.lowerBound + offset] != name.utf8Start[offset] {
-                return false
-            }
-            return true
+            // Called for every member name: most differ in length or first byte.
+            guard range.count == name.utf8CodeUnitCount, bytes[range.lowerBound] == name.utf8Start[0] else { return false }
+            return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
         }
 
         /// Skips a string; returns the range between its quotes. Nil for a
@@ -258,8 +258,10 @@ enum ReferenceScanner {
             isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
         }
 
+        @inline(__always)
         private mutating func skipWhitespace() {
-            while index < bytes.count {
+            // Apollo writes no whitespace: one comparison says so.
+            while index < bytes.count, bytes[index] <= 0x20 {
                 switch bytes[index] {
                 case 0x20, 0x0A, 0x0D, 0x09: index += 1
                 default: return
@@ -267,6 +269,7 @@ enum ReferenceScanner {
             }
         }
 
+        @inline(__always)
         private mutating func consume(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
