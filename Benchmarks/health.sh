@@ -133,6 +133,9 @@ measure() {
         rm -f "$copy" "$copy-journal"; cp "$file" "$copy"; sync
         run_timed "gc" 0 "$GQLCACHE" gc "$copy" --all --force --format jsonl
         gc+=("$ELAPSED_US"); gc_kb+=("$PEAK_KB")
+        # What gc wrote goes to disk now, untimed: otherwise the kernel writes
+        # it back during the next run's commands, on one of the two cores.
+        sync
         echo "   run $i: scan $(seconds "${scan[-1]}"), doctor $(seconds "${doctor[-1]}"), stats $(seconds "${stats[-1]}")," \
             "gc --dry-run $(seconds "${dry[-1]}"), gc $(seconds "${gc[-1]}")" >&2
     done
@@ -157,6 +160,8 @@ SMALL_FILE="$WORK/small.sqlite"
 LARGE_FILE="$WORK/large.sqlite"
 generate "$SMALL_FILE" "$SMALL"
 generate "$LARGE_FILE" "$RECORDS"
+# The new files' pages reach the disk before anything is timed.
+sync
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
 echo "== small cache: $RUNS runs" >&2
 measure "$SMALL_FILE" small
