@@ -16,6 +16,21 @@ final class CacheGraphTests: XCTestCase {
         return store
     }
 
+    /// A blog cache of `users` users with every `step`-th of the first
+    /// `2 × users` keys of `type` removed (so references dangle), then a
+    /// NULL record, a record the scanner refuses, and a few `Late:` records.
+    private func damagedBlogStore(_ folder: TemporaryDirectory, users: Int, removingEvery step: Int, of type: String) throws -> CacheStore {
+        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
+        try BlogCache(users: users).write(to: store)
+        _ = try store.write { tx in
+            for index in stride(from: 1, through: 2 * users, by: step) { _ = try tx.removeObject(for: CacheKey("\(type):\(index)")) }
+            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
+            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"a":{"$reference":"User:1"}"#)
+            try BlogCache(users: 5).records { try tx.merge([Record(key: CacheKey("Late:" + $0.key.rawValue), fields: $0.fields)]) }
+        }
+        return store
+    }
+
     /// A record with the given fields and an `id` (a merge writes no record without fields).
     private func record(_ key: CacheKey, _ fields: [String: FieldValue]) -> Record {
         Record(key: key, fields: fields.merging(["id": .string(key.rawValue)]) { old, _ in old })
@@ -149,14 +164,7 @@ final class CacheGraphTests: XCTestCase {
     /// the rows say, in order.
     func testAGraphOverManyBatchesAgreesWithDecodingEveryRecord() throws {
         let folder = try TemporaryDirectory(self)
-        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
-        try BlogCache(users: 800).write(to: store)
-        _ = try store.write { tx in
-            for index in stride(from: 1, through: 1600, by: 97) { _ = try tx.removeObject(for: CacheKey("Post:\(index)")) }
-            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
-            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"a":{"$reference":"User:1"}"#)
-            try BlogCache(users: 5).records { try tx.merge([Record(key: CacheKey("Late:" + $0.key.rawValue), fields: $0.fields)]) }
-        }
+        let store = try damagedBlogStore(folder, users: 800, removingEvery: 97, of: "Post")
         let graph = try store.read { tx in try tx.graph() }
         let everything = try store.read { tx in try tx.records(for: tx.keys()) }
         let records = everything.compactMapValues { try? $0.get() }
@@ -180,14 +188,9 @@ final class CacheGraphTests: XCTestCase {
     /// which thread scanned which rows, nor on where chunks start.
     func testTheGraphIsTheSameWhicheverThreadScansTheRows() throws {
         let folder = try TemporaryDirectory(self)
-        let store = try CacheStore.create(at: folder.path("blog.sqlite"))
-        try BlogCache(users: 300).write(to: store)
+        let store = try damagedBlogStore(folder, users: 300, removingEvery: 41, of: "User")
         _ = try store.write { tx in
-            for index in stride(from: 1, through: 600, by: 41) { _ = try tx.removeObject(for: CacheKey("User:\(index)")) }
-            try tx.unsafeWriteRawRecord(key: "Null:1", text: nil)
-            try tx.unsafeWriteRawRecord(key: "Broken:1", text: #"{"a":{"$reference":"User:1"}"#)
             try tx.unsafeWriteRawRecord(key: "Escaped:1", text: #"{"__typename":"T\u0061g","f\u006f":{"$reference":"Post:\u0031"}}"#)
-            try BlogCache(users: 3).records { try tx.merge([Record(key: CacheKey("Late:" + $0.key.rawValue), fields: $0.fields)]) }
         }
         try SQLiteShell.run(folder.path("blog.sqlite"), #"INSERT INTO records(key, record) VALUES (NULL, '{"__typename":"Ghost"}')"#)
         // Ordinary rows last, so that the last chunk ends in a part-filled batch.
