@@ -53,6 +53,15 @@ extension ReadTransaction {
                     case .builderThread: handsOverRaw = true
                     }
                 }
+                if handsOverRaw, !RawRows.takes(text) {
+                    // A large record is scanned where SQLite holds it, never
+                    // copied: memory follows the keys, not the records.
+                    if !raw.isEmpty {
+                        builder.send(.rows(raw))
+                        raw = RawRows()
+                    }
+                    handsOverRaw = false
+                }
                 if handsOverRaw {
                     raw.append(id: id, key: key, text: text)
                     if raw.isFull {

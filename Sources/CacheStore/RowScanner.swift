@@ -71,9 +71,14 @@ struct RawRows {
     }
 
     static let capacity = 256
-    /// A chunk also ends at this many bytes, so that large records do not
-    /// make queued chunks large.
+    /// A chunk also ends once it holds this many bytes; with rows of at
+    /// most ``largestRecord`` bytes, no chunk passes twice this.
     static let byteCapacity = 1 << 20
+    /// Larger records are never copied into a chunk (``takes(_:)``).
+    static let largestRecord = 1 << 20
+
+    /// Whether a row with this record text may go into a chunk.
+    static func takes(_ text: UnsafeBufferPointer<UInt8>?) -> Bool { (text?.count ?? 0) <= largestRecord }
 
     private var bytes: [UInt8] = []
     private var rows: [Row] = []

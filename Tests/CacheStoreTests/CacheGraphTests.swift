@@ -191,7 +191,12 @@ final class CacheGraphTests: XCTestCase {
         let store = try damagedBlogStore(folder, users: 300, removingEvery: 41, of: "User")
         _ = try store.write { tx in
             try tx.unsafeWriteRawRecord(key: "Escaped:1", text: #"{"__typename":"T\u0061g","f\u006f":{"$reference":"Post:\u0031"}}"#)
+            try tx.unsafeWriteRawRecord(key: "Empty:1", text: "")
+            // Larger than a chunk may copy: scanned by the reading thread whatever the split.
+            let big = String(repeating: "x", count: RawRows.largestRecord + 10)
+            try tx.unsafeWriteRawRecord(key: "Big:1", text: #"{"__typename":"Big","a":{"$reference":"Nowhere:1"},"b":"\#(big)"}"#)
         }
+        try SQLiteShell.run(folder.path("blog.sqlite"), "INSERT INTO records(key, record) VALUES ('', '{}')")
         try SQLiteShell.run(folder.path("blog.sqlite"), #"INSERT INTO records(key, record) VALUES (NULL, '{"__typename":"Ghost"}')"#)
         // Ordinary rows last, so that the last chunk ends in a part-filled batch.
         _ = try store.write { tx in
@@ -216,7 +221,9 @@ final class CacheGraphTests: XCTestCase {
         let balanced = try store.read { tx in try tx.graph(scanning: .balanced) }
         XCTAssertEqual(summary(builder), summary(reading))
         XCTAssertEqual(summary(balanced), summary(reading))
-        XCTAssertEqual(reading.damagedRecords.map(\.key), ["Null:1", "Broken:1"])
+        XCTAssertEqual(reading.damagedRecords.map(\.key), ["Null:1", "Broken:1", "Empty:1"])
+        XCTAssertEqual(reading.damagedRecords.last?.problem.description, "empty text, not a JSON object", "empty text is not NULL")
+        XCTAssertEqual(reading.keys(typename: "Big"), ["Big:1"])
         XCTAssertEqual(reading.keylessRowIDs.count, 1)
         XCTAssertEqual(reading.keys(typename: "Tag"), ["Escaped:1"])
         XCTAssertGreaterThan(reading.recordCount, RawRows.capacity * 4, "enough rows for many chunks")
