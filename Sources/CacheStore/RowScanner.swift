@@ -45,8 +45,9 @@ struct RowScanner {
     /// Emits the batch's rows, when it has any, and starts a new batch.
     mutating func flush(emit: (GraphBuilder.Step) -> Void) {
         guard !batch.isEmpty else { return }
+        let next = ScanBatch(roomFor: batch)
         emit(.batch(batch))
-        batch = ScanBatch()
+        batch = next
     }
 
     /// Calls `body` with the bytes of a JSON string's contents, unescaped

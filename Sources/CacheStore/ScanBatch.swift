@@ -3,6 +3,9 @@
 /// graph's key table is read for the whole batch before it is updated:
 /// the processor then waits for many memory fetches at once instead of
 /// one after another, which is where a million-key table spends its time.
+///
+/// A batch has one owner at a time (the reading thread fills it, then hands
+/// it to the builder): copies share their bytes.
 struct ScanBatch {
     private struct Piece {
         let start: Int
@@ -18,35 +21,41 @@ struct ScanBatch {
 
     static let capacity = 256
 
-    /// The pieces' bytes end to end: `bytes[..<used]`. The array only
-    /// grows; copying a short piece in with `memcpy` costs a fraction of
-    /// `append(contentsOf:)`, and a batch copies a few thousand of them.
-    private var bytes = [UInt8](repeating: 0, count: 1 << 14)
+    /// The pieces' bytes end to end, `used` of them: a piece is copied in
+    /// without an array's uniqueness and bounds checks, short ones without
+    /// a call to `memcpy`, and a batch copies a few thousand of them.
+    private var bytes: ByteArena
     private var used = 0
     private var pieces: [Piece] = []
     private var rows: [PendingRow] = []
     /// (field piece, target piece) pairs.
     private var references: [(field: Int, target: Int)] = []
-    private var hashes: [UInt32] = []
     /// Where the row being added started, to take it back.
     private var rowStart = (bytes: 0, pieces: 0, references: 0)
     private var typename: Int?
     private(set) var sink: UInt64 = 0
+
+    init() {
+        bytes = ByteArena(capacity: 1 << 14)
+    }
+
+    /// An empty batch with room for a little more than `previous` held.
+    /// Batches follow one another with much the same rows: the next one
+    /// then never grows its arrays step by step, each growth a copy.
+    init(roomFor previous: ScanBatch) {
+        bytes = ByteArena(capacity: Swift.max(1 << 14, previous.used + previous.used / 4))
+        pieces.reserveCapacity(previous.pieces.count + previous.pieces.count / 4)
+        rows.reserveCapacity(Self.capacity)
+        references.reserveCapacity(previous.references.count + previous.references.count / 4)
+    }
 
     var isFull: Bool { rows.count >= Self.capacity }
     var isEmpty: Bool { rows.isEmpty }
 
     private mutating func piece(_ text: UnsafeBufferPointer<UInt8>) -> Int {
         pieces.append(Piece(start: used, count: text.count))
-        let end = used + text.count
-        if end > bytes.count { bytes.append(contentsOf: repeatElement(0, count: Swift.max(end, 2 * bytes.count) - bytes.count)) }
-        if let source = text.baseAddress, !text.isEmpty {
-            let start = used
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                (buffer.baseAddress! + start).update(from: source, count: text.count)
-            }
-        }
-        used = end
+        bytes.write(text, at: used)
+        used += text.count
         return pieces.count - 1
     }
 
@@ -75,9 +84,11 @@ struct ScanBatch {
     /// Adds the batch's rows to the graph, in order, and empties the batch.
     mutating func flush(into graph: inout CacheGraph) {
         guard !rows.isEmpty else { return }
-        let hashes = bytes.withUnsafeBufferPointer { buffer in
-            pieces.map { KeyTable.hash(UnsafeBufferPointer(rebasing: buffer[$0.start..<$0.start + $0.count])) }
+        let base = UnsafePointer(bytes.base)
+        func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base + pieces[index].start, count: pieces[index].count)
         }
+        let hashes = pieces.indices.map { KeyTable.hash(text($0)) }
         // Every key and target's first probe, before any is looked up.
         var sink = self.sink
         for row in rows {
@@ -85,23 +96,66 @@ struct ScanBatch {
             for reference in references[row.references] { sink &+= graph.keyTable.touch(hashes[reference.target]) }
         }
         self.sink = sink
-        bytes.withUnsafeBufferPointer { buffer in
-            func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: buffer[pieces[index].start..<pieces[index].start + pieces[index].count])
-            }
-            for row in rows {
-                let node = graph.beginRecord(key: text(row.key), hash: hashes[row.key], bytes: row.size)
-                if let typename = row.typename { graph.setTypename(of: node, text(typename), hash: hashes[typename]) }
-                for reference in references[row.references] {
-                    graph.addReference(
-                        from: node, field: text(reference.field), fieldHash: hashes[reference.field],
-                        target: text(reference.target), hash: hashes[reference.target])
-                }
+        for row in rows {
+            let node = graph.beginRecord(key: text(row.key), hash: hashes[row.key], bytes: row.size)
+            if let typename = row.typename { graph.setTypename(of: node, text(typename), hash: hashes[typename]) }
+            for reference in references[row.references] {
+                graph.addReference(
+                    from: node, field: text(reference.field), fieldHash: hashes[reference.field],
+                    target: text(reference.target), hash: hashes[reference.target])
             }
         }
         used = 0
         pieces.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
         references.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Bytes that only grow, written by one batch at a time.
+private final class ByteArena: @unchecked Sendable {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// Copies `text` to `offset`, keeping the `offset` bytes before it when it grows.
+    @inline(__always)
+    func write(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        let count = text.count
+        if offset + count > capacity { grow(to: offset + count, keeping: offset) }
+        guard let source = text.baseAddress else { return }
+        let target = UnsafeMutableRawPointer(base + offset)
+        let from = UnsafeRawPointer(source)
+        // Keys and field names are mostly 4 to 16 bytes: two overlapping
+        // loads and stores copy them.
+        if count >= 8 && count <= 16 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count { target.storeBytes(of: from.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
+        } else {
+            target.copyMemory(from: from, byteCount: count)
+        }
+    }
+
+    private func grow(to needed: Int, keeping kept: Int) {
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(needed, 2 * capacity))
+        grown.update(from: base, count: kept)
+        base.deallocate()
+        base = grown
+        capacity = Swift.max(needed, 2 * capacity)
     }
 }
