@@ -21,23 +21,26 @@ enum ReferenceScanner {
         var lastField: Range<Int>?
         var fieldName = ""
         return scanner.scanRecord(
-            { field, target in
+            { field, target, _ in
                 if field != lastField {
                     lastField = field
                     fieldName = decodeString(bytes, field)
                 }
                 found(fieldName, decodeString(bytes, target))
             },
-            typename: { _ in }, reportsTypename: false)
+            typename: { _, _ in }, reportsTypename: false)
     }
 
     /// The references, and the top-level `__typename` when it is a string,
     /// in one walk over the bytes, reported as the byte ranges between the
     /// quotes of the field name, the target key and the typename: still
-    /// JSON-escaped (see ``decodeString(_:_:)``).
+    /// JSON-escaped (see ``decodeString(_:_:)``). `escaped` is false when
+    /// no string read so far, these included, holds an escape: the ranges
+    /// are then the strings' bytes as they are.
     static func scan(
-        inUTF8 bytes: UnsafeBufferPointer<UInt8>, references found: (_ field: Range<Int>, _ target: Range<Int>) -> Void,
-        typename: (Range<Int>) -> Void
+        inUTF8 bytes: UnsafeBufferPointer<UInt8>,
+        references found: (_ field: Range<Int>, _ target: Range<Int>, _ escaped: Bool) -> Void,
+        typename: (_ name: Range<Int>, _ escaped: Bool) -> Void
     ) -> Bool {
         var scanner = Scanner(bytes: bytes)
         return scanner.scanRecord(found, typename: typename, reportsTypename: true)
@@ -56,59 +59,65 @@ enum ReferenceScanner {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Whether a string read so far holds a backslash escape.
+        private(set) var sawEscape = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         mutating func scanRecord(
-            _ found: (Range<Int>, Range<Int>) -> Void, typename: (Range<Int>) -> Void, reportsTypename: Bool
+            _ found: (Range<Int>, Range<Int>, Bool) -> Void, typename: (Range<Int>, Bool) -> Void, reportsTypename: Bool
         ) -> Bool {
-            skipWhitespace()
-            guard consume(UInt8(ascii: "{")) else { return false }
-            skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return atEnd() }
-            while true {
-                skipWhitespace()
-                guard let nameRange = scanStringRange() else { return false }
-                skipWhitespace()
-                guard consume(UInt8(ascii: ":")) else { return false }
-                skipWhitespace()
-                if reportsTypename, isName(nameRange, "__typename"), index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                    guard let value = scanStringRange() else { return false }
-                    typename(value)
-                    skipWhitespace()
-                    if consume(UInt8(ascii: ",")) { continue }
-                    guard consume(UInt8(ascii: "}")) else { return false }
-                    return atEnd()
-                }
-                guard scanValue(depth: 1, { found(nameRange, $0) }) else { return false }
-                skipWhitespace()
-                if consume(UInt8(ascii: ",")) { continue }
-                guard consume(UInt8(ascii: "}")) else { return false }
+            guard peek() == UInt8(ascii: "{") else { return false }
+            index &+= 1
+            if peek() == UInt8(ascii: "}") {
+                index &+= 1
                 return atEnd()
+            }
+            while true {
+                guard let nameRange = scanStringRange(), expect(UInt8(ascii: ":")) else { return false }
+                if reportsTypename, isName(nameRange, "__typename"), peek() == UInt8(ascii: "\"") {
+                    guard let value = scanStringRange() else { return false }
+                    typename(value, sawEscape)
+                } else {
+                    guard scanValue(depth: 1, { found(nameRange, $0, $1) }) else { return false }
+                }
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index &+= 1
+                case UInt8(ascii: "}"):
+                    index &+= 1
+                    return atEnd()
+                default:
+                    return false
+                }
             }
         }
 
-        private mutating func atEnd() -> Bool {
-            skipWhitespace()
-            return index == bytes.count
-        }
+        private mutating func atEnd() -> Bool { peek() == nil }
 
-        private mutating func scanValue(depth: Int, _ found: (Range<Int>) -> Void) -> Bool {
+        /// Reports each reference target with whether a string read so far held an escape.
+        private mutating func scanValue(depth: Int, _ found: (Range<Int>, Bool) -> Void) -> Bool {
             guard depth < 2000 else { return false }
-            skipWhitespace()
-            guard index < bytes.count else { return false }
-            switch bytes[index] {
+            switch peek() {
             case UInt8(ascii: "\""):
                 return scanStringRange() != nil
             case UInt8(ascii: "["):
-                index += 1
-                skipWhitespace()
-                if consume(UInt8(ascii: "]")) { return true }
+                index &+= 1
+                if peek() == UInt8(ascii: "]") {
+                    index &+= 1
+                    return true
+                }
                 while true {
                     guard scanValue(depth: depth + 1, found) else { return false }
-                    skipWhitespace()
-                    if consume(UInt8(ascii: ",")) { continue }
-                    return consume(UInt8(ascii: "]"))
+                    switch peek() {
+                    case UInt8(ascii: ","):
+                        index &+= 1
+                    case UInt8(ascii: "]"):
+                        index &+= 1
+                        return true
+                    default:
+                        return false
+                    }
                 }
             case UInt8(ascii: "{"):
                 return scanObject(depth: depth, found)
@@ -118,40 +127,45 @@ enum ReferenceScanner {
                 return consumeLiteral("false")
             case UInt8(ascii: "n"):
                 return consumeLiteral("null")
+            case nil:
+                return false
             default:
                 return scanNumber()
             }
         }
 
-        private mutating func scanObject(depth: Int, _ found: (Range<Int>) -> Void) -> Bool {
-            index += 1  // "{"
-            skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return true }
+        private mutating func scanObject(depth: Int, _ found: (Range<Int>, Bool) -> Void) -> Bool {
+            index &+= 1  // "{"
+            if peek() == UInt8(ascii: "}") {
+                index &+= 1
+                return true
+            }
             var members = 0
             var referenceTarget: Range<Int>?
             var nested: [Range<Int>] = []
-            while true {
-                skipWhitespace()
-                guard let name = scanStringRange() else { return false }
-                skipWhitespace()
-                guard consume(UInt8(ascii: ":")) else { return false }
-                skipWhitespace()
+            members: while true {
+                guard let name = scanStringRange(), expect(UInt8(ascii: ":")) else { return false }
                 members += 1
-                if isReferenceName(name), index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                if isReferenceName(name), peek() == UInt8(ascii: "\"") {
                     guard let target = scanStringRange() else { return false }
                     referenceTarget = target
                 } else {
-                    guard scanValue(depth: depth + 1, { nested.append($0) }) else { return false }
+                    guard scanValue(depth: depth + 1, { target, _ in nested.append(target) }) else { return false }
                 }
-                skipWhitespace()
-                if consume(UInt8(ascii: ",")) { continue }
-                guard consume(UInt8(ascii: "}")) else { return false }
-                break
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index &+= 1
+                case UInt8(ascii: "}"):
+                    index &+= 1
+                    break members
+                default:
+                    return false
+                }
             }
             if members == 1, let referenceTarget {
-                found(referenceTarget)
+                found(referenceTarget, sawEscape)
             } else {
-                nested.forEach(found)
+                for target in nested { found(target, sawEscape) }
             }
             return true
         }
@@ -198,9 +212,26 @@ enum ReferenceScanner {
 
         /// Skips a string; returns the range between its quotes. Nil for a
         /// string the decoder would refuse (a control character, a bad escape).
+        ///
+        /// Inlined where it is called: most strings are plain and end within
+        /// a few words, and the call would cost as much as reading them.
+        /// The rest (escapes, control characters, the text's last seven
+        /// bytes) go to ``scanStringRemainder(from:)``.
+        @inline(__always)
         private mutating func scanStringRange() -> Range<Int>? {
-            guard consume(UInt8(ascii: "\"")) else { return nil }
+            guard peek() == UInt8(ascii: "\"") else { return nil }
+            index &+= 1
             let start = index
+            skipPlainStringBytes()
+            if index < bytes.count && bytes[index] == UInt8(ascii: "\"") {
+                index &+= 1
+                return start..<(index &- 1)
+            }
+            return scanStringRemainder(from: start)
+        }
+
+        /// The rest of a string begun at `start`, from `index`.
+        private mutating func scanStringRemainder(from start: Int) -> Range<Int>? {
             while index < bytes.count {
                 skipPlainStringBytes()
                 guard index < bytes.count else { return nil }
@@ -211,6 +242,7 @@ enum ReferenceScanner {
                     index += 1
                     return range
                 case UInt8(ascii: "\\"):
+                    sawEscape = true
                     guard index + 1 < bytes.count else { return nil }
                     switch bytes[index + 1] {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -239,7 +271,7 @@ enum ReferenceScanner {
         private mutating func skipPlainStringBytes() {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
-            while index + 8 <= bytes.count {
+            while index &+ 8 <= bytes.count {
                 let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
                 let quotes = word ^ (ones &* 0x22)
                 let backslashes = word ^ (ones &* 0x5C)
@@ -247,10 +279,10 @@ enum ReferenceScanner {
                 let flags = special & highs
                 if flags != 0 {
                     // The lowest flag is exact (borrows only flag bytes above a real one).
-                    index += flags.trailingZeroBitCount / 8
+                    index &+= flags.trailingZeroBitCount &>> 3
                     return
                 }
-                index += 8
+                index &+= 8
             }
         }
 
@@ -258,15 +290,32 @@ enum ReferenceScanner {
             isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
         }
 
+        /// The next byte that is not whitespace, with `index` moved to it;
+        /// nil at the end of the text. Apollo writes no whitespace between
+        /// tokens: one comparison says so.
         @inline(__always)
-        private mutating func skipWhitespace() {
-            // Apollo writes no whitespace: one comparison says so.
-            while index < bytes.count, bytes[index] <= 0x20 {
+        private mutating func peek() -> UInt8? {
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            return byte > 0x20 ? byte : peekAfterWhitespace()
+        }
+
+        private mutating func peekAfterWhitespace() -> UInt8? {
+            while index < bytes.count {
                 switch bytes[index] {
                 case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
+                default: return bytes[index]
                 }
             }
+            return nil
+        }
+
+        /// Consumes `byte` when it is the next byte after any whitespace.
+        @inline(__always)
+        private mutating func expect(_ byte: UInt8) -> Bool {
+            guard peek() == byte else { return false }
+            index &+= 1
+            return true
         }
 
         @inline(__always)

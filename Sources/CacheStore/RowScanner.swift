@@ -24,12 +24,19 @@ struct RowScanner {
         batch.beginRow()
         let isObject = ReferenceScanner.scan(
             inUTF8: text,
-            references: { field, target in
+            references: { field, target, escaped in
+                guard escaped else {
+                    batch.addReference(field: UnsafeBufferPointer(rebasing: text[field]), target: UnsafeBufferPointer(rebasing: text[target]))
+                    return
+                }
                 Self.withUnescaped(text, field) { field in
                     Self.withUnescaped(text, target) { target in batch.addReference(field: field, target: target) }
                 }
             },
-            typename: { range in Self.withUnescaped(text, range) { batch.setTypename($0) } })
+            typename: { range, escaped in
+                guard escaped else { return batch.setTypename(UnsafeBufferPointer(rebasing: text[range])) }
+                Self.withUnescaped(text, range) { batch.setTypename($0) }
+            })
         if isObject {
             batch.endRow(key: key, size: text.count)
             if batch.isFull { flush(emit: emit) }

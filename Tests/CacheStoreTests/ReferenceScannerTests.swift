@@ -125,13 +125,201 @@ final class ReferenceScannerValidityTests: XCTestCase {
         let ok = copy.withUTF8 { bytes in
             ReferenceScanner.scan(
                 inUTF8: bytes,
-                references: {
-                    references.append("\(ReferenceScanner.decodeString(bytes, $0)) → \(ReferenceScanner.decodeString(bytes, $1))")
+                references: { field, target, _ in
+                    references.append("\(ReferenceScanner.decodeString(bytes, field)) → \(ReferenceScanner.decodeString(bytes, target))")
                 },
-                typename: { names.append(ReferenceScanner.decodeString(bytes, $0)) })
+                typename: { name, _ in names.append(ReferenceScanner.decodeString(bytes, name)) })
         }
         XCTAssertTrue(ok)
         XCTAssertEqual(names, ["Outer"])
         XCTAssertEqual(references, ["friend → K:1"])
+    }
+}
+
+/// Thousands of generated texts, whole and damaged, read by the scanner and
+/// by the decoder: where the scanner accepts a text, the decoder reads the
+/// same references and typename from it, and where the decoder refuses a
+/// text, so does the scanner.
+final class ReferenceScannerGeneratedTextTests: XCTestCase {
+    /// A small deterministic generator (the same texts on every run).
+    private struct Generator {
+        var state: UInt64
+
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+
+        mutating func chance(_ percent: Int) -> Bool { next(100) < percent }
+
+        mutating func space() -> String {
+            guard chance(15) else { return "" }
+            return [" ", "\n", "\t", "\r", "  "][next(5)]
+        }
+
+        mutating func string() -> String {
+            let pieces = [
+                "a", "User:", "42", "é", "😀", "\\\"", "\\\\", "\\/", "\\n", "\\u00e9", "\\uD83D\\uDE00", " ", "x.y", "$",
+                "(first:10)", "abcdefgh",
+            ]
+            var text = ""
+            for _ in 0..<next(6) { text += pieces[next(pieces.count)] }
+            return "\"" + text + "\""
+        }
+
+        mutating func name() -> String {
+            switch next(10) {
+            case 0, 1: return "\"$reference\""
+            case 2: return "\"__typename\""
+            default: return string()
+            }
+        }
+
+        mutating func value(depth: Int) -> String {
+            switch depth > 3 ? next(5) : next(8) {
+            case 0: return string()
+            case 1: return ["0", "-1", "12.5", "3e7", "-0.25E-3", "9007199254740993"][next(6)]
+            case 2: return ["true", "false", "null"][next(3)]
+            case 3: return "{" + space() + "\"$reference\"" + space() + ":" + space() + string() + space() + "}"
+            case 4: return string()
+            case 5, 6: return object(depth: depth + 1)
+            default:
+                let count = next(4)
+                return "[" + space() + (0..<count).map { _ in value(depth: depth + 1) }.joined(separator: space() + "," + space()) + space() + "]"
+            }
+        }
+
+        /// Member names are distinct once decoded ("é" and "\u00e9" are
+        /// the same name): with a name twice, which member counts is the
+        /// decoder's choice, not something to compare.
+        mutating func object(depth: Int) -> String {
+            var names: Set<String> = []
+            var members: [String] = []
+            for _ in 0..<next(5) {
+                let name = name()
+                guard case .string(let decoded)? = try? JSONReader.parseValue(name), names.insert(decoded).inserted else { continue }
+                members.append(name + space() + ":" + space() + value(depth: depth))
+            }
+            return "{" + space() + members.joined(separator: space() + "," + space()) + space() + "}"
+        }
+
+        /// Damage that keeps the text valid UTF-8: ASCII bytes only are
+        /// taken out, put in or replaced, between characters.
+        mutating func damage(_ bytes: inout [UInt8]) {
+            let inserted = Array("\"\\{}[],: \u{01}a0-.eEu".utf8)
+            for _ in 0..<(1 + next(2)) {
+                guard !bytes.isEmpty else { return }
+                let at = next(bytes.count)
+                guard bytes[at] & 0xC0 != 0x80 else { continue }
+                switch next(4) {
+                case 0: if bytes[at] < 0x80 { bytes.remove(at: at) }
+                case 1: bytes.insert(inserted[next(inserted.count)], at: at)
+                case 2: if bytes[at] < 0x80 { bytes[at] = inserted[next(inserted.count)] }
+                default: bytes.removeLast(bytes.count - at)
+                }
+            }
+        }
+    }
+
+    private struct Scanned: Equatable {
+        var references: [String] = []
+        var typename: String?
+    }
+
+    /// What the scanner reads, or nil when it refuses the text. Checks on
+    /// the way that a string reported as unescaped reads as its bytes.
+    private func scan(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> Scanned? {
+        var result = Scanned()
+        let accepted = bytes.withUnsafeBufferPointer { buffer in
+            ReferenceScanner.scan(
+                inUTF8: buffer,
+                references: { field, target, escaped in
+                    let decodedField = ReferenceScanner.decodeString(buffer, field)
+                    let decodedTarget = ReferenceScanner.decodeString(buffer, target)
+                    if !escaped {
+                        XCTAssertEqual(Array(buffer[field]), Array(decodedField.utf8), file: file, line: line)
+                        XCTAssertEqual(Array(buffer[target]), Array(decodedTarget.utf8), file: file, line: line)
+                    }
+                    result.references.append("\(decodedField) → \(decodedTarget)")
+                },
+                typename: { name, escaped in
+                    let decoded = ReferenceScanner.decodeString(buffer, name)
+                    if !escaped { XCTAssertEqual(Array(buffer[name]), Array(decoded.utf8), file: file, line: line) }
+                    result.typename = decoded
+                })
+        }
+        return accepted ? result : nil
+    }
+
+    private func decode(_ bytes: [UInt8]) -> Scanned? {
+        guard let record = try? bytes.withUnsafeBufferPointer({ try Record(key: "X", utf8: $0, fields: nil) }) else { return nil }
+        return Scanned(references: record.references.map { "\($0.field) → \($0.key.rawValue)" }, typename: record.typename)
+    }
+
+    func testScannerAndDecoderAgreeOnGeneratedTextsWholeAndDamaged() {
+        var generator = Generator(state: 0x5EED)
+        var accepted = 0
+        var refused = 0
+        for round in 0..<6000 {
+            var bytes = Array(generator.object(depth: 0).utf8)
+            if round % 2 == 1 { generator.damage(&bytes) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let scanned = scan(bytes)
+            let decoded = decode(bytes)
+            if let scanned {
+                accepted += 1
+                guard var decoded else { return XCTFail("the scanner accepts what the decoder refuses: \(text)") }
+                // The decoder's references come in field order; the scanner's in text order.
+                decoded.references.sort()
+                var sorted = scanned
+                sorted.references.sort()
+                XCTAssertEqual(sorted, decoded, text)
+            } else {
+                refused += 1
+                if decoded != nil { XCTFail("the scanner refuses what the decoder reads: \(text)") }
+            }
+        }
+        // Both kinds were tried, many times.
+        XCTAssertGreaterThan(accepted, 3000)
+        XCTAssertGreaterThan(refused, 1000)
+    }
+}
+
+final class KeyTableHashTests: XCTestCase {
+    /// The hash as first written: eight bytes at a time, then the rest one
+    /// byte at a time, the first of them lowest.
+    private func referenceHash(_ bytes: [UInt8]) -> UInt32 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        while index + 8 <= bytes.count {
+            var word: UInt64 = 0
+            for offset in 0..<8 { word |= UInt64(bytes[index + offset]) << UInt64(8 * offset) }
+            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 29
+            index += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 32
+        hash = hash &* 0xBF58_476D_1CE4_E5B9
+        return UInt32(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    func testHashDependsOnTheBytesOnlyAtEveryLengthAndOffset() {
+        let source = Array("QUERY_ROOT.feed(first:10).0.author:User:42 é😀".utf8)
+        for length in 0...source.count {
+            for offset in 0...(source.count - length) {
+                let piece = Array(source[offset..<offset + length])
+                // Read in place, inside a longer buffer, with bytes on both sides.
+                let inPlace = source.withUnsafeBufferPointer { KeyTable.hash(UnsafeBufferPointer(rebasing: $0[offset..<offset + length])) }
+                XCTAssertEqual(inPlace, referenceHash(piece), "length \(length), offset \(offset)")
+            }
+        }
     }
 }
