@@ -172,12 +172,25 @@ struct KeyTable: Sendable {
             hash ^= hash >> 29
             index += 8
         }
+        // The last 0 to 7 bytes, the first of them lowest, read with loads
+        // that may overlap bytes already hashed (shifted out).
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.count {
-            tail |= UInt64(bytes[index]) << shift
-            shift += 8
-            index += 1
+        let left = bytes.count - index
+        if left > 0 {
+            if bytes.count >= 8 {
+                tail = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self) >> UInt64(8 * (8 - left))
+            } else if left >= 4 {
+                let low = UInt64(raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+                let high = UInt64(raw.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+                tail = low | (high << UInt64(8 * (left - 4)))
+            } else {
+                var shift: UInt64 = 0
+                while index < bytes.count {
+                    tail |= UInt64(bytes[index]) << shift
+                    shift += 8
+                    index += 1
+                }
+            }
         }
         hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 32
