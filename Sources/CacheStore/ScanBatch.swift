@@ -130,25 +130,7 @@ private final class ByteArena: @unchecked Sendable {
         let count = text.count
         if offset + count > capacity { grow(to: offset + count, keeping: offset) }
         guard let source = text.baseAddress else { return }
-        let target = UnsafeMutableRawPointer(base + offset)
-        let from = UnsafeRawPointer(source)
-        // Keys and field names are mostly 4 to 16 bytes: two overlapping
-        // loads and stores copy them.
-        if count >= 8 && count <= 16 {
-            let head = from.loadUnaligned(as: UInt64.self)
-            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            target.storeBytes(of: head, as: UInt64.self)
-            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4 && count < 8 {
-            let head = from.loadUnaligned(as: UInt32.self)
-            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            target.storeBytes(of: head, as: UInt32.self)
-            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
-        } else if count < 4 {
-            for index in 0..<count { target.storeBytes(of: from.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
-        } else {
-            target.copyMemory(from: from, byteCount: count)
-        }
+        copyBytes(to: base + offset, from: source, count: count)
     }
 
     private func grow(to needed: Int, keeping kept: Int) {
