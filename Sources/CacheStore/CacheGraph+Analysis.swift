@@ -11,11 +11,7 @@ extension CacheGraph {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(recordCount)
         for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
-            let hash = keyTable.withBytes(node) { bytes in
-                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                for byte in bytes { hash = (hash ^ UInt64(Self.foldASCII(byte))) &* 0x100_0000_01b3 }
-                return hash
-            }
+            let hash = keyTable.withBytes(node, Self.foldedHash)
             hashes.append((hash ^ (hash << 32)) & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(node)))
         }
         Self.sortSpreadValues(&hashes)
@@ -60,6 +56,45 @@ extension CacheGraph {
             }
         }
         values = sorted
+    }
+
+    /// A hash of the bytes with ASCII letters lowercased: keys equal but
+    /// for ASCII case hash alike. Eight bytes at a time: in each, the
+    /// bytes from `A` to `Z` get their 0x20 bit set, all at once.
+    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        @inline(__always)
+        func folded(_ word: UInt64) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let low = word & (ones &* 0x7F)
+            // High bit of each byte: its low 7 bits are at least "A", above "Z".
+            let atLeastA = low &+ ones &* (0x80 - 0x41)
+            let aboveZ = low &+ ones &* (0x80 - 0x5B)
+            let upper = atLeastA & ~aboveZ & ~word & (ones &* 0x80)
+            return word | (upper &>> 2)
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            hash = (hash ^ folded(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash &>> 29
+            index &+= 8
+        }
+        // The last bytes, the first of them lowest (see KeyTable.hash).
+        var tail: UInt64 = 0
+        let left = bytes.count &- index
+        if left > 0 && bytes.count >= 8 {
+            tail = folded(raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)) &>> UInt64(8 &* (8 &- left))
+        } else {
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                tail |= UInt64(foldASCII(bytes[index])) &<< shift
+                shift &+= 8
+                index &+= 1
+            }
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash &>> 32)
     }
 
     private static func foldASCII(_ byte: UInt8) -> UInt8 {

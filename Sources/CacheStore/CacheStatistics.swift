@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a cache's records and bytes go, from one pass over the table.
-public struct CacheStatistics: Sendable {
+public struct CacheStatistics: Equatable, Sendable {
     /// Records and bytes of JSON text under one name.
     public struct Group: Equatable, Sendable {
         /// The `__typename`, key prefix or root field; nil for records
@@ -53,54 +53,34 @@ extension ReadTransaction {
 }
 
 extension CacheGraph {
-    func statistics(largest limit: Int, pages: PageStatistics) -> CacheStatistics {
+    /// `splitFrom`: the number of nodes from which the per-record sums
+    /// are worked out in two halves at once (tests set it to compare).
+    func statistics(largest limit: Int, pages: PageStatistics, splitFrom: Int = 1 << 16) -> CacheStatistics {
         let typeCount = typenameTable.count
-        var typeRecords = [Int](repeating: 0, count: typeCount + 1)
-        var typeBytes = [Int](repeating: 0, count: typeCount + 1)
-        var prefixTable = KeyTable()
-        var prefixRecords: [Int] = []
-        var prefixBytes: [Int] = []
-        var pathKeyed = 0
-        var largest: [(node: Int32, bytes: Int)] = []
         let reachedBy = rootFieldOwners()
-        var ownerRecords = [Int](repeating: 0, count: reachedBy.groups.count)
-        var ownerBytes = [Int](repeating: 0, count: reachedBy.groups.count)
-        var unreachable = (records: 0, bytes: 0)
         // Every record a root reaches is a root or is owned by a root field.
         var isRoot = [Bool](repeating: false, count: nodeCount)
         for root in rootNodes { isRoot[Int(root)] = true }
-        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
-            let index = Int(node)
-            let bytes = Int(sizes[index])
-            if states[index] == .record {
-                let type = typenameOf[index] < 0 ? typeCount : Int(typenameOf[index])
-                typeRecords[type] += 1
-                typeBytes[type] += bytes
-            }
-            let prefix = withKeyPrefix(node) { label, isPath in
-                if isPath { pathKeyed += 1 }
-                return Int(prefixTable.insert(label))
-            }
-            if prefix == prefixRecords.count {
-                prefixRecords.append(0)
-                prefixBytes.append(0)
-            }
-            prefixRecords[prefix] += 1
-            prefixBytes[prefix] += bytes
-            if reachedBy.owner[index] >= 0 {
-                ownerRecords[Int(reachedBy.owner[index])] += 1
-                ownerBytes[Int(reachedBy.owner[index])] += bytes
-            } else if !isRoot[index] {
-                unreachable.records += 1
-                unreachable.bytes += bytes
-            }
-            // Ties keep the first in row order; the list is sorted by key at the end.
-            if limit > 0 && (largest.count < limit || bytes > largest[largest.count - 1].bytes) {
-                if largest.count == limit { largest.removeLast() }
-                let at = largest.firstIndex { bytes > $0.bytes } ?? largest.count
-                largest.insert((node, bytes), at: at)
-            }
+        // The per-record sums, the key prefixes most of all, in two halves
+        // at once on a large cache, then added up.
+        let all = 0..<Int32(nodeCount)
+        var sums: Tally
+        if nodeCount >= splitFrom {
+            let middle = Int32(nodeCount / 2)
+            let graph = self
+            let owner = reachedBy.owner, groups = reachedBy.groups.count, roots = isRoot
+            let (first, second) = bothAtOnce(
+                { graph.tally(0..<middle, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) },
+                { tally(middle..<all.upperBound, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) })
+            sums = first
+            sums.add(second, largest: limit)
+        } else {
+            sums = tally(all, typeCount: typeCount, owner: reachedBy.owner, groups: reachedBy.groups.count, isRoot: isRoot, largest: limit)
         }
+        let typeRecords = sums.typeRecords, typeBytes = sums.typeBytes
+        let prefixTable = sums.prefixTable, prefixRecords = sums.prefixRecords, prefixBytes = sums.prefixBytes
+        let ownerRecords = sums.ownerRecords, ownerBytes = sums.ownerBytes
+        let unreachable = sums.unreachable, pathKeyed = sums.pathKeyed, largest = sums.largest
         func byBytes(_ lhs: CacheStatistics.Group, _ rhs: CacheStatistics.Group) -> Bool {
             if lhs.bytes != rhs.bytes { return lhs.bytes > rhs.bytes }
             return byteOrder(lhs.name ?? "", rhs.name ?? "")
@@ -129,6 +109,100 @@ extension CacheGraph {
                 $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.key < $1.key
             },
             pages: pages)
+    }
+
+    /// Sums over some of the nodes, for ``statistics(largest:pages:)``.
+    struct Tally {
+        var typeRecords: [Int]
+        var typeBytes: [Int]
+        var prefixTable = KeyTable()
+        var prefixRecords: [Int] = []
+        var prefixBytes: [Int] = []
+        var pathKeyed = 0
+        /// Most bytes first; ties in node order.
+        var largest: [(node: Int32, bytes: Int)] = []
+        var ownerRecords: [Int]
+        var ownerBytes: [Int]
+        var unreachable = (records: 0, bytes: 0)
+
+        /// Adds the sums of nodes that all come after this tally's.
+        mutating func add(_ other: Tally, largest limit: Int) {
+            for type in typeRecords.indices {
+                typeRecords[type] += other.typeRecords[type]
+                typeBytes[type] += other.typeBytes[type]
+            }
+            for prefix in 0..<other.prefixRecords.count {
+                let number = other.prefixTable.withBytes(Int32(prefix)) { Int(prefixTable.insert($0)) }
+                if number == prefixRecords.count {
+                    prefixRecords.append(0)
+                    prefixBytes.append(0)
+                }
+                prefixRecords[number] += other.prefixRecords[prefix]
+                prefixBytes[number] += other.prefixBytes[prefix]
+            }
+            pathKeyed += other.pathKeyed
+            for group in ownerRecords.indices {
+                ownerRecords[group] += other.ownerRecords[group]
+                ownerBytes[group] += other.ownerBytes[group]
+            }
+            unreachable.records += other.unreachable.records
+            unreachable.bytes += other.unreachable.bytes
+            // A stable merge: among equal sizes, these nodes come first, as
+            // they would in one pass.
+            var merged: [(node: Int32, bytes: Int)] = []
+            var left = 0, right = 0
+            while merged.count < limit && (left < largest.count || right < other.largest.count) {
+                if right == other.largest.count || (left < largest.count && largest[left].bytes >= other.largest[right].bytes) {
+                    merged.append(largest[left])
+                    left += 1
+                } else {
+                    merged.append(other.largest[right])
+                    right += 1
+                }
+            }
+            largest = merged
+        }
+    }
+
+    func tally(
+        _ nodes: Range<Int32>, typeCount: Int, owner: [Int32], groups: Int, isRoot: [Bool], largest limit: Int
+    ) -> Tally {
+        var tally = Tally(
+            typeRecords: [Int](repeating: 0, count: typeCount + 1), typeBytes: [Int](repeating: 0, count: typeCount + 1),
+            ownerRecords: [Int](repeating: 0, count: groups), ownerBytes: [Int](repeating: 0, count: groups))
+        for node in nodes where states[Int(node)] != .missing {
+            let index = Int(node)
+            let bytes = Int(sizes[index])
+            if states[index] == .record {
+                let type = typenameOf[index] < 0 ? typeCount : Int(typenameOf[index])
+                tally.typeRecords[type] += 1
+                tally.typeBytes[type] += bytes
+            }
+            let prefix = withKeyPrefix(node) { label, isPath in
+                if isPath { tally.pathKeyed += 1 }
+                return Int(tally.prefixTable.insert(label))
+            }
+            if prefix == tally.prefixRecords.count {
+                tally.prefixRecords.append(0)
+                tally.prefixBytes.append(0)
+            }
+            tally.prefixRecords[prefix] += 1
+            tally.prefixBytes[prefix] += bytes
+            if owner[index] >= 0 {
+                tally.ownerRecords[Int(owner[index])] += 1
+                tally.ownerBytes[Int(owner[index])] += bytes
+            } else if !isRoot[index] {
+                tally.unreachable.records += 1
+                tally.unreachable.bytes += bytes
+            }
+            // Ties keep the first in row order; the list is sorted by key at the end.
+            if limit > 0 && (tally.largest.count < limit || bytes > tally.largest[tally.largest.count - 1].bytes) {
+                if tally.largest.count == limit { tally.largest.removeLast() }
+                let at = tally.largest.firstIndex { bytes > $0.bytes } ?? tally.largest.count
+                tally.largest.insert((node, bytes), at: at)
+            }
+        }
+        return tally
     }
 
     private static let rootNames = CacheKey.roots.map { Array($0.rawValue.utf8) }

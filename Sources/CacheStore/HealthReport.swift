@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything `doctor` checks: SQLite's own check of the file, and one pass
 /// over the table.
-public struct HealthReport: Sendable {
+public struct HealthReport: Equatable, Sendable {
     /// Rows with a key.
     public let recordCount: Int
     /// True when SQLite's `integrity_check` ran, false for `quick_check`.
@@ -80,12 +80,19 @@ private final class IntegrityCheckThread: @unchecked Sendable {
 }
 
 extension HealthReport {
-    init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph) {
+    /// `splitFrom`: the number of nodes from which the case check runs
+    /// beside the reachability check (tests set it to compare).
+    init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph, splitFrom: Int = 1 << 16) {
+        // The case check and the reachability check each go over every
+        // key: on a large cache, one runs beside the other.
+        let (caseDuplicates, (dangling, unreachable)) =
+            graph.nodeCount >= splitFrom
+            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (graph.danglingReferences, graph.unreachableKeys()) })
+            : (graph.caseInsensitiveDuplicates(), (graph.danglingReferences, graph.unreachableKeys()))
         self.init(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs,
-            danglingReferences: graph.danglingReferences, unreachableKeys: graph.unreachableKeys(),
-            caseDuplicates: graph.caseInsensitiveDuplicates())
+            danglingReferences: dangling, unreachableKeys: unreachable, caseDuplicates: caseDuplicates)
     }
 }
