@@ -44,8 +44,11 @@ extension ReadTransaction {
         var drops: [DroppedReferences] = []
         if kinds.contains(.dangling) {
             // Records about to go need no repair.
-            let going = Set(removed)
-            let dangling = graph.danglingReferences.filter { !going.contains($0.from) }
+            var dangling = graph.danglingReferences
+            if !dangling.isEmpty && !removed.isEmpty {
+                let going = Set(removed)
+                dangling.removeAll { going.contains($0.from) }
+            }
             var holders: [CacheKey] = []
             for reference in dangling where holders.last != reference.from { holders.append(reference.from) }
             drops = try drop(Set(dangling.map(\.to)), holders)

@@ -16,7 +16,11 @@ struct GarbageReport {
             }
             if !collected.removedKeys.isEmpty {
                 text += "\(dryRun ? "would remove" : "removed") \(plural(collected.removedKeys.count, "unreachable record")):\n"
-                for key in collected.removedKeys { text += "  \(key.display)\n" }
+                for key in collected.removedKeys {
+                    text += "  "
+                    text += key.display
+                    text += "\n"
+                }
             }
             if !dropped.isEmpty {
                 text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
