@@ -34,10 +34,14 @@ public enum GQLCacheMain {
             return .usage
         }
         let command: ParsableCommand
-        do {
-            command = try GQLCache.parseAsRoot(arguments)
-        } catch {
-            return reportParseError(error, context: context)
+        if let parsed = parseSubcommandAlone(arguments) {
+            command = parsed
+        } else {
+            do {
+                command = try GQLCache.parseAsRoot(arguments)
+            } catch {
+                return reportParseError(error, context: context)
+            }
         }
         let standardOutput = context.stdout
         let pager = Conventions.apply(to: command, context: context)
@@ -65,6 +69,23 @@ public enum GQLCacheMain {
         } catch {
             return reportParseError(error, context: context)
         }
+    }
+
+    /// `gqlcache NAME ARGS…` parsed by NAME's command alone. The root's parse
+    /// builds and walks the argument definitions of every subcommand, by
+    /// reflection, which costs as much as counting 30,000 keys; the root
+    /// has no options of its own, so a command line that the subcommand
+    /// accepts means the same either way. Anything else (help, which the
+    /// parser answers with a help command of its own, completion requests,
+    /// mistakes) gets nil, and the root's parse then gives the text with
+    /// the full command path.
+    static func parseSubcommandAlone(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first,
+              let type = GQLCache.configuration.subcommands.first(where: { $0._commandName == name }),
+              let command = try? type.parseAsRoot(Array(arguments.dropFirst())),
+              Swift.type(of: command) == type
+        else { return nil }
+        return command
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
