@@ -93,8 +93,12 @@ extension CacheGraph {
                 index &+= 1
             }
         }
+        // Every bit of the result depends on every byte: the sort below
+        // buckets by the top bits.
         hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash &>> 32)
+        hash ^= hash &>> 31
+        hash = hash &* 0xBF58_476D_1CE4_E5B9
+        return hash ^ (hash &>> 29)
     }
 
     private static func foldASCII(_ byte: UInt8) -> UInt8 {
