@@ -88,33 +88,38 @@ struct RawRows {
     /// Whether a row with this record text may go into a chunk.
     static func takes(_ text: UnsafeBufferPointer<UInt8>?) -> Bool { (text?.count ?? 0) <= largestRecord }
 
-    private var bytes: [UInt8] = []
+    /// The rows' keys and texts end to end, `used` bytes of them. A chunk
+    /// has one owner at a time (the reading thread, then the builder).
+    private let bytes = ByteArena(capacity: 64 << 10)
+    private var used = 0
     private var rows: [Row] = []
 
+    init() { rows.reserveCapacity(Self.capacity) }
+
     var isEmpty: Bool { rows.isEmpty }
-    var isFull: Bool { rows.count >= Self.capacity || bytes.count >= Self.byteCapacity }
+    var isFull: Bool { rows.count >= Self.capacity || used >= Self.byteCapacity }
 
     mutating func append(id: Int64, key: UnsafeBufferPointer<UInt8>?, text: UnsafeBufferPointer<UInt8>?) {
-        if rows.isEmpty { bytes.reserveCapacity(64 << 10) }
         let keyRange = key.map { copy($0) }
         let textRange = text.map { copy($0) }
         rows.append(Row(id: id, key: keyRange, text: textRange))
     }
 
     private mutating func copy(_ piece: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        let start = bytes.count
-        bytes.append(contentsOf: piece)
-        return start..<bytes.count
+        let start = used
+        bytes.write(piece, at: start)
+        used += piece.count
+        return start..<used
     }
 
     /// Each row, in order, with its key and record text (nil for NULL).
     func forEach(_ body: (Int64, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Void) {
-        bytes.withUnsafeBufferPointer { buffer in
-            for row in rows {
-                body(
-                    row.id, row.key.map { UnsafeBufferPointer(rebasing: buffer[$0]) },
-                    row.text.map { UnsafeBufferPointer(rebasing: buffer[$0]) })
-            }
+        let base = UnsafePointer(bytes.base)
+        for row in rows {
+            body(
+                row.id, row.key.map { UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count) },
+                row.text.map { UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count) })
         }
+        withExtendedLifetime(bytes) {}
     }
 }

@@ -48,3 +48,34 @@ func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count:
     }
     return memcmp(lhs, rhs, count) == 0
 }
+
+/// Bytes that only grow, written by one owner at a time (a scan batch,
+/// a chunk of raw rows); copies of the owner share them.
+final class ByteArena: @unchecked Sendable {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// Copies `text` to `offset`, keeping the `offset` bytes before it when it grows.
+    @inline(__always)
+    func write(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        let count = text.count
+        if offset + count > capacity { grow(to: offset + count, keeping: offset) }
+        guard let source = text.baseAddress else { return }
+        copyBytes(to: base + offset, from: source, count: count)
+    }
+
+    private func grow(to needed: Int, keeping kept: Int) {
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(needed, 2 * capacity))
+        grown.update(from: base, count: kept)
+        base.deallocate()
+        base = grown
+        capacity = Swift.max(needed, 2 * capacity)
+    }
+}
