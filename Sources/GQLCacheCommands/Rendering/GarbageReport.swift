@@ -16,11 +16,18 @@ struct GarbageReport {
             }
             if !collected.removedKeys.isEmpty {
                 text += "\(dryRun ? "would remove" : "removed") \(plural(collected.removedKeys.count, "unreachable record")):\n"
+                // Built as bytes: a String append checks the seam between
+                // the two texts, which for 200,000 short lines costs more
+                // than the lines themselves.
+                var lines: [UInt8] = []
+                lines.reserveCapacity(collected.removedKeys.count * 24)
                 for key in collected.removedKeys {
-                    text += "  "
-                    text += key.display
-                    text += "\n"
+                    lines.append(0x20)
+                    lines.append(0x20)
+                    lines.append(contentsOf: key.display.utf8)
+                    lines.append(0x0A)
                 }
+                text += String(decoding: lines, as: UTF8.self)
             }
             if !dropped.isEmpty {
                 text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
