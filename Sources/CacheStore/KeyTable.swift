@@ -132,37 +132,112 @@ struct KeyTable: Sendable {
         }
     }
 
-    /// `entries` in byte order of their bytes. Each entry's first 16 bytes
-    /// are compared as two integers, and only entries equal in those are
+    /// An entry to sort: its first 16 bytes as two big-endian integers,
+    /// zero-padded, so that integer order is byte order but for entries
+    /// that tie on them (a shorter entry ties with a longer one that goes
+    /// on with zero bytes); the full comparison settles those.
+    struct SortItem {
+        var high: UInt64
+        var low: UInt64
+        var entry: Int32
+    }
+
+    /// `entries` in byte order of their bytes. Each is ordered by its first
+    /// 16 bytes as two integers, and only entries equal in those are
     /// compared in full: sorting a few hundred thousand keys otherwise
-    /// spends its time in calls to `memcmp` over the same first bytes.
+    /// spends its time in calls to `memcmp` over the same first bytes. Many
+    /// entries are put in order by those integers with a radix sort, which
+    /// reads each item a few times instead of comparing it some twenty.
     func sorted(_ entries: [Int32]) -> [Int32] {
-        struct Item {
-            let high: UInt64
-            let low: UInt64
-            let entry: Int32
-        }
-        let items = storage.withUnsafeBufferPointer { stored in
+        var items = storage.withUnsafeBufferPointer { stored in
             entries.map { entry in
                 let start = starts[Int(entry)], count = starts[Int(entry) + 1] - start
-                // Big-endian, zero-padded: integer order is byte order, except
-                // that a shorter entry can tie with a longer one that goes on
-                // with zero bytes; the full comparison settles those.
-                func word(_ offset: Int) -> UInt64 {
-                    var value: UInt64 = 0
-                    for index in offset..<offset + 8 {
-                        value = value << 8 | UInt64(index < count ? stored[start + index] : 0)
-                    }
-                    return value
-                }
-                return Item(high: word(0), low: word(8), entry: entry)
+                let bytes = UnsafeBufferPointer(rebasing: stored[start..<start + count])
+                return SortItem(high: Self.bigEndianWord(bytes, at: 0), low: Self.bigEndianWord(bytes, at: 8), entry: entry)
             }
         }
-        return items.sorted { lhs, rhs in
-            if lhs.high != rhs.high { return lhs.high < rhs.high }
-            if lhs.low != rhs.low { return lhs.low < rhs.low }
-            return precedes(lhs.entry, rhs.entry)
-        }.map(\.entry)
+        if items.count >= 1 << 12 {
+            Self.radixSort(&items)
+        } else {
+            items.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        }
+        // Runs that tie on their first 16 bytes, in full.
+        var start = 0
+        while start < items.count {
+            var end = start + 1
+            while end < items.count && items[end].high == items[start].high && items[end].low == items[start].low { end += 1 }
+            if end - start > 1 { items[start..<end].sort { precedes($0.entry, $1.entry) } }
+            start = end
+        }
+        return items.map(\.entry)
+    }
+
+    /// Bytes `offset ..< offset + 8` of `bytes` as a big-endian integer,
+    /// zeros past the end.
+    static func bigEndianWord(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+        let left = bytes.count - offset
+        guard left > 0 else { return 0 }
+        let raw = UnsafeRawBufferPointer(bytes)
+        if left >= 8 { return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        if bytes.count >= 8 {
+            // The entry's last 8 bytes: the ones wanted are its lowest, moved to the top.
+            let last = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+            return last &<< UInt64(8 * (8 - left))
+        }
+        var value: UInt64 = 0
+        for index in 0..<8 { value = value &<< 8 | UInt64(index < left ? bytes[offset + index] : 0) }
+        return value
+    }
+
+    /// Stable least-significant-digit radix sort by (high, low), 16 bits a
+    /// pass; a pass whose digit is the same in every item (a prefix all
+    /// keys share) is skipped.
+    static func radixSort(_ items: inout [SortItem]) {
+        let count = items.count
+        // The eight 16-bit digits of every item counted in one read: the
+        // low word's four (passes 0-3), then the high word's (4-7).
+        var counts = [Int](repeating: 0, count: 8 << 16)
+        counts.withUnsafeMutableBufferPointer { counts in
+            items.withUnsafeBufferPointer { items in
+                @inline(__always)
+                func count(_ word: UInt64, firstPass pass: Int) {
+                    counts[(pass + 0) << 16 | Int(truncatingIfNeeded: word & 0xFFFF)] += 1
+                    counts[(pass + 1) << 16 | Int(truncatingIfNeeded: (word &>> 16) & 0xFFFF)] += 1
+                    counts[(pass + 2) << 16 | Int(truncatingIfNeeded: (word &>> 32) & 0xFFFF)] += 1
+                    counts[(pass + 3) << 16 | Int(truncatingIfNeeded: word &>> 48)] += 1
+                }
+                for item in items {
+                    count(item.low, firstPass: 0)
+                    count(item.high, firstPass: 4)
+                }
+            }
+        }
+        var other = items
+        var next = [Int](repeating: 0, count: 1 << 16)
+        for pass in 0..<8 {
+            let base = pass << 16
+            let shift = UInt64(16 * (pass & 3))
+            let usesHigh = pass >= 4
+            let first = Int(truncatingIfNeeded: ((usesHigh ? items[0].high : items[0].low) &>> shift) & 0xFFFF)
+            if counts[base + first] == count { continue }
+            var total = 0
+            for value in 0..<(1 << 16) {
+                next[value] = total
+                total += counts[base + value]
+            }
+            items.withUnsafeBufferPointer { source in
+                other.withUnsafeMutableBufferPointer { target in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for item in source {
+                            let value = Int(truncatingIfNeeded: ((usesHigh ? item.high : item.low) &>> shift) & 0xFFFF)
+                            target[next[value]] = item
+                            next[value] += 1
+                        }
+                    }
+                }
+            }
+            swap(&items, &other)
+        }
     }
 
     private func equals(_ entry: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
