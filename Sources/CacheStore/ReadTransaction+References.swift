@@ -47,9 +47,18 @@ extension ReadTransaction {
             // The text as SQLite holds it: no copy into a String.
             let isObject = try row.withUnsafeData(atIndex: 1) { data in
                 (data ?? Data()).withUnsafeBytes { raw in
-                    ReferenceScanner.references(inUTF8: raw.bindMemory(to: UInt8.self)) { field, target in
+                    let text = raw.bindMemory(to: UInt8.self)
+                    if ReferenceScanner.references(inUTF8: text, { field, target in
                         if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+                    }) {
+                        return true
                     }
+                    pending.removeAll(keepingCapacity: true)
+                    guard let decoded = ReferenceScanner.decodedReferences(inUTF8: text) else { return false }
+                    for (field, target) in decoded where isTarget(target) {
+                        pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target)))
+                    }
+                    return true
                 }
             }
             // A damaged record (not a JSON object) holds no references, as when decoding.

@@ -6,8 +6,11 @@ import Foundation
 /// `$reference` is a reference, at any depth, and the field is the top-level
 /// member that holds it.
 ///
-/// Returns false when the text is not a JSON object, or not valid JSON;
-/// callers then treat the record as damaged, as decoding would.
+/// Returns false when the text is not a JSON object, or not valid JSON, or
+/// holds what only the decoder reads right (a member name with an escape,
+/// `$reference` twice in one object); callers then decode the text
+/// (``decodedReferences(inUTF8:)``) and treat the record as damaged only
+/// when that fails too.
 enum ReferenceScanner {
     static func references(in text: String, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
         var text = text
@@ -29,6 +32,13 @@ enum ReferenceScanner {
                 found(fieldName, decodeString(bytes, target))
             },
             typename: { _, _ in }, reportsTypename: false)
+    }
+
+    /// The references decoding finds in a text the scanner refused, in the
+    /// decoder's order; nil when decoding refuses it too (a damaged record).
+    static func decodedReferences(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [(field: String, target: String)]? {
+        guard let record = try? Record(key: "", utf8: bytes, fields: nil) else { return nil }
+        return record.references.map { ($0.field, $0.key.rawValue) }
     }
 
     /// The references, and the top-level `__typename` when it is a string,
@@ -74,7 +84,7 @@ enum ReferenceScanner {
                 return atEnd()
             }
             while true {
-                guard let nameRange = scanStringRange(), expect(UInt8(ascii: ":")) else { return false }
+                guard let nameRange = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(nameRange) else { return false }
                 if reportsTypename, isName(nameRange, "__typename"), peek() == UInt8(ascii: "\"") {
                     guard let value = scanStringRange() else { return false }
                     typename(value, sawEscape)
@@ -144,10 +154,12 @@ enum ReferenceScanner {
             var referenceTarget: Range<Int>?
             var nested: [Range<Int>] = []
             members: while true {
-                guard let name = scanStringRange(), expect(UInt8(ascii: ":")) else { return false }
+                guard let name = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(name) else { return false }
                 members += 1
                 if isReferenceName(name), peek() == UInt8(ascii: "\"") {
-                    guard let target = scanStringRange() else { return false }
+                    // Twice in one object, the decoder keeps the last: a
+                    // reference the scanner would not see. Left to it.
+                    guard referenceTarget == nil, let target = scanStringRange() else { return false }
                     referenceTarget = target
                 } else {
                     guard scanValue(depth: depth + 1, { target, _ in nested.append(target) }) else { return false }
@@ -203,6 +215,15 @@ enum ReferenceScanner {
         }
 
         private func isReferenceName(_ range: Range<Int>) -> Bool { isName(range, "$reference") }
+
+        /// Whether a member name holds an escape. Names are compared as
+        /// their bytes, and `"\u0024reference"` is `$reference` to the
+        /// decoder: the scanner refuses such a text, which then goes to
+        /// the decoder. (Apollo never escapes a name; with no escape read
+        /// yet, nothing is searched.)
+        private func isEscapedName(_ range: Range<Int>) -> Bool {
+            sawEscape && UnsafeBufferPointer(rebasing: bytes[range]).contains(UInt8(ascii: "\\"))
+        }
 
         private func isName(_ range: Range<Int>, _ name: StaticString) -> Bool {
             // Called for every member name: most differ in length or first byte.

@@ -132,9 +132,16 @@ final class RemovalScan: @unchecked Sendable {
         // text can name a matching key.
         if let needle, !LikeMatcher.containsFoldingASCII(record, needle), !record.contains(UInt8(ascii: "\\")) { return }
         defer { pending.removeAll(keepingCapacity: true) }
-        let isObject = ReferenceScanner.references(inUTF8: record) { field, target in
+        var isObject = ReferenceScanner.references(inUTF8: record) { field, target in
             let target = CacheKey(target)
             if pattern.matches(target) { pending.append((field, target)) }
+        }
+        if !isObject {
+            pending.removeAll(keepingCapacity: true)
+            if let decoded = ReferenceScanner.decodedReferences(inUTF8: record) {
+                isObject = true
+                for (field, target) in decoded where pattern.matches(CacheKey(target)) { pending.append((field, CacheKey(target))) }
+            }
         }
         // A damaged record (not a JSON object) holds no references, as when decoding.
         guard isObject, !pending.isEmpty else { return }

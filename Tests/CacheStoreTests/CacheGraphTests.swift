@@ -36,6 +36,33 @@ final class CacheGraphTests: XCTestCase {
         Record(key: key, fields: fields.merging(["id": .string(key.rawValue)]) { old, _ in old })
     }
 
+    /// The decoder reads `"\u0024reference"` as `$reference`, and of two
+    /// `$reference` members keeps the last; the scanner leaves such texts
+    /// to it, so the graph and the reference scans see those references.
+    func testReferencesWithAnEscapedNameOrARepeatedMemberAreFollowed() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [record("User:1", [:]), record("User:2", [:])], raw: [
+            ("QUERY_ROOT", #"{"me":{"\u0024reference":"User:1"},"other":{"$reference":"User:3","$reference":"User:2"}}"#),
+        ])
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.damagedRecords, [])
+        XCTAssertEqual(graph.unreachableKeys(), [])
+        XCTAssertEqual(graph.danglingReferences, [])
+        var found: [ReferenceLocation] = []
+        try store.read { tx in try tx.forEachReference(to: ["User:1", "User:2"]) { found.append($0) } }
+        XCTAssertEqual(Set(found), [
+            ReferenceLocation(from: "QUERY_ROOT", field: "me", to: "User:1"),
+            ReferenceLocation(from: "QUERY_ROOT", field: "other", to: "User:2"),
+        ])
+        // A pattern removal's own scan reports them as left dangling.
+        var dangling: [ReferenceLocation] = []
+        let removal = try store.read { tx in
+            try tx.previewRemovingObjects(matching: try KeyPattern("User:", mode: .prefix)) { dangling.append($0) }
+        }
+        XCTAssertEqual(removal.count, 2)
+        XCTAssertEqual(Set(dangling), Set(found))
+    }
+
     func testStarwarsFixtureHasNoDanglingReferenceAndNoUnreachableRecord() throws {
         let folder = try TemporaryDirectory(self)
         let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars))
