@@ -62,9 +62,12 @@ struct KeyTable: Sendable {
         let end = used + bytes.count
         if end > storage.count {
             let grown = [UInt8](unsafeUninitializedCapacity: Swift.max(end, 2 * storage.count, 1 << 12)) { buffer, initialized in
+                let kept = used
                 storage.withUnsafeBufferPointer { old in
-                    if used > 0 { buffer.baseAddress!.update(from: old.baseAddress!, count: used) }
+                    if kept > 0 { buffer.baseAddress!.initialize(from: old.baseAddress!, count: kept) }
                 }
+                // The room after the entries, zeroed: every byte of an array is initialized.
+                (buffer.baseAddress! + kept).initialize(repeating: 0, count: buffer.count - kept)
                 initialized = buffer.count
             }
             storage = grown

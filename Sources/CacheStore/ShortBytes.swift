@@ -73,7 +73,7 @@ final class ByteArena: @unchecked Sendable {
 
     private func grow(to needed: Int, keeping kept: Int) {
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(needed, 2 * capacity))
-        grown.update(from: base, count: kept)
+        grown.initialize(from: base, count: kept)
         base.deallocate()
         base = grown
         capacity = Swift.max(needed, 2 * capacity)

@@ -88,3 +88,45 @@ final class KeyTableSortTests: XCTestCase {
         XCTAssertEqual(tableOrder(keys), byteOrder(keys))
     }
 }
+
+/// The copies and comparisons of short byte strings read two overlapping
+/// words: they must touch only the string's own bytes and see every one.
+final class ShortBytesTests: XCTestCase {
+    func testShortCopiesWriteExactlyTheirBytesAtEveryLength() {
+        let source: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...40 {
+            for offset in [0, 1, 7, 8, 13] where offset + length <= source.count {
+                var target = [UInt8](repeating: 0xEE, count: length + 16)
+                source.withUnsafeBufferPointer { from in
+                    target.withUnsafeMutableBufferPointer { to in
+                        copyBytes(to: to.baseAddress! + 8, from: from.baseAddress! + offset, count: length)
+                    }
+                }
+                XCTAssertEqual(Array(target[8..<8 + length]), Array(source[offset..<offset + length]), "length \(length)")
+                XCTAssertEqual(target[..<8] + target[(8 + length)...], ArraySlice(repeating: 0xEE, count: 16), "length \(length)")
+            }
+        }
+    }
+
+    func testShortComparisonsSeeADifferenceInEveryByteAtEveryLength() {
+        let source: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...40 {
+            let piece = Array(source[3..<3 + length])
+            source.withUnsafeBufferPointer { whole in
+                piece.withUnsafeBufferPointer { copy in
+                    XCTAssertTrue(bytesEqual(whole.baseAddress! + 3, copy.baseAddress!, count: length), "length \(length)")
+                }
+            }
+            for position in 0..<length {
+                var changed = piece
+                changed[position] ^= 0x01
+                source.withUnsafeBufferPointer { whole in
+                    changed.withUnsafeBufferPointer { copy in
+                        XCTAssertFalse(
+                            bytesEqual(whole.baseAddress! + 3, copy.baseAddress!, count: length), "length \(length), byte \(position)")
+                    }
+                }
+            }
+        }
+    }
+}
