@@ -73,10 +73,11 @@ public enum GQLCacheMain {
 
     /// `gqlcache NAME ARGS…` parsed by NAME's command alone. The root's parse
     /// builds and walks the argument definitions of every subcommand, by
-    /// reflection, which costs as much as counting 30,000 keys; the root
-    /// has no options of its own, so a command line that the subcommand
-    /// accepts means the same either way. Anything else (help, which the
-    /// parser answers with a help command of its own, completion requests,
+    /// reflection, which costs as much as counting 30,000 keys; the root's
+    /// only option of its own is `--version`, which a subcommand alone
+    /// refuses, so a command line that the subcommand accepts means the
+    /// same either way. Anything else (help, which the parser answers with
+    /// a help command of its own, `--version`, completion requests,
     /// mistakes) gets nil, and the root's parse then gives the text with
     /// the full command path.
     static func parseSubcommandAlone(_ arguments: [String]) -> ParsableCommand? {
