@@ -27,6 +27,9 @@ public struct CacheGraph: Sendable {
     private(set) var sizes: [Int32] = []
     /// Number in `typenameTable`, or -1.
     private(set) var typenameOf: [Int32] = []
+    /// Each record's `_id` (0 for a missing record): gc deletes by it, in
+    /// the table's own order.
+    private(set) var rowIDs: [Int64] = []
     private(set) var typenameTable = KeyTable()
     /// Each record's references are `edgeTargets[start ..< start + count]`,
     /// both in one array so that following a record's references costs one
@@ -52,6 +55,7 @@ public struct CacheGraph: Sendable {
         states.reserveCapacity(capacity)
         sizes.reserveCapacity(capacity)
         typenameOf.reserveCapacity(capacity)
+        rowIDs.reserveCapacity(capacity)
         edgeSpans.reserveCapacity(capacity)
     }
 
@@ -68,21 +72,23 @@ public struct CacheGraph: Sendable {
             states.append(.missing)
             sizes.append(0)
             typenameOf.append(-1)
+            rowIDs.append(0)
             edgeSpans.append((0, 0))
         }
         return node
     }
 
-    /// Starts the record of `key`, `bytes` long; its references follow
-    /// with ``addReference(field:target:)``.
-    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, bytes: Int) -> Int32 {
-        beginRecord(key: key, hash: KeyTable.hash(key), bytes: bytes)
+    /// Starts the record of `key` in row `rowID`, `bytes` long; its
+    /// references follow with ``addReference(field:target:)``.
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, rowID: Int64, bytes: Int) -> Int32 {
+        beginRecord(key: key, hash: KeyTable.hash(key), rowID: rowID, bytes: bytes)
     }
 
-    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, hash: UInt32, bytes: Int) -> Int32 {
+    mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, hash: UInt32, rowID: Int64, bytes: Int) -> Int32 {
         let node = node(for: key, hash: hash)
         recordCount += 1
         totalBytes += bytes
+        rowIDs[Int(node)] = rowID
         sizes[Int(node)] = Int32(clamping: bytes)
         states[Int(node)] = .record
         edgeSpans[Int(node)] = (Int32(edgeTargets.count), 0)
@@ -108,7 +114,7 @@ public struct CacheGraph: Sendable {
         typenameOf[Int(node)] = typenameTable.insert(typename, hash: hash ?? KeyTable.hash(typename))
     }
 
-    /// Marks a record begun with ``beginRecord(key:bytes:)`` as damaged and
+    /// Marks a record begun with ``beginRecord(key:rowID:bytes:)`` as damaged and
     /// forgets its references.
     mutating func markDamaged(_ node: Int32, problem: CacheStoreError.RecordProblem) {
         edgeTargets.removeLast(Int(edgeSpans[Int(node)].count))
@@ -232,8 +238,13 @@ public struct CacheGraph: Sendable {
     /// records are not among them: they are ``damagedRecords``, whether
     /// reached or not.
     public func unreachableKeys() -> [CacheKey] {
+        sortedKeys(unreachableNodes())
+    }
+
+    /// The nodes of the records no root reaches, in node order.
+    func unreachableNodes() -> [Int32] {
         let reached = reachedFromRoots()
-        return sortedKeys((0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] })
+        return (0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] }
     }
 
     /// The keys of `nodes` in byte order, compared where they are stored.

@@ -17,6 +17,9 @@ public struct GarbageCollection: Equatable, Sendable {
     public let droppedReferences: [DroppedReferences]
     /// Records read in the one pass over the table.
     public let recordCount: Int
+    /// The `_id`s of the removed records, ascending: they are deleted in
+    /// the table's own order, each page of it visited once.
+    let removedRowIDs: [Int64]
 
     /// True when there was nothing to collect.
     public var isEmpty: Bool { removedKeys.isEmpty && droppedReferences.isEmpty }
@@ -40,7 +43,8 @@ extension ReadTransaction {
             guard !graph.rootNodes.isEmpty || graph.recordCount == 0 else { throw CacheStoreError.noRootRecord(path: path) }
             try graph.checkReachabilityIsKnown()
         }
-        let removed = kinds.contains(.unreachable) ? graph.unreachableKeys() : []
+        let removedNodes = kinds.contains(.unreachable) ? graph.unreachableNodes() : []
+        let removed = graph.sortedKeys(removedNodes)
         var drops: [DroppedReferences] = []
         if kinds.contains(.dangling) {
             // Records about to go need no repair.
@@ -53,7 +57,9 @@ extension ReadTransaction {
             for reference in dangling where holders.last != reference.from { holders.append(reference.from) }
             drops = try drop(Set(dangling.map(\.to)), holders)
         }
-        return GarbageCollection(removedKeys: removed, droppedReferences: drops, recordCount: graph.recordCount)
+        return GarbageCollection(
+            removedKeys: removed, droppedReferences: drops, recordCount: graph.recordCount,
+            removedRowIDs: removedNodes.map { graph.rowIDs[Int($0)] }.sorted())
     }
 }
 
@@ -64,7 +70,9 @@ extension ReadWriteTransaction {
     @discardableResult
     public func collectGarbage(_ kinds: GarbageCollection.Kinds) throws -> GarbageCollection {
         let plan = try garbageCollection(kinds, in: try graph()) { try dropReferences(to: $0, in: $1) }
-        try removeObjects(forKeys: plan.removedKeys)
+        // The rows are those the pass read: the transaction has held the
+        // file since. By key, the deletions would hop all over the table.
+        try removeRows(plan.removedRowIDs)
         return plan
     }
 }

@@ -12,9 +12,9 @@ final class GraphBuilder: @unchecked Sendable {
     enum Step {
         case batch(ScanBatch)
         case keylessRow(id: Int64)
-        case nullRecord(key: [UInt8])
+        case nullRecord(id: Int64, key: [UInt8])
         /// A text the scanner refused: decoded to say why, or read after all.
-        case decode(key: [UInt8], text: [UInt8])
+        case decode(id: Int64, key: [UInt8], text: [UInt8])
         /// Rows to scan here, as the reading thread would have.
         case rows(RawRows)
     }
@@ -52,10 +52,10 @@ final class GraphBuilder: @unchecked Sendable {
             scanner.flush(emit: apply)
         case .keylessRow(let id):
             graph.addKeylessRow(id: id)
-        case .nullRecord(let key):
-            key.withUnsafeBufferPointer { graph.markDamaged(graph.beginRecord(key: $0, bytes: 0), problem: .null) }
-        case .decode(let key, let text):
-            let node = key.withUnsafeBufferPointer { graph.beginRecord(key: $0, bytes: text.count) }
+        case .nullRecord(let id, let key):
+            key.withUnsafeBufferPointer { graph.markDamaged(graph.beginRecord(key: $0, rowID: id, bytes: 0), problem: .null) }
+        case .decode(let id, let key, let text):
+            let node = key.withUnsafeBufferPointer { graph.beginRecord(key: $0, rowID: id, bytes: text.count) }
             do {
                 // From the bytes, as every other read of a row decodes it.
                 let record = try text.withUnsafeBufferPointer { try Record(key: graph.key(node), utf8: $0, fields: nil) }

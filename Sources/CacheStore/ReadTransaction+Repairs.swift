@@ -52,6 +52,21 @@ extension ReadWriteTransaction {
         }
     }
 
+    /// Deletes the rows with these `_id`s, 500 a statement, in the order
+    /// given; says how many went.
+    @discardableResult
+    func removeRows(_ rowIDs: [Int64]) throws -> Int {
+        let db = try database()
+        var removed = 0
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            let batch = rowIDs[start..<min(start + 500, rowIDs.count)]
+            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            try db.cachedStatement(sql: "DELETE FROM records WHERE _id IN (\(placeholders))").execute(arguments: StatementArguments(Array(batch)))
+            removed += db.changesCount
+        }
+        return removed
+    }
+
     /// Removes the records with exactly these keys, 500 keys a DELETE (each
     /// found through the key index). Returns how many there were. Keys are
     /// bound with their length, so that one holding a NUL (a file written by

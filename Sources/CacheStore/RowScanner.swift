@@ -18,7 +18,7 @@ struct RowScanner {
         }
         guard let text else {
             flush(emit: emit)
-            emit(.nullRecord(key: Array(key)))
+            emit(.nullRecord(id: id, key: Array(key)))
             return
         }
         batch.beginRow()
@@ -38,7 +38,7 @@ struct RowScanner {
                 Self.withUnescaped(text, range) { batch.setTypename($0) }
             })
         if isObject {
-            batch.endRow(key: key, size: text.count)
+            batch.endRow(id: id, key: key, size: text.count)
             if batch.isFull { flush(emit: emit) }
             return
         }
@@ -46,7 +46,7 @@ struct RowScanner {
         // decoder is more lenient than the scanner, to read it after all.
         batch.dropRow()
         flush(emit: emit)
-        emit(.decode(key: Array(key), text: Array(text)))
+        emit(.decode(id: id, key: Array(key), text: Array(text)))
     }
 
     /// Emits the batch's rows, when it has any, and starts a new batch.

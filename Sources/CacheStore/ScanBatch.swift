@@ -13,6 +13,7 @@ struct ScanBatch {
     }
 
     private struct PendingRow {
+        let id: Int64
         let key: Int
         let size: Int
         let typename: Int?
@@ -70,8 +71,8 @@ struct ScanBatch {
 
     mutating func setTypename(_ name: UnsafeBufferPointer<UInt8>) { typename = piece(name) }
 
-    mutating func endRow(key: UnsafeBufferPointer<UInt8>, size: Int) {
-        rows.append(PendingRow(key: piece(key), size: size, typename: typename, references: rowStart.references..<references.count))
+    mutating func endRow(id: Int64, key: UnsafeBufferPointer<UInt8>, size: Int) {
+        rows.append(PendingRow(id: id, key: piece(key), size: size, typename: typename, references: rowStart.references..<references.count))
     }
 
     /// Forgets what was added since ``beginRow()``.
@@ -97,7 +98,7 @@ struct ScanBatch {
         }
         self.sink = sink
         for row in rows {
-            let node = graph.beginRecord(key: text(row.key), hash: hashes[row.key], bytes: row.size)
+            let node = graph.beginRecord(key: text(row.key), hash: hashes[row.key], rowID: row.id, bytes: row.size)
             if let typename = row.typename { graph.setTypename(of: node, text(typename), hash: hashes[typename]) }
             for reference in references[row.references] {
                 graph.addReference(

@@ -234,7 +234,7 @@ final class CacheGraphTests: XCTestCase {
                 "keys \(graph.keys)", "sizes \(graph.sizes)", "states \(graph.states)", "fields \(graph.fields)",
                 "damaged \(graph.damagedRecords)", "keyless \(graph.keylessRowIDs)",
                 "records \(graph.recordCount) bytes \(graph.totalBytes)", "dangling \(graph.danglingReferences)",
-                "unreachable \(graph.unreachableKeys())",
+                "unreachable \(graph.unreachableKeys())", "row ids \(graph.rowIDs)",
             ]
             for node in 0..<Int32(graph.nodeCount) {
                 let type = graph.typenameOf[Int(node)]
@@ -248,6 +248,18 @@ final class CacheGraphTests: XCTestCase {
         let balanced = try store.read { tx in try tx.graph(scanning: .balanced) }
         XCTAssertEqual(summary(builder), summary(reading))
         XCTAssertEqual(summary(balanced), summary(reading))
+        // Each record's row id is its row's (gc deletes by it); 0 for keys only referenced.
+        let rows = try SQLiteShell.run(folder.path("blog.sqlite"), "SELECT hex(key) || ' ' || _id FROM records WHERE key IS NOT NULL")
+        var rowIDs: [String: Int64] = [:]
+        for line in rows.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+            rowIDs[String(parts[0])] = Int64(parts[1])
+        }
+        for node in 0..<Int32(reading.nodeCount) {
+            let hex = reading.keyTable.withBytes(node) { $0.map { String(format: "%02X", $0) }.joined() }
+            XCTAssertEqual(reading.rowIDs[Int(node)], rowIDs[hex] ?? 0, reading.keys[Int(node)])
+        }
+        XCTAssertGreaterThan(Set(reading.rowIDs).count, 20)
         XCTAssertEqual(reading.damagedRecords.map(\.key), ["Null:1", "Broken:1", "Empty:1"])
         XCTAssertEqual(reading.damagedRecords.last?.problem.description, "empty text, not a JSON object", "empty text is not NULL")
         XCTAssertEqual(reading.keys(typename: "Big"), ["Big:1"])

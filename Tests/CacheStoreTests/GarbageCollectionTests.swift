@@ -38,8 +38,13 @@ final class GarbageCollectionTests: XCTestCase {
         XCTAssertEqual(planned.droppedReferences, [
             DroppedReferences(key: "Droid:2001", dropped: [ReferencePath(field: "friends", path: [.index(1)], target: "Human:1002")]),
         ], "Orphan:2's dangling reference goes with Orphan:2")
+        // Orphan:2 was a reference target before its own row: its row id comes from that row.
+        let rowIDs = try SQLiteShell.run(path, "SELECT _id FROM records WHERE key IN ('Orphan:1', 'Orphan:2') ORDER BY _id")
+        XCTAssertEqual(planned.removedRowIDs, rowIDs.split(separator: "\n").compactMap { Int64($0) })
+        XCTAssertEqual(planned.removedRowIDs.count, 2)
         let done = try store.write { tx in try tx.collectGarbage(.all) }
         XCTAssertEqual(done, planned)
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT count(*) FROM records WHERE key LIKE 'Orphan:%'"), "0\n")
         let after = try store.read { tx in try tx.graph() }
         XCTAssertEqual(after.danglingReferences, [])
         XCTAssertEqual(after.unreachableKeys(), [])
