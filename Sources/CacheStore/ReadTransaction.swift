@@ -175,9 +175,15 @@ public class ReadTransaction {
 
     // MARK: Facts about the file
 
-    /// The number of rows in `records`.
+    /// The number of rows in `records`, with a key or not.
     public func recordCount() throws -> Int {
         try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records") ?? 0
+    }
+
+    /// The number of rows whose key is NULL (only a damaged file has them:
+    /// no key reads them, and `doctor` lists them).
+    public func keylessRowCount() throws -> Int {
+        try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE key IS NULL") ?? 0
     }
 
     /// The journal mode, as `PRAGMA journal_mode` says (`delete`, `wal`, …).
@@ -204,7 +210,7 @@ public class ReadTransaction {
 
     /// Record counts per `__typename`, largest first (ties by name). Records
     /// without a string `__typename` count under nil; damaged rows (NULL or
-    /// not valid JSON) are counted apart.
+    /// not valid JSON) are counted apart; rows without a key are left out.
     public func typenameCounts() throws -> (counts: [TypenameCount], damaged: Int) {
         let rows = try Row.fetchAll(
             try database(),
@@ -214,7 +220,7 @@ public class ReadTransaction {
                             WHEN json_type(record, '$.__typename') = 'text' THEN json_extract(record, '$.__typename')
                        END AS typename,
                        count(*) AS n
-                FROM records GROUP BY damaged, typename
+                FROM records WHERE key IS NOT NULL GROUP BY damaged, typename
                 """)
         var counts: [TypenameCount] = []
         var damaged = 0
@@ -247,11 +253,15 @@ public class ReadTransaction {
         WHEN json_type(record) != 'object' THEN 1 ELSE 0 END)
         """
 
-    /// The `limit` largest records by the bytes of their JSON text.
+    /// The `limit` largest records by the bytes of their JSON text (rows
+    /// without a key are no record).
     public func largestRecords(limit: Int) throws -> [RecordSize] {
         try Row.fetchAll(
             try database(),
-            sql: "SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records ORDER BY bytes DESC, key LIMIT ?",
+            sql: """
+                SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records WHERE key IS NOT NULL
+                ORDER BY bytes DESC, key LIMIT ?
+                """,
             arguments: [limit]
         ).map { RecordSize(key: CacheKey($0["key"] as String), bytes: $0["bytes"]) }
     }

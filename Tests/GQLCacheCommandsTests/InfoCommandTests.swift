@@ -15,6 +15,33 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "")
     }
 
+    /// A row whose key is NULL (only a damaged file has one) is no record:
+    /// info counts it apart, and a large one is not among the largest
+    /// records (it stopped info with a crash).
+    func testInfoCountsARowWithoutAKeyApartAndLeavesItOutOfTheLargest() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let filler = String(repeating: "x", count: 600)
+        try CacheStore.open(at: cache, access: .readWrite).write { tx in
+            try tx.unsafeWriteRawRecord(key: "Placeholder:1", text: #"{"a":"\#(filler)"}"#)
+        }
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [cache, "UPDATE records SET key = NULL WHERE key = 'Placeholder:1'"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        XCTAssertEqual(sqlite.terminationStatus, 0)
+
+        let result = gqlcache("info", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.contains("records             10\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("rows without a key  1 (damage; 'gqlcache doctor' lists them)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("  (none)             2\n"), result.stdout)
+        let json = try XCTUnwrap(try gqlcache("info", cache, "--format", "json", "--top", "1").json() as? [String: Any])
+        XCTAssertEqual(json["records"] as? Int, 10)
+        XCTAssertEqual(json["keylessRows"] as? Int, 1)
+        XCTAssertEqual((json["largest"] as? [[String: Any]])?.map { $0["key"] as? String }, ["QUERY_ROOT"])
+    }
+
     func testInfoAsJSONGivesCountsPerTypenameRootsAndLargestRecords() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("info", cache, "--format", "json", "--top", "2")
