@@ -58,10 +58,8 @@ extension ReadWriteTransaction {
     func removeRows(_ rowIDs: [Int64]) throws -> Int {
         let db = try database()
         var removed = 0
-        for start in stride(from: 0, to: rowIDs.count, by: 500) {
-            let batch = rowIDs[start..<min(start + 500, rowIDs.count)]
-            let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            try db.cachedStatement(sql: "DELETE FROM records WHERE _id IN (\(placeholders))").execute(arguments: StatementArguments(Array(batch)))
+        try forEachBatch(of: rowIDs, sql: { "DELETE FROM records WHERE _id IN (\($0))" }) { handle in
+            _ = try Self.step(handle)
             removed += db.changesCount
         }
         return removed

@@ -47,7 +47,7 @@ extension ReadTransaction {
     ) throws {
         let statement = try database().makeStatement(sql: sql)
         let handle = statement.sqliteStatement
-        try Self.stepping(handle, binding: []) {
+        try Self.stepping(handle, binding: [CacheKey]()) {
             if let text { try Self.bind(text, to: handle, at: 1) }
             while try Self.step(handle) {
                 guard let key = Self.key(handle, column: 0) else { continue }

@@ -27,31 +27,33 @@ extension ReadTransaction {
         }
     }
 
-    /// Runs `body` with `keys` bound to the statement's parameters, from a
+    /// Runs `body` with `values` bound to the statement's parameters, from a
     /// fresh start; resets it and clears the bindings however `body` ends,
     /// so that the cached statement is left as GRDB expects to find it
     /// (GRDB binds its own arguments whenever it runs one).
-    static func stepping<T>(_ handle: OpaquePointer, binding keys: some Collection<CacheKey>, _ body: () throws -> T) throws -> T {
+    static func stepping<T, Value: StatementParameter>(
+        _ handle: OpaquePointer, binding values: some Collection<Value>, _ body: () throws -> T
+    ) throws -> T {
         sqlite3_reset(handle)
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        for (offset, key) in keys.enumerated() {
-            try bind(key.rawValue, to: handle, at: Int32(offset + 1))
+        for (offset, value) in values.enumerated() {
+            try value.bind(to: handle, at: Int32(offset + 1))
         }
         return try body()
     }
 
     /// Runs the statement `sql` makes of a list of `?`s for each batch of at
-    /// most 500 of `keys`, as Apollo's loader batches them, with the batch
-    /// bound; `body` steps it.
-    func forEachBatch(
-        of keys: [CacheKey], sql: (_ placeholders: String) -> String, _ body: (OpaquePointer) throws -> Void
+    /// most 500 of `values` (keys, as Apollo's loader batches them, or row
+    /// ids), with the batch bound; `body` steps it.
+    func forEachBatch<Value: StatementParameter>(
+        of values: [Value], sql: (_ placeholders: String) -> String, _ body: (OpaquePointer) throws -> Void
     ) throws {
         let db = try database()
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let batch = keys[start..<min(start + 500, keys.count)]
+        for start in stride(from: 0, to: values.count, by: 500) {
+            let batch = values[start..<min(start + 500, values.count)]
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
             let handle = try db.cachedStatement(sql: sql(placeholders)).sqliteStatement
             try Self.stepping(handle, binding: batch) { try body(handle) }
@@ -89,4 +91,25 @@ extension ReadTransaction {
 
     /// SQLITE_TRANSIENT, which the C macro defines as a cast of -1.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A value bound to a statement's parameter by SQLite's own API.
+protocol StatementParameter {
+    func bind(to handle: OpaquePointer, at index: Int32) throws
+}
+
+extension CacheKey: StatementParameter {
+    func bind(to handle: OpaquePointer, at index: Int32) throws {
+        try ReadTransaction.bind(rawValue, to: handle, at: index)
+    }
+}
+
+extension Int64: StatementParameter {
+    func bind(to handle: OpaquePointer, at index: Int32) throws {
+        let code = sqlite3_bind_int64(handle, index, self)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+        }
+    }
 }

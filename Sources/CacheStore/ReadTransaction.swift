@@ -111,7 +111,7 @@ public class ReadTransaction {
     public func forEachRecord(_ body: (CacheKey, Result<Record, CacheStoreError>) throws -> Void) throws {
         let statement = try database().makeStatement(sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY _id")
         let handle = statement.sqliteStatement
-        try Self.stepping(handle, binding: []) {
+        try Self.stepping(handle, binding: [CacheKey]()) {
             while try Self.step(handle) {
                 guard let key = Self.key(handle, column: 0) else { continue }
                 try body(key, Result { try Self.record(key, column: 1, of: handle, fields: nil) }.mapError { $0 as! CacheStoreError })
