@@ -31,6 +31,8 @@ public final class CacheStore: Sendable {
     let queue: DatabaseQueue
     /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
     let pendingBackup = PendingBackup()
+    /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
+    let interruption = InterruptRequest()
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
@@ -142,13 +144,16 @@ public final class CacheStore: Sendable {
     /// `progress`, when given, hears how far its statements have scanned
     /// (see ``ScanProgress``); it costs a `count(*)` at the start.
     public func read<T>(progress: ProgressHandler? = nil, _ body: (ReadTransaction) throws -> T) throws -> T {
-        try StoreErrors.mapping(path: path, waited: busyTimeout) {
+        try answeringInterrupts {
             try queue.read { db in
                 let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
                 defer { watcher?.stop() }
-                let transaction = ReadTransaction(db: db, path: path)
+                let transaction = ReadTransaction(db: db, path: path, interruption: interruption)
                 defer { transaction.end() }
-                return try body(transaction)
+                let result = try body(transaction)
+                // The work is done, but whoever pressed Ctrl-C no longer wants it.
+                try transaction.checkInterrupt()
+                return result
             }
         }
     }
@@ -158,15 +163,17 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        return try StoreErrors.mapping(path: path, waited: busyTimeout) {
+        return try answeringInterrupts {
             var result: T?
             try queue.inTransaction(.immediate) { db in
                 try performPendingBackup()
                 let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
                 defer { watcher?.stop() }
-                let transaction = ReadWriteTransaction(db: db, path: path)
+                let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
                 defer { transaction.end() }
                 result = try body(transaction)
+                // A Ctrl-C that came between statements rolls the write back.
+                try transaction.checkInterrupt()
                 return .commit
             }
             return result!
@@ -178,7 +185,8 @@ public final class CacheStore: Sendable {
     /// -wal file truncated, so the space is given back now.
     public func vacuum() throws {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        try StoreErrors.mapping(path: path, waited: busyTimeout) {
+        try answeringInterrupts {
+            if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
             try performPendingBackup()
             try queue.vacuum()
             try queue.writeWithoutTransaction { db in
@@ -193,7 +201,24 @@ public final class CacheStore: Sendable {
     /// Ctrl-C handler): it throws ``CacheStoreError/interrupted(path:)``, and
     /// a write transaction rolls back.
     public func interrupt() {
+        interruption.request()
         queue.interrupt()
+    }
+
+    /// Forgets an ``interrupt()`` that no transaction has answered yet (one
+    /// that came while none was running), before new work starts: the REPL
+    /// calls it as each command begins.
+    public func forgetInterrupt() {
+        interruption.take()
+    }
+
+    /// Runs one transaction, with SQLite's errors named for the file. An
+    /// interrupt that came while it ran is answered by it: the transaction
+    /// failed with ``CacheStoreError/interrupted(path:)`` (or had already
+    /// committed), and the next one starts afresh.
+    private func answeringInterrupts<T>(_ body: () throws -> T) throws -> T {
+        defer { interruption.take() }
+        return try StoreErrors.mapping(path: path, waited: busyTimeout, body)
     }
 
     /// Sizes of the database and of the journal files beside it.

@@ -45,6 +45,7 @@ extension ReadWriteTransaction {
         // The key bound with its length, as in removeObjects(forKeys:).
         let handle = try database().cachedStatement(sql: "UPDATE records SET record = ?2 WHERE key = ?1").sqliteStatement
         return try forEachReferenceDrop(to: targets, in: holders) { record in
+            try checkInterrupt()
             try Self.stepping(handle, binding: [record.key]) {
                 try Self.bind(record.jsonText, to: handle, at: 2)
                 _ = try Self.step(handle)

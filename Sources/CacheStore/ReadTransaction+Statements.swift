@@ -53,6 +53,7 @@ extension ReadTransaction {
     ) throws {
         let db = try database()
         for start in stride(from: 0, to: values.count, by: 500) {
+            try checkInterrupt()
             let batch = values[start..<min(start + 500, values.count)]
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ",")
             let handle = try db.cachedStatement(sql: sql(placeholders)).sqliteStatement

@@ -13,16 +13,29 @@ public class ReadTransaction {
     /// The page cache batched lookups get, in SQLite's units (negative: KiB).
     static let lookupCacheSize = -8192
 
-    init(db: Database, path: String) {
+    private let interruption: InterruptRequest
+
+    init(db: Database, path: String, interruption: InterruptRequest) {
         self.connection = db
         self.path = path
+        self.interruption = interruption
     }
 
     func end() { isActive = false }
 
+    /// The connection, for the next statement; refused once the
+    /// transaction ended or while an interrupt is pending.
     func database() throws -> Database {
         guard isActive else { throw CacheStoreError.transactionEnded }
+        try checkInterrupt()
         return connection
+    }
+
+    /// Throws ``CacheStoreError/interrupted(path:)`` when ``CacheStore/interrupt()``
+    /// was called since the transaction began: SQLite stops only the
+    /// statement running at that moment, loops between statements ask here.
+    func checkInterrupt() throws {
+        if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
     }
 
     // MARK: Records

@@ -35,6 +35,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         let upsert = try db.cachedStatement(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
         for key in dirtyOrder {
+            try checkInterrupt()
             try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
         }
         return changed

@@ -3,15 +3,15 @@ import XCTest
 
 @testable import CacheStore
 
-/// Ctrl-C in the REPL reaches a running statement through
-/// ``CacheStore/interrupt()``: it stops with `.interrupted`, and a write
-/// transaction rolls back.
+/// Ctrl-C in the REPL reaches the store through ``CacheStore/interrupt()``
+/// from another thread: the transaction stops with `.interrupted`, and a
+/// write rolls back, whether a statement was running at that moment or the
+/// store was working between statements.
 final class InterruptTests: XCTestCase {
     /// A cache of `count` records written by the sqlite3 shell in one statement.
     func largeCache(_ folder: TemporaryDirectory, count: Int) throws -> String {
         let path = folder.path("large.sqlite")
-        let store = try CacheStore.create(at: path)
-        _ = store
+        _ = try CacheStore.create(at: path)
         try SQLiteShell.run(path, """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
             INSERT INTO records (key, record) SELECT 'Item:' || i || '.' || hex(randomblob(16)), '{"__typename":"Item"}' FROM n;
@@ -19,47 +19,146 @@ final class InterruptTests: XCTestCase {
         return path
     }
 
-    func testInterruptStopsARunningReadWithInterrupted() throws {
+    func testAnInterruptFromAnotherThreadStopsARunningReadWithInterrupted() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try largeCache(folder, count: 400_000)
+        let path = try largeCache(folder, count: 100_000)
         let store = try CacheStore.open(at: path, access: .readOnly)
-        // A regex that must be tried at every position of every key takes long enough to interrupt.
-        let pattern = try KeyPattern("(.*[A-F]){9}Z", mode: .regex)
-        let interrupter = Thread { Thread.sleep(forTimeInterval: 0.2); store.interrupt() }
-        let started = Date()
-        interrupter.start()
-        XCTAssertThrowsError(try store.read { tx in try tx.countKeys(matching: pattern) }) { error in
+        let interrupter = InterruptFromAnotherThread(store)
+        XCTAssertThrowsError(try store.read(progress: interrupter.handler) { tx in
+            try tx.countKeys(matching: KeyPattern("Item:", mode: .apollo))
+        }) { error in
             XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        XCTAssertTrue(interrupter.interrupted)
         XCTAssertEqual("\(CacheStoreError.interrupted(path: path))", "\(path): interrupted; nothing was changed")
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 100_000, "the next transaction runs")
     }
 
     func testAnInterruptedRemovalRollsBack() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try largeCache(folder, count: 400_000)
+        let path = try largeCache(folder, count: 100_000)
         let store = try CacheStore.open(at: path, access: .readWrite)
-        let pattern = try KeyPattern("(.*[A-F]){9}Z", mode: .regex)
-        let interrupter = Thread { Thread.sleep(forTimeInterval: 0.2); store.interrupt() }
-        interrupter.start()
-        XCTAssertThrowsError(try store.write { tx in try tx.removeObjects(matching: pattern) }) { error in
+        let interrupter = InterruptFromAnotherThread(store)
+        XCTAssertThrowsError(try store.write(progress: interrupter.handler) { tx in
+            try tx.removeObjects(matching: KeyPattern("Item:", mode: .apollo))
+        }) { error in
             XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
         }
-        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 400_000)
+        XCTAssertTrue(interrupter.interrupted)
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records"), ["100000"])
     }
 
     func testAnInterruptedRemovalThatReportsDanglingReferencesRollsBackAndReportsNothing() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try largeCache(folder, count: 400_000)
+        let path = try largeCache(folder, count: 100_000)
         let store = try CacheStore.open(at: path, access: .readWrite)
-        let pattern = try KeyPattern("(.*[A-F]){9}Z", mode: .regex)
-        let interrupter = Thread { Thread.sleep(forTimeInterval: 0.2); store.interrupt() }
-        interrupter.start()
+        let interrupter = InterruptFromAnotherThread(store)
         var reported = 0
-        XCTAssertThrowsError(try store.write { tx in try tx.removeObjects(matching: pattern) { _ in reported += 1 } }) { error in
+        XCTAssertThrowsError(try store.write(progress: interrupter.handler) { tx in
+            try tx.removeObjects(matching: KeyPattern("Item:", mode: .apollo)) { _ in reported += 1 }
+        }) { error in
             XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
         }
         XCTAssertEqual(reported, 0)
-        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 400_000)
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records"), ["100000"])
+    }
+
+    // SQLite forgets an interrupt that comes while no statement runs; the store must not.
+
+    func testAWriteInterruptedBetweenStatementsRollsBackInsteadOfCommitting() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        XCTAssertThrowsError(try store.write { tx in
+            try tx.removeObject(for: "Human:1002")
+            store.interrupt()
+        }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records WHERE key = 'Human:1002'"), ["1"])
+        // The interrupt was answered: the next write runs and commits.
+        XCTAssertTrue(try store.write { tx in try tx.removeObject(for: "Human:1002") })
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT count(*) FROM records WHERE key = 'Human:1002'"), ["0"])
+    }
+
+    func testAStatementStartedAfterAnInterruptIsRefused() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        var statementsRun = 0
+        XCTAssertThrowsError(try store.read { tx in
+            _ = try tx.recordCount()
+            statementsRun += 1
+            store.interrupt()
+            _ = try tx.recordCount()
+            statementsRun += 1
+        }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(statementsRun, 1)
+        // Loops that step statements of their own (a batched removal) ask too.
+        XCTAssertThrowsError(try store.write { tx in
+            store.interrupt()
+            try tx.removeObjects(forKeys: ["Human:1000", "Human:1002"])
+        }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+    }
+
+    func testAReadWhoseWorkIsDoneWhenInterruptedStillReportsInterrupted() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readOnly)
+        XCTAssertThrowsError(try store.read { tx in
+            let count = try tx.recordCount()
+            store.interrupt()
+            return count
+        }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+    }
+
+    func testAnInterruptWhileNoTransactionRunsStopsTheNextOneUnlessForgotten() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        store.interrupt()
+        XCTAssertThrowsError(try store.write { tx in try tx.clear() }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+        XCTAssertThrowsError(try { store.interrupt(); try store.vacuum() }()) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        store.interrupt()
+        store.forgetInterrupt()
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+    }
+}
+
+/// Ctrl-C from another thread while a statement surely runs: the first call
+/// of SQLite's progress handler wakes a thread that interrupts the store,
+/// and waits until it has.
+final class InterruptFromAnotherThread: @unchecked Sendable {
+    private let go = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+    private(set) var interrupted = false
+
+    init(_ store: CacheStore) {
+        let thread = Thread { [go, done] in
+            // A statement too short to call the handler leaves the thread waiting: it gives up.
+            guard go.wait(timeout: .now() + 60) == .success else { return }
+            store.interrupt()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    var handler: ProgressHandler {
+        { [self] _ in
+            guard !started else { return }
+            started = true
+            go.signal()
+            interrupted = done.wait(timeout: .now() + 60) == .success
+        }
     }
 }

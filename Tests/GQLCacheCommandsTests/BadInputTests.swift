@@ -40,7 +40,7 @@ final class BadInputTests: CommandTestCase {
 
     func testAnEmptyFileIsNotACacheAndStaysEmpty() throws {
         let empty = path("empty.sqlite")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
         for arguments in [["info", empty], ["rm", empty, "--match", "x", "--force"]] {
             let result = gqlcache(arguments: arguments)
             XCTAssertEqual(result.status, .notACache)

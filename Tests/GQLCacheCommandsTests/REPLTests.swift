@@ -26,6 +26,19 @@ final class REPLTests: CommandTestCase {
         return Run(status: status, stdout: stdout.text, stderr: stderr.text, session: session)
     }
 
+    func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stores = OpenStores()
+        let store = try stores.store(path: cache, access: .readOnly, busyTimeout: 5) { try CacheStore.open(at: cache) }
+        // Ctrl-C pressed after a command's last transaction: it is kept for the command...
+        stores.interruptAll()
+        XCTAssertThrowsError(try store.read { tx in try tx.recordCount() })
+        // ...and forgotten as the REPL starts the next one.
+        stores.interruptAll()
+        stores.forgetInterrupts()
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+    }
+
     func testCdFollowsReferencesThroughFieldsAndListIndexesAndBackReturns() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["pwd", "cd hero(episode:NEWHOPE)", "cd friends.1", "pwd", "back", "pwd", "cd friends[0]", "pwd", "cd ..", "cd ..", "pwd"])

@@ -90,6 +90,8 @@ public final class REPLSession {
     private func runInterruptible<T>(reader: LineReader, _ body: () -> T) -> T {
         guard interactive else { return body() }
         _ = reader.takeInterrupt()
+        // A Ctrl-C that came after the last command's transactions is not for this one.
+        stores.forgetInterrupts()
         let done = ManagedAtomicFlag()
         let stores = self.stores
         // The reader's interrupt flag is a signal-safe C variable, read from the watcher only.

@@ -210,6 +210,11 @@ public final class OpenStores: @unchecked Sendable {
         for store in lock.withLock({ Array(stores.values) }) { store.interrupt() }
     }
 
+    /// Forgets interrupts no transaction answered, before a new command.
+    public func forgetInterrupts() {
+        for store in lock.withLock({ Array(stores.values) }) { store.forgetInterrupt() }
+    }
+
     /// Closes every store (`open` of another file).
     public func closeAll() {
         lock.withLock { stores.removeAll() }
