@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A Ctrl-C for one store, kept until a transaction has answered it.
 ///
@@ -8,14 +8,24 @@ import Synchronization
 /// go on to commit. So the request is also kept here; every statement a
 /// transaction starts afterwards is refused, and a write that gets to its
 /// end with a request pending rolls back instead of committing.
-final class InterruptRequest: Sendable {
-    private let requested = Atomic<Bool>(false)
+///
+/// A lock, not `Atomic`: the package builds for macOS 13, and `Atomic`
+/// needs macOS 15. Statements are asked at most once each, so the lock is
+/// never hot.
+final class InterruptRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
 
-    var isPending: Bool { requested.load(ordering: .acquiring) }
+    var isPending: Bool { lock.withLock { requested } }
 
-    func request() { requested.store(true, ordering: .releasing) }
+    func request() { lock.withLock { requested = true } }
 
     /// Forgets the request; true when there was one.
     @discardableResult
-    func take() -> Bool { requested.exchange(false, ordering: .acquiringAndReleasing) }
+    func take() -> Bool {
+        lock.withLock {
+            defer { requested = false }
+            return requested
+        }
+    }
 }
