@@ -97,13 +97,19 @@ final class BusyTimeoutTests: XCTestCase {
         defer { holder.release() }
         let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 10)
         let released = expectation(description: "lock released")
+        // When the release began: however late this thread runs, the write
+        // cannot have finished before it.
+        let releaseStarted = LockedDate()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            releaseStarted.set(Date())
             holder.release()
             released.fulfill()
         }
         let (removed, seconds) = try elapsed { try store.write { tx in try tx.removeObject(for: "Human:1002") } }
+        let finished = Date()
         XCTAssertTrue(removed)
-        XCTAssertGreaterThanOrEqual(seconds, 0.2, "it waited for the other process")
+        let releaseTime = try XCTUnwrap(releaseStarted.value, "the write finished before the lock was released")
+        XCTAssertGreaterThanOrEqual(finished, releaseTime, "it waited for the other process")
         XCTAssertLessThan(seconds, 9)
         wait(for: [released], timeout: 5)
     }
@@ -159,4 +165,12 @@ final class BusyTimeoutTests: XCTestCase {
         XCTAssertTrue(error.description.contains("--busy-timeout"))
         XCTAssertTrue(CacheStoreError.busy(path: "/x", waited: 5).description.contains("waited 5s"))
     }
+}
+
+/// A date handed from one thread to another.
+final class LockedDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date?
+    var value: Date? { lock.withLock { date } }
+    func set(_ value: Date) { lock.withLock { date = value } }
 }
