@@ -127,8 +127,10 @@ final class BadInputTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let cases: [([String], String)] = [
             (["keys", cache, "--limit", "-1"], "--limit must be zero or more"),
-            (["show", cache, "Droid:2001", "--depth", "-1"], "--depth must be zero or more"),
-            (["refs", cache, "Droid:2001", "--depth", "-2"], "--depth must be 1 or more"),
+            (["show", cache, "Droid:2001", "--depth", "-1"], "--depth must be from 0 to 1000"),
+            (["show", cache, "Droid:2001", "--depth", "100000"], "--depth must be from 0 to 1000"),
+            (["refs", cache, "Droid:2001", "--depth", "-2"], "--depth must be from 1 to 1000"),
+            (["refs", cache, "Droid:2001", "--depth", "1001"], "--depth must be from 1 to 1000"),
             (["stats", cache, "--top", "-3"], "--top must be zero or more"),
             (["info", cache, "--top", "-3"], "--top must be zero or more"),
             (["rm", cache, "Droid:2001", "--busy-timeout", "-1"], "--busy-timeout must be from 0 to 2147483 seconds"),

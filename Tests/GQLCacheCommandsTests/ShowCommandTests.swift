@@ -57,6 +57,26 @@ final class ShowCommandTests: CommandTestCase {
             """)
     }
 
+    func testTheDeepestDepthDrawsAThousandLevelsOfALongerChain() throws {
+        // 1,500 records, each referencing the next: deeper than --depth may go.
+        let chain = (1...1_500).map { i in
+            Record(key: CacheKey("Node:\(i)"), fields: i < 1_500 ? ["next": .reference(CacheKey("Node:\(i + 1)"))] : [:])
+        }
+        let cache = try makeCache("chain.sqlite", chain)
+        let text = gqlcache("show", cache, "Node:1", "--depth", "1000")
+        XCTAssertEqual(text.status, .success, text.stderr)
+        let lines = text.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1_002, "Node:1, then 1,000 expanded references and the one after")
+        XCTAssertTrue(lines.last!.hasSuffix("└─ next → Node:1002"), String(lines.last!.suffix(40)))
+        let refs = gqlcache("refs", cache, "Node:1", "--depth", "1000", "--format", "json")
+        XCTAssertEqual(refs.status, .success, refs.stderr)
+        XCTAssertTrue(refs.stdout.contains(#""to":"Node:1001""#) || refs.stdout.contains(#""to": "Node:1001""#))
+        XCTAssertFalse(refs.stdout.contains("Node:1002"))
+        let tooDeep = gqlcache("show", cache, "Node:1", "--depth", "1001")
+        XCTAssertEqual(tooDeep.status, .usage)
+        XCTAssertEqual(tooDeep.stdout, "")
+    }
+
     func testUnknownKeyExitsOneAndSuggestsTheNearestKeys() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let typo = gqlcache("show", cache, "Droid:2010")

@@ -20,7 +20,7 @@ extension GQLCache {
         @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"))
         var key: String
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw (at most 1000).", valueName: "n"))
         var depth: Int = 1
 
         @OptionGroup var output: OutputOptions
@@ -28,7 +28,9 @@ extension GQLCache {
         @OptionGroup var pager: PagerOptions
 
         func validate() throws {
-            guard depth >= 1 else { throw ValidationError("--depth must be 1 or more") }
+            guard depth >= 1, depth <= ReferenceDepth.maximum else {
+                throw ValidationError("--depth must be from 1 to \(ReferenceDepth.maximum)")
+            }
         }
 
         func run(in context: CommandContext) throws {

@@ -22,7 +22,7 @@ extension GQLCache {
             completion: .custom(ShellCompletion.keys))
         var keys: [String]
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Expand referenced records this many levels deep.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Expand referenced records this many levels deep (at most 1000).", valueName: "n"))
         var depth: Int = 0
 
         @OptionGroup var output: OutputOptions
@@ -31,7 +31,9 @@ extension GQLCache {
 
         func validate() throws {
             guard !keys.isEmpty else { throw ValidationError("name at least one key to show, e.g. QUERY_ROOT") }
-            guard depth >= 0 else { throw ValidationError("--depth must be zero or more") }
+            guard depth >= 0, depth <= ReferenceDepth.maximum else {
+                throw ValidationError("--depth must be from 0 to \(ReferenceDepth.maximum)")
+            }
         }
 
         func run(in context: CommandContext) throws {

@@ -31,6 +31,14 @@ struct CacheFileArgument: ParsableArguments {
     }
 }
 
+/// The deepest `--depth` of show and refs. Each level indents the text a
+/// step further and nests the JSON one more: a chain of 100,000
+/// references drawn in full would have lines of 300,000 characters and
+/// nest deeper than the stack allows.
+enum ReferenceDepth {
+    static let maximum = 1_000
+}
+
 /// How results are printed.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, jsonl
