@@ -32,6 +32,8 @@ let package = Package(
         ),
         // GNU readline and history (libreadline-dev), for the REPL only.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // Ctrl-C, kill and a closed terminal caught while a command-line write is under way.
+        .target(name: "CSignals"),
         // The command tree, renderers, the REPL and the in-process runner shared by CLI and tests.
         .target(
             name: "GQLCacheCommands",
@@ -39,6 +41,7 @@ let package = Package(
                 "CacheStore",
                 "CacheQuery",
                 "CReadline",
+                "CSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -32,7 +32,7 @@ public final class CacheStore: Sendable {
     /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
     let pendingBackup = PendingBackup()
     /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
-    let interruption = InterruptRequest()
+    let interruption = Interruption()
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
@@ -163,7 +163,7 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        return try answeringInterrupts {
+        return try interruption.writing { try answeringInterrupts {
             var result: T?
             try queue.inTransaction(.immediate) { db in
                 try performPendingBackup()
@@ -177,7 +177,7 @@ public final class CacheStore: Sendable {
                 return .commit
             }
             return result!
-        }
+        } }
     }
 
     /// Rebuilds the file to give free pages back to the file system. In WAL
@@ -185,7 +185,7 @@ public final class CacheStore: Sendable {
     /// -wal file truncated, so the space is given back now.
     public func vacuum() throws {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        try answeringInterrupts {
+        try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
             try performPendingBackup()
             try queue.vacuum()
@@ -194,7 +194,7 @@ public final class CacheStore: Sendable {
                     try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 }
             }
-        }
+        } }
     }
 
     /// Stops the statement running on this store, from any thread (a
@@ -204,6 +204,12 @@ public final class CacheStore: Sendable {
         interruption.request()
         queue.interrupt()
     }
+
+    /// True while ``write(progress:_:)`` or ``vacuum()`` runs: the file
+    /// may then be half-changed, and a process ended now would leave a
+    /// journal behind for the next writer to roll back. Whoever catches
+    /// Ctrl-C asks this to decide between ``interrupt()`` and ending.
+    public var isWriting: Bool { interruption.isWriting }
 
     /// Forgets an ``interrupt()`` that no transaction has answered yet (one
     /// that came while none was running), before new work starts: the REPL

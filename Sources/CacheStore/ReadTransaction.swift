@@ -13,9 +13,9 @@ public class ReadTransaction {
     /// The page cache batched lookups get, in SQLite's units (negative: KiB).
     static let lookupCacheSize = -8192
 
-    private let interruption: InterruptRequest
+    private let interruption: Interruption
 
-    init(db: Database, path: String, interruption: InterruptRequest) {
+    init(db: Database, path: String, interruption: Interruption) {
         self.connection = db
         self.path = path
         self.interruption = interruption

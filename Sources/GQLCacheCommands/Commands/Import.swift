@@ -80,6 +80,7 @@ extension GQLCache {
                 try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
             } else {
                 let store = try CacheStore.create(at: file.path)
+                context.watchForStopSignals(store)
                 do {
                     try store.write { tx in try importAll(into: tx, writing: tx) }
                 } catch {

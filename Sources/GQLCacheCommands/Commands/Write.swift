@@ -80,6 +80,7 @@ extension GQLCache {
             let store: CacheStore
             if create && !FileManager.default.fileExists(atPath: file.path) {
                 store = try CacheStore.create(at: file.path)
+                context.watchForStopSignals(store)
             } else {
                 store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             }

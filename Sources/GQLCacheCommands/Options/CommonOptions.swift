@@ -75,6 +75,7 @@ struct WriteOptions: ParsableArguments {
         let store = try context.openStores?.store(path: file.path, access: .readWrite, busyTimeout: busyTimeout) {
             try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
         } ?? CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+        context.watchForStopSignals(store)
         store.backUpBeforeNextWrite(backup ? BackupRequest(date: context.now()) { copy in
             context.stdout.flush()
             context.stderr.write("gqlcache: backed up \(file.path) to \(copy)\n")

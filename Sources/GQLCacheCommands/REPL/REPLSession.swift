@@ -180,6 +180,8 @@ public final class REPLSession {
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
+        // A script's commands write as the command line's do; at the prompt Ctrl-C is the REPL's.
+        commandContext.catchesStopSignals = context.catchesStopSignals && !interactive
         // The REPL's own --color and --quiet hold for its commands; its
         // commands never page.
         commandContext.colorChoice = context.colorChoice

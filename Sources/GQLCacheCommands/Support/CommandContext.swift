@@ -18,6 +18,11 @@ public final class CommandContext {
     public var openStores: OpenStores?
     /// Ask before removing records even by exact key (the REPL's prompt).
     public var confirmsEveryRemoval = false
+    /// Ctrl-C, kill and a closed terminal interrupt a write under way
+    /// rather than end the process in the middle of it (``StopSignals``):
+    /// true only for the process's own context, never in an interactive
+    /// REPL (Ctrl-C is its own there) or in tests.
+    public var catchesStopSignals = false
     /// The clock (backup names); tests set a fixed one.
     public var now: () -> Date = Date.init
 
@@ -70,7 +75,14 @@ public final class CommandContext {
         context.stderrIsTerminal = isatty(2) == 1
         context.allowsPaging = true
         context.keepsResultsUntilExit = true
+        context.catchesStopSignals = true
         return context
+    }
+
+    /// Lets a signal interrupt `store`'s writes rather than end the
+    /// process in the middle of one, where ``catchesStopSignals`` says so.
+    func watchForStopSignals(_ store: CacheStore) {
+        if catchesStopSignals { StopSignals.shared.watch(store) }
     }
 
     /// Leaves `value` unfreed until the process exits, when this context

@@ -1,0 +1,62 @@
+import CSignals
+import CacheStore
+import Foundation
+
+/// Ctrl-C, `kill` or a closed terminal while a command-line process writes.
+///
+/// Ended by the signal there and then, the process would leave a hot
+/// `-journal` beside the file, and every command that only reads would
+/// refuse the file until something that may write rolled it back. So while
+/// a store it watches is writing, a signal interrupts the store instead: the
+/// write rolls back, and the command ends with "interrupted; nothing was
+/// changed" and status 130. At any other moment (a read, a prompt, printing)
+/// the signal ends the process as it always did, and so does a second
+/// signal during the same write, a second or more after the first (a write
+/// waiting for the input it reads, as an import from a terminal, notices an
+/// interrupt only at its next statement). Closer together, signals are one
+/// request: `timeout` and a terminal's process group can deliver one twice.
+final class StopSignals: @unchecked Sendable {
+    static let shared = StopSignals()
+
+    private let lock = NSLock()
+    private var stores: [CacheStore] = []
+    private var isCatching = false
+
+    /// Watches `store` from now on; the first store watched starts the catching.
+    func watch(_ store: CacheStore) {
+        let startsCatching = lock.withLock {
+            if !stores.contains(where: { $0 === store }) { stores.append(store) }
+            defer { isCatching = true }
+            return !isCatching
+        }
+        if startsCatching { startCatching() }
+    }
+
+    private func startCatching() {
+        let signals = gqlcache_catch_stop_signals()
+        guard signals >= 0 else { return }
+        let thread = Thread { [self] in
+            var signal: UInt8 = 0
+            var interrupted: [CacheStore] = []
+            var interruptedAt = 0.0
+            while true {
+                let count = read(signals, &signal, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { return }
+                let now = ProcessInfo.processInfo.systemUptime
+                let writing = lock.withLock { stores.filter(\.isWriting) }
+                let stillWriting = writing.contains { store in interrupted.contains { $0 === store } }
+                if stillWriting && now - interruptedAt < 1 { continue }
+                guard !writing.isEmpty, !stillWriting else {
+                    gqlcache_die_of(Int32(signal))
+                    return
+                }
+                for store in writing { store.interrupt() }
+                interrupted = writing
+                interruptedAt = now
+            }
+        }
+        thread.name = "gqlcache stop signals"
+        thread.start()
+    }
+}

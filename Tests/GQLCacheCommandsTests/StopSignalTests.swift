@@ -1,0 +1,98 @@
+import CacheStore
+import Foundation
+import XCTest
+
+/// Ctrl-C, kill and a closed terminal against the built executable: a
+/// write under way rolls back and the command says so, instead of the
+/// process dying with a hot -journal beside the file (which every
+/// read-only command then refuses); at any other moment the signal ends
+/// the process as it always did.
+final class StopSignalTests: CommandTestCase {
+    /// A cache with a root and `count` Post records, written by the sqlite3 shell.
+    func largeCache(count: Int) throws -> String {
+        let cache = path("large.sqlite")
+        _ = try CacheStore.create(at: cache)
+        try sqlite(cache, """
+            INSERT INTO records (key, record) VALUES ('QUERY_ROOT', '{"__typename":"Query"}');
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+            INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
+            """)
+        return cache
+    }
+
+    @discardableResult
+    func sqlite(_ cache: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-batch", cache, sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, stdout: Pipe, stderr: Pipe) {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: builtBinary)
+        process.arguments = arguments
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = input ?? FileHandle.nullDevice
+        try process.run()
+        return (process, stdout, stderr)
+    }
+
+    /// Waits until the write has changed a page (SQLite made its -journal), then sends `signal`.
+    func signalOnceWriting(_ process: Process, cache: String, _ signal: Int32) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: cache + "-journal") {
+            guard process.isRunning, Date() < deadline else { return XCTFail("the write never started") }
+            usleep(500)
+        }
+        kill(process.processIdentifier, signal)
+    }
+
+    func testASignalDuringACommandLineWriteRollsItBackAndSaysSo() throws {
+        let cache = try largeCache(count: 200_000)
+        for (signal, arguments) in [
+            (SIGINT, ["rm", cache, "--match", "Post:", "--force"]),
+            (SIGTERM, ["gc", cache, "--unreachable", "--force"]),
+        ] {
+            let (process, stdout, stderr) = try start(arguments)
+            try signalOnceWriting(process, cache: cache, signal)
+            process.waitUntilExit()
+            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(process.terminationReason, .exit, "\(arguments[0]) ended by the signal")
+            XCTAssertEqual(process.terminationStatus, 130)
+            XCTAssertEqual(errors, "gqlcache: \(cache): interrupted; nothing was changed\n")
+            XCTAssertEqual(stdout.fileHandleForReading.readDataToEndOfFile(), Data())
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"), "rolled back, no journal left")
+            XCTAssertEqual(try sqlite(cache, "SELECT count(*) FROM records"), "200001")
+        }
+    }
+
+    func testASignalWhileNothingIsBeingWrittenEndsTheProcessAsBefore() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // A script fed to the REPL: it writes, then waits for its next line.
+        let input = Pipe()
+        let (process, stdout, _) = try start(["repl", cache], input: input)
+        input.fileHandleForWriting.write(Data("rm Human:1000\n".utf8))
+        var printed = ""
+        while !printed.contains("removed 1 record") {
+            let data = stdout.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertTrue(printed.contains("removed 1 record"), printed)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGINT)
+        XCTAssertFalse(try keys(in: cache).contains("Human:1000"), "the write had committed")
+    }
+}
