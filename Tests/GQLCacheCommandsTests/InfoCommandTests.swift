@@ -42,6 +42,23 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual((json["largest"] as? [[String: Any]])?.map { $0["key"] as? String }, ["QUERY_ROOT"])
     }
 
+    func testFreePagesPointToTheCommandThatGivesThemBackAndKeepsTheRecords() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // Enough text that removing it frees whole pages.
+        let big = String(repeating: "x", count: 20_000)
+        try CacheStore.open(at: cache, access: .readWrite).write { tx in
+            try tx.merge([Record(key: "Note:1", fields: ["text": .string(big)])])
+        }
+        XCTAssertEqual(gqlcache("rm", cache, "Note:1").status, .success)
+        let line = try XCTUnwrap(gqlcache("info", cache).stdout.split(separator: "\n").first { $0.hasPrefix("free pages") })
+        XCTAssertTrue(line.hasSuffix("reclaimable by gc --vacuum)"), String(line))
+        XCTAssertFalse(line.hasPrefix("free pages    0 "), String(line))
+        let keysBefore = try keys(in: cache)
+        XCTAssertEqual(gqlcache("gc", cache, "--vacuum", "--force").status, .success)
+        XCTAssertEqual(try keys(in: cache), keysBefore, "the suggested command keeps every record")
+        XCTAssertTrue(gqlcache("info", cache).stdout.contains("free pages    0 of"))
+    }
+
     func testInfoAsJSONGivesCountsPerTypenameRootsAndLargestRecords() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("info", cache, "--format", "json", "--top", "2")
