@@ -23,6 +23,27 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
+    func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let missing = gqlcache("show", cache, "a\nb", "\u{1B}[31mred")
+        XCTAssertEqual(missing.status, .notFound)
+        XCTAssertTrue(missing.stderr.contains("'a\\nb'"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("'\\u001b[31mred'"), missing.stderr)
+        XCTAssertFalse(missing.stderr.contains("\u{1B}"))
+        // A damaged record whose key holds an escape sequence and a C1 control, reported as export skips it.
+        try sqlite(cache, "INSERT INTO records (key, record) VALUES ('Esc:' || char(27) || '[31m' || char(155), 'not json')")
+        let exported = gqlcache("export", cache, "-o", path("out.jsonl"))
+        let warning = try XCTUnwrap(exported.stderr.split(separator: "\n").first { $0.contains("Esc:") }, exported.stderr)
+        XCTAssertTrue(warning.hasPrefix("gqlcache: "), String(warning))
+        XCTAssertTrue(warning.contains("Esc:\\u001b[31m\\u009b"), String(warning))
+        let searched = gqlcache("grep", cache, "R2-D2")
+        XCTAssertTrue(searched.stderr.hasPrefix("gqlcache: warning: "), searched.stderr)
+        XCTAssertTrue(searched.stderr.contains("Esc:\\u001b[31m\\u009b"), searched.stderr)
+        for result in [missing, exported, searched] {
+            XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })
+        }
+    }
+
     func testADirectoryIsAnIOError() throws {
         let result = gqlcache("info", folder.path)
         XCTAssertEqual(result.status, .io)

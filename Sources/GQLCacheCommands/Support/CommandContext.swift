@@ -104,20 +104,49 @@ public final class CommandContext {
     /// command that goes on with its other work.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(message)\n")
+        stderr.write("gqlcache: \(Self.oneLine(message))\n")
         if self.status == .success { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
     public func warn(_ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: warning: \(message)\n")
+        stderr.write("gqlcache: warning: \(Self.oneLine(message))\n")
+    }
+
+    /// `message` with its control characters escaped as JSON escapes them
+    /// (`\n`, `\u001b`): a key, path or pattern quoted in a message may hold
+    /// any, and on a terminal a newline would split the message and an
+    /// escape sequence would act.
+    static func oneLine(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: isControl) else { return message }
+        var line = ""
+        for scalar in message.unicodeScalars {
+            guard isControl(scalar) else {
+                line.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            default:
+                let hex = String(scalar.value, radix: 16)
+                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return line
+    }
+
+    /// C0 and C1 controls and DEL: what a terminal may act on.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
     public func confirm(_ question: String) -> Bool {
         stdout.flush()
-        stderr.write("\(question) [y/N] ")
+        stderr.write("\(Self.oneLine(question)) [y/N] ")
         stderr.flush()
         guard let answer = stdin.readLine() else {
             stderr.write("\n")
