@@ -82,7 +82,7 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .invalidJSON(let offset, let message):
             return "invalid JSON: \(message) at byte \(offset)"
         case .invalidPattern(let pattern, let message):
-            return "invalid pattern '\(pattern)': \(message)"
+            return "invalid pattern '\(pattern.shortenedForMessage)': \(message)"
         case .cannotConvert(let message):
             return message
         case .keyHoldsNUL(let key):

@@ -40,9 +40,18 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
                 throw CacheStoreError.invalidPattern(pattern: text, message: "not a valid regular expression")
             }
         }
+        if [.apollo, .literal, .glob].contains(mode), let argument = sqlCondition().arguments.first,
+           argument.utf8.count > Self.maximumSQLPatternLength {
+            throw CacheStoreError.invalidPattern(
+                pattern: text, message: "longer than the 50,000 bytes SQLite takes in a LIKE or GLOB pattern")
+        }
     }
 
-    public var description: String { "\(mode.rawValue) pattern '\(text)'" }
+    /// SQLite's limit on a LIKE or GLOB pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH),
+    /// past which the statement fails.
+    static let maximumSQLPatternLength = 50_000
+
+    public var description: String { "\(mode.rawValue) pattern '\(text.shortenedForMessage)'" }
 
     /// True when no key can match: Apollo ignores an empty pattern.
     public var matchesNothing: Bool { mode == .apollo && text.isEmpty }
@@ -106,5 +115,13 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return nil
+    }
+}
+
+extension String {
+    /// The text as a one-line message quotes it: a pattern or value of
+    /// thousands of characters would fill the screen.
+    public var shortenedForMessage: String {
+        count <= 100 ? self : "\(prefix(60))… (\(utf8.count) bytes)"
     }
 }

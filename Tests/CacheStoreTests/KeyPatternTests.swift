@@ -110,6 +110,29 @@ final class KeyPatternTests: XCTestCase {
         }
     }
 
+    func testPatternsSQLiteCannotTakeAreRefusedAndTheLongestItCanTakeIsRun() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
+        // Apollo and literal add a % at each end; glob is taken as it is.
+        let longest: [(KeyPattern.Mode, Int)] = [(.apollo, 49_998), (.literal, 49_998), (.glob, 50_000)]
+        for (mode, length) in longest {
+            let fits = try KeyPattern(String(repeating: "a", count: length), mode: mode)
+            XCTAssertEqual(try store.read { tx in try tx.countKeys(matching: fits) }, 0, "\(mode)")
+            XCTAssertThrowsError(try KeyPattern(String(repeating: "a", count: length + 1), mode: mode)) { error in
+                XCTAssertEqual(
+                    "\(error)",
+                    "invalid pattern '\(String(repeating: "a", count: 60))… (\(length + 1) bytes)': "
+                        + "longer than the 50,000 bytes SQLite takes in a LIKE or GLOB pattern")
+            }
+        }
+        // A literal's escapes count: 25,000 %s are 50,002 bytes once escaped.
+        XCTAssertThrowsError(try KeyPattern(String(repeating: "%", count: 25_000), mode: .literal))
+        // Prefix and regex modes use no LIKE or GLOB.
+        for mode in [KeyPattern.Mode.prefix, .regex] {
+            let long = try KeyPattern(String(repeating: "a", count: 100_000), mode: mode)
+            XCTAssertEqual(try store.read { tx in try tx.countKeys(matching: long) }, 0, "\(mode)")
+        }
+    }
+
     func testModesHaveStableNamesAndPatternsDescribeThemselves() throws {
         XCTAssertEqual(KeyPattern.Mode.allCases.map(\.rawValue), ["apollo", "literal", "prefix", "glob", "regex"])
         XCTAssertEqual(try KeyPattern("Human:", mode: .prefix).description, "prefix pattern 'Human:'")
