@@ -140,6 +140,24 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: paged))
     }
 
+    func testAPagerThatCannotBeFoundIsSkippedAndTheTextStillPrinted() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let plain = gqlcache("keys", cache).stdout
+        let missing = onTerminal("keys", cache, environment: ["PAGER": "no-such-pager -x", "PATH": "/usr/bin:/bin"], paging: true)
+        XCTAssertEqual(missing.status, .success)
+        XCTAssertEqual(missing.stdout, plain)
+        XCTAssertEqual(missing.stderr, "gqlcache: warning: the pager 'no-such-pager' (PAGER) was not found; printing without it\n")
+        let missingPath = onTerminal("keys", cache, environment: ["PAGER": "/no/such/less"], paging: true)
+        XCTAssertEqual(missingPath.stdout, plain)
+        XCTAssertTrue(missingPath.stderr.contains("'/no/such/less'"), missingPath.stderr)
+        // No PAGER and no less: plainly printed, nothing said.
+        let noLess = onTerminal("keys", cache, environment: ["PATH": folder.path], paging: true)
+        XCTAssertEqual(noLess.stdout, plain)
+        XCTAssertEqual(noLess.stderr, "")
+        XCTAssertNil(Pager.missingProgram(in: "sh -c cat", environment: ["PATH": "/usr/bin:/bin"]))
+        XCTAssertNil(Pager.missingProgram(in: "$HOME/bin/pager", environment: [:]), "shell syntax is left to the shell")
+    }
+
     // MARK: progress
 
     func testProgressLineShowsPercentOfTheScansAndNeverReaches100WhileRunning() {

@@ -17,9 +17,16 @@ enum Conventions {
             !pager.noPager, context.allowsPaging, context.stdoutIsTerminal
         else { return nil }
         let format = groups.lazy.compactMap { ($0 as? OptionGroup<OutputOptions>)?.wrappedValue.format }.first ?? .text
-        guard format == .text, let command = Pager.command(environment: context.environment),
-            let started = Pager.start(command, environment: context.environment)
-        else { return nil }
+        guard format == .text, let command = Pager.command(environment: context.environment) else { return nil }
+        if let program = Pager.missingProgram(in: command, environment: context.environment) {
+            // As git does: the text still reaches the terminal, without the
+            // pager; a PAGER the user set is worth a word, a missing less is not.
+            if context.environment["PAGER"] != nil {
+                context.warn("the pager '\(program)' (PAGER) was not found; printing without it")
+            }
+            return nil
+        }
+        guard let started = Pager.start(command, environment: context.environment) else { return nil }
         context.stdout.flush()
         context.stdout = started.sink
         return started

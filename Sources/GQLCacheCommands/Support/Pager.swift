@@ -18,6 +18,22 @@ final class Pager {
         return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
     }
 
+    /// The program `command` starts when it cannot be found (the shell
+    /// would say "not found" and the output would be lost), or nil. Only a
+    /// plain first word is looked up: a command with shell syntax in it is
+    /// left to the shell.
+    static func missingProgram(in command: String, environment: [String: String]) -> String? {
+        guard let program = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init),
+            !program.contains(where: { "$`'\"\\|&;<>(){}*?[]~=".contains($0) })
+        else { return nil }
+        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? nil : program }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let found = path.split(separator: ":").contains { folder in
+            FileManager.default.isExecutableFile(atPath: "\(folder)/\(program)")
+        }
+        return found ? nil : program
+    }
+
     private let pid: pid_t
     let sink: FileDescriptorSink
     private let writeEnd: Int32
