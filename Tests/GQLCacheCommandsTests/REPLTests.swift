@@ -110,6 +110,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(bails.status, .notFound)
     }
 
+    func testTheExitStatusIsTheLastCommandsWhateverFailedBefore() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let text = path("text.txt")
+        try "not a cache".write(toFile: text, atomically: true, encoding: .utf8)
+        for script in ["cd nope; keys --count", "bogus; keys --count", "open \(text); keys --count", "show Nope:1; keys --count"] {
+            let result = gqlcache("repl", cache, "-c", script)
+            XCTAssertEqual(result.status, .success, script)
+            XCTAssertTrue(result.stdout.hasSuffix("10\n"), script)
+            XCTAssertFalse(result.stderr.isEmpty, "the failure was still reported: \(script)")
+        }
+        XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
+    }
+
     func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])

@@ -47,7 +47,8 @@ extension GQLCache {
             }
             let status = session.run(reader: reader, bail: bail)
             reader.setCompleter(nil)
-            if status != .success { throw CommandFailure(status, "") }
+            // The last command's status, not that of a failed cd or open before it.
+            context.settleStatus(status)
         }
     }
 }

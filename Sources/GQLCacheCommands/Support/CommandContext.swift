@@ -102,6 +102,12 @@ public final class CommandContext {
 
     /// Reports a problem on standard error and remembers its status, for a
     /// command that goes on with its other work.
+    /// Makes `status` the exit status whatever was reported before: the
+    /// REPL's is its last command's, though earlier ones failed.
+    func settleStatus(_ status: ExitStatus) {
+        self.status = status
+    }
+
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
         stderr.write("gqlcache: \(Self.oneLine(message))\n")
