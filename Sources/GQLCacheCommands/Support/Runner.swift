@@ -29,8 +29,10 @@ public enum GQLCacheMain {
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
             return run(arguments: ["repl"] + arguments, context: context)
         }
-        if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first) {
-            context.report(.usage, "unknown command '\(first)' (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
+        // `help NAME`: the parser would answer an unknown NAME with the root's help and status 0.
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        if let name = named, !name.hasPrefix("-"), !GQLCache.commandNames.contains(name) {
+            context.report(.usage, "unknown command '\(name)' (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
             return .usage
         }
         let command: ParsableCommand
