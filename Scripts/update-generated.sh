@@ -10,13 +10,15 @@ bin="$(swift build --show-bin-path)/gqlcache"
 "$bin" completions bash > completions/gqlcache.bash
 "$bin" completions zsh > completions/_gqlcache
 "$bin" completions fish > completions/gqlcache.fish
-swift package --allow-writing-to-package-directory generate-manual --configuration debug --date 2026-11-22
+# The generator drops characters that are not ASCII ('→', '…'): gqlcache
+# hands them over as placeholders, turned into roff escapes below.
+GQLCACHE_MANUAL_PLACEHOLDERS=1 swift package --allow-writing-to-package-directory generate-manual --configuration debug --date 2026-11-22
 # The generator ends the page with a generic EXIT STATUS; ours, with the
 # environment, examples and see-also sections, replaces it.
 page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
 {
     # An empty line is not mdoc (man warns); a paragraph break is what it means.
-    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' "$page"
+    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
 echo "updated completions/ and man/"

@@ -1,5 +1,5 @@
 import Foundation
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 /// completions/ and man/ are generated from the command tree and committed;
@@ -61,6 +61,15 @@ final class GeneratedFilesTests: XCTestCase {
         for variable in ["NO_COLOR", "PAGER", "GQLCACHE_HISTORY"] {
             XCTAssertTrue(page.contains(".It Ev \(variable)"), "ENVIRONMENT lacks \(variable)")
         }
+    }
+
+    func testManPageKeepsTheHelpsCharactersThatAreNotASCII() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
+        // The show command's help: "References are drawn as '→ KEY'".
+        XCTAssertTrue(page.contains("References are drawn as '\\[u2192] KEY'"), "run Scripts/update-generated.sh")
+        XCTAssertFalse(page.contains("References are drawn as ' KEY'"))
+        XCTAssertFalse(page.contains("GQLCACHEU"), "a placeholder was left")
+        XCTAssertEqual(GQLCacheMain.placeholdingNonASCII("a → b … é 😀"), "a GQLCACHEU2192X b GQLCACHEU2026X GQLCACHEU00E9X GQLCACHEU1F600X")
     }
 
     func testManPageRendersWithMan() throws {

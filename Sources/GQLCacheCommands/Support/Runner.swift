@@ -100,11 +100,33 @@ public enum GQLCacheMain {
         let full = GQLCache.fullMessage(for: error)
         if GQLCache.exitCode(for: error) == .success {
             // Help, version, completion scripts: the requested text, on standard output.
-            if !full.isEmpty { context.stdout.write(full + "\n") }
+            var text = full
+            if context.environment[manualDumpVariable] == "1" { text = placeholdingNonASCII(text) }
+            if !text.isEmpty { context.stdout.write(text + "\n") }
             return .success
         }
         context.report(.usage, oneLine(GQLCache.message(for: error), helpHintFrom: full))
         return .usage
+    }
+
+    /// Set by Scripts/update-generated.sh while the manual is generated:
+    /// the generator keeps only ASCII characters of the help it reads, so
+    /// '→ KEY' would reach the page as ' KEY'. Each other character then
+    /// comes as a placeholder (`GQLCACHEU2192X`) that the script turns into
+    /// the roff escape (`\[u2192]`).
+    static let manualDumpVariable = "GQLCACHE_MANUAL_PLACEHOLDERS"
+
+    static func placeholdingNonASCII(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "GQLCACHEU" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "X"
+            }
+        }
+        return result
     }
 
     /// The parser's message as one line, with where to read more.
