@@ -86,6 +86,18 @@ final class ExportImportCommandTests: CommandTestCase {
         let refused = GQLCacheCommandsTests.gqlcache("export", cache, "--output", cache)
         XCTAssertEqual(refused.status, .usage)
         XCTAssertEqual(try bytes(cache), before)
+        // Another cache is not replaced either: a slip of the keyboard would lose it.
+        let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        let otherBefore = try bytes(other)
+        let another = GQLCacheCommandsTests.gqlcache("export", cache, "-o", other)
+        XCTAssertEqual(another.status, .usage)
+        XCTAssertEqual(another.stderr, "gqlcache: --output \(other) is an SQLite database, which the export would replace; remove it first or name another file\n")
+        XCTAssertEqual(try bytes(other), otherBefore)
+        // `-o -` is standard output.
+        let toStandardOutput = GQLCacheCommandsTests.gqlcache("export", cache, "-o", "-")
+        XCTAssertEqual(toStandardOutput.stdout, GQLCacheCommandsTests.gqlcache("export", cache).stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("-")))
     }
 
     func testDamagedRecordsAreLeftOutAndReported() throws {

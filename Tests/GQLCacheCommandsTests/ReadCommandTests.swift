@@ -21,8 +21,24 @@ final class ReadCommandTests: CommandTestCase {
         try #"{"id": "2"}"#.write(toFile: variablesFile, atomically: true, encoding: .utf8)
         let fromFile = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", variablesFile, "--format", "json")
         let fromJSON = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables", #"{"id": 2}"#, "--format", "json")
+        let fromStandardInput = gqlcache(
+            "read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", "-", "--format", "json",
+            answers: [#"{"id":"#, #""2"}"#])
         XCTAssertEqual(fromFile.stdout, fromVar.stdout)
         XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
+        XCTAssertEqual(fromStandardInput.stdout, fromVar.stdout, fromStandardInput.stderr)
+    }
+
+    func testADocumentThatIsAFolderOrNotTextIsNamedWithWhatItIs() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let folderResult = gqlcache("read", cache, "--document", folder.path)
+        XCTAssertEqual(folderResult.status, .io)
+        XCTAssertEqual(folderResult.stderr, "gqlcache: \(folder.path): is a directory, not the document\n")
+        let binary = gqlcache("read", cache, "--document", cache)
+        XCTAssertEqual(binary.status, .io)
+        XCTAssertEqual(binary.stderr, "gqlcache: \(cache): the document is not UTF-8 text (it is an SQLite database)\n")
+        let variables = gqlcache("read", cache, "--text", "{ hero { name } }", "--variables-file", folder.path)
+        XCTAssertEqual(variables.stderr, "gqlcache: \(folder.path): is a directory, not the variables file\n")
     }
 
     func testAFragmentKeyWithNoRecordIsNamedWithTheNearestKeys() throws {

@@ -37,13 +37,19 @@ extension GQLCache {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Write to this file (replaced when the export is complete) instead of standard output.", valueName: "file"),
+            help: ArgumentHelp("Write to this file (replaced when the export is complete; never an SQLite database) instead of standard output; - is standard output.", valueName: "file"),
             completion: .file(extensions: ["jsonl", "json"]))
         var output: String?
 
         func run(in context: CommandContext) throws {
+            // `-o -` is standard output, as for curl and most tools.
+            let output = self.output == "-" ? nil : self.output
             if let output, FileOutput.isCacheFile(output, cache: file.path) {
                 throw CommandFailure(.usage, "--output \(output) is the cache file itself; name another file")
+            }
+            if let output, FileOutput.isSQLiteDatabase(output) {
+                // A slip of the keyboard would replace a cache with its JSON.
+                throw CommandFailure(.usage, "--output \(output) is an SQLite database, which the export would replace; remove it first or name another file")
             }
             let store = try file.openForReading(context)
             if format == .apolloClient {

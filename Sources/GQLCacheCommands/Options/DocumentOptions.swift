@@ -36,7 +36,7 @@ struct DocumentOptions: ParsableArguments {
 
     @Option(
         name: .customLong("variables-file"),
-        help: ArgumentHelp("Variables from a file holding a JSON object.", valueName: "file"),
+        help: ArgumentHelp("Variables from a file holding a JSON object; - reads standard input.", valueName: "file"),
         completion: .file(extensions: ["json"]))
     var variablesFile: String?
 
@@ -87,24 +87,26 @@ struct DocumentOptions: ParsableArguments {
     /// for a variable the documents declare as a String or an ID, a number
     /// or boolean stays the text typed (`--var id=1e3` is the ID "1e3", not
     /// the number 1000.0), as the app's typed value would be.
-    func loadVariables(declaredIn document: QueryDocument) throws -> [String: InputValue] {
+    func loadVariables(declaredIn document: QueryDocument, context: CommandContext) throws -> [String: InputValue] {
         var values: [String: InputValue] = [:]
-        func merge(_ json: String, from origin: String) throws {
-            let value: FieldValue
-            do {
-                value = try FieldValue(jsonText: json)
-            } catch let error as CacheStoreError {
-                throw CommandFailure(.usage, "\(origin): \(error)")
-            }
+        func merge(_ value: FieldValue, from origin: String) throws {
             guard case .object(let members) = value else {
                 throw CommandFailure(.usage, "\(origin): variables must be a JSON object")
             }
             for (name, member) in members { values[name] = InputValue(json: member) }
         }
         if let variablesFile {
-            try merge(try TextFile.read(variablesFile, what: "variables file"), from: variablesFile)
+            // `-` reads standard input, as --response and --data do.
+            let value = try JSONInput.read(variablesFile, what: "variables file", context: context)
+            try merge(value, from: variablesFile == "-" ? "standard input" : variablesFile)
         }
-        if let variables { try merge(variables, from: "--variables") }
+        if let variables {
+            do {
+                try merge(try FieldValue(jsonText: variables), from: "--variables")
+            } catch let error as CacheStoreError {
+                throw CommandFailure(.usage, "--variables: \(error)")
+            }
+        }
         for assignment in variableAssignments {
             let name = String(assignment.prefix { $0 != "=" })
             let text = String(assignment.dropFirst(name.count + 1))

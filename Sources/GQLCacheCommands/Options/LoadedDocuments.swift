@@ -18,7 +18,7 @@ extension DocumentOptions {
         let loaded: LoadedDocuments
         do {
             let document = try loadDocument()
-            loaded = LoadedDocuments(document: document, schema: try loadSchema(), variables: try loadVariables(declaredIn: document))
+            loaded = LoadedDocuments(document: document, schema: try loadSchema(), variables: try loadVariables(declaredIn: document, context: context))
         } catch let error as QueryError {
             throw CommandFailure(error.status, error.description)
         }

@@ -1,13 +1,23 @@
 import Foundation
 
-/// UTF-8 text files named on the command line or found through a config.
+/// Text files named on the command line: documents, schemas, variables.
 enum TextFile {
-    /// The file's text, or an I/O failure that says whether it is missing or
-    /// unreadable, naming it `name` (the path when not given).
+    /// The file's text, or an I/O failure that says why it cannot be had
+    /// (missing, a directory, unreadable, not UTF-8 text), naming it `name`
+    /// (the path when not given).
     static func read(_ path: String, what: String, name: String? = nil) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            let name = name ?? path
-            throw CommandFailure(.io, FileManager.default.fileExists(atPath: path) ? "\(name): cannot read the \(what)" : "\(name): no such file")
+        let name = name ?? path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(.io, "\(name): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(name): is a directory, not the \(what)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.io, "\(name): cannot read the \(what) (permission denied?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            let sqlite = data.starts(with: Array("SQLite format 3\0".utf8))
+            throw CommandFailure(.io, "\(name): the \(what) is not UTF-8 text\(sqlite ? " (it is an SQLite database)" : "")")
         }
         return text
     }
