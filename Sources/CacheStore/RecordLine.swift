@@ -55,8 +55,11 @@ public enum RecordLine {
     }
 
     /// True when `line` looks like the first line of this form: a JSON
-    /// object with a string "key" and an object "record".
+    /// object with members "key" and "record", whatever their values (a
+    /// line with a bad record is a bad line of this form, not an Apollo
+    /// Client object with entities named "key" and "record").
     public static func isRecordLine(_ line: String) -> Bool {
-        (try? record(fromLine: line)) != nil
+        guard case .object(let members)? = try? FieldValue(jsonText: line) else { return false }
+        return members["key"] != nil && members["record"] != nil
     }
 }

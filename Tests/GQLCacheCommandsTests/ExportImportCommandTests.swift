@@ -100,6 +100,26 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("-")))
     }
 
+    func testALineWithKeyAndRecordIsJSONLinesEvenWhenItIsBadAndAByteOrderMarkIsSkipped() throws {
+        let target = path("new.sqlite")
+        for (text, message) in [
+            (#"{"key":"A:1","record":[1]}"#, #"the "record" of 'A:1' is not a JSON object"#),
+            (#"{"key":5,"record":{}}"#, #"expected {"key": "…", "record": {…}}"#),
+        ] {
+            let input = path("bad.jsonl")
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: input))
+            let result = GQLCacheCommandsTests.gqlcache("import", target, input, "--create")
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(input):1: \(message)"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        }
+        let marked = path("marked.jsonl")
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"key":"A:1","record":{"n":1}}"#.utf8) + [0x0A]).write(to: URL(fileURLWithPath: marked))
+        let imported = GQLCacheCommandsTests.gqlcache("import", target, marked, "--create")
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertEqual(try records(target), ["A:1": ["n": .int(1)]])
+    }
+
     func testDamagedRecordsAreLeftOutAndReported() throws {
         let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["n": .int(1)])], raw: [("B:1", nil), ("C:1", "[1]")])
         let result = GQLCacheCommandsTests.gqlcache("export", cache)

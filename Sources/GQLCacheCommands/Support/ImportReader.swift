@@ -23,8 +23,10 @@ final class ImportReader {
         self.lines = lines
         var first: (Int, String)?
         var number = 0
-        while let line = lines.readLine() {
+        while var line = lines.readLine() {
             number += 1
+            // A byte order mark some editors put first is not part of the JSON.
+            if number == 1 && line.hasPrefix("\u{FEFF}") { line.removeFirst() }
             if !line.allSatisfy(\.isWhitespace) {
                 first = (number, line)
                 break
