@@ -123,6 +123,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
     }
 
+    func testHelpListsEveryCommandTheREPLRunsByItsWholeName() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let help = try repl(cache, ["help"]).stdout.split(separator: "\n").map(String.init)
+        let listed = help.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        for command in GQLCache.configuration.subcommands.map({ $0._commandName }) {
+            if ["repl", "completions"].contains(command) {
+                XCTAssertFalse(listed.contains(command), "\(command) is refused in the REPL")
+            } else {
+                XCTAssertTrue(listed.contains(command), "help lacks \(command): \(listed)")
+            }
+        }
+        XCTAssertTrue(help.contains { $0.hasPrefix("  import  Merge the records") }, "names and abstracts line up")
+    }
+
     func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])

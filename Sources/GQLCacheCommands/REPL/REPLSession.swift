@@ -222,8 +222,11 @@ public final class REPLSession {
             return GQLCacheMain.run(arguments: ["help", name], context: context)
         }
         context.print("Commands of the CLI, without the cache file (e.g. 'keys Droid:%', 'show QUERY_ROOT', 'rm Human:1000'):")
-        for command in GQLCache.configuration.subcommands {
-            context.print("  \(command._commandName.padding(toLength: 8, withPad: " ", startingAt: 0)) \(command.configuration.abstract)")
+        // repl and completions are for the shell: the REPL refuses them.
+        let commands = GQLCache.configuration.subcommands.filter { !["repl", "completions"].contains($0._commandName) }
+        let width = commands.map { $0._commandName.count }.max() ?? 0
+        for command in commands {
+            context.print("  \(command._commandName.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.configuration.abstract)")
         }
         context.print("REPL commands:")
         for own in Self.ownCommands { context.print("  \(own.help)") }
