@@ -268,6 +268,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
     }
 
+    func testOptionsThatTakeOneOfAFewValuesCompleteThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "", before: "keys --mode "), .candidates(["apollo", "literal", "prefix", "glob", "regex"]))
+        XCTAssertEqual(completer.complete(word: "j", before: "show Droid:2001 --format "), .candidates(["json", "jsonl"]))
+        XCTAssertEqual(completer.complete(word: "a", before: "rm --match x --color "), .candidates(["auto", "always"]))
+        // An option with a free value still completes keys.
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "keys --limit 3 "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
     func testCdCompletesTheCurrentRecordsReferenceFields() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache, at: "hero(episode:NEWHOPE)")

@@ -37,6 +37,9 @@ public final class REPLCompleter {
         if command == "open" { return .fileNames }
         // diff's other cache and import's input are files, not keys.
         if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
+        if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[command]?[previous] {
+            return .candidates(Self.matching(word, in: values))
+        }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
         if previousWords.last == "--fragment" { return .candidates(Self.matching(word, in: definitionNames().fragments)) }
         if ["read", "update", "write"].contains(command) && previousWords.count == 1 {
@@ -60,25 +63,36 @@ public final class REPLCompleter {
 
     /// Long and short flags of each command, from the command tree's own
     /// description of itself.
-    static let flags: [String: [String]] = {
+    static var flags: [String: [String]] { options.flags }
+
+    /// The values of each command's options that take one of a few
+    /// (`--mode`, `--format`, `--color`), by command and flag.
+    static var optionValues: [String: [String: [String]]] { options.values }
+
+    private static let options: (flags: [String: [String]], values: [String: [String: [String]]]) = {
         guard let data = GQLCache._dumpHelp().data(using: .utf8),
             let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let tool = root["command"] as? [String: Any],
             let subcommands = tool["subcommands"] as? [[String: Any]]
-        else { return [:] }
+        else { return ([:], [:]) }
         var flags: [String: [String]] = [:]
+        var values: [String: [String: [String]]] = [:]
         for command in subcommands {
             guard let name = command["commandName"] as? String else { continue }
             var names: [String] = []
             for argument in command["arguments"] as? [[String: Any]] ?? [] {
                 for flag in argument["names"] as? [[String: Any]] ?? [] {
                     guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
-                    names.append(kind == "short" ? "-" + text : "--" + text)
+                    let spelled = kind == "short" ? "-" + text : "--" + text
+                    names.append(spelled)
+                    if let allValues = argument["allValues"] as? [String], !allValues.isEmpty {
+                        values[name, default: [:]][spelled] = allValues
+                    }
                 }
             }
             flags[name] = names.sorted()
         }
-        return flags
+        return (flags, values)
     }()
 
     /// Keys that start with `prefix`, in key order, through the key index.
