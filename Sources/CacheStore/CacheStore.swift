@@ -94,6 +94,11 @@ public final class CacheStore: Sendable {
     /// a file that exists.
     public static func create(at path: String, ddl: ApolloIOSSQLiteFormat.DDL = .current) throws -> CacheStore {
         guard !FileManager.default.fileExists(atPath: path) else { throw CacheStoreError.fileExists(path: path) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
+        }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false, busyTimeout: 5))

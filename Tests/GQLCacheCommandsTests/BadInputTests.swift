@@ -44,6 +44,17 @@ final class BadInputTests: CommandTestCase {
         }
     }
 
+    func testCreatingACacheInAFolderThatDoesNotExistNamesTheFolder() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = path("all.jsonl")
+        XCTAssertEqual(gqlcache("export", cache, "-o", input).status, .success)
+        let target = path("no-such-folder/new.sqlite")
+        let result = gqlcache("import", target, input, "--create")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertEqual(result.stderr, "gqlcache: \(target): its folder \(path("no-such-folder")) does not exist\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("no-such-folder")))
+    }
+
     func testADirectoryIsAnIOError() throws {
         let result = gqlcache("info", folder.path)
         XCTAssertEqual(result.status, .io)
