@@ -46,6 +46,15 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("refs", cache, "Droid:2001").lines[2], "├─ friends[1] → Human:1002 (missing)")
     }
 
+    func testADamagedRecordIsDrawnAndFailsWithTheDamagedStatusAsShowDoes() throws {
+        let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["b": .reference("B:1")])], raw: [("B:1", "not json")])
+        let result = gqlcache("refs", cache, "B:1")
+        XCTAssertEqual(result.status, .damagedRecord)
+        XCTAssertEqual(result.status, gqlcache("show", cache, "B:1").status)
+        XCTAssertEqual(result.stderr, "gqlcache: record 'B:1' is damaged: text that is not JSON, not a JSON object\n")
+        XCTAssertEqual(result.lines, ["B:1 (damaged: text that is not JSON, not a JSON object)", "incoming references (1)", "  A:1 b"])
+    }
+
     func testJSONNestsReferencesToTheDepthAsked() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("refs", cache, "Human:1000", "--depth", "2", "--format", "json")

@@ -57,7 +57,10 @@ extension GQLCache {
                     ("referencedBy", .array(incoming.map { .object([("from", .string($0.from.rawValue)), ("field", .string($0.field))]) })),
                 ]), to: context)
             }
-            if !graph.exists(key) {
+            if case .damaged(let problem)? = graph.entries[key] {
+                // Its references cannot be read, as show says with the same status.
+                context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
+            } else if !graph.exists(key) {
                 let nearest = try store.read { tx in try tx.suggestions(for: key) }
                 context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
             }
