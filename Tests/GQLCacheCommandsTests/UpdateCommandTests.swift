@@ -121,6 +121,11 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(failed.status, .usage)
         XCTAssertEqual(failed.stderr, "gqlcache: the editor '\(failing)' exited with status 3; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
+        // No editor named and no terminal: vi would fail, so it is not started.
+        let noEditor = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: [:])
+        XCTAssertEqual(noEditor.status, .usage)
+        XCTAssertEqual(noEditor.stderr, "gqlcache: editing needs a terminal, or an editor named in VISUAL or EDITOR; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
     }
 
     func testAnInvalidEditWritesNothingAndKeepsTheEditedText() throws {

@@ -183,7 +183,7 @@ extension GQLCache {
             }
             var keep = false
             defer { if !keep { try? FileManager.default.removeItem(atPath: temporary) } }
-            try Editor.open(temporary, environment: context.environment)
+            try Editor.open(temporary, context: context)
             guard let edited = try? String(contentsOfFile: temporary, encoding: .utf8) else {
                 throw CommandFailure(.io, "\(temporary): cannot read the edited data back; nothing written")
             }
@@ -237,8 +237,14 @@ extension CacheMiss {
 
 /// The user's editor, run on a file until it exits.
 enum Editor {
-    static func open(_ path: String, environment: [String: String]) throws {
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    static func open(_ path: String, context: CommandContext) throws {
+        let environment = context.environment
+        let chosen = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
+        // vi, the fallback, needs a terminal; an editor the user named may not (a script).
+        guard chosen != nil || (context.stdinIsTerminal && context.stdoutIsTerminal) else {
+            throw CommandFailure(.usage, "editing needs a terminal, or an editor named in VISUAL or EDITOR; nothing written")
+        }
+        let editor = chosen ?? "vi"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Through the shell, so EDITOR may carry arguments ("code --wait").

@@ -363,7 +363,7 @@ public final class REPLSession {
         }
         defer { try? FileManager.default.removeItem(atPath: file) }
         do {
-            try Editor.open(file, environment: context.environment)
+            try Editor.open(file, context: context)
         } catch let failure as CommandFailure {
             context.report(failure.status, failure.message.replacingOccurrences(of: "nothing written", with: "nothing run"))
             return failure.status
