@@ -85,5 +85,9 @@ final class WriteCommandTests: CommandTestCase {
         let result = gqlcache("write", path("c.sqlite"), "--text", "{ a }", "--response", "r.json", "--key-field", "Human")
         XCTAssertEqual(result.status, .usage)
         XCTAssertTrue(result.stderr.contains("--key-field takes TYPE=field[,field]"), result.stderr)
+        let twice = gqlcache(
+            "write", path("c.sqlite"), "--text", "{ a }", "--response", "r.json", "--key-field", "Droid=id", "--key-field", "Droid=name")
+        XCTAssertEqual(twice.status, .usage)
+        XCTAssertTrue(twice.stderr.contains("--key-field names Droid twice; give its fields together, e.g. Droid=id,name"), twice.stderr)
     }
 }

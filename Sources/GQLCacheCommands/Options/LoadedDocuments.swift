@@ -41,12 +41,17 @@ struct KeyFieldOptions: ParsableArguments {
     var assignments: [String] = []
 
     func validate() throws {
+        var types: Set<Substring> = []
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].split(separator: ",").isEmpty,
                 !parts[1].split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else {
                 throw ValidationError("--key-field takes TYPE=field[,field], e.g. Human=id or Book=isbn,lang; got '\(assignment)'")
+            }
+            // One would silently win: a type keyed by several fields names them together.
+            guard types.insert(parts[0]).inserted else {
+                throw ValidationError("--key-field names \(parts[0]) twice; give its fields together, e.g. \(parts[0])=id,name")
             }
         }
     }
