@@ -298,6 +298,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F"]))
     }
 
+    func testOperationNamesCompleteFromADocumentNamedEarlierOnTheSameLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Human { name }".write(toFile: document, atomically: true, encoding: .utf8)
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "", before: "read --document \(document) "), .candidates(["HeroName"]))
+        XCTAssertEqual(completer.complete(word: "He", before: "read --var id=1 --document \(document) "), .candidates(["HeroName"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --document \(document) --fragment "), .candidates(["F"]))
+        // Once the operation is named, keys (for --key) again.
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "read --document \(document) HeroName --key "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
     // MARK: - Words and GraphQL input
 
     func testLinesSplitIntoWordsLikeAShellDoes() throws {

@@ -41,9 +41,13 @@ public final class REPLCompleter {
             return .candidates(Self.matching(word, in: values))
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
-        if previousWords.last == "--fragment" { return .candidates(Self.matching(word, in: definitionNames().fragments)) }
-        if ["read", "update", "write"].contains(command) && previousWords.count == 1 {
-            let operations = definitionNames().operations
+        // Documents named on this line count too, before the line has run.
+        let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
+        if previousWords.last == "--fragment" {
+            return .candidates(Self.matching(word, in: definitionNames(adding: documents).fragments))
+        }
+        if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
+            let operations = definitionNames(adding: documents).operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
@@ -55,6 +59,25 @@ public final class REPLCompleter {
     static var commandNames: [String] {
         (GQLCache.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" && $0 != "completions" } + REPLSession.ownCommands.map(\.name) + ["exit"])
             .sorted()
+    }
+
+    /// The positional arguments of a command line (its words after the
+    /// command's name that are neither options nor their values).
+    static func positionals(_ words: [String]) -> [String] {
+        guard let command = words.first else { return [] }
+        var result: [String] = []
+        var index = 1
+        while index < words.count {
+            let word = words[index]
+            if word.hasPrefix("-") {
+                // --name=value carries its value; --name value takes the next word.
+                if !word.contains("="), options.valueTaking[command]?.contains(word) == true { index += 1 }
+            } else {
+                result.append(word)
+            }
+            index += 1
+        }
+        return result
     }
 
     static func matching(_ prefix: String, in names: [String]) -> [String] {
@@ -69,14 +92,15 @@ public final class REPLCompleter {
     /// (`--mode`, `--format`, `--color`), by command and flag.
     static var optionValues: [String: [String: [String]]] { options.values }
 
-    private static let options: (flags: [String: [String]], values: [String: [String: [String]]]) = {
+    private static let options: (flags: [String: [String]], values: [String: [String: [String]]], valueTaking: [String: Set<String>]) = {
         guard let data = GQLCache._dumpHelp().data(using: .utf8),
             let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let tool = root["command"] as? [String: Any],
             let subcommands = tool["subcommands"] as? [[String: Any]]
-        else { return ([:], [:]) }
+        else { return ([:], [:], [:]) }
         var flags: [String: [String]] = [:]
         var values: [String: [String: [String]]] = [:]
+        var valueTaking: [String: Set<String>] = [:]
         for command in subcommands {
             guard let name = command["commandName"] as? String else { continue }
             var names: [String] = []
@@ -85,6 +109,7 @@ public final class REPLCompleter {
                     guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
                     let spelled = kind == "short" ? "-" + text : "--" + text
                     names.append(spelled)
+                    if argument["kind"] as? String == "option" { valueTaking[name, default: []].insert(spelled) }
                     if let allValues = argument["allValues"] as? [String], !allValues.isEmpty {
                         values[name, default: [:]][spelled] = allValues
                     }
@@ -92,7 +117,7 @@ public final class REPLCompleter {
             }
             flags[name] = names.sorted()
         }
-        return (flags, values)
+        return (flags, values, valueTaking)
     }()
 
     /// Keys that start with `prefix`, in key order, through the key index.
@@ -109,7 +134,7 @@ public final class REPLCompleter {
         return REPLSession.referenceFields(of: record) + [".."]
     }
 
-    func definitionNames() -> (operations: [String], fragments: [String]) {
-        CompletionSources.definitionNames(documentFiles: session.documentFiles)
+    func definitionNames(adding documents: [String] = []) -> (operations: [String], fragments: [String]) {
+        CompletionSources.definitionNames(documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) })
     }
 }
