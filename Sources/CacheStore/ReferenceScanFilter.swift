@@ -3,9 +3,12 @@
 /// without Swift decoding them.
 ///
 /// A reference to key `K` is stored as `{"$reference":"K"}` with `K` as JSON
-/// text: with `/` written `\/` as Apollo writes it, or as other writers do. The filter
-/// accepts either spelling; it may let through records that hold no such
-/// reference (they are decoded and checked), never the other way round.
+/// text: with `/` written `\/` as Apollo writes it, or as other writers do,
+/// and any character may be written as a `\uXXXX` escape. The filter accepts
+/// both plain spellings and every text that holds a `\u` escape (Apollo
+/// writes none but for control characters); it may let through records
+/// that hold no such reference (they are decoded and checked), never the
+/// other way round.
 public struct ReferenceScanFilter: Sendable {
     let sql: String
     let arguments: [String]
@@ -17,7 +20,8 @@ public struct ReferenceScanFilter: Sendable {
     /// would cost more than it saves, and every record is read.
     public static func containing(keys: [CacheKey]) -> ReferenceScanFilter {
         guard !keys.isEmpty, keys.count <= 16 else { return .everything }
-        let needles = keys.flatMap { spellings(of: $0.rawValue) }
+        // A key spelled with \u escapes ('Caf\u00e9:1') matches none of the spellings.
+        let needles = keys.flatMap { spellings(of: $0.rawValue) } + ["\\u"]
         return ReferenceScanFilter(
             sql: "(" + needles.map { _ in "instr(record, ?) > 0" }.joined(separator: " OR ") + ")",
             arguments: needles)

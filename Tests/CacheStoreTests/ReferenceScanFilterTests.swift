@@ -29,6 +29,22 @@ final class ReferenceScanFilterTests: XCTestCase {
         }
     }
 
+    func testAKeySpelledWithUnicodeEscapesIsStillFound() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in
+            try tx.unsafeWriteRawRecord(key: "Café:1", text: #"{"__typename":"C"}"#)
+            try tx.unsafeWriteRawRecord(key: "P_1", text: #"{"__typename":"P"}"#)
+            try tx.unsafeWriteRawRecord(key: "Holder:1", text: #"{"c":{"$reference":"Caf\u00e9:1"},"p":[{"$reference":"\u0050_1"}]}"#)
+        }
+        try store.read { tx in
+            for (target, field) in [("Café:1", "c"), ("P_1", "p")] {
+                let expected = [ReferenceLocation(from: "Holder:1", field: field, to: CacheKey(target))]
+                XCTAssertEqual(try tx.references(to: [CacheKey(target)]), expected)
+                XCTAssertEqual(try tx.references(to: [CacheKey(target)], filter: .containing(keys: [CacheKey(target)])), expected, target)
+            }
+        }
+    }
+
     func testContainingMoreThanSixteenKeysGivesTheSameAnswerAsEverything() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
         let targets = Set((0..<20).map { CacheKey("Missing:\($0)") } + ["Starship:3001"])
