@@ -158,6 +158,32 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertNil(Pager.missingProgram(in: "$HOME/bin/pager", environment: [:]), "shell syntax is left to the shell")
     }
 
+    func testOutputThatCannotBeWrittenIsAnIOErrorButAReaderThatLeftIsNot() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // A descriptor open for reading only: every write fails (EBADF), as on a full disk.
+        let readOnly = open("/dev/null", O_RDONLY)
+        defer { close(readOnly) }
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: FileDescriptorSink(fileDescriptor: readOnly, bufferSize: 16), stderr: stderr, stdin: ScriptedLines([]),
+            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        XCTAssertEqual(GQLCacheMain.run(arguments: ["keys", cache], context: context), .io)
+        XCTAssertEqual(stderr.text, "gqlcache: cannot write to standard output (Bad file descriptor)\n")
+        // A pipe whose reader is gone (| head): quiet, the command's own status.
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&ends), 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let quiet = StringSink()
+        let piped = CommandContext(
+            stdout: FileDescriptorSink(fileDescriptor: ends[1], bufferSize: 16), stderr: quiet, stdin: ScriptedLines([]),
+            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        XCTAssertEqual(GQLCacheMain.run(arguments: ["keys", cache], context: piped), .success)
+        XCTAssertEqual(quiet.text, "")
+    }
+
     // MARK: progress
 
     func testProgressLineShowsPercentOfTheScansAndNeverReaches100WhileRunning() {

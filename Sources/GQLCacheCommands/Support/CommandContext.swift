@@ -201,6 +201,14 @@ final class FileDescriptorSink: TextSink {
     private let fileDescriptor: Int32
     private let bufferSize: Int
     private var buffer: [UInt8] = []
+    /// The errno of the first write that failed; output is dropped from then on.
+    private var writeError: Int32?
+
+    /// The errno of a failed write since the last call, if any.
+    func takeWriteError() -> Int32? {
+        defer { writeError = nil }
+        return writeError
+    }
 
     init(fileDescriptor: Int32, bufferSize: Int) {
         self.fileDescriptor = fileDescriptor
@@ -217,10 +225,11 @@ final class FileDescriptorSink: TextSink {
 
     func flush() {
         var offset = 0
-        while offset < buffer.count {
+        while offset < buffer.count && writeError == nil {
             let written = buffer[offset...].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
+                writeError = written < 0 ? errno : EIO
                 break
             }
             offset += written

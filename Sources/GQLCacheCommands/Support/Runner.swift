@@ -21,13 +21,23 @@ extension ContextCommand {
 /// both come through here.
 public enum GQLCacheMain {
     public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
-        defer {
-            context.stdout.flush()
-            context.stderr.flush()
+        let status = runCommand(arguments: arguments, context: context)
+        defer { context.stderr.flush() }
+        context.stdout.flush()
+        // A full disk or a closed descriptor: the output is cut short, and
+        // `export > backup.jsonl` must not look as if it worked. (A reader
+        // that went away, as `| head` or a pager quit early, is no failure.)
+        if let failure = (context.stdout as? FileDescriptorSink)?.takeWriteError(), failure != EPIPE {
+            context.report(.io, "cannot write to standard output (\(String(cString: strerror(failure))))")
+            return .io
         }
+        return status
+    }
+
+    private static func runCommand(arguments: [String], context: CommandContext) -> ExitStatus {
         // `gqlcache FILE`, as `sqlite3 FILE`: the REPL on that file.
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
-            return run(arguments: ["repl"] + arguments, context: context)
+            return runCommand(arguments: ["repl"] + arguments, context: context)
         }
         // `help NAME`: the parser would answer an unknown NAME with the root's help and status 0.
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
