@@ -11,6 +11,11 @@ enum FileProbe {
             throw CacheStoreError.fileNotFound(path: path)
         }
         guard !isDirectory.boolValue else { throw CacheStoreError.io(path: path, message: "is a directory") }
+        // Opening a named pipe waits for a writer, forever if none comes.
+        var status = stat()
+        if stat(path, &status) == 0, [S_IFIFO, S_IFSOCK].contains(status.st_mode & S_IFMT) {
+            throw CacheStoreError.io(path: path, message: "is a named pipe or socket, not a file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CacheStoreError.io(path: path, message: "cannot open for reading (permission denied?)")
         }

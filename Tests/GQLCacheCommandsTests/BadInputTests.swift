@@ -55,6 +55,16 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("no-such-folder")))
     }
 
+    func testANamedPipeIsRefusedInsteadOfWaitedOn() throws {
+        let fifo = path("pipe.sqlite")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for arguments in [["info", fifo], ["keys", fifo], ["rm", fifo, "A:1"], ["doctor", fifo]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stderr, "gqlcache: \(fifo): is a named pipe or socket, not a file\n")
+        }
+    }
+
     func testADirectoryIsAnIOError() throws {
         let result = gqlcache("info", folder.path)
         XCTAssertEqual(result.status, .io)
