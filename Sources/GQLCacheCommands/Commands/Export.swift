@@ -71,7 +71,7 @@ extension GQLCache {
             }
             if let fileOutput {
                 try fileOutput.commit()
-                context.print("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
+                context.note("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
             }
         }
 

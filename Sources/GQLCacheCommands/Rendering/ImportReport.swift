@@ -43,7 +43,7 @@ struct ImportReport {
             for record in records {
                 for line in record.textLines(style: context.style) { context.print(line) }
             }
-            context.print(summary(path: path))
+            context.note(summary(path: path))
         case .json:
             format.emit(.object(countMembers + (dryRun ? [("records", .array(records.map(\.json)))] : [])), to: context)
         case .jsonl:
