@@ -97,17 +97,16 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(gqlcache("clear", cache, "--force", "-q").stdout, "")
         XCTAssertEqual(try keys(in: cache), [])
 
-        // export -o and import: their summary lines are summaries too.
-        let fixture = try copyOfFixture("starwars.sqlite")
-        let exported = path("all.jsonl")
-        XCTAssertEqual(gqlcache("export", fixture, "-o", exported, "-q").stdout, "")
-        XCTAssertEqual(gqlcache("import", path("imported.sqlite"), exported, "--create", "--quiet").stdout, "")
-        XCTAssertEqual(try keys(in: path("imported.sqlite")).count, 10)
-
         // Data asked for is the same with and without --quiet.
         let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
         XCTAssertEqual(gqlcache("keys", other, "-q").stdout, gqlcache("keys", other).stdout)
         XCTAssertEqual(gqlcache("info", other, "-q").stdout, gqlcache("info", other).stdout)
+
+        // export -o and import: their summary lines are summaries too.
+        let exported = path("all.jsonl")
+        XCTAssertEqual(gqlcache("export", other, "-o", exported, "-q").stdout, "")
+        XCTAssertEqual(gqlcache("import", path("imported.sqlite"), exported, "--create", "--quiet").stdout, "")
+        XCTAssertEqual(try keys(in: path("imported.sqlite")), try keys(in: other))
     }
 
     func testTheREPLsQuietHoldsForItsCommands() throws {
