@@ -71,8 +71,7 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .notACacheFile(let path, let reason):
             return "\(path): \(reason.sentence)"
         case .busy(let path, let waited):
-            let seconds = waited == waited.rounded() ? String(Int(waited)) : String(waited)
-            return "\(path): another process holds the database lock (waited \(seconds)s); try again, or raise --busy-timeout"
+            return Self.busyMessage(path: path, waited: waited, suggestingBusyTimeout: true)
         case .readOnly(let path):
             return "\(path): the file or its folder is read-only; cannot write"
         case .io(let path, let message):
@@ -118,5 +117,16 @@ extension CacheStoreError.NotACacheReason {
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
         }
+    }
+}
+
+extension CacheStoreError {
+    /// The text of ``busy(path:waited:)``; `suggestingBusyTimeout` false
+    /// for a command that has no `--busy-timeout` to raise (one that only
+    /// reads, waiting out an app's exclusive lock).
+    public static func busyMessage(path: String, waited: Double, suggestingBusyTimeout: Bool) -> String {
+        let seconds = waited == waited.rounded() ? String(Int(waited)) : String(waited)
+        return "\(path): another process holds the database lock (waited \(seconds)s); try again"
+            + (suggestingBusyTimeout ? ", or raise --busy-timeout" : "")
     }
 }

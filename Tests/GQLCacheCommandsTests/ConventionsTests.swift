@@ -190,6 +190,19 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(quiet.text, "")
     }
 
+    func testOnlyCommandsThatHaveBusyTimeoutAreToldToRaiseIt() throws {
+        XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["rm", "c.sqlite", "A:1"])))
+        XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["gc", "c.sqlite", "--all"])))
+        XCTAssertFalse(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["info", "c.sqlite"])))
+        XCTAssertFalse(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["doctor", "c.sqlite"])))
+        XCTAssertEqual(
+            CacheStoreError.busyMessage(path: "c.sqlite", waited: 5, suggestingBusyTimeout: false),
+            "c.sqlite: another process holds the database lock (waited 5s); try again")
+        XCTAssertEqual(
+            "\(CacheStoreError.busy(path: "c.sqlite", waited: 0.2))",
+            "c.sqlite: another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout")
+    }
+
     // MARK: progress
 
     func testProgressLineShowsPercentOfTheScansAndNeverReaches100WhileRunning() {

@@ -4,6 +4,11 @@ import ArgumentParser
 /// context it runs in, so commands only declare the option groups. The
 /// groups are found by looking at the command's stored properties.
 enum Conventions {
+    /// True when the command has `--busy-timeout` (it writes).
+    static func takesBusyTimeout(_ command: ParsableCommand) -> Bool {
+        Mirror(reflecting: command).children.contains { $0.value is OptionGroup<WriteOptions> }
+    }
+
     /// Sets colour and quietness on `context`, and starts the pager when
     /// the command pages and its text goes to a terminal. Returns the pager
     /// to finish once the command is done.

@@ -76,7 +76,11 @@ public enum GQLCacheMain {
             return failure.status
         } catch let error as CacheStoreError {
             let status = ExitStatus(for: error)
-            context.report(status, error.description)
+            if case .busy(let path, let waited) = error, !Conventions.takesBusyTimeout(command) {
+                context.report(status, CacheStoreError.busyMessage(path: path, waited: waited, suggestingBusyTimeout: false))
+            } else {
+                context.report(status, error.description)
+            }
             return status
         } catch {
             return reportParseError(error, context: context)
