@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// A copy of the cache to make, with SQLite's online backup API, before a
 /// store next changes the file. See ``CacheStore/backUpBeforeNextWrite(_:)``.
@@ -78,7 +79,12 @@ enum Backup {
             try source.close()
         } catch {
             for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
-            let reason = (error as? DatabaseError).map { $0.message ?? "SQLite error \($0.resultCode.rawValue)" } ?? "\(error)"
+            // The backup's own failures come with the destination's last
+            // message, which may be "not an error": the code says what happened.
+            let reason = (error as? DatabaseError).map { error in
+                error.message.flatMap { $0 == "not an error" ? nil : $0 }
+                    ?? String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
+            } ?? "\(error)"
             throw CacheStoreError.io(path: destination, message: "cannot write the backup (\(reason)); nothing was changed")
         }
         return destination
