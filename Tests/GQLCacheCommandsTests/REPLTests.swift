@@ -77,6 +77,11 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys Human: --mode prefix", "cd human(id:1000)", "show --format json"])
         XCTAssertTrue(run.stdout.hasPrefix("Human:1000\nHuman:1002\n[\n  {\n    \"key\": \"Human:1000\""), run.stdout)
+        // ls is show: options alone show where you are.
+        let listed = try repl(cache, ["cd human(id:1000)", "ls --depth 1"])
+        XCTAssertEqual(listed.status, .success, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix("Human:1000 (Human)\n"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("└─ [0] → Starship:3001 (Starship)\n"), "expanded one level: \(listed.stdout)")
     }
 
     func testGraphQLTypedOverSeveralLinesRunsWithRead() throws {

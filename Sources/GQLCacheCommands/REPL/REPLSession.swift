@@ -138,7 +138,8 @@ public final class REPLSession {
             context.print(trail.map(\.rawValue).joined(separator: " → "))
             return .success
         case "ls":
-            return runCommand(["show"] + (arguments.isEmpty ? [current.rawValue] : arguments))
+            // As show: with no key named (ls --depth 2), the record you are at.
+            return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments)
         case "open":
             return open(arguments)
         case "edit":
