@@ -81,6 +81,14 @@ enum FormatDetector {
         guard Set(names) == ["_id", "key", "record"], names.count == 3 else {
             throw refuse(.unexpectedColumns(names))
         }
+        // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
+        // removals rely on one row per key; both DDL variants keep it.
+        let uniqueIndexes: [String] = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
+            .filter { $0["unique"] == 1 }.map { $0["name"] }
+        let keyIsUnique = try uniqueIndexes.contains { index in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index]) == ["key"]
+        }
+        guard keyIsUnique else { throw refuse(.keyNotUnique) }
         let keyIsNotNull = columns.contains { $0["name"] == "key" && $0["notnull"] == 1 }
         let hasLegacyIndex = try Bool.fetchOne(
             db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key'") ?? false

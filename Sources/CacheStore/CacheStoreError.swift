@@ -13,6 +13,7 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case noTables
         case noRecordsTable(tables: [String])
         case unexpectedColumns([String])
+        case keyNotUnique
         case apollo3PerFieldLayout
     }
 
@@ -114,6 +115,8 @@ extension CacheStoreError.NotACacheReason {
             return "not an Apollo iOS cache: an SQLite database without a 'records' table (tables: \(tables.joined(separator: ", ")))"
         case .unexpectedColumns(let columns):
             return "not an Apollo iOS cache: table 'records' has columns (\(columns.joined(separator: ", "))), expected (_id, key, record)"
+        case .keyNotUnique:
+            return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on 'key')"
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
         }

@@ -195,6 +195,24 @@ final class FormatDetectionTests: XCTestCase {
         try assertRefused(extra, in: directory, expected: .notACacheFile(path: extra, reason: .unexpectedColumns(["_id", "key", "record", "written_at"])))
     }
 
+    func testARecordsTableWhoseKeysAreNotUniqueIsRefused() throws {
+        let directory = try TemporaryDirectory(self)
+        let path = directory.path("duplicates.sqlite")
+        try SQLiteShell.run(path, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT, record TEXT);
+            CREATE INDEX by_key ON records(key);
+            INSERT INTO records(key, record) VALUES ('QUERY_ROOT', '{"a":1}'), ('QUERY_ROOT', '{"a":2}');
+            """)
+        try assertRefused(path, in: directory, expected: .notACacheFile(path: path, reason: .keyNotUnique))
+        // A unique index on the key, as the legacy DDL has beside its column constraint, is enough.
+        let indexed = directory.path("indexed.sqlite")
+        try SQLiteShell.run(indexed, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT, record TEXT);
+            CREATE UNIQUE INDEX index_records_on_key ON records(key);
+            """)
+        XCTAssertNoThrow(try CacheStore.open(at: indexed))
+    }
+
     func testTheApollo3PerFieldLayoutIsRecognisedAndRefused() throws {
         let directory = try TemporaryDirectory(self)
         let path = directory.path("apollo3.sqlite")
@@ -231,7 +249,7 @@ final class FormatDetectionTests: XCTestCase {
     func testRefusalsDescribeThemselvesWithThePath() {
         let reasons: [CacheStoreError.NotACacheReason] = [
             .empty, .notSQLite(looksLikeText: true), .notSQLite(looksLikeText: false), .noTables,
-            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .apollo3PerFieldLayout,
+            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .apollo3PerFieldLayout,
         ]
         var descriptions: Set<String> = []
         for reason in reasons {
