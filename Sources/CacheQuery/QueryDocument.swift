@@ -57,10 +57,13 @@ public struct QueryDocument: Sendable {
 
     /// Throws ``QueryError/unknownFragment(_:available:)`` for the first
     /// fragment spread in `selections` (or in the fragments they spread)
-    /// that names no fragment of the documents. A schema's validation says
-    /// so too; without a schema a read would quietly read nothing there.
+    /// that names no fragment of the documents, and
+    /// ``QueryError/fragmentCycle(_:)`` for a fragment that spreads itself.
+    /// A schema's validation says so too; without a schema a read would
+    /// quietly read nothing there.
     func checkFragmentSpreads(in selections: [Selection]) throws {
-        var visited: Set<String> = []
+        var finished: Set<String> = []
+        var path: [String] = []
         func visit(_ selections: [Selection]) throws {
             for selection in selections {
                 switch selection {
@@ -69,15 +72,57 @@ public struct QueryDocument: Sendable {
                 case .inlineFragment(_, _, let inner):
                     try visit(inner)
                 case .fragmentSpread(let name, _):
-                    guard visited.insert(name).inserted else { continue }
+                    if let start = path.firstIndex(of: name) { throw QueryError.fragmentCycle(Array(path[start...]) + [name]) }
+                    guard !finished.contains(name) else { continue }
                     guard let fragment = fragments[name] else {
                         throw QueryError.unknownFragment(name, available: fragments.keys.sorted())
                     }
+                    path.append(name)
                     try visit(fragment.selections)
+                    path.removeLast()
+                    finished.insert(name)
                 }
             }
         }
         try visit(selections)
+    }
+
+    /// Throws ``QueryError/undefinedVariable(_:operation:)`` for the first
+    /// variable that `operation` uses (in its selections or the fragments
+    /// they spread) without defining it: a read would quietly leave out the
+    /// argument, and so look for another field than the app does.
+    func checkVariablesAreDefined(in operation: Operation) throws {
+        let defined = Set(operation.variables.map(\.name))
+        var visited: Set<String> = []
+        func check(_ value: ValueNode) throws {
+            switch value {
+            case .variable(let name):
+                guard defined.contains(name) else {
+                    throw QueryError.undefinedVariable(name, operation: operation.name ?? "(anonymous)")
+                }
+            case .list(let elements): try elements.forEach(check)
+            case .object(let members): try members.forEach { try check($0.value) }
+            default: break
+            }
+        }
+        func visit(_ selections: [Selection]) throws {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    try field.arguments.forEach { try check($0.value) }
+                    try field.conditions.forEach { try check($0.value) }
+                    try visit(field.selections ?? [])
+                case .inlineFragment(_, let conditions, let inner):
+                    try conditions.forEach { try check($0.value) }
+                    try visit(inner)
+                case .fragmentSpread(let name, let conditions):
+                    try conditions.forEach { try check($0.value) }
+                    guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
+                    try visit(fragment.selections)
+                }
+            }
+        }
+        try visit(operation.selections)
     }
 
     /// The operation with this name. Without a name, the only operation, or
@@ -85,18 +130,23 @@ public struct QueryDocument: Sendable {
     /// project's named operations), which no name could pick.
     public func operation(named name: String?) throws -> Operation {
         let names = operations.compactMap(\.name)
+        let operation: Operation
         if let name {
-            guard let operation = operations.first(where: { $0.name == name }) else {
+            guard let named = operations.first(where: { $0.name == name }) else {
                 throw QueryError.unknownOperation(name, available: names)
             }
-            return operation
+            operation = named
+        } else if operations.count == 1 {
+            operation = operations[0]
+        } else {
+            let anonymous = operations.filter { $0.name == nil }
+            guard anonymous.count == 1 else {
+                throw operations.isEmpty ? QueryError.noOperation(source: "the documents") : QueryError.ambiguousOperation(available: names)
+            }
+            operation = anonymous[0]
         }
-        if operations.count == 1 { return operations[0] }
-        let anonymous = operations.filter { $0.name == nil }
-        guard anonymous.count == 1 else {
-            throw operations.isEmpty ? QueryError.noOperation(source: "the documents") : QueryError.ambiguousOperation(available: names)
-        }
-        return anonymous[0]
+        try checkVariablesAreDefined(in: operation)
+        return operation
     }
 
     public func fragment(named name: String) throws -> FragmentDefinition {

@@ -9,6 +9,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateOperation(String, sources: [String])
     case ambiguousOperation(available: [String])
     case unknownFragment(String, available: [String])
+    /// A fragment that spreads itself, through the fragments named in order.
+    case fragmentCycle([String])
+    case undefinedVariable(String, operation: String)
     case missingVariable(String, operation: String)
     case schema(source: String, line: Int, column: Int, message: String)
     case validation(source: String, line: Int, column: Int, message: String)
@@ -33,6 +36,10 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the documents hold several operations; name one" + listing(available, "operations")
         case .unknownFragment(let name, let available):
             return "no fragment named '\(name)'" + listing(available, "fragments")
+        case .fragmentCycle(let names):
+            return "fragment '\(names[0])' spreads itself (\(names.joined(separator: " → "))); a fragment cannot include itself"
+        case .undefinedVariable(let name, let operation):
+            return "operation '\(operation)' uses $\(name) without defining it; add ($\(name): TYPE) to the operation"
         case .missingVariable(let name, let operation):
             return "operation '\(operation)' needs variable $\(name) (a non-null variable without a default); give it with --var \(name)=VALUE"
         case .invalidVariables(let message):

@@ -63,6 +63,33 @@ final class CacheReaderTests: XCTestCase {
         }
     }
 
+    func testAFragmentThatSpreadsItselfIsAnErrorNotAnEmptyObject() throws {
+        let cycle = "query Q { ...A } fragment A on Query { ...B } fragment B on Query { hero(episode: NEWHOPE) { name } ...A }"
+        XCTAssertThrowsError(try read(cycle, variables: [:])) { error in
+            XCTAssertEqual(error as? QueryError, .fragmentCycle(["A", "B", "A"]))
+            XCTAssertEqual("\(error)", "fragment 'A' spreads itself (A → B → A); a fragment cannot include itself")
+        }
+        // The same fragment spread twice, or by two others, is no cycle.
+        let shared = "query Q { ...A ...B } fragment A on Query { ...C } fragment B on Query { ...C } fragment C on Query { hero(episode: NEWHOPE) { name } }"
+        XCTAssertNoThrow(try read(shared, variables: [:]))
+    }
+
+    func testAVariableTheOperationDoesNotDefineIsAnErrorNotADroppedArgument() throws {
+        for text in [
+            "{ hero(episode: $episode) { name } }",
+            "query Q { ...F } fragment F on Query { hero(episode: NEWHOPE) @include(if: $show) { name } }",
+            "query Q($e: Episode) { hero(episode: $e) { friendsConnection(first: $first) { totalCount } } }",
+        ] {
+            XCTAssertThrowsError(try read(text, variables: ["episode": .enumValue("NEWHOPE")]), text) { error in
+                guard case .undefinedVariable? = error as? QueryError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertEqual(
+            "\(QueryError.undefinedVariable("first", operation: "Q"))",
+            "operation 'Q' uses $first without defining it; add ($first: TYPE) to the operation")
+        XCTAssertNoThrow(try read("query Q($e: Episode) { hero(episode: $e) { name } }", variables: ["e": .enumValue("NEWHOPE")]))
+    }
+
     func testASpreadOfAFragmentTheDocumentsLackIsAnErrorNotAnEmptyObject() throws {
         for text in ["{ hero(episode: NEWHOPE) { ...Missing } }", "{ hero(episode: NEWHOPE) { ...Known } } fragment Known on Character { ... on Droid { ...Missing } }"] {
             XCTAssertThrowsError(try read(text, variables: [:]), text) { error in
