@@ -270,8 +270,9 @@ private struct Walk {
             }
             let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
             if let subselections = selectedField.selections {
+                // An object with a $reference beside other members is a reference to Apollo.
                 members.append((responseKey, try complete(
-                    value, selections: subselections, holder: record.key, fieldKey: fieldKey, type: declared)))
+                    value.asReadByApollo, selections: subselections, holder: record.key, fieldKey: fieldKey, type: declared)))
             } else {
                 if let declared, let problem = reader.schema?.leafProblem(value, type: declared) {
                     members.append((responseKey, try miss(CacheMiss(

@@ -30,6 +30,11 @@ public enum FieldValue: Sendable, CustomStringConvertible {
     }
 
     func collectReferences(into found: inout [CacheKey]) {
+        // Apollo reads an object with a string $reference as a reference.
+        if let target = mixedReferenceTarget {
+            found.append(target)
+            return
+        }
         switch self {
         case .reference(let key): found.append(key)
         case .list(let elements): for element in elements { element.collectReferences(into: &found) }

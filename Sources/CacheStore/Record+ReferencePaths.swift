@@ -61,7 +61,34 @@ extension Record {
 }
 
 extension FieldValue {
+    /// The key an inline object points at when it has a string
+    /// `$reference` member beside others: Apollo reads any such object back
+    /// as a reference (the spec, §2), so it is one for reachability, the
+    /// reference scans and reads. It stays an object in the record, its
+    /// other members kept, since a custom scalar may look like that.
+    public var mixedReferenceTarget: CacheKey? {
+        guard case .object(let members) = self, case .string(let key)? = members["$reference"] else { return nil }
+        return CacheKey(key)
+    }
+
+    /// The value as Apollo reads it back: such objects, also in lists,
+    /// become references.
+    public var asReadByApollo: FieldValue {
+        switch self {
+        case .object:
+            return mixedReferenceTarget.map(FieldValue.reference) ?? self
+        case .list(let elements):
+            return .list(elements.map(\.asReadByApollo))
+        default:
+            return self
+        }
+    }
+
     func collectReferencePaths(field: String, path: [ValuePathStep], into found: inout [ReferencePath]) {
+        if let target = mixedReferenceTarget {
+            found.append(ReferencePath(field: field, path: path, target: target))
+            return
+        }
         switch self {
         case .reference(let key):
             found.append(ReferencePath(field: field, path: path, target: key))
@@ -83,6 +110,11 @@ extension FieldValue {
     func removingReferences(
         to targets: Set<CacheKey>, path: [ValuePathStep], dropped: inout [(path: [ValuePathStep], target: CacheKey)]
     ) -> FieldValue? {
+        if let target = mixedReferenceTarget {
+            guard targets.contains(target) else { return self }
+            dropped.append((path, target))
+            return nil
+        }
         switch self {
         case .reference(let key):
             guard targets.contains(key) else { return self }

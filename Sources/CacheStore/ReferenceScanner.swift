@@ -2,8 +2,9 @@ import Foundation
 
 /// Finds the references in a record's JSON text without decoding the record:
 /// a walk over the UTF-8 bytes that allocates only for the references it
-/// reports. It agrees with decoding: an object whose only member is a string
-/// `$reference` is a reference, at any depth, and the field is the top-level
+/// reports. It agrees with decoding: an object with a string `$reference`
+/// member is a reference, at any depth, whatever its other members (see
+/// ``FieldValue/mixedReferenceTarget``), and the field is the top-level
 /// member that holds it.
 ///
 /// Returns false when the text is not a JSON object, or not valid JSON, or
@@ -150,12 +151,10 @@ enum ReferenceScanner {
                 index &+= 1
                 return true
             }
-            var members = 0
             var referenceTarget: Range<Int>?
             var nested: [Range<Int>] = []
             members: while true {
                 guard let name = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(name) else { return false }
-                members += 1
                 if isReferenceName(name), peek() == UInt8(ascii: "\"") {
                     // Twice in one object, the decoder keeps the last: a
                     // reference the scanner would not see. Left to it.
@@ -174,7 +173,9 @@ enum ReferenceScanner {
                     return false
                 }
             }
-            if members == 1, let referenceTarget {
+            // An object with a string $reference is one, whatever else it
+            // holds: Apollo reads it back as a reference (mixedReferenceTarget).
+            if let referenceTarget {
                 found(referenceTarget, sawEscape)
             } else {
                 for target in nested { found(target, sawEscape) }

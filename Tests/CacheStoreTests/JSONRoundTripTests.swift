@@ -211,7 +211,9 @@ final class JSONRoundTripTests: XCTestCase {
             return XCTFail("an object with $reference and another member must stay .object, got \(String(describing: record["custom"]))")
         }
         XCTAssertEqual(members, ["$reference": .string("Droid:2001"), "extra": .int(1)])
-        XCTAssertTrue(record.references.isEmpty, "it is not a reference")
+        // Apollo reads it back as a reference (the spec, §2): kept as written, counted as one.
+        XCTAssertEqual(record.references.map(\.key), ["Droid:2001"])
+        XCTAssertEqual(record["custom"]?.asReadByApollo, .reference("Droid:2001"))
         XCTAssertEqual(record.jsonText, text)
         XCTAssertEqual(try foundationJSONObject(record.jsonText), try foundationJSONObject(text))
         // Reversed member order in the file: the same JSON value is written back.

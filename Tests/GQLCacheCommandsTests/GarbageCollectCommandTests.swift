@@ -124,4 +124,28 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(confirmed.status, .success)
         XCTAssertTrue(confirmed.stdout.contains("removed 1 unreachable record"), confirmed.stdout)
     }
+    func testAnObjectWithAReferenceBesideOtherMembersIsAReferenceAsApolloReadsIt() throws {
+        // Apollo reads any inline object with a string $reference back as a reference.
+        let cache = try makeCache("mixed.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Human:1")]),
+            Record(key: "Human:1", fields: [
+                "__typename": .string("Human"),
+                "ship": .object(["$reference": .string("Ship:1"), "note": .int(1)]),
+                "lost": .object(["$reference": .string("Gone:1"), "note": .int(2)]),
+            ]),
+            Record(key: "Ship:1", fields: ["__typename": .string("Ship"), "name": .string("Falcon")]),
+        ])
+        let planned = gqlcache("gc", cache, "--all", "--dry-run")
+        XCTAssertEqual(planned.status, .success, planned.stderr)
+        XCTAssertFalse(planned.stdout.contains("Ship:1"), "reached through the object: \(planned.stdout)")
+        XCTAssertTrue(planned.stdout.contains("Human:1 lost → Gone:1"), planned.stdout)
+        let read = gqlcache("read", cache, "--text", "fragment S on Human { ship { name } }", "--fragment", "S", "--key", "Human:1", "--format", "json")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(read.stdout, #"{"ship":{"name":"Falcon"}}"# + "\n")
+        XCTAssertEqual(gqlcache("gc", cache, "--all", "--force").status, .success)
+        XCTAssertEqual(try keys(in: cache), ["Human:1", "QUERY_ROOT", "Ship:1"])
+        let human = try records(cache)["Human:1"]
+        XCTAssertNil(human?["lost"], "the dangling one is dropped")
+        XCTAssertEqual(human?["ship"], .object(["$reference": .string("Ship:1"), "note": .int(1)]), "the other is kept as written")
+    }
 }
