@@ -95,4 +95,33 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationStatus, SIGINT)
         XCTAssertFalse(try keys(in: cache).contains("Human:1000"), "the write had committed")
     }
+    func testCtrlCWhileTheEditorRunsIsTheEditorsAndGqlcacheCarriesOn() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        // An "editor" that sends SIGINT to the gqlcache above it, as a terminal
+        // sends Ctrl-C to the whole foreground group, and saves nothing new.
+        let editor = path("editor.sh")
+        try """
+            p=$PPID
+            while [ "$(cat /proc/$p/comm)" != gqlcache ]; do p=$(cut -d' ' -f4 /proc/$p/stat); done
+            kill -INT $p
+            sleep 0.3
+            """.write(toFile: editor, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: builtBinary)
+        process.arguments = [
+            "update", cache, "--text", "query H @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }", "--edit",
+        ]
+        process.environment = ["EDITOR": "sh \(editor)", "PATH": "/usr/bin:/bin"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "gqlcache ended by the signal")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "no changes; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
 }

@@ -254,7 +254,14 @@ enum Editor {
         } catch {
             throw CommandFailure(.io, "cannot start the editor '\(editor)': \(error.localizedDescription); nothing written")
         }
+        // Ctrl-C in the editor is the editor's (vi cancels a command with
+        // it): the terminal sends it to gqlcache too, which must not end
+        // under the editor. Set after the start, so the editor keeps its own.
+        let previousInterrupt = signal(SIGINT, SIG_IGN)
+        let previousQuit = signal(SIGQUIT, SIG_IGN)
         process.waitUntilExit()
+        signal(SIGINT, previousInterrupt)
+        signal(SIGQUIT, previousQuit)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw CommandFailure(.usage, "the editor '\(editor)' exited with status \(process.terminationStatus); nothing written")
         }
