@@ -100,3 +100,18 @@ class CommandTestCase: XCTestCase {
         return target
     }
 }
+
+/// Runs `sql` in the sqlite3 shell on `path` and returns what it printed,
+/// trimmed.
+@discardableResult
+func sqliteShell(_ path: String, _ sql: String, readOnly: Bool = false) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = (readOnly ? ["-readonly"] : ["-batch"]) + [path, sql]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -77,13 +77,5 @@ final class StatsCommandTests: CommandTestCase {
 
 /// One value printed by the sqlite3 shell, read-only.
 func SQLiteShellOutput(_ path: String, _ sql: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = ["-readonly", path, sql]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try sqliteShell(path, sql, readOnly: true)
 }

@@ -12,25 +12,12 @@ final class StopSignalTests: CommandTestCase {
     func largeCache(count: Int) throws -> String {
         let cache = path("large.sqlite")
         _ = try CacheStore.create(at: cache)
-        try sqlite(cache, """
+        try sqliteShell(cache, """
             INSERT INTO records (key, record) VALUES ('QUERY_ROOT', '{"__typename":"Query"}');
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
             INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
             """)
         return cache
-    }
-
-    @discardableResult
-    func sqlite(_ cache: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-batch", cache, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, stdout: Pipe, stderr: Pipe) {
@@ -71,7 +58,7 @@ final class StopSignalTests: CommandTestCase {
             XCTAssertEqual(errors, "gqlcache: \(cache): interrupted; nothing was changed\n")
             XCTAssertEqual(stdout.fileHandleForReading.readDataToEndOfFile(), Data())
             XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"), "rolled back, no journal left")
-            XCTAssertEqual(try sqlite(cache, "SELECT count(*) FROM records"), "200001")
+            XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "200001")
         }
     }
 
