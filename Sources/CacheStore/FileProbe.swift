@@ -2,8 +2,20 @@ import Foundation
 
 /// Checks a path before SQLite sees it, so that a missing file is never
 /// created and a non-SQLite file is described rather than misread.
-enum FileProbe {
+public enum FileProbe {
     static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
+
+    /// True when `bytes` begin as an SQLite database does.
+    public static func startsAsSQLite(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.starts(with: sqliteHeader)
+    }
+
+    /// True when `path` is a readable file that begins as an SQLite database does.
+    public static func isSQLiteFile(atPath path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return startsAsSQLite((try? handle.read(upToCount: sqliteHeader.count)) ?? Data())
+    }
 
     static func checkIsSQLite(_ path: String) throws {
         var isDirectory: ObjCBool = false
@@ -22,7 +34,7 @@ enum FileProbe {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
         guard !head.isEmpty else { throw CacheStoreError.notACacheFile(path: path, reason: .empty) }
-        guard head.count >= sqliteHeader.count, Array(head.prefix(sqliteHeader.count)) == sqliteHeader else {
+        guard startsAsSQLite(head) else {
             // The first 512 bytes may end inside a multi-byte character: allow a cut of up to 3 bytes.
             let looksLikeText = !head.contains(0)
                 && (0...min(3, head.count - 1)).contains { String(data: head.dropLast($0), encoding: .utf8) != nil }

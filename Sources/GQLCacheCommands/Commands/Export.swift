@@ -47,7 +47,7 @@ extension GQLCache {
             if let output, FileOutput.isCacheFile(output, cache: file.path) {
                 throw CommandFailure(.usage, "--output \(output) is the cache file itself; name another file")
             }
-            if let output, FileOutput.isSQLiteDatabase(output) {
+            if let output, FileProbe.isSQLiteFile(atPath: output) {
                 // A slip of the keyboard would replace a cache with its JSON.
                 throw CommandFailure(.usage, "--output \(output) is an SQLite database, which the export would replace; remove it first or name another file")
             }

@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// Text files named on the command line: documents, schemas, variables.
@@ -16,7 +17,7 @@ enum TextFile {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (permission denied?)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            let sqlite = data.starts(with: Array("SQLite format 3\0".utf8))
+            let sqlite = FileProbe.startsAsSQLite(data)
             throw CommandFailure(.io, "\(name): the \(what) is not UTF-8 text\(sqlite ? " (it is an SQLite database)" : "")")
         }
         return text

@@ -66,15 +66,6 @@ final class FileOutput: TextSink {
     }
 
     /// True when `output` names the cache file or one of SQLite's files beside it.
-    /// True when `path` is an existing file that starts as an SQLite
-    /// database does.
-    static func isSQLiteDatabase(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header.elementsEqual("SQLite format 3\0".utf8)
-    }
-
     static func isCacheFile(_ output: String, cache: String) -> Bool {
         var outputStat = stat()
         var cacheStat = stat()
