@@ -57,13 +57,7 @@ extension ReadWriteTransaction {
     /// given; says how many went.
     @discardableResult
     func removeRows(_ rowIDs: [Int64]) throws -> Int {
-        let db = try database()
-        var removed = 0
-        try forEachBatch(of: rowIDs, sql: { "DELETE FROM records WHERE _id IN (\($0))" }) { handle in
-            _ = try Self.step(handle)
-            removed += db.changesCount
-        }
-        return removed
+        try deleteRows(where: "_id", in: rowIDs)
     }
 
     /// Removes the records with exactly these keys, 500 keys a DELETE (each
@@ -72,9 +66,15 @@ extension ReadWriteTransaction {
     /// other code can have one) is not cut short into another key.
     @discardableResult
     public func removeObjects(forKeys keys: [CacheKey]) throws -> Int {
+        try deleteRows(where: "key", in: keys)
+    }
+
+    /// Deletes the rows whose `column` holds one of `values`, 500 a
+    /// statement; says how many went.
+    private func deleteRows<Value: StatementParameter>(where column: String, in values: [Value]) throws -> Int {
         let db = try database()
         var removed = 0
-        try forEachBatch(of: keys, sql: { "DELETE FROM records WHERE key IN (\($0))" }) { handle in
+        try forEachBatch(of: values, sql: { "DELETE FROM records WHERE \(column) IN (\($0))" }) { handle in
             _ = try Self.step(handle)
             removed += db.changesCount
         }
