@@ -35,6 +35,17 @@ public struct GQLCache: ParsableCommand {
     /// its configuration: deriving a name from the type's name costs a
     /// demangling on each start.
     static let commandNames: [String] = configuration.subcommands.map { $0._commandName } + ["help"]
+
+    /// Named by every subcommand as its super-command. A command line is
+    /// parsed by its subcommand alone first (see
+    /// ``GQLCacheMain/parseSubcommandAlone(_:)``); a command that has a
+    /// super-command skips the parser's probe for
+    /// `--generate-completion-script`, which builds the options of two
+    /// more commands by reflection, as long as the subcommand's own. The
+    /// name only shows in help printed for a subcommand parsed alone, which
+    /// never happens: that parse is silent, and its failures go to the
+    /// root's parse, which answers completion-script requests as before.
+    static let superCommandName = "gqlcache"
 }
 
 public enum GQLCacheVersion {

@@ -12,6 +12,15 @@ final class CommandTreeTests: XCTestCase {
         }
     }
 
+    /// A command with a super-command skips the parser's probe for
+    /// `--generate-completion-script`, two more parses by reflection at
+    /// every start.
+    func testEverySubcommandNamesGQLCacheAsItsSuperCommand() {
+        for subcommand in GQLCache.configuration.subcommands {
+            XCTAssertEqual(subcommand.configuration._superCommandName, "gqlcache", "\(subcommand)")
+        }
+    }
+
     /// The process exits after its one command, so its context may leave a
     /// read's result unfreed; the REPL's and the tests' contexts, which live
     /// on, never do.
@@ -54,12 +63,15 @@ final class CommandTreeTests: XCTestCase {
         for line in [
             ["keys", "--help"], ["keys", "c.sqlite", "-h"], ["keys", "c.sqlite", "--version"], ["keys"],
             ["keys", "c.sqlite", "--limit", "-1"], ["keys", "c.sqlite", "--bogus"], ["help", "keys"], ["--version"], [],
-            ["nosuch", "c.sqlite"],
+            ["nosuch", "c.sqlite"], ["keys", "c.sqlite", "--generate-completion-script", "bash"],
         ] {
             XCTAssertNil(GQLCacheMain.parseSubcommandAlone(line), "\(line)")
         }
         let result = gqlcache("keys", "c.sqlite", "--bogus")
         XCTAssertEqual(result.status, .usage)
         XCTAssertTrue(result.stderr.contains("gqlcache keys --help"), result.stderr)
+        let script = gqlcache("keys", "c.sqlite", "--generate-completion-script", "bash")
+        XCTAssertEqual(script.status, .success, script.stderr)
+        XCTAssertTrue(script.stdout.contains("complete -"), String(script.stdout.prefix(200)))
     }
 }

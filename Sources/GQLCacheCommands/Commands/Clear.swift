@@ -6,6 +6,7 @@ extension GQLCache {
     struct Clear: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "clear",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Remove every record (Apollo's clearCache()); --vacuum also shrinks the file.",
             discussion: "Asks for confirmation on a terminal and needs --force otherwise.")
 

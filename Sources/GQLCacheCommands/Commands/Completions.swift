@@ -5,6 +5,7 @@ extension GQLCache {
     struct Completions: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "completions",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Print the completion script for bash, zsh or fish.",
             discussion: """
                 Completes commands, options, file names, cache keys from the cache file named on the \

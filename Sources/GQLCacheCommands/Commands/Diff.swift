@@ -6,6 +6,7 @@ extension GQLCache {
     struct Diff: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Show the records added, removed and changed between two cache files, field by field.",
             discussion: """
                 Records are compared as JSON values: member order, \\/ against /, and 4 against 4.0 \

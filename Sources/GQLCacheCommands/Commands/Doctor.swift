@@ -6,6 +6,7 @@ extension GQLCache {
     struct Doctor: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Check a cache for damaged records, dangling references, unreachable records and other problems.",
             discussion: """
                 Read-only. Reports records whose JSON is NULL, does not parse or is not an object; rows \

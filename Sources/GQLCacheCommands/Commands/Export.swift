@@ -14,6 +14,7 @@ extension GQLCache {
     struct Export: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Write the whole cache as JSON Lines or as Apollo Client's cache.extract() object.",
             discussion: """
                 jsonl (the default) writes one record per line, in key order: \

@@ -6,6 +6,7 @@ extension GQLCache {
     struct GarbageCollect: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "gc",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Remove unreachable records and dangling references, then optionally VACUUM.",
             discussion: """
                 --unreachable removes the records that no root (QUERY_ROOT, MUTATION_ROOT, \

@@ -6,6 +6,7 @@ extension GQLCache {
     struct Grep: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "grep",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Find the records whose field values contain a string or match a regular expression.",
             discussion: """
                 Every value inside every field is searched, through lists and custom-scalar objects \

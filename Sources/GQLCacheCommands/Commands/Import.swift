@@ -15,6 +15,7 @@ extension GQLCache {
     struct Import: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Merge the records of an export (JSON Lines or Apollo Client's extract()) into a cache file.",
             discussion: """
                 The input's form is found from its first line: a {"key": …, "record": {…}} line is \

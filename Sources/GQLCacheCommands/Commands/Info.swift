@@ -6,6 +6,7 @@ extension GQLCache {
     struct Info: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Show the format, journal mode, size, roots, record counts per type and the largest records.")
 
         @OptionGroup var file: CacheFileArgument

@@ -6,6 +6,7 @@ extension GQLCache {
     struct Keys: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "keys",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "List record keys, optionally filtered by a pattern and a __typename.",
             discussion: """
                 Keys are listed in byte order, one per line, as they are read: memory does not grow \

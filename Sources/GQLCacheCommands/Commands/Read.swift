@@ -7,6 +7,7 @@ extension GQLCache {
     struct Read: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "read",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Read a query, a mutation's stored result or a fragment exactly as Apollo iOS would.",
             discussion: """
                 Field cache keys are computed from the document and the variables, references are \

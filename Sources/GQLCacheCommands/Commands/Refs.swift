@@ -6,6 +6,7 @@ extension GQLCache {
     struct Refs: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "refs",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Show a record's references (field → key) and the records that reference it.",
             discussion: """
                 References are listed with where they sit in the field (friends[1]); a key without a \

@@ -6,6 +6,7 @@ extension GQLCache {
     struct Remove: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Remove records by key (removeObject(for:)), by pattern (removeObjects(matching:)) or by type.",
             discussion: """
                 Removal never cascades, exactly as in Apollo: references to a removed record stay in \

@@ -6,6 +6,7 @@ extension GQLCache {
     struct Repl: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "repl",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Explore a cache at a prompt: every command without the file, cd through references, GraphQL typed in.",
             discussion: """
                 Every command works as on the command line, minus the cache file ('keys Droid:%', \

@@ -6,6 +6,7 @@ extension GQLCache {
     struct Show: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Show records as trees, with references as links to their keys.",
             discussion: """
                 References are drawn as '→ KEY'; a reference to a key with no record is marked (missing). \

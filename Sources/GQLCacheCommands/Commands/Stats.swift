@@ -6,6 +6,7 @@ extension GQLCache {
     struct Stats: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Count records and bytes per __typename, root field and key prefix; list the largest records.",
             discussion: """
                 One pass over the table. Bytes are those of each record's JSON text. A record reachable \

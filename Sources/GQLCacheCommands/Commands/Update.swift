@@ -9,6 +9,7 @@ extension GQLCache {
     struct Update: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Change cached data through a local cache mutation, as Apollo iOS's update does.",
             discussion: """
                 Only queries and fragments marked @apollo_client_ios_localCacheMutation may be written, \

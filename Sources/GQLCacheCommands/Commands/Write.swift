@@ -9,6 +9,7 @@ extension GQLCache {
     struct Write: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "write",
+            _superCommandName: GQLCache.superCommandName,
             abstract: "Normalize a network response for an operation into the cache, as Apollo iOS stores it.",
             discussion: """
                 The response's data is split into records exactly as Apollo's normalizer does: fields \
