@@ -44,6 +44,10 @@ public struct CacheGraph: Sendable {
     public private(set) var damagedRecords: [DamagedRecord] = []
     /// Rows whose key is NULL (only a damaged file has them), by `_id`.
     public private(set) var keylessRowIDs: [Int64] = []
+    /// Rows whose key is a BLOB (only another program writes one), in row
+    /// order. They are not records: a BLOB never equals the text that
+    /// Apollo looks a key up by, so references to their keys dangle.
+    public private(set) var blobKeyRows: [BlobKeyRow] = []
     /// The number of rows with a key.
     public private(set) var recordCount = 0
     /// The bytes of every record's JSON text.
@@ -140,6 +144,10 @@ public struct CacheGraph: Sendable {
     }
 
     mutating func addKeylessRow(id: Int64) { keylessRowIDs.append(id) }
+
+    mutating func addBlobKeyRow(id: Int64, key: UnsafeBufferPointer<UInt8>) {
+        blobKeyRows.append(BlobKeyRow(rowID: id, key: CacheKey(String(decoding: key, as: UTF8.self))))
+    }
 
     /// The key of a node.
     func key(_ node: Int32) -> CacheKey { CacheKey(keyTable.string(node)) }
@@ -278,4 +286,10 @@ public struct CacheGraph: Sendable {
 public struct DamagedRecord: Equatable, Sendable {
     public let key: CacheKey
     public let problem: CacheStoreError.RecordProblem
+}
+
+/// A row whose key column holds a BLOB: `key` is its bytes read as text.
+public struct BlobKeyRow: Equatable, Sendable {
+    public let rowID: Int64
+    public let key: CacheKey
 }

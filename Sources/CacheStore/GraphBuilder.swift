@@ -12,6 +12,7 @@ final class GraphBuilder: @unchecked Sendable {
     enum Step {
         case batch(ScanBatch)
         case keylessRow(id: Int64)
+        case blobKeyRow(id: Int64, key: [UInt8])
         case nullRecord(id: Int64, key: [UInt8])
         /// A text the scanner refused: decoded to say why, or read after all.
         case decode(id: Int64, key: [UInt8], text: [UInt8])
@@ -52,6 +53,8 @@ final class GraphBuilder: @unchecked Sendable {
             scanner.flush(emit: apply)
         case .keylessRow(let id):
             graph.addKeylessRow(id: id)
+        case .blobKeyRow(let id, let key):
+            key.withUnsafeBufferPointer { graph.addBlobKeyRow(id: id, key: $0) }
         case .nullRecord(let id, let key):
             key.withUnsafeBufferPointer { graph.markDamaged(graph.beginRecord(key: $0, rowID: id, bytes: 0), problem: .null) }
         case .decode(let id, let key, let text):

@@ -15,6 +15,8 @@ public struct HealthReport: Equatable, Sendable {
     public let damagedRecords: [DamagedRecord]
     /// Rows whose key is NULL, by `_id`.
     public let keylessRowIDs: [Int64]
+    /// Rows whose key is a BLOB, which Apollo never finds.
+    public let blobKeyRows: [BlobKeyRow]
     /// References to keys without a record.
     public let danglingReferences: [ReferenceLocation]
     /// Records no root reaches, in key order.
@@ -24,7 +26,7 @@ public struct HealthReport: Equatable, Sendable {
 
     /// How many problems were found.
     public var problemCount: Int {
-        integrityProblems.count + damagedRecords.count + keylessRowIDs.count + danglingReferences.count
+        integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count
     }
 }
@@ -92,7 +94,7 @@ extension HealthReport {
         self.init(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),
-            damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs,
+            damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreachable, caseDuplicates: caseDuplicates)
     }
 }

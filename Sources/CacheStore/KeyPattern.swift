@@ -78,6 +78,10 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the SQL condition is a range of text keys, which holds no
+    /// NULL and no BLOB (SQLite orders every BLOB after every text).
+    var isBoundedTextRange: Bool { mode == .prefix && !text.isEmpty && KeyPattern.successor(ofPrefix: text) != nil }
+
     /// The SQL condition on column `key` and its arguments.
     func sqlCondition() -> (sql: String, arguments: [String]) {
         switch mode {

@@ -44,6 +44,17 @@ extension ReadTransaction {
         do {
             while try Self.step(handle) {
                 let id = sqlite3_column_int64(handle, 0)
+                if sqlite3_column_type(handle, 1) == SQLITE_BLOB {
+                    // Not a record (CacheGraph.blobKeyRows); sent after the
+                    // rows before it, as every step keeps the rows' order.
+                    if !raw.isEmpty {
+                        builder.send(.rows(raw))
+                        raw = RawRows()
+                    }
+                    scanner.flush(emit: builder.send)
+                    builder.send(.blobKeyRow(id: id, key: Self.column(handle, 1).map(Array.init) ?? []))
+                    continue
+                }
                 let key = Self.column(handle, 1)
                 let text = Self.column(handle, 2)
                 if scanner.isEmpty && raw.isEmpty {

@@ -308,14 +308,16 @@ struct KeyFilter {
     init(pattern: KeyPattern?, typename: String?) {
         var conditions: [String] = []
         var arguments: [String] = []
+        // A row without a key, or with a BLOB key that no lookup by text
+        // finds (CacheGraph.blobKeyRows), is not listed: it cannot be shown
+        // or removed by its key. A range of text keys holds neither.
         if let pattern {
-            // Every pattern condition is false or NULL for a NULL key.
             let condition = pattern.sqlCondition()
             conditions.append(condition.sql)
             arguments += condition.arguments
+            if !pattern.isBoundedTextRange { conditions.append("typeof(key) = 'text'") }
         } else {
-            // A row without a key can be neither listed nor removed by key.
-            conditions.append("key IS NOT NULL")
+            conditions.append("typeof(key) = 'text'")
         }
         if let typename {
             conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) = ?")

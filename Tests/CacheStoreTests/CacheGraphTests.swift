@@ -225,6 +225,7 @@ final class CacheGraphTests: XCTestCase {
         }
         try SQLiteShell.run(folder.path("blog.sqlite"), "INSERT INTO records(key, record) VALUES ('', '{}')")
         try SQLiteShell.run(folder.path("blog.sqlite"), #"INSERT INTO records(key, record) VALUES (NULL, '{"__typename":"Ghost"}')"#)
+        try SQLiteShell.run(folder.path("blog.sqlite"), #"INSERT INTO records(key, record) VALUES (CAST('Blob:1' AS BLOB), '{"__typename":"Ghost"}')"#)
         // Ordinary rows last, so that the last chunk ends in a part-filled batch.
         _ = try store.write { tx in
             try BlogCache(users: 2).records { try tx.merge([Record(key: CacheKey("Last:" + $0.key.rawValue), fields: $0.fields)]) }
@@ -232,7 +233,7 @@ final class CacheGraphTests: XCTestCase {
         func summary(_ graph: CacheGraph) -> String {
             var lines = [
                 "keys \(graph.keys)", "sizes \(graph.sizes)", "states \(graph.states)", "fields \(graph.fields)",
-                "damaged \(graph.damagedRecords)", "keyless \(graph.keylessRowIDs)",
+                "damaged \(graph.damagedRecords)", "keyless \(graph.keylessRowIDs)", "blob keys \(graph.blobKeyRows)",
                 "records \(graph.recordCount) bytes \(graph.totalBytes)", "dangling \(graph.danglingReferences)",
                 "unreachable \(graph.unreachableKeys())", "row ids \(graph.rowIDs)",
             ]
@@ -264,6 +265,8 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertEqual(reading.damagedRecords.last?.problem.description, "empty text, not a JSON object", "empty text is not NULL")
         XCTAssertEqual(reading.keys(typename: "Big"), ["Big:1"])
         XCTAssertEqual(reading.keylessRowIDs.count, 1)
+        XCTAssertEqual(reading.blobKeyRows.map(\.key), ["Blob:1"])
+        XCTAssertEqual(reading.keys(typename: "Ghost"), [], "neither the keyless row nor the BLOB-keyed one is a record")
         XCTAssertEqual(reading.keys(typename: "Tag"), ["Escaped:1"])
         XCTAssertGreaterThan(reading.recordCount, RawRows.capacity * 4, "enough rows for many chunks")
     }

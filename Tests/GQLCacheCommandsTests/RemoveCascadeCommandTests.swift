@@ -121,6 +121,37 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(gc.stdout, "nothing to collect in 8 records\n")
     }
 
+    /// Another program may write a key as a BLOB. Apollo's lookups, by
+    /// text, never find that row: it is no record to list, count, remove
+    /// by type or refer to, and doctor names it.
+    func testARowWhoseKeyIsABlobIsNoRecordForAnyCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (CAST('Wookiee:1' AS BLOB), '{"__typename":"Wookiee","name":"Chewie"}');
+            UPDATE records SET record = json_set(record, '$.pilot', json('{"$reference":"Wookiee:1"}')) WHERE key = 'Droid:2001';
+            """)
+        let removal = gqlcache("rm", cache, "--type", "Wookiee", "--force")
+        XCTAssertEqual(removal.status, .notFound, removal.stdout)
+        XCTAssertEqual(removal.stderr, "gqlcache: no record has __typename Wookiee in \(cache)\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'blob'"), "1", "the row is still there")
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
+        for mode in ["apollo", "literal", "glob", "regex"] {
+            let pattern = mode == "glob" ? "Wookiee*" : "Wookiee"
+            XCTAssertEqual(gqlcache("keys", cache, pattern, "--mode", mode).status, .notFound, mode)
+        }
+        XCTAssertEqual(gqlcache("keys", cache, "W", "--mode", "prefix").status, .notFound)
+        XCTAssertEqual(gqlcache("show", cache, "Wookiee:1").status, .notFound)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("""
+            rows whose key is a BLOB, which Apollo never finds (1)
+              _id 11: Wookiee:1
+            dangling references (1)
+              Droid:2001 pilot → Wookiee:1
+
+            """), doctor.stdout)
+    }
+
     func testTypeThatNoRecordHasIsNotFound() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")
