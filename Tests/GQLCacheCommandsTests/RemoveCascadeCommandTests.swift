@@ -157,6 +157,10 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(result.status, .notFound)
         XCTAssertEqual(result.stderr, "gqlcache: no record has __typename Wookiee in \(cache)\n")
+        XCTAssertEqual(result.stdout, "", "the error says it all, as for rm --match")
+        let json = gqlcache("rm", cache, "--type", "Wookiee", "--force", "--format", "json")
+        XCTAssertEqual(json.status, .notFound)
+        XCTAssertEqual((try json.json() as? [String: Any])?["removed"] as? Int, 0, "scripts still get their document")
     }
 
     func testCleanReferencesAlsoWorksForPlainKeysAndPatterns() throws {
