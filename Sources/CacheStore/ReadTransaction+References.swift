@@ -36,7 +36,7 @@ extension ReadTransaction {
         _ body: (ReferenceLocation) throws -> Void
     ) throws {
         let statement = try database().makeStatement(
-            sql: "SELECT key, record FROM records WHERE key IS NOT NULL AND record IS NOT NULL AND \(filter.sql)")
+            sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' AND record IS NOT NULL AND \(filter.sql)")
         statement.arguments = StatementArguments(filter.arguments)
         let rows = try Row.fetchCursor(statement)
         var pending: [ReferenceLocation] = []

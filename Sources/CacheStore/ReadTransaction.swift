@@ -173,11 +173,12 @@ public class ReadTransaction {
     }
 
     /// Up to `limit` keys on each side of `key` in key order: where a key
-    /// that was mistyped near its end would sort. Uses the key index.
+    /// that was mistyped near its end would sort. Uses the key index. (Every
+    /// BLOB sorts after every text: none is before `key`.)
     public func keys(around key: CacheKey, limit: Int) throws -> [CacheKey] {
         let db = try database()
         let before = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key < ? ORDER BY key DESC LIMIT ?", arguments: [key.rawValue, limit])
-        let after = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key > ? ORDER BY key LIMIT ?", arguments: [key.rawValue, limit])
+        let after = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key > ? AND typeof(key) = 'text' ORDER BY key LIMIT ?", arguments: [key.rawValue, limit])
         return (before.reversed() + after).map { CacheKey($0) }
     }
 
@@ -197,6 +198,12 @@ public class ReadTransaction {
     /// no key reads them, and `doctor` lists them).
     public func keylessRowCount() throws -> Int {
         try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE key IS NULL") ?? 0
+    }
+
+    /// The number of rows whose key is a BLOB, which no lookup by text finds
+    /// (``CacheGraph/blobKeyRows``).
+    public func blobKeyRowCount() throws -> Int {
+        try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE typeof(key) = 'blob'") ?? 0
     }
 
     /// The journal mode, as `PRAGMA journal_mode` says (`delete`, `wal`, …).
@@ -223,7 +230,8 @@ public class ReadTransaction {
 
     /// Record counts per `__typename`, largest first (ties by name). Records
     /// without a string `__typename` count under nil; damaged rows (NULL or
-    /// not valid JSON) are counted apart; rows without a key are left out.
+    /// not valid JSON) are counted apart; rows without a key or with a BLOB
+    /// key are no record (CacheGraph.blobKeyRows) and left out.
     public func typenameCounts() throws -> (counts: [TypenameCount], damaged: Int) {
         let rows = try Row.fetchAll(
             try database(),
@@ -233,7 +241,7 @@ public class ReadTransaction {
                             WHEN json_type(record, '$.__typename') = 'text' THEN json_extract(record, '$.__typename')
                        END AS typename,
                        count(*) AS n
-                FROM records WHERE key IS NOT NULL GROUP BY damaged, typename
+                FROM records WHERE typeof(key) = 'text' GROUP BY damaged, typename
                 """)
         var counts: [TypenameCount] = []
         var damaged = 0
@@ -252,7 +260,7 @@ public class ReadTransaction {
     /// object), in key order.
     public func damagedKeys(limit: Int) throws -> [CacheKey] {
         try String.fetchAll(
-            try database(), sql: "SELECT key FROM records WHERE key IS NOT NULL AND \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
+            try database(), sql: "SELECT key FROM records WHERE typeof(key) = 'text' AND \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
             arguments: [limit]
         ).map { CacheKey($0) }
     }
@@ -267,12 +275,12 @@ public class ReadTransaction {
         """
 
     /// The `limit` largest records by the bytes of their JSON text (rows
-    /// without a key are no record).
+    /// without a key or with a BLOB key are no record).
     public func largestRecords(limit: Int) throws -> [RecordSize] {
         try Row.fetchAll(
             try database(),
             sql: """
-                SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records WHERE key IS NOT NULL
+                SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records WHERE typeof(key) = 'text'
                 ORDER BY bytes DESC, key LIMIT ?
                 """,
             arguments: [limit]

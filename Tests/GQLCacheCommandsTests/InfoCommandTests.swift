@@ -42,6 +42,33 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual((json["largest"] as? [[String: Any]])?.map { $0["key"] as? String }, ["QUERY_ROOT"])
     }
 
+    /// A BLOB key may hold bytes that are not UTF-8: info, the nearest-key
+    /// suggestions and the reference scans never read one as text, and a
+    /// BLOB-keyed row is counted apart from the records.
+    func testRowsWithBLOBKeysAreCountedApartAndNeverReadAsText() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let filler = String(repeating: "x", count: 5_000)
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (X'FF00FE', '{"__typename":"Bin","pad":"\(filler)","r":{"$reference":"Droid:2001"}}');
+            INSERT INTO records (key, record) VALUES (X'5A5A', '{"__typename":"Bin"}');
+            """)
+        let info = gqlcache("info", cache)
+        XCTAssertEqual(info.status, .success, info.stderr)
+        XCTAssertTrue(info.stdout.contains("records               10\n"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("rows with a BLOB key  2 (Apollo never finds them; 'gqlcache doctor' lists them)"), info.stdout)
+        XCTAssertFalse(info.stdout.contains("Bin"), info.stdout)
+        let json = try XCTUnwrap(try gqlcache("info", cache, "--format", "json", "--top", "50").json() as? [String: Any])
+        XCTAssertEqual(json["records"] as? Int, 10)
+        XCTAssertEqual(json["blobKeyRows"] as? Int, 2)
+        XCTAssertEqual((json["largest"] as? [[String: Any]])?.count, 10)
+        let show = gqlcache("show", cache, "Z")
+        XCTAssertEqual(show.status, .notFound)
+        XCTAssertEqual(show.stderr.split(separator: "\n").count, 1, show.stderr)
+        let refs = gqlcache("refs", cache, "Droid:2001")
+        XCTAssertEqual(refs.status, .success, refs.stderr)
+        XCTAssertFalse(refs.stdout.contains("Bin"), refs.stdout)
+    }
+
     func testFreePagesPointToTheCommandThatGivesThemBackAndKeepsTheRecords() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // Enough text that removing it frees whole pages.

@@ -27,13 +27,14 @@ extension GQLCache {
             let overview = try context.withProgress("reading \(file.path)", scans: 3) { progress in try store.read(progress: progress) { tx in
                 let types = try tx.typenameCounts()
                 let keyless = try tx.keylessRowCount()
+                let blobKeyed = try tx.blobKeyRowCount()
                 let journalMode = store.isImmutableSnapshot
                     ? "wal (read as an immutable snapshot: the folder is not writable)"
                     : try tx.journalMode()
                 return CacheOverview(
                     path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
-                    recordCount: try tx.recordCount() - keyless, keylessRowCount: keyless, roots: try tx.existingRoots(),
+                    recordCount: try tx.recordCount() - keyless - blobKeyed, keylessRowCount: keyless, blobKeyRowCount: blobKeyed, roots: try tx.existingRoots(),
                     typeCounts: types.counts, damagedCount: types.damaged,
                     damagedKeys: try tx.damagedKeys(limit: 5), largest: try tx.largestRecords(limit: top))
             } }
@@ -62,6 +63,7 @@ struct CacheOverview {
     let recordCount: Int
     /// Rows whose key is NULL: a damaged file's, listed by `doctor`.
     let keylessRowCount: Int
+    let blobKeyRowCount: Int
     let roots: [CacheKey]
     let typeCounts: [TypenameCount]
     let damagedCount: Int
@@ -85,6 +87,9 @@ struct CacheOverview {
         ]
         if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL or not a JSON object)")) }
         if keylessRowCount > 0 { rows.append(("rows without a key", "\(keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
+        if blobKeyRowCount > 0 {
+            rows.append(("rows with a BLOB key", "\(blobKeyRowCount) (Apollo never finds them; 'gqlcache doctor' lists them)"))
+        }
         var text = aligned(rows)
         if !typeCounts.isEmpty {
             text += "\nrecords by __typename\n"
@@ -113,7 +118,7 @@ struct CacheOverview {
             ("freePages", .int(pages.freePages)),
             ("records", .int(recordCount)),
             ("damagedRecords", .int(damagedCount)),
-            ("keylessRows", .int(keylessRowCount)),
+            ("keylessRows", .int(keylessRowCount)), ("blobKeyRows", .int(blobKeyRowCount)),
             ("roots", .array(roots.map { .string($0.rawValue) })),
             ("types", .array(typeCounts.map { .object([("typename", $0.typename.map(JSONOutput.string) ?? .null), ("count", .int($0.count))]) })),
             ("largest", .array(largest.map { .object([("key", .string($0.key.rawValue)), ("bytes", .int($0.bytes))]) })),
