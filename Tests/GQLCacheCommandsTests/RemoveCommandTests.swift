@@ -74,6 +74,12 @@ final class RemoveCommandTests: CommandTestCase {
         let result = gqlcache("rm", cache, "human:1002")
         XCTAssertEqual(result.status, .notFound)
         XCTAssertEqual(result.stderr, "gqlcache: no record 'human:1002' in \(cache); nearest keys: Human:1002\n")
+        XCTAssertEqual(result.stdout, "", "no summary of nothing removed, as git rm and rm print none")
+        let cascade = gqlcache("rm", cache, "human:1002", "--cascade", "--force")
+        XCTAssertEqual(cascade.status, .notFound)
+        XCTAssertEqual(cascade.stdout, "")
+        let json = gqlcache("rm", cache, "human:1002", "--format", "json")
+        XCTAssertEqual((try json.json() as? [String: Any])?["removed"] as? Int, 0, "scripts still get their document")
     }
 
     func testPercentPatternRemovesEveryRecord() throws {

@@ -53,9 +53,8 @@ extension GQLCache.Remove {
                 return outcome(removed, graph, dryRun: false, cleaned: cleaned)
             }
         }
-        // A type or pattern that matches nothing: the error says it; scripts still get their document.
-        let selectsNothing = (typename != nil || pattern != nil) && result.count == 0
-        if !selectsNothing || output.format != .text { result.render(format: output.format, context: context) }
+        // Nothing to remove: the error says why; scripts still get their document.
+        if result.count > 0 || output.format != .text { result.render(format: output.format, context: context) }
         if let typename, result.count == 0 {
             throw CommandFailure(.notFound, "no record has __typename \(typename) in \(file.path)")
         }

@@ -107,7 +107,8 @@ extension GQLCache {
             } else {
                 outcome = try store.write { tx in try outcomeOfRemoving(try requested.filter { try tx.removeObject(for: $0) }, in: tx) }
             }
-            outcome.render(format: output.format, context: context)
+            // No key found: the errors below say it; scripts still get their document.
+            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
             let gone = Set(outcome.keys ?? [])
             let missing = requested.filter { !gone.contains($0) }
             guard !missing.isEmpty else { return }
