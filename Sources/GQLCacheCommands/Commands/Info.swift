@@ -26,15 +26,14 @@ extension GQLCache {
             // Three full scans: types, damaged rows, largest records.
             let overview = try context.withProgress("reading \(file.path)", scans: 3) { progress in try store.read(progress: progress) { tx in
                 let types = try tx.typenameCounts()
-                let keyless = try tx.keylessRowCount()
-                let blobKeyed = try tx.blobKeyRowCount()
+                let rows = try tx.rowCountsByKey()
                 let journalMode = store.isImmutableSnapshot
                     ? "wal (read as an immutable snapshot: the folder is not writable)"
                     : try tx.journalMode()
                 return CacheOverview(
                     path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
-                    recordCount: try tx.recordCount() - keyless - blobKeyed, keylessRowCount: keyless, blobKeyRowCount: blobKeyed, roots: try tx.existingRoots(),
+                    recordCount: rows.records, keylessRowCount: rows.keyless, blobKeyRowCount: rows.blobKeyed, roots: try tx.existingRoots(),
                     typeCounts: types.counts, damagedCount: types.damaged,
                     damagedKeys: try tx.damagedKeys(limit: 5), largest: try tx.largestRecords(limit: top))
             } }
