@@ -69,15 +69,15 @@ struct JSONReader {
         }
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
     /// accepts the store decodes too.
     private static let maximumDepth = 2000
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
 
@@ -98,7 +98,7 @@ struct JSONReader {
         bytes[index...].starts(with: literal.utf8)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -107,7 +107,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func expect(_ byte: UInt8) throws {
+    mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
         guard peek() == byte else {
             throw error("expected '\(Character(Unicode.Scalar(byte)))'")
@@ -224,7 +224,7 @@ struct JSONReader {
 
     /// Steps over one value, rejecting exactly what ``parseValue(depth:)``
     /// rejects, without building it.
-    private mutating func skipValue(depth: Int) throws {
+    mutating func skipValue(depth: Int) throws {
         guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
         skipWhitespace()
         guard let byte = peek() else { throw error("unexpected end of JSON") }
@@ -334,7 +334,7 @@ struct JSONReader {
         return index - start
     }
 
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes.

@@ -12,27 +12,47 @@ extension ReadTransaction {
     /// none, are damaged or do not exist are left out. Records are loaded
     /// 500 at a time, so memory does not grow with their number.
     public func referenceDrops(to targets: Set<CacheKey>, in holders: [CacheKey]) throws -> [DroppedReferences] {
-        try forEachReferenceDrop(to: targets, in: holders) { _ in }
+        try forEachReferenceDrop(to: targets, in: holders) { _, _ in }
     }
 
-    /// Calls `body` with each holder's record without the references, and
-    /// returns what was dropped.
+    /// Calls `body` with each holder's key and its record's text without the
+    /// references, and returns what was dropped. The text is the stored one
+    /// with just the dropped fields and elements taken out, so that nothing
+    /// else in the record is written afresh (see
+    /// ``JSONReader/recordText(_:removing:)``).
     func forEachReferenceDrop(
-        to targets: Set<CacheKey>, in holders: [CacheKey], _ body: (Record) throws -> Void
+        to targets: Set<CacheKey>, in holders: [CacheKey], _ body: (CacheKey, String) throws -> Void
     ) throws -> [DroppedReferences] {
         var drops: [DroppedReferences] = []
         for start in stride(from: 0, to: holders.count, by: 500) {
             let batch = Array(holders[start..<min(start + 500, holders.count)])
-            let loaded = try records(for: batch)
+            var edits: [CacheKey: (text: String, dropped: [ReferencePath])] = [:]
+            try forEachBatch(of: Array(Set(batch)), sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
+                while try Self.step(handle) {
+                    guard let key = Self.key(handle, column: 0), let text = Self.column(handle, 1),
+                        let record = try? Record(key: key, utf8: text, fields: nil)
+                    else { continue }  // damaged: nothing to drop from
+                    let (kept, dropped) = record.droppingReferences(to: targets)
+                    guard !dropped.isEmpty else { continue }
+                    edits[key] = (Self.text(of: kept, from: text, without: dropped), dropped)
+                }
+            }
             for key in batch {
-                guard case .success(let record)? = loaded[key] else { continue }
-                let (kept, dropped) = record.droppingReferences(to: targets)
-                guard !dropped.isEmpty else { continue }
-                try body(kept)
-                drops.append(DroppedReferences(key: key, dropped: dropped))
+                guard let edit = edits.removeValue(forKey: key) else { continue }
+                try body(key, edit.text)
+                drops.append(DroppedReferences(key: key, dropped: edit.dropped))
             }
         }
         return drops
+    }
+
+    /// The text of `kept`: the stored `text` without `dropped`, when taking
+    /// them out of it gives exactly `kept`; otherwise `kept` written afresh.
+    static func text(of kept: Record, from text: UnsafeBufferPointer<UInt8>, without dropped: [ReferencePath]) -> String {
+        guard var edited = JSONReader.recordText(text, removing: RemovalTree(removing: dropped)),
+            (try? edited.withUTF8 { try JSONReader.parseRecordFields(utf8: $0, only: nil) }) == kept.fields
+        else { return kept.jsonText }
+        return edited
     }
 }
 
@@ -44,10 +64,10 @@ extension ReadWriteTransaction {
     public func dropReferences(to targets: Set<CacheKey>, in holders: [CacheKey]) throws -> [DroppedReferences] {
         // The key bound with its length, as in removeObjects(forKeys:).
         let handle = try database().cachedStatement(sql: "UPDATE records SET record = ?2 WHERE key = ?1").sqliteStatement
-        return try forEachReferenceDrop(to: targets, in: holders) { record in
+        return try forEachReferenceDrop(to: targets, in: holders) { key, text in
             try checkInterrupt()
-            try Self.stepping(handle, binding: [record.key]) {
-                try Self.bind(record.jsonText, to: handle, at: 2)
+            try Self.stepping(handle, binding: [key]) {
+                try Self.bind(text, to: handle, at: 2)
                 _ = try Self.step(handle)
             }
         }
