@@ -19,7 +19,7 @@ extension ReadTransaction {
     /// one file.
     @discardableResult
     public func compare(with other: ReadTransaction, _ body: (RecordDifference) throws -> Void) throws -> ComparisonCounts {
-        let sql = "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY key"
+        let sql = "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY key"
         let left = try Row.fetchCursor(try database(), sql: sql)
         let right = try Row.fetchCursor(try other.database(), sql: sql)
         var counts = ComparisonCounts()

@@ -5,16 +5,17 @@ internal import GRDBSQLite
 extension ReadTransaction {
     /// Calls `body` with every row in key (byte) order, undecoded, through
     /// one cursor on the key index: memory does not grow with the file.
-    /// Rows without a key (possible only in a damaged file) are skipped.
+    /// Rows without a text key (keyless, or a BLOB key, which Apollo never
+    /// finds; possible only in a file other code wrote) are skipped.
     public func forEachStoredRecord(_ body: (StoredRecord) throws -> Void) throws {
-        try forEachStoredRow(sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY key") { stored, _ in try body(stored) }
+        try forEachStoredRow(sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY key") { stored, _ in try body(stored) }
     }
 
     /// ``forEachStoredRecord(_:)`` that also says, from SQLite's own JSON
     /// check, whether each row is well formed (a JSON object), so that a
     /// row can be passed on as text without being decoded.
     public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool) throws -> Void) throws {
-        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE key IS NOT NULL ORDER BY key") {
+        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
             stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0)
         }
     }
@@ -28,7 +29,7 @@ extension ReadTransaction {
         try forEachStoredRow(
             sql: """
                 SELECT key, record FROM records
-                WHERE key IS NOT NULL
+                WHERE typeof(key) = 'text'
                   AND (CASE WHEN record IS NULL THEN 1
                             WHEN instr(record, ?1) > 0 THEN 1
                             WHEN instr(record, '\\') > 0 THEN 1

@@ -120,9 +120,10 @@ public class ReadTransaction {
 
     /// Calls `body` with every record, in `_id` order, one at a time, so
     /// memory does not grow with the file. Damaged rows come as failures;
-    /// rows without a key (possible only in a damaged file) are skipped.
+    /// rows without a text key (keyless, or a BLOB key, which Apollo never
+    /// finds) are skipped.
     public func forEachRecord(_ body: (CacheKey, Result<Record, CacheStoreError>) throws -> Void) throws {
-        let statement = try database().makeStatement(sql: "SELECT key, record FROM records WHERE key IS NOT NULL ORDER BY _id")
+        let statement = try database().makeStatement(sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY _id")
         let handle = statement.sqliteStatement
         try Self.stepping(handle, binding: [CacheKey]()) {
             while try Self.step(handle) {

@@ -123,12 +123,16 @@ final class RemoveCascadeCommandTests: CommandTestCase {
 
     /// Another program may write a key as a BLOB. Apollo's lookups, by
     /// text, never find that row: it is no record to list, count, remove
-    /// by type or refer to, and doctor names it.
+    /// by type, search, export, compare or refer to, and doctor names it.
     func testARowWhoseKeyIsABlobIsNoRecordForAnyCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, """
-            INSERT INTO records (key, record) VALUES (CAST('Wookiee:1' AS BLOB), '{"__typename":"Wookiee","name":"Chewie"}');
             UPDATE records SET record = json_set(record, '$.pilot', json('{"$reference":"Wookiee:1"}')) WHERE key = 'Droid:2001';
+            """)
+        let withoutTheRow = path("without-the-row.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: withoutTheRow)
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (CAST('Wookiee:1' AS BLOB), '{"__typename":"Wookiee","name":"Chewie"}');
             """)
         let removal = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(removal.status, .notFound, removal.stdout)
@@ -141,6 +145,12 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         }
         XCTAssertEqual(gqlcache("keys", cache, "W", "--mode", "prefix").status, .notFound)
         XCTAssertEqual(gqlcache("show", cache, "Wookiee:1").status, .notFound)
+        XCTAssertEqual(gqlcache("grep", cache, "Chewie").status, .notFound)
+        let export = gqlcache("export", cache)
+        XCTAssertEqual(export.status, .success)
+        XCTAssertEqual(export.stdout.split(separator: "\n").count, 10)
+        XCTAssertFalse(export.stdout.contains("Chewie"), "an import would merge it into a record Apollo reads")
+        XCTAssertEqual(gqlcache("diff", withoutTheRow, cache).status, .success, "the same records, as Apollo reads them")
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)
         XCTAssertTrue(doctor.stdout.contains("""
