@@ -168,6 +168,37 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --top must be zero or more (see 'gqlcache info --help')\n")
     }
 
+    /// The parser names an unknown option only once everything else
+    /// parsed: a missing argument or a failed check must not hide it.
+    func testAMistypedOptionIsNamedEvenWhereAnArgumentIsMissingOrACheckFails() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let cases: [([String], String)] = [
+            (["gc", cache, "--dangle"], "unknown option '--dangle'. Did you mean '--dangling'? (see 'gqlcache gc --help')"),
+            (["gc", cache, "--unreach", "--force"], "unknown option '--unreach'. Did you mean '--unreachable'? (see 'gqlcache gc --help')"),
+            (["rm", cache, "--bogus"], "unknown option '--bogus' (see 'gqlcache rm --help')"),
+            (["rm", cache, "--forse", "Droid:2001"], "unknown option '--forse'. Did you mean '--force'? (see 'gqlcache rm --help')"),
+            (["refs", cache, "--bogus"], "unknown option '--bogus' (see 'gqlcache refs --help')"),
+            (["show", cache, "-x"], "unknown option '-x' (see 'gqlcache show --help')"),
+        ]
+        for (arguments, message) in cases {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, "\(arguments)")
+            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
+        }
+        // A file whose name looks like an option, and a value after an option that takes one.
+        let dashed = path("-e.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: dashed)
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
+        XCTAssertEqual(
+            gqlcache("info", "-e.sqlite").stderr,
+            "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
+        XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "-Droid").stderr, "gqlcache: missing value for '--match <pattern>' (see 'gqlcache rm --help')\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
+    }
+
     /// A negative number is read as the option's value and refused with the
     /// reason, not taken for another option and called a missing value.
     func testNegativeNumbersAreRefusedWithTheirReason() throws {

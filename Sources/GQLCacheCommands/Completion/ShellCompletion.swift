@@ -130,26 +130,6 @@ struct CompletionWords {
         return word
     }
 
-    /// The options of each subcommand that take a value, from the command
-    /// tree's own description of itself.
-    static let valueOptions: [String: Set<String>] = {
-        guard let data = GQLCache._dumpHelp().data(using: .utf8),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let tool = root["command"] as? [String: Any],
-            let subcommands = tool["subcommands"] as? [[String: Any]]
-        else { return [:] }
-        var options: [String: Set<String>] = [:]
-        for command in subcommands {
-            guard let name = command["commandName"] as? String else { continue }
-            var names: Set<String> = []
-            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["kind"] as? String == "option" {
-                for flag in argument["names"] as? [[String: Any]] ?? [] {
-                    guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
-                    names.insert(kind == "short" ? "-" + text : "--" + text)
-                }
-            }
-            options[name] = names
-        }
-        return options
-    }()
+    /// The options of each subcommand that take a value.
+    static var valueOptions: [String: Set<String>] { OptionTable.commands.valueTaking }
 }

@@ -71,7 +71,7 @@ public final class REPLCompleter {
             let word = words[index]
             if word.hasPrefix("-") {
                 // --name=value carries its value; --name value takes the next word.
-                if !word.contains("="), options.valueTaking[command]?.contains(word) == true { index += 1 }
+                if !word.contains("="), OptionTable.commands.valueTaking[command]?.contains(word) == true { index += 1 }
             } else {
                 result.append(word)
             }
@@ -86,39 +86,11 @@ public final class REPLCompleter {
 
     /// Long and short flags of each command, from the command tree's own
     /// description of itself.
-    static var flags: [String: [String]] { options.flags }
+    static var flags: [String: [String]] { OptionTable.commands.names }
 
     /// The values of each command's options that take one of a few
     /// (`--mode`, `--format`, `--color`), by command and flag.
-    static var optionValues: [String: [String: [String]]] { options.values }
-
-    private static let options: (flags: [String: [String]], values: [String: [String: [String]]], valueTaking: [String: Set<String>]) = {
-        guard let data = GQLCache._dumpHelp().data(using: .utf8),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let tool = root["command"] as? [String: Any],
-            let subcommands = tool["subcommands"] as? [[String: Any]]
-        else { return ([:], [:], [:]) }
-        var flags: [String: [String]] = [:]
-        var values: [String: [String: [String]]] = [:]
-        var valueTaking: [String: Set<String>] = [:]
-        for command in subcommands {
-            guard let name = command["commandName"] as? String else { continue }
-            var names: [String] = []
-            for argument in command["arguments"] as? [[String: Any]] ?? [] {
-                for flag in argument["names"] as? [[String: Any]] ?? [] {
-                    guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
-                    let spelled = kind == "short" ? "-" + text : "--" + text
-                    names.append(spelled)
-                    if argument["kind"] as? String == "option" { valueTaking[name, default: []].insert(spelled) }
-                    if let allValues = argument["allValues"] as? [String], !allValues.isEmpty {
-                        values[name, default: [:]][spelled] = allValues
-                    }
-                }
-            }
-            flags[name] = names.sorted()
-        }
-        return (flags, values, valueTaking)
-    }()
+    static var optionValues: [String: [String: [String]]] { OptionTable.commands.values }
 
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {

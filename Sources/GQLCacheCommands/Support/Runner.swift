@@ -52,7 +52,7 @@ public enum GQLCacheMain {
             do {
                 command = try GQLCache.parseAsRoot(arguments)
             } catch {
-                return reportParseError(error, context: context)
+                return reportParseError(error, arguments: arguments, context: context)
             }
         }
         let standardOutput = context.stdout
@@ -83,7 +83,7 @@ public enum GQLCacheMain {
             }
             return status
         } catch {
-            return reportParseError(error, context: context)
+            return reportParseError(error, arguments: [], context: context)
         }
     }
 
@@ -110,7 +110,8 @@ public enum GQLCacheMain {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
-    private static func reportParseError(_ error: Error, context: CommandContext) -> ExitStatus {
+    /// `arguments`: the command line that failed to parse, when it did.
+    private static func reportParseError(_ error: Error, arguments: [String], context: CommandContext) -> ExitStatus {
         let full = GQLCache.fullMessage(for: error)
         if GQLCache.exitCode(for: error) == .success {
             // Help, version, completion scripts: the requested text, on standard output.
@@ -119,8 +120,24 @@ public enum GQLCacheMain {
             if !text.isEmpty { context.stdout.write(text + "\n") }
             return .success
         }
-        context.report(.usage, oneLine(GQLCache.message(for: error), helpHintFrom: full))
+        var message = GQLCache.message(for: error)
+        if !message.hasPrefix("Unknown option"), let unknown = unknownOptionMessage(arguments) { message = unknown }
+        context.report(.usage, oneLine(message, helpHintFrom: full))
         return .usage
+    }
+
+    /// An option the command does not have, named as ArgumentParser names
+    /// one: it would do so only once the rest parsed, and a missing
+    /// argument or a failed check would hide the mistyped option.
+    private static func unknownOptionMessage(_ arguments: [String]) -> String? {
+        guard let command = arguments.first, let word = OptionTable.commands.unknownOption(in: arguments) else { return nil }
+        var message = "unknown option '\(word)'"
+        if let meant = OptionTable.commands.suggestion(for: word, command: command) {
+            message += ". Did you mean '\(meant)'?"
+        } else if isRegularFile(word) {
+            message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
+        }
+        return message
     }
 
     /// Set by Scripts/update-generated.sh while the manual is generated:

@@ -1,0 +1,104 @@
+import Foundation
+import ArgumentParser
+
+/// Each subcommand's option names, from the command tree's own description
+/// of itself (ArgumentParser's help dump): for completion at the prompt and
+/// in the shells, and to name a mistyped option on a command line.
+struct OptionTable {
+    /// Long and short names (`--limit`, `-n`) of each command, sorted.
+    let names: [String: [String]]
+    /// The values of each command's options that take one of a few
+    /// (`--mode`, `--format`, `--color`), by command and name.
+    let values: [String: [String: [String]]]
+    /// The names of each command's options that take a value.
+    let valueTaking: [String: Set<String>]
+
+    /// Built once, on first use: the dump walks every command by reflection.
+    static let commands = OptionTable(dump: GQLCache._dumpHelp())
+
+    init(dump: String) {
+        var names: [String: [String]] = [:]
+        var values: [String: [String: [String]]] = [:]
+        var valueTaking: [String: Set<String>] = [:]
+        if let data = dump.data(using: .utf8),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let tool = root["command"] as? [String: Any],
+            let subcommands = tool["subcommands"] as? [[String: Any]]
+        {
+            for command in subcommands {
+                guard let name = command["commandName"] as? String else { continue }
+                var spellings: [String] = []
+                for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                    for flag in argument["names"] as? [[String: Any]] ?? [] {
+                        guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
+                        let spelled = kind == "short" ? "-" + text : "--" + text
+                        spellings.append(spelled)
+                        if argument["kind"] as? String == "option" { valueTaking[name, default: []].insert(spelled) }
+                        if let allValues = argument["allValues"] as? [String], !allValues.isEmpty {
+                            values[name, default: [:]][spelled] = allValues
+                        }
+                    }
+                }
+                names[name] = spellings.sorted()
+            }
+        }
+        self.names = names
+        self.values = values
+        self.valueTaking = valueTaking
+    }
+
+    /// The first word of `arguments` (a command's name, then its words)
+    /// that looks like an option the command does not have, or nil. Words
+    /// after `--`, and the word after an option that takes a value, are
+    /// values whatever they look like. ArgumentParser names an unknown
+    /// option only once everything else parsed, so a missing argument or a
+    /// failed check would otherwise be reported in its place.
+    func unknownOption(in arguments: [String]) -> String? {
+        guard let command = arguments.first, let known = names[command] else { return nil }
+        let valueTaking = self.valueTaking[command] ?? []
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if word == "--" { return nil }
+            guard word.hasPrefix("-"), word.count > 1 else { continue }
+            let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+            if known.contains(name) {
+                if name == word, valueTaking.contains(name) { index += 1 }
+                continue
+            }
+            // Short flags run together (`-fq`): each must be one of the command's.
+            if !word.hasPrefix("--"), !word.contains("="), word.dropFirst().allSatisfy({ known.contains("-\($0)") }) { continue }
+            return word
+        }
+        return nil
+    }
+
+    /// The command's option nearest to a mistyped `word`, when one is
+    /// near enough to be what was meant: `--dangle` → `--dangling`.
+    func suggestion(for word: String, command: String) -> String? {
+        guard word.hasPrefix("--") else { return nil }
+        let typed = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+        let candidates = (names[command] ?? []).filter { $0.hasPrefix("--") }
+        if let extended = candidates.filter({ $0.hasPrefix(typed) }).min(by: { $0.count < $1.count }) { return extended }
+        // A slip of a letter or two, or a word begun right and ended wrong.
+        let near = candidates.map { ($0, Self.editDistance(typed, $0)) }.filter { candidate, distance in
+            distance <= max(2, typed.count / 4)
+                || zip(typed, candidate).prefix { $0 == $1 }.count >= max(5, typed.count - 2)
+        }
+        return near.min { $0.1 < $1.1 }?.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
