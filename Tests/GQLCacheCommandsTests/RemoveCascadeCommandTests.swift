@@ -102,6 +102,8 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let planned = gqlcache("rm", cache, "--type", "Human", "--clean-references", "--dry-run")
         XCTAssertEqual(planned.stdout, """
+            would remove Human:1000
+            would remove Human:1002
             would remove 2 records and would drop 5 references to them:
               Droid:2001 friends[0] → Human:1000 (list element)
               Droid:2001 friends[1] → Human:1002 (list element)

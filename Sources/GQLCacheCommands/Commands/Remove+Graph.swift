@@ -18,8 +18,9 @@ extension GQLCache.Remove {
             if cascade { return try graph.cascade(from: requested) }
             return requested.filter { graph.containsRecord($0) }
         }
-        // Keys are listed when they were named; a type or pattern gives a count (text) or the list (json).
-        let listsKeys = typename == nil && pattern == nil || output.format != .text
+        // Keys are listed when they were named, and by a dry run (as rm --match --dry-run
+        // lists them); a removal by type or pattern gives a count (text) or the list (json).
+        let listsKeys = typename == nil && pattern == nil || output.format != .text || dryRun
         let keepAll = output.format != .text || typename == nil && pattern == nil
         func outcome(_ keys: [CacheKey], _ graph: CacheGraph, dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
             var result = RemovalOutcome.with(
