@@ -164,6 +164,11 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: unknown option '--frob' (see 'gqlcache keys --help')\n")
         let missing = gqlcache("show", cache)
         XCTAssertEqual(missing.stderr, "gqlcache: missing expected argument '<key> ...' (see 'gqlcache show --help')\n")
+        for command in ["keys", "rm"] {
+            let empty = gqlcache(command, cache, "--type", "")
+            XCTAssertEqual(empty.status, .usage, command)
+            XCTAssertEqual(empty.stderr, "gqlcache: --type needs a type name (see 'gqlcache \(command) --help')\n")
+        }
         let invalid = gqlcache("info", cache, "--top=-1")
         XCTAssertEqual(invalid.stderr, "gqlcache: --top must be zero or more (see 'gqlcache info --help')\n")
     }

@@ -37,6 +37,7 @@ extension GQLCache {
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
             if mode != nil && pattern == nil { throw ValidationError("--mode goes with a PATTERN") }
+            if typename?.isEmpty == true { throw ValidationError("--type needs a type name") }
         }
 
         func run(in context: CommandContext) throws {
