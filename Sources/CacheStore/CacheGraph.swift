@@ -249,6 +249,22 @@ public struct CacheGraph: Sendable {
         sortedKeys(unreachableNodes())
     }
 
+    /// The keys no root reaches: of records (``unreachableKeys()``) and,
+    /// apart, of damaged records; each in key order, from one walk.
+    public func unreachedKeys() -> (records: [CacheKey], damaged: [CacheKey]) {
+        let reached = reachedFromRoots()
+        var records: [Int32] = []
+        var damaged: [Int32] = []
+        for node in 0..<Int32(nodeCount) where !reached[Int(node)] {
+            switch states[Int(node)] {
+            case .record: records.append(node)
+            case .damaged: damaged.append(node)
+            case .missing: break
+            }
+        }
+        return (sortedKeys(records), sortedKeys(damaged))
+    }
+
     /// The nodes of the records no root reaches, in node order.
     func unreachableNodes() -> [Int32] {
         let reached = reachedFromRoots()

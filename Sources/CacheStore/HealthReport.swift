@@ -21,6 +21,9 @@ public struct HealthReport: Equatable, Sendable {
     public let danglingReferences: [ReferenceLocation]
     /// Records no root reaches, in key order.
     public let unreachableKeys: [CacheKey]
+    /// Damaged records no root reaches (listed with the damaged ones), in
+    /// key order.
+    public let unreachedDamagedKeys: [CacheKey]
     /// Keys equal but for ASCII case.
     public let caseDuplicates: [[CacheKey]]
 
@@ -87,14 +90,15 @@ extension HealthReport {
     init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph, splitFrom: Int = 1 << 16) {
         // The case check and the reachability check each go over every
         // key: on a large cache, one runs beside the other.
-        let (caseDuplicates, (dangling, unreachable)) =
+        let (caseDuplicates, (dangling, unreached)) =
             graph.nodeCount >= splitFrom
-            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (graph.danglingReferences, graph.unreachableKeys()) })
-            : (graph.caseInsensitiveDuplicates(), (graph.danglingReferences, graph.unreachableKeys()))
+            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (graph.danglingReferences, graph.unreachedKeys()) })
+            : (graph.caseInsensitiveDuplicates(), (graph.danglingReferences, graph.unreachedKeys()))
         self.init(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
-            danglingReferences: dangling, unreachableKeys: unreachable, caseDuplicates: caseDuplicates)
+            danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
+            caseDuplicates: caseDuplicates)
     }
 }

@@ -175,6 +175,25 @@ final class DoctorCommandTests: CommandTestCase {
             doctor.stdout)
     }
 
+    /// A damaged record no root reaches is not reached either: doctor counts
+    /// it, as stats' "(no root reaches)" row does, and never says every
+    /// record is reached.
+    func testDamagedRecordsNoRootReachesCountAsNotReachedAsInStats() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, #"INSERT INTO records (key, record) VALUES ('Orphan:1', '{bad')"#)
+        let alone = gqlcache("doctor", cache)
+        XCTAssertTrue(alone.stdout.contains(
+            "  reachability: 1 damaged record not reached from QUERY_ROOT, MUTATION_ROOT (not for certain: the references of damaged records cannot be read)\n"),
+            alone.stdout)
+        XCTAssertTrue(gqlcache("stats", cache).stdout.contains("  (no root reaches)                               1"))
+        try sqlite(cache, #"INSERT INTO records (key, record) VALUES ('Orphan:2', '{"__typename":"X"}')"#)
+        let both = gqlcache("doctor", cache)
+        XCTAssertTrue(both.stdout.contains(
+            "  reachability: 2 records (1 of them damaged) not reached from QUERY_ROOT, MUTATION_ROOT (not for certain: the references of damaged records cannot be read)\n"),
+            both.stdout)
+        XCTAssertTrue(both.stdout.contains("unreachable records (1)\n  Orphan:2\n"), "listed once: the damaged one is under damaged records")
+    }
+
     func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("clear", cache, "--force").status, .success)

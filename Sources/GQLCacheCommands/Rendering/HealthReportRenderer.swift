@@ -34,11 +34,16 @@ struct HealthRendering {
             text += "  reachability: no records\n"
         } else if report.roots.isEmpty {
             text += "  reachability: no root record (\(CacheKey.roots.map(\.rawValue).joined(separator: ", "))), so no record is reached\n"
-        } else if report.unreachableKeys.isEmpty {
+        } else if report.unreachableKeys.isEmpty && report.unreachedDamagedKeys.isEmpty {
             text += "  reachability: every record reached from \(roots)\n"
         } else if !report.damagedRecords.isEmpty {
             // A damaged record's references cannot be read: what it reaches is not known.
-            text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots) "
+            // Damaged records no root reaches count too, as in stats' "(no root reaches)".
+            let damaged = report.unreachedDamagedKeys.count
+            let unreached = report.unreachableKeys.isEmpty
+                ? plural(damaged, "damaged record")
+                : plural(report.unreachableKeys.count + damaged, "record") + (damaged > 0 ? " (\(damaged) of them damaged)" : "")
+            text += "  reachability: \(unreached) not reached from \(roots) "
                 + "(not for certain: the references of damaged records cannot be read)\n"
         } else {
             text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
