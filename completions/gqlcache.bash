@@ -746,7 +746,7 @@ _gqlcache_doctor() {
 
 _gqlcache_gc() {
     repeating_flags=()
-    non_repeating_flags=(--unreachable --dangling --all --vacuum --dry-run --force -f --backup --quiet -q --version -h --help)
+    non_repeating_flags=(--unreachable --dangling --stray-rows --all --vacuum --dry-run --force -f --backup --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--busy-timeout --format --color)
     __gqlcache_offer_flags_options 1

@@ -8,13 +8,19 @@ public struct GarbageCollection: Equatable, Sendable {
         public static let unreachable = Kinds(rawValue: 1)
         /// References to keys that have no record.
         public static let dangling = Kinds(rawValue: 2)
-        public static let all: Kinds = [.unreachable, .dangling]
+        /// Rows Apollo never finds: without a key, or with a BLOB key.
+        public static let strayRows = Kinds(rawValue: 4)
+        public static let all: Kinds = [.unreachable, .dangling, .strayRows]
     }
 
     /// The records removed, in key order.
     public let removedKeys: [CacheKey]
     /// The references dropped, by holding record in key order.
     public let droppedReferences: [DroppedReferences]
+    /// The rows without a key removed, by `_id`.
+    public let removedKeylessRowIDs: [Int64]
+    /// The rows with a BLOB key removed, by `_id`.
+    public let removedBlobKeyRows: [BlobKeyRow]
     /// Records read in the one pass over the table.
     public let recordCount: Int
     /// The `_id`s of the removed records, ascending: they are deleted in
@@ -22,7 +28,12 @@ public struct GarbageCollection: Equatable, Sendable {
     let removedRowIDs: [Int64]
 
     /// True when there was nothing to collect.
-    public var isEmpty: Bool { removedKeys.isEmpty && droppedReferences.isEmpty }
+    public var isEmpty: Bool {
+        removedKeys.isEmpty && droppedReferences.isEmpty && removedKeylessRowIDs.isEmpty && removedBlobKeyRows.isEmpty
+    }
+
+    /// How many stray rows (keyless or BLOB-keyed) go.
+    public var removedStrayRowCount: Int { removedKeylessRowIDs.count + removedBlobKeyRows.count }
 }
 
 extension ReadTransaction {
@@ -57,15 +68,19 @@ extension ReadTransaction {
             for reference in dangling where holders.last != reference.from { holders.append(reference.from) }
             drops = try drop(Set(dangling.map(\.to)), holders)
         }
+        let strays = kinds.contains(.strayRows)
         return GarbageCollection(
-            removedKeys: removed, droppedReferences: drops, recordCount: graph.recordCount,
+            removedKeys: removed, droppedReferences: drops,
+            removedKeylessRowIDs: strays ? graph.keylessRowIDs.sorted() : [],
+            removedBlobKeyRows: strays ? graph.blobKeyRows.sorted { $0.rowID < $1.rowID } : [],
+            recordCount: graph.recordCount,
             removedRowIDs: removedNodes.map { graph.rowIDs[Int($0)] }.sorted())
     }
 }
 
 extension ReadWriteTransaction {
-    /// Removes the records no root reaches and drops the references that
-    /// dangle, as `kinds` asks, from one pass over the table. Everything
+    /// Removes the records no root reaches, drops the references that
+    /// dangle and deletes the stray rows, as `kinds` asks, from one pass over the table. Everything
     /// commits with the transaction, or nothing does.
     @discardableResult
     public func collectGarbage(_ kinds: GarbageCollection.Kinds) throws -> GarbageCollection {
@@ -73,6 +88,7 @@ extension ReadWriteTransaction {
         // The rows are those the pass read: the transaction has held the
         // file since. By key, the deletions would hop all over the table.
         try removeRows(plan.removedRowIDs)
+        try removeRows(plan.removedKeylessRowIDs + plan.removedBlobKeyRows.map(\.rowID))
         return plan
     }
 }

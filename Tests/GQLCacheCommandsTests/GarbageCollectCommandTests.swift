@@ -11,7 +11,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
         let nothing = gqlcache("gc", cache)
         XCTAssertEqual(nothing.status, .usage)
-        XCTAssertTrue(nothing.stderr.contains("say what to collect: --unreachable, --dangling, --all, and/or --vacuum"), nothing.stderr)
+        XCTAssertTrue(nothing.stderr.contains("say what to collect: --unreachable, --dangling, --stray-rows, --all, and/or --vacuum"), nothing.stderr)
         // Human:1000 held Starship:3001's only reference.
         let unreachable = gqlcache("gc", cache, "--unreachable", "--dry-run")
         XCTAssertEqual(unreachable.stdout, "would remove 1 unreachable record:\n  Starship:3001\n")
@@ -48,11 +48,43 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 
+    /// Rows Apollo never finds (no key, or a BLOB key) have no key to name
+    /// them by: doctor points at gc --stray-rows, which deletes exactly
+    /// them, and only when asked.
+    func testStrayRowsAreDeletedOnlyWhenAskedAndDoctorSuggestsIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (NULL, '{}');
+            INSERT INTO records (key, record) VALUES (CAST('Ghost:1' AS BLOB), '{"__typename":"Ghost"}');
+            """)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertTrue(doctor.stdout.hasSuffix(
+            "repair with: gqlcache gc \(cache) --stray-rows (add --dry-run to see each change first)\n"), doctor.stdout)
+        XCTAssertEqual(gqlcache("gc", cache, "--dangling", "--unreachable", "--force").stdout, "nothing to collect in 10 records\n")
+        let planned = gqlcache("gc", cache, "--stray-rows", "--dry-run")
+        XCTAssertEqual(planned.stdout, """
+            would delete 2 rows Apollo never finds:
+              _id 11: no key
+              _id 12: BLOB key Ghost:1
+
+            """)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "12", "a dry run deletes nothing")
+        let done = gqlcache("gc", cache, "--all", "--force", "--format", "jsonl")
+        XCTAssertEqual(done.lines, [
+            #"{"type":"delete","rowid":11,"key":null}"#,
+            #"{"type":"delete","rowid":12,"key":"Ghost:1"}"#,
+            #"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"deletedRows":2,"vacuumed":false}"#,
+        ])
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'text'"), "10", "every record stays")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "10")
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
     func testNothingToCollectChangesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         let result = gqlcache("gc", cache, "--all", "--force", "--format", "jsonl")
-        XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"vacuumed":false}"#])
+        XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"deletedRows":0,"vacuumed":false}"#])
         XCTAssertEqual(try bytes(cache), before)
     }
 

@@ -7,13 +7,15 @@ extension GQLCache {
         static let configuration = CommandConfiguration(
             commandName: "gc",
             _superCommandName: GQLCache.superCommandName,
-            abstract: "Remove unreachable records and dangling references, then optionally VACUUM.",
+            abstract: "Remove unreachable records, dangling references and stray rows, then optionally VACUUM.",
             discussion: """
                 --unreachable removes the records that no root (QUERY_ROOT, MUTATION_ROOT, \
                 SUBSCRIPTION_ROOT) reaches through references. --dangling drops each reference to a \
                 key that has no record: the field when the field is the reference, the list element \
-                when it sits in a list, and says which. --all does both. Damaged records are never \
-                removed (doctor lists them; rm removes them). Everything happens in one write \
+                when it sits in a list, and says which. --stray-rows deletes the rows Apollo never \
+                finds, those without a key or with a BLOB key, which no other command can name. \
+                --all does all three. Damaged records are never removed (doctor lists them; rm \
+                removes them). Everything happens in one write \
                 transaction after one pass over the table: an interrupted gc changes nothing. \
                 --vacuum then rebuilds the file to give free pages back. --dry-run lists exactly what \
                 would change. gc asks first on a terminal and needs --force otherwise. It refuses \
@@ -29,7 +31,10 @@ extension GQLCache {
         @Flag(help: "Drop references to keys that have no record (the field, or the list element).")
         var dangling = false
 
-        @Flag(help: "Both --unreachable and --dangling.")
+        @Flag(help: "Delete the rows Apollo never finds: without a key, or with a BLOB key (doctor lists them by _id).")
+        var strayRows = false
+
+        @Flag(help: "--unreachable, --dangling and --stray-rows.")
         var all = false
 
         @Flag(help: "Afterwards, rebuild the file with VACUUM to give free pages back to the file system.")
@@ -49,12 +54,13 @@ extension GQLCache {
             var kinds: GarbageCollection.Kinds = all ? .all : []
             if unreachable { kinds.insert(.unreachable) }
             if dangling { kinds.insert(.dangling) }
+            if strayRows { kinds.insert(.strayRows) }
             return kinds
         }
 
         func validate() throws {
             if kinds.isEmpty && !vacuum {
-                throw ValidationError("say what to collect: --unreachable, --dangling, --all, and/or --vacuum")
+                throw ValidationError("say what to collect: --unreachable, --dangling, --stray-rows, --all, and/or --vacuum")
             }
         }
 
@@ -107,8 +113,9 @@ extension GQLCache {
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             guard !plan.isEmpty else { return }
             let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
+            let rows = plan.removedStrayRowCount > 0 ? ", delete \(plan.removedStrayRowCount) stray row(s)" : ""
             guard context.confirm(
-                "remove \(plan.removedKeys.count) record(s) and drop \(references) reference(s) in \(file.path)?")
+                "remove \(plan.removedKeys.count) record(s)\(rows) and drop \(references) reference(s) in \(file.path)?")
             else {
                 throw CommandFailure(.notFound, "nothing changed")
             }

@@ -33,6 +33,11 @@ struct GarbageReport {
                 text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
                 for line in dropped { text += "  \(line)\n" }
             }
+            if collected.removedStrayRowCount > 0 {
+                text += "\(dryRun ? "would delete" : "deleted") \(plural(collected.removedStrayRowCount, "row")) Apollo never finds:\n"
+                for id in collected.removedKeylessRowIDs { text += "  _id \(id): no key\n" }
+                for row in collected.removedBlobKeyRows { text += "  _id \(row.rowID): BLOB key \(row.key.display)\n" }
+            }
         }
         if let vacuum {
             if let after = vacuum.after {
@@ -51,6 +56,7 @@ struct GarbageReport {
             members += [
                 ("records", .int(collected.recordCount)), ("removedRecords", .int(collected.removedKeys.count)),
                 ("droppedReferences", .int(collected.droppedReferences.reduce(0) { $0 + $1.dropped.count })),
+                ("deletedRows", .int(collected.removedStrayRowCount)),
             ]
         }
         members.append(("vacuumed", .bool(vacuum?.after != nil)))
@@ -65,7 +71,15 @@ struct GarbageReport {
         .object(summaryMembers + [
             ("removed", .array((collected?.removedKeys ?? []).map { .string($0.rawValue) })),
             ("dropped", .array((collected?.droppedReferences ?? []).flatMap(\.json))),
+            ("deleted", .array(strayRows.map { .object($0) })),
         ])
+    }
+
+    /// Each stray row: its `_id` and key (null, or a BLOB's bytes as text).
+    private var strayRows: [[(String, JSONOutput)]] {
+        guard let collected else { return [] }
+        return collected.removedKeylessRowIDs.map { [("rowid", .int(Int($0))), ("key", .null)] }
+            + collected.removedBlobKeyRows.map { [("rowid", .int(Int($0.rowID))), ("key", .string($0.key.rawValue))] }
     }
 
     /// One line per removal and drop, then the summary, each ending with a newline.
@@ -75,6 +89,7 @@ struct GarbageReport {
         for drops in collected?.droppedReferences ?? [] {
             for dropped in drops.dropped { lines.append(.object([("type", .string("drop"))] + drops.jsonMembers(dropped))) }
         }
+        for row in strayRows { lines.append(.object([("type", .string("delete"))] + row)) }
         lines.append(.object([("type", .string("summary"))] + summaryMembers))
         return lines.string
     }

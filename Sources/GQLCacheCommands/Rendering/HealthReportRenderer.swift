@@ -58,6 +58,7 @@ struct HealthRendering {
         // gc refuses --unreachable while damaged records hide references, or with no root.
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
+        if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
         if !repairs.isEmpty {
             text += "repair with: gqlcache gc \(path) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
         }
