@@ -79,7 +79,7 @@ struct JSONReader {
 
     func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
+    func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
 
     private func describeTopLevel() -> String {
         switch peek() {
@@ -292,7 +292,7 @@ struct JSONReader {
         index += count
     }
 
-    private mutating func parseNumber(converting: Bool = true) throws -> FieldValue {
+    mutating func parseNumber(converting: Bool = true) throws -> FieldValue {
         let start = index
         var isInteger = true
         if peek() == UInt8(ascii: "-") { index += 1 }

@@ -10,8 +10,9 @@ import Foundation
 ///
 /// The text searched is, for each value inside a field (through lists and
 /// custom-scalar objects, at any depth): a string as it is, a reference's
-/// key, a number or boolean as its JSON text (`12.5`, `true`). Null and
-/// member names are not searched.
+/// key, a number or boolean as its JSON text (`12.5`, `true`; a stored
+/// record's number as the file holds it, `1.10` or `1e2`). Null and member
+/// names are not searched.
 public struct ValuePattern: Sendable {
     public let text: String
     public let isRegex: Bool
@@ -53,21 +54,19 @@ public struct ValuePattern: Sendable {
 
     /// Text every record holding a match must contain, byte for byte,
     /// when its JSON has no escapes: the literal itself when the search is
-    /// literal and case-sensitive; nil when no such text is known. A number
-    /// is searched as Swift writes it, which its text in the file need not
-    /// be (`1e2` is searched as `100.0`), so a literal that could be part of
-    /// a number's text gives nil.
+    /// literal and case-sensitive; nil when no such text is known. (A
+    /// stored number is searched as the file holds it, so it needs no
+    /// exception.)
     var requiredText: String? {
         guard !isRegex, !ignoringCase, !text.isEmpty else { return nil }
-        let numberCharacters = Set("0123456789.eE+-".unicodeScalars)
-        return text.unicodeScalars.allSatisfy(numberCharacters.contains) ? nil : text
+        return text
     }
 }
 
 /// One value that matched: where it is and what matched.
 public struct ValueMatch: Equatable, Sendable {
     /// One step of a path into a field's value.
-    public enum Step: Equatable, Sendable {
+    public enum Step: Hashable, Sendable {
         case index(Int)
         case member(String)
     }
@@ -80,6 +79,10 @@ public struct ValueMatch: Equatable, Sendable {
     public let value: FieldValue
     /// The part of its text that matched.
     public let matched: String
+    /// A number's text as the file holds it (`1.10`, `1e2`), which is what
+    /// was searched; nil for other values, and for a record not read from
+    /// a file.
+    public var numberText: String? = nil
 }
 
 extension Record {
@@ -88,12 +91,33 @@ extension Record {
     /// one of them, or one of them with arguments (`height` selects
     /// `height(unit:FOOT)`).
     public func matches(of pattern: ValuePattern, inFields fields: [String] = []) -> [ValueMatch] {
+        matches(of: pattern, inFields: fields, numberTexts: nil)
+    }
+
+    /// `numberTexts`: the stored text of each number, asked for once, at
+    /// the first number searched.
+    func matches(
+        of pattern: ValuePattern, inFields fields: [String], numberTexts: (() -> [NumberLocation: String]?)?
+    ) -> [ValueMatch] {
         var found: [ValueMatch] = []
+        var texts = NumberTexts(load: numberTexts)
         for field in self.fields.keys.sorted(by: byteOrder) where Record.field(field, isSelectedBy: fields) {
             var path: [ValueMatch.Step] = []
-            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, into: &found)
+            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
         }
         return found
+    }
+
+    /// The stored texts of a record's numbers, loaded when first needed.
+    private struct NumberTexts {
+        let load: (() -> [NumberLocation: String]?)?
+        var loaded: [NumberLocation: String]?? = nil
+
+        mutating func text(field: String, path: [ValueMatch.Step]) -> String? {
+            guard let load else { return nil }
+            if loaded == nil { loaded = .some(load()) }
+            return loaded!?[NumberLocation(field: field, path: path)]
+        }
     }
 
     static func field(_ field: String, isSelectedBy names: [String]) -> Bool {
@@ -101,31 +125,36 @@ extension Record {
     }
 
     private func collect(
-        _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, into found: inout [ValueMatch]
+        _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, texts: inout NumberTexts,
+        into found: inout [ValueMatch]
     ) {
         let subject: String
+        var numberText: String?
         switch value {
         case .null: return
-        case .bool, .int, .double: subject = value.description
+        case .bool: subject = value.description
+        case .int, .double:
+            numberText = texts.text(field: field, path: path)
+            subject = numberText ?? value.description
         case .string(let text): subject = text
         case .reference(let key): subject = key.rawValue
         case .list(let elements):
             for (index, element) in elements.enumerated() {
                 path.append(.index(index))
-                collect(element, field: field, path: &path, pattern: pattern, into: &found)
+                collect(element, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
                 path.removeLast()
             }
             return
         case .object(let members):
             for name in members.keys.sorted(by: byteOrder) {
                 path.append(.member(name))
-                collect(members[name]!, field: field, path: &path, pattern: pattern, into: &found)
+                collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
                 path.removeLast()
             }
             return
         }
         if let matched = pattern.firstMatch(in: subject) {
-            found.append(ValueMatch(field: field, path: path, value: value, matched: matched))
+            found.append(ValueMatch(field: field, path: path, value: value, matched: matched, numberText: numberText))
         }
     }
 }
@@ -140,6 +169,19 @@ extension ReadTransaction {
             try forEachStoredRecord(mayContain: required, body)
         } else {
             try forEachStoredRecord(body)
+        }
+    }
+}
+
+extension StoredRecord {
+    /// The record's values that match (see ``Record/matches(of:inFields:)``),
+    /// its numbers searched as the file holds them. Throws
+    /// ``CacheStoreError/damagedRecord(key:problem:)`` for a damaged row.
+    public func matches(of pattern: ValuePattern, inFields fields: [String] = []) throws -> [ValueMatch] {
+        let record = try decoded()
+        guard var text else { return [] }
+        return record.matches(of: pattern, inFields: fields) {
+            text.withUTF8 { JSONReader.numberTexts(inRecord: $0) }
         }
     }
 }

@@ -59,8 +59,8 @@ final class ValuePatternTests: XCTestCase {
     }
 
     /// The SQL filter skips rows without the text, but keeps rows whose
-    /// escapes could hide it, damaged rows, and every row for a literal
-    /// that a number written another way could hold.
+    /// escapes could hide it, and damaged rows. A number is searched as the
+    /// file holds it, so its text is in the row as it is searched.
     func testTheFilterNeverDropsARecordThatHoldsAMatch() throws {
         let folder = try TemporaryDirectory(self)
         let path = folder.path("cache.sqlite")
@@ -78,8 +78,33 @@ final class ValuePatternTests: XCTestCase {
             return keys
         }
         XCTAssertEqual(try visited("slash"), ["A", "B", "C", "E"])
-        XCTAssertEqual(try visited("100"), ["A", "B", "C", "D", "E", "F"], "1e2 is searched as 100.0")
-        let record = try store.read { tx in try tx.record(for: "F") }
-        XCTAssertEqual(record?.matches(of: try ValuePattern("100", isRegex: false, ignoringCase: false)).map(\.matched), ["100"])
+        XCTAssertEqual(try visited("1e2"), ["B", "C", "E", "F"])
+        XCTAssertEqual(try visited("100"), ["B", "C", "E"], "1e2 is searched as it is written")
+    }
+
+    /// Numbers are searched, and reported, as the file holds them: the
+    /// text a person copies from sqlite3, not the shortest form of the
+    /// Double they decode to.
+    func testStoredNumbersAreSearchedAsTheFileHoldsThem() throws {
+        let stored = StoredRecord(key: "Post:1", text: #"{"meta":{"ratio":1.10,"n":1e2,"big":12345678901234567890123},"#
+            + #""list":[1, -0.50],"n":3,"n":4}"#)
+        func found(_ text: String, regex: Bool = false) throws -> [String] {
+            try stored.matches(of: try ValuePattern(text, isRegex: regex, ignoringCase: false)).map { match in
+                let steps = match.path.map { step -> String in
+                    switch step {
+                    case .index(let index): return "[\(index)]"
+                    case .member(let name): return ".\(name)"
+                    }
+                }
+                return match.field + steps.joined() + "=" + (match.numberText ?? "-")
+            }
+        }
+        XCTAssertEqual(try found("1.10"), ["meta.ratio=1.10"])
+        XCTAssertEqual(try found("1e2"), ["meta.n=1e2"])
+        XCTAssertEqual(try found("100"), [], "1e2 is not written 100 in the file")
+        XCTAssertEqual(try found("12345678901234567890123"), ["meta.big=12345678901234567890123"])
+        XCTAssertEqual(try found("e+22"), [], "the Double's own text is not searched")
+        XCTAssertEqual(try found("-0.50"), ["list[1]=-0.50"])
+        XCTAssertEqual(try found("^[34]$", regex: true), ["n=4"], "the last of two members named alike, as decoded")
     }
 }

@@ -54,6 +54,20 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", cache, "nothing", "--format", "json").stdout, "[]\n")
     }
 
+    /// A number copied from sqlite3's output is found, and printed, as the
+    /// file holds it.
+    func testNumbersAreFoundAndPrintedAsTheFileHoldsThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            UPDATE records SET record = '{"__typename":"Starship","name":"Falcon","ratio":1.10,"big":12345678901234567890123}'
+            WHERE key = 'Starship:3001'
+            """)
+        XCTAssertEqual(gqlcache("grep", cache, "1.10").stdout, "Starship:3001 ratio: 1.10\n")
+        let big = gqlcache("grep", cache, "12345678901234567890123", "--format", "jsonl")
+        XCTAssertEqual(big.stdout, #"{"key":"Starship:3001","field":"big","path":[],"value":12345678901234567890123,"match":"12345678901234567890123"}"# + "\n")
+        XCTAssertEqual(gqlcache("grep", cache, "e+22").status, .notFound, "the Double's shortest text is not in the file")
+    }
+
     func testDamagedRecordsAreReportedAndTheOthersSearched() throws {
         let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["name": .string("needle")])], raw: [("B:1", "{needle")])
         let result = gqlcache("grep", cache, "needle")

@@ -10,8 +10,9 @@ extension GQLCache {
             abstract: "Find the records whose field values contain a string or match a regular expression.",
             discussion: """
                 Every value inside every field is searched, through lists and custom-scalar objects \
-                at any depth: strings as they are, references by the key they point to, numbers and \
-                booleans as their JSON text. Null values and field names are not. Each match prints \
+                at any depth: strings as they are, references by the key they point to, booleans as \
+                true and false, and numbers as the file writes them (1.10, 1e2), as printed. Null \
+                values and field names are not. Each match prints \
                 the record's key, the path to the value (friends[1], meta.source) and the value; \
                 references print as → KEY. Records are read in key order, one at a time, so memory \
                 does not grow with the file; a case-sensitive literal search lets SQLite skip the \
@@ -58,24 +59,23 @@ extension GQLCache {
             }
             try store.read { tx in
                 try tx.forEachStoredRecord(mayMatch: pattern) { stored in
-                    let record: Record
-                    switch stored.result {
-                    case .success(let decoded): record = decoded
-                    case .failure(let error):
+                    let matches: [ValueMatch]
+                    do {
+                        matches = try stored.matches(of: pattern, inFields: fields)
+                    } catch {
                         context.warn("\(error); not searched")
                         return
                     }
-                    let matches = record.matches(of: pattern, inFields: fields)
                     guard !matches.isEmpty else { return }
                     matchedRecords += 1
                     if keysOnly {
-                        if output.format == .text { context.print(record.key.display) }
-                        emit { .string(record.key.rawValue) }
+                        if output.format == .text { context.print(stored.key.display) }
+                        emit { .string(stored.key.rawValue) }
                         return
                     }
                     for match in matches {
-                        if output.format == .text { context.print(GrepReport.textLine(key: record.key, match: match)) }
-                        emit { GrepReport.json(key: record.key, match: match) }
+                        if output.format == .text { context.print(GrepReport.textLine(key: stored.key, match: match)) }
+                        emit { GrepReport.json(key: stored.key, match: match) }
                     }
                 }
             }

@@ -16,12 +16,13 @@ enum GrepReport {
     }
 
     /// `Human:1000 name: "Luke Skywalker"`, or `Droid:2001 friends[1] → Human:1002`
-    /// for a reference, as `rm` lists references.
+    /// for a reference, as `rm` lists references. A number is written as
+    /// the file holds it.
     static func textLine(key: CacheKey, match: ValueMatch) -> String {
         if case .reference(let target) = match.value {
             return "\(key.display) \(path(match)) → \(target.display)"
         }
-        return "\(key.display) \(path(match)): \(JSONWriter.string(for: match.value, escapingSlashes: false))"
+        return "\(key.display) \(path(match)): \(match.numberText ?? JSONWriter.string(for: match.value, escapingSlashes: false))"
     }
 
     /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.
@@ -35,7 +36,7 @@ enum GrepReport {
                 case .member(let name): return .string(name)
                 }
             })),
-            ("value", .value(match.value)),
+            ("value", match.numberText.map(JSONOutput.number) ?? .value(match.value)),
             ("match", .string(match.matched)),
         ])
     }

@@ -15,6 +15,9 @@ indirect enum JSONOutput: Equatable {
     /// A read's data, written as it is without first becoming a tree of
     /// these cases.
     case response(ResponseValue)
+    /// A number's JSON text as a file holds it (`1.10`, `1e2`), written
+    /// as it is.
+    case number(String)
 
     static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool { lhs.rendered(pretty: false) == rhs.rendered(pretty: false) }
 
@@ -35,6 +38,7 @@ indirect enum JSONOutput: Equatable {
         case .bool(let flag): flag ? output.append("true") : output.append("false")
         case .int(let number): output.append(Int64(number))
         case .string(let text): output.appendQuoted(text, escapingSlashes: false)
+        case .number(let text): output.append(raw: text)
         case .value(let value):
             Self.write(value, to: &output, pretty: pretty, indent: indent)
         case .response(let value):
