@@ -227,7 +227,7 @@ final class DoctorCommandTests: CommandTestCase {
         let damaged = "record 'Starship:3001' is damaged: unexpected text after the record object at byte 97"
 
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Starship:3001: unexpected text after the record object at byte 97\n"))
-        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record(s) (NULL or not a JSON object): Starship:3001\n")
+        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL or not a JSON object): Starship:3001\n")
         let show = gqlcache("show", cache, "Starship:3001")
         XCTAssertEqual(show.status, .damagedRecord)
         let export = gqlcache("export", cache)

@@ -149,9 +149,13 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).contains("Starship:3001"), true)
         let confirmed = try repl(cache, ["cd Starship:3001", "rm Starship:3001", "pwd"], interactive: true, answers: ["y"])
         XCTAssertEqual(confirmed.status, .success, confirmed.stderr)
-        XCTAssertTrue(confirmed.stderr.contains("remove 1 record(s) from \(cache) (Starship:3001)? [y/N]"), confirmed.stderr)
+        XCTAssertTrue(confirmed.stderr.contains("remove 1 record from \(cache) (Starship:3001)? [y/N]"), confirmed.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
         XCTAssertTrue(confirmed.stdout.hasSuffix("\nQUERY_ROOT\n\n"), "the removed record is left: \(confirmed.stdout)")
+        // Where clear clears the screen in a shell or redis-cli, the question says what it does here.
+        let cleared = try repl(cache, ["clear"], interactive: true, answers: ["n"])
+        XCTAssertTrue(cleared.stderr.contains(
+            "remove all 9 records from \(cache)? (this empties the cache; Ctrl-L clears the screen) [y/N]"), cleared.stderr)
         let forced = try repl(cache, ["rm Human:1002 --force"], interactive: true)
         XCTAssertEqual(forced.status, .success, forced.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
@@ -243,7 +247,7 @@ final class REPLTests: CommandTestCase {
         let before = try bytes(cache)
         let declined = try repl(cache, ["gc --all"], interactive: true, answers: ["n"])
         XCTAssertEqual(declined.status, .notFound)
-        XCTAssertTrue(declined.stderr.contains("remove 1 record(s) and drop 4 reference(s) in \(cache)? [y/N]"), declined.stderr)
+        XCTAssertTrue(declined.stderr.contains("remove 1 record and drop 4 references in \(cache)? [y/N]"), declined.stderr)
         XCTAssertEqual(try bytes(cache), before)
         let confirmed = try repl(cache, ["gc --all", "doctor"], interactive: true, answers: ["y"])
         XCTAssertEqual(confirmed.status, .success, confirmed.stderr)

@@ -69,7 +69,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let declined = gqlcache("rm", cache, "--cascade", "Droid:2001", answers: ["n"])
         XCTAssertEqual(declined.status, .notFound)
         XCTAssertTrue(declined.stderr.hasPrefix(
-            "remove 3 record(s) from \(cache) (Droid:2001, Droid:2001.friendsConnection(after:null,first:2), Human:1002)? [y/N] "), declined.stderr)
+            "remove 3 records from \(cache) (Droid:2001, Droid:2001.friendsConnection(after:null,first:2), Human:1002)? [y/N] "), declined.stderr)
         XCTAssertEqual(try keys(in: cache).count, 10)
         XCTAssertEqual(gqlcache("rm", cache, "--cascade", "Droid:2001", answers: ["y"]).status, .success)
         XCTAssertEqual(try keys(in: cache).count, 7)

@@ -103,7 +103,7 @@ final class RemoveCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = gqlcache("rm", cache, "--match", "starship", answers: ["n"])
         XCTAssertEqual(declined.status, .notFound)
-        XCTAssertTrue(declined.stderr.contains("remove 1 record(s) matching apollo pattern 'starship'"), declined.stderr)
+        XCTAssertTrue(declined.stderr.contains("remove 1 record matching apollo pattern 'starship'"), declined.stderr)
         XCTAssertTrue(declined.stderr.contains("nothing removed"), declined.stderr)
         XCTAssertTrue(try keys(in: cache).contains("Starship:3001"))
 

@@ -34,7 +34,9 @@ extension GQLCache {
                     context.note("\(file.path) holds no records; nothing to clear")
                     return
                 }
-                guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?") else {
+                // At the REPL's prompt, where redis-cli's and a shell's clear clear the screen.
+                let screen = context.confirmsEveryRemoval ? " (this empties the cache; Ctrl-L clears the screen)" : ""
+                guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?\(screen)") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }

@@ -113,9 +113,9 @@ extension GQLCache {
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             guard !plan.isEmpty else { return }
             let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
-            let rows = plan.removedStrayRowCount > 0 ? ", delete \(plan.removedStrayRowCount) stray row(s)" : ""
+            let rows = plan.removedStrayRowCount > 0 ? ", delete \(plural(plan.removedStrayRowCount, "stray row"))" : ""
             guard context.confirm(
-                "remove \(plan.removedKeys.count) record(s)\(rows) and drop \(references) reference(s) in \(file.path)?")
+                "remove \(plural(plan.removedKeys.count, "record"))\(rows) and drop \(plural(references, "reference")) in \(file.path)?")
             else {
                 throw CommandFailure(.notFound, "nothing changed")
             }

@@ -44,7 +44,7 @@ extension GQLCache {
             if overview.damagedCount > 0 {
                 let more = overview.damagedCount > overview.damagedKeys.count ? ", …" : ""
                 context.warn(
-                    "\(overview.damagedCount) damaged record(s) (NULL or not a JSON object): "
+                    "\(plural(overview.damagedCount, "damaged record")) (NULL or not a JSON object): "
                         + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
             }
         }

@@ -88,7 +88,7 @@ extension GQLCache {
             // At the REPL's prompt even exact keys are confirmed.
             if context.confirmsEveryRemoval && !force && !dryRun {
                 let shown = requested.prefix(5).map(\.rawValue).joined(separator: ", ") + (requested.count > 5 ? ", …" : "")
-                guard context.confirm("remove \(requested.count) record(s) from \(file.path) (\(shown))?") else {
+                guard context.confirm("remove \(plural(requested.count, "record")) from \(file.path) (\(shown))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
@@ -159,7 +159,7 @@ extension GQLCache {
                 } }
                 guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 let examples = sample.map(\.rawValue).joined(separator: ", ") + (count > sample.count ? ", …" : "")
-                guard context.confirm("remove \(count) record(s) matching \(pattern) from \(file.path) (\(examples))?") else {
+                guard context.confirm("remove \(plural(count, "record")) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
