@@ -183,6 +183,12 @@ public class ReadTransaction {
         return (before.reversed() + after).map { CacheKey($0) }
     }
 
+    /// The `_id` of the row whose key is the bytes of `key` stored as a
+    /// BLOB (no record: Apollo looks keys up by text), or nil.
+    public func rowID(ofBlobKey key: CacheKey) throws -> Int64? {
+        try Int64.fetchOne(try database(), sql: "SELECT _id FROM records WHERE key = CAST(? AS BLOB)", arguments: [key.rawValue])
+    }
+
     /// Keys equal to `key` but for ASCII case.
     public func keys(equalIgnoringCase key: CacheKey) throws -> [CacheKey] {
         try String.fetchAll(try database(), sql: "SELECT key FROM records WHERE key = ? COLLATE NOCASE ORDER BY key", arguments: [key.rawValue]).map { CacheKey($0) }

@@ -42,7 +42,7 @@ extension GQLCache {
             let store = try file.openForReading(context)
             let (graph, suggestions) = try store.read { tx in
                 let graph = try RecordGraph.load(requested, depth: depth, in: tx)
-                var suggestions: [CacheKey: [CacheKey]] = [:]
+                var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
                 for key in requested where graph.entries[key] == .missing {
                     suggestions[key] = try tx.suggestions(for: key)
                 }
@@ -64,7 +64,7 @@ extension GQLCache {
             for key in requested {
                 switch graph.entries[key] {
                 case .missing?:
-                    context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? []))
+                    context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))
                 case .damaged(let problem)?:
                     context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
                 default:

@@ -267,7 +267,11 @@ public final class REPLSession {
                 let nearest = try tx.suggestions(for: key)
                 var message = "no field '\(target)' with a reference in \(current.rawValue), and no record '\(target)'"
                 if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
-                if !nearest.isEmpty { message += "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ") }
+                if let rowID = nearest.blobKeyRowID {
+                    message += "; row _id \(rowID) has that key as a BLOB, which Apollo never finds"
+                } else if !nearest.nearest.isEmpty {
+                    message += "; nearest keys: " + nearest.nearest.map(\.rawValue).joined(separator: ", ")
+                }
                 throw CommandFailure(.notFound, message)
             }
             trail.append(destination)

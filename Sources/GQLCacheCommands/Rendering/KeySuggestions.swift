@@ -21,10 +21,25 @@ enum KeySuggestions {
         return scored.prefix(limit).map(\.0)
     }
 
-    /// "no record 'K' in FILE; nearest keys: A, B" for a key not found.
-    static func notFoundMessage(_ key: CacheKey, in path: String, nearest: [CacheKey]) -> String {
-        let hint = nearest.isEmpty ? "" : "; nearest keys: " + nearest.map(\.rawValue).joined(separator: ", ")
-        return "no record '\(key.rawValue)' in \(path)\(hint)"
+    /// What to tell a person about a key that was not found.
+    struct Hint: Equatable {
+        /// Keys close to it, nearest first.
+        var nearest: [CacheKey] = []
+        /// The `_id` of a row whose key is these bytes stored as a BLOB,
+        /// which no lookup by text finds.
+        var blobKeyRowID: Int64? = nil
+    }
+
+    /// "no record 'K' in FILE; nearest keys: A, B" for a key not found, or,
+    /// when the key is stored as a BLOB, where that row is and what
+    /// removes it.
+    static func notFoundMessage(_ key: CacheKey, in path: String, nearest hint: Hint) -> String {
+        if let rowID = hint.blobKeyRowID {
+            return "no record '\(key.rawValue)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
+                + "finds; 'gqlcache gc \(path) --stray-rows' deletes it"
+        }
+        let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map(\.rawValue).joined(separator: ", ")
+        return "no record '\(key.rawValue)' in \(path)\(nearest)"
     }
 
     /// Levenshtein distance over Unicode scalars.
@@ -48,8 +63,10 @@ enum KeySuggestions {
 extension ReadTransaction {
     /// Keys near `key` to suggest when it is not found: case variants, its
     /// neighbours in key order, and the neighbours of its type prefix. Index
-    /// lookups only, so it stays fast on large files.
-    func suggestions(for key: CacheKey) throws -> [CacheKey] {
+    /// lookups only, so it stays fast on large files. A row whose key is
+    /// `key` stored as a BLOB is named instead.
+    func suggestions(for key: CacheKey) throws -> KeySuggestions.Hint {
+        if let rowID = try rowID(ofBlobKey: key) { return KeySuggestions.Hint(blobKeyRowID: rowID) }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
         if let colon = key.rawValue.firstIndex(of: ":") {
@@ -58,6 +75,6 @@ extension ReadTransaction {
                 candidates += try keys(around: CacheKey(variant + key.rawValue[key.rawValue.index(after: colon)...]), limit: 3)
             }
         }
-        return KeySuggestions.nearest(to: key, among: candidates)
+        return KeySuggestions.Hint(nearest: KeySuggestions.nearest(to: key, among: candidates))
     }
 }
