@@ -26,6 +26,23 @@ final class REPLTests: CommandTestCase {
         return Run(status: status, stdout: stdout.text, stderr: stderr.text, session: session)
     }
 
+    /// At the prompt a command takes no cache file and its help is 'help
+    /// NAME': hints and help say so, not the shell's 'gqlcache NAME FILE'.
+    func testHintsAndHelpAtThePromptNameCommandsAsTheREPLTakesThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let mistyped = try repl(cache, ["keys --typ Human", "rm --cascade"])
+        XCTAssertEqual(mistyped.stderr, """
+            gqlcache: unknown option '--typ'. Did you mean '--type'? (see 'help keys')
+            gqlcache: --cascade goes with the keys to start from (see 'help rm')
+
+            """)
+        let help = try repl(cache, ["help keys"]).stdout
+        XCTAssertTrue(help.contains("USAGE: keys [<pattern>] [--mode <mode>]"), help)
+        XCTAssertFalse(help.contains("cache-file"), help)
+        XCTAssertFalse(help.contains("container."), "the file argument's wrapped help goes with it")
+        XCTAssertTrue(help.contains("  <pattern>               Only keys matching this pattern"), help)
+    }
+
     func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let stores = OpenStores()

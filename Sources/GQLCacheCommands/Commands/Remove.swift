@@ -58,14 +58,14 @@ extension GQLCache {
             if typename?.isEmpty == true {
                 throw ValidationError("--type needs a type name")
             }
+            if cascade && keys.isEmpty {
+                throw ValidationError("--cascade goes with the keys to start from")
+            }
             if match == nil && keys.isEmpty && typename == nil {
                 throw ValidationError("name the keys to remove, a pattern with --match, or a type with --type")
             }
             if match != nil && !keys.isEmpty {
                 throw ValidationError("give either keys or --match, not both")
-            }
-            if cascade && keys.isEmpty {
-                throw ValidationError("--cascade goes with the keys to start from")
             }
             if mode != nil && match == nil {
                 throw ValidationError("--mode goes with --match")

@@ -181,6 +181,7 @@ public final class REPLSession {
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
+        commandContext.isREPLCommand = true
         // A script's commands write as the command line's do; at the prompt Ctrl-C is the REPL's.
         commandContext.catchesStopSignals = context.catchesStopSignals && !interactive
         // The REPL's own --color and --quiet hold for its commands; its
@@ -210,6 +211,21 @@ public final class REPLSession {
         while trail.count > 1, let last = trail.last, !existing.contains(last) { trail.removeLast() }
     }
 
+    /// A CLI command's help as the REPL takes the command: without the
+    /// cache file, which is the open one.
+    static func helpAtThePrompt(_ help: String, command: String) -> String {
+        var lines: [Substring] = []
+        var inCacheFileEntry = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  <cache-file>") { inCacheFileEntry = true; continue }
+            // The entry's wrapped lines are indented past its name.
+            if inCacheFileEntry && line.hasPrefix("      ") { continue }
+            inCacheFileEntry = false
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n").replacingOccurrences(of: "USAGE: gqlcache \(command) <cache-file> ", with: "USAGE: \(command) ")
+    }
+
     func readStore() throws -> CacheStore {
         try stores.store(path: cachePath, access: .readOnly, busyTimeout: 0) { try CacheStore.open(at: cachePath, access: .readOnly) }
     }
@@ -220,7 +236,13 @@ public final class REPLSession {
                 context.print(own.help)
                 return .success
             }
-            return GQLCacheMain.run(arguments: ["help", name], context: context)
+            let captured = StringSink()
+            let helpContext = CommandContext(
+                stdout: captured, stderr: context.stderr, stdin: context.stdin, stdinIsTerminal: false, stdoutIsTerminal: false,
+                environment: context.environment)
+            let status = GQLCacheMain.run(arguments: ["help", name], context: helpContext)
+            context.stdout.write(Self.helpAtThePrompt(captured.text, command: name))
+            return status
         }
         context.print("Commands of the CLI, without the cache file (e.g. 'keys Droid:%', 'show QUERY_ROOT', 'rm Human:1000'):")
         // repl and completions are for the shell: the REPL refuses them.

@@ -18,6 +18,9 @@ public final class CommandContext {
     public var openStores: OpenStores?
     /// Ask before removing records even by exact key (the REPL's prompt).
     public var confirmsEveryRemoval = false
+    /// A command typed at the REPL: where to read more is named as the
+    /// REPL takes it (`help keys`, not `gqlcache keys --help`).
+    public var isREPLCommand = false
     /// Ctrl-C, kill and a closed terminal interrupt a write under way
     /// rather than end the process in the middle of it (``StopSignals``):
     /// true only for the process's own context, never in an interactive

@@ -122,7 +122,12 @@ public enum GQLCacheMain {
         }
         var message = GQLCache.message(for: error)
         if !message.hasPrefix("Unknown option"), let unknown = unknownOptionMessage(arguments) { message = unknown }
-        context.report(.usage, oneLine(message, helpHintFrom: full))
+        var line = oneLine(message, helpHintFrom: full)
+        if context.isREPLCommand, let range = line.range(of: #"\(see 'gqlcache ([a-z]+) --help'\)$"#, options: .regularExpression) {
+            let name = line[range].dropFirst("(see 'gqlcache ".count).prefix { $0 != " " }
+            line.replaceSubrange(range, with: "(see 'help \(name)')")
+        }
+        context.report(.usage, line)
         return .usage
     }
 
