@@ -1,6 +1,6 @@
 import CacheStore
 import Foundation
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 /// `doctor` finds exactly the problems planted in copies of the fixtures,
@@ -130,6 +130,8 @@ final class DoctorCommandTests: CommandTestCase {
 
             """), text.stdout)
 
+        XCTAssertTrue(text.stdout.contains("remove damaged records with: gqlcache rm \(cache) Broken:1 Null:1\n"), text.stdout)
+
         // Damaged records may hold references nobody can read: gc will not guess what is unreachable.
         let gc = gqlcache("gc", cache, "--all", "--force")
         XCTAssertEqual(gc.status, .damagedRecord)
@@ -192,6 +194,18 @@ final class DoctorCommandTests: CommandTestCase {
             "  reachability: 2 records (1 of them damaged) not reached from QUERY_ROOT, MUTATION_ROOT (not for certain: the references of damaged records cannot be read)\n"),
             both.stdout)
         XCTAssertTrue(both.stdout.contains("unreachable records (1)\n  Orphan:2\n"), "listed once: the damaged one is under damaged records")
+    }
+
+    /// The suggested command line works when pasted into a shell.
+    func testTheSuggestedRemovalQuotesWhatAShellWouldSplitOrExpand() throws {
+        XCTAssertEqual(HealthRendering.shellWord("Human:1000"), "Human:1000")
+        XCTAssertEqual(HealthRendering.shellWord("QUERY_ROOT.hero(episode:JEDI)"), "'QUERY_ROOT.hero(episode:JEDI)'")
+        XCTAssertEqual(HealthRendering.shellWord("it's *"), #"'it'\''s *'"#)
+        XCTAssertEqual(HealthRendering.shellWord(""), "''")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, "UPDATE records SET record = NULL WHERE key = 'Droid:2001.friendsConnection(after:null,first:2)'")
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains(
+            "remove damaged records with: gqlcache rm \(cache) 'Droid:2001.friendsConnection(after:null,first:2)'\n"))
     }
 
     func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {

@@ -59,10 +59,26 @@ struct HealthRendering {
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
+        let file = Self.shellWord(path)
+        if !report.damagedRecords.isEmpty {
+            // Apollo cannot read them either; removing them is the one repair, and a person's call.
+            let keys = report.damagedRecords.count <= Self.sampleSize
+                ? report.damagedRecords.map { Self.shellWord($0.key.rawValue) }.joined(separator: " ")
+                : "KEY… (each damaged key; --format json lists them all)"
+            text += "remove damaged records with: gqlcache rm \(file) \(keys)\n"
+        }
         if !repairs.isEmpty {
-            text += "repair with: gqlcache gc \(path) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
+            text += "repair with: gqlcache gc \(file) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
         }
         return text
+    }
+
+    /// `word` as one shell word: as it is when nothing in it is special to
+    /// a shell, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
+        if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// A titled sample of `items`, each shown as `line` gives it (only the
