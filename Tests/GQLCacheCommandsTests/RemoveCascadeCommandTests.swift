@@ -34,7 +34,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let result = gqlcache("rm", cache, "--cascade", "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "--clean-references", "--force")
         XCTAssertEqual(result.stdout, """
             removed QUERY_ROOT.reviews(episode:JEDI,first:2).0
-            removed 1 record and dropped 1 reference to them:
+            removed 1 record and dropped 1 reference to it:
               QUERY_ROOT reviews(episode:JEDI,first:2)[0] → QUERY_ROOT.reviews(episode:JEDI,first:2).0 (list element)
 
             """)
@@ -185,13 +185,13 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let keys = gqlcache("rm", cache, "Human:1002", "--clean-references")
         XCTAssertEqual(keys.stdout, """
             removed Human:1002
-            removed 1 record and dropped 1 reference to them:
+            removed 1 record and dropped 1 reference to it:
               Droid:2001 friends[1] → Human:1002 (list element)
 
             """)
         let pattern = gqlcache("rm", cache, "--match", "Starship", "--clean-references", "--force")
         XCTAssertEqual(pattern.stdout, """
-            removed 1 record and dropped 1 reference to them:
+            removed 1 record and dropped 1 reference to it:
               Human:1000 starships[0] → Starship:3001 (list element)
 
             """)

@@ -73,7 +73,9 @@ struct RemovalOutcome {
         if let cleaned {
             let lines = cleaned.flatMap(\.lines)
             if lines.isEmpty { return text + (dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n") }
-            text += dryRun ? " and would drop \(plural(lines.count, "reference")) to them:\n" : " and dropped \(plural(lines.count, "reference")) to them:\n"
+            let them = count == 1 ? "it" : "them"
+            text += dryRun ? " and would drop \(plural(lines.count, "reference")) to \(them):\n"
+                : " and dropped \(plural(lines.count, "reference")) to \(them):\n"
             return text + lines.map { "  \($0)\n" }.joined()
         }
         if dangling.count == 0 {
