@@ -252,6 +252,16 @@ public struct CacheGraph: Sendable {
     /// The keys no root reaches: of records (``unreachableKeys()``) and,
     /// apart, of damaged records; each in key order, from one walk.
     public func unreachedKeys() -> (records: [CacheKey], damaged: [CacheKey]) {
+        let nodes = unreachedNodes()
+        return (sortedKeys(nodes.records), sortedKeys(nodes.damaged))
+    }
+
+    /// The nodes of the records no root reaches, in node order.
+    func unreachableNodes() -> [Int32] { unreachedNodes().records }
+
+    /// The nodes no root reaches, of records and of damaged records, in
+    /// node order.
+    private func unreachedNodes() -> (records: [Int32], damaged: [Int32]) {
         let reached = reachedFromRoots()
         var records: [Int32] = []
         var damaged: [Int32] = []
@@ -262,13 +272,7 @@ public struct CacheGraph: Sendable {
             case .missing: break
             }
         }
-        return (sortedKeys(records), sortedKeys(damaged))
-    }
-
-    /// The nodes of the records no root reaches, in node order.
-    func unreachableNodes() -> [Int32] {
-        let reached = reachedFromRoots()
-        return (0..<Int32(nodeCount)).filter { states[Int($0)] == .record && !reached[Int($0)] }
+        return (records, damaged)
     }
 
     /// The keys of `nodes` in byte order, compared where they are stored.

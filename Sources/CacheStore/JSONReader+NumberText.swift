@@ -18,7 +18,7 @@ extension JSONReader {
         guard reader.peek() == UInt8(ascii: "{") else { return nil }
         do {
             reader.index += 1
-            try reader.forEachMember { reader, name in
+            try reader.forEachMember { reader, name, _ in
                 var path: [ValueMatch.Step] = []
                 try reader.collectNumbers(field: name, path: &path, depth: 1, into: &found)
             }
@@ -28,25 +28,6 @@ extension JSONReader {
         return found
     }
 
-    /// After an object's `{`: calls `body` at each member's value, which
-    /// `body` must step over; ends after the `}`.
-    private mutating func forEachMember(_ body: (inout JSONReader, String) throws -> Void) throws {
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let name = try parseString()
-            try expect(UInt8(ascii: ":"))
-            try body(&self, name)
-            skipWhitespace()
-            guard let next = peek() else { throw error("unterminated object") }
-            index += 1
-            if next == UInt8(ascii: "}") { return }
-            guard next == UInt8(ascii: ",") else { throw error("expected ',' or '}' in object") }
-        }
-    }
-
     private mutating func collectNumbers(
         field: String, path: inout [ValueMatch.Step], depth: Int, into found: inout [NumberLocation: String]
     ) throws {
@@ -54,26 +35,17 @@ extension JSONReader {
         switch peek() ?? 0 {
         case UInt8(ascii: "{"):
             index += 1
-            try forEachMember { reader, name in
+            try forEachMember { reader, name, _ in
                 path.append(.member(name))
                 defer { path.removeLast() }
                 try reader.collectNumbers(field: field, path: &path, depth: depth + 1, into: &found)
             }
         case UInt8(ascii: "["):
             index += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "]") { index += 1; return }
-            var position = 0
-            while true {
+            try forEachElement { reader, position in
                 path.append(.index(position))
-                try collectNumbers(field: field, path: &path, depth: depth + 1, into: &found)
-                path.removeLast()
-                position += 1
-                skipWhitespace()
-                guard let next = peek() else { throw error("unterminated array") }
-                index += 1
-                if next == UInt8(ascii: "]") { return }
-                guard next == UInt8(ascii: ",") else { throw error("expected ',' or ']' in array") }
+                defer { path.removeLast() }
+                try reader.collectNumbers(field: field, path: &path, depth: depth + 1, into: &found)
             }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = index

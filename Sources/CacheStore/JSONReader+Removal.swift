@@ -37,61 +37,36 @@ extension JSONReader {
         return String(decoding: kept, as: UTF8.self)
     }
 
+    /// The text cannot be edited as asked: the record is written afresh.
+    private struct Unfit: Error {}
+
     /// The value here, without what `tree` takes out of it.
-    private mutating func removing(_ tree: RemovalTree, depth: Int) throws -> [UInt8]? {
+    private mutating func removing(_ tree: RemovalTree, depth: Int) throws -> [UInt8] {
         skipWhitespace()
         let start = index
         guard !tree.children.isEmpty else {
             try skipValue(depth: depth)
             return Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
-        let isObject: Bool
-        switch peek() {
-        case UInt8(ascii: "{"): isObject = true
-        case UInt8(ascii: "["): isObject = false
-        default: return nil  // a path into a value that holds nothing
-        }
-        index += 1
         var kept: [[UInt8]] = []
-        var edited: Set<String> = []
-        var position = 0
-        skipWhitespace()
-        if peek() != UInt8(ascii: isObject ? "}" : "]") {
-            while true {
-                skipWhitespace()
-                let itemStart = index
-                let step: ValuePathStep
-                if isObject {
-                    guard peek() == UInt8(ascii: "\"") else { return nil }
-                    let name = try parseString()
-                    try expect(UInt8(ascii: ":"))
-                    skipWhitespace()
-                    step = .member(name)
-                    if tree.children[step] != nil, !edited.insert(name).inserted { return nil }
-                } else {
-                    step = .index(position)
-                }
-                position += 1
-                let valueStart = index
-                if let child = tree.children[step] {
-                    if child.removesWhole {
-                        try skipValue(depth: depth + 1)
-                    } else {
-                        guard let value = try removing(child, depth: depth + 1) else { return nil }
-                        kept.append(Array(UnsafeBufferPointer(rebasing: bytes[itemStart..<valueStart])) + value)
-                    }
-                } else {
-                    try skipValue(depth: depth + 1)
-                    kept.append(Array(UnsafeBufferPointer(rebasing: bytes[itemStart..<index])))
-                }
-                skipWhitespace()
-                guard let next = peek() else { return nil }
-                index += 1
-                if next == UInt8(ascii: isObject ? "}" : "]") { break }
-                guard next == UInt8(ascii: ",") else { return nil }
+        let isObject = peek() == UInt8(ascii: "{")
+        if isObject {
+            index += 1
+            var edited: Set<String> = []
+            try forEachMember { reader, name, memberStart in
+                let child = tree.children[.member(name)]
+                // Which of two members named alike is meant is unclear.
+                if child != nil, !edited.insert(name).inserted { throw Unfit() }
+                if let item = try reader.keptItem(from: memberStart, without: child, depth: depth + 1) { kept.append(item) }
+            }
+        } else if peek() == UInt8(ascii: "[") {
+            index += 1
+            try forEachElement { reader, position in
+                let child = tree.children[.index(position)]
+                if let item = try reader.keptItem(from: reader.index, without: child, depth: depth + 1) { kept.append(item) }
             }
         } else {
-            index += 1
+            throw Unfit()  // a path into a value that holds nothing
         }
         var text: [UInt8] = [UInt8(ascii: isObject ? "{" : "[")]
         for (offset, item) in kept.enumerated() {
@@ -100,5 +75,22 @@ extension JSONReader {
         }
         text.append(UInt8(ascii: isObject ? "}" : "]"))
         return text
+    }
+
+    /// The member or element from `start` to the end of the value here,
+    /// without what `child` takes out of the value; nil when it goes whole.
+    private mutating func keptItem(from start: Int, without child: RemovalTree?, depth: Int) throws -> [UInt8]? {
+        skipWhitespace()
+        let valueStart = index
+        guard let child else {
+            try skipValue(depth: depth)
+            return Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        }
+        if child.removesWhole {
+            try skipValue(depth: depth)
+            return nil
+        }
+        let value = try removing(child, depth: depth)
+        return Array(UnsafeBufferPointer(rebasing: bytes[start..<valueStart])) + value
     }
 }
