@@ -82,23 +82,12 @@ struct OptionTable {
         let candidates = (names[command] ?? []).filter { $0.hasPrefix("--") }
         if let extended = candidates.filter({ $0.hasPrefix(typed) }).min(by: { $0.count < $1.count }) { return extended }
         // A slip of a letter or two, or a word begun right and ended wrong.
-        let near = candidates.map { ($0, Self.editDistance(typed, $0)) }.filter { candidate, distance in
+        let near = candidates.map {
+            ($0, KeySuggestions.editDistance(Array(typed.unicodeScalars), Array($0.unicodeScalars)))
+        }.filter { candidate, distance in
             distance <= max(2, typed.count / 4)
                 || zip(typed, candidate).prefix { $0 == $1 }.count >= max(5, typed.count - 2)
         }
         return near.min { $0.1 < $1.1 }?.0
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -122,12 +122,7 @@ public enum GQLCacheMain {
         }
         var message = GQLCache.message(for: error)
         if !message.hasPrefix("Unknown option"), let unknown = unknownOptionMessage(arguments) { message = unknown }
-        var line = oneLine(message, helpHintFrom: full)
-        if context.isREPLCommand, let range = line.range(of: #"\(see 'gqlcache ([a-z]+) --help'\)$"#, options: .regularExpression) {
-            let name = line[range].dropFirst("(see 'gqlcache ".count).prefix { $0 != " " }
-            line.replaceSubrange(range, with: "(see 'help \(name)')")
-        }
-        context.report(.usage, line)
+        context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand))
         return .usage
     }
 
@@ -165,15 +160,19 @@ public enum GQLCacheMain {
         return result
     }
 
-    /// The parser's message as one line, with where to read more.
-    static func oneLine(_ message: String, helpHintFrom full: String) -> String {
+    /// The parser's message as one line, with where to read more: at the
+    /// REPL, its `help NAME` rather than the shell's `gqlcache NAME --help`.
+    static func oneLine(_ message: String, helpHintFrom full: String, atREPL: Bool = false) -> String {
         var line = message.split(separator: "\n").first.map(String.init) ?? "invalid command line"
         if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
         if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
             line = first.lowercased() + line.dropFirst()
         }
         if let start = full.range(of: "See '"), let end = full[start.upperBound...].firstIndex(of: "'") {
-            line += " (see '\(full[start.upperBound..<end])')"
+            var hint = String(full[start.upperBound..<end])
+            let words = hint.split(separator: " ")
+            if atREPL, words.count == 3, words[0] == "gqlcache", words[2] == "--help" { hint = "help \(words[1])" }
+            line += " (see '\(hint)')"
         }
         return line
     }
