@@ -146,7 +146,7 @@ public struct CacheGraph: Sendable {
     mutating func addKeylessRow(id: Int64) { keylessRowIDs.append(id) }
 
     mutating func addBlobKeyRow(id: Int64, key: UnsafeBufferPointer<UInt8>) {
-        blobKeyRows.append(BlobKeyRow(rowID: id, key: CacheKey(String(decoding: key, as: UTF8.self))))
+        blobKeyRows.append(BlobKeyRow(rowID: id, bytes: Array(key)))
     }
 
     /// The key of a node.
@@ -308,8 +308,37 @@ public struct DamagedRecord: Equatable, Sendable {
     public let problem: CacheStoreError.RecordProblem
 }
 
-/// A row whose key column holds a BLOB: `key` is its bytes read as text.
+/// A row whose key column holds a BLOB, with the BLOB's bytes.
 public struct BlobKeyRow: Equatable, Sendable {
     public let rowID: Int64
-    public let key: CacheKey
+    public let bytes: [UInt8]
+
+    public init(rowID: Int64, bytes: [UInt8]) {
+        self.rowID = rowID
+        self.bytes = bytes
+    }
+
+    /// The bytes read as text, or nil when they are not UTF-8 (a key shown
+    /// then would not be the key the row holds).
+    public var key: CacheKey? {
+        var iterator = bytes.makeIterator()
+        var text = ""
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+            case .emptyInput: return CacheKey(text)
+            case .error: return nil
+            }
+        }
+    }
+
+    /// The bytes in hexadecimal, `FF00`: exact whatever they hold.
+    public var hex: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(bytes.count * 2)
+        for byte in bytes { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return String(decoding: hex, as: UTF8.self)
+    }
 }

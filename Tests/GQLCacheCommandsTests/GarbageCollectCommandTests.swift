@@ -72,12 +72,34 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let done = gqlcache("gc", cache, "--all", "--force", "--format", "jsonl")
         XCTAssertEqual(done.lines, [
             #"{"type":"delete","rowid":11,"key":null}"#,
-            #"{"type":"delete","rowid":12,"key":"Ghost:1"}"#,
+            #"{"type":"delete","rowid":12,"key":"Ghost:1","keyHex":"47686F73743A31"}"#,
             #"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"deletedRows":2,"vacuumed":false}"#,
         ])
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'text'"), "10", "every record stays")
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "10")
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
+    /// A BLOB key need not be text: its bytes are named exactly, as an SQL
+    /// BLOB literal, rather than with replacement characters that name
+    /// some other key.
+    func testABlobKeyThatIsNotUTF8IsNamedByItsBytes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "INSERT INTO records (key, record) VALUES (X'FF00C3', '{}');")
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertTrue(doctor.stdout.contains("  _id 11: X'FF00C3' (not UTF-8)\n"), doctor.stdout)
+        let problems = try XCTUnwrap(try gqlcache("doctor", cache, "--format", "json").json() as? [String: Any])["problems"] as? [[String: Any]]
+        let blob = try XCTUnwrap(problems?.first { $0["kind"] as? String == "blobKeyRow" })
+        XCTAssertTrue(blob["key"] is NSNull, "no text stands for these bytes")
+        XCTAssertEqual(blob["keyHex"] as? String, "FF00C3")
+        XCTAssertEqual(gqlcache("gc", cache, "--stray-rows", "--dry-run").stdout, """
+            would delete 1 row Apollo never finds:
+              _id 11: BLOB key X'FF00C3' (not UTF-8)
+
+            """)
+        XCTAssertEqual(gqlcache("gc", cache, "--stray-rows", "--force", "--format", "jsonl").lines.first,
+                       #"{"type":"delete","rowid":11,"key":null,"keyHex":"FF00C3"}"#)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'blob'"), "0")
     }
 
     func testNothingToCollectChangesNothing() throws {

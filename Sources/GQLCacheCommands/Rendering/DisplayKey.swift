@@ -10,3 +10,15 @@ extension CacheKey {
             ? JSONWriter.quoted(rawValue, escapingSlashes: false) : rawValue
     }
 }
+
+extension BlobKeyRow {
+    /// The BLOB key for text output: its text when its bytes are UTF-8,
+    /// otherwise an SQL BLOB literal, `X'FF00'`, which is exact.
+    var display: String { key?.display ?? "X'\(hex)' (not UTF-8)" }
+
+    /// JSON members naming the key: `key`, its text or null when its bytes
+    /// are not UTF-8, and `keyHex`, the bytes in hexadecimal.
+    var jsonKeyMembers: [(String, JSONOutput)] {
+        [("key", key.map { .string($0.rawValue) } ?? .null), ("keyHex", .string(hex))]
+    }
+}

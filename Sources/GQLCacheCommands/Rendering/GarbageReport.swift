@@ -36,7 +36,7 @@ struct GarbageReport {
             if collected.removedStrayRowCount > 0 {
                 text += "\(dryRun ? "would delete" : "deleted") \(plural(collected.removedStrayRowCount, "row")) Apollo never finds:\n"
                 for id in collected.removedKeylessRowIDs { text += "  _id \(id): no key\n" }
-                for row in collected.removedBlobKeyRows { text += "  _id \(row.rowID): BLOB key \(row.key.display)\n" }
+                for row in collected.removedBlobKeyRows { text += "  _id \(row.rowID): BLOB key \(row.display)\n" }
             }
         }
         if let vacuum {
@@ -75,11 +75,11 @@ struct GarbageReport {
         ])
     }
 
-    /// Each stray row: its `_id` and key (null, or a BLOB's bytes as text).
+    /// Each stray row: its `_id` and key (null, or a BLOB's text and bytes).
     private var strayRows: [[(String, JSONOutput)]] {
         guard let collected else { return [] }
         return collected.removedKeylessRowIDs.map { [("rowid", .int(Int($0))), ("key", .null)] }
-            + collected.removedBlobKeyRows.map { [("rowid", .int(Int($0.rowID))), ("key", .string($0.key.rawValue))] }
+            + collected.removedBlobKeyRows.map { [("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers }
     }
 
     /// One line per removal and drop, then the summary, each ending with a newline.

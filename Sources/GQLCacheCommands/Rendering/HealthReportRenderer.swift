@@ -50,7 +50,7 @@ struct HealthRendering {
         }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
-        text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.key.display)" }
+        text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
         text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.field) → \($0.to.display)" }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
@@ -118,7 +118,7 @@ struct HealthRendering {
         }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
         problems += report.blobKeyRows.map {
-            .object([("kind", .string("blobKeyRow")), ("rowid", .int(Int($0.rowID))), ("key", .string($0.key.rawValue))])
+            .object([("kind", .string("blobKeyRow")), ("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers)
         }
         problems += report.danglingReferences.map { .object([("kind", .string("dangling"))] + $0.jsonMembers) }
         return problems
