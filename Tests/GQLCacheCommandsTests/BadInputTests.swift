@@ -173,6 +173,33 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --top must be zero or more (see 'gqlcache info --help')\n")
     }
 
+    /// A slip in a command's name, or in one of the root's own options,
+    /// gets the nearest names; several when the slip fits several, and
+    /// none when nothing is near.
+    func testMistypedCommandsAndRootOptionsGetTheNearestNames() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let commands = "(commands: info, keys, show, read, write, update, rm, clear, grep, diff, export, import, doctor, gc, stats, refs, repl, completions, help; see 'gqlcache --help')"
+        let cases: [([String], String)] = [
+            (["inof", cache], "unknown command 'inof'. Did you mean 'info'? \(commands)"),
+            (["kyes", cache], "unknown command 'kyes'. Did you mean 'keys'? \(commands)"),
+            (["re", cache], "unknown command 're'. Did you mean 'read', 'refs' or 'repl'? \(commands)"),
+            (["help", "sow"], "unknown command 'sow'. Did you mean 'show'? \(commands)"),
+            (["x", cache], "unknown command 'x' \(commands)"),
+            (["--verison"], "unknown option '--verison'. Did you mean '--version'? (see 'gqlcache --help')"),
+            (["--hlep"], "unknown option '--hlep'. Did you mean '--help'? (see 'gqlcache --help')"),
+            (["--zzzzzz"], "unknown option '--zzzzzz' (see 'gqlcache --help')"),
+            // The parser's own guess for these was '--mode' and '--top'.
+            (["keys", cache, "--for", "json"], "unknown option '--for'. Did you mean '--format'? (see 'gqlcache keys --help')"),
+            (["info", cache, "--x"], "unknown option '--x' (see 'gqlcache info --help')"),
+            (["rm", cache, "--for", "Droid:2001"], "unknown option '--for'. Did you mean '--force' or '--format'? (see 'gqlcache rm --help')"),
+        ]
+        for (arguments, message) in cases {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, "\(arguments)")
+            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
+        }
+    }
+
     /// The parser names an unknown option only once everything else
     /// parsed: a missing argument or a failed check must not hide it.
     func testAMistypedOptionIsNamedEvenWhereAnArgumentIsMissingOrACheckFails() throws {

@@ -122,10 +122,15 @@ final class REPLTests: CommandTestCase {
 
     func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let lines = ["show Nope:1", "status", "frobnicate", "keys --count"]
+        let lines = ["show Nope:1", "status", "frobnicate", "kyes --count", "keys --count"]
         let goesOn = try repl(cache, lines)
         XCTAssertEqual(goesOn.stdout, "1\n10\n")
-        XCTAssertEqual(goesOn.stderr, "gqlcache: no record 'Nope:1' in \(cache)\ngqlcache: unknown command 'frobnicate' (type 'help' for the commands)\n")
+        XCTAssertEqual(goesOn.stderr, """
+            gqlcache: no record 'Nope:1' in \(cache)
+            gqlcache: unknown command 'frobnicate' (type 'help' for the commands)
+            gqlcache: unknown command 'kyes'. Did you mean 'keys'? (type 'help' for the commands)
+
+            """)
         XCTAssertEqual(goesOn.status, .success)
         let bails = try repl(cache, lines, bail: true)
         XCTAssertEqual(bails.stdout, "")

@@ -155,7 +155,9 @@ public final class REPLSession {
             return .usage
         default:
             guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
-                context.report(.usage, "unknown command '\(command)' (type 'help' for the commands)")
+                let meant = OptionTable.nearest(to: command, among: REPLCompleter.commandNames)
+                let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
+                context.report(.usage, "unknown command '\(command)'\(suggestion) (type 'help' for the commands)")
                 return .usage
             }
             var arguments = arguments

@@ -74,20 +74,34 @@ struct OptionTable {
         return nil
     }
 
-    /// The command's option nearest to a mistyped `word`, when one is
+    /// The command's options nearest to a mistyped `word`, when any is
     /// near enough to be what was meant: `--dangle` → `--dangling`.
-    func suggestion(for word: String, command: String) -> String? {
-        guard word.hasPrefix("--") else { return nil }
+    func suggestions(for word: String, command: String) -> [String] {
+        guard word.hasPrefix("--") else { return [] }
         let typed = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-        let candidates = (names[command] ?? []).filter { $0.hasPrefix("--") }
-        if let extended = candidates.filter({ $0.hasPrefix(typed) }).min(by: { $0.count < $1.count }) { return extended }
-        // A slip of a letter or two, or a word begun right and ended wrong.
+        return Self.nearest(to: typed, among: (names[command] ?? []).filter { $0.hasPrefix("--") })
+    }
+
+    /// The candidates nearest to a mistyped word, when any is near enough
+    /// to be what was meant: every one that extends it (`--for`: `--force`
+    /// and `--format`), or else those a slip of a letter or two away, or
+    /// begun right and ended wrong. Never one that shares nothing with it.
+    static func nearest(to typed: String, among candidates: [String]) -> [String] {
+        let extensions = candidates.filter { $0.hasPrefix(typed) }
+        if !extensions.isEmpty { return extensions.sorted() }
         let near = candidates.map {
             ($0, KeySuggestions.editDistance(Array(typed.unicodeScalars), Array($0.unicodeScalars)))
         }.filter { candidate, distance in
-            distance <= max(2, typed.count / 4)
+            (distance <= max(2, typed.count / 4) && distance < typed.count)
                 || zip(typed, candidate).prefix { $0 == $1 }.count >= max(5, typed.count - 2)
         }
-        return near.min { $0.1 < $1.1 }?.0
+        guard let best = near.map(\.1).min() else { return [] }
+        return near.filter { $0.1 == best }.map(\.0).sorted()
+    }
+
+    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: choices for a "Did you mean".
+    static func choices(_ words: [String]) -> String {
+        let quoted = words.map { "'\($0)'" }
+        return quoted.count <= 1 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
 }

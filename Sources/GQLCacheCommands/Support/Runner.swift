@@ -42,7 +42,10 @@ public enum GQLCacheMain {
         // `help NAME`: the parser would answer an unknown NAME with the root's help and status 0.
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
         if let name = named, !name.hasPrefix("-"), !GQLCache.commandNames.contains(name) {
-            context.report(.usage, "unknown command '\(name)' (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
+            var message = "unknown command '\(name)'"
+            let meant = OptionTable.nearest(to: name, among: GQLCache.commandNames)
+            if !meant.isEmpty { message += ". Did you mean \(OptionTable.choices(meant))?" }
+            context.report(.usage, message + " (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
             return .usage
         }
         let command: ParsableCommand
@@ -121,7 +124,15 @@ public enum GQLCacheMain {
             return .success
         }
         var message = GQLCache.message(for: error)
-        if !message.hasPrefix("Unknown option"), let unknown = unknownOptionMessage(arguments) { message = unknown }
+        // Named by the option table even where the parser named it too: its
+        // own "Did you mean" offers `--mode` for `--for`.
+        if let unknown = unknownOptionMessage(arguments) {
+            message = unknown
+        } else if let word = arguments.first, word.hasPrefix("--"), message.hasPrefix("Unknown option") {
+            // The root's own options: `gqlcache --verison`.
+            let meant = OptionTable.nearest(to: word, among: rootOptions)
+            if !meant.isEmpty { message = "unknown option '\(word)'. Did you mean \(OptionTable.choices(meant))?" }
+        }
         context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand))
         return .usage
     }
@@ -132,13 +143,17 @@ public enum GQLCacheMain {
     private static func unknownOptionMessage(_ arguments: [String]) -> String? {
         guard let command = arguments.first, let word = OptionTable.commands.unknownOption(in: arguments) else { return nil }
         var message = "unknown option '\(word)'"
-        if let meant = OptionTable.commands.suggestion(for: word, command: command) {
-            message += ". Did you mean '\(meant)'?"
+        let meant = OptionTable.commands.suggestions(for: word, command: command)
+        if !meant.isEmpty {
+            message += ". Did you mean \(OptionTable.choices(meant))?"
         } else if isRegularFile(word) {
             message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
         }
         return message
     }
+
+    /// The options `gqlcache` itself takes, before any command.
+    private static let rootOptions = ["--help", "--version"]
 
     /// Set by Scripts/update-generated.sh while the manual is generated:
     /// the generator keeps only ASCII characters of the help it reads, so
