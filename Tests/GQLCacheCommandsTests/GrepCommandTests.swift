@@ -29,7 +29,7 @@ final class GrepCommandTests: CommandTestCase {
         let result = gqlcache("grep", cache, "Vader", "--field", "name")
         XCTAssertEqual(result.status, .notFound)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "gqlcache: \(cache): no value of 'name' contains 'Vader'\n")
+        XCTAssertEqual(result.stderr, "gqlcache: no value of 'name' contains 'Vader' in \(cache)\n")
     }
 
     func testAnInvalidRegexIsAUsageError() throws {

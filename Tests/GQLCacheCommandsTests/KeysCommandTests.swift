@@ -26,6 +26,25 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(result.stderr.contains("no key matches literal pattern 'Human:100_'"), result.stderr)
     }
 
+    /// keys, rm and grep say what found nothing the same way: what was
+    /// asked for, then the file, as "no record 'X' in FILE" does.
+    func testNoMatchMessagesNameWhatWasAskedForThenTheFile() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let cases: [([String], String)] = [
+            (["keys", cache, "Zork"], "no key matches apollo pattern 'Zork' in \(cache)"),
+            (["rm", cache, "--match", "Zork", "--force"], "no key matches apollo pattern 'Zork' in \(cache)"),
+            (["keys", cache, "--type", "Zork"], "no record has __typename 'Zork' in \(cache)"),
+            (["rm", cache, "--type", "Zork", "--force"], "no record has __typename 'Zork' in \(cache)"),
+            (["keys", cache, "Human", "--type", "Droid"], "no key matches apollo pattern 'Human' with __typename 'Droid' in \(cache)"),
+            (["grep", cache, "Zork"], "no field value contains 'Zork' in \(cache)"),
+        ]
+        for (arguments, message) in cases {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .notFound, "\(arguments)")
+            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
+        }
+    }
+
     func testPrefixGlobAndRegexModes() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("keys", cache, "QUERY_ROOT.", "--mode", "prefix").lines,

@@ -138,7 +138,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
             """)
         let removal = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(removal.status, .notFound, removal.stdout)
-        XCTAssertEqual(removal.stderr, "gqlcache: no record has __typename Wookiee in \(cache)\n")
+        XCTAssertEqual(removal.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'blob'"), "1", "the row is still there")
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
         for mode in ["apollo", "literal", "glob", "regex"] {
@@ -173,7 +173,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(result.status, .notFound)
-        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename Wookiee in \(cache)\n")
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
         XCTAssertEqual(result.stdout, "", "the error says it all, as for rm --match")
         let json = gqlcache("rm", cache, "--type", "Wookiee", "--force", "--format", "json")
         XCTAssertEqual(json.status, .notFound)

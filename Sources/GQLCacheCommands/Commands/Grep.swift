@@ -83,7 +83,7 @@ extension GQLCache {
             if matchedRecords == 0 {
                 let what = regex ? "matches the regular expression" : "contains"
                 let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
-                throw CommandFailure(.notFound, "\(file.path): no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "")")
+                throw CommandFailure(.notFound, "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)")
             }
         }
     }

@@ -72,11 +72,15 @@ extension GQLCache {
             }
         }
 
+        /// Worded as `rm`'s: what was asked for, then the file.
         private func noMatchMessage(_ keyPattern: KeyPattern?) -> String {
-            var parts: [String] = []
-            if let keyPattern { parts.append(keyPattern.description) }
-            if let typename { parts.append("__typename '\(typename)'") }
-            return parts.isEmpty ? "\(file.path): no records" : "\(file.path): no key matches " + parts.joined(separator: " and ")
+            switch (keyPattern, typename) {
+            case (let keyPattern?, let typename?):
+                return "no key matches \(keyPattern) with __typename '\(typename)' in \(file.path)"
+            case (let keyPattern?, nil): return "no key matches \(keyPattern) in \(file.path)"
+            case (nil, let typename?): return "no record has __typename '\(typename)' in \(file.path)"
+            case (nil, nil): return "no records in \(file.path)"
+            }
         }
     }
 }

@@ -57,7 +57,7 @@ extension GQLCache.Remove {
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context) }
         if let typename, result.count == 0 {
-            throw CommandFailure(.notFound, "no record has __typename \(typename) in \(file.path)")
+            throw CommandFailure(.notFound, "no record has __typename '\(typename)' in \(file.path)")
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         let missing = try file.openForReading(context).read { tx in
