@@ -202,6 +202,17 @@ public final class CacheStore: Sendable {
         } }
     }
 
+    /// Closes the file; the store is not to be used afterwards. When this is
+    /// the last connection to a file in WAL mode and it may write, SQLite
+    /// copies the -wal file's changes into the file and removes the -wal
+    /// and -shm files, as the sqlite3 shell does on exit: a process that
+    /// only exits leaves the changes in the -wal file. A read-only store
+    /// never checkpoints. While another process (the app) has the file
+    /// open, the -wal file stays for it.
+    public func close() throws {
+        try StoreErrors.mapping(path: path, waited: 0) { try queue.close() }
+    }
+
     /// Stops the statement running on this store, from any thread (a
     /// Ctrl-C handler): it throws ``CacheStoreError/interrupted(path:)``, and
     /// a write transaction rolls back.

@@ -48,6 +48,8 @@ extension GQLCache {
             }
             let status = session.run(reader: reader, bail: bail)
             reader.setCompleter(nil)
+            // As the sqlite3 shell does on exit: a WAL file's changes go into the file.
+            session.stores.closeAll()
             // The last command's status, not that of a failed cd or open before it.
             context.settleStatus(status)
         }

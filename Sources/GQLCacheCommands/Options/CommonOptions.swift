@@ -76,6 +76,7 @@ struct WriteOptions: ParsableArguments {
             try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
         } ?? CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
         context.watchForStopSignals(store)
+        context.closeWhenDone(store)
         store.backUpBeforeNextWrite(backup ? BackupRequest(date: context.now()) { copy in
             context.stdout.flush()
             context.stderr.write("gqlcache: backed up \(file.path) to \(copy)\n")

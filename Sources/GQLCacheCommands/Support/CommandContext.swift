@@ -46,6 +46,9 @@ public final class CommandContext {
     /// time for memory the exit gives back anyway.
     public var keepsResultsUntilExit = false
     private var keptUntilExit: [Any] = []
+    /// Stores a command opened for writing outside the REPL, closed when it
+    /// ends (``closeStoresOpenedForWriting()``).
+    private var storesOpenedForWriting: [CacheStore] = []
     /// Seconds a scan runs before its progress is drawn on a terminal.
     public var progressDelay: Double = 0.5
     /// The clock progress is timed by, in seconds.
@@ -86,6 +89,21 @@ public final class CommandContext {
     /// process in the middle of one, where ``catchesStopSignals`` says so.
     func watchForStopSignals(_ store: CacheStore) {
         if catchesStopSignals { StopSignals.shared.watch(store) }
+    }
+
+    /// Closes `store` when the command ends, unless the REPL keeps it open
+    /// for the next command (it closes its stores when it ends).
+    func closeWhenDone(_ store: CacheStore) {
+        if openStores == nil && !storesOpenedForWriting.contains(where: { $0 === store }) { storesOpenedForWriting.append(store) }
+    }
+
+    /// Closes the stores the command opened for writing, so that a file in
+    /// WAL mode gets its changes out of the -wal file, as after the sqlite3
+    /// shell. A close that fails leaves them there, where SQLite still
+    /// finds them: nothing to report.
+    func closeStoresOpenedForWriting() {
+        for store in storesOpenedForWriting { try? store.close() }
+        storesOpenedForWriting.removeAll()
     }
 
     /// Leaves `value` unfreed until the process exits, when this context
@@ -274,8 +292,12 @@ public final class OpenStores: @unchecked Sendable {
         for store in lock.withLock({ Array(stores.values) }) { store.forgetInterrupt() }
     }
 
-    /// Closes every store (`open` of another file).
+    /// Closes every store (`open` of another file, the end of the REPL).
     public func closeAll() {
-        lock.withLock { stores.removeAll() }
+        let closing = lock.withLock {
+            defer { stores.removeAll() }
+            return Array(stores.values)
+        }
+        for store in closing { try? store.close() }
     }
 }

@@ -22,6 +22,7 @@ extension ContextCommand {
 public enum GQLCacheMain {
     public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
         let status = runCommand(arguments: arguments, context: context)
+        context.closeStoresOpenedForWriting()
         defer { context.stderr.flush() }
         context.stdout.flush()
         // A full disk or a closed descriptor: the output is cut short, and
