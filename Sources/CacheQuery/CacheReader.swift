@@ -330,7 +330,7 @@ private struct Walk {
             }
             return .list(list)
         default:
-            return try mismatch("the selection needs an object, but the record holds \(JSONWriter.string(for: value, escapingSlashes: false))")
+            return try mismatch("the selection needs an object, but the record holds \(JSONWriter.string(for: value, asStored: false))")
         }
     }
 

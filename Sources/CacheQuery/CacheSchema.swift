@@ -316,7 +316,7 @@ extension CacheSchema {
             }
             return nil
         case (.list, _):
-            return "expected a list of type \(type), found \(JSONWriter.string(for: value, escapingSlashes: false))"
+            return "expected a list of type \(type), found \(JSONWriter.string(for: value, asStored: false))"
         case (.named(let name, let kind), _):
             let fits: Bool
             switch (kind, name, value) {
@@ -331,7 +331,7 @@ extension CacheSchema {
             default: fits = true
             }
             if fits { return nil }
-            let shown = JSONWriter.string(for: value, escapingSlashes: false)
+            let shown = JSONWriter.string(for: value, asStored: false)
             if case .enumeration = kind, case .string = value { return "\(shown) is not a value of enum \(name)" }
             return "expected \(name), found \(shown)"
         }

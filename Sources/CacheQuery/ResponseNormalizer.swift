@@ -261,7 +261,7 @@ private struct Pass {
             return .reference(key)
         default:
             throw NormalizationError(
-                path: path, message: "the selection needs an object, found \(JSONWriter.string(for: value, escapingSlashes: false))")
+                path: path, message: "the selection needs an object, found \(JSONWriter.string(for: value, asStored: false))")
         }
     }
 }

@@ -58,14 +58,14 @@ public enum ApolloClientForm {
     /// One member of the extract object, `"ID":{…}`, for a record.
     public static func member(for record: Record) throws -> String {
         var output = JSONText()
-        output.appendQuoted(entityID(for: record.key), escapingSlashes: false)
+        output.appendQuoted(entityID(for: record.key), asStored: false)
         output.append(":")
         var fields: [String: FieldValue] = [:]
         fields.reserveCapacity(record.fields.count)
         for (field, value) in record.fields {
             fields[field] = try exported(value, key: record.key, field: field)
         }
-        output.appendObject(fields, escapingSlashes: false)
+        output.appendObject(fields, asStored: false)
         return output.string
     }
 

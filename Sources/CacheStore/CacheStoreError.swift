@@ -86,7 +86,7 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .cannotConvert(let message):
             return message
         case .keyHoldsNUL(let key):
-            return "the key \(JSONWriter.quoted(key.rawValue, escapingSlashes: false)) holds a NUL character, which a cache key cannot; nothing was written"
+            return "the key \(JSONWriter.quoted(key.rawValue, asStored: false)) holds a NUL character, which a cache key cannot; nothing was written"
         case .transactionEnded:
             return "a transaction was used after its closure returned"
         case .interrupted(let path):

@@ -1,27 +1,28 @@
 /// Writes field values as compact JSON, the way Apollo iOS writes records:
-/// `/` escaped as `\/`, non-ASCII as raw UTF-8, references as
-/// `{"$reference":"KEY"}`. Object members are written in byte order of their
-/// names so that the same record always gives the same text.
+/// `/` escaped as `\/`, non-ASCII as raw UTF-8, whole Doubles as integers
+/// (`4.0` as `4`), references as `{"$reference":"KEY"}`. Object members are
+/// written in byte order of their names so that the same record always
+/// gives the same text. `asStored: false` keeps `/` as it is and writes
+/// Doubles as Swift spells them (`4.0`), for text people read.
 public enum JSONWriter {
     /// The compact JSON text of one value.
-    /// `escapingSlashes: false` gives the plainer text people read.
-    public static func string(for value: FieldValue, escapingSlashes: Bool = true) -> String {
+    public static func string(for value: FieldValue, asStored: Bool = true) -> String {
         var output = JSONText()
-        output.append(value, escapingSlashes: escapingSlashes)
+        output.append(value, asStored: asStored)
         return output.string
     }
 
     /// The compact JSON text of a record's fields (the `record` column).
     public static func string(forFields fields: [String: FieldValue]) -> String {
         var output = JSONText(capacity: 64 * fields.count)
-        output.appendObject(fields, escapingSlashes: true)
+        output.appendObject(fields, asStored: true)
         return output.string
     }
 
     /// A JSON string literal for `text`, with the same escaping as records.
-    public static func quoted(_ text: String, escapingSlashes: Bool = true) -> String {
+    public static func quoted(_ text: String, asStored: Bool = true) -> String {
         var output = JSONText(capacity: text.utf8.count + 2)
-        output.appendQuoted(text, escapingSlashes: escapingSlashes)
+        output.appendQuoted(text, asStored: asStored)
         return output.string
     }
 
@@ -31,6 +32,17 @@ public enum JSONWriter {
         if number.isInfinite { return number < 0 ? "-1e999" : "1e999" }
         guard !number.isNaN else { return "null" }
         return number.description
+    }
+
+    /// A Double as Apollo stores it (through JSONSerialization): a whole
+    /// number that an Int64 holds exactly as an integer, `4`, not `4.0`;
+    /// anything else (and -0.0, whose sign an integer would lose) as
+    /// ``format(_:)`` writes it.
+    static func formatAsStored(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) <= 9_007_199_254_740_992, !(number == 0 && number.sign == .minus) {
+            return String(Int64(number))
+        }
+        return format(number)
     }
 }
 
@@ -66,9 +78,9 @@ public struct JSONText {
     }
 
     /// Appends `text` as a JSON string literal: `"`, `\` and control
-    /// characters escaped (and `/` when `escapingSlashes`), everything else
+    /// characters escaped (and `/` when `asStored`), everything else
     /// as raw UTF-8.
-    public mutating func appendQuoted(_ text: String, escapingSlashes: Bool) {
+    public mutating func appendQuoted(_ text: String, asStored: Bool) {
         utf8.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
@@ -77,7 +89,7 @@ public struct JSONText {
                 let byte = bytes[index]
                 // Bytes of multi-byte characters are all 0x80 or above: none needs an escape.
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                    || (escapingSlashes && byte == UInt8(ascii: "/"))
+                    || (asStored && byte == UInt8(ascii: "/"))
                 else { continue }
                 utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
                 pending = index + 1
@@ -102,37 +114,37 @@ public struct JSONText {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends one value as compact JSON.
-    public mutating func append(_ value: FieldValue, escapingSlashes: Bool) {
+    public mutating func append(_ value: FieldValue, asStored: Bool) {
         switch value {
         case .null: append("null")
         case .bool(let flag): flag ? append("true") : append("false")
         case .int(let number): append(number)
-        case .double(let number): append(raw: JSONWriter.format(number))
-        case .string(let text): appendQuoted(text, escapingSlashes: escapingSlashes)
+        case .double(let number): append(raw: asStored ? JSONWriter.formatAsStored(number) : JSONWriter.format(number))
+        case .string(let text): appendQuoted(text, asStored: asStored)
         case .reference(let key):
             append("{\"$reference\":")
-            appendQuoted(key.rawValue, escapingSlashes: escapingSlashes)
+            appendQuoted(key.rawValue, asStored: asStored)
             append("}")
         case .list(let elements):
             append("[")
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { append(",") }
-                append(element, escapingSlashes: escapingSlashes)
+                append(element, asStored: asStored)
             }
             append("]")
         case .object(let members):
-            appendObject(members, escapingSlashes: escapingSlashes)
+            appendObject(members, asStored: asStored)
         }
     }
 
     /// Appends an object, its members in byte order of their names.
-    public mutating func appendObject(_ members: [String: FieldValue], escapingSlashes: Bool) {
+    public mutating func appendObject(_ members: [String: FieldValue], asStored: Bool) {
         append("{")
         for (offset, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
             if offset > 0 { append(",") }
-            appendQuoted(name, escapingSlashes: escapingSlashes)
+            appendQuoted(name, asStored: asStored)
             append(":")
-            append(members[name]!, escapingSlashes: escapingSlashes)
+            append(members[name]!, asStored: asStored)
         }
         append("}")
     }

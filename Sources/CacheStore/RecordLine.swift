@@ -24,7 +24,7 @@ public enum RecordLine {
         }
         var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)
         line.append("{\"key\":")
-        line.appendQuoted(stored.key.rawValue, escapingSlashes: false)
+        line.appendQuoted(stored.key.rawValue, asStored: false)
         line.append(",\"record\":")
         line.append(raw: text)
         line.append("}")

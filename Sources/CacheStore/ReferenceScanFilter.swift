@@ -31,8 +31,8 @@ public struct ReferenceScanFilter: Sendable {
     /// `/` as `\/` (Apollo); escaped with `/` left as it is (most writers).
     private static func spellings(of text: String) -> [String] {
         var spellings = [text]
-        for escapingSlashes in [true, false] {
-            let escaped = String(JSONWriter.quoted(text, escapingSlashes: escapingSlashes).dropFirst().dropLast())
+        for asStored in [true, false] {
+            let escaped = String(JSONWriter.quoted(text, asStored: asStored).dropFirst().dropLast())
             if !spellings.contains(escaped) { spellings.append(escaped) }
         }
         return spellings

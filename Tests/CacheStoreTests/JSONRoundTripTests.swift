@@ -72,8 +72,22 @@ final class JSONRoundTripTests: XCTestCase {
         }
     }
 
-    func testDoublesRoundTripBitForBit() throws {
-        let doubles: [Double] = [5.6430448, 12.5, 3.5, -2.0, 0.1 + 0.2, 1e-7, 1e21, 123456789.125, .leastNonzeroMagnitude,
+    /// Apollo stores a Float that is a whole number as an integer (spec
+    /// §2: `4.0` is written `4`); people reading a value see it as Swift
+    /// spells it.
+    func testAWholeDoubleIsStoredAsAnIntegerAsApolloStoresIt() throws {
+        let record = Record(key: "Place:1", fields: ["coordinates": .list([.list([.int(1), .int(2)]), .list([.double(3.5), .double(4.0)])]),
+                                                     "mass": .double(-2.0), "big": .double(9_007_199_254_740_992)])
+        XCTAssertEqual(record.jsonText, #"{"big":9007199254740992,"coordinates":[[1,2],[3.5,4]],"mass":-2}"#)
+        XCTAssertEqual(try Record(key: "Place:1", jsonText: record.jsonText), record, "equal as JSON values")
+        XCTAssertEqual(JSONWriter.string(for: .double(4.0), asStored: false), "4.0")
+        // Beyond 2^53 a Double holds no exact integer to write; -0.0 keeps its sign.
+        XCTAssertEqual(JSONWriter.string(for: .double(1e21)), "1e+21")
+        XCTAssertEqual(JSONWriter.string(for: .double(-0.0)), "-0.0")
+    }
+
+    func testDoublesThatAreNotWholeRoundTripBitForBit() throws {
+        let doubles: [Double] = [5.6430448, 12.5, 3.5, -2.5, 0.1 + 0.2, 1e-7, 1e21, 123456789.125, .leastNonzeroMagnitude,
                                  Double.greatestFiniteMagnitude, -Double.leastNormalMagnitude, 1.0 / 3.0, -0.0]
         for number in doubles {
             let text = JSONWriter.string(for: .double(number))

@@ -18,6 +18,10 @@ final class WriteCommandTests: CommandTestCase {
         // The fixture also holds the mutation's result, written by a second response.
         apollo = apollo.filter { !$0.key.hasPrefix("MUTATION_ROOT") }
         XCTAssertEqual(try records(cache), apollo)
+        // Spelled as Apollo spells them too: a whole Float as an integer
+        // (`[3.5,4]`, not `[3.5,4.0]`), which SQLite's JSON types tell apart.
+        let types = "SELECT r.key, t.fullkey, t.type FROM records r, json_tree(r.record) t WHERE r.key NOT LIKE 'MUTATION_ROOT%' ORDER BY 1, 2"
+        XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
     func testWritingAgainChangesNothingAndSaysSo() throws {

@@ -60,8 +60,8 @@ extension GQLCache {
                 try tx.forEachKey(matching: keyPattern, typename: typename, limit: limit) { key in
                     switch output.format {
                     case .text: context.print(key.display)
-                    case .jsonl: context.print(JSONWriter.quoted(key.rawValue, escapingSlashes: false))
-                    case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + JSONWriter.quoted(key.rawValue, escapingSlashes: false))
+                    case .jsonl: context.print(JSONWriter.quoted(key.rawValue, asStored: false))
+                    case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + JSONWriter.quoted(key.rawValue, asStored: false))
                     }
                     listed += 1
                 }

@@ -34,7 +34,7 @@ enum DiffReport {
     }
 
     static func textLine(for field: FieldDifference) -> String {
-        func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, escapingSlashes: false) }
+        func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, asStored: false) }
         switch (field.before, field.after) {
         case (nil, let after?): return "+ \(field.field): \(json(after))"
         case (let before?, nil): return "- \(field.field): \(json(before))"

@@ -7,7 +7,7 @@ extension CacheKey {
         // Control characters are single bytes in UTF-8, and no byte of a
         // longer character is below 0x80: the bytes say it, without decoding.
         rawValue.utf8.contains { $0 < 0x20 || $0 == 0x7F }
-            ? JSONWriter.quoted(rawValue, escapingSlashes: false) : rawValue
+            ? JSONWriter.quoted(rawValue, asStored: false) : rawValue
     }
 }
 

@@ -22,7 +22,7 @@ enum GrepReport {
         if case .reference(let target) = match.value {
             return "\(key.display) \(path(match)) → \(target.display)"
         }
-        return "\(key.display) \(path(match)): \(match.numberText ?? JSONWriter.string(for: match.value, escapingSlashes: false))"
+        return "\(key.display) \(path(match)): \(match.numberText ?? JSONWriter.string(for: match.value, asStored: false))"
     }
 
     /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.

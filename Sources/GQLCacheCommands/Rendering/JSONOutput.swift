@@ -37,7 +37,7 @@ indirect enum JSONOutput: Equatable {
         case .null: output.append("null")
         case .bool(let flag): flag ? output.append("true") : output.append("false")
         case .int(let number): output.append(Int64(number))
-        case .string(let text): output.appendQuoted(text, escapingSlashes: false)
+        case .string(let text): output.appendQuoted(text, asStored: false)
         case .number(let text): output.append(raw: text)
         case .value(let value):
             Self.write(value, to: &output, pretty: pretty, indent: indent)
@@ -49,7 +49,7 @@ indirect enum JSONOutput: Equatable {
             }
         case .object(let members):
             Self.writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
-                output.appendQuoted(members[index].0, escapingSlashes: false)
+                output.appendQuoted(members[index].0, asStored: false)
                 pretty ? output.append(": ") : output.append(":")
                 members[index].1.write(to: &output, pretty: pretty, indent: indent + 1)
             }
@@ -63,7 +63,7 @@ indirect enum JSONOutput: Equatable {
         case .object(let members) where pretty && !members.isEmpty:
             JSONOutput.record(members).write(to: &output, pretty: pretty, indent: indent)
         default:
-            output.append(value, escapingSlashes: false)
+            output.append(value, asStored: false)
         }
     }
 
@@ -79,7 +79,7 @@ indirect enum JSONOutput: Equatable {
             }
         case .object(let members):
             writeContainer("{", "}", members.count, to: &output, pretty: pretty, indent: indent) { index, output in
-                output.appendQuoted(members[index].0, escapingSlashes: false)
+                output.appendQuoted(members[index].0, asStored: false)
                 pretty ? output.append(": ") : output.append(":")
                 write(members[index].1, to: &output, pretty: pretty, indent: indent + 1)
             }
@@ -127,7 +127,7 @@ struct JSONLines {
         text.append("\":\"")
         text.append(kind)
         text.append("\",\"key\":")
-        text.appendQuoted(key.rawValue, escapingSlashes: false)
+        text.appendQuoted(key.rawValue, asStored: false)
         text.append("}\n")
     }
 

@@ -84,7 +84,7 @@ struct RecordTreeRenderer {
         case .list(let elements):
             return "[" + elements.map(displayText).joined(separator: ", ") + "]"
         default:
-            return JSONWriter.string(for: value, escapingSlashes: false)
+            return JSONWriter.string(for: value, asStored: false)
         }
     }
 }
