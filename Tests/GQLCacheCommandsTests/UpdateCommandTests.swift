@@ -34,6 +34,14 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: query 'NotLocal' is not a local cache mutation: Apollo only lets definitions marked @apollo_client_ios_localCacheMutation write to the cache, and so does gqlcache; mark it as in 'query NotLocal @apollo_client_ios_localCacheMutation { … }'\n")
         XCTAssertEqual(try bytes(cache), before)
+        // Marked or not, a mutation or subscription is no definition Apollo writes (spec §6).
+        for kind in ["mutation", "subscription"] {
+            let marked = gqlcache("update", cache, "--text", "\(kind) L @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }",
+                                  "--set", "hero.name=X")
+            XCTAssertEqual(marked.status, .usage)
+            XCTAssertEqual(marked.stderr, "gqlcache: \(kind) 'L' cannot be a local cache mutation: Apollo writes only queries and fragments marked @apollo_client_ios_localCacheMutation; write its selection as in 'query L @apollo_client_ios_localCacheMutation { … }'\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
     }
 
     func testAFragmentUpdatesTheRecordAtItsKeyAndUnchangedRecordsKeepTheirRows() throws {

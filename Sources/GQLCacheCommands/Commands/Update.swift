@@ -94,6 +94,14 @@ extension GQLCache {
                 }
                 let definition = try document.operation(named: operation)
                 let name = definition.name ?? "(anonymous)"
+                guard definition.kind == .query else {
+                    // Marked or not: the definitions Apollo lets write are queries and fragments.
+                    throw CommandFailure(
+                        .usage,
+                        "\(definition.kind.rawValue) '\(name)' cannot be a local cache mutation: Apollo writes only queries "
+                            + "and fragments marked @apollo_client_ios_localCacheMutation; write its selection as in "
+                            + "'query \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }'")
+                }
                 try requireLocalCacheMutation(definition.isLocalCacheMutation, definition.kind.rawValue, name, example: "\(definition.kind.rawValue) \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }")
                 return Target(
                     name: "\(definition.kind.rawValue) \(name)",
