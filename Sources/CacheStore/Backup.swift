@@ -103,7 +103,9 @@ extension CacheStore {
     ///
     /// The copy is taken once the write transaction holds the write lock and
     /// before anything changes, so it is exactly the state the change
-    /// applies to, whatever the app wrote before. It is read in one read
+    /// applies to, whatever the app wrote before. `request.made` is called
+    /// once the change is committed; a write that changes no row, or rolls
+    /// back, removes the copy and calls nothing. It is read in one read
     /// transaction of a second connection (SQLite's backup cannot read
     /// through a connection with a write transaction open), so it is
     /// consistent while the app has the file open, in WAL mode too. When the
@@ -117,9 +119,10 @@ extension CacheStore {
         try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: date)
     }
 
-    /// Makes a pending backup, if there is one.
-    func performPendingBackup() throws {
-        guard let request = pendingBackup.take() else { return }
-        request.made(try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: request.date))
+    /// Makes a pending backup, if there is one, and returns the request
+    /// with the copy's path, for the caller to announce (or remove).
+    func makePendingBackup() throws -> (request: BackupRequest, copy: String)? {
+        guard let request = pendingBackup.take() else { return nil }
+        return (request, try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: request.date))
     }
 }

@@ -165,21 +165,36 @@ public final class CacheStore: Sendable {
 
     /// Runs `body` in one IMMEDIATE transaction that commits when `body`
     /// returns and rolls back when it throws. `progress` as in ``read(progress:_:)``.
+    /// A pending backup is kept, and announced, only when the transaction
+    /// commits a change: one that rolls back, or changes no row, leaves
+    /// no copy behind.
     @discardableResult
     public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         return try interruption.writing { try answeringInterrupts {
             var result: T?
-            try queue.inTransaction(.immediate) { db in
-                try performPendingBackup()
-                let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
-                defer { watcher?.stop() }
-                let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
-                defer { transaction.end() }
-                result = try body(transaction)
-                // A Ctrl-C that came between statements rolls the write back.
-                try transaction.checkInterrupt()
-                return .commit
+            var backup: (request: BackupRequest, copy: String)?
+            var changed = false
+            do {
+                try queue.inTransaction(.immediate) { db in
+                    backup = try makePendingBackup()
+                    let changesBefore = db.totalChangesCount
+                    let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
+                    defer { watcher?.stop() }
+                    let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
+                    defer { transaction.end() }
+                    result = try body(transaction)
+                    // A Ctrl-C that came between statements rolls the write back.
+                    try transaction.checkInterrupt()
+                    changed = db.totalChangesCount != changesBefore
+                    return .commit
+                }
+            } catch {
+                if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
+                throw error
+            }
+            if let backup {
+                if changed { backup.request.made(backup.copy) } else { try? FileManager.default.removeItem(atPath: backup.copy) }
             }
             return result!
         } }
@@ -192,7 +207,7 @@ public final class CacheStore: Sendable {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
-            try performPendingBackup()
+            if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
             try queue.vacuum()
             try queue.writeWithoutTransaction { db in
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {

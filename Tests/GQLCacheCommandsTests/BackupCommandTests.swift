@@ -83,7 +83,17 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(run("rm", cache, "Human:1002", "--dry-run", "--backup").status, .success)
         XCTAssertEqual(run("clear", cache, "--backup", answers: ["n"]).status, .notFound)
         XCTAssertEqual(run("rm", cache, "--match", "Human", "--backup", answers: ["no"]).status, .notFound)
+        // Write transactions that change no row, or fail, leave no copy either.
+        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }"
+        let unchanged = run("update", cache, "--text", document, "--set", "hero.name=R2-D2", "--backup")
+        XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
+        XCTAssertEqual(unchanged.stderr, "")
+        XCTAssertTrue(unchanged.stdout.hasPrefix("nothing to write"), unchanged.stdout)
+        XCTAssertEqual(run("update", cache, "--text", document, "--set", "hero.nope=X", "--backup").status, .usage)
+        XCTAssertEqual(run("rm", cache, "--match", "Nobody", "--force", "--backup").status, .notFound)
+        XCTAssertEqual(run("rm", cache, "Nobody:1", "--backup").status, .notFound)
         XCTAssertEqual(try backups(), [])
+        XCTAssertEqual(try keys(in: cache).count, 10)
     }
 
     /// The REPL keeps the store open: a --backup that wrote nothing must
