@@ -85,12 +85,24 @@ public struct CacheSchema: @unchecked Sendable {
             if let place = NestingLimit.firstTooDeep(in: text) {
                 throw QueryError.schema(source: name, line: place.line, column: place.column, message: NestingLimit.message)
             }
+            // Each file parsed alone first: joined, a brace left open at the
+            // end of one file would be reported in the next, or in the
+            // directives declared after them all.
+            do {
+                _ = try GraphQL.parse(source: Source(body: text, name: name))
+            } catch let error as GraphQLError {
+                let place = error.firstPlace
+                throw QueryError.schema(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
+            }
         }
         let combined = CombinedSource(sources)
         let missing = clientDirectives.filter { !combined.text.contains("directive @\($0.name)") }
         let prelude = missing.map(\.declaration).joined(separator: "\n")
         do {
             let schema = try buildSchema(source: Source(body: combined.text + prelude, name: combined.names))
+            // What a server would refuse to start with: no Query type, a
+            // type without fields, an interface wrongly implemented.
+            if let problem = validateSchema(schema: schema).first { throw problem }
             return CacheSchema(schema: schema)
         } catch let error as GraphQLError {
             let place = error.firstPlace

@@ -265,6 +265,25 @@ final class CacheReaderTests: XCTestCase {
         }
     }
 
+    /// A brace left open at the end of a file is reported there, not in
+    /// the next file or in the client directives declared after them.
+    func testASchemaFileLeftOpenIsReportedAtItsOwnEnd() {
+        XCTAssertThrowsError(try CacheSchema.parse([("open.graphqls", "type Query { foo: Int \n"), ("b.graphqls", "type B { c: Int }")])) { error in
+            XCTAssertEqual("\(error)", "open.graphqls:2:1: schema error: syntax error: Expected Name, found <EOF>")
+        }
+    }
+
+    /// A schema no server would start with is refused, not used to check
+    /// (or not check) documents against.
+    func testASchemaWithoutAQueryTypeOrWithAnEmptyTypeIsRefused() {
+        XCTAssertThrowsError(try CacheSchema.parse(sdl: "type Foo { a: Int }", source: "s.graphqls")) { error in
+            XCTAssertEqual("\(error)", "s.graphqls: schema error: Query root type must be provided.")
+        }
+        XCTAssertThrowsError(try CacheSchema.parse(sdl: "type Query { a: Foo }\ntype Foo { }", source: "s.graphqls")) { error in
+            XCTAssertEqual("\(error)", "s.graphqls:2:1: schema error: Type Foo must define one or more fields.")
+        }
+    }
+
     func testTheDemoQueryReadsBackTheResponseThatWroteIt() throws {
         let result = try read(Self.demo, variables: Self.variables)
         XCTAssertEqual(result.misses, [])
