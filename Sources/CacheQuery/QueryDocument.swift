@@ -11,6 +11,8 @@ public struct QueryDocument: Sendable {
     public internal(set) var fragments: [String: FragmentDefinition] = [:]
     /// The texts parsed, by source name, for validation against a schema.
     public private(set) var sources: [(name: String, text: String)] = []
+    /// Where each fragment name is first spread: source, line and column.
+    private(set) var spreadPlaces: [String: (source: String, line: Int, column: Int)] = [:]
 
     public init() {}
 
@@ -37,6 +39,7 @@ public struct QueryDocument: Sendable {
             }
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {
+                    document.noteSpreadPlaces(in: operation.selectionSet, source: name)
                     let converted = ASTConversion.operation(operation)
                     // Which one a name picks must not depend on the order of the files.
                     if let operationName = converted.name {
@@ -47,6 +50,7 @@ public struct QueryDocument: Sendable {
                     }
                     document.operations.append(converted)
                 } else if let fragment = definition as? GraphQL.FragmentDefinition {
+                    document.noteSpreadPlaces(in: fragment.selectionSet, source: name)
                     let converted = ASTConversion.fragment(fragment)
                     document.fragments[converted.name] = converted
                 }
@@ -55,9 +59,22 @@ public struct QueryDocument: Sendable {
         return document
     }
 
-    /// Throws ``QueryError/unknownFragment(_:available:)`` for the first
-    /// fragment spread in `selections` (or in the fragments they spread)
-    /// that names no fragment of the documents, and
+    private mutating func noteSpreadPlaces(in set: SelectionSet, source: String) {
+        for selection in set.selections {
+            if let field = selection as? Field, let inner = field.selectionSet {
+                noteSpreadPlaces(in: inner, source: source)
+            } else if let inline = selection as? InlineFragment {
+                noteSpreadPlaces(in: inline.selectionSet, source: source)
+            } else if let spread = selection as? FragmentSpread, spreadPlaces[spread.name.value] == nil,
+                      let token = spread.loc?.startToken {
+                spreadPlaces[spread.name.value] = (source, token.line, token.column)
+            }
+        }
+    }
+
+    /// Throws ``QueryError/unknownSpread(_:source:line:column:available:)``
+    /// for the first fragment spread in `selections` (or in the fragments
+    /// they spread) that names no fragment of the documents, and
     /// ``QueryError/fragmentCycle(_:)`` for a fragment that spreads itself.
     /// A schema's validation says so too; without a schema a read would
     /// quietly read nothing there.
@@ -75,7 +92,9 @@ public struct QueryDocument: Sendable {
                     if let start = path.firstIndex(of: name) { throw QueryError.fragmentCycle(Array(path[start...]) + [name]) }
                     guard !finished.contains(name) else { continue }
                     guard let fragment = fragments[name] else {
-                        throw QueryError.unknownFragment(name, available: fragments.keys.sorted())
+                        let place = spreadPlaces[name] ?? (sources.map(\.name).joined(separator: ", "), 0, 0)
+                        throw QueryError.unknownSpread(
+                            name, source: place.source, line: place.line, column: place.column, available: fragments.keys.sorted())
                     }
                     path.append(name)
                     try visit(fragment.selections)

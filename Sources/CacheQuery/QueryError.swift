@@ -9,6 +9,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateOperation(String, sources: [String])
     case ambiguousOperation(available: [String])
     case unknownFragment(String, available: [String])
+    /// A spread `...Name` of a fragment no document defines: where it is.
+    case unknownSpread(String, source: String, line: Int, column: Int, available: [String])
     /// A fragment that spreads itself, through the fragments named in order.
     case fragmentCycle([String])
     case undefinedVariable(String, operation: String)
@@ -36,6 +38,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the documents hold several operations; name one" + listing(available, "operations")
         case .unknownFragment(let name, let available):
             return "no fragment named '\(name)'" + listing(available, "fragments")
+        case .unknownSpread(let name, let source, let line, let column, let available):
+            return "\(place(source, line, column)): unknown fragment '\(name)'" + listing(available, "fragments")
         case .fragmentCycle(let names):
             return "fragment '\(names[0])' spreads itself (\(names.joined(separator: " → "))); a fragment cannot include itself"
         case .undefinedVariable(let name, let operation):

@@ -131,6 +131,11 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("read", blogCache, "--document", path("nope.graphql")).status, .io)
         XCTAssertEqual(gqlcache("read", blogCache).status, .usage, "a document is required")
         XCTAssertEqual(gqlcache("read", blogCache, "--text", "{ viewer { name } }", "--fragment", "X").status, .usage, "--fragment needs --key")
+        // A spread of a fragment no document defines is a mistake in the
+        // document, named where it is; a script must not take it for a miss.
+        let spread = gqlcache("read", blogCache, "--text", "{ viewer {\n  ...Nope } }")
+        XCTAssertEqual(spread.status, .usage)
+        XCTAssertEqual(spread.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
     }
 
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
