@@ -81,6 +81,9 @@ public struct ReadResult: Sendable {
     /// The records the read decoded, by key: those its data came from (and,
     /// after a miss, those it had reached).
     public let records: [CacheKey: Record]
+    /// Without a schema: fragments and inline fragments whose type
+    /// condition matched no object the read met (see ``CacheReader``).
+    public var typeConditionsNotApplied: [TypeConditionNotApplied] = []
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects { ExistingObjects(keys: objectKeys, data: data) }

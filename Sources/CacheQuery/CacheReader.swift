@@ -13,7 +13,9 @@ import CacheStore
 /// ```
 ///
 /// Without a schema a type condition matches only a record whose
-/// `__typename` is that very name, and values are returned as stored. With
+/// `__typename` is that very name (the result names the conditions that
+/// matched none, which may be interfaces or unions), and values are
+/// returned as stored. With
 /// one, interfaces and unions match their possible types and variables are
 /// coerced to their declared types (an integer for a Float renders `-2.0`).
 public struct CacheReader {
@@ -54,7 +56,9 @@ public struct CacheReader {
         walk.keepingKeys = keepingKeys
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
-            return ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
+            var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
+            result.typeConditionsNotApplied = walk.collector.log?.neverApplied ?? []
+            return result
         } catch let stop as Walk.Stop {
             return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loadedRecords)
         }
@@ -79,7 +83,8 @@ private struct Walk {
     init(reader: CacheReader, scope: VariableScope, partial: Bool) {
         self.reader = reader
         self.scope = scope
-        self.collector = FieldCollector(document: reader.document, schema: reader.schema, scope: scope)
+        self.collector = FieldCollector(
+            document: reader.document, schema: reader.schema, scope: scope, log: reader.schema == nil ? TypeConditionLog() : nil)
         self.partial = partial
     }
 

@@ -7,6 +7,9 @@ struct FieldCollector {
     let document: QueryDocument
     let schema: CacheSchema?
     let scope: VariableScope
+    /// Without a schema, the type conditions compared with each
+    /// `__typename`: a read says which it did not apply.
+    var log: TypeConditionLog? = nil
 
     /// The fields for an object of `typename`, by response name in
     /// selection order. A spread or inline fragment applies when its type
@@ -17,6 +20,12 @@ struct FieldCollector {
         var order: [String] = []
         var fields: [String: [FieldSelection]] = [:]
         var visitedFragments: Set<String> = []
+        var compared: (applied: [String], notApplied: [String]) = ([], [])
+        func applies(_ typeCondition: String) -> Bool {
+            let applies = self.applies(typeCondition, to: typename)
+            if applies { compared.applied.append(typeCondition) } else { compared.notApplied.append(typeCondition) }
+            return applies
+        }
         func collect(_ selections: [Selection]) {
             for selection in selections {
                 switch selection {
@@ -25,11 +34,11 @@ struct FieldCollector {
                     if fields[field.responseKey] == nil { order.append(field.responseKey) }
                     fields[field.responseKey, default: []].append(field)
                 case .inlineFragment(let typeCondition, let conditions, let inner):
-                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0, to: typename) }) ?? true else { continue }
+                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0) }) ?? true else { continue }
                     collect(inner)
                 case .fragmentSpread(let name, let conditions):
                     guard scope.isIncluded(conditions), !visitedFragments.contains(name),
-                        let fragment = document.fragments[name], typename == nil || applies(fragment.typeCondition, to: typename)
+                        let fragment = document.fragments[name], typename == nil || applies(fragment.typeCondition)
                     else { continue }
                     visitedFragments.insert(name)
                     collect(fragment.selections)
@@ -37,6 +46,13 @@ struct FieldCollector {
             }
         }
         collect(selections)
+        if schema == nil, let typename, let log {
+            // `... on Human { } ... on Droid { }` where one applied: the
+            // others name the other object types, as expected.
+            let alternatives = !compared.applied.isEmpty
+            for condition in compared.applied { log.note(condition, appliedTo: typename, true) }
+            if !alternatives { for condition in compared.notApplied { log.note(condition, appliedTo: typename, false) } }
+        }
         return order.map { ($0, fields[$0]!) }
     }
 
@@ -70,4 +86,31 @@ struct FieldCollector {
         if let schema { return schema.matches(typeCondition: typeCondition, typename: typename) }
         return typeCondition == typename
     }
+}
+
+/// Without a schema, which type conditions a read applied to which
+/// `__typename`s: a condition that never matched any object it met may
+/// name an interface or union, whose fragments Apollo (which knows the
+/// schema) would have applied.
+final class TypeConditionLog: @unchecked Sendable {
+    private var matched: Set<String> = []
+    private var unmatched: [String: Set<String>] = [:]
+
+    func note(_ typeCondition: String, appliedTo typename: String, _ applied: Bool) {
+        if applied { matched.insert(typeCondition) } else { unmatched[typeCondition, default: []].insert(typename) }
+    }
+
+    /// Each condition that matched no object, with the `__typename`s it was
+    /// not applied to, in name order.
+    var neverApplied: [TypeConditionNotApplied] {
+        unmatched.filter { !matched.contains($0.key) }.sorted { $0.key < $1.key }
+            .map { TypeConditionNotApplied(typeCondition: $0.key, typenames: $0.value.sorted()) }
+    }
+}
+
+/// A type condition a read without a schema applied to no object: it took
+/// the name for an object type, and `typenames` are the objects it met.
+public struct TypeConditionNotApplied: Equatable, Sendable {
+    public let typeCondition: String
+    public let typenames: [String]
 }

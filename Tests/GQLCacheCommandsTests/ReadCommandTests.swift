@@ -138,6 +138,26 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(spread.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
     }
 
+    /// Without a schema, a fragment on an interface applies to nothing and
+    /// its fields are silently missing: the read says so, and not for the
+    /// usual `... on Human { } ... on Droid { }` of which one applies.
+    func testWithoutASchemaAFragmentThatAppliedToNothingIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "{ hero(episode: NEWHOPE) { name friends { ...CharName } } } fragment CharName on Character { name }"
+        let result = gqlcache("read", cache, "--text", query, "--format", "json")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, #"{"hero":{"name":"R2-D2","friends":[{},{},null]}}"# + "\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); if Character is an interface or union, give --schema to read as Apollo does\n")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--quiet").stderr, "")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let withSchema = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
+        XCTAssertEqual(withSchema.stdout, #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
+        XCTAssertEqual(withSchema.stderr, "")
+        let alternatives = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name ... on Human { height } ... on Droid { primaryFunction } } }")
+        XCTAssertEqual(alternatives.status, .success)
+        XCTAssertEqual(alternatives.stderr, "")
+    }
+
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path

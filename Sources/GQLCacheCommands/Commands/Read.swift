@@ -12,7 +12,7 @@ extension GQLCache {
             discussion: """
                 Field cache keys are computed from the document and the variables, references are \
                 followed, and fragments apply by __typename (without a schema a type condition matches \
-                only that exact __typename). The data is printed in the operation's shape: pretty JSON \
+                only that exact __typename, and a warning names each one that applied to no object). The data is printed in the operation's shape: pretty JSON \
                 as text, one line with --format json or jsonl. A cache miss exits 1 and names the \
                 response path, the record, the field key looked for and the keys of that field the \
                 record does hold; --partial prints the data found with a GraphQL-style "errors" list.
@@ -69,6 +69,7 @@ extension GQLCache {
             // Printed, the result is done with: the process's own run exits
             // without taking the time to free it.
             defer { context.keepUntilExit(result) }
+            defer { if result.data != nil { warnOfTypeConditions(result.typeConditionsNotApplied, context: context) } }
             let pretty = output.format == .text
             if partial {
                 var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
@@ -85,6 +86,19 @@ extension GQLCache {
                 throw CommandFailure(result.misses.first?.status ?? .notFound, result.misses.first?.description ?? "cache miss")
             }
             context.print(JSONOutput.response(data).rendered(pretty: pretty))
+        }
+
+        /// Without a schema a fragment on an interface or union applies to
+        /// nothing, and the data silently lacks its fields: say which type
+        /// conditions matched no object, and how to make the read exact.
+        private func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], context: CommandContext) {
+            guard !context.isQuiet else { return }
+            for condition in conditions {
+                let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
+                context.warn(
+                    "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames)); "
+                        + "if \(condition.typeCondition) is an interface or union, give --schema to read as Apollo does")
+            }
         }
     }
 }
