@@ -22,6 +22,21 @@ extension ResponseValue {
         }
     }
 
+    /// The value at `path` (response names and list indexes), or nil when
+    /// the data has nothing there.
+    public func value(at path: [String]) -> ResponseValue? {
+        guard let head = path.first else { return self }
+        switch self {
+        case .object(let members):
+            return members.first { $0.0 == head }?.1.value(at: Array(path.dropFirst()))
+        case .list(let elements):
+            guard let index = Int(head), elements.indices.contains(index) else { return nil }
+            return elements[index].value(at: Array(path.dropFirst()))
+        case .null, .scalar:
+            return nil
+        }
+    }
+
     /// The data with the value at `path` (response names and list indexes,
     /// `hero.friends.0.name`) replaced. Only what the data already holds can
     /// be set, so a path outside the selection is an error; an index one

@@ -92,6 +92,20 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:JEDI)"], .reference(CacheKey("Wookiee:w1")))
     }
 
+    /// `--set name=123` where the data holds a string means the text, as
+    /// `--var` keeps it for a String; a number stays a number elsewhere.
+    func testSetKeepsNumberLikeTextWhereTheDataHoldsAString() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=123", "--schema", schema)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("123"))
+        XCTAssertEqual(update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=true").status, .success)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("true"))
+        XCTAssertEqual(update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=null").status, .success)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .null, "null is still null")
+    }
+
     func testBadPathsMissesAndTypeErrorsWriteNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -39,7 +39,7 @@ extension GQLCache {
         @Option(
             name: .customLong("set"),
             help: ArgumentHelp(
-                "Set the value at a path of response names and list indexes, e.g. hero.friends.0.name=Luke; the value is JSON when it parses as JSON, else a string (repeatable).",
+                "Set the value at a path of response names and list indexes, e.g. hero.friends.0.name=Luke; the value is JSON when it parses as JSON, else a string, and a number or true/false where the data holds a string stays text (repeatable).",
                 valueName: "path=value"))
         var assignments: [String] = []
 
@@ -156,9 +156,18 @@ extension GQLCache {
                 for assignment in assignments {
                     let path = String(assignment.prefix { $0 != "=" })
                     let text = String(assignment.dropFirst(path.count + 1))
-                    let newValue = (try? FieldValue(jsonText: text)) ?? .string(text)
+                    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                    var newValue = (try? FieldValue(jsonText: text)) ?? .string(text)
+                    // `name=123` where the data holds a string means the text,
+                    // as --var keeps it for a String or ID.
+                    if case .scalar(.string) = value.value(at: components) {
+                        switch newValue {
+                        case .int, .double, .bool: newValue = .string(text)
+                        default: break
+                        }
+                    }
                     do {
-                        value = try value.setting(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init), to: ResponseValue(newValue))
+                        value = try value.setting(components, to: ResponseValue(newValue))
                     } catch let error as DataPathError {
                         throw CommandFailure(.usage, "--set \(path): \(error); nothing written")
                     }
