@@ -24,6 +24,23 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
+    /// Without the app's key fields, an object the cache holds as
+    /// `Droid:2001` is written under a path key and the reference moves:
+    /// said in a warning, which the key field makes go away.
+    func testAReferenceMovedToAPathKeyIsWarnedOf() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let response = path("r.json")
+        try Data(#"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let query = "{ hero(episode: NEWHOPE) { __typename id name } }"
+        let planned = gqlcache("write", cache, "--text", query, "--response", response, "--dry-run")
+        XCTAssertEqual(planned.status, .success, planned.stderr)
+        XCTAssertEqual(planned.stderr, "gqlcache: warning: QUERY_ROOT hero(episode:NEWHOPE) would point at QUERY_ROOT.hero(episode:NEWHOPE), not Droid:2001: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy\n")
+        let keyed = gqlcache("write", cache, "--text", query, "--response", response, "--key-field", "*=id")
+        XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(keyed.stderr, "")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
+    }
+
     func testWritingAgainChangesNothingAndSaysSo() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -21,6 +21,33 @@ struct RecordChanges {
 
     var fieldCount: Int { records.reduce(0) { $0 + $1.fields.count } }
 
+    /// References that pointed at a key of the object's own (`Droid:2001`)
+    /// and now point at a path key under the record holding them
+    /// (`QUERY_ROOT.hero(episode:NEWHOPE)`): what writing a response
+    /// without the app's key fields does. Each as record, field, before, after.
+    var referencesMovedToPathKeys: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] {
+        var moved: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] = []
+        for record in records {
+            let pathPrefix = record.key.rawValue + "."
+            func compare(_ before: FieldValue, _ after: FieldValue, field: String) {
+                switch (before, after) {
+                case (.reference(let old), .reference(let new)):
+                    if new.rawValue.hasPrefix(pathPrefix) && !old.rawValue.hasPrefix(pathPrefix) {
+                        moved.append((record.key, field, old, new))
+                    }
+                case (.list(let old), .list(let new)):
+                    for (oldElement, newElement) in zip(old, new) { compare(oldElement, newElement, field: field) }
+                default:
+                    break
+                }
+            }
+            for change in record.fields {
+                if let before = change.before { compare(before, change.after, field: change.field) }
+            }
+        }
+        return moved
+    }
+
     /// The changes merging `incoming` into the cache would make, worked out
     /// as the store merges (later records win, fields are never removed).
     static func of(merging incoming: [Record], in tx: ReadTransaction, dryRun: Bool) throws -> RecordChanges {
