@@ -70,6 +70,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// A field's cache key may hold dots and brackets of its own (a Float
+    /// argument, an input list): the index after it is still found, and
+    /// the list's hint is one that can be typed as shown.
+    func testCdTakesAListIndexAfterAFieldWhoseKeyHoldsDotsAndBrackets() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let field = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
+        let run = try repl(cache, ["cd '\(field)'", "cd '\(field).0.0'", "pwd", "cd /", "cd '\(field)[1][0]'", "pwd"])
+        XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0'\"\n")
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT → Droid:2001\n")
+        XCTAssertEqual(run.status, .success)
+    }
+
     func testCdToAKeyAndItsMistakesAreExplained() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["cd Starship:3001", "pwd", "cd /", "cd friends", "cd hero(episode:NEWHOPE)", "cd friends", "cd name", "cd Human:100"])
