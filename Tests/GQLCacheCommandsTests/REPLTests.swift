@@ -353,6 +353,17 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "Human:100", before: "read --document \(document) HeroName --key "), .candidates(["Human:1000", "Human:1002"]))
     }
 
+    func testKeyOptionCompletesCacheKeysEvenWithADocumentOnTheLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Droid { name }".write(toFile: document, atomically: true, encoding: .utf8)
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "Dr", before: "read --document \(document) --fragment F --key "),
+                       .candidates(["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"]))
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "update --document \(document) --key "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "write --key "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
     // MARK: - Words and GraphQL input
 
     func testLinesSplitIntoWordsLikeAShellDoes() throws {

@@ -20,6 +20,8 @@ public final class REPLCompleter {
     static let fileOptions: Set<String> = [
         "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config", "--output", "-o",
     ]
+    /// Options of each CLI command that take a cache key.
+    static let keyOptions: Set<String> = ["--key"]
     static let keyLimit = 200
 
     init(session: REPLSession) {
@@ -41,6 +43,10 @@ public final class REPLCompleter {
             return .candidates(Self.matching(word, in: values))
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
+        // --key names a record, whatever operations the documents hold.
+        if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
+            return .candidates(keys(startingWith: word))
+        }
         // Documents named on this line count too, before the line has run.
         let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
         if previousWords.last == "--fragment" {
