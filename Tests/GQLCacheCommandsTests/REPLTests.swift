@@ -149,6 +149,24 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(bails.status, .notFound)
     }
 
+    /// 'help NAME' for a name that is no command answers as typing it does:
+    /// near names that work at the prompt, and 'help', not the shell's list
+    /// (with repl and completions) and 'gqlcache --help'.
+    func testHelpForAnUnknownCommandSuggestsOnlyWhatWorksAtThePrompt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["help nosuch", "help kyes", "nosuch", "help repl", "help exit"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: unknown command 'nosuch' (type 'help' for the commands)
+            gqlcache: unknown command 'kyes'. Did you mean 'keys'? (type 'help' for the commands)
+            gqlcache: unknown command 'nosuch' (type 'help' for the commands)
+            gqlcache: already in the REPL; use 'open FILE' to switch files
+
+            """)
+        XCTAssertEqual(run.stdout, "quit (or exit, or Ctrl-D) — leave\n")
+        let failed = try repl(cache, ["help nosuch"])
+        XCTAssertEqual(failed.status, .usage)
+    }
+
     func testTheExitStatusIsTheLastCommandsWhateverFailedBefore() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = path("text.txt")

@@ -147,17 +147,13 @@ public final class REPLSession {
         case "status":
             context.print(String(lastStatus.rawValue))
             return .success
-        case "repl":
-            context.report(.usage, "already in the REPL; use 'open FILE' to switch files")
-            return .usage
-        case "completions":
-            context.report(.usage, "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell")
-            return .usage
         default:
+            if let refusal = Self.refusal(of: command) {
+                context.report(.usage, refusal)
+                return .usage
+            }
             guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
-                let meant = OptionTable.nearest(to: command, among: REPLCompleter.commandNames)
-                let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
-                context.report(.usage, "unknown command '\(command)'\(suggestion) (type 'help' for the commands)")
+                context.report(.usage, Self.unknownCommand(command))
                 return .usage
             }
             var arguments = arguments
@@ -165,6 +161,22 @@ public final class REPLSession {
             if command == "show" && Self.namesNoKey(arguments) { arguments.insert(current.rawValue, at: 0) }
             return runCommand([command] + arguments)
         }
+    }
+
+    /// Why a CLI command does not run at the prompt, for those that do not.
+    static func refusal(of command: String) -> String? {
+        switch command {
+        case "repl": return "already in the REPL; use 'open FILE' to switch files"
+        case "completions": return "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell"
+        default: return nil
+        }
+    }
+
+    /// A name that is no command at the prompt, with the nearest that are.
+    static func unknownCommand(_ name: String) -> String {
+        let meant = OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
+        let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
+        return "unknown command '\(name)'\(suggestion) (type 'help' for the commands)"
     }
 
     /// Whether `show` arguments name no key (only options), parsed by the
@@ -233,10 +245,21 @@ public final class REPLSession {
     }
 
     private func help(_ arguments: [String]) -> ExitStatus {
-        if let name = arguments.first {
+        if let typed = arguments.first {
+            // The REPL's other names for its own commands.
+            let name = ["exit": "quit", "..": "back", "?": "help"][typed] ?? typed
             if let own = Self.ownCommands.first(where: { $0.name == name }) {
                 context.print(own.help)
                 return .success
+            }
+            // Only what works at the prompt: the shell's list and 'gqlcache --help' would name repl and completions.
+            if let refusal = Self.refusal(of: name) {
+                context.report(.usage, refusal)
+                return .usage
+            }
+            guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == name }) else {
+                context.report(.usage, Self.unknownCommand(name))
+                return .usage
             }
             let captured = StringSink()
             let helpContext = CommandContext(
