@@ -95,4 +95,18 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Up")
         try waitFor("gqlcache QUERY_ROOT> rm Starship:3001")
     }
+
+    func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("query {")
+        try keys("Enter")
+        try waitFor("    ...> ")
+        try type("  hero")
+        try keys("C-c")
+        try waitFor("    ...>   hero^C\ngqlcache QUERY_ROOT> ")
+        try type("pwd")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+    }
 }

@@ -2,7 +2,9 @@
 /// input or `-c` text in scripts, scripted lines in tests.
 public protocol LineReader: AnyObject {
     /// The next line, without its newline; nil at the end of input (Ctrl-D).
-    func readLine(prompt: String) -> String?
+    /// Ctrl-C drops the line and reads on at `freshPrompt`, the prompt of a
+    /// statement's first line (`prompt` may be a continuation's).
+    func readLine(prompt: String, freshPrompt: String) -> String?
     /// Remembers a line in the history (and its file).
     func addToHistory(_ line: String)
     /// Whether Ctrl-C was pressed since the last call, clearing it.
@@ -30,5 +32,5 @@ public final class SourceLineReader: LineReader {
         next = { source.readLine() }
     }
 
-    public func readLine(prompt: String) -> String? { next() }
+    public func readLine(prompt: String, freshPrompt: String) -> String? { next() }
 }

@@ -57,7 +57,8 @@ public final class REPLSession {
         while true {
             context.stdout.flush()
             context.stderr.flush()
-            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt)
+            // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
+            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
             if reader.takeInterrupt() { pending.removeAll() }
             guard let line else {
                 if interactive { context.stdout.write("\n") }

@@ -33,8 +33,8 @@ public final class ReadlineLineReader: LineReader {
         return (home as NSString).appendingPathComponent(".gqlcache_history")
     }
 
-    public func readLine(prompt: String) -> String? {
-        guard let line = gqlcache_readline(prompt) else { return nil }
+    public func readLine(prompt: String, freshPrompt: String) -> String? {
+        guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
         return String(cString: line)
     }
