@@ -109,4 +109,33 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
     }
+
+    /// A query typed over three lines is one history entry: Up brings it
+    /// back whole, in this session and the next, and it runs as it did.
+    func testAStatementOverSeveralLinesIsOneHistoryEntryAcrossSessions() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let history = path("history")
+        try start(cache, history: history)
+        try type("query {")
+        try keys("Enter")
+        try type("  # a } in a comment")
+        try keys("Enter")
+        try type("  hero(episode: NEWHOPE) { name }")
+        try keys("Enter")
+        try type("}")
+        try keys("Enter")
+        try waitFor(#""name": "R2-D2""#)
+        try keys("C-l", "Up")
+        try waitFor("gqlcache QUERY_ROOT> query {\n  # a } in a comment\n  hero(episode: NEWHOPE) { name }\n}")
+        try keys("C-u", "C-d")
+        try waitFor("EXIT=0")
+        terminal?.kill()
+
+        try start(cache, history: history)
+        try keys("C-l", "Up")
+        try waitFor("gqlcache QUERY_ROOT> query {\n  # a } in a comment\n  hero(episode: NEWHOPE) { name }\n}")
+        try keys("Enter")
+        try waitFor("}\n{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\ngqlcache QUERY_ROOT> ")
+    }
 }

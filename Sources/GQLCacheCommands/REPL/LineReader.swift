@@ -5,7 +5,8 @@ public protocol LineReader: AnyObject {
     /// Ctrl-C drops the line and reads on at `freshPrompt`, the prompt of a
     /// statement's first line (`prompt` may be a continuation's).
     func readLine(prompt: String, freshPrompt: String) -> String?
-    /// Remembers a line in the history (and its file).
+    /// Remembers an entry in the history (and its file): a line, or a
+    /// statement typed over several, newlines and all.
     func addToHistory(_ line: String)
     /// Whether Ctrl-C was pressed since the last call, clearing it.
     func takeInterrupt() -> Bool

@@ -5,23 +5,21 @@ import Foundation
 /// completion from the session, Ctrl-C that clears the line. The only file
 /// that imports readline.
 public final class ReadlineLineReader: LineReader {
-    private let historyPath: String?
-    private static let historyLimit: Int32 = 1000
+    private let historyFile: HistoryFile?
+    private static let historyLimit = 1000
 
     /// `historyPath` nil keeps no history file.
     public init(historyPath: String?) {
-        self.historyPath = historyPath
+        historyFile = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
         gqlcache_set_readline_name("gqlcache")
         // Keys hold ':', '(', '.' and ',': only whitespace separates words.
         gqlcache_set_word_breaks(" \t\n")
         gqlcache_install_sigint_handler()
         using_history()
-        if let historyPath {
-            if !FileManager.default.fileExists(atPath: historyPath) {
-                _ = FileManager.default.createFile(atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            chmod(historyPath, 0o600)
-            read_history(historyPath)
+        if let historyFile {
+            historyFile.prepare()
+            // Read by HistoryFile, not readline, which would split a statement of several lines.
+            for entry in historyFile.entries() { add_history(entry) }
         }
     }
 
@@ -39,11 +37,10 @@ public final class ReadlineLineReader: LineReader {
         return String(cString: line)
     }
 
+    /// A statement typed over several lines is one entry, newlines and all.
     public func addToHistory(_ line: String) {
         add_history(line)
-        guard let historyPath else { return }
-        append_history(1, historyPath)
-        history_truncate_file(historyPath, Self.historyLimit)
+        historyFile?.append(line)
     }
 
     public func takeInterrupt() -> Bool { gqlcache_take_interrupt() != 0 }
