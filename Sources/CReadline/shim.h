@@ -74,6 +74,13 @@ static inline void gqlcache_set_completion(rl_completion_func_t *function) {
     rl_attempted_completion_function = function;
 }
 
+/// Says whether a word break character is quoted, so that readline's word
+/// is the REPL's (`'a b'` is one word).
+static inline void gqlcache_set_char_is_quoted(rl_linebuf_func_t *function) { rl_char_is_quoted_p = function; }
+
+/// 1: the completion function writes the closing quote itself.
+static inline void gqlcache_set_suppress_quote(int suppress) { rl_completion_suppress_quote = suppress; }
+
 /// After a completion function: 1 stops readline from also completing file names.
 static inline void gqlcache_set_completion_over(int over) { rl_attempted_completion_over = over; }
 

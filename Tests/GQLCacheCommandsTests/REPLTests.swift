@@ -382,6 +382,48 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "Human:100", before: "write --key "), .candidates(["Human:1000", "Human:1002"]))
     }
 
+    /// The line after Tab: `line` up to where the insertion goes, then the
+    /// insertion (and readline's space after a whole candidate).
+    func tab(_ line: String, _ candidates: [String]) throws -> String {
+        let word = ShellWords.partialWord(line)
+        let insertion = try XCTUnwrap(REPLCompleter.insertion(for: candidates, completing: word))
+        return String(decoding: Array(line.utf8.prefix(insertion.from)), as: UTF8.self) + insertion.text
+    }
+
+    /// Keys and fields hold spaces, quotes and backslashes: Tab writes them
+    /// so that the REPL splits the line back into the very key, typed
+    /// bare, in an open quote of either kind, or with backslashes.
+    func testTabWritesAKeySoTheLineSplitsBackIntoIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let mutation = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        let completer = try completer(cache)
+        for typed in ["show MUTATION_ROOT.", "show 'MUTATION_ROOT.cr", "show \"MUTATION_ROOT.cr", #"show MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This\ is"#] {
+            let word = ShellWords.partialWord(typed)
+            XCTAssertEqual(completer.complete(word: word.value, before: "show "), .candidates([mutation]), typed)
+            let line = try tab(typed, [mutation])
+            XCTAssertEqual(try ShellWords.split(line), ["show", mutation], line)
+        }
+        XCTAssertEqual(try tab("show MUTATION_ROOT.", [mutation]), "show '\(mutation)'")
+        XCTAssertEqual(try tab("show \"MUTATION_ROOT.", [mutation]), "show \"\(mutation)\"")
+        let search = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
+        XCTAssertEqual(completer.complete(word: "sea", before: "cd "), .candidates([search]))
+        XCTAssertEqual(try ShellWords.split(try tab("cd sea", [search]) + ".0.0"), ["cd", search + ".0.0"])
+
+        // Several candidates: what they share, its quote left open for the next Tab.
+        let notes = ["Note:it's a b1", "Note:it's a b2"]
+        let shared = try tab("show Note:i", notes)
+        XCTAssertEqual(shared, #"show 'Note:it'\''s a b"#)
+        XCTAssertEqual(ShellWords.partialWord(shared).value, "Note:it's a b")
+        XCTAssertEqual(try ShellWords.split(try tab(shared + "2", ["Note:it's a b2"])), ["show", "Note:it's a b2"])
+        let odd = #"Note:say "hi" \ there"#
+        for typed in ["show Note:s", "show \"Note:s", "show 'Note:s", "show No'te:'s"] {
+            XCTAssertEqual(try ShellWords.split(try tab(typed, [odd])), ["show", odd], typed)
+        }
+        // Plain candidates stay bare.
+        XCTAssertEqual(try tab("show Human:10", ["Human:1000", "Human:1002"]), "show Human:100")
+        XCTAssertEqual(try tab("show Human:100", ["Human:1000"]), "show Human:1000")
+    }
+
     // MARK: - Words and GraphQL input
 
     func testLinesSplitIntoWordsLikeAShellDoes() throws {

@@ -138,4 +138,32 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("}\n{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\ngqlcache QUERY_ROOT> ")
     }
+
+    /// A key with spaces in it (a mutation's input) comes quoted from Tab,
+    /// so the completed command finds it; inside a quote already opened too.
+    func testTabQuotesKeysWithSpacesSoTheCompletedCommandFindsThem() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        let mutation = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        try type("show MUTATION_ROOT.")
+        try keys("Tab")
+        try waitFor("show '\(mutation)'")
+        try keys("Enter")
+        try waitFor("\(mutation) (Review)\n")
+        try keys("C-l")
+        try type("show \"MUTATION_ROOT.cr")
+        try keys("Tab")
+        try waitFor("show \"\(mutation)\"")
+        try keys("Enter")
+        try waitFor("\(mutation) (Review)\n")
+        try keys("C-l")
+        // A field's key with spaces, then a list index after its closing quote.
+        try type("cd sea")
+        try keys("Tab")
+        try waitFor("cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'")
+        try keys("BSpace")
+        try type(".0.0")
+        try keys("Enter")
+        try waitFor("gqlcache Human:1000> ")
+    }
 }

@@ -62,6 +62,24 @@ public final class REPLCompleter {
         return .candidates(keys(startingWith: word))
     }
 
+    /// What Tab writes for `candidates` of `word`, the word the line ends
+    /// in, from UTF-8 offset `from` of the line: the one candidate whole,
+    /// or what all of them share. Quoted so that the REPL's word splitting
+    /// gives the candidate back (a key may hold spaces and quotes): in the
+    /// quote the word has open, whose opening quote the text begins with
+    /// and replaces, else in single quotes when needed. A whole candidate
+    /// closes its quote; a shared beginning leaves it open for the next Tab.
+    static func insertion(for candidates: [String], completing word: ShellWords.PartialWord) -> (from: Int, text: String)? {
+        // An open quote stays where it is, and what the word says before it too.
+        let kept = word.openQuote == nil ? "" : word.valueBeforeOpenQuote
+        let rests = candidates.filter { $0.hasPrefix(kept) }.map { String($0.dropFirst(kept.count)) }
+        guard let first = rests.first else { return nil }
+        let from = word.openQuote == nil ? word.start : word.openQuoteOffset
+        guard rests.count > 1 else { return (from, ShellWords.quote(first, with: word.openQuote, closed: true)) }
+        let shared = rests.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+        return (from, ShellWords.quote(shared, with: word.openQuote, closed: false))
+    }
+
     static var commandNames: [String] {
         (GQLCache.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" && $0 != "completions" } + REPLSession.ownCommands.map(\.name) + ["exit"])
             .sorted()
