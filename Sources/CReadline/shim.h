@@ -16,6 +16,9 @@
 static volatile sig_atomic_t gqlcache_interrupted = 0;
 /// Whether readline is waiting for a line (so Ctrl-C clears it).
 static volatile sig_atomic_t gqlcache_reading_line = 0;
+/// The prompt Ctrl-C starts over at: a statement's first, also when the
+/// line being read continues it.
+static char *gqlcache_fresh_prompt = NULL;
 
 static void gqlcache_sigint(int signal) {
     (void)signal;
@@ -25,6 +28,7 @@ static void gqlcache_sigint(int signal) {
         (void)write(STDOUT_FILENO, "^C\n", 3);
         rl_free_line_state();
         rl_on_new_line();
+        if (gqlcache_fresh_prompt) rl_set_prompt(gqlcache_fresh_prompt);
         rl_replace_line("", 0);
         rl_redisplay();
     }
@@ -48,7 +52,10 @@ static inline int gqlcache_take_interrupt(void) {
     return was;
 }
 
-static inline char *gqlcache_readline(const char *prompt) {
+/// Reads a line at `prompt`; Ctrl-C drops it and reads on at `fresh_prompt`.
+static inline char *gqlcache_readline(const char *prompt, const char *fresh_prompt) {
+    free(gqlcache_fresh_prompt);
+    gqlcache_fresh_prompt = strdup(fresh_prompt);
     gqlcache_reading_line = 1;
     char *line = readline(prompt);
     gqlcache_reading_line = 0;
@@ -66,6 +73,13 @@ static inline void gqlcache_set_word_breaks(const char *characters) {
 static inline void gqlcache_set_completion(rl_completion_func_t *function) {
     rl_attempted_completion_function = function;
 }
+
+/// Says whether a word break character is quoted, so that readline's word
+/// is the REPL's (`'a b'` is one word).
+static inline void gqlcache_set_char_is_quoted(rl_linebuf_func_t *function) { rl_char_is_quoted_p = function; }
+
+/// 1: the completion function writes the closing quote itself.
+static inline void gqlcache_set_suppress_quote(int suppress) { rl_completion_suppress_quote = suppress; }
 
 /// After a completion function: 1 stops readline from also completing file names.
 static inline void gqlcache_set_completion_over(int over) { rl_attempted_completion_over = over; }

@@ -70,6 +70,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// A field's cache key may hold dots and brackets of its own (a Float
+    /// argument, an input list): the index after it is still found, and
+    /// the list's hint is one that can be typed as shown.
+    func testCdTakesAListIndexAfterAFieldWhoseKeyHoldsDotsAndBrackets() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let field = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
+        let run = try repl(cache, ["cd '\(field)'", "cd '\(field).0.0'", "pwd", "cd /", "cd '\(field)[1][0]'", "pwd"])
+        XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0'\"\n")
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT → Droid:2001\n")
+        XCTAssertEqual(run.status, .success)
+    }
+
     func testCdToAKeyAndItsMistakesAreExplained() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["cd Starship:3001", "pwd", "cd /", "cd friends", "cd hero(episode:NEWHOPE)", "cd friends", "cd name", "cd Human:100"])
@@ -135,6 +147,24 @@ final class REPLTests: CommandTestCase {
         let bails = try repl(cache, lines, bail: true)
         XCTAssertEqual(bails.stdout, "")
         XCTAssertEqual(bails.status, .notFound)
+    }
+
+    /// 'help NAME' for a name that is no command answers as typing it does:
+    /// near names that work at the prompt, and 'help', not the shell's list
+    /// (with repl and completions) and 'gqlcache --help'.
+    func testHelpForAnUnknownCommandSuggestsOnlyWhatWorksAtThePrompt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["help nosuch", "help kyes", "nosuch", "help repl", "help exit"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: unknown command 'nosuch' (type 'help' for the commands)
+            gqlcache: unknown command 'kyes'. Did you mean 'keys'? (type 'help' for the commands)
+            gqlcache: unknown command 'nosuch' (type 'help' for the commands)
+            gqlcache: already in the REPL; use 'open FILE' to switch files
+
+            """)
+        XCTAssertEqual(run.stdout, "quit (or exit, or Ctrl-D) — leave\n")
+        let failed = try repl(cache, ["help nosuch"])
+        XCTAssertEqual(failed.status, .usage)
     }
 
     func testTheExitStatusIsTheLastCommandsWhateverFailedBefore() throws {
@@ -339,6 +369,59 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "read --document \(document) --fragment "), .candidates(["F"]))
         // Once the operation is named, keys (for --key) again.
         XCTAssertEqual(completer.complete(word: "Human:100", before: "read --document \(document) HeroName --key "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
+    func testKeyOptionCompletesCacheKeysEvenWithADocumentOnTheLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Droid { name }".write(toFile: document, atomically: true, encoding: .utf8)
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "Dr", before: "read --document \(document) --fragment F --key "),
+                       .candidates(["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"]))
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "update --document \(document) --key "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "write --key "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
+    /// The line after Tab: `line` up to where the insertion goes, then the
+    /// insertion (and readline's space after a whole candidate).
+    func tab(_ line: String, _ candidates: [String]) throws -> String {
+        let word = ShellWords.partialWord(line)
+        let insertion = try XCTUnwrap(REPLCompleter.insertion(for: candidates, completing: word))
+        return String(decoding: Array(line.utf8.prefix(insertion.from)), as: UTF8.self) + insertion.text
+    }
+
+    /// Keys and fields hold spaces, quotes and backslashes: Tab writes them
+    /// so that the REPL splits the line back into the very key, typed
+    /// bare, in an open quote of either kind, or with backslashes.
+    func testTabWritesAKeySoTheLineSplitsBackIntoIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let mutation = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        let completer = try completer(cache)
+        for typed in ["show MUTATION_ROOT.", "show 'MUTATION_ROOT.cr", "show \"MUTATION_ROOT.cr", #"show MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This\ is"#] {
+            let word = ShellWords.partialWord(typed)
+            XCTAssertEqual(completer.complete(word: word.value, before: "show "), .candidates([mutation]), typed)
+            let line = try tab(typed, [mutation])
+            XCTAssertEqual(try ShellWords.split(line), ["show", mutation], line)
+        }
+        XCTAssertEqual(try tab("show MUTATION_ROOT.", [mutation]), "show '\(mutation)'")
+        XCTAssertEqual(try tab("show \"MUTATION_ROOT.", [mutation]), "show \"\(mutation)\"")
+        let search = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
+        XCTAssertEqual(completer.complete(word: "sea", before: "cd "), .candidates([search]))
+        XCTAssertEqual(try ShellWords.split(try tab("cd sea", [search]) + ".0.0"), ["cd", search + ".0.0"])
+
+        // Several candidates: what they share, its quote left open for the next Tab.
+        let notes = ["Note:it's a b1", "Note:it's a b2"]
+        let shared = try tab("show Note:i", notes)
+        XCTAssertEqual(shared, #"show 'Note:it'\''s a b"#)
+        XCTAssertEqual(ShellWords.partialWord(shared).value, "Note:it's a b")
+        XCTAssertEqual(try ShellWords.split(try tab(shared + "2", ["Note:it's a b2"])), ["show", "Note:it's a b2"])
+        let odd = #"Note:say "hi" \ there"#
+        for typed in ["show Note:s", "show \"Note:s", "show 'Note:s", "show No'te:'s"] {
+            XCTAssertEqual(try ShellWords.split(try tab(typed, [odd])), ["show", odd], typed)
+        }
+        // Plain candidates stay bare.
+        XCTAssertEqual(try tab("show Human:10", ["Human:1000", "Human:1002"]), "show Human:100")
+        XCTAssertEqual(try tab("show Human:100", ["Human:1000"]), "show Human:1000")
     }
 
     // MARK: - Words and GraphQL input

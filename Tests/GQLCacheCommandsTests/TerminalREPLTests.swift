@@ -95,4 +95,75 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Up")
         try waitFor("gqlcache QUERY_ROOT> rm Starship:3001")
     }
+
+    func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("query {")
+        try keys("Enter")
+        try waitFor("    ...> ")
+        try type("  hero")
+        try keys("C-c")
+        try waitFor("    ...>   hero^C\ngqlcache QUERY_ROOT> ")
+        try type("pwd")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// A query typed over three lines is one history entry: Up brings it
+    /// back whole, in this session and the next, and it runs as it did.
+    func testAStatementOverSeveralLinesIsOneHistoryEntryAcrossSessions() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let history = path("history")
+        try start(cache, history: history)
+        try type("query {")
+        try keys("Enter")
+        try type("  # a } in a comment")
+        try keys("Enter")
+        try type("  hero(episode: NEWHOPE) { name }")
+        try keys("Enter")
+        try type("}")
+        try keys("Enter")
+        try waitFor(#""name": "R2-D2""#)
+        try keys("C-l", "Up")
+        try waitFor("gqlcache QUERY_ROOT> query {\n  # a } in a comment\n  hero(episode: NEWHOPE) { name }\n}")
+        try keys("C-u", "C-d")
+        try waitFor("EXIT=0")
+        terminal?.kill()
+
+        try start(cache, history: history)
+        try keys("C-l", "Up")
+        try waitFor("gqlcache QUERY_ROOT> query {\n  # a } in a comment\n  hero(episode: NEWHOPE) { name }\n}")
+        try keys("Enter")
+        try waitFor("}\n{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// A key with spaces in it (a mutation's input) comes quoted from Tab,
+    /// so the completed command finds it; inside a quote already opened too.
+    func testTabQuotesKeysWithSpacesSoTheCompletedCommandFindsThem() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        let mutation = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        try type("show MUTATION_ROOT.")
+        try keys("Tab")
+        try waitFor("show '\(mutation)'")
+        try keys("Enter")
+        try waitFor("\(mutation) (Review)\n")
+        try keys("C-l")
+        try type("show \"MUTATION_ROOT.cr")
+        try keys("Tab")
+        try waitFor("show \"\(mutation)\"")
+        try keys("Enter")
+        try waitFor("\(mutation) (Review)\n")
+        try keys("C-l")
+        // A field's key with spaces, then a list index after its closing quote.
+        try type("cd sea")
+        try keys("Tab")
+        try waitFor("cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'")
+        try keys("BSpace")
+        try type(".0.0")
+        try keys("Enter")
+        try waitFor("gqlcache Human:1000> ")
+    }
 }

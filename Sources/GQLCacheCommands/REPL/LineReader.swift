@@ -2,8 +2,11 @@
 /// input or `-c` text in scripts, scripted lines in tests.
 public protocol LineReader: AnyObject {
     /// The next line, without its newline; nil at the end of input (Ctrl-D).
-    func readLine(prompt: String) -> String?
-    /// Remembers a line in the history (and its file).
+    /// Ctrl-C drops the line and reads on at `freshPrompt`, the prompt of a
+    /// statement's first line (`prompt` may be a continuation's).
+    func readLine(prompt: String, freshPrompt: String) -> String?
+    /// Remembers an entry in the history (and its file): a line, or a
+    /// statement typed over several, newlines and all.
     func addToHistory(_ line: String)
     /// Whether Ctrl-C was pressed since the last call, clearing it.
     func takeInterrupt() -> Bool
@@ -30,5 +33,5 @@ public final class SourceLineReader: LineReader {
         next = { source.readLine() }
     }
 
-    public func readLine(prompt: String) -> String? { next() }
+    public func readLine(prompt: String, freshPrompt: String) -> String? { next() }
 }

@@ -20,6 +20,8 @@ public final class REPLCompleter {
     static let fileOptions: Set<String> = [
         "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config", "--output", "-o",
     ]
+    /// Options of each CLI command that take a cache key.
+    static let keyOptions: Set<String> = ["--key"]
     static let keyLimit = 200
 
     init(session: REPLSession) {
@@ -41,6 +43,10 @@ public final class REPLCompleter {
             return .candidates(Self.matching(word, in: values))
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
+        // --key names a record, whatever operations the documents hold.
+        if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
+            return .candidates(keys(startingWith: word))
+        }
         // Documents named on this line count too, before the line has run.
         let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
         if previousWords.last == "--fragment" {
@@ -54,6 +60,24 @@ public final class REPLCompleter {
             return .candidates(Self.matching(word, in: fieldsHere()) + keys(startingWith: word))
         }
         return .candidates(keys(startingWith: word))
+    }
+
+    /// What Tab writes for `candidates` of `word`, the word the line ends
+    /// in, from UTF-8 offset `from` of the line: the one candidate whole,
+    /// or what all of them share. Quoted so that the REPL's word splitting
+    /// gives the candidate back (a key may hold spaces and quotes): in the
+    /// quote the word has open, whose opening quote the text begins with
+    /// and replaces, else in single quotes when needed. A whole candidate
+    /// closes its quote; a shared beginning leaves it open for the next Tab.
+    static func insertion(for candidates: [String], completing word: ShellWords.PartialWord) -> (from: Int, text: String)? {
+        // An open quote stays where it is, and what the word says before it too.
+        let kept = word.openQuote == nil ? "" : word.valueBeforeOpenQuote
+        let rests = candidates.filter { $0.hasPrefix(kept) }.map { String($0.dropFirst(kept.count)) }
+        guard let first = rests.first else { return nil }
+        let from = word.openQuote == nil ? word.start : word.openQuoteOffset
+        guard rests.count > 1 else { return (from, ShellWords.quote(first, with: word.openQuote, closed: true)) }
+        let shared = rests.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+        return (from, ShellWords.quote(shared, with: word.openQuote, closed: false))
     }
 
     static var commandNames: [String] {

@@ -57,7 +57,8 @@ public final class REPLSession {
         while true {
             context.stdout.flush()
             context.stderr.flush()
-            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt)
+            // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
+            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
             if reader.takeInterrupt() { pending.removeAll() }
             guard let line else {
                 if interactive { context.stdout.write("\n") }
@@ -147,17 +148,13 @@ public final class REPLSession {
         case "status":
             context.print(String(lastStatus.rawValue))
             return .success
-        case "repl":
-            context.report(.usage, "already in the REPL; use 'open FILE' to switch files")
-            return .usage
-        case "completions":
-            context.report(.usage, "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell")
-            return .usage
         default:
+            if let refusal = Self.refusal(of: command) {
+                context.report(.usage, refusal)
+                return .usage
+            }
             guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
-                let meant = OptionTable.nearest(to: command, among: REPLCompleter.commandNames)
-                let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
-                context.report(.usage, "unknown command '\(command)'\(suggestion) (type 'help' for the commands)")
+                context.report(.usage, Self.unknownCommand(command))
                 return .usage
             }
             var arguments = arguments
@@ -165,6 +162,22 @@ public final class REPLSession {
             if command == "show" && Self.namesNoKey(arguments) { arguments.insert(current.rawValue, at: 0) }
             return runCommand([command] + arguments)
         }
+    }
+
+    /// Why a CLI command does not run at the prompt, for those that do not.
+    static func refusal(of command: String) -> String? {
+        switch command {
+        case "repl": return "already in the REPL; use 'open FILE' to switch files"
+        case "completions": return "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell"
+        default: return nil
+        }
+    }
+
+    /// A name that is no command at the prompt, with the nearest that are.
+    static func unknownCommand(_ name: String) -> String {
+        let meant = OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
+        let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
+        return "unknown command '\(name)'\(suggestion) (type 'help' for the commands)"
     }
 
     /// Whether `show` arguments name no key (only options), parsed by the
@@ -233,10 +246,21 @@ public final class REPLSession {
     }
 
     private func help(_ arguments: [String]) -> ExitStatus {
-        if let name = arguments.first {
+        if let typed = arguments.first {
+            // The REPL's other names for its own commands.
+            let name = ["exit": "quit", "..": "back", "?": "help"][typed] ?? typed
             if let own = Self.ownCommands.first(where: { $0.name == name }) {
                 context.print(own.help)
                 return .success
+            }
+            // Only what works at the prompt: the shell's list and 'gqlcache --help' would name repl and completions.
+            if let refusal = Self.refusal(of: name) {
+                context.report(.usage, refusal)
+                return .usage
+            }
+            guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == name }) else {
+                context.report(.usage, Self.unknownCommand(name))
+                return .usage
             }
             let captured = StringSink()
             let helpContext = CommandContext(
@@ -310,50 +334,6 @@ public final class REPLSession {
             context.report(.io, "\(error)")
             return .io
         }
-    }
-
-    /// The key a field of `record` refers to: `author`, or with list
-    /// indexes `friends.1` (also `friends[1]`, `grid.0.1`).
-    static func follow(_ path: String, in record: Record) throws -> CacheKey? {
-        var name = path
-        var indexes: [Int] = []
-        if record.fields[path] == nil {
-            var rest = Substring(path.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: ""))
-            while let dot = rest.lastIndex(of: "."), let index = Int(rest[rest.index(after: dot)...]) {
-                indexes.insert(index, at: 0)
-                rest = rest[..<dot]
-            }
-            name = String(rest)
-        }
-        guard var value = record.fields[name] else { return nil }
-        for (depth, index) in indexes.enumerated() {
-            guard case .list(let elements) = value else {
-                throw CommandFailure(.usage, "\(name) is not a list at depth \(depth + 1)")
-            }
-            guard elements.indices.contains(index) else {
-                throw CommandFailure(.notFound, "\(name) has \(elements.count) element\(elements.count == 1 ? "" : "s"); no index \(index)")
-            }
-            value = elements[index]
-        }
-        switch value {
-        case .reference(let key): return key
-        case .list(let elements):
-            throw CommandFailure(.usage, "\(name) is a list of \(elements.count); say which element, e.g. 'cd \(path).0'")
-        default:
-            throw CommandFailure(.usage, "\(path) holds a value, not a reference")
-        }
-    }
-
-    /// Fields of a record that hold references (directly or in lists).
-    static func referenceFields(of record: Record) -> [String] {
-        func holdsReference(_ value: FieldValue) -> Bool {
-            switch value {
-            case .reference: return true
-            case .list(let elements): return elements.contains(where: holdsReference)
-            default: return false
-            }
-        }
-        return record.fields.keys.filter { holdsReference(record.fields[$0]!) }.sorted(by: byteOrder)
     }
 
     private func goBack() -> ExitStatus {

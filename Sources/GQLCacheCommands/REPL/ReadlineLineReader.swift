@@ -5,23 +5,27 @@ import Foundation
 /// completion from the session, Ctrl-C that clears the line. The only file
 /// that imports readline.
 public final class ReadlineLineReader: LineReader {
-    private let historyPath: String?
-    private static let historyLimit: Int32 = 1000
+    private let historyFile: HistoryFile?
+    private static let historyLimit = 1000
 
     /// `historyPath` nil keeps no history file.
     public init(historyPath: String?) {
-        self.historyPath = historyPath
+        historyFile = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
         gqlcache_set_readline_name("gqlcache")
         // Keys hold ':', '(', '.' and ',': only whitespace separates words.
         gqlcache_set_word_breaks(" \t\n")
+        // ...unless quoted or escaped, as the REPL splits its lines.
+        gqlcache_set_char_is_quoted { text, index in
+            guard let text else { return 0 }
+            let line = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(index)), as: UTF8.self)
+            return ShellWords.partialWord(line).quotesNext ? 1 : 0
+        }
         gqlcache_install_sigint_handler()
         using_history()
-        if let historyPath {
-            if !FileManager.default.fileExists(atPath: historyPath) {
-                _ = FileManager.default.createFile(atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            chmod(historyPath, 0o600)
-            read_history(historyPath)
+        if let historyFile {
+            historyFile.prepare()
+            // Read by HistoryFile, not readline, which would split a statement of several lines.
+            for entry in historyFile.entries() { add_history(entry) }
         }
     }
 
@@ -33,24 +37,23 @@ public final class ReadlineLineReader: LineReader {
         return (home as NSString).appendingPathComponent(".gqlcache_history")
     }
 
-    public func readLine(prompt: String) -> String? {
-        guard let line = gqlcache_readline(prompt) else { return nil }
+    public func readLine(prompt: String, freshPrompt: String) -> String? {
+        guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
         return String(cString: line)
     }
 
+    /// A statement typed over several lines is one entry, newlines and all.
     public func addToHistory(_ line: String) {
         add_history(line)
-        guard let historyPath else { return }
-        append_history(1, historyPath)
-        history_truncate_file(historyPath, Self.historyLimit)
+        historyFile?.append(line)
     }
 
     public func takeInterrupt() -> Bool { gqlcache_take_interrupt() != 0 }
 
     public func setCompleter(_ completer: REPLCompleter?) {
         ReadlineCompletion.completer = completer
-        gqlcache_set_completion(completer == nil ? nil : { text, start, _ in ReadlineCompletion.matches(text, start) })
+        gqlcache_set_completion(completer == nil ? nil : { _, start, end in ReadlineCompletion.matches(start: start, end: end) })
     }
 }
 
@@ -58,24 +61,33 @@ public final class ReadlineLineReader: LineReader {
 enum ReadlineCompletion {
     nonisolated(unsafe) static var completer: REPLCompleter?
 
-    static func matches(_ text: UnsafePointer<CChar>?, _ start: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        guard let completer, let text else { return nil }
-        let word = String(cString: text)
+    /// The matches for the word that ends at `end` of the line, readline's
+    /// own word starting at `start`: what replaces it first, then every
+    /// candidate as listed, then NULL.
+    static func matches(start: Int32, end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let completer else { return nil }
         let buffer = gqlcache_line_buffer().map { String(cString: $0) } ?? ""
-        let before = String(decoding: Array(buffer.utf8.prefix(Int(start))), as: UTF8.self)
-        switch completer.complete(word: word, before: before) {
+        let line = String(decoding: Array(buffer.utf8.prefix(Int(end))), as: UTF8.self)
+        // The word as the REPL will split it, quotes and all, not only what follows an open quote.
+        let word = ShellWords.partialWord(line)
+        let before = String(decoding: Array(line.utf8.prefix(word.start)), as: UTF8.self)
+        switch completer.complete(word: word.value, before: before) {
         case .fileNames:
+            gqlcache_set_suppress_quote(0)
             gqlcache_set_completion_over(0)
             return nil
-        case .candidates(let candidates):
+        case .candidates(let found):
             gqlcache_set_completion_over(1)
-            guard !candidates.isEmpty else { return nil }
-            // readline wants the common prefix first, then every match, then NULL.
-            var common = candidates[0]
-            for candidate in candidates.dropFirst() {
-                common = String(common.commonPrefix(with: candidate))
-            }
-            let all = [common] + (candidates.count > 1 ? candidates : [])
+            var seen = Set<String>()
+            let candidates = found.filter { seen.insert($0).inserted }
+            // readline replaces its word from `start`, or from the quote
+            // before it when the text begins with that quote.
+            guard let insertion = REPLCompleter.insertion(for: candidates, completing: word),
+                insertion.from == (word.openQuote == nil ? Int(start) : Int(start) - 1)
+            else { return nil }
+            // The insertion closes its own quote, and only when it is whole.
+            gqlcache_set_suppress_quote(1)
+            let all = [insertion.text] + (candidates.count > 1 ? candidates : [])
             let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: all.count + 1)
             for (index, item) in all.enumerated() { array[index] = strdup(item) }
             array[all.count] = nil

@@ -82,9 +82,67 @@ enum ShellWords {
         return commands.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Quotes a word so that ``split(_:)`` gives it back.
-    static func quote(_ word: String) -> String {
-        let plain = !word.isEmpty && word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    /// Quotes a word so that ``split(_:)`` gives it back: in `quote` when
+    /// given, else in single quotes when it needs any. Within single quotes
+    /// a `'` is written `'\''`; within double quotes `"` and `\` take a
+    /// backslash. Unless `closed`, the quote is left open, for Tab to
+    /// complete more of the word.
+    static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
+        let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
+        guard let mark = quote ?? (bare ? nil : "'") else { return word }
+        let inside = mark == "'"
+            ? word.replacingOccurrences(of: "'", with: #"'\''"#)
+            : word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return String(mark) + inside + (closed ? String(mark) : "")
+    }
+
+    /// The word a line ends in, as far as it is typed, for completion.
+    struct PartialWord: Equatable {
+        /// Where it starts in the line, in UTF-8 bytes.
+        var start: Int
+        /// What it says, its quoting taken away.
+        var value = ""
+        /// The quote still open at the end of the line, if any...
+        var openQuote: Character?
+        /// ...where that quote is, in UTF-8 bytes...
+        var openQuoteOffset = 0
+        /// ...and what the word says before it.
+        var valueBeforeOpenQuote = ""
+        /// Whether the line ends in a backslash that escapes what comes next.
+        var escapesNext = false
+
+        /// Whether what comes next on the line is taken literally, not as a
+        /// word break.
+        var quotesNext: Bool { openQuote != nil || escapesNext }
+    }
+
+    /// Reads `line` as ``split(_:)`` does, but for a line cut short where
+    /// the cursor is: its last word, even in an unclosed quote.
+    static func partialWord(_ line: String) -> PartialWord {
+        var word = PartialWord(start: 0)
+        var offset = 0
+        for character in line {
+            defer { offset += character.utf8.count }
+            if word.escapesNext {
+                word.value.append(character)
+                word.escapesNext = false
+                continue
+            }
+            switch (word.openQuote, character) {
+            case (nil, "\\"), ("\"", "\\"):
+                word.escapesNext = true
+            case (nil, "'"), (nil, "\""):
+                word.openQuote = character
+                word.openQuoteOffset = offset
+                word.valueBeforeOpenQuote = word.value
+            case ("'", "'"), ("\"", "\""):
+                word.openQuote = nil
+            case (nil, _) where character.isWhitespace:
+                word = PartialWord(start: offset + character.utf8.count)
+            default:
+                word.value.append(character)
+            }
+        }
+        return word
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The REPL's history file: one entry per line, oldest first, the last
+/// `limit` entries kept, readable by its owner only (mode 0600).
+///
+/// A statement typed over several lines is one entry, so Up brings it back
+/// whole. GNU readline's own file functions would write its newlines as they
+/// are, and the next session would read every line back as an entry of its
+/// own (a lone `}` would then run as a command). Readline 8 can join the
+/// lines between timestamps instead (`history_multiline_entries`), but it
+/// takes any line that starts with `#` and a digit for a timestamp, a
+/// GraphQL comment such as `#1 first` included, and it truncates the file by
+/// lines, not entries. Joining the lines with spaces would change the
+/// statement: a `#` comment runs to the end of its line, and a block string
+/// keeps its newlines. So, as psql does, a newline inside an entry is
+/// written as U+0001, which is not typed at a prompt, and turned back into a
+/// newline when the file is read: the entry comes back exactly as typed.
+struct HistoryFile {
+    let path: String
+    let limit: Int
+
+    private static let newline = "\n"
+    private static let newlineInEntry = "\u{1}"
+
+    /// The entries, oldest first; none when there is no file.
+    func entries() -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return Self.lines(data).map { $0.replacingOccurrences(of: Self.newlineInEntry, with: Self.newline) }
+    }
+
+    /// Creates the file when there is none, and makes it its owner's only.
+    func prepare() {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        chmod(path, 0o600)
+    }
+
+    /// Adds `entry` at the end, then drops the oldest beyond `limit`.
+    func append(_ entry: String) {
+        let line = entry.replacingOccurrences(of: Self.newline, with: Self.newlineInEntry) + Self.newline
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        guard descriptor >= 0 else { return }
+        _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        keepLast()
+    }
+
+    /// Rewrites the file with its last `limit` lines when it has more, through
+    /// a new file renamed over it, so that it is never seen half written.
+    private func keepLast() {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = Self.lines(data)
+        guard lines.count > limit else { return }
+        let kept = Data(lines.suffix(limit).map { $0 + Self.newline }.joined().utf8)
+        let temporary = path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { return }
+        let written = kept.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written != kept.count || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    private static func lines(_ data: Data) -> [String] {
+        data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,80 @@
+import CacheStore
+
+/// Reading `cd`'s argument against the record you are at: which field, which
+/// list element, and so which key. Pure: records in, keys or errors out.
+extension REPLSession {
+    /// The key a field of `record` refers to: `author`, or with list
+    /// indexes `friends.1` (also `friends[1]`, `grid.0.1`).
+    static func follow(_ path: String, in record: Record) throws -> CacheKey? {
+        guard let (name, indexes) = fieldAndIndexes(path, in: record), var value = record.fields[name] else { return nil }
+        for (depth, index) in indexes.enumerated() {
+            guard case .list(let elements) = value else {
+                throw CommandFailure(.usage, "\(name) is not a list at depth \(depth + 1)")
+            }
+            guard elements.indices.contains(index) else {
+                throw CommandFailure(.notFound, "\(name) has \(elements.count) element\(elements.count == 1 ? "" : "s"); no index \(index)")
+            }
+            value = elements[index]
+        }
+        switch value {
+        case .reference(let key): return key
+        case .list(let elements):
+            // The example is typed as shown: a key with spaces or quotes in it comes quoted.
+            let example = "cd " + ShellWords.quote(path + ".0")
+            let shown = example.contains("'") ? "\"\(example)\"" : "'\(example)'"
+            throw CommandFailure(.usage, "\(name) is a list of \(elements.count); say which element, e.g. \(shown)")
+        default:
+            throw CommandFailure(.usage, "\(path) holds a value, not a reference")
+        }
+    }
+
+    /// Splits `friends.1`, `friends[1]` or `grid.0.1` into a field of
+    /// `record` and list indexes. A field's cache key may itself hold dots
+    /// and brackets (`search(near:{lat:1.5})`, `search([filter:…])`), so
+    /// the field is the longest of the record's own field names that the
+    /// path starts with and that leaves only indexes after it.
+    static func fieldAndIndexes(_ path: String, in record: Record) -> (name: String, indexes: [Int])? {
+        if record.fields[path] != nil { return (path, []) }
+        let names = record.fields.keys.filter { path.utf8.starts(with: $0.utf8) }.sorted { $0.utf8.count > $1.utf8.count }
+        for name in names {
+            if let indexes = listIndexes(Substring(path.utf8.dropFirst(name.utf8.count))) { return (name, indexes) }
+        }
+        return nil
+    }
+
+    /// `.1`, `[1]`, `.0.1`, `[0][1]`: the indexes; nil for anything else.
+    private static func listIndexes(_ text: Substring) -> [Int]? {
+        var rest = text
+        var indexes: [Int] = []
+        while !rest.isEmpty {
+            let closing: Character?
+            switch rest.first {
+            case ".": closing = nil
+            case "[": closing = "]"
+            default: return nil
+            }
+            rest = rest.dropFirst()
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let index = Int(digits) else { return nil }
+            rest = rest.dropFirst(digits.count)
+            if let closing {
+                guard rest.first == closing else { return nil }
+                rest = rest.dropFirst()
+            }
+            indexes.append(index)
+        }
+        return indexes
+    }
+
+    /// Fields of a record that hold references (directly or in lists).
+    static func referenceFields(of record: Record) -> [String] {
+        func holdsReference(_ value: FieldValue) -> Bool {
+            switch value {
+            case .reference: return true
+            case .list(let elements): return elements.contains(where: holdsReference)
+            default: return false
+            }
+        }
+        return record.fields.keys.filter { holdsReference(record.fields[$0]!) }.sorted(by: byteOrder)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+@testable import GQLCacheCommands
+
+/// The REPL's history file, without a terminal: what one session writes,
+/// the next reads back entry for entry.
+final class HistoryFileTests: CommandTestCase {
+    func testAStatementOverSeveralLinesComesBackAsOneEntryExactlyAsTyped() throws {
+        let file = HistoryFile(path: path("history"), limit: 1000)
+        file.prepare()
+        // A comment that would pass for a readline timestamp, a brace in it, a block string over two lines.
+        let statement = "query {\n#1 first } of all\n  a(t: \"\"\"two\nlines\"\"\") { name }\n}"
+        file.append("keys --count")
+        file.append(statement)
+        file.append("pwd")
+        XCTAssertEqual(HistoryFile(path: path("history"), limit: 1000).entries(), ["keys --count", statement, "pwd"])
+        XCTAssertEqual(try String(contentsOfFile: path("history"), encoding: .utf8).split(separator: "\n").count, 3, "one line an entry")
+    }
+
+    func testAFileOfPlainLinesReadsAsOneEntryALine() throws {
+        try "keys --count\nshow 'a b'\n\n{ hero { name } }\n".write(toFile: path("history"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(HistoryFile(path: path("history"), limit: 1000).entries(), ["keys --count", "show 'a b'", "{ hero { name } }"])
+    }
+
+    func testOnlyTheLastEntriesAreKeptAndOnlyTheOwnerMayReadThem() throws {
+        let file = HistoryFile(path: path("history"), limit: 3)
+        file.prepare()
+        for number in 1...5 { file.append("query {\n  n\(number)\n}") }
+        XCTAssertEqual(file.entries(), (3...5).map { "query {\n  n\($0)\n}" })
+        let attributes = try FileManager.default.attributesOfItem(atPath: path("history"))
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["history"], "no temporary file left")
+    }
+}
