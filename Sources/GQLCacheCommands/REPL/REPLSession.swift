@@ -149,12 +149,8 @@ public final class REPLSession {
             context.print(String(lastStatus.rawValue))
             return .success
         default:
-            if let refusal = Self.refusal(of: command) {
-                context.report(.usage, refusal)
-                return .usage
-            }
-            guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }) else {
-                context.report(.usage, Self.unknownCommand(command))
+            if let problem = Self.notRunnable(command) {
+                context.report(.usage, problem)
                 return .usage
             }
             var arguments = arguments
@@ -171,6 +167,15 @@ public final class REPLSession {
         case "completions": return "completions prints a shell's completion script: run 'gqlcache completions SHELL' from the shell"
         default: return nil
         }
+    }
+
+    /// Why a name that is not one of the REPL's own commands cannot run at
+    /// the prompt (a refused or unknown command), or nil for a CLI command
+    /// that can.
+    static func notRunnable(_ name: String) -> String? {
+        if let refusal = refusal(of: name) { return refusal }
+        guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == name }) else { return unknownCommand(name) }
+        return nil
     }
 
     /// A name that is no command at the prompt, with the nearest that are.
@@ -254,12 +259,8 @@ public final class REPLSession {
                 return .success
             }
             // Only what works at the prompt: the shell's list and 'gqlcache --help' would name repl and completions.
-            if let refusal = Self.refusal(of: name) {
-                context.report(.usage, refusal)
-                return .usage
-            }
-            guard GQLCache.configuration.subcommands.contains(where: { $0._commandName == name }) else {
-                context.report(.usage, Self.unknownCommand(name))
+            if let problem = Self.notRunnable(name) {
+                context.report(.usage, problem)
                 return .usage
             }
             let captured = StringSink()
