@@ -193,11 +193,7 @@ final class BadInputTests: CommandTestCase {
             (["info", cache, "--x"], "unknown option '--x' (see 'gqlcache info --help')"),
             (["rm", cache, "--for", "Droid:2001"], "unknown option '--for'. Did you mean '--force' or '--format'? (see 'gqlcache rm --help')"),
         ]
-        for (arguments, message) in cases {
-            let result = gqlcache(arguments: arguments)
-            XCTAssertEqual(result.status, .usage, "\(arguments)")
-            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
-        }
+        assertEachFails(cases, with: .usage)
     }
 
     /// The parser names an unknown option only once everything else
@@ -212,11 +208,7 @@ final class BadInputTests: CommandTestCase {
             (["refs", cache, "--bogus"], "unknown option '--bogus' (see 'gqlcache refs --help')"),
             (["show", cache, "-x"], "unknown option '-x' (see 'gqlcache show --help')"),
         ]
-        for (arguments, message) in cases {
-            let result = gqlcache(arguments: arguments)
-            XCTAssertEqual(result.status, .usage, "\(arguments)")
-            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
-        }
+        assertEachFails(cases, with: .usage)
         // A file whose name looks like an option, and a value after an option that takes one.
         let dashed = path("-e.sqlite")
         try FileManager.default.copyItem(atPath: cache, toPath: dashed)

@@ -33,6 +33,18 @@ func gqlcache(arguments: [String], answers: [String]? = nil, environment: [Strin
     return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
 }
 
+/// Runs each command line and checks that it fails with `status` and
+/// exactly `gqlcache: MESSAGE` on standard error.
+func assertEachFails(
+    _ cases: [([String], String)], with status: ExitStatus, file: StaticString = #filePath, line: UInt = #line
+) {
+    for (arguments, message) in cases {
+        let result = gqlcache(arguments: arguments)
+        XCTAssertEqual(result.status, status, "\(arguments)", file: file, line: line)
+        XCTAssertEqual(result.stderr, "gqlcache: \(message)\n", file: file, line: line)
+    }
+}
+
 /// The shared folder beside the repository.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let fixturesFolder = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/apollo-ios")

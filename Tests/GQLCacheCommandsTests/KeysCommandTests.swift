@@ -38,11 +38,7 @@ final class KeysCommandTests: CommandTestCase {
             (["keys", cache, "Human", "--type", "Droid"], "no key matches apollo pattern 'Human' with __typename 'Droid' in \(cache)"),
             (["grep", cache, "Zork"], "no field value contains 'Zork' in \(cache)"),
         ]
-        for (arguments, message) in cases {
-            let result = gqlcache(arguments: arguments)
-            XCTAssertEqual(result.status, .notFound, "\(arguments)")
-            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
-        }
+        assertEachFails(cases, with: .notFound)
     }
 
     func testPrefixGlobAndRegexModes() throws {
