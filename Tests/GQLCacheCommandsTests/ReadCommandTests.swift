@@ -35,7 +35,7 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(folderResult.status, .io)
         XCTAssertEqual(folderResult.stderr, "gqlcache: \(folder.path): is a directory, not the document\n")
         let binary = gqlcache("read", cache, "--document", cache)
-        XCTAssertEqual(binary.status, .io)
+        XCTAssertEqual(binary.status, .usage)
         XCTAssertEqual(binary.stderr, "gqlcache: \(cache): the document is not UTF-8 text (it is an SQLite database)\n")
         let variables = gqlcache("read", cache, "--text", "{ hero { name } }", "--variables-file", folder.path)
         XCTAssertEqual(variables.stderr, "gqlcache: \(folder.path): is a directory, not the variables file\n")

@@ -3,9 +3,10 @@ import Foundation
 
 /// Text files named on the command line: documents, schemas, variables.
 enum TextFile {
-    /// The file's text, or an I/O failure that says why it cannot be had
-    /// (missing, a directory, unreadable, not UTF-8 text), naming it `name`
-    /// (the path when not given).
+    /// The file's text, or a failure that says why it cannot be had, naming
+    /// it `name` (the path when not given): an I/O failure when the bytes
+    /// cannot be read (missing, a directory, unreadable), a usage error when
+    /// they are not UTF-8 text, as for a document or JSON that does not parse.
     static func read(_ path: String, what: String, name: String? = nil) throws -> String {
         let name = name ?? path
         var isDirectory: ObjCBool = false
@@ -18,7 +19,7 @@ enum TextFile {
         }
         guard let text = String(data: data, encoding: .utf8) else {
             let sqlite = FileProbe.startsAsSQLite(data)
-            throw CommandFailure(.io, "\(name): the \(what) is not UTF-8 text\(sqlite ? " (it is an SQLite database)" : "")")
+            throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text\(sqlite ? " (it is an SQLite database)" : "")")
         }
         return text
     }
