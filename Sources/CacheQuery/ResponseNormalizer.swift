@@ -67,11 +67,17 @@ public struct ResponseNormalizer {
     let document: QueryDocument
     let schema: CacheSchema?
     let keyPolicy: KeyPolicy
+    let refusesConflicts: Bool
 
-    public init(document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy()) {
+    /// `refusingConflicts`: refuse data that gives one field of one record
+    /// two different values, through two aliases or two paths to the same
+    /// object. Apollo keeps the last one; for data a person edited (a local
+    /// cache mutation), that silently drops the change made to the first.
+    public init(document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy(), refusingConflicts: Bool = false) {
         self.document = document
         self.schema = schema
         self.keyPolicy = keyPolicy
+        self.refusesConflicts = refusingConflicts
     }
 
     /// The records for `data`, the response's `data` object, written from
@@ -186,6 +192,8 @@ private struct Pass {
     let existing: ExistingObjects
     var records: [CacheKey: [String: FieldValue]] = [:]
     var order: [CacheKey] = []
+    /// Where each field's value came from, kept when refusing conflicts.
+    var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects) {
         self.normalizer = normalizer
@@ -222,6 +230,16 @@ private struct Pass {
                 stored = try complete(
                     value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,
                     path: fieldPath, type: declared)
+            }
+            if normalizer.refusesConflicts {
+                if let earlier = records[key]![fieldKey], earlier != stored, let source = writtenFrom[key]?[fieldKey] {
+                    throw NormalizationError(
+                        path: fieldPath,
+                        message: "it is field '\(fieldKey)' of \(key), as \(source.map(\.description).joined(separator: ".")) is, "
+                            + "and the two hold different values (\(JSONWriter.string(for: earlier, asStored: false)) and "
+                            + "\(JSONWriter.string(for: stored, asStored: false))); give both the same value")
+                }
+                writtenFrom[key, default: [:]][fieldKey] = fieldPath
             }
             records[key]![fieldKey] = stored
         }

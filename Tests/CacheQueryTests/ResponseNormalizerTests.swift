@@ -94,6 +94,22 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(written[CacheKey("QUERY_ROOT.node(id:b-9)")]?.fields, ["name": .string("x")])
     }
 
+    /// Apollo's rule for a response: two aliases of one field keep the last
+    /// value. Only a normalizer told to refuse conflicts (update) says so.
+    func testTwoAliasesOfOneFieldKeepTheLastValueUnlessConflictsAreRefused() throws {
+        let text = "{ hero { a: name b: name } }"
+        let data = #"{"hero":{"a":"first","b":"last"}}"#
+        let written = try normalize(text, data: data, schema: nil, policy: KeyPolicy())
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?.fields, ["name": .string("last")])
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let strict = ResponseNormalizer(document: document, refusingConflicts: true)
+        XCTAssertThrowsError(try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data))) { error in
+            XCTAssertEqual((error as? NormalizationError)?.path.map(\.description), ["hero", "b"])
+        }
+        let agreeing = try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: #"{"hero":{"a":"x","b":"x"}}"#))
+        XCTAssertEqual(agreeing.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["name": .string("x")])
+    }
+
     func testTheWildcardPolicyKeysEveryTypeThatHasTheField() throws {
         let written = try normalize(
             "{ a { __typename id } b { __typename name } }", data: #"{"a":{"__typename":"A","id":"1"},"b":{"__typename":"B","name":"n"}}"#,

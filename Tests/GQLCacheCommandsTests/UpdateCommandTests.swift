@@ -106,6 +106,26 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .null, "null is still null")
     }
 
+    /// Apollo keeps the last of two values for one field; a change made
+    /// through one alias, or one of two paths to an object, must not be
+    /// dropped in silence because the other still holds the old value.
+    func testAChangeThatAnotherAliasOrPathOfTheSameFieldContradictsIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let aliases = "query A @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { a: name b: name } }"
+        let one = gqlcache("update", cache, "--text", aliases, "--set", "hero.a=X")
+        XCTAssertEqual(one.status, .usage)
+        XCTAssertEqual(one.stderr, #"gqlcache: --set: cannot write hero.b: it is field 'name' of Droid:2001, as hero.a is, and the two hold different values ("X" and "R2-D2"); give both the same value; nothing written"# + "\n")
+        let paths = "query P @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { name } } human(id: 1000) { name } }"
+        let other = gqlcache("update", cache, "--text", paths, "--set", "human.name=Luke")
+        XCTAssertEqual(other.status, .usage)
+        XCTAssertTrue(other.stderr.contains("cannot write human.name: it is field 'name' of Human:1000, as hero.friends.0.name is"), other.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        let both = gqlcache("update", cache, "--text", aliases, "--set", "hero.a=X", "--set", "hero.b=X")
+        XCTAssertEqual(both.status, .success, both.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("X"))
+    }
+
     func testBadPathsMissesAndTypeErrorsWriteNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

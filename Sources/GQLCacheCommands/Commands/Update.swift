@@ -127,7 +127,11 @@ extension GQLCache {
             let loaded = try documents.load(context)
             let document = loaded.document.addingTypename()
             let target = try target(loaded, document: document)
-            let normalizer = ResponseNormalizer(document: document, schema: loaded.schema, keyPolicy: keyFields.policy)
+            // Data a person edited: two aliases of one field, or two paths to one
+            // object, that now disagree would keep only the last (Apollo's rule),
+            // and drop the change made to the other.
+            let normalizer = ResponseNormalizer(
+                document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
                 let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
