@@ -57,7 +57,7 @@ public struct NormalizationError: Error, Equatable, Sendable, CustomStringConver
 ///
 /// ```swift
 /// let records = try ResponseNormalizer(document: document, schema: schema, keyPolicy: policy)
-///     .normalize(operation, data: data, variables: variables)
+///     .normalize(operation, data: data, variables: variables).records
 /// try store.write { tx in try tx.merge(records) }
 /// ```
 ///
@@ -84,7 +84,7 @@ public struct ResponseNormalizer {
     /// the operation's root record.
     public func normalize(
         _ operation: Operation, data: FieldValue, variables: [String: InputValue] = [:], existing: ExistingObjects = ExistingObjects()
-    ) throws -> [Record] {
+    ) throws -> Normalization {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
@@ -95,24 +95,33 @@ public struct ResponseNormalizer {
     public func normalize(
         _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
         existing: ExistingObjects = ExistingObjects()
-    ) throws -> [Record] {
+    ) throws -> Normalization {
         try run(data, rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables),
                 type: fragment.typeCondition, existing: existing)
     }
 
     private func run(
         _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects
-    ) throws -> [Record] {
+    ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
         guard case .object(let object) = data else {
             throw NormalizationError(path: [], message: "the data must be a JSON object")
         }
-        var pass = Pass(
-            normalizer: self, collector: FieldCollector(document: document, schema: schema, scope: scope), scope: scope,
-            existing: existing)
+        let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
+        var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing)
         try pass.write(object, key: rootKey, selections: selections, path: [], type: type)
-        return pass.order.map { Record(key: $0, fields: pass.records[$0]!) }
+        return Normalization(
+            records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
+            typeConditionsNotApplied: collector.log?.neverApplied ?? [])
     }
+}
+
+/// What a normalization gives: the records to merge, in the order they
+/// were first met, and, without a schema, the type conditions that applied
+/// to no object (their fields were left out, as a read leaves them out).
+public struct Normalization: Sendable {
+    public let records: [Record]
+    public let typeConditionsNotApplied: [TypeConditionNotApplied]
 }
 
 /// The keys of the objects a read found, by response path, so that

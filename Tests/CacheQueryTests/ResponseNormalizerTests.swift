@@ -33,7 +33,7 @@ final class ResponseNormalizerTests: XCTestCase {
     ) throws -> [CacheKey: Record] {
         let document = try QueryDocument.parse([("test.graphql", text)])
         let records = try ResponseNormalizer(document: document, schema: schema, keyPolicy: policy)
-            .normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data), variables: variables)
+            .normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data), variables: variables).records
         return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0) })
     }
 
@@ -107,7 +107,7 @@ final class ResponseNormalizerTests: XCTestCase {
             XCTAssertEqual((error as? NormalizationError)?.path.map(\.description), ["hero", "b"])
         }
         let agreeing = try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: #"{"hero":{"a":"x","b":"x"}}"#))
-        XCTAssertEqual(agreeing.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["name": .string("x")])
+        XCTAssertEqual(agreeing.records.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["name": .string("x")])
     }
 
     func testTheWildcardPolicyKeysEveryTypeThatHasTheField() throws {

@@ -126,6 +126,17 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("X"))
     }
 
+    /// update reads before it writes: a fragment that applied to nothing
+    /// leaves its fields out of both, and the update says so as read does.
+    func testWithoutASchemaAFragmentThatAppliedToNothingIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query L @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name friends { ...N } } } fragment N on Character { name }"
+        let result = gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); if Character is an interface or union, give --schema to read as Apollo does\n")
+        XCTAssertEqual(gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run", "--quiet").stderr, "")
+    }
+
     func testBadPathsMissesAndTypeErrorsWriteNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -98,6 +98,22 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// Without a schema, the fields of a fragment on an interface are not
+    /// written (the normalizer cannot tell it applies): the write says so.
+    func testWithoutASchemaAFragmentThatAppliedToNothingIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let response = path("r.json")
+        try #"{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let text = "{ hero(episode: NEWHOPE) { __typename id ...N } } fragment N on Character { name }"
+        let result = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=id", "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); their fields were not written; if Character is an interface or union, give --schema to write as Apollo does\n")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let withSchema = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=id", "--schema", schema, "--dry-run")
+        XCTAssertEqual(withSchema.stderr, "")
+        XCTAssertTrue(withSchema.stdout.contains(#"name: "R2-D2" → "R2""#), withSchema.stdout)
+    }
+
     func testWithoutCreateAMissingCacheIsAnErrorAndNotCreated() throws {
         let response = path("r.json")
         try #"{"hero":null}"#.write(toFile: response, atomically: true, encoding: .utf8)

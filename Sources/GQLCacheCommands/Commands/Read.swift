@@ -69,7 +69,7 @@ extension GQLCache {
             // Printed, the result is done with: the process's own run exits
             // without taking the time to free it.
             defer { context.keepUntilExit(result) }
-            defer { if result.data != nil { warnOfTypeConditions(result.typeConditionsNotApplied, context: context) } }
+            defer { if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) } }
             let pretty = output.format == .text
             if partial {
                 var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
@@ -87,18 +87,23 @@ extension GQLCache {
             }
             context.print(JSONOutput.response(data).rendered(pretty: pretty))
         }
+    }
+}
 
-        /// Without a schema a fragment on an interface or union applies to
-        /// nothing, and the data silently lacks its fields: say which type
-        /// conditions matched no object, and how to make the read exact.
-        private func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], context: CommandContext) {
-            guard !context.isQuiet else { return }
-            for condition in conditions {
-                let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
-                context.warn(
-                    "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames)); "
-                        + "if \(condition.typeCondition) is an interface or union, give --schema to read as Apollo does")
-            }
+extension CommandContext {
+    /// Without a schema a fragment on an interface or union applies to
+    /// nothing, and the data silently lacks its fields: say which type
+    /// conditions matched no object, and how to make the read exact
+    /// (`read`, and the read `update` changes), or that their fields were
+    /// not written (`write`).
+    func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
+        guard !isQuiet else { return }
+        for condition in conditions {
+            let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
+            let effect = writing ? "; their fields were not written" : ""
+            warn(
+                "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames))\(effect); "
+                    + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
         }
     }
 }

@@ -89,7 +89,7 @@ extension GQLCache {
                         name: "fragment \(definition.name) at \(key)",
                         read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, keepingKeys: true) },
                         normalize: { normalizer, data, existing in
-                            try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing)
+                            try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing).records
                         })
                 }
                 let definition = try document.operation(named: operation)
@@ -107,7 +107,7 @@ extension GQLCache {
                     name: "\(definition.kind.rawValue) \(name)",
                     read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, keepingKeys: true) },
                     normalize: { normalizer, data, existing in
-                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing)
+                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing).records
                     })
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
@@ -132,11 +132,18 @@ extension GQLCache {
             // and drop the change made to the other.
             let normalizer = ResponseNormalizer(
                 document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)
+            var warnedOfTypeConditions = false
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
                 let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
                 if data == nil, result.data == nil, let miss = result.misses.first {
                     throw CommandFailure(miss.status, "cannot update \(target.name): \(miss)")
+                }
+                // The fields of a fragment that applied to nothing can be
+                // neither read nor written: say so once, as read does.
+                if !warnedOfTypeConditions {
+                    warnedOfTypeConditions = true
+                    context.warnOfTypeConditions(result.typeConditionsNotApplied)
                 }
                 return result
             }

@@ -64,13 +64,13 @@ extension GQLCache {
             let loaded = try documents.load(context)
             let data = JSONInput.responseData(try JSONInput.read(response, what: "response", context: context))
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
-            let records: [Record]
+            let normalization: Normalization
             do {
                 if let fragment, let key {
-                    records = try normalizer.normalize(
+                    normalization = try normalizer.normalize(
                         try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables)
                 } else {
-                    records = try normalizer.normalize(
+                    normalization = try normalizer.normalize(
                         try loaded.document.operation(named: operation), data: data, variables: loaded.variables)
                 }
             } catch let error as QueryError {
@@ -85,9 +85,10 @@ extension GQLCache {
             } else {
                 store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
             }
-            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in records }
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             changes.render(format: output.format, context: context)
             warnOfPathKeys(changes, context: context)
+            context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
         }
 
         /// Objects with no key field are written under path keys; where the
