@@ -218,8 +218,8 @@ _gqlcache_info() {
 _gqlcache_keys() {
     repeating_flags=()
     non_repeating_flags=(--count --quiet -q --no-pager --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--mode --type --limit --format --color)
+    repeating_options=(--type)
+    non_repeating_options=(--mode --limit --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -509,8 +509,8 @@ _gqlcache_update() {
 _gqlcache_rm() {
     repeating_flags=()
     non_repeating_flags=(--cascade --clean-references --dry-run --force -f --backup --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--match --mode --type --busy-timeout --format --color)
+    repeating_options=(--type)
+    non_repeating_options=(--match --mode --busy-timeout --format --color)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions

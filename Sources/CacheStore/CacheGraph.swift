@@ -280,10 +280,11 @@ public struct CacheGraph: Sendable {
         keyTable.sorted(nodes).map(key)
     }
 
-    /// Keys of the records whose `__typename` is `typename`, in key order.
-    public func keys(typename: String) -> [CacheKey] {
-        guard let number = typenameTable.find(typename) else { return [] }
-        return sortedKeys((0..<Int32(nodeCount)).filter { typenameOf[Int($0)] == number })
+    /// Keys of the records whose `__typename` is one of `typenames`, in key order.
+    public func keys(typenames: [String]) -> [CacheKey] {
+        let numbers = Set(typenames.compactMap { typenameTable.find($0) })
+        guard !numbers.isEmpty else { return [] }
+        return sortedKeys((0..<Int32(nodeCount)).filter { numbers.contains(typenameOf[Int($0)]) })
     }
 
     /// The references to any of `targets` held by records not in

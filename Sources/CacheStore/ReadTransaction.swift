@@ -136,12 +136,13 @@ public class ReadTransaction {
     // MARK: Keys
 
     /// Calls `body` with each key that matches, in key (byte) order, streaming.
-    /// `typename` keeps only records whose `__typename` is that string.
+    /// `typenames`, when not empty, keeps only records whose `__typename` is
+    /// one of those strings.
     public func forEachKey(
-        matching pattern: KeyPattern? = nil, typename: String? = nil, limit: Int? = nil,
+        matching pattern: KeyPattern? = nil, typenames: [String] = [], limit: Int? = nil,
         _ body: (CacheKey) throws -> Void
     ) throws {
-        let filter = KeyFilter(pattern: pattern, typename: typename)
+        let filter = KeyFilter(pattern: pattern, typenames: typenames)
         var sql = "SELECT key FROM records WHERE \(filter.sql) ORDER BY key"
         var arguments = filter.arguments
         if let limit {
@@ -161,15 +162,15 @@ public class ReadTransaction {
     }
 
     /// The number of keys that match, counted by SQLite.
-    public func countKeys(matching pattern: KeyPattern? = nil, typename: String? = nil) throws -> Int {
-        let filter = KeyFilter(pattern: pattern, typename: typename)
+    public func countKeys(matching pattern: KeyPattern? = nil, typenames: [String] = []) throws -> Int {
+        let filter = KeyFilter(pattern: pattern, typenames: typenames)
         return try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE \(filter.sql)", arguments: filter.arguments) ?? 0
     }
 
     /// All matching keys, in key order.
-    public func keys(matching pattern: KeyPattern? = nil, typename: String? = nil) throws -> [CacheKey] {
+    public func keys(matching pattern: KeyPattern? = nil, typenames: [String] = []) throws -> [CacheKey] {
         var keys: [CacheKey] = []
-        try forEachKey(matching: pattern, typename: typename) { keys.append($0) }
+        try forEachKey(matching: pattern, typenames: typenames) { keys.append($0) }
         return keys
     }
 
@@ -317,12 +318,12 @@ public struct PageStatistics: Equatable, Sendable {
     public let freePages: Int
 }
 
-/// The SQL condition that selects rows by key pattern and typename.
+/// The SQL condition that selects rows by key pattern and typenames.
 struct KeyFilter {
     let sql: String
     let arguments: StatementArguments
 
-    init(pattern: KeyPattern?, typename: String?) {
+    init(pattern: KeyPattern?, typenames: [String]) {
         var conditions: [String] = []
         var arguments: [String] = []
         // A row without a key, or with a BLOB key that no lookup by text
@@ -336,9 +337,10 @@ struct KeyFilter {
         } else {
             conditions.append("typeof(key) = 'text'")
         }
-        if let typename {
-            conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) = ?")
-            arguments.append(typename)
+        if !typenames.isEmpty {
+            let places = Array(repeating: "?", count: typenames.count).joined(separator: ", ")
+            conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) IN (\(places))")
+            arguments += typenames
         }
         self.sql = conditions.joined(separator: " AND ")
         self.arguments = StatementArguments(arguments)

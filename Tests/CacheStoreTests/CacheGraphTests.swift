@@ -166,12 +166,13 @@ final class CacheGraphTests: XCTestCase {
         let folder = try TemporaryDirectory(self)
         let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars))
         let graph = try store.read { tx in try tx.graph() }
-        XCTAssertEqual(graph.keys(typename: "Human"), ["Human:1000", "Human:1002"])
-        XCTAssertEqual(graph.keys(typename: "Review"), [
+        XCTAssertEqual(graph.keys(typenames: ["Human"]), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(graph.keys(typenames: ["Review"]), [
             "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])",
             "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1",
         ])
-        XCTAssertEqual(graph.keys(typename: "Nothing"), [])
+        XCTAssertEqual(graph.keys(typenames: ["Nothing"]), [])
+        XCTAssertEqual(graph.keys(typenames: ["Nothing", "Human", "Droid"]), ["Droid:2001", "Human:1000", "Human:1002"])
     }
 
     func testGraphKeepsOnlyKeysAndEdgesNotRecordText() throws {
@@ -263,11 +264,11 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertGreaterThan(Set(reading.rowIDs).count, 20)
         XCTAssertEqual(reading.damagedRecords.map(\.key), ["Null:1", "Broken:1", "Empty:1"])
         XCTAssertEqual(reading.damagedRecords.last?.problem.description, "empty text, not a JSON object", "empty text is not NULL")
-        XCTAssertEqual(reading.keys(typename: "Big"), ["Big:1"])
+        XCTAssertEqual(reading.keys(typenames: ["Big"]), ["Big:1"])
         XCTAssertEqual(reading.keylessRowIDs.count, 1)
         XCTAssertEqual(reading.blobKeyRows.map(\.key), ["Blob:1"])
-        XCTAssertEqual(reading.keys(typename: "Ghost"), [], "neither the keyless row nor the BLOB-keyed one is a record")
-        XCTAssertEqual(reading.keys(typename: "Tag"), ["Escaped:1"])
+        XCTAssertEqual(reading.keys(typenames: ["Ghost"]), [], "neither the keyless row nor the BLOB-keyed one is a record")
+        XCTAssertEqual(reading.keys(typenames: ["Tag"]), ["Escaped:1"])
         XCTAssertGreaterThan(reading.recordCount, RawRows.capacity * 4, "enough rows for many chunks")
     }
 

@@ -97,7 +97,7 @@ final class DamagedRecordTests: XCTestCase {
         let store = try storeWithDamagedRows()
         try store.read { tx in
             XCTAssertEqual(try tx.recordCount(), 15)
-            XCTAssertEqual(try tx.keys(typename: "Human"), ["Human:1000", "Human:1002"])
+            XCTAssertEqual(try tx.keys(typenames: ["Human"]), ["Human:1000", "Human:1002"])
             XCTAssertEqual(try tx.countKeys(matching: KeyPattern("Broken:", mode: .prefix)), 5)
             let largest = try tx.largestRecords(limit: 20)
             XCTAssertEqual(largest.count, 15)

@@ -261,10 +261,13 @@ final class KeyPatternTests: XCTestCase {
     func testTypenameFilterCombinesWithThePattern() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
         try store.read { tx in
-            XCTAssertEqual(try tx.keys(matching: KeyPattern("1", mode: .apollo), typename: "Human"), ["Human:1000", "Human:1002"])
-            XCTAssertEqual(try tx.keys(matching: KeyPattern("1000", mode: .apollo), typename: "Human"), ["Human:1000"])
-            XCTAssertEqual(try tx.countKeys(matching: nil, typename: "Review"), 3)
-            XCTAssertEqual(try tx.keys(typename: "Nope"), [])
+            XCTAssertEqual(try tx.keys(matching: KeyPattern("1", mode: .apollo), typenames: ["Human"]), ["Human:1000", "Human:1002"])
+            XCTAssertEqual(try tx.keys(matching: KeyPattern("1000", mode: .apollo), typenames: ["Human"]), ["Human:1000"])
+            XCTAssertEqual(try tx.countKeys(matching: nil, typenames: ["Review"]), 3)
+            XCTAssertEqual(try tx.keys(typenames: ["Nope"]), [])
+            XCTAssertEqual(try tx.keys(typenames: ["Droid", "Human", "Nope"]), ["Droid:2001", "Human:1000", "Human:1002"],
+                           "several typenames: records of any of them")
+            XCTAssertEqual(try tx.countKeys(matching: KeyPattern("1", mode: .apollo), typenames: ["Droid", "Human"]), 3)
             var limited: [CacheKey] = []
             try tx.forEachKey(matching: KeyPattern("%", mode: .apollo), limit: 3) { limited.append($0) }
             XCTAssertEqual(limited, Array(Fixtures.starwarsKeys.prefix(3)))

@@ -47,7 +47,7 @@ final class ReadTransactionTests: XCTestCase {
         let counts = try store.read { try $0.typenameCounts().counts }
         XCTAssertEqual(counts.first { $0.typename == nil }?.count, 4)
         XCTAssertEqual(counts.first { $0.typename == "Human" }?.count, 3)
-        XCTAssertEqual(try store.read { try $0.keys(typename: "5") }, [], "a number is not the typename \"5\"")
+        XCTAssertEqual(try store.read { try $0.keys(typenames: ["5"]) }, [], "a number is not the typename \"5\"")
     }
 
     func testExistingRootsOnStarwarsAreQueryAndMutationRoot() throws {

@@ -36,6 +36,8 @@ final class KeysCommandTests: CommandTestCase {
             (["keys", cache, "--type", "Zork"], "no record has __typename 'Zork' in \(cache)"),
             (["rm", cache, "--type", "Zork", "--force"], "no record has __typename 'Zork' in \(cache)"),
             (["keys", cache, "Human", "--type", "Droid"], "no key matches apollo pattern 'Human' with __typename 'Droid' in \(cache)"),
+            (["keys", cache, "--type", "Zork", "--type", "Ewok"], "no record has __typename 'Zork' or 'Ewok' in \(cache)"),
+            (["rm", cache, "--type", "Zork", "--type", "Ewok", "--force"], "no record has __typename 'Zork' or 'Ewok' in \(cache)"),
             (["grep", cache, "Zork"], "no field value contains 'Zork' in \(cache)"),
         ]
         assertEachFails(cases, with: .notFound)
@@ -60,6 +62,9 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Review", "--limit", "1").lines,
                        ["MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"])
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid").lines, ["Droid:2001", "Human:1000", "Human:1002"],
+                       "a repeated --type lists the records of every type named")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid", "--count").stdout, "3\n")
         XCTAssertEqual(gqlcache("keys", cache, "human", "--count").stdout, "2\n")
         let none = gqlcache("keys", cache, "Nothing:", "--count")
         XCTAssertEqual(none.stdout, "0\n")

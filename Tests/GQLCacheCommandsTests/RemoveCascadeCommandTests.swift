@@ -98,6 +98,16 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(problems.compactMap { $0["key"] as? String }, ["Starship:3001"], "Human:1000 held Starship:3001's only reference")
     }
 
+    func testARepeatedTypeRemovesTheRecordsOfEveryTypeNamed() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--type", "Human", "--type", "Starship", "--type", "Wookiee", "--force", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document["keys"] as? [String], ["Human:1000", "Human:1002", "Starship:3001"])
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") || $0.hasPrefix("Starship:") }, [])
+        XCTAssertEqual(try keys(in: cache).count, 7)
+    }
+
     func testTypeWithCleanReferencesDropsTheFieldsAndElementsThatPointedAtThem() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let planned = gqlcache("rm", cache, "--type", "Human", "--clean-references", "--dry-run")

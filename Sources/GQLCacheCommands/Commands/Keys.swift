@@ -21,8 +21,8 @@ extension GQLCache {
         @Option(help: "How PATTERN matches: apollo (default), literal, prefix, glob or regex.")
         var mode: KeyPattern.Mode?
 
-        @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this.", valueName: "typename"))
-        var typename: String?
+        @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this; repeat for several.", valueName: "typename"))
+        var typenames: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many keys.", valueName: "n"))
         var limit: Int?
@@ -37,27 +37,27 @@ extension GQLCache {
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
             if mode != nil && pattern == nil { throw ValidationError("--mode goes with a PATTERN") }
-            if typename?.isEmpty == true { throw ValidationError("--type needs a type name") }
+            if typenames.contains("") { throw ValidationError("--type needs a type name") }
         }
 
         func run(in context: CommandContext) throws {
             let keyPattern = try pattern.map { try KeyPattern($0, mode: mode ?? .apollo) }
             let store = try file.openForReading(context)
             if count {
-                let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typename: typename) }
+                let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typenames: typenames) }
                 let shown = limit.map { min($0, total) } ?? total
                 switch output.format {
                 case .text: context.print(String(shown))
                 case .json, .jsonl: output.format.emit(.object([("count", .int(shown))]), to: context)
                 }
                 // Like grep -c: the count is the answer, the status says whether anything matched.
-                if shown == 0 && (keyPattern != nil || typename != nil) { throw CommandFailure(.notFound, "") }
+                if shown == 0 && (keyPattern != nil || !typenames.isEmpty) { throw CommandFailure(.notFound, "") }
                 return
             }
             var listed = 0
             if output.format == .json { context.stdout.write("[") }
             try store.read { tx in
-                try tx.forEachKey(matching: keyPattern, typename: typename, limit: limit) { key in
+                try tx.forEachKey(matching: keyPattern, typenames: typenames, limit: limit) { key in
                     switch output.format {
                     case .text: context.print(key.display)
                     case .jsonl: context.print(JSONWriter.quoted(key.rawValue, asStored: false))
@@ -67,18 +67,19 @@ extension GQLCache {
                 }
             }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
-            if listed == 0 && (keyPattern != nil || typename != nil) {
+            if listed == 0 && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern))
             }
         }
 
         /// Worded as `rm`'s: what was asked for, then the file.
         private func noMatchMessage(_ keyPattern: KeyPattern?) -> String {
-            switch (keyPattern, typename) {
-            case (let keyPattern?, let typename?):
-                return "no key matches \(keyPattern) with __typename '\(typename)' in \(file.path)"
+            let types = typenames.isEmpty ? nil : OptionTable.choices(typenames)
+            switch (keyPattern, types) {
+            case (let keyPattern?, let types?):
+                return "no key matches \(keyPattern) with __typename \(types) in \(file.path)"
             case (let keyPattern?, nil): return "no key matches \(keyPattern) in \(file.path)"
-            case (nil, let typename?): return "no record has __typename '\(typename)' in \(file.path)"
+            case (nil, let types?): return "no record has __typename \(types) in \(file.path)"
             case (nil, nil): return "no records in \(file.path)"
             }
         }

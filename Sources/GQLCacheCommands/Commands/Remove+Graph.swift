@@ -13,15 +13,15 @@ extension GQLCache.Remove {
         var seen: Set<CacheKey> = []
         let requested = keys.map { CacheKey($0) }.filter { seen.insert($0).inserted }
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
-            if let typename { return graph.keys(typename: typename) }
+            if !typenames.isEmpty { return graph.keys(typenames: typenames) }
             if let pattern { return try tx.keys(matching: pattern) }
             if cascade { return try graph.cascade(from: requested) }
             return requested.filter { graph.containsRecord($0) }
         }
         // Keys are listed when they were named, and by a dry run (as rm --match --dry-run
         // lists them); a removal by type or pattern gives a count (text) or the list (json).
-        let listsKeys = typename == nil && pattern == nil || output.format != .text || dryRun
-        let keepAll = output.format != .text || typename == nil && pattern == nil
+        let listsKeys = typenames.isEmpty && pattern == nil || output.format != .text || dryRun
+        let keepAll = output.format != .text || typenames.isEmpty && pattern == nil
         func outcome(_ keys: [CacheKey], _ graph: CacheGraph, dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
             var result = RemovalOutcome.with(
                 keys: keys, dryRun: dryRun, dangling: cleaned == nil ? graph.references(to: Set(keys)) : [], keepAll: keepAll,
@@ -56,8 +56,8 @@ extension GQLCache.Remove {
         }
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context) }
-        if let typename, result.count == 0 {
-            throw CommandFailure(.notFound, "no record has __typename '\(typename)' in \(file.path)")
+        if !typenames.isEmpty, result.count == 0 {
+            throw CommandFailure(.notFound, "no record has __typename \(OptionTable.choices(typenames)) in \(file.path)")
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         let missing = try file.openForReading(context).read { tx in
@@ -78,10 +78,10 @@ extension GQLCache.Remove {
         store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
         context: CommandContext
     ) throws {
-        let asksAlways = typename != nil || cascade || match != nil
+        let asksAlways = !typenames.isEmpty || cascade || match != nil
         guard !force, asksAlways || context.confirmsEveryRemoval else { return }
         guard context.canAskQuestions else {
-            throw CommandFailure(.usage, "rm \(typename != nil ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
+            throw CommandFailure(.usage, "rm \(!typenames.isEmpty ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
         }
         let keys = try store.read { tx in try selection(tx, try tx.graph()) }
         guard !keys.isEmpty else { return }

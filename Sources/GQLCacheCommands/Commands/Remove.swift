@@ -14,7 +14,7 @@ extension GQLCache {
                 (case-sensitive). --match removes every key the pattern matches, by mode: \
                 \(KeyPattern.Mode.helpText). The default, apollo, is Apollo's own SQL, so 'Human:100_' \
                 also removes Human:1000 and Human:1002. --type removes every record whose __typename is \
-                that type. --cascade KEY… also removes every record reachable only through the given \
+                that type (repeat it for several). --cascade KEY… also removes every record reachable only through the given \
                 keys: never one that a root or any record left in place still reaches. \
                 --clean-references drops the references to the removed records (the field, or the list \
                 element) instead of leaving them dangling. Removal by pattern, type or cascade asks for \
@@ -32,8 +32,8 @@ extension GQLCache {
         @Option(help: "How --match matches: apollo (default), literal, prefix, glob or regex.")
         var mode: KeyPattern.Mode?
 
-        @Option(name: .customLong("type"), help: ArgumentHelp("Remove every record whose __typename is this type.", valueName: "typename"))
-        var typename: String?
+        @Option(name: .customLong("type"), help: ArgumentHelp("Remove every record whose __typename is this type; repeat for several.", valueName: "typename"))
+        var typenames: [String] = []
 
         @Flag(help: "Also remove every record reachable only through the given keys (never one a root or another record still reaches).")
         var cascade = false
@@ -52,16 +52,16 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
 
         func validate() throws {
-            if typename != nil && (match != nil || !keys.isEmpty || cascade) {
+            if !typenames.isEmpty && (match != nil || !keys.isEmpty || cascade) {
                 throw ValidationError("--type removes by type alone: give no keys, --match or --cascade with it")
             }
-            if typename?.isEmpty == true {
+            if typenames.contains("") {
                 throw ValidationError("--type needs a type name")
             }
             if cascade && keys.isEmpty {
                 throw ValidationError("--cascade goes with the keys to start from")
             }
-            if match == nil && keys.isEmpty && typename == nil {
+            if match == nil && keys.isEmpty && typenames.isEmpty {
                 throw ValidationError("name the keys to remove, a pattern with --match, or a type with --type")
             }
             if match != nil && !keys.isEmpty {
@@ -73,7 +73,7 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            if typename != nil || cascade || cleanReferences {
+            if !typenames.isEmpty || cascade || cleanReferences {
                 try removeThroughGraph(context: context)
             } else if let match {
                 try removeMatching(try KeyPattern(match, mode: mode ?? .apollo), context: context)

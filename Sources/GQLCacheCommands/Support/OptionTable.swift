@@ -99,7 +99,8 @@ struct OptionTable {
         return near.filter { $0.1 == best }.map(\.0).sorted()
     }
 
-    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: choices for a "Did you mean".
+    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: choices for a "Did you mean",
+    /// or the values a repeated option accepts.
     static func choices(_ words: [String]) -> String {
         let quoted = words.map { "'\($0)'" }
         return quoted.count <= 1 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
