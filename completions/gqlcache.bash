@@ -282,7 +282,7 @@ _gqlcache_show() {
         return
         ;;
     *)
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion show -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion show -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -323,11 +323,11 @@ _gqlcache_read() {
         return
         ;;
     '--fragment')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion read -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion read -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -347,7 +347,7 @@ _gqlcache_read() {
         return
         ;;
     2)
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion read -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion read -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -392,11 +392,11 @@ _gqlcache_write() {
         return
         ;;
     '--fragment')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion write -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion write -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key-field')
@@ -422,7 +422,7 @@ _gqlcache_write() {
         return
         ;;
     2)
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion write -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion write -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -463,11 +463,11 @@ _gqlcache_update() {
         return
         ;;
     '--fragment')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion update -- --fragment "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--key')
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion update -- --key "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--set')
@@ -500,7 +500,7 @@ _gqlcache_update() {
         return
         ;;
     2)
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion update -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion update -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -545,7 +545,7 @@ _gqlcache_rm() {
         return
         ;;
     *)
-        __gqlcache_add_completions -W "$(__gqlcache_custom_complete ---completion rm -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion rm -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -948,6 +948,7 @@ _gqlcache_whole_words() {
     [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
     local -a COMP_WORDS=("${words[@]}")
     local COMP_CWORD="${cword}"
+    local __gqlcache_literal=0
     _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
 
     local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
@@ -956,6 +957,30 @@ _gqlcache_whole_words() {
             COMPREPLY[${i}]="${COMPREPLY[${i}]#"${head}"}"
         done
     fi
+
+    # bash's file name quoting leaves '$' and '`' as they are, for the
+    # user's variables; in a key gqlcache printed they are text. Such
+    # candidates are quoted here, outside an open quote, so that the
+    # line names the key.
+    if [[ "${__gqlcache_literal}" == 1 && -z "${quote}" && "${COMPREPLY[*]}" == *[\$\`]* ]]; then
+        compopt +o filenames 2>/dev/null
+        local quoted
+        for i in "${!COMPREPLY[@]}"; do
+            printf -v quoted '%q' "${COMPREPLY[${i}]}"
+            COMPREPLY[${i}]="${quoted}"
+        done
+    fi
+}
+
+# Candidates gqlcache printed, one a line, that begin with the word being
+# completed, as they are: compgen -W would expand $(…), $VAR and quotes
+# in them, and a cache key may hold anything.
+__gqlcache_add_literal_completions() {
+    local candidate
+    __gqlcache_literal=1
+    while IFS='' read -r candidate; do
+        [[ -n "${candidate}" && "${candidate}" == "${cur}"* ]] && COMPREPLY+=("${candidate}")
+    done <<< "${1}"
 }
 
 # A word as the shell would pass it: quotes and backslashes removed.

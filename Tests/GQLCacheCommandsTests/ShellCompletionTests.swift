@@ -128,6 +128,42 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(try keys(in: path("starwars.sqlite")).contains("Starship:3001"))
     }
 
+    /// Cache files come from devices and apps: completing a key must
+    /// neither run nor expand what it holds, and the completed line must
+    /// name the key.
+    func testBashOffersKeysAsTheyAreAndRunsNothingInThem() throws {
+        try requireProgram(shell("bash"), "bash")
+        let cache = path("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records(key, record) VALUES
+              ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}')
+            """)
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])
+        // No '$' or '`': offered as printed, for bash's own file name quoting.
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Quo"), [#"Quote:it's "x" a\b"#])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran")), "a Tab ran the command substitution in a key")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran2")), "a Tab ran the backquotes in a key")
+
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) PS1='$ ' bash --norc --noprofile")
+        self.terminal = terminal
+        try terminal.type("source \(script("gqlcache.bash")); echo READY\n")
+        try terminal.waitFor("READY")
+        // At a real prompt: the completed word, run, shows that very record
+        // (its key, as show prints it, appears only in the output).
+        for (typed, key) in [("Ev", "Evil:$(touch ran)`touch ran2`"), ("Va", "Var:$HOME"), ("Quo", #"Quote:it's "x" a\b"#)] {
+            try terminal.type("gqlcache show starwars.sqlite \(typed)")
+            try terminal.press("Tab")
+            try terminal.press("Enter")
+            try terminal.waitFor("\n" + key + "\n")
+            try terminal.type("clear\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran2")))
+    }
+
     // MARK: zsh
 
     func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {

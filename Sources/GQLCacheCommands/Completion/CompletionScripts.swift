@@ -47,10 +47,19 @@ enum CompletionScripts {
     /// being completed unquoted, then trims each candidate to the part bash
     /// replaces: what follows the last unquoted break character of the word
     /// (or its opening quote). The user's COMP_WORDBREAKS is left alone.
+    ///
+    /// The generated script also hands the candidates gqlcache prints (cache
+    /// keys, definition names) to `compgen -W`, which expands `$(…)`, `$VAR`,
+    /// quotes and backslashes in them: a key such as `Evil:$(touch x)` in a
+    /// cache pulled from a device would run at a Tab. They are offered as
+    /// printed instead, kept when they begin with the word typed.
     static func bash(_ generated: String) -> String {
         let registration = "complete -o filenames -F _gqlcache gqlcache"
-        guard generated.contains(registration) else { return generated }
-        return generated.replacingOccurrences(of: registration, with: bashWrapper + "\ncomplete -o filenames -F _gqlcache_whole_words gqlcache")
+        let expanding = #"__gqlcache_add_completions -W "$(__gqlcache_custom_complete "#
+        guard generated.contains(registration), generated.contains(expanding) else { return generated }
+        return generated
+            .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
+            .replacingOccurrences(of: registration, with: bashWrapper + "\ncomplete -o filenames -F _gqlcache_whole_words gqlcache")
     }
 
     static let bashWrapper = #"""
@@ -106,6 +115,7 @@ enum CompletionScripts {
             [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
             local -a COMP_WORDS=("${words[@]}")
             local COMP_CWORD="${cword}"
+            local __gqlcache_literal=0
             _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
 
             local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
@@ -114,6 +124,30 @@ enum CompletionScripts {
                     COMPREPLY[${i}]="${COMPREPLY[${i}]#"${head}"}"
                 done
             fi
+
+            # bash's file name quoting leaves '$' and '`' as they are, for the
+            # user's variables; in a key gqlcache printed they are text. Such
+            # candidates are quoted here, outside an open quote, so that the
+            # line names the key.
+            if [[ "${__gqlcache_literal}" == 1 && -z "${quote}" && "${COMPREPLY[*]}" == *[\$\`]* ]]; then
+                compopt +o filenames 2>/dev/null
+                local quoted
+                for i in "${!COMPREPLY[@]}"; do
+                    printf -v quoted '%q' "${COMPREPLY[${i}]}"
+                    COMPREPLY[${i}]="${quoted}"
+                done
+            fi
+        }
+
+        # Candidates gqlcache printed, one a line, that begin with the word being
+        # completed, as they are: compgen -W would expand $(…), $VAR and quotes
+        # in them, and a cache key may hold anything.
+        __gqlcache_add_literal_completions() {
+            local candidate
+            __gqlcache_literal=1
+            while IFS='' read -r candidate; do
+                [[ -n "${candidate}" && "${candidate}" == "${cur}"* ]] && COMPREPLY+=("${candidate}")
+            done <<< "${1}"
         }
 
         # A word as the shell would pass it: quotes and backslashes removed.
