@@ -206,6 +206,16 @@ final class DoctorCommandTests: CommandTestCase {
         try sqlite(cache, "UPDATE records SET record = NULL WHERE key = 'Droid:2001.friendsConnection(after:null,first:2)'")
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains(
             "remove damaged records with: gqlcache rm \(cache) 'Droid:2001.friendsConnection(after:null,first:2)'\n"))
+        // Keys and files that start with '-' are not taken for options.
+        try sqlite(cache, "INSERT INTO records(key, record) VALUES ('-dash', 'oops'), ('-x', NULL)")
+        let doctor = gqlcache("doctor", cache)
+        let suggestion = try XCTUnwrap(doctor.stdout.split(separator: "\n").first { $0.hasPrefix("remove damaged records with: ") })
+        XCTAssertEqual(suggestion, "remove damaged records with: gqlcache rm \(cache) -- 'Droid:2001.friendsConnection(after:null,first:2)' -dash -x")
+        let removal = gqlcache("rm", cache, "--", "-dash", "Droid:2001.friendsConnection(after:null,first:2)", "-x")
+        XCTAssertEqual(removal.status, .success, removal.stderr)
+        XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"), "the suggested command removed every damaged record")
+        XCTAssertEqual(HealthRendering.fileWord("-e.sqlite"), "./-e.sqlite")
+        XCTAssertEqual(HealthRendering.fileWord("/tmp/-e.sqlite"), "/tmp/-e.sqlite")
     }
 
     func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {

@@ -59,13 +59,16 @@ struct HealthRendering {
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
-        let file = Self.shellWord(path)
+        // A key starting with '-' would be read as an option: the keys go after '--'.
+        let file = Self.fileWord(path)
         if !report.damagedRecords.isEmpty {
             // Apollo cannot read them either; removing them is the one repair, and a person's call.
-            let keys = report.damagedRecords.count <= Self.sampleSize
+            let listed = report.damagedRecords.count <= Self.sampleSize
+            let keys = listed
                 ? report.damagedRecords.map { Self.shellWord($0.key.rawValue) }.joined(separator: " ")
                 : "KEY… (each damaged key; --format json lists them all)"
-            text += "remove damaged records with: gqlcache rm \(file) \(keys)\n"
+            let endOfOptions = !listed || report.damagedRecords.contains { $0.key.rawValue.hasPrefix("-") } ? "-- " : ""
+            text += "remove damaged records with: gqlcache rm \(file) \(endOfOptions)\(keys)\n"
         }
         if !repairs.isEmpty {
             text += "repair with: gqlcache gc \(file) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
@@ -79,6 +82,12 @@ struct HealthRendering {
         let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
         if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// A file named on a suggested command line: a shell word, and
+    /// `./-name` for a relative name that would be read as an option.
+    static func fileWord(_ path: String) -> String {
+        shellWord(path.hasPrefix("-") ? "./" + path : path)
     }
 
     /// A titled sample of `items`, each shown as `line` gives it (only the
