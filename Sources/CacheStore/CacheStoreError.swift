@@ -40,6 +40,8 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case busy(path: String, waited: Double)
     case readOnly(path: String)
     case io(path: String, message: String)
+    /// SQLite found a page of the file damaged (`SQLITE_CORRUPT`).
+    case corrupt(path: String, message: String)
     case damagedRecord(key: CacheKey, problem: RecordProblem)
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
@@ -77,6 +79,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "\(path): the file or its folder is read-only; cannot write"
         case .io(let path, let message):
             return "\(path): \(message)"
+        case .corrupt(let path, let message):
+            return "\(path): the database file is corrupt (SQLite: \(message))"
         case .damagedRecord(let key, let problem):
             return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):

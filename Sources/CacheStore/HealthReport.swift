@@ -26,11 +26,15 @@ public struct HealthReport: Equatable, Sendable {
     public let unreachedDamagedKeys: [CacheKey]
     /// Keys equal but for ASCII case.
     public let caseDuplicates: [[CacheKey]]
+    /// Why the pass over the records stopped before the end: SQLite found
+    /// a page of the table damaged. The record checks were not made, and
+    /// their lists are empty; SQLite's own check says what is damaged.
+    public var unreadTable: String? = nil
 
     /// How many problems were found.
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
-            + unreachableKeys.count + caseDuplicates.count
+            + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1)
     }
 }
 
@@ -54,6 +58,11 @@ extension CacheStore {
         let graph: CacheGraph
         do {
             graph = try read(progress: progress) { tx in try tx.graph() }
+        } catch CacheStoreError.corrupt(_, let message) {
+            // A damaged page is what the check is for: report what SQLite's
+            // check found, unless it could not run either.
+            guard case .success(let problems) = check.result() else { throw CacheStoreError.corrupt(path: path, message: message) }
+            return HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
         } catch {
             _ = check.result()
             throw error
@@ -69,7 +78,14 @@ private final class IntegrityCheckThread: @unchecked Sendable {
 
     init(_ store: CacheStore, full: Bool) {
         let thread = Thread { [self] in
-            outcome = Result { try store.read { tx in try tx.sqliteIntegrityCheck(full: full) } }
+            var listed: [String]?
+            outcome = Result { try store.read { tx in
+                listed = try tx.sqliteIntegrityCheck(full: full)
+                return listed!
+            } }
+            // After a damaged page SQLite fails the end of the read
+            // transaction too; what the check listed stands.
+            if case .failure(CacheStoreError.corrupt) = outcome, let listed { outcome = .success(listed) }
             done.signal()
         }
         thread.name = "gqlcache integrity check"
@@ -85,6 +101,14 @@ private final class IntegrityCheckThread: @unchecked Sendable {
 }
 
 extension HealthReport {
+    /// The report when the table could not be read to its end.
+    init(unreadTable: String, integrityProblems: [String], fullIntegrityCheck full: Bool) {
+        self.init(
+            recordCount: 0, fullIntegrityCheck: full, integrityProblems: integrityProblems, roots: [], damagedRecords: [],
+            keylessRowIDs: [], blobKeyRows: [], danglingReferences: [], unreachableKeys: [], unreachedDamagedKeys: [],
+            caseDuplicates: [], unreadTable: unreadTable)
+    }
+
     /// `splitFrom`: the number of nodes from which the case check runs
     /// beside the reachability check (tests set it to compare).
     init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph, splitFrom: Int = 1 << 16) {

@@ -96,7 +96,22 @@ extension ReadTransaction {
     /// `integrity_check` that also compares every index with its table.
     /// Returns the problems SQLite lists; empty when it says `ok`.
     public func sqliteIntegrityCheck(full: Bool) throws -> [String] {
-        let lines = try String.fetchAll(try database(), sql: full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        var lines: [String] = []
+        let statement = try database().makeStatement(sql: full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        // Reset, a statement that failed no longer fails the transaction's end.
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        let cursor = try String.fetchCursor(statement)
+        do {
+            // A row may hold several findings, one a line, under a heading
+            // that names the schema ("*** in database main ***").
+            while let row = try cursor.next() {
+                lines += row.split(separator: "\n").map(String.init).filter { !($0.hasPrefix("*** in database ") && $0.hasSuffix(" ***")) }
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT && !lines.isEmpty {
+            // SQLite lists what it found, then stops at a page it cannot read
+            // at all: the list is the answer, and the stop one more finding.
+            lines.append("the check stopped: \(error.message ?? "database disk image is malformed")")
+        }
         return lines == ["ok"] ? [] : lines
     }
 }

@@ -23,7 +23,7 @@ enum StoreErrors {
         case .SQLITE_NOTADB:
             return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
         case .SQLITE_CORRUPT:
-            return .io(path: path, message: "the database file is corrupt (SQLite: \(error.message ?? "malformed"))")
+            return .corrupt(path: path, message: error.message ?? "malformed")
         case .SQLITE_FULL:
             return .io(path: path, message: "the disk is full")
         case .SQLITE_CANTOPEN:

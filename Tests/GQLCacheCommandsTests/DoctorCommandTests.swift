@@ -277,6 +277,66 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 
+    /// A cache of 2,010 records, the last 2,000 of them filler, and the
+    /// number of a leaf page of its table or of its key index, to damage.
+    func largerCache(pageOf tree: String) throws -> (cache: String, page: Int) {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, """
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+            INSERT INTO records(key, record) SELECT 'Filler:' || x, '{"__typename":"Filler","pad":"' || hex(zeroblob(100)) || '"}' FROM n
+            """)
+        let page = try XCTUnwrap(Int(try sqliteShell(
+            cache, "SELECT pageno FROM dbstat WHERE name = '\(tree)' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 5")))
+        return (cache, page)
+    }
+
+    /// Overwrites 200 bytes of `page` at `offset` with 0x13.
+    func damage(_ cache: String, page: Int, offset: Int) throws {
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cache))
+        try handle.seek(toOffset: UInt64((page - 1) * 4096 + offset))
+        handle.write(Data(repeating: 0x13, count: 200))
+        try handle.close()
+    }
+
+    /// A damaged page is what doctor is for: it reports what SQLite's check
+    /// lists (and that the records could not all be read) with status 7,
+    /// and suggests no repair by gqlcache, instead of failing with status 5.
+    func testADamagedPageOfTheTableIsReportedWithWhatSQLiteFinds() throws {
+        let (cache, page) = try largerCache(pageOf: "records")
+        try damage(cache, page: page, offset: 0)
+        let before = try bytes(cache)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(result.stdout.hasPrefix("\(cache): 3 problems; the records could not all be read\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("""
+              records: not checked: SQLite stopped reading the table at a damaged page (database disk image is malformed)
+            SQLite quick_check found (2)
+              Page \(page): btreeInitPage() returns error code 11
+              the check stopped: database disk image is malformed
+            the file is damaged: delete it (the app builds a new cache) or copy a fresh one; 'sqlite3 \(cache) .recover' may copy out what SQLite can still read
+
+            """), result.stdout)
+        XCTAssertFalse(result.stdout.contains("gqlcache gc"))
+        let json = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(json.status, .problemsFound)
+        XCTAssertEqual(try problems(json).map { $0["kind"] as? String }, ["integrity", "integrity", "unreadTable"])
+        XCTAssertEqual(try bytes(cache), before, "doctor changes nothing")
+    }
+
+    func testADamagedIndexPageIsListedAndNoRepairIsSuggested() throws {
+        let (cache, page) = try largerCache(pageOf: "sqlite_autoindex_records_1")
+        try damage(cache, page: page, offset: 100)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound, result.stderr)
+        XCTAssertTrue(result.stdout.contains("  SQLite quick_check: "), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\nSQLite quick_check found ("), "the list comes below the summary lines, not above them")
+        XCTAssertTrue(result.stdout.contains("On tree page \(page) "), result.stdout)
+        XCTAssertFalse(result.stdout.contains("*** in database main ***"))
+        XCTAssertTrue(result.stdout.hasSuffix("may copy out what SQLite can still read\n"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("gqlcache gc"), "no gc on a file whose reading may be wrong")
+    }
+
     func testAFileThatIsNotACacheIsRefusedWithItsOwnStatus() throws {
         let path = self.path("notes.txt")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))

@@ -16,12 +16,13 @@ struct HealthRendering {
     func text() -> String {
         var text = isHealthy
             ? "\(path): no problems in \(plural(report.recordCount, "record"))\n"
+            : report.unreadTable != nil
+            ? "\(path): \(plural(problemCount, "problem")); the records could not all be read\n"
             : "\(path): \(plural(problemCount, "problem")) in \(plural(report.recordCount, "record"))\n"
-        if report.integrityProblems.isEmpty {
-            text += "  SQLite \(pragma): ok\n"
-        } else {
-            text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
-        }
+        // Summary lines first, indented; then each list of problems under its title.
+        text += report.integrityProblems.isEmpty
+            ? "  SQLite \(pragma): ok\n"
+            : "  SQLite \(pragma): \(plural(report.integrityProblems.count, "problem")) (listed below)\n"
         if let pendingWAL {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
@@ -30,7 +31,9 @@ struct HealthRendering {
             text += "  WAL: no changes waiting for a checkpoint\n"
         }
         let roots = report.roots.map(\.rawValue).joined(separator: ", ")
-        if report.recordCount == 0 {
+        if let unread = report.unreadTable {
+            text += "  records: not checked: SQLite stopped reading the table at a damaged page (\(unread))\n"
+        } else if report.recordCount == 0 {
             text += "  reachability: no records\n"
         } else if report.roots.isEmpty {
             text += "  reachability: no root record (\(CacheKey.roots.map(\.rawValue).joined(separator: ", "))), so no record is reached\n"
@@ -48,12 +51,20 @@ struct HealthRendering {
         } else {
             text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
         }
+        text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
         text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.field) → \($0.to.display)" }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
+        // A file SQLite finds damaged gets no repair by gqlcache: what was read
+        // of it may be wrong, and the app can rebuild its cache.
+        if !report.integrityProblems.isEmpty || report.unreadTable != nil {
+            text += "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
+                + "'sqlite3 \(Self.fileWord(path)) .recover' may copy out what SQLite can still read\n"
+            return text
+        }
         var repairs: [String] = []
         // gc refuses --unreachable while damaged records hide references, or with no root.
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
@@ -111,6 +122,9 @@ struct HealthRendering {
 
     private func problemsBeforeUnreachable() -> [JSONOutput] {
         var problems: [JSONOutput] = report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
+        if let unread = report.unreadTable {
+            problems.append(.object([("kind", .string("unreadTable")), ("message", .string(unread))]))
+        }
         if let pendingWAL {
             problems.append(.object([
                 ("kind", .string("uncheckpointedWAL")), ("frames", .int(pendingWAL.frames)), ("walBytes", .int(Int(pendingWAL.walBytes))),

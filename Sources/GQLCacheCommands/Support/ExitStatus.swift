@@ -42,7 +42,7 @@ extension ExitStatus {
         case .busy: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
         case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord, .keyHoldsNUL: self = .usage
-        case .fileNotFound, .fileExists, .readOnly, .io, .transactionEnded: self = .io
+        case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
     }
