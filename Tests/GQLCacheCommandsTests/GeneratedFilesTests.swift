@@ -40,9 +40,15 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertEqual(bash.status, .success)
         XCTAssertTrue(bash.stdout.contains("complete -o filenames -F _gqlcache_whole_words gqlcache"))
         XCTAssertFalse(bash.stdout.contains("complete -o filenames -F _gqlcache gqlcache"), "the generated function is registered only through the wrapper")
-        // Everything else is the parser's own script.
+        // Everything else is the parser's own script, but for the candidates
+        // gqlcache prints, which compgen -W would expand: offered as they are.
         let parsers = gqlcache("--generate-completion-script", "bash").stdout
-        XCTAssertTrue(bash.stdout.hasPrefix(String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))))
+        let expanding = #"__gqlcache_add_completions -W "$(__gqlcache_custom_complete "#
+        XCTAssertTrue(parsers.contains(expanding))
+        XCTAssertFalse(bash.stdout.contains(expanding))
+        let parsersBody = String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))
+            .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
+        XCTAssertTrue(bash.stdout.hasPrefix(parsersBody))
         XCTAssertEqual(gqlcache("completions", "zsh").stdout, gqlcache("--generate-completion-script", "zsh").stdout)
         XCTAssertTrue(gqlcache("completions", "fish").stdout.contains("function __gqlcache_cursor_index_in_token"))
         let wrong = gqlcache("completions", "tcsh")
