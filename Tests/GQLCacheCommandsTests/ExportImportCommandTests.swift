@@ -203,6 +203,29 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
+    func testImportRefusesAnEmptyKeyAndNamesTheLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let lines = gqlcache("import", cache, "-", input: #"{"key":"A:1","record":{}}"# + "\n" + #"{"key":"","record":{"a":1}}"#)
+        XCTAssertEqual(lines.status, .usage)
+        XCTAssertEqual(lines.stderr, "gqlcache: standard input:2: the key is empty, which no Apollo cache key is; nothing imported\n")
+        let extract = gqlcache("import", cache, "-", input: #"{"":{"a":1}}"#)
+        XCTAssertEqual(extract.status, .usage)
+        XCTAssertEqual(extract.stderr, "gqlcache: standard input: an entity ID is empty, which no Apollo cache key is; nothing imported\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// An empty input is what exporting an empty cache gives: it imports,
+    /// and the summary says the input held nothing (not that the cache
+    /// already held it).
+    func testAnEmptyInputImportsNothingAndSaysSo() throws {
+        let new = path("new.sqlite")
+        let result = gqlcache("import", new, "-", "--create", input: "")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 0 records (jsonl) into \(new), created: the input holds no records\n")
+        XCTAssertEqual(try keys(in: new), [])
+    }
+
     func testImportNeedsCreateForANewFileAndAnExistingInput() throws {
         let new = path("new.sqlite")
         let input = path("in.jsonl")

@@ -26,7 +26,10 @@ struct ImportReport {
     func summary(path: String) -> String {
         let verb = dryRun ? "would import" : "imported"
         let into = "\(path)" + (created ? (dryRun ? ", which would be created" : ", created") : "")
-        let outcome = added + changed == 0
+        // An empty input is an empty cache's export: no error, but said plainly.
+        let outcome = read == 0
+            ? "the input holds no records"
+            : added + changed == 0
             ? "nothing to change, the cache already holds them"
             : "\(added) added, \(changed) changed (\(plural(fields, "field")))"
         return "\(verb) \(plural(read, "record")) (\(form.rawValue)) into \(into): \(outcome)" + (dryRun ? "; dry run, nothing written" : "")

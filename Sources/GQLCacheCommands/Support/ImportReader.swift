@@ -62,11 +62,16 @@ final class ImportReader {
         var batch: [Record] = []
         batch.reserveCapacity(size)
         while batch.count < size, let line = nextLine() {
+            let record: Record
             do {
-                batch.append(try RecordLine.record(fromLine: line.text))
+                record = try RecordLine.record(fromLine: line.text)
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name):\(line.number): \(error) (a JSON Lines export has one record per line); nothing imported")
             }
+            if record.key.rawValue.isEmpty {
+                throw CommandFailure(.usage, "\(name):\(line.number): the key is empty, which no Apollo cache key is; nothing imported")
+            }
+            batch.append(record)
         }
         return batch.isEmpty ? nil : batch
     }
@@ -82,6 +87,9 @@ final class ImportReader {
                 extracted = ArraySlice(try ApolloClientForm.records(fromExtract: try FieldValue(jsonText: text)))
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
+            }
+            if extracted?.contains(where: { $0.key.rawValue.isEmpty }) == true {
+                throw CommandFailure(.usage, "\(name): an entity ID is empty, which no Apollo cache key is; nothing imported")
             }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
