@@ -51,6 +51,8 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("diff", original, planted, "--summary").lines, ["3 records differ: 1 added, 1 removed, 1 changed; 8 the same"])
         XCTAssertEqual(gqlcache("diff", planted, original, "--summary").lines, ["3 records differ: 1 added, 1 removed, 1 changed; 8 the same"])
         XCTAssertEqual(gqlcache("diff", original, planted, "--summary", "--keys-only").status, .usage)
+        let summaryJSON = try XCTUnwrap(try gqlcache("diff", original, planted, "--summary", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(summaryJSON.keys.sorted(), ["added", "changed", "removed", "same", "unchanged"], "no records with --summary, as documented")
     }
 
     func testJSONListsEachRecordThenTheCounts() throws {

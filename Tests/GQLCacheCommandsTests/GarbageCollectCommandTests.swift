@@ -124,6 +124,21 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(after, try bytes(cache).count)
     }
 
+    /// --vacuum alone collects nothing, and its JSON still has every
+    /// documented member, as a script reading it expects.
+    func testVacuumAloneGivesTheSameJSONMembers() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("gc", cache, "--vacuum", "--force", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let document = try XCTUnwrap(try result.json() as? [String: Any])
+        XCTAssertEqual(document.keys.sorted(), [
+            "bytesAfter", "bytesBefore", "deleted", "deletedRows", "dropped", "droppedReferences", "dryRun", "records", "removed",
+            "removedRecords", "vacuumed",
+        ])
+        XCTAssertEqual(document["records"] as? Int, 10)
+        XCTAssertEqual(document["removedRecords"] as? Int, 0)
+    }
+
     func testADryRunWritesNothingBesideTheFileEither() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)

@@ -46,7 +46,9 @@ extension GQLCache {
             // A store of its own even for the same path: two cursors need two connections.
             let second = try CacheFileArgument.openForReading(other, context, shared: false)
             var listed = 0
-            if output.format == .json { context.stdout.write("{\n  \"records\": [") }
+            // With --summary the JSON holds the counts alone, as documented.
+            let listsRecords = output.format == .json && detail != .summary
+            if listsRecords { context.stdout.write("{\n  \"records\": [") }
             let counts = try first.read { a in
                 try second.read { b in
                     try a.compare(with: b) { difference in
@@ -68,11 +70,15 @@ extension GQLCache {
             case .text:
                 context.print(DiffReport.summary(counts))
             case .json:
-                context.stdout.write(listed == 0 ? "]" : "\n  ]")
-                for (name, value) in DiffReport.countMembers(counts) {
-                    context.stdout.write(",\n  \(JSONWriter.quoted(name)): \(value.rendered(pretty: false))")
+                if listsRecords {
+                    context.stdout.write(listed == 0 ? "]" : "\n  ]")
+                    for (name, value) in DiffReport.countMembers(counts) {
+                        context.stdout.write(",\n  \(JSONWriter.quoted(name)): \(value.rendered(pretty: false))")
+                    }
+                    context.print("\n}")
+                } else {
+                    output.format.emit(.object(DiffReport.countMembers(counts)), to: context)
                 }
-                context.print("\n}")
             case .jsonl:
                 context.print(JSONOutput.object([("type", .string("summary"))] + DiffReport.countMembers(counts)).rendered(pretty: false))
             }

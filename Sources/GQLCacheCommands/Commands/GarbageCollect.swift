@@ -92,7 +92,8 @@ extension GQLCache {
             }
             var free: PageStatistics?
             if vacuum && dryRun { free = try store.read { tx in try tx.pageStatistics() } }
-            let report = GarbageReport(collected: collected, dryRun: dryRun, vacuum: vacuumed, freePages: free)
+            var report = GarbageReport(collected: collected, dryRun: dryRun, vacuum: vacuumed, freePages: free)
+            if collected == nil { report.recordCount = try store.read { tx in try tx.countKeys() } }
             switch output.format {
             case .text: context.stdout.write(report.text())
             case .json: output.format.emit(report.json(), to: context)

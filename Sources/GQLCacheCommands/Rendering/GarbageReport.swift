@@ -6,6 +6,8 @@ struct GarbageReport {
     let dryRun: Bool
     let vacuum: (before: Int64, after: Int64?)?
     let freePages: PageStatistics?
+    /// The records in the file, counted when nothing was collected (--vacuum alone).
+    var recordCount = 0
 
     func text() -> String {
         var text = ""
@@ -51,14 +53,16 @@ struct GarbageReport {
     }
 
     private var summaryMembers: [(String, JSONOutput)] {
-        var members: [(String, JSONOutput)] = [("dryRun", .bool(dryRun))]
-        if let collected {
-            members += [
-                ("records", .int(collected.recordCount)), ("removedRecords", .int(collected.removedKeys.count)),
-                ("droppedReferences", .int(collected.droppedReferences.reduce(0) { $0 + $1.dropped.count })),
-                ("deletedRows", .int(collected.removedStrayRowCount)),
-            ]
-        }
+        // The same members whether or not garbage was collected (--vacuum alone).
+        [("dryRun", .bool(dryRun)),
+         ("records", .int(collected?.recordCount ?? recordCount)), ("removedRecords", .int(collected?.removedKeys.count ?? 0)),
+         ("droppedReferences", .int(collected?.droppedReferences.reduce(0) { $0 + $1.dropped.count } ?? 0)),
+         ("deletedRows", .int(collected?.removedStrayRowCount ?? 0))]
+            + vacuumMembers
+    }
+
+    private var vacuumMembers: [(String, JSONOutput)] {
+        var members: [(String, JSONOutput)] = []
         members.append(("vacuumed", .bool(vacuum?.after != nil)))
         if let vacuum {
             members.append(("bytesBefore", .int(Int(vacuum.before))))
