@@ -326,7 +326,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache gc" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache gc" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache stats" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" top' -l 'top' -d 'How many rows of each list to show.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" top' -l 'top' -d 'How many rows of each list to show (0: the summary alone).' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" color' -l 'color' -d 'Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.' -rfka 'auto always never'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" q quiet' -l 'quiet' -s 'q' -d 'Print only the data asked for and errors: no summaries such as \'removed 3 records\'.'

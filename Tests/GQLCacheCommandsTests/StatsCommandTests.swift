@@ -72,6 +72,10 @@ final class StatsCommandTests: CommandTestCase {
             """), result.stdout)
         XCTAssertTrue(result.stdout.contains("  … and 4 more (--top N, or --format json)\n"), result.stdout)
         XCTAssertEqual(gqlcache("stats", cache, "--top", "-1").status, .usage)
+        // --top 0: the summary lines alone, with no list or list heading.
+        let summary = gqlcache("stats", cache, "--top", "0")
+        XCTAssertEqual(summary.status, .success)
+        XCTAssertEqual(summary.lines.map { String($0.prefix(10)) }, ["file      ", "records   ", "path-keyed", "free pages"])
     }
 }
 

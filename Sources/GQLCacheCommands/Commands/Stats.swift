@@ -19,7 +19,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("How many rows of each list to show.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many rows of each list to show (0: the summary alone).", valueName: "n"))
         var top: Int = 10
 
         @OptionGroup var output: OutputOptions

@@ -24,6 +24,8 @@ struct StatisticsRendering {
             ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(formatBytes(reclaimable))"
                 + ((sizes.wal ?? 0) > 0 ? " (and empty the -wal file, \(formatBytes(sizes.wal!)))" : "")),
         ])
+        // --top 0 asks for the summary alone: no list, not even a heading.
+        guard top > 0 else { return text }
         func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N, or --format json)\n" : "" }
         if !stats.byTypename.isEmpty {
             text += "\n" + table(["by __typename", "records", "bytes"], stats.byTypename.prefix(top).map {
