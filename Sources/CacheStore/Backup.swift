@@ -123,6 +123,9 @@ extension CacheStore {
     /// with the copy's path, for the caller to announce (or remove).
     func makePendingBackup() throws -> (request: BackupRequest, copy: String)? {
         guard let request = pendingBackup.take() else { return nil }
+        // A file this process cannot write is the problem to name, not the
+        // copy, which gets the file's permissions and could not be written either.
+        guard FileManager.default.isWritableFile(atPath: path) else { throw CacheStoreError.readOnly(path: path) }
         return (request, try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: request.date))
     }
 }

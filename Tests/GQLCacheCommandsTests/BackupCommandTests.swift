@@ -46,6 +46,32 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 9)
     }
 
+    /// A cache the user cannot write is named as the problem, not its
+    /// backup (which gets the cache's permissions). Run as another user:
+    /// root writes any file.
+    func testWithACacheTheUserCannotWriteTheCacheIsNamedAndNoBackupIsLeft() throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs root and setpriv to run the command as another user")
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cache)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: setpriv)
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary, "gc", cache, "--all", "--force", "--backup"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 5)
+        XCTAssertEqual(message, "gqlcache: \(cache): the file or its folder is read-only; cannot write\n")
+        XCTAssertEqual(try backups(), [])
+    }
+
     func testEveryWritingCommandTakesBackup() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let input = path("in.jsonl")
