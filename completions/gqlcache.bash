@@ -639,7 +639,7 @@ _gqlcache_diff() {
         return
         ;;
     2)
-        __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        __gqlcache_add_completions -f
         return
         ;;
     esac
@@ -832,6 +832,10 @@ _gqlcache_refs() {
     case "${positional_number}" in
     1)
         __gqlcache_add_completions -o plusdirs -fX '!*.@(sqlite|sqlite3|db)'
+        return
+        ;;
+    2)
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion refs -- positional@1 "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     esac

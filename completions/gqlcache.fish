@@ -274,7 +274,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache diff" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache diff" -eq 2' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache diff" -eq 2' -F
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache diff" keys-only' -l 'keys-only' -d 'List only the keys of the records that differ, not their fields.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache diff" summary' -l 'summary' -d 'Print only the counts.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache diff" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
@@ -334,6 +334,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache stats" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache refs" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache refs" -eq 2' -fka '(__gqlcache_custom_completion ---completion refs -- positional@1 (count (__gqlcache_tokens -pc)) (__gqlcache_cursor_index_in_token))'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" depth' -l 'depth' -d 'How many levels of references to draw (at most 1000).' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" color' -l 'color' -d 'Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.' -rfka 'auto always never'

@@ -85,6 +85,10 @@ final class ShellCompletionTests: CommandTestCase {
         // bash replaces only what follows the last ':' of the word, so that is what is offered.
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Droid:"), ["2001", "2001.friendsConnection(after:null,first:2)"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Hum"), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try bashCompletions("gqlcache refs starwars.sqlite Hum"), ["Human:1000", "Human:1002"])
+        // diff's second file is any file: usually a backup, which has no .sqlite at its end.
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("starwars.sqlite.backup-20261122-120000"))
+        XCTAssertEqual(try bashCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite QUERY_ROOT.reviews(episode:JEDI,first:2)."), ["2).0", "2).1"])
         // A key typed with bash's own escapes, as bash completes it: an escaped
         // ':' does not break the word, so what follows the first ':' is offered.
@@ -215,6 +219,8 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --dr"), ["--dry-run"])
         XCTAssertEqual(try fishCompletions("gqlcache show star"), ["starwars.sqlite"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite Droid:"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("starwars.sqlite.backup-20261122-120000"))
+        XCTAssertEqual(try fishCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite 'Human:1"), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
     }

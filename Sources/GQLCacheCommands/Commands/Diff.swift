@@ -23,7 +23,8 @@ extension GQLCache {
 
         @Argument(
             help: ArgumentHelp("The second cache file, compared with the first.", valueName: "other-cache-file"),
-            completion: .file(extensions: ["sqlite", "sqlite3", "db"]))
+            // Any file: the usual second file is a backup, cache.sqlite.backup-YYYYMMDD-HHMMSS.
+            completion: .file())
         var other: String
 
         @Flag(help: "List only the keys of the records that differ, not their fields.")

@@ -18,7 +18,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"))
+        @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String
 
         @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw (at most 1000).", valueName: "n"))
