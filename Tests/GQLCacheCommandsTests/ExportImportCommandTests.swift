@@ -226,6 +226,20 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: new), [])
     }
 
+    /// An input that is a folder, or a cache file given where its export
+    /// belongs, is named for what it is.
+    func testAnInputThatIsAFolderOrACacheIsNamedForWhatItIs() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let folderInput = GQLCacheCommandsTests.gqlcache("import", cache, folder.path)
+        XCTAssertEqual(folderInput.status, .io)
+        XCTAssertEqual(folderInput.stderr, "gqlcache: \(folder.path): is a directory, not an export\n")
+        let other = path("other.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: other)
+        let cacheInput = GQLCacheCommandsTests.gqlcache("import", cache, other)
+        XCTAssertEqual(cacheInput.status, .usage)
+        XCTAssertEqual(cacheInput.stderr, "gqlcache: \(other): an SQLite database, not an export (export it first: gqlcache export \(other) > FILE.jsonl)\n")
+    }
+
     func testImportNeedsCreateForANewFileAndAnExistingInput() throws {
         let new = path("new.sqlite")
         let input = path("in.jsonl")

@@ -111,9 +111,17 @@ final class FileLines: LineSource {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(.io, "\(path): no such file")
         }
-        guard !isDirectory.boolValue, let file = fopen(path, "r") else {
-            throw CommandFailure(.io, "\(path): cannot read the file")
+        guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(path): is a directory, not an export") }
+        guard let file = fopen(path, "r") else {
+            throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
+        // A cache file given where its export belongs is named for what it is.
+        var header = [UInt8](repeating: 0, count: 16)
+        if fread(&header, 1, 16, file) == 16, FileProbe.startsAsSQLite(Data(header)) {
+            fclose(file)
+            throw CommandFailure(.usage, "\(path): an SQLite database, not an export (export it first: gqlcache export \(path) > FILE.jsonl)")
+        }
+        rewind(file)
         self.file = file
     }
 
