@@ -38,6 +38,21 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
     }
 
+    /// An empty VALUE would list every value of the cache, and one mode
+    /// refused it while the other did not: both refuse it, as --field ''.
+    func testAnEmptyValueOrFieldIsAUsageErrorInEveryMode() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for arguments in [["grep", cache, ""], ["grep", cache, "", "--regex"], ["grep", cache, "", "-i"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("an empty VALUE matches every field value"), result.stderr)
+            XCTAssertEqual(result.stdout, "")
+        }
+        let field = gqlcache("grep", cache, "Luke", "--field", "")
+        XCTAssertEqual(field.status, .usage)
+        XCTAssertTrue(field.stderr.contains("--field needs a field name"), field.stderr)
+    }
+
     func testJSONAndJSONLinesGiveThePathAsSteps() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("grep", cache, "Droid:2001", "--field", "search", "--format", "json")

@@ -43,6 +43,12 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
+        func validate() throws {
+            // Every value holds the empty text: that is what export is for.
+            if value.isEmpty { throw ValidationError("an empty VALUE matches every field value; give the text to find (or use 'gqlcache export')") }
+            if fields.contains("") { throw ValidationError("--field needs a field name") }
+        }
+
         func run(in context: CommandContext) throws {
             let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
             let store = try file.openForReading(context)
