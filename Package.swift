@@ -43,7 +43,10 @@ let package = Package(
                 "CReadline",
                 "CSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // readline's terminal functions: named, so that a fully static
+            // build (-static-executable, see Scripts/install.sh) links them too.
+            linkerSettings: [.linkedLibrary("tinfo", .when(platforms: [.linux]))]
         ),
         // Targets that import CacheStore name it directly: SwiftPM passes GRDB's
         // SQLite module map only to direct dependents, and the compiler needs it.

@@ -101,10 +101,10 @@ max_of() { printf '%s\n' "$@" | sort -n | tail -n 1; }
 # --- Build ---------------------------------------------------------------
 if [[ "$NO_BUILD" != 1 ]]; then
     echo "== building release binaries" >&2
-    (cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --product gqlcache >&2)
-    (cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --product gqlcache-example >&2)
+    (cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --product gqlcache >&2)
+    (cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --product gqlcache-example >&2)
 fi
-BIN="$(cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path 2>/dev/null || echo "$BUILD/release")"
+BIN="$(cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --show-bin-path 2>/dev/null || echo "$BUILD/release")"
 GQLCACHE="$BIN/gqlcache"
 EXAMPLE="$BIN/gqlcache-example"
 [[ -x "$GQLCACHE" && -x "$EXAMPLE" ]] || die "no release binaries in $BIN (build them, or drop BENCH_NO_BUILD)"

@@ -126,11 +126,11 @@ count_records() { sqlite3 "$1" "SELECT count(*) FROM records"; }
 if [[ "$NO_BUILD" != 1 ]]; then
     echo "== building release binaries (scratch path $BUILD)" >&2
     stamp; build_start=$NOW
-    (cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --product gqlcache >&2)
-    (cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --product gqlcache-example >&2)
+    (cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --product gqlcache >&2)
+    (cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --product gqlcache-example >&2)
     stamp; echo "   built in $(seconds $(( NOW - build_start )))" >&2
 fi
-BIN="$(cd "$REPO" && swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path 2>/dev/null || echo "$BUILD/release")"
+BIN="$(cd "$REPO" && swift build "${RELEASE_FLAGS[@]}" --scratch-path "$BUILD" --show-bin-path 2>/dev/null || echo "$BUILD/release")"
 GQLCACHE="$BIN/gqlcache"
 EXAMPLE="$BIN/gqlcache-example"
 [[ -x "$GQLCACHE" && -x "$EXAMPLE" ]] || die "no release binaries in $BIN (build them, or drop BENCH_NO_BUILD)"

