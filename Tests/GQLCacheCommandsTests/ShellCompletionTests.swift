@@ -76,6 +76,16 @@ final class ShellCompletionTests: CommandTestCase {
             .split(separator: "\n").map(String.init)
     }
 
+    /// bash at a real prompt in tmux, in the test folder, with the script sourced.
+    func bashPrompt() throws -> TmuxTerminal {
+        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) PS1='$ ' bash --norc --noprofile")
+        self.terminal = terminal
+        try terminal.type("source \(script("gqlcache.bash")); echo READY\n")
+        try terminal.waitFor("READY")
+        return terminal
+    }
+
     func testBashCompletesSubcommandsFlagsFilesAndKeysWithColonsWithoutChangingWordBreaks() throws {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache sh"), ["show"])
@@ -110,11 +120,7 @@ final class ShellCompletionTests: CommandTestCase {
     func testBashAtARealPromptCompletesAKeyAfterItsColon() throws {
         try requireProgram(shell("bash"), "bash")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
-        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) PS1='$ ' bash --norc --noprofile")
-        self.terminal = terminal
-        try terminal.type("source \(script("gqlcache.bash")); echo READY\n")
-        try terminal.waitFor("READY")
+        let terminal = try bashPrompt()
         try terminal.type("gqlcache rm starwars.sqlite Droid:")
         try terminal.press("Tab")
         try terminal.waitFor("$ gqlcache rm starwars.sqlite Droid:2001")
@@ -150,11 +156,7 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran2")), "a Tab ran the backquotes in a key")
 
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
-        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let terminal = try TmuxTerminal("cd \(folder.path) && env -i \(env) PS1='$ ' bash --norc --noprofile")
-        self.terminal = terminal
-        try terminal.type("source \(script("gqlcache.bash")); echo READY\n")
-        try terminal.waitFor("READY")
+        let terminal = try bashPrompt()
         // At a real prompt: the completed word, run, shows that very record
         // (its key, as show prints it, appears only in the output).
         for (typed, key) in [("Ev", "Evil:$(touch ran)`touch ran2`"), ("Va", "Var:$HOME"), ("Quo", #"Quote:it's "x" a\b"#)] {
