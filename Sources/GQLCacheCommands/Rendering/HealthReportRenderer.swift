@@ -70,7 +70,6 @@ struct HealthRendering {
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
-        // A key starting with '-' would be read as an option: the keys go after '--'.
         let file = Self.fileWord(path)
         if !report.damagedRecords.isEmpty {
             // Apollo cannot read them either; removing them is the one repair, and a person's call.
@@ -78,6 +77,7 @@ struct HealthRendering {
             let keys = listed
                 ? report.damagedRecords.map { Self.shellWord($0.key.rawValue) }.joined(separator: " ")
                 : "KEY… (each damaged key; --format json lists them all)"
+            // A key starting with '-' would be read as an option: the keys go after '--'.
             let endOfOptions = !listed || report.damagedRecords.contains { $0.key.rawValue.hasPrefix("-") } ? "-- " : ""
             text += "remove damaged records with: gqlcache rm \(file) \(endOfOptions)\(keys)\n"
         }
