@@ -58,17 +58,10 @@ final class BackupCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cache)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary, "gc", cache, "--all", "--force", "--backup"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 5)
-        XCTAssertEqual(message, "gqlcache: \(cache): the file or its folder is read-only; cannot write\n")
+        let run = try runProgram(
+            setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary, "gc", cache, "--all", "--force", "--backup"])
+        XCTAssertEqual(run.status, 5)
+        XCTAssertEqual(run.stderr, "gqlcache: \(cache): the file or its folder is read-only; cannot write\n")
         XCTAssertEqual(try backups(), [])
     }
 

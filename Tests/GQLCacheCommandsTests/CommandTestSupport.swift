@@ -117,13 +117,34 @@ class CommandTestCase: XCTestCase {
 /// trimmed.
 @discardableResult
 func sqliteShell(_ path: String, _ sql: String, readOnly: Bool = false) throws -> String {
+    try runProgram("/usr/bin/sqlite3", (readOnly ? ["-readonly"] : ["-batch"]) + [path, sql])
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Runs a program to its end: its exit status and what it printed on each
+/// stream. `environment` nil passes the tests' own.
+func runProgram(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = (readOnly ? ["-readonly"] : ["-batch"]) + [path, sql]
-    let pipe = Pipe()
-    process.standardOutput = pipe
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    // Standard error is read beside standard output, so that neither pipe
+    // fills while the other is read.
+    nonisolated(unsafe) var errorData = Data()
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+        errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        finished.signal()
+    }.start()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    finished.wait()
     process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
 }

@@ -80,17 +80,11 @@ final class GeneratedFilesTests: XCTestCase {
 
     func testManPageRendersWithMan() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else { throw XCTSkip("man is not installed") }
-        let man = Process()
-        man.executableURL = URL(fileURLWithPath: "/usr/bin/man")
-        man.arguments = ["-l", repositoryRoot.appendingPathComponent("man/gqlcache.1").path]
-        man.environment = ["MANPAGER": "cat", "MANWIDTH": "100", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        man.standardOutput = output
-        man.standardError = FileHandle.nullDevice
-        try man.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        man.waitUntilExit()
-        XCTAssertEqual(man.terminationStatus, 0)
+        let man = try runProgram(
+            "/usr/bin/man", ["-l", repositoryRoot.appendingPathComponent("man/gqlcache.1").path],
+            environment: ["MANPAGER": "cat", "MANWIDTH": "100", "PATH": "/usr/bin:/bin"])
+        let text = man.stdout
+        XCTAssertEqual(man.status, 0)
         for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
             XCTAssertTrue(text.contains("\n\(heading)\n"), "man -l shows no \(heading) section")
         }

@@ -24,12 +24,7 @@ final class InfoCommandTests: CommandTestCase {
         try CacheStore.open(at: cache, access: .readWrite).write { tx in
             try tx.unsafeWriteRawRecord(key: "Placeholder:1", text: #"{"a":"\#(filler)"}"#)
         }
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [cache, "UPDATE records SET key = NULL WHERE key = 'Placeholder:1'"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        XCTAssertEqual(sqlite.terminationStatus, 0)
+        XCTAssertEqual(try runProgram("/usr/bin/sqlite3", [cache, "UPDATE records SET key = NULL WHERE key = 'Placeholder:1'"]).status, 0)
 
         let result = gqlcache("info", cache)
         XCTAssertEqual(result.status, .success, result.stderr)
@@ -117,11 +112,7 @@ final class InfoCommandTests: CommandTestCase {
     func testInfoCountsTheWALFileInTheSize() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // Put the copy in WAL mode and leave a -wal file behind, as a running app does.
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [cache, "PRAGMA journal_mode=WAL;"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        try sqliteShell(cache, "PRAGMA journal_mode=WAL;")
         let holder = try CacheStore.open(at: cache, access: .readWrite)
         try holder.write { tx in try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])]) }
         let result = gqlcache("info", cache, "--format", "json")
