@@ -15,9 +15,19 @@ final class TmuxTerminal {
 
     let session = "gqlcache-test-\(UUID().uuidString.prefix(8))"
 
+    struct SessionNeverStarted: Error {}
+
     /// Starts `command` (run by /bin/sh) in a detached 150×50 session.
+    /// When the previous test's session was the last, its tmux server may be
+    /// shutting down as this one connects, and the new session goes with
+    /// it: the session is started again until tmux says it is there.
     init(_ command: String) throws {
-        try run("new-session", "-d", "-s", session, "-x", "150", "-y", "50", command)
+        for attempt in 1...5 {
+            try run("new-session", "-d", "-s", session, "-x", "150", "-y", "50", command)
+            if try status("has-session", "-t", session) == 0 { return }
+            Thread.sleep(forTimeInterval: 0.1 * Double(attempt))
+        }
+        throw SessionNeverStarted()
     }
 
     func kill() { _ = try? run("kill-session", "-t", session) }
@@ -42,12 +52,22 @@ final class TmuxTerminal {
             if try screen().contains(wanted) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        XCTFail("the terminal never showed \(text.debugDescription); it shows:\n\(try screen())", file: file, line: line)
+        let gone = try status("has-session", "-t", session) != 0 ? "\n(the tmux session is gone)" : ""
+        XCTFail("the terminal never showed \(text.debugDescription); it shows:\n\(try screen())\(gone)", file: file, line: line)
         throw ScreenNeverShowed()
     }
 
     @discardableResult
     private func run(_ arguments: String..., readingOutput: Bool = false) throws -> String {
+        try spawn(arguments, readingOutput: readingOutput).output
+    }
+
+    /// tmux's exit status for `arguments` (0: it succeeded).
+    private func status(_ arguments: String...) throws -> Int32 {
+        try spawn(arguments, readingOutput: false).status
+    }
+
+    private func spawn(_ arguments: [String], readingOutput: Bool) throws -> (output: String, status: Int32) {
         let executable = Self.tmuxPath ?? "/usr/bin/tmux"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,7 +100,7 @@ final class TmuxTerminal {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        return (String(decoding: output, as: UTF8.self), status)
     }
 }
 
