@@ -25,6 +25,10 @@
 #   gc --all            gqlcache gc FILE --all --force, on a fresh copy each run (the copy is not timed)
 #   baseline            sqlite3 FILE "SELECT sum(length(record)) FROM records",
 #                       which reads every record's text once
+#   sqlite3 DELETE      the sqlite3 CLI running the DELETEs gc --all runs (the
+#                       same rows, by row id in ascending order, 500 a
+#                       statement, one transaction, the same 32 MB page cache)
+#                       on a fresh copy: the part of gc's time that is SQLite's
 # Peak RSS (max resident set) comes from GNU /usr/bin/time, or else from
 # VmHWM in /proc; both caches are measured, to show that memory follows the
 # number of keys and references, not the bytes of the records.
@@ -120,7 +124,18 @@ generate() {
 # into variables named PREFIX_doctor, PREFIX_doctor_kb, …
 measure() {
     local file="$1" prefix="$2" copy="$WORK/copy.sqlite" i
-    local doctor=() stats=() dry=() gc=() scan=() doctor_kb=() stats_kb=() dry_kb=() gc_kb=() scan_kb=()
+    local doctor=() stats=() dry=() gc=() scan=() del=() doctor_kb=() stats_kb=() dry_kb=() gc_kb=() scan_kb=() del_kb=()
+    # The row ids of the records gc --all removes (this cache has no dangling
+    # references or stray rows), as the DELETEs gc runs, for the sqlite3 CLI.
+    "$GQLCACHE" gc "$file" --all --dry-run --format jsonl \
+        | sed -n 's/^{"type":"remove","key":"\(.*\)"}$/\1/p' >"$WORK/keys.txt"
+    sqlite3 "$file" "CREATE TEMP TABLE gone(key TEXT)" ".import $WORK/keys.txt gone" \
+        "SELECT _id FROM records WHERE key IN (SELECT key FROM temp.gone) ORDER BY _id" \
+        | awk 'BEGIN { print "PRAGMA cache_size = -32768;"; print "BEGIN;" }
+            { ids = ids (n++ % 500 ? "," : "") $1 }
+            n % 500 == 0 && ids != "" { print "DELETE FROM records WHERE _id IN (" ids ");"; ids = "" }
+            END { if (ids != "") print "DELETE FROM records WHERE _id IN (" ids ");"; print "COMMIT;" }' \
+        >"$WORK/delete.sql"
     for (( i = 1; i <= RUNS; i++ )); do
         run_timed "sqlite3 scan" 0 sqlite3 "$file" "SELECT sum(length(record)) FROM records"
         scan+=("$ELAPSED_US"); scan_kb+=("$PEAK_KB")
@@ -135,12 +150,17 @@ measure() {
         gc+=("$ELAPSED_US"); gc_kb+=("$PEAK_KB")
         # What gc wrote goes to disk now, untimed: otherwise the kernel writes
         # it back during the next run's commands, on one of the two cores.
+        rm -f "$WORK/copy2.sqlite" "$WORK/copy2.sqlite-journal"; cp "$file" "$WORK/copy2.sqlite"; sync
+        run_timed "sqlite3 DELETE" 0 sqlite3 "$WORK/copy2.sqlite" ".read $WORK/delete.sql"
+        del+=("$ELAPSED_US"); del_kb+=("$PEAK_KB")
+        [[ "$(sqlite3 "$WORK/copy2.sqlite" "SELECT count(*) FROM records")" == "$(sqlite3 "$copy" "SELECT count(*) FROM records")" ]] \
+            || fail_check "the sqlite3 DELETEs left another number of records than gc --all"
         sync
         echo "   run $i: scan $(seconds "${scan[-1]}"), doctor $(seconds "${doctor[-1]}"), stats $(seconds "${stats[-1]}")," \
-            "gc --dry-run $(seconds "${dry[-1]}"), gc $(seconds "${gc[-1]}")" >&2
+            "gc --dry-run $(seconds "${dry[-1]}"), gc $(seconds "${gc[-1]}"), sqlite3 DELETE $(seconds "${del[-1]}")" >&2
     done
     local name
-    for name in doctor stats dry gc scan; do
+    for name in doctor stats dry gc scan del; do
         local -n times="$name" peaks="${name}_kb"
         printf -v "${prefix}_${name}" '%s' "$(median "${times[@]}")"
         printf -v "${prefix}_${name}_kb" '%s' "$(max_of "${peaks[@]}")"
@@ -181,6 +201,11 @@ for name in doctor stats dry gc; do
     row "$label" "$(seconds "${!t}")" "$(seconds "$large_scan")" "$r" "$(verdict "$r" "$TARGET")" "$(mib "${!kb_small}")" "$(mib "${!kb_large}")"
 done
 row "sqlite3 scan" "$(seconds "$large_scan")" "" "" "" "$(mib "$small_scan_kb")" "$(mib "$large_scan_kb")"
-echo "baseline: sqlite3 FILE \"SELECT sum(length(record)) FROM records\"; small cache: doctor $(seconds "$small_doctor"), stats $(seconds "$small_stats"), scan $(seconds "$small_scan")"
+row "sqlite3 DELETE" "$(seconds "$large_del")" "$(seconds "$large_scan")" "$(ratio "$large_del" "$large_scan")" "" "$(mib "$small_del_kb")" "$(mib "$large_del_kb")"
+own=$(( large_gc > large_del ? large_gc - large_del : 0 ))
+r="$(ratio "$own" "$large_scan")"
+row "gc --all minus DELETE" "$(seconds "$own")" "$(seconds "$large_scan")" "$r" "$(verdict "$r" "$TARGET")" "" ""
+echo "baseline: sqlite3 FILE \"SELECT sum(length(record)) FROM records\"; sqlite3 DELETE: the DELETEs gc --all runs, by the sqlite3 CLI on a fresh copy"
+echo "small cache: doctor $(seconds "$small_doctor"), stats $(seconds "$small_stats"), scan $(seconds "$small_scan")"
 echo "checks: $( [[ "$FAILED" == 0 ]] && echo ok || echo FAILED ) (gc --dry-run removes what doctor calls unreachable; doctor is clean after gc --all)"
 [[ "$FAILED" == 0 ]] || exit 1
