@@ -14,6 +14,22 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// merge throws ``CacheStoreError/damagedRecord(key:problem:)``.
     @discardableResult
     public func merge(_ records: [Record]) throws -> Set<String> {
+        var names: Set<String>? = []
+        try merge(records, naming: &names)
+        return names ?? []
+    }
+
+    /// ``merge(_:)`` that counts what changed instead of naming each field,
+    /// for merges too large to list (`import`).
+    public func mergeCounting(_ records: [Record]) throws -> MergeCount {
+        var names: Set<String>? = nil
+        return try merge(records, naming: &names)
+    }
+
+    /// The merge itself; with `names`, adds each changed field to it as
+    /// `KEY.FIELD`.
+    @discardableResult
+    private func merge(_ records: [Record], naming names: inout Set<String>?) throws -> MergeCount {
         let db = try database()
         if let record = records.first(where: { $0.key.rawValue.utf8.contains(0) }) { throw CacheStoreError.keyHoldsNUL(record.key) }
         let loaded = try self.records(for: records.map(\.key))
@@ -21,16 +37,29 @@ public final class ReadWriteTransaction: ReadTransaction {
         var working: [CacheKey: Record] = [:]
         var dirty: Set<CacheKey> = []
         var dirtyOrder: [CacheKey] = []
-        var changed: Set<String> = []
+        var count = MergeCount()
         for incoming in records {
-            var current = try working[incoming.key]
-                ?? loaded[incoming.key]?.get()
-                ?? Record(key: incoming.key, fields: [:])
-            let fields = current.merge(incoming)
-            working[incoming.key] = current
-            guard !fields.isEmpty else { continue }
-            if dirty.insert(incoming.key).inserted { dirtyOrder.append(incoming.key) }
-            for field in fields { changed.insert("\(incoming.key.rawValue).\(field)") }
+            let key = incoming.key
+            let changedFields: Int
+            if working[key] == nil && loaded[key] == nil {
+                // Merged into a new, empty record, every field is a change
+                // and the result is the incoming record itself.
+                working[key] = incoming
+                changedFields = incoming.fields.count
+                if names != nil { for field in incoming.fields.keys { names!.insert("\(key.rawValue).\(field)") } }
+            } else {
+                var current = try working[key] ?? loaded[key]!.get()
+                let fields = current.merge(incoming)
+                working[key] = current
+                changedFields = fields.count
+                if names != nil { for field in fields { names!.insert("\(key.rawValue).\(field)") } }
+            }
+            guard changedFields > 0 else { continue }
+            count.fields += changedFields
+            if dirty.insert(key).inserted {
+                dirtyOrder.append(key)
+                if loaded[key] == nil { count.added += 1 } else { count.changed += 1 }
+            }
         }
         let upsert = try db.cachedStatement(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
@@ -38,7 +67,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             try checkInterrupt()
             try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
         }
-        return changed
+        return count
     }
 
     /// Removes the record with exactly this key (case-sensitive), as Apollo's
@@ -88,5 +117,22 @@ public final class ReadWriteTransaction: ReadTransaction {
         try database().execute(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record",
             arguments: [key.rawValue, text])
+    }
+}
+
+/// What a merge changed, counted (see ``ReadWriteTransaction/mergeCounting(_:)``).
+public struct MergeCount: Equatable, Sendable {
+    /// Records that did not exist and now do.
+    public var added = 0
+    /// Records that existed and had a field changed.
+    public var changed = 0
+    /// Field values changed; a field that two records of the merge with the
+    /// same key both change counts twice.
+    public var fields = 0
+
+    public init(added: Int = 0, changed: Int = 0, fields: Int = 0) {
+        self.added = added
+        self.changed = changed
+        self.fields = fields
     }
 }

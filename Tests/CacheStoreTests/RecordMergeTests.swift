@@ -228,4 +228,23 @@ final class RecordMergeTests: XCTestCase {
         }
         XCTAssertEqual(seen, .string("Artoo"))
     }
+
+    func testMergeCountingCountsWhatMergeNamesAndWritesTheSame() throws {
+        let batch = [
+            Record(key: "New:1", fields: ["a": .int(1)]),
+            Record(key: "New:1", fields: ["a": .int(2), "b": .int(3)]),
+            Record(key: "Empty:1", fields: [:]),
+            Record(key: "Droid:2001", fields: ["name": .string("R2-D2")]),
+            Record(key: "Human:1000", fields: ["name": .string("Luke"), "homePlanet": .null]),
+        ]
+        let named = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let counted = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let names = try CacheStore.open(at: named, access: .readWrite).write { tx in try tx.merge(batch) }
+        let count = try CacheStore.open(at: counted, access: .readWrite).write { tx in try tx.mergeCounting(batch) }
+        XCTAssertEqual(names, ["New:1.a", "New:1.b", "Human:1000.name", "Human:1000.homePlanet"])
+        // New:1's a changes twice (1, then 2): each change counts.
+        XCTAssertEqual(count, MergeCount(added: 1, changed: 1, fields: 5))
+        XCTAssertEqual(try SQLiteShell.lines(named, "SELECT key, record FROM records ORDER BY _id"),
+                       try SQLiteShell.lines(counted, "SELECT key, record FROM records ORDER BY _id"))
+    }
 }

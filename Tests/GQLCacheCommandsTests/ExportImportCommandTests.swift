@@ -265,4 +265,27 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":300,"fields":1500}"#)
         XCTAssertEqual(try records(cache)["K:5"], ["n": .int(1205)])
     }
+
+    func testImportCountsAKeyThatComesAgainInOneBatchAsADryRunDoes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = """
+            {"key":"New:1","record":{"a":1}}
+            {"key":"New:1","record":{"a":2,"b":3}}
+            {"key":"New:1","record":{"a":2}}
+            {"key":"Empty:1","record":{}}
+            {"key":"Droid:2001","record":{"name":"R2-D2"}}
+            {"key":"Droid:2001","record":{"name":"Artoo"}}
+            {"key":"Droid:2001","record":{"name":"R2-D2"}}
+            """
+        let summary = #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":7,"added":1,"changed":1,"fields":5}"#
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: input)
+        XCTAssertEqual(dryRun.lines.last, summary.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#), dryRun.stderr)
+        let real = gqlcache("import", cache, "-", "--format", "jsonl", input: input)
+        XCTAssertEqual(real.lines.last, summary, real.stderr)
+        let records = try records(cache)
+        XCTAssertEqual(records["New:1"], ["a": .int(2), "b": .int(3)])
+        XCTAssertNil(records["Empty:1"], "a record with no fields changes nothing, so it is not written")
+        XCTAssertEqual(records["Droid:2001"]?["name"], .string("R2-D2"))
+        XCTAssertEqual(records.count, 11)
+    }
 }

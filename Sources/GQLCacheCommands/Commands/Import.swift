@@ -67,8 +67,12 @@ extension GQLCache {
             var merge = ImportMerge(dryRun: dryRun)
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
                 while let batch = try reader.nextBatch(size: Self.batchSize) {
-                    report.count(try merge.changes(of: batch, in: tx), read: batch.count)
-                    try writing?.merge(batch)
+                    if let writing {
+                        // The merge counts its own changes: the batch is loaded once.
+                        report.count(try writing.mergeCounting(batch), read: batch.count)
+                    } else {
+                        report.count(try merge.changes(of: batch, in: tx), read: batch.count)
+                    }
                 }
             }
             if dryRun {

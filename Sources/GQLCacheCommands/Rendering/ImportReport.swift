@@ -22,6 +22,13 @@ struct ImportReport {
         if dryRun { records += changes }
     }
 
+    mutating func count(_ merged: MergeCount, read batch: Int) {
+        read += batch
+        added += merged.added
+        changed += merged.changed
+        fields += merged.fields
+    }
+
     /// "imported 10 records (jsonl) into new.sqlite, created: 10 added, 0 changed (36 fields)".
     func summary(path: String) -> String {
         let verb = dryRun ? "would import" : "imported"
