@@ -213,8 +213,8 @@ final class BadInputTests: CommandTestCase {
         let dashed = path("-e.sqlite")
         try FileManager.default.copyItem(atPath: cache, toPath: dashed)
         let workingDirectory = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(folder.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path), "cd \(folder.path)")
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
         XCTAssertEqual(
             gqlcache("info", "-e.sqlite").stderr,
             "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
