@@ -17,7 +17,7 @@ public struct HealthReport: Equatable, Sendable {
     public let keylessRowIDs: [Int64]
     /// Rows whose key is a BLOB, which Apollo never finds.
     public let blobKeyRows: [BlobKeyRow]
-    /// References to keys without a record.
+    /// References to keys without a record, with their paths.
     public let danglingReferences: [ReferenceLocation]
     /// Records no root reaches, in key order.
     public let unreachableKeys: [CacheKey]
@@ -42,7 +42,10 @@ extension ReadTransaction {
     /// Checks the file with SQLite (`quick_check`, or `integrity_check`
     /// when `full`) and the records with one pass over the table.
     public func healthReport(fullIntegrityCheck full: Bool) throws -> HealthReport {
-        HealthReport(integrityProblems: try sqliteIntegrityCheck(full: full), fullIntegrityCheck: full, graph: try graph())
+        let graph = try graph()
+        return HealthReport(
+            integrityProblems: try sqliteIntegrityCheck(full: full), fullIntegrityCheck: full, graph: graph,
+            danglingReferences: try placing(graph.danglingReferences))
     }
 }
 
@@ -56,8 +59,14 @@ extension CacheStore {
         let checker = try CacheStore.open(at: path, access: .readOnly)
         let check = IntegrityCheckThread(checker, full: full)
         let graph: CacheGraph
+        var dangling: [ReferenceLocation] = []
         do {
-            graph = try read(progress: progress) { tx in try tx.graph() }
+            graph = try read(progress: progress) { tx in
+                let graph = try tx.graph()
+                // Few, as a rule: their places are looked up in the same snapshot.
+                dangling = try tx.placing(graph.danglingReferences)
+                return graph
+            }
         } catch CacheStoreError.corrupt(_, let message) {
             // A damaged page is what the check is for: report what SQLite's
             // check found, unless it could not run either.
@@ -67,7 +76,7 @@ extension CacheStore {
             _ = check.result()
             throw error
         }
-        return HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph)
+        return HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph, danglingReferences: dangling)
     }
 }
 
@@ -111,13 +120,19 @@ extension HealthReport {
 
     /// `splitFrom`: the number of nodes from which the case check runs
     /// beside the reachability check (tests set it to compare).
-    init(integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph, splitFrom: Int = 1 << 16) {
+    /// `danglingReferences`: the graph's, placed (see
+    /// ``ReadTransaction/placing(_:)``); nil takes them from the graph as
+    /// they are.
+    init(
+        integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph,
+        danglingReferences placed: [ReferenceLocation]? = nil, splitFrom: Int = 1 << 16
+    ) {
         // The case check and the reachability check each go over every
         // key: on a large cache, one runs beside the other.
         let (caseDuplicates, (dangling, unreached)) =
             graph.nodeCount >= splitFrom
-            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (graph.danglingReferences, graph.unreachedKeys()) })
-            : (graph.caseInsensitiveDuplicates(), (graph.danglingReferences, graph.unreachedKeys()))
+            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (placed ?? graph.danglingReferences, graph.unreachedKeys()) })
+            : (graph.caseInsensitiveDuplicates(), (placed ?? graph.danglingReferences, graph.unreachedKeys()))
         self.init(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),

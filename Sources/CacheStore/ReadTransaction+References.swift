@@ -75,11 +75,53 @@ public struct ReferenceLocation: Hashable, Sendable {
     public let from: CacheKey
     public let field: String
     public let to: CacheKey
+    /// Where in the field's value the reference sits (empty: the value is
+    /// the reference); nil when not worked out (see
+    /// ``ReadTransaction/placing(_:)``).
+    public var path: [ValuePathStep]?
 
-    public init(from: CacheKey, field: String, to: CacheKey) {
+    public init(from: CacheKey, field: String, to: CacheKey, path: [ValuePathStep]? = nil) {
         self.from = from
         self.field = field
         self.to = to
+        self.path = path
+    }
+
+    /// `friends[1]` when the path is known, else the field.
+    public var location: String { field + (path ?? []).map(\.description).joined() }
+}
+
+extension ReadTransaction {
+    /// The references with their paths in the holding records (`friends[1]`
+    /// rather than `friends`), in the order given. The holding records are
+    /// read again, 500 at a time; a reference whose record is gone or
+    /// damaged, or no longer holds it there, is left without a path. Where a
+    /// field holds the same key twice, the references given for it take its
+    /// places in order.
+    public func placing(_ references: [ReferenceLocation]) throws -> [ReferenceLocation] {
+        var placed = references
+        var holders: [CacheKey] = []
+        var seen: Set<CacheKey> = []
+        for reference in references where seen.insert(reference.from).inserted { holders.append(reference.from) }
+        var indexesByHolder: [CacheKey: [Int]] = [:]
+        for (index, reference) in references.enumerated() { indexesByHolder[reference.from, default: []].append(index) }
+        for start in stride(from: 0, to: holders.count, by: 500) {
+            let batch = Array(holders[start..<min(start + 500, holders.count)])
+            let loaded = try records(for: batch)
+            for holder in batch {
+                guard case .success(let record)? = loaded[holder] else { continue }
+                // Each place of the record, taken once.
+                var places: [String: [ReferencePath]] = [:]
+                for path in record.referencePaths { places["\(path.field)\u{0}\(path.target.rawValue)", default: []].append(path) }
+                for index in indexesByHolder[holder] ?? [] {
+                    let slot = "\(references[index].field)\u{0}\(references[index].to.rawValue)"
+                    guard let next = places[slot]?.first else { continue }
+                    places[slot]!.removeFirst()
+                    placed[index].path = next.path
+                }
+            }
+        }
+        return placed
     }
 }
 

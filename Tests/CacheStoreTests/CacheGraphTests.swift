@@ -299,10 +299,35 @@ final class CacheGraphTests: XCTestCase {
         let overlapped = try store.healthReport(fullIntegrityCheck: true)
         let serial = try store.read { tx in try tx.healthReport(fullIntegrityCheck: true) }
         XCTAssertEqual("\(overlapped)", "\(serial)")
-        XCTAssertEqual(overlapped.danglingReferences, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")])
+        XCTAssertEqual(
+            overlapped.danglingReferences, [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002", path: [.index(1)])])
         XCTAssertEqual(overlapped.damagedRecords.map(\.key), ["Broken:1"])
         XCTAssertEqual(overlapped.integrityProblems, [])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    }
+
+    func testPlacingFindsEachReferencesPathAndTakesRepeatedPlacesInOrder() throws {
+        let folder = try TemporaryDirectory(self)
+        let store = try store(folder, [
+            Record(key: "A:1", fields: [
+                "friends": .list([.reference("Gone:1"), .reference("B:1"), .list([.reference("Gone:1")])]),
+                "best": .reference("Gone:1"),
+                "meta": .object(["owner": .reference("Gone:2"), "n": .int(1)]),
+            ]),
+            Record(key: "B:1", fields: ["__typename": .string("B")]),
+        ])
+        let graph = try store.read { try $0.graph() }
+        let placed = try store.read { tx in try tx.placing(graph.danglingReferences) }
+        XCTAssertEqual(placed.map(\.location), ["best", "friends[0]", "friends[2][0]", "meta.owner"])
+        XCTAssertEqual(placed.map(\.to), ["Gone:1", "Gone:1", "Gone:1", "Gone:2"])
+        // A holder gone, or a reference no longer there: no path, the rest placed.
+        let stale = [
+            ReferenceLocation(from: "Missing:1", field: "x", to: "Gone:1"),
+            ReferenceLocation(from: "A:1", field: "best", to: "Gone:9"),
+            ReferenceLocation(from: "A:1", field: "best", to: "Gone:1"),
+            ReferenceLocation(from: "A:1", field: "best", to: "Gone:1"),
+        ]
+        XCTAssertEqual(try store.read { tx in try tx.placing(stale) }.map(\.path), [nil, nil, [], nil])
     }
 
 }

@@ -54,7 +54,7 @@ final class DoctorCommandTests: CommandTestCase {
               WAL: no changes waiting for a checkpoint
               reachability: every record reached from QUERY_ROOT, MUTATION_ROOT
             dangling references (1)
-              Droid:2001 friends → Human:1002
+              Droid:2001 friends[1] → Human:1002
             repair with: gqlcache gc \(cache) --dangling (add --dry-run to see each change first)
 
             """)
@@ -71,7 +71,7 @@ final class DoctorCommandTests: CommandTestCase {
         let found = gqlcache("doctor", cache, "--format", "json")
         XCTAssertEqual(found.status, .problemsFound)
         XCTAssertEqual(try problems(found), [NSDictionary]([
-            ["kind": "dangling", "from": "Droid:2001", "field": "friends", "to": "Human:1002"],
+            ["kind": "dangling", "from": "Droid:2001", "field": "friends", "path": [1], "to": "Human:1002"],
             ["kind": "unreachable", "key": "Orphan:1"],
             ["kind": "unreachable", "key": "Orphan:2"],
         ]))
@@ -147,7 +147,7 @@ final class DoctorCommandTests: CommandTestCase {
         let result = gqlcache("doctor", cache, "--format", "jsonl", "--full")
         XCTAssertEqual(result.status, .problemsFound)
         XCTAssertEqual(result.lines, [
-            #"{"kind":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#,
+            #"{"kind":"dangling","from":"Droid:2001","field":"friends","path":[1],"to":"Human:1002"}"#,
             #"{"kind":"summary","file":"\#(cache)","healthy":false,"records":9,"problemCount":1,"integrityCheck":"integrity_check","roots":["QUERY_ROOT","MUTATION_ROOT"]}"#,
         ])
     }
@@ -349,6 +349,6 @@ final class DoctorCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("repl", cache, "-c", "rm Human:1002; doctor --format jsonl")
         XCTAssertEqual(result.status, .problemsFound)
-        XCTAssertTrue(result.stdout.contains(#"{"kind":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#), result.stdout)
+        XCTAssertTrue(result.stdout.contains(#"{"kind":"dangling","from":"Droid:2001","field":"friends","path":[1],"to":"Human:1002"}"#), result.stdout)
     }
 }

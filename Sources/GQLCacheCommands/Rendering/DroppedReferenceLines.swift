@@ -13,12 +13,7 @@ extension DroppedReferences {
     func jsonMembers(_ reference: ReferencePath) -> [(String, JSONOutput)] {
         [
             ("key", .string(key.rawValue)), ("field", .string(reference.field)),
-            ("path", .array(reference.path.map { step in
-                switch step {
-                case .index(let index): return .int(index)
-                case .member(let name): return .string(name)
-                }
-            })),
+            ("path", .array(reference.path.map(\.json))),
             ("to", .string(reference.target.rawValue)), ("dropped", .string(reference.droppedPart)),
         ]
     }
@@ -31,6 +26,16 @@ extension ReferencePath {
         case nil: return "field"
         case .index?: return "list element"
         case .member?: return "object member"
+        }
+    }
+}
+
+extension ValuePathStep {
+    /// A list position as a number, an object member as its name.
+    var json: JSONOutput {
+        switch self {
+        case .index(let index): return .int(index)
+        case .member(let name): return .string(name)
         }
     }
 }

@@ -142,8 +142,12 @@ func plural(_ count: Int, _ noun: String) -> String {
 }
 
 extension ReferenceLocation {
+    /// `from`, `field`, then `path` when known (steps: numbers for list
+    /// positions, names for object members, as `gc` gives them), and `to`.
     var jsonMembers: [(String, JSONOutput)] {
-        [("from", .string(from.rawValue)), ("field", .string(field)), ("to", .string(to.rawValue))]
+        [("from", .string(from.rawValue)), ("field", .string(field))]
+            + (path.map { [("path", .array($0.map(\.json)))] } ?? [])
+            + [("to", .string(to.rawValue))]
     }
     var json: JSONOutput { .object(jsonMembers) }
 }
