@@ -11,7 +11,11 @@ public enum FileProbe {
     }
 
     /// True when `path` is a readable file that begins as an SQLite database does.
+    /// Only a regular file is read: opening a named pipe would wait for a
+    /// writer, and a device may be anything.
     public static func isSQLiteFile(atPath path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return startsAsSQLite((try? handle.read(upToCount: sqliteHeader.count)) ?? Data())

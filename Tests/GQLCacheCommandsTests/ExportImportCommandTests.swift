@@ -100,6 +100,50 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("-")))
     }
 
+    func testOutputThroughALinkReplacesItsTargetAndAPipeIsWrittenInPlace() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let expected = GQLCacheCommandsTests.gqlcache("export", cache).stdout
+        // A link stays a link; the file it points to gets the export.
+        let target = path("target.jsonl")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: path("link.jsonl"), withDestinationPath: "target.jsonl")
+        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache, "-o", path("link.jsonl")).status, .success)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.jsonl")), "target.jsonl")
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), expected)
+        // A link to a file not made yet makes it.
+        try FileManager.default.createSymbolicLink(atPath: path("ahead.jsonl"), withDestinationPath: "later.jsonl")
+        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache, "-o", path("ahead.jsonl")).status, .success)
+        XCTAssertEqual(try String(contentsOfFile: path("later.jsonl"), encoding: .utf8), expected)
+        // A named pipe is written to, not probed (which would wait for a writer) or replaced.
+        let pipe = path("pipe")
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        let received = StringBox()
+        let reader = Thread {
+            var bytes: [UInt8] = []
+            let descriptor = open(pipe, O_RDONLY)
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while descriptor >= 0 {
+                let count = read(descriptor, &chunk, chunk.count)
+                if count <= 0 { break }
+                bytes += chunk[0..<count]
+            }
+            if descriptor >= 0 { close(descriptor) }
+            received.text = String(decoding: bytes, as: UTF8.self)
+            received.done.signal()
+        }
+        reader.start()
+        let toPipe = GQLCacheCommandsTests.gqlcache("export", cache, "-o", pipe)
+        XCTAssertEqual(toPipe.status, .success, toPipe.stderr)
+        XCTAssertEqual(received.done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(received.text, expected)
+        var status = stat()
+        XCTAssertEqual(lstat(pipe, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the pipe is still a pipe")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+            ["ahead.jsonl", "later.jsonl", "link.jsonl", "pipe", "starwars.sqlite", "target.jsonl"], "no temporary file is left")
+    }
+
     func testALineWithKeyAndRecordIsJSONLinesEvenWhenItIsBadAndAByteOrderMarkIsSkipped() throws {
         let target = path("new.sqlite")
         for (text, message) in [
@@ -288,4 +332,10 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(records["Droid:2001"]?["name"], .string("R2-D2"))
         XCTAssertEqual(records.count, 11)
     }
+}
+
+/// What the pipe's reading thread got.
+private final class StringBox: @unchecked Sendable {
+    var text = ""
+    let done = DispatchSemaphore(value: 0)
 }

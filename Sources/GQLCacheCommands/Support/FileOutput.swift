@@ -2,25 +2,64 @@ import Foundation
 
 /// Output to a named file, written as a temporary file beside it and moved
 /// into place by ``commit()``: the file appears whole or not at all, and a
-/// failure leaves an existing one as it was.
+/// failure leaves an existing one as it was. A symbolic link stays a link:
+/// the file it points to is the one replaced. What is not a regular file
+/// (`/dev/stdout`, a named pipe, a terminal, a link to one) is written to
+/// directly, as a shell's `>` does, and never replaced.
 final class FileOutput: TextSink {
     let path: String
-    private let temporaryPath: String
+    /// The temporary file; nil when writing straight to `path`.
+    private let temporaryPath: String?
+    /// The file the temporary one replaces: `path`, or where its link points.
+    private let destination: String
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private var failure: String?
 
     init(path: String) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent()
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists && status.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure(.io, "\(path): is a folder; name a file to write")
+        }
+        if exists && status.st_mode & S_IFMT != S_IFREG {
+            // A device, pipe or socket (or a link to one): written in place.
+            temporaryPath = nil
+            destination = path
+            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw CommandFailure(.io, "\(path): cannot open for writing (\(String(cString: strerror(errno))))")
+            }
+            buffer.reserveCapacity(1 << 16)
+            return
+        }
+        destination = FileOutput.linkDestination(of: path)
+        let url = URL(fileURLWithPath: destination)
+        let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).gqlcache-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))").path
+        temporaryPath = temporary
         // 0666 less the umask, as a shell's > gives.
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw CommandFailure(.io, "\(path): cannot create the file (\(String(cString: strerror(errno))))")
         }
         buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Where `path` leads through symbolic links (also to a file not made
+    /// yet); `path` itself when it is no link.
+    private static func linkDestination(of path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current = target.hasPrefix("/")
+                ? target : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(target).path
+        }
+        return current
     }
 
     deinit { discard() }
@@ -49,10 +88,11 @@ final class FileOutput: TextSink {
         flush()
         if failure == nil && close(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         descriptor = -1
-        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, let temporaryPath, rename(temporaryPath, destination) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             discard()
-            throw CommandFailure(.io, "\(path): cannot write the file (\(failure)); it was left as it was")
+            let outcome = temporaryPath == nil ? "" : "; it was left as it was"
+            throw CommandFailure(.io, "\(path): cannot write the file (\(failure))\(outcome)")
         }
     }
 
@@ -62,7 +102,7 @@ final class FileOutput: TextSink {
             close(descriptor)
             descriptor = -1
         }
-        unlink(temporaryPath)
+        if let temporaryPath { unlink(temporaryPath) }
     }
 
     /// True when `output` names the cache file or one of SQLite's files beside it.
