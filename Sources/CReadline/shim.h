@@ -4,6 +4,7 @@
 #ifndef GQLCACHE_CREADLINE_SHIM_H
 #define GQLCACHE_CREADLINE_SHIM_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,36 @@ static inline char *gqlcache_readline(const char *prompt, const char *fresh_prom
     char *line = readline(prompt);
     gqlcache_reading_line = 0;
     return line;
+}
+
+/// Reads one line of an answer from standard input (the terminal, in its
+/// usual line mode) into `buffer`, without its newline. Ctrl-C gives the
+/// question up: -1, as does the end of input with nothing typed; else the
+/// answer's length. SIGINT interrupts the read here (no SA_RESTART) and
+/// goes back to restarting reads after.
+static inline long gqlcache_read_answer(char *buffer, unsigned long size) {
+    struct sigaction previous, interrupting;
+    sigaction(SIGINT, NULL, &previous);
+    interrupting = previous;
+    interrupting.sa_flags &= ~SA_RESTART;
+    sigaction(SIGINT, &interrupting, NULL);
+    gqlcache_interrupted = 0;
+    unsigned long length = 0;
+    long result = 0;
+    for (;;) {
+        char character;
+        long count = (long)read(STDIN_FILENO, &character, 1);
+        if (count < 0 && errno == EINTR && !gqlcache_interrupted) continue;
+        if (count < 0 || gqlcache_interrupted) { result = -1; break; }
+        if (count == 0) { result = length > 0 ? (long)length : -1; break; }
+        if (character == '\n') { result = (long)length; break; }
+        if (length + 1 < size) buffer[length++] = character;
+    }
+    buffer[length] = 0;
+    // The question is answered "no"; the Ctrl-C is spent on it.
+    gqlcache_interrupted = 0;
+    sigaction(SIGINT, &previous, NULL);
+    return result;
 }
 
 /// Readline keeps the pointer, and Swift's strings passed to C live only

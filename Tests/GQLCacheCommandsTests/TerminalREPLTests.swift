@@ -110,6 +110,23 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
     }
 
+    /// Ctrl-C at a command's question gives the question up: nothing is
+    /// removed, and what is typed next is a command again.
+    func testCtrlCAtAQuestionAnswersNoAndTheNextLineIsACommand() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("rm Human:1002")
+        try keys("Enter")
+        try waitFor("(Human:1002)? [y/N] ")
+        try keys("C-c")
+        try waitFor("gqlcache: nothing removed\ngqlcache QUERY_ROOT> ")
+        try type("y")
+        try keys("Enter")
+        try waitFor("gqlcache: unknown command 'y'")
+        XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
+    }
+
     /// A query typed over three lines is one history entry: Up brings it
     /// back whole, in this session and the next, and it runs as it did.
     func testAStatementOverSeveralLinesIsOneHistoryEntryAcrossSessions() throws {

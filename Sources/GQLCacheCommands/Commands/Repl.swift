@@ -42,6 +42,7 @@ extension GQLCache {
                 let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
                 readline.setCompleter(REPLCompleter(session: session))
                 reader = readline
+                session.answers = TerminalAnswers()
                 context.note("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
             } else {
                 reader = SourceLineReader(source: context.stdin)

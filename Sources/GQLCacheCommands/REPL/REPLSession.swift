@@ -29,6 +29,9 @@ public final class REPLSession {
     private(set) var documentFiles: [String] = []
     /// Prompts and confirmations: a person is at a terminal.
     let interactive: Bool
+    /// Where commands read the answers to their questions; nil: the
+    /// context's standard input.
+    var answers: LineSource?
 
     public init(cachePath: String, context: CommandContext, interactive: Bool) {
         self.cachePath = cachePath
@@ -197,7 +200,7 @@ public final class REPLSession {
         guard let command = words.first else { return .success }
         rememberDocuments(in: words)
         let commandContext = CommandContext(
-            stdout: context.stdout, stderr: context.stderr, stdin: context.stdin,
+            stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive

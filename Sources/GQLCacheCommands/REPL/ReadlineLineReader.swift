@@ -95,3 +95,15 @@ enum ReadlineCompletion {
         }
     }
 }
+
+/// The answers to a command's questions ("remove 3 records? [y/N]") at the
+/// REPL's terminal: Ctrl-C gives the question up, as it would stop the
+/// command, and counts as "no".
+final class TerminalAnswers: LineSource {
+    func readLine() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = gqlcache_read_answer(&buffer, UInt(buffer.count))
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
