@@ -13,7 +13,7 @@ public class ReadTransaction {
     /// The page cache batched lookups get, in SQLite's units (negative: KiB).
     static let lookupCacheSize = -8192
 
-    private let interruption: Interruption
+    let interruption: Interruption
 
     init(db: Database, path: String, interruption: Interruption) {
         self.connection = db

@@ -36,13 +36,29 @@ public struct ValuePattern: Sendable {
         }
     }
 
-    /// The first part of `subject` that matches, or nil.
-    public func firstMatch(in subject: String) -> String? {
+    /// The first part of `subject` that matches, or nil. `shouldStop` is
+    /// asked now and then while a regular expression works on the subject
+    /// (one such as `(x+x+)+y` can take longer than anyone waits): true
+    /// gives the search up, as no match.
+    public func firstMatch(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> String? {
         if let expression {
             let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-            guard let match = expression.firstMatch(in: subject, range: range), let found = Range(match.range, in: subject) else {
-                return nil
+            guard let shouldStop else {
+                guard let match = expression.firstMatch(in: subject, range: range), let found = Range(match.range, in: subject) else {
+                    return nil
+                }
+                return String(subject[found])
             }
+            var matched: NSRange?
+            expression.enumerateMatches(in: subject, options: [.reportProgress], range: range) { result, _, stop in
+                if let result {
+                    matched = result.range
+                    stop.pointee = true
+                } else if shouldStop() {
+                    stop.pointee = true
+                }
+            }
+            guard let matched, let found = Range(matched, in: subject) else { return nil }
             return String(subject[found])
         }
         if text.isEmpty { return "" }
@@ -96,14 +112,16 @@ extension Record {
 
     /// `numberTexts`: the stored text of each number, asked for once, at
     /// the first number searched.
+    /// `shouldStop`: see ``ValuePattern/firstMatch(in:stopIf:)``.
     func matches(
-        of pattern: ValuePattern, inFields fields: [String], numberTexts: (() -> [NumberLocation: String]?)?
+        of pattern: ValuePattern, inFields fields: [String], numberTexts: (() -> [NumberLocation: String]?)?,
+        stopIf shouldStop: (() -> Bool)? = nil
     ) -> [ValueMatch] {
         var found: [ValueMatch] = []
         var texts = NumberTexts(load: numberTexts)
         for field in self.fields.keys.sorted(by: byteOrder) where Record.field(field, isSelectedBy: fields) {
             var path: [ValueMatch.Step] = []
-            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
+            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
         }
         return found
     }
@@ -126,8 +144,9 @@ extension Record {
 
     private func collect(
         _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, texts: inout NumberTexts,
-        into found: inout [ValueMatch]
+        into found: inout [ValueMatch], stopIf shouldStop: (() -> Bool)?
     ) {
+        if shouldStop?() == true { return }
         let subject: String
         var numberText: String?
         switch value {
@@ -141,19 +160,19 @@ extension Record {
         case .list(let elements):
             for (index, element) in elements.enumerated() {
                 path.append(.index(index))
-                collect(element, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
+                collect(element, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
                 path.removeLast()
             }
             return
         case .object(let members):
             for name in members.keys.sorted(by: byteOrder) {
                 path.append(.member(name))
-                collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found)
+                collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
                 path.removeLast()
             }
             return
         }
-        if let matched = pattern.firstMatch(in: subject) {
+        if let matched = pattern.firstMatch(in: subject, stopIf: shouldStop) {
             found.append(ValueMatch(field: field, path: path, value: value, matched: matched, numberText: numberText))
         }
     }
@@ -178,10 +197,26 @@ extension StoredRecord {
     /// its numbers searched as the file holds them. Throws
     /// ``CacheStoreError/damagedRecord(key:problem:)`` for a damaged row.
     public func matches(of pattern: ValuePattern, inFields fields: [String] = []) throws -> [ValueMatch] {
+        try matches(of: pattern, inFields: fields, stopIf: nil)
+    }
+
+    func matches(of pattern: ValuePattern, inFields fields: [String], stopIf shouldStop: (() -> Bool)?) throws -> [ValueMatch] {
         let record = try decoded()
         guard var text else { return [] }
-        return record.matches(of: pattern, inFields: fields) {
+        return record.matches(of: pattern, inFields: fields, numberTexts: {
             text.withUTF8 { JSONReader.numberTexts(inRecord: $0) }
-        }
+        }, stopIf: shouldStop)
+    }
+}
+
+extension ReadTransaction {
+    /// ``StoredRecord/matches(of:inFields:)`` that a Ctrl-C for this store
+    /// stops, also in the middle of a regular expression's search: it then
+    /// throws ``CacheStoreError/interrupted(path:)``.
+    public func matches(of pattern: ValuePattern, in stored: StoredRecord, inFields fields: [String] = []) throws -> [ValueMatch] {
+        let interruption = self.interruption
+        let found = try stored.matches(of: pattern, inFields: fields, stopIf: { interruption.isPending })
+        try checkInterrupt()
+        return found
     }
 }

@@ -34,6 +34,30 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 100_000, "the next transaction runs")
     }
 
+    func testAnInterruptStopsARegularExpressionInTheMiddleOfOneValue() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = folder.path("regex.sqlite")
+        let store = try CacheStore.create(at: path)
+        // (x+x+)+y on 30 x's takes ICU about a minute: it tries every way to split them.
+        try store.write { tx in try tx.merge([Record(key: "User:1", fields: ["bio": .string(String(repeating: "x", count: 30))])]) }
+        let pattern = try ValuePattern("(x+x+)+y", isRegex: true, ignoringCase: false)
+        let started = Date()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { store.interrupt() }
+        XCTAssertThrowsError(try store.read { tx in
+            try tx.forEachStoredRecord(mayMatch: pattern) { stored in _ = try tx.matches(of: pattern, in: stored) }
+        }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the search stopped soon after the interrupt")
+        // Without an interrupt the same search finds what it finds.
+        let quick = try ValuePattern("x{3}", isRegex: true, ignoringCase: false)
+        XCTAssertEqual(try store.read { tx in
+            var found: [String] = []
+            try tx.forEachStoredRecord(mayMatch: quick) { stored in found += try tx.matches(of: quick, in: stored).map(\.matched) }
+            return found
+        }, ["xxx"])
+    }
+
     func testAnInterruptedRemovalRollsBack() throws {
         let folder = try TemporaryDirectory(self)
         let path = try largeCache(folder, count: 100_000)

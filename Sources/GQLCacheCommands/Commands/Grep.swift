@@ -67,8 +67,9 @@ extension GQLCache {
                 try tx.forEachStoredRecord(mayMatch: pattern) { stored in
                     let matches: [ValueMatch]
                     do {
-                        matches = try stored.matches(of: pattern, inFields: fields)
-                    } catch {
+                        matches = try tx.matches(of: pattern, in: stored, inFields: fields)
+                    } catch let error as CacheStoreError {
+                        guard case .damagedRecord = error else { throw error }
                         context.warn("\(error); not searched")
                         return
                     }
