@@ -219,6 +219,13 @@ final class BadInputTests: CommandTestCase {
             gqlcache("info", "-e.sqlite").stderr,
             "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
         XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
+        // A word whose letters include h is not help run together with other flags.
+        let dashed2 = gqlcache("rm", cache, "-dash")
+        XCTAssertEqual(dashed2.status, .usage)
+        XCTAssertEqual(dashed2.stdout, "")
+        XCTAssertEqual(dashed2.stderr, "gqlcache: unknown option '-dash' (see 'gqlcache rm --help')\n")
+        XCTAssertEqual(try keys(in: cache).count, 10, "nothing removed")
+        XCTAssertEqual(gqlcache("rm", "-h").status, .success)
         XCTAssertEqual(gqlcache("rm", cache, "--match", "-Droid").stderr, "gqlcache: missing value for '--match <pattern>' (see 'gqlcache rm --help')\n")
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
     }

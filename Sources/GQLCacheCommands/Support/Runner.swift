@@ -87,7 +87,8 @@ public enum GQLCacheMain {
             }
             return status
         } catch {
-            return reportParseError(error, arguments: [], context: context)
+            // The parser's own exits (help asked for through a run of short flags) end up here.
+            return reportParseError(error, arguments: arguments, context: context)
         }
     }
 
@@ -117,6 +118,14 @@ public enum GQLCacheMain {
     /// `arguments`: the command line that failed to parse, when it did.
     private static func reportParseError(_ error: Error, arguments: [String], context: CommandContext) -> ExitStatus {
         let full = GQLCache.fullMessage(for: error)
+        // `rm FILE -dash` is -d -a -s -h run together to the parser, which
+        // answers the -h with help: a word that is not the command's
+        // options is an error first.
+        if GQLCache.exitCode(for: error) == .success, let unknown = unknownOptionMessage(arguments) {
+            let hint = "See 'gqlcache \(arguments[0]) --help'"
+            context.report(.usage, oneLine(unknown, helpHintFrom: hint, atREPL: context.isREPLCommand))
+            return .usage
+        }
         if GQLCache.exitCode(for: error) == .success {
             // Help, version, completion scripts: the requested text, on standard output.
             var text = full
