@@ -235,6 +235,22 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(notJSON.stderr, "gqlcache: standard input: invalid JSON: expected a member name in quotes at byte 1 (read as Apollo Client's extract() object); nothing imported\n")
     }
 
+    func testImportRefusesAGraphQLResponseUnlessTheFormIsNamed() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let response = #"{"data":{"hero":{"__typename":"Droid","name":"R2"}},"errors":[]}"#
+        let refused = gqlcache("import", cache, "-", input: response)
+        XCTAssertEqual(refused.status, .usage)
+        XCTAssertEqual(
+            refused.stderr,
+            "gqlcache: standard input: a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported\n")
+        XCTAssertEqual(try bytes(cache), before)
+        // Named, the form is taken at its word: "data" is then an entity ID.
+        let named = gqlcache("import", cache, "-", "--input-format", "apollo-client", "--dry-run", "--format", "jsonl", input: #"{"data":{"n":1}}"#)
+        XCTAssertEqual(named.status, .success, named.stderr)
+        XCTAssertEqual(named.lines.last, #"{"type":"summary","dryRun":true,"created":false,"form":"apollo-client","read":1,"added":1,"changed":0,"fields":1}"#)
+    }
+
     func testImportRefusesAKeyWithANULAndWritesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: cache))

@@ -14,6 +14,8 @@ final class ImportReader {
     private var pending: (number: Int, text: String)?
     /// The Apollo Client object's records, once read.
     private var extracted: ArraySlice<Record>?
+    /// The form was found from the input, not named.
+    private let formFound: Bool
 
     /// Opens the input and, when `form` is nil, finds the form from its
     /// first line: a `{"key": …, "record": {…}}` line is JSON Lines, anything
@@ -35,6 +37,7 @@ final class ImportReader {
         lineNumber = number
         pending = first
         self.form = form ?? (first.map { RecordLine.isRecordLine($0.1) } == false ? .apolloClient : .jsonl)
+        formFound = form == nil
     }
 
     /// Up to `size` records, or nil at the end. Throws a usage failure that
@@ -84,7 +87,13 @@ final class ImportReader {
                 text += "\n"
             }
             do {
-                extracted = ArraySlice(try ApolloClientForm.records(fromExtract: try FieldValue(jsonText: text)))
+                let document = try FieldValue(jsonText: text)
+                if formFound, Self.isGraphQLResponse(document) {
+                    throw CommandFailure(
+                        .usage,
+                        "\(name): a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported")
+                }
+                extracted = ArraySlice(try ApolloClientForm.records(fromExtract: document))
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
             }
@@ -93,6 +102,22 @@ final class ImportReader {
             }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
+        return batch(of: records, size: size)
+    }
+
+    /// `{"data": {…}}`, with `errors` and `extensions` beside it or not: a
+    /// server's response, which an extract() object (keyed by entity IDs
+    /// such as ROOT_QUERY and User:1) never is in practice.
+    private static func isGraphQLResponse(_ document: FieldValue) -> Bool {
+        guard case .object(let members) = document, let data = members["data"] else { return false }
+        switch data {
+        case .object, .null: break
+        default: return false
+        }
+        return Set(members.keys).isSubset(of: ["data", "errors", "extensions"])
+    }
+
+    private func batch(of records: ArraySlice<Record>, size: Int) -> [Record] {
         let batch = Array(records.prefix(size))
         extracted = records.dropFirst(size)
         return batch
