@@ -217,6 +217,21 @@ public final class CacheStore: Sendable {
         } }
     }
 
+    /// In WAL mode, copies the -wal file's changes into the file and
+    /// truncates the -wal file, as closing the last connection would (the
+    /// REPL keeps its store open); in other modes does nothing. A busy
+    /// reader elsewhere may keep some frames in the -wal file.
+    public func checkpoint() throws {
+        guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
+        try answeringInterrupts {
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            }
+        }
+    }
+
     /// Closes the file; the store is not to be used afterwards. When this is
     /// the last connection to a file in WAL mode and it may write, SQLite
     /// copies the -wal file's changes into the file and removes the -wal

@@ -46,6 +46,16 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertLessThanOrEqual(try bytes(cache).count, 16384)
     }
 
+    func testClearInWALModeReportsTheSizeTheFileKeeps() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let result = gqlcache("clear", cache, "--force", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let report = try XCTUnwrap(try result.json() as? [String: Any])
+        // Without a checkpoint the removal's pages sat in the -wal file and were counted twice.
+        XCTAssertEqual(report["bytesAfter"] as? Int, try bytes(cache).count)
+        XCTAssertEqual(report["bytesAfter"] as? Int, report["bytesBefore"] as? Int, "clearing without --vacuum frees pages, not bytes")
+    }
+
     func testVacuumShrinksTheFile() throws {
         let cache = path("big.sqlite")
         let store = try CacheStore.create(at: cache)

@@ -42,7 +42,13 @@ extension GQLCache {
             }
             let before = store.fileSizes()
             let removed = try store.write { tx in try tx.clear() }
-            if vacuum { try store.vacuum() }
+            if vacuum {
+                try store.vacuum()
+            } else {
+                // In WAL mode the removal sits in the -wal file until a
+                // checkpoint: the size after is the size the file keeps.
+                try? store.checkpoint()
+            }
             let after = store.fileSizes()
             switch output.format {
             case .text:
