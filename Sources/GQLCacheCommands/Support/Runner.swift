@@ -121,7 +121,12 @@ public enum GQLCacheMain {
         // `rm FILE -dash` is -d -a -s -h run together to the parser, which
         // answers the -h with help: a word that is not the command's
         // options is an error first.
-        if GQLCache.exitCode(for: error) == .success, let unknown = unknownOptionMessage(arguments) {
+        // (The parser's own long options, such as --generate-completion-script,
+        // are not in the table and stay the parser's.)
+        if GQLCache.exitCode(for: error) == .success,
+            OptionTable.commands.unknownOption(in: arguments).map({ !$0.hasPrefix("--") }) == true,
+            let unknown = unknownOptionMessage(arguments)
+        {
             let hint = "See 'gqlcache \(arguments[0]) --help'"
             context.report(.usage, oneLine(unknown, helpHintFrom: hint, atREPL: context.isREPLCommand))
             return .usage
