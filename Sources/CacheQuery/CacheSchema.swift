@@ -160,7 +160,7 @@ public struct CacheSchema: @unchecked Sendable {
         case ("Float", .int(let number)): return .float(Double(number))
         case ("Float", .float): return value
         case ("String", .string), ("ID", .string): return value
-        case ("String", .int(let number)), ("ID", .int(let number)): return .string(String(number))
+        case ("ID", .int(let number)): return .string(String(number))
         case ("Boolean", .boolean): return value
         case ("Int", _), ("Float", _), ("String", _), ("ID", _), ("Boolean", _): throw mismatch()
         default: break

@@ -28,7 +28,7 @@ final class VariableCheckTests: XCTestCase {
 
     func testValuesThatFitAreHeldAsApolloHoldsThem() throws {
         let values = try scope([
-            "e": .string("JEDI"), "n": .float(10), "x": .int(-2), "id": .int(1000), "s": .int(7), "b": .boolean(true),
+            "e": .string("JEDI"), "n": .float(10), "x": .int(-2), "id": .int(1000), "s": .string("7"), "b": .boolean(true),
             "f": .object(["text": .string("sky"), "limit": .int(2)]), "tags": .list([.string("a")]), "when": .object(["any": .null]),
         ]).values
         XCTAssertEqual(values["e"], .enumValue("JEDI"))
@@ -46,6 +46,8 @@ final class VariableCheckTests: XCTestCase {
         XCTAssertEqual(problem(["n": .string("abc")]), #"invalid variables: $n: expected Int, found "abc""#)
         XCTAssertEqual(problem(["n": .float(2.5)]), "invalid variables: $n: expected Int, found 2.5")
         XCTAssertEqual(problem(["b": .string("yes")]), #"invalid variables: $b: expected Boolean, found "yes""#)
+        // GraphQL takes a number for an ID, never for a String.
+        XCTAssertEqual(problem(["s": .int(7)]), "invalid variables: $s: expected String, found 7")
         XCTAssertEqual(problem(["id": .null]), "invalid variables: $id: expected a non-null ID!, found null")
         XCTAssertEqual(problem(["f": .object(["limit": .int(2)])]), "invalid variables: $f: SearchFilter needs its field 'text'")
         XCTAssertEqual(problem(["f": .object(["text": .string("a"), "bogus": .int(1)])]), "invalid variables: $f: SearchFilter has no field 'bogus'")
