@@ -50,7 +50,7 @@ final class ApolloConfigTests: CommandTestCase {
     func write(_ text: String, to relativePath: String) throws {
         let url = URL(fileURLWithPath: project).appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: false, encoding: .utf8)
+        try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
     /// The fixture's query, variables and network response (its README),
@@ -164,7 +164,7 @@ final class ApolloConfigTests: CommandTestCase {
              "input.operationSearchPaths: 'Sources/!Legacy/*.graphql': '!' may only start a pattern, to exclude the files it matches"),
         ]
         for (text, message) in cases {
-            try text.write(toFile: path("config.json"), atomically: false, encoding: .utf8)
+            try text.write(toFile: path("config.json"), atomically: true, encoding: .utf8)
             let result = gqlcache("read", cache, "--apollo-config", path("config.json"))
             XCTAssertEqual(result.status, .usage, text)
             XCTAssertEqual(result.stderr, "gqlcache: \(path("config.json")): \(message)\n", text)

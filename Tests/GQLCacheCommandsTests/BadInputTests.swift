@@ -73,7 +73,7 @@ final class BadInputTests: CommandTestCase {
 
     func testATextFileIsNotACache() throws {
         let text = path("notes.txt")
-        try "hello\n".write(toFile: text, atomically: false, encoding: .utf8)
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
         let result = gqlcache("info", text)
         XCTAssertEqual(result.status, .notACache)
         XCTAssertEqual(result.stderr, "gqlcache: \(text): not an Apollo iOS cache: not an SQLite database (it looks like a text file)\n")

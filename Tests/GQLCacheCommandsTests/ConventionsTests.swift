@@ -71,7 +71,7 @@ final class ConventionsTests: CommandTestCase {
 
     private func response() throws -> String {
         let file = path("response.json")
-        try #"{"data": {"hero": {"__typename": "Droid", "id": "2001", "name": "Artoo"}}}"#.write(toFile: file, atomically: false, encoding: .utf8)
+        try #"{"data": {"hero": {"__typename": "Droid", "id": "2001", "name": "Artoo"}}}"#.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
 

@@ -19,7 +19,7 @@ final class HistoryFileTests: CommandTestCase {
     }
 
     func testAFileOfPlainLinesReadsAsOneEntryALine() throws {
-        try "keys --count\nshow 'a b'\n\n{ hero { name } }\n".write(toFile: path("history"), atomically: false, encoding: .utf8)
+        try "keys --count\nshow 'a b'\n\n{ hero { name } }\n".write(toFile: path("history"), atomically: true, encoding: .utf8)
         XCTAssertEqual(HistoryFile(path: path("history"), limit: 1000).entries(), ["keys --count", "show 'a b'", "{ hero { name } }"])
     }
 

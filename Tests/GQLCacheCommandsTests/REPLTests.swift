@@ -170,7 +170,7 @@ final class REPLTests: CommandTestCase {
     func testTheExitStatusIsTheLastCommandsWhateverFailedBefore() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = path("text.txt")
-        try "not a cache".write(toFile: text, atomically: false, encoding: .utf8)
+        try "not a cache".write(toFile: text, atomically: true, encoding: .utf8)
         for script in ["cd nope; keys --count", "bogus; keys --count", "open \(text); keys --count", "show Nope:1; keys --count"] {
             let result = gqlcache("repl", cache, "-c", script)
             XCTAssertEqual(result.status, .success, script)
@@ -230,7 +230,7 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let text = path("notes.txt")
-        try "hello".write(toFile: text, atomically: false, encoding: .utf8)
+        try "hello".write(toFile: text, atomically: true, encoding: .utf8)
         let run = try repl(cache, ["open \(text)", "keys --count", "open \(legacy)", "keys --count"])
         XCTAssertEqual(run.stdout, "10\nopened \(legacy)\n2\n")
         XCTAssertTrue(run.stderr.hasPrefix("gqlcache: \(text): "), run.stderr)
@@ -260,7 +260,7 @@ final class REPLTests: CommandTestCase {
     func testEditOpensTheLastQueryInTheEditorAndReadsWhatWasSaved() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let editor = path("editor.sh")
-        try "#!/bin/sh\nsed -i 's/name/primaryFunction/' \"$1\"\n".write(toFile: editor, atomically: false, encoding: .utf8)
+        try "#!/bin/sh\nsed -i 's/name/primaryFunction/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
         let stdout = StringSink()
         let context = CommandContext(stdout: stdout, stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false,
@@ -349,7 +349,7 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")
         try "query HeroName { hero(episode: NEWHOPE) { name } }\nquery HumanName { human(id: \"1000\") { name } }\nfragment F on Human { name }"
-            .write(toFile: document, atomically: false, encoding: .utf8)
+            .write(toFile: document, atomically: true, encoding: .utf8)
         let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
         let session = REPLSession(cachePath: cache, context: context, interactive: false)
         try session.start()
@@ -362,7 +362,7 @@ final class REPLTests: CommandTestCase {
     func testOperationNamesCompleteFromADocumentNamedEarlierOnTheSameLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")
-        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Human { name }".write(toFile: document, atomically: false, encoding: .utf8)
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Human { name }".write(toFile: document, atomically: true, encoding: .utf8)
         let completer = try completer(cache)
         XCTAssertEqual(completer.complete(word: "", before: "read --document \(document) "), .candidates(["HeroName"]))
         XCTAssertEqual(completer.complete(word: "He", before: "read --var id=1 --document \(document) "), .candidates(["HeroName"]))
@@ -374,7 +374,7 @@ final class REPLTests: CommandTestCase {
     func testKeyOptionCompletesCacheKeysEvenWithADocumentOnTheLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")
-        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Droid { name }".write(toFile: document, atomically: false, encoding: .utf8)
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nfragment F on Droid { name }".write(toFile: document, atomically: true, encoding: .utf8)
         let completer = try completer(cache)
         XCTAssertEqual(completer.complete(word: "Dr", before: "read --document \(document) --fragment F --key "),
                        .candidates(["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"]))

@@ -18,7 +18,7 @@ final class ReadCommandTests: CommandTestCase {
         let fromVar = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--var", "id=2", "--format", "json")
         XCTAssertEqual(fromVar.status, .success, fromVar.stderr)
         let variablesFile = path("variables.json")
-        try #"{"id": "2"}"#.write(toFile: variablesFile, atomically: false, encoding: .utf8)
+        try #"{"id": "2"}"#.write(toFile: variablesFile, atomically: true, encoding: .utf8)
         let fromFile = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", variablesFile, "--format", "json")
         let fromJSON = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables", #"{"id": 2}"#, "--format", "json")
         let fromStandardInput = gqlcache(
@@ -110,7 +110,7 @@ final class ReadCommandTests: CommandTestCase {
         let schema = path("changed.graphqls")
         try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
             .replacingOccurrences(of: "mass: Float", with: "mass: Float!")
-            .write(toFile: schema, atomically: false, encoding: .utf8)
+            .write(toFile: schema, atomically: true, encoding: .utf8)
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("read", cache, "--text", #"{ human(id: "1000") { name mass } }"#, "--schema", schema)
         XCTAssertEqual(result.status, .damagedRecord)

@@ -48,6 +48,6 @@ final class SearchPathsTests: CommandTestCase {
     func write(_ text: String, to relativePath: String) throws {
         let url = folder.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: false, encoding: .utf8)
+        try text.write(to: url, atomically: true, encoding: .utf8)
     }
 }

@@ -19,7 +19,7 @@ final class ShellCompletionTests: CommandTestCase {
             query HeroName { hero { name } }
             query HeroFriends { hero { friends { name } } }
             fragment DroidDetails on Droid { primaryFunction }
-            """.write(toFile: path("starwars.graphql"), atomically: false, encoding: .utf8)
+            """.write(toFile: path("starwars.graphql"), atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws {

@@ -93,7 +93,7 @@ final class StopSignalTests: CommandTestCase {
             while [ "$(cat /proc/$p/comm)" != gqlcache ]; do p=$(cut -d' ' -f4 /proc/$p/stat); done
             kill -INT $p
             sleep 0.3
-            """.write(toFile: editor, atomically: false, encoding: .utf8)
+            """.write(toFile: editor, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: builtBinary)
         process.arguments = [

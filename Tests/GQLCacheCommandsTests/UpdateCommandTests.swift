@@ -70,7 +70,7 @@ final class UpdateCommandTests: CommandTestCase {
         let before = try records(cache)
         let data = path("data.json")
         try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Han Solo"},null]}}"#
-            .write(toFile: data, atomically: false, encoding: .utf8)
+            .write(toFile: data, atomically: true, encoding: .utf8)
         let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data)
         XCTAssertEqual(result.status, .success, result.stderr)
         var expected = before
@@ -86,7 +86,7 @@ final class UpdateCommandTests: CommandTestCase {
         let document = "query Q @apollo_client_ios_localCacheMutation { hero(episode: JEDI) { id name } }"
         // --data needs no data in the cache yet (hero(episode:JEDI) is not there).
         let data = path("data.json")
-        try #"{"hero":{"__typename":"Wookiee","id":"w1","name":"Chewie"}}"#.write(toFile: data, atomically: false, encoding: .utf8)
+        try #"{"hero":{"__typename":"Wookiee","id":"w1","name":"Chewie"}}"#.write(toFile: data, atomically: true, encoding: .utf8)
         let keyed = gqlcache("update", cache, "--text", document, "--data", data, "--key-field", "Wookiee=id")
         XCTAssertEqual(keyed.status, .success, keyed.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:JEDI)"], .reference(CacheKey("Wookiee:w1")))
@@ -201,7 +201,7 @@ final class UpdateCommandTests: CommandTestCase {
 
     private func script(_ name: String, _ body: String) throws -> String {
         let file = path(name)
-        try "#!/bin/sh\n\(body)\n".write(toFile: file, atomically: false, encoding: .utf8)
+        try "#!/bin/sh\n\(body)\n".write(toFile: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
         return file
     }

@@ -55,7 +55,7 @@ final class WriteCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         let response = path("r.json")
-        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2 (repaired)","height":0.96}}}"#.write(toFile: response, atomically: false, encoding: .utf8)
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2 (repaired)","height":0.96}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
         let arguments = ["write", cache, "--text", "{ hero(episode: JEDI) { __typename id name height } }", "--response", response, "--key-field", "*=id"]
         let dryRun = gqlcache(arguments: arguments + ["--dry-run"])
         XCTAssertEqual(dryRun.status, .success, dryRun.stderr)
@@ -78,13 +78,13 @@ final class WriteCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         let response = path("r.json")
-        try #"{"hero":{"__typename":"Droid","id":"2001","name":null}}"#.write(toFile: response, atomically: false, encoding: .utf8)
+        try #"{"hero":{"__typename":"Droid","id":"2001","name":null}}"#.write(toFile: response, atomically: true, encoding: .utf8)
         let typeError = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id name } }", "--schema", starwarsSchema, "--response", response)
         XCTAssertEqual(typeError.status, .usage)
         XCTAssertEqual(typeError.stderr, "gqlcache: \(response): cannot write hero.name: null in a non-null field of type String!; nothing written\n")
         let missing = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id mass } }", "--response", response)
         XCTAssertEqual(missing.stderr, "gqlcache: \(response): cannot write hero.mass: the data has no 'mass', which the selection asks for; nothing written\n")
-        try "{oops".write(toFile: response, atomically: false, encoding: .utf8)
+        try "{oops".write(toFile: response, atomically: true, encoding: .utf8)
         let notJSON = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(notJSON.status, .usage)
         XCTAssertTrue(notJSON.stderr.hasPrefix("gqlcache: \(response): the response is not JSON: "), notJSON.stderr)
@@ -103,7 +103,7 @@ final class WriteCommandTests: CommandTestCase {
     func testWithoutASchemaAFragmentThatAppliedToNothingIsNamedInAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let response = path("r.json")
-        try #"{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}"#.write(toFile: response, atomically: false, encoding: .utf8)
+        try #"{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}"#.write(toFile: response, atomically: true, encoding: .utf8)
         let text = "{ hero(episode: NEWHOPE) { __typename id ...N } } fragment N on Character { name }"
         let result = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=id", "--dry-run")
         XCTAssertEqual(result.status, .success, result.stderr)
@@ -116,7 +116,7 @@ final class WriteCommandTests: CommandTestCase {
 
     func testWithoutCreateAMissingCacheIsAnErrorAndNotCreated() throws {
         let response = path("r.json")
-        try #"{"hero":null}"#.write(toFile: response, atomically: false, encoding: .utf8)
+        try #"{"hero":null}"#.write(toFile: response, atomically: true, encoding: .utf8)
         let result = gqlcache("write", path("none.sqlite"), "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(result.status, .io)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
