@@ -81,11 +81,9 @@ public struct ValuePattern: Sendable {
 
 /// One value that matched: where it is and what matched.
 public struct ValueMatch: Equatable, Sendable {
-    /// One step of a path into a field's value.
-    public enum Step: Hashable, Sendable {
-        case index(Int)
-        case member(String)
-    }
+    /// One step of a path into a field's value, as a reference's path
+    /// takes it.
+    public typealias Step = ValuePathStep
 
     /// The field cache key, e.g. `friends` or `hero(episode:JEDI)`.
     public let field: String

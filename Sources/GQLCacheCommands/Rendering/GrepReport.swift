@@ -5,14 +5,7 @@ enum GrepReport {
     /// `friends[1]`, `meta.source`, `search(…)[0][1]`: the field key, then
     /// `[index]` for list elements and `.name` for object members.
     static func path(_ match: ValueMatch) -> String {
-        var text = match.field
-        for step in match.path {
-            switch step {
-            case .index(let index): text += "[\(index)]"
-            case .member(let name): text += ".\(name)"
-            }
-        }
-        return text
+        match.field + match.path.map(\.description).joined()
     }
 
     /// `Human:1000 name: "Luke Skywalker"`, or `Droid:2001 friends[1] → Human:1002`
@@ -30,12 +23,7 @@ enum GrepReport {
         .object([
             ("key", .string(key.rawValue)),
             ("field", .string(match.field)),
-            ("path", .array(match.path.map { step in
-                switch step {
-                case .index(let index): return .int(index)
-                case .member(let name): return .string(name)
-                }
-            })),
+            ("path", .array(match.path.map(\.json))),
             ("value", match.numberText.map(JSONOutput.number) ?? .value(match.value)),
             ("match", .string(match.matched)),
         ])
