@@ -43,18 +43,13 @@ public struct ValuePattern: Sendable {
     public func firstMatch(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> String? {
         if let expression {
             let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-            guard let shouldStop else {
-                guard let match = expression.firstMatch(in: subject, range: range), let found = Range(match.range, in: subject) else {
-                    return nil
-                }
-                return String(subject[found])
-            }
             var matched: NSRange?
-            expression.enumerateMatches(in: subject, options: [.reportProgress], range: range) { result, _, stop in
+            // With reportProgress ICU calls back now and then during a long search.
+            expression.enumerateMatches(in: subject, options: shouldStop == nil ? [] : [.reportProgress], range: range) { result, _, stop in
                 if let result {
                     matched = result.range
                     stop.pointee = true
-                } else if shouldStop() {
+                } else if shouldStop?() == true {
                     stop.pointee = true
                 }
             }
@@ -144,7 +139,6 @@ extension Record {
         _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, texts: inout NumberTexts,
         into found: inout [ValueMatch], stopIf shouldStop: (() -> Bool)?
     ) {
-        if shouldStop?() == true { return }
         let subject: String
         var numberText: String?
         switch value {
