@@ -209,11 +209,7 @@ public final class CacheStore: Sendable {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
             try queue.vacuum()
-            try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                }
-            }
+            try truncateWAL()
         } }
     }
 
@@ -223,11 +219,14 @@ public final class CacheStore: Sendable {
     /// reader elsewhere may keep some frames in the -wal file.
     public func checkpoint() throws {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        try answeringInterrupts {
-            try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                }
+        try answeringInterrupts { try truncateWAL() }
+    }
+
+    /// In WAL mode, a checkpoint that also truncates the -wal file.
+    private func truncateWAL() throws {
+        try queue.writeWithoutTransaction { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
         }
     }
