@@ -100,11 +100,9 @@ extension ReadTransaction {
     /// places in order.
     public func placing(_ references: [ReferenceLocation]) throws -> [ReferenceLocation] {
         var placed = references
-        var holders: [CacheKey] = []
-        var seen: Set<CacheKey> = []
-        for reference in references where seen.insert(reference.from).inserted { holders.append(reference.from) }
         var indexesByHolder: [CacheKey: [Int]] = [:]
         for (index, reference) in references.enumerated() { indexesByHolder[reference.from, default: []].append(index) }
+        let holders = Array(indexesByHolder.keys)
         for start in stride(from: 0, to: holders.count, by: 500) {
             let batch = Array(holders[start..<min(start + 500, holders.count)])
             let loaded = try records(for: batch)
