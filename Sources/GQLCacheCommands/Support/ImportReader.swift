@@ -102,7 +102,9 @@ final class ImportReader {
             }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
-        return batch(of: records, size: size)
+        let batch = Array(records.prefix(size))
+        extracted = records.dropFirst(size)
+        return batch
     }
 
     /// `{"data": {…}}`, with `errors` and `extensions` beside it or not: a
@@ -115,12 +117,6 @@ final class ImportReader {
         default: return false
         }
         return Set(members.keys).isSubset(of: ["data", "errors", "extensions"])
-    }
-
-    private func batch(of records: ArraySlice<Record>, size: Int) -> [Record] {
-        let batch = Array(records.prefix(size))
-        extracted = records.dropFirst(size)
-        return batch
     }
 }
 
