@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "ExampleCaches", dependencies: ["CacheStore"]),
         .executableTarget(name: "gqlcache-example", dependencies: ["ExampleCaches", "CacheStore"]),
         .testTarget(name: "CacheStoreTests", dependencies: ["CacheStore", "ExampleCaches"]),
-        .testTarget(name: "CacheQueryTests", dependencies: ["CacheQuery", "CacheStore"], exclude: ["starwars.graphqls"]),
+        .testTarget(name: "CacheQueryTests", dependencies: ["CacheQuery", "CacheStore"], exclude: ["starwars.graphqls", "starwars.json"]),
         .testTarget(
             name: "GQLCacheCommandsTests",
             dependencies: ["GQLCacheCommands", "CacheStore", "CacheQuery", "ExampleCaches"],

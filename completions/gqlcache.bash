@@ -305,7 +305,7 @@ _gqlcache_read() {
         return
         ;;
     '--schema')
-        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl|json)'
         return
         ;;
     '--apollo-config')
@@ -370,7 +370,7 @@ _gqlcache_write() {
         return
         ;;
     '--schema')
-        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl|json)'
         return
         ;;
     '--apollo-config')
@@ -445,7 +445,7 @@ _gqlcache_update() {
         return
         ;;
     '--schema')
-        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl)'
+        __gqlcache_add_completions -o plusdirs -fX '!*.@(graphqls|graphql|sdl|json)'
         return
         ;;
     '--apollo-config')

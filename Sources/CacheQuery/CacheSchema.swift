@@ -75,12 +75,17 @@ public struct CacheSchema: @unchecked Sendable {
 
     /// Builds one schema from several SDL files read as one, so a file may
     /// `extend` a type another defines, in any order. An error names the file,
-    /// and the line and column in it.
+    /// and the line and column in it. A file may also be an introspection
+    /// result (JSON), read as the SDL of its types.
     ///
     /// ```swift
     /// let schema = try CacheSchema.parse([("schema.graphqls", base), ("search.graphqls", "extend type Query { … }")])
     /// ```
     public static func parse(_ sources: [(name: String, text: String)]) throws -> CacheSchema {
+        // An introspection result (schema.json) is read as the SDL it describes.
+        let sources = try sources.map { name, text in
+            (name: name, text: IntrospectionSchema.isJSON(text) ? try IntrospectionSchema.sdl(fromJSON: text, source: name) : text)
+        }
         for (name, text) in sources {
             if let place = NestingLimit.firstTooDeep(in: text) {
                 throw QueryError.schema(source: name, line: place.line, column: place.column, message: NestingLimit.message)

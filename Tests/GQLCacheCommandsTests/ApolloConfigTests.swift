@@ -209,12 +209,24 @@ final class ApolloConfigTests: CommandTestCase {
         XCTAssertEqual(schema.stderr, "gqlcache: \(project)/schema/extensions/search.graphqls:3:11: schema error: syntax error: Expected :, found Name \"Int\"\n")
     }
 
-    func testAnIntrospectionJSONSchemaIsRefusedWithWhatToGiveInstead() throws {
-        try makeProject(input: #"{"schemaSearchPaths": ["schema.json"], "operationSearchPaths": ["Sources/Feature/**/*.graphql"]}"#)
-        try write("{\"__schema\": {}}", to: "schema.json")
+    /// A project whose schema is the introspection result `schema.json`,
+    /// with its type policies in an extension file, as Apollo's codegen takes it.
+    func testAnIntrospectionJSONSchemaIsReadAsItsSDLIs() throws {
+        let input = #"{"schemaSearchPaths": ["schema.json", "schema/extensions/*.graphqls"], "operationSearchPaths": ["Sources/**/*.graphql", "!Sources/Legacy/**"]}"#
+        try makeProject(input: input)
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.json").path, toPath: path("project/schema.json"))
+        // The JSON already has search and reviews; the extension adds a type policy.
+        try write(#"extend type Starship @typePolicy(keyFields: "id")"#, to: "schema/extensions/search.graphqls")
         let cache = try copyOfFixture("starwars.sqlite")
-        let result = gqlcache("read", cache, "HeroQuery", "--apollo-config", config)
-        XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: \(project)/schema.json: introspection JSON schemas are not read yet; give the schema as SDL (.graphqls)\n")
+        let result = gqlcache("read", cache, "Demo", "--apollo-config", config, "--variables", Self.variables, "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let expected = try JSONSerialization.jsonObject(with: try Self.response) as? NSDictionary
+        XCTAssertEqual(try result.json() as? NSDictionary, expected)
+
+        try write(#"{"data": {"hero": null}}"#, to: "schema.json")
+        let response = gqlcache("read", cache, "Demo", "--apollo-config", config)
+        XCTAssertEqual(response.status, .usage)
+        XCTAssertEqual(response.stderr, "gqlcache: \(project)/schema.json: schema error: a JSON schema must be an introspection result, with a __schema object; or give the schema as SDL (.graphqls)\n")
     }
 }

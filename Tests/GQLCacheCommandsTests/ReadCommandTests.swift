@@ -153,6 +153,10 @@ final class ReadCommandTests: CommandTestCase {
         let withSchema = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
         XCTAssertEqual(withSchema.stdout, #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
         XCTAssertEqual(withSchema.stderr, "")
+        let json = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.json").path
+        let withJSONSchema = gqlcache("read", cache, "--text", query, "--schema", json, "--format", "json")
+        XCTAssertEqual(withJSONSchema.stdout, withSchema.stdout, "an introspection result reads as its SDL does")
+        XCTAssertEqual(withJSONSchema.stderr, "")
         let alternatives = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name ... on Human { height } ... on Droid { primaryFunction } } }")
         XCTAssertEqual(alternatives.status, .success)
         XCTAssertEqual(alternatives.stderr, "")

@@ -78,9 +78,6 @@ struct ApolloConfig {
         }
         return try paths.map { path in
             let name = displayName(path)
-            guard !path.hasSuffix(".json") else {
-                throw CommandFailure(.usage, "\(name): introspection JSON schemas are not read yet; give the schema as SDL (.graphqls)")
-            }
             return (name, try TextFile.read(path, what: "schema", name: name))
         }
     }

@@ -18,9 +18,9 @@ struct DocumentOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The schema as SDL: validates documents, resolves interfaces and unions, coerces variables. With --apollo-config, used instead of the config's schema.",
+            "The schema, as SDL or an introspection result (schema.json): validates documents, resolves interfaces and unions, coerces variables. With --apollo-config, used instead of the config's schema.",
             valueName: "file"),
-        completion: .file(extensions: ["graphqls", "graphql", "sdl"]))
+        completion: .file(extensions: ["graphqls", "graphql", "sdl", "json"]))
     var schema: String?
 
     @Option(
