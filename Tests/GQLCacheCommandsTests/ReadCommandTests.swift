@@ -138,6 +138,21 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(spread.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
     }
 
+    /// A variable the operation does not define changes nothing, so a
+    /// misspelled --var would silently read with the default: say so.
+    func testAVariableTheOperationDoesNotDefineIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query Hero($episode: Episode) { hero(episode: $episode) { name } }"
+        let result = gqlcache("read", cache, "--text", query, "--var", "epsiode=JEDI", "--var", "episode=NEWHOPE", "--format", "json")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: operation 'Hero' does not define $epsiode, so it was not used; it defines $episode\n")
+        let anonymous = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name } }", "--variables", #"{"b": 1, "a": 2}"#)
+        XCTAssertEqual(anonymous.status, .success)
+        XCTAssertEqual(anonymous.stderr, "gqlcache: warning: the operation does not define $a, $b, so they were not used; it defines none\n")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--var", "epsiode=JEDI", "--var", "episode=NEWHOPE", "--quiet").stderr, "")
+    }
+
     /// Without a schema, a fragment on an interface applies to nothing and
     /// its fields are silently missing: the read says so, and not for the
     /// usual `... on Human { } ... on Droid { }` of which one applies.

@@ -44,6 +44,14 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    func testAVariableTheQueryDoesNotDefineIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--var", "epsiode=JEDI", "--set", "hero.name=R2")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: operation 'HeroName' does not define $epsiode, so it was not used; it defines $episode\n")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
+    }
+
     func testAFragmentUpdatesTheRecordAtItsKeyAndUnchangedRecordsKeepTheirRows() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try records(cache)

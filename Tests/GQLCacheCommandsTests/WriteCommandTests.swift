@@ -41,6 +41,17 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    func testAVariableTheOperationDoesNotDefineIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let response = path("r.json")
+        try Data(#"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let result = gqlcache("write", cache, "--text", "query Hero($episode: Episode) { hero(episode: $episode) { __typename id name } }",
+                              "--var", "episode=NEWHOPE", "--var", "first=2", "--response", response, "--key-field", "*=id")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: operation 'Hero' does not define $first, so it was not used; it defines $episode\n")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
+    }
+
     func testWritingAgainChangesNothingAndSaysSo() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -61,7 +61,9 @@ extension GQLCache {
                         }
                         return try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial)
                     }
-                    return try reader.read(try document.operation(named: operation), variables: variables, partial: partial)
+                    let definition = try document.operation(named: operation)
+                    context.warnOfUndefinedVariables(variables, in: definition)
+                    return try reader.read(definition, variables: variables, partial: partial)
                 } catch let error as QueryError {
                     throw CommandFailure(error.status, error.description)
                 }

@@ -79,7 +79,7 @@ extension GQLCache {
             let normalize: (ResponseNormalizer, FieldValue, ExistingObjects) throws -> [Record]
         }
 
-        private func target(_ loaded: LoadedDocuments, document: QueryDocument) throws -> Target {
+        private func target(_ loaded: LoadedDocuments, document: QueryDocument, context: CommandContext) throws -> Target {
             let variables = loaded.variables
             do {
                 if let fragment, let key {
@@ -93,6 +93,7 @@ extension GQLCache {
                         })
                 }
                 let definition = try document.operation(named: operation)
+                context.warnOfUndefinedVariables(variables, in: definition)
                 let name = definition.name ?? "(anonymous)"
                 guard definition.kind == .query else {
                     // Marked or not: the definitions Apollo lets write are queries and fragments.
@@ -126,7 +127,7 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
             let document = loaded.document.addingTypename()
-            let target = try target(loaded, document: document)
+            let target = try target(loaded, document: document, context: context)
             // Data a person edited: two aliases of one field, or two paths to one
             // object, that now disagree would keep only the last (Apollo's rule),
             // and drop the change made to the other.

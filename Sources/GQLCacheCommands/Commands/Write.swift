@@ -70,8 +70,9 @@ extension GQLCache {
                     normalization = try normalizer.normalize(
                         try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables)
                 } else {
-                    normalization = try normalizer.normalize(
-                        try loaded.document.operation(named: operation), data: data, variables: loaded.variables)
+                    let definition = try loaded.document.operation(named: operation)
+                    context.warnOfUndefinedVariables(loaded.variables, in: definition)
+                    normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
                 }
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
