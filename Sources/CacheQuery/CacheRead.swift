@@ -84,9 +84,21 @@ public struct ReadResult: Sendable {
     /// Without a schema: fragments and inline fragments whose type
     /// condition matched no object the read met (see ``CacheReader``).
     public var typeConditionsNotApplied: [TypeConditionNotApplied] = []
+    /// With a schema: a fragment read at a record whose `__typename` is
+    /// not a type the fragment is on (Apollo reads it all the same).
+    public var fragmentOnOtherType: FragmentOnOtherType?
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects { ExistingObjects(keys: objectKeys, data: data) }
+}
+
+/// A fragment read from a record of a type it is not on: `fragment
+/// HumanDetails on Human` at `Droid:2001`.
+public struct FragmentOnOtherType: Equatable, Sendable {
+    public let fragment: String
+    public let typeCondition: String
+    public let key: CacheKey
+    public let typename: String
 }
 
 /// Where a read finds records: the store's read transaction, or records in

@@ -46,8 +46,16 @@ public struct CacheReader {
         _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
         keepingKeys: Bool = false
     ) throws -> ReadResult {
-        try run(rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables), partial: partial,
+        var result = try run(rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables), partial: partial,
             type: fragment.typeCondition, keepingKeys: keepingKeys)
+        // Apollo reads a fragment from whatever record the key names; a
+        // schema can tell when that record's type is not one the fragment is on.
+        if let schema, case .string(let typename)? = result.records[key]?.fields["__typename"],
+            !schema.matches(typeCondition: fragment.typeCondition, typename: typename) {
+            result.fragmentOnOtherType = FragmentOnOtherType(
+                fragment: fragment.name, typeCondition: fragment.typeCondition, key: key, typename: typename)
+        }
+        return result
     }
 
     private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, keepingKeys: Bool) throws -> ReadResult {

@@ -153,6 +153,21 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("read", cache, "--text", query, "--var", "epsiode=JEDI", "--var", "episode=NEWHOPE", "--quiet").stderr, "")
     }
 
+    /// Apollo reads a fragment from whatever record the key names; with a
+    /// schema, a record of a type the fragment is not on gets a warning.
+    func testAFragmentReadAtARecordOfAnotherTypeIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let fragments = "fragment HumanName on Human { name } fragment CharName on Character { name }"
+        let result = gqlcache("read", cache, "--text", fragments, "--fragment", "HumanName", "--key", "Droid:2001", "--schema", schema, "--format", "json")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, #"{"name":"R2-D2"}"# + "\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 is a Droid; Apollo reads it all the same, so check the key\n")
+        let interface = gqlcache("read", cache, "--text", fragments, "--fragment", "CharName", "--key", "Droid:2001", "--schema", schema)
+        XCTAssertEqual(interface.status, .success)
+        XCTAssertEqual(interface.stderr, "", "a Droid is a Character")
+    }
+
     /// Without a schema, a fragment on an interface applies to nothing and
     /// its fields are silently missing: the read says so, and not for the
     /// usual `... on Human { } ... on Droid { }` of which one applies.

@@ -52,6 +52,26 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// Apollo writes a fragment at any key; with a schema, a record of a
+    /// type the fragment is not on is named in a warning.
+    func testAFragmentAtARecordOfAnotherTypeIsWrittenWithAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let warning = "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 is a Droid; Apollo writes it all the same, so check the key\n"
+        let result = gqlcache("update", cache, "--text", "fragment HumanName on Human @apollo_client_ios_localCacheMutation { name }",
+                              "--fragment", "HumanName", "--key", "Droid:2001", "--schema", starwarsSchema, "--set", "name=R2")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, warning)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
+        // The warning comes before the miss it explains.
+        let miss = update(cache, "--fragment", "HumanDetails", "--key", "Droid:2001", "--schema", starwarsSchema, "--set", "name=R3")
+        XCTAssertEqual(miss.status, .notFound)
+        XCTAssertEqual(miss.stderr, warning.replacingOccurrences(of: "HumanName", with: "HumanDetails")
+            + "gqlcache: cannot update fragment HumanDetails at Droid:2001: cache miss at homePlanet: record 'Droid:2001' has no field 'homePlanet'\n")
+        let human = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=80.5")
+        XCTAssertEqual(human.status, .success, human.stderr)
+        XCTAssertEqual(human.stderr, "")
+    }
+
     func testAFragmentUpdatesTheRecordAtItsKeyAndUnchangedRecordsKeepTheirRows() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try records(cache)

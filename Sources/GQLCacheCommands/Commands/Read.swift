@@ -71,7 +71,10 @@ extension GQLCache {
             // Printed, the result is done with: the process's own run exits
             // without taking the time to free it.
             defer { context.keepUntilExit(result) }
-            defer { if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) } }
+            defer {
+                if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
+                context.warnOfFragmentOnOtherType(result.fragmentOnOtherType)
+            }
             let pretty = output.format == .text
             if partial {
                 var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
@@ -107,6 +110,17 @@ extension CommandContext {
                 "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames))\(effect); "
                     + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
         }
+    }
+}
+
+extension CommandContext {
+    /// A fragment at a record of another type reads (or writes) the fields
+    /// of that record all the same, as Apollo does: most often the key is
+    /// not the one meant.
+    func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
+        guard !isQuiet, let mismatch else { return }
+        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.rawValue) is a \(mismatch.typename); "
+            + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
     }
 }
 

@@ -134,9 +134,15 @@ extension GQLCache {
             let normalizer = ResponseNormalizer(
                 document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)
             var warnedOfTypeConditions = false
+            var warnedOfFragmentType = false
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
                 let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
+                // A record of another type than the fragment's explains a miss too.
+                if !warnedOfFragmentType {
+                    warnedOfFragmentType = true
+                    context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true)
+                }
                 if data == nil, result.data == nil, let miss = result.misses.first {
                     throw CommandFailure(miss.status, "cannot update \(target.name): \(miss)")
                 }
