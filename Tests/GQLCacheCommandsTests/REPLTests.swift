@@ -329,6 +329,15 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
     }
 
+    func testAfterDoubleDashTabOffersKeysNotFlags() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "--dr", before: "rm -- "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "Human:10", before: "rm --dry-run -- "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "", before: "diff -- "), .fileNames)
+        XCTAssertEqual(REPLCompleter.positionals(["rm", "--dry-run", "--", "--force", "-x"]), ["--force", "-x"])
+    }
+
     func testOptionsThatTakeOneOfAFewValuesCompleteThem() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)

@@ -37,6 +37,10 @@ public final class REPLCompleter {
         }
         if let previous = previousWords.last, previousWords.count > 1, Self.fileOptions.contains(previous) { return .fileNames }
         if command == "open" { return .fileNames }
+        // After `--` every word is an argument, so a key such as `-x`, never a flag.
+        if previousWords.dropFirst().contains("--") {
+            return ["diff", "import"].contains(command) ? .fileNames : .candidates(keys(startingWith: word))
+        }
         // diff's other cache and import's input are files, not keys.
         if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
         if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[command]?[previous] {
@@ -93,6 +97,10 @@ public final class REPLCompleter {
         var index = 1
         while index < words.count {
             let word = words[index]
+            if word == "--" {
+                result += words[(index + 1)...]
+                break
+            }
             if word.hasPrefix("-") {
                 // --name=value carries its value; --name value takes the next word.
                 if !word.contains("="), OptionTable.commands.valueTaking[command]?.contains(word) == true { index += 1 }
