@@ -80,6 +80,12 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0'\"\n")
         XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT → Droid:2001\n")
         XCTAssertEqual(run.status, .success)
+        // In a list of lists, the inner list is the one named.
+        let inner = try repl(cache, ["cd '\(field).1'", "cd '\(field).1.4'"])
+        XCTAssertEqual(inner.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: \(field).1 is a list of 1; say which element, e.g. \"cd '\(field).1.0'\"",
+            "gqlcache: \(field).1 has 1 element; no index 4",
+        ])
     }
 
     func testCdToAKeyAndItsMistakesAreExplained() throws {

@@ -12,7 +12,9 @@ extension REPLSession {
                 throw CommandFailure(.usage, "\(name) is not a list at depth \(depth + 1)")
             }
             guard elements.indices.contains(index) else {
-                throw CommandFailure(.notFound, "\(name) has \(elements.count) element\(elements.count == 1 ? "" : "s"); no index \(index)")
+                // The list this index is into: grid.0 in grid.0.5.
+                let list = name + indexes.prefix(depth).map { ".\($0)" }.joined()
+                throw CommandFailure(.notFound, "\(list) has \(elements.count) element\(elements.count == 1 ? "" : "s"); no index \(index)")
             }
             value = elements[index]
         }
@@ -22,7 +24,7 @@ extension REPLSession {
             // The example is typed as shown: a key with spaces or quotes in it comes quoted.
             let example = "cd " + ShellWords.quote(path + ".0")
             let shown = example.contains("'") ? "\"\(example)\"" : "'\(example)'"
-            throw CommandFailure(.usage, "\(name) is a list of \(elements.count); say which element, e.g. \(shown)")
+            throw CommandFailure(.usage, "\(path) is a list of \(elements.count); say which element, e.g. \(shown)")
         default:
             throw CommandFailure(.usage, "\(path) holds a value, not a reference")
         }
