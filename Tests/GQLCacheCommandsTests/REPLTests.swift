@@ -138,6 +138,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.session.lastStatus, .success)
     }
 
+    /// As sqlite3 does with unfinished SQL: input that ends inside a
+    /// GraphQL document is a mistake, in the message and the exit status.
+    func testInputThatEndsInsideAGraphQLDocumentExitsWithUsage() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["keys --count", "{ hero(episode: NEWHOPE) {", "  name"])
+        XCTAssertEqual(run.stdout, "10\n")
+        XCTAssertEqual(run.stderr, "gqlcache: the GraphQL document was not finished (a '}' is missing); not run\n")
+        XCTAssertEqual(run.status, .usage)
+    }
+
     func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let lines = ["show Nope:1", "status", "frobnicate", "kyes --count", "keys --count"]

@@ -65,7 +65,11 @@ public final class REPLSession {
             if reader.takeInterrupt() { pending.removeAll() }
             guard let line else {
                 if interactive { context.stdout.write("\n") }
-                if !pending.isEmpty { context.report(.usage, "the GraphQL document was not finished (a '}' is missing); not run") }
+                // As sqlite3 does with unfinished SQL: the input ended in a mistake.
+                if !pending.isEmpty {
+                    context.report(.usage, "the GraphQL document was not finished (a '}' is missing); not run")
+                    lastStatus = .usage
+                }
                 break
             }
             if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
