@@ -146,8 +146,11 @@ final class ShellCompletionTests: CommandTestCase {
         let cache = path("starwars.sqlite")
         _ = try sqliteShell(cache, """
             INSERT INTO records(key, record) VALUES
-              ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}')
+              ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}'),
+              ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}')
             """)
+        // One candidate a line: a key with a line break would be two wrong words.
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])
         // No '$' or '`': offered as printed, for bash's own file name quoting.

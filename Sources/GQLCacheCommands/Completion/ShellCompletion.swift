@@ -37,8 +37,11 @@ enum ShellCompletion {
 
     /// zsh's `_describe`, which the generated script hands candidates to,
     /// takes `value:description`: a colon in a key is escaped so the key is
-    /// not cut there. bash and fish take the lines as they are.
+    /// not cut there. bash and fish take the lines as they are. Every shell
+    /// reads one candidate a line, so a key holding a line break, which
+    /// would come out as two wrong words, is not offered.
     static func forShell(_ candidates: [String]) -> [String] {
+        let candidates = candidates.filter { !$0.contains(where: \.isNewline) }
         guard CompletionShell.requesting == .zsh else { return candidates }
         return candidates.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:") }
     }
