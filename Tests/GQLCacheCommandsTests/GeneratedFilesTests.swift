@@ -69,6 +69,18 @@ final class GeneratedFilesTests: XCTestCase {
         }
     }
 
+    func testManPageStatesOptionDefaultsAsHelpDoes() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
+        XCTAssertTrue(page.contains("holds the database lock. (default: 5.0)\n"), "run Scripts/update-generated.sh")
+        XCTAssertTrue(page.contains("How many of the largest records to list. (default: 5)\n"))
+        // A text that names its default already is left as it is.
+        let dump = #"{"command":{"arguments":[{"kind":"option","defaultValue":"auto","abstract":"auto (default), jsonl"},"#
+            + #"{"kind":"option","defaultValue":"3","abstract":"How many."},{"kind":"flag","defaultValue":"false","abstract":"On."}]}}"#
+        let stated = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(GQLCacheMain.statingDefaults(dump).utf8)) as? [String: Any])
+        let arguments = try XCTUnwrap((stated["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
+        XCTAssertEqual(arguments.map { $0["abstract"] as? String }, ["auto (default), jsonl", "How many. (default: 3)", "On."])
+    }
+
     func testManPageKeepsTheHelpsCharactersThatAreNotASCII() throws {
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
         // The show command's help: "References are drawn as '→ KEY'".

@@ -134,7 +134,7 @@ public enum GQLCacheMain {
         if GQLCache.exitCode(for: error) == .success {
             // Help, version, completion scripts: the requested text, on standard output.
             var text = full
-            if context.environment[manualDumpVariable] == "1" { text = placeholdingNonASCII(text) }
+            if context.environment[manualDumpVariable] == "1" { text = placeholdingNonASCII(statingDefaults(text)) }
             if !text.isEmpty { context.stdout.write(text + "\n") }
             return .success
         }
@@ -176,6 +176,34 @@ public enum GQLCacheMain {
     /// comes as a placeholder (`GQLCACHEU2192X`) that the script turns into
     /// the roff escape (`\[u2192]`).
     static let manualDumpVariable = "GQLCACHE_MANUAL_PLACEHOLDERS"
+
+    /// The help dump with each option's default at the end of its text,
+    /// as `--help` shows it (the manual's generator leaves defaults out),
+    /// unless the text already says what the default is. Anything else
+    /// comes back unchanged.
+    static func statingDefaults(_ dump: String) -> String {
+        func adding(_ command: [String: Any]) -> [String: Any] {
+            var command = command
+            if let arguments = command["arguments"] as? [[String: Any]] {
+                command["arguments"] = arguments.map { argument in
+                    var argument = argument
+                    if argument["kind"] as? String == "option", let value = argument["defaultValue"] as? String, !value.isEmpty,
+                        let abstract = argument["abstract"] as? String, !abstract.contains("default") {
+                        argument["abstract"] = abstract + " (default: \(value))"
+                    }
+                    return argument
+                }
+            }
+            if let subcommands = command["subcommands"] as? [[String: Any]] { command["subcommands"] = subcommands.map(adding) }
+            return command
+        }
+        guard var tool = (try? JSONSerialization.jsonObject(with: Data(dump.utf8))) as? [String: Any],
+            let command = tool["command"] as? [String: Any]
+        else { return dump }
+        tool["command"] = adding(command)
+        guard let data = try? JSONSerialization.data(withJSONObject: tool, options: [.sortedKeys]) else { return dump }
+        return String(decoding: data, as: UTF8.self)
+    }
 
     static func placeholdingNonASCII(_ text: String) -> String {
         var result = ""
