@@ -14,6 +14,10 @@ final class TmuxTerminal {
     }
 
     let session = "gqlcache-test-\(UUID().uuidString.prefix(8))"
+    /// A tmux server of the test run's own (`tmux -L`), so that nobody
+    /// else's tmux sessions, or a `tmux kill-server` run beside the tests,
+    /// touch the terminals the tests type at.
+    static let socket = "gqlcache-tests"
 
     struct SessionNeverStarted: Error {}
 
@@ -83,7 +87,7 @@ final class TmuxTerminal {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable, "-L", Self.socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
