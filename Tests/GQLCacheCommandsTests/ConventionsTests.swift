@@ -54,7 +54,7 @@ final class ConventionsTests: CommandTestCase {
     func testDanglingReferencesAndChangedValuesAreColouredOnATerminal() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let removal = onTerminal("rm", cache, "Human:1002", "--dry-run")
-        XCTAssertTrue(removal.stdout.contains("Droid:2001 friends → \(escape)31mHuman:1002\(escape)0m"), removal.stdout)
+        XCTAssertTrue(removal.stdout.contains("Droid:2001 friends[1] → \(escape)31mHuman:1002\(escape)0m"), removal.stdout)
         let change = onTerminal(
             "write", cache, "--text", "{ hero { __typename id name } }", "--key-field", "*=id", "--response", try response(), "--dry-run")
         XCTAssertEqual(change.status, .success, change.stderr)

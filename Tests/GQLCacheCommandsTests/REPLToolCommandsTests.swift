@@ -36,7 +36,7 @@ final class REPLToolCommandsTests: CommandTestCase {
             exported 10 records (jsonl) to \(exported)
             removed Human:1002
             removed 1 record; left 1 reference dangling:
-              Droid:2001 friends → Human:1002
+              Droid:2001 friends[1] → Human:1002
             + Human:1002
             1 record differs: 1 added; 9 the same
             imported 10 records (jsonl) into \(cache): 1 added, 0 changed (3 fields)

@@ -17,7 +17,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
             would remove Human:1002
             would remove 3 records, leaving 2 references dangling:
               QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001
-              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]) → Droid:2001
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])[1][0] → Droid:2001
 
             """)
         XCTAssertEqual(try bytes(cache), before)

@@ -10,7 +10,7 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, """
             removed Human:1002
             removed 1 record; left 1 reference dangling:
-              Droid:2001 friends → Human:1002
+              Droid:2001 friends[1] → Human:1002
 
             """)
         XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
@@ -58,14 +58,14 @@ final class RemoveCommandTests: CommandTestCase {
             let report = try XCTUnwrap(try result.json() as? [String: Any])
             XCTAssertEqual(report["keys"] as? [String], ["Human:1002"])
             XCTAssertEqual(report["danglingReferences"] as? Int, 1, extra.joined())
-            XCTAssertEqual(report["dangling"] as? [[String: String]], [["from": "Droid:2001", "field": "friends", "to": "Human:1002"]])
+            XCTAssertEqual(report["dangling"] as? NSArray, [["from": "Droid:2001", "field": "friends", "path": [1], "to": "Human:1002"]])
         }
     }
 
     func testRepeatingAKeyRemovesAndCountsItOnce() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "Human:1002", "--dry-run").stdout,
-                       "would remove Human:1002\nwould remove 1 record, leaving 1 reference dangling:\n  Droid:2001 friends → Human:1002\n")
+                       "would remove Human:1002\nwould remove 1 record, leaving 1 reference dangling:\n  Droid:2001 friends[1] → Human:1002\n")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "Human:1002").status, .success)
     }
 
@@ -110,7 +110,7 @@ final class RemoveCommandTests: CommandTestCase {
         let accepted = gqlcache("rm", cache, "--match", "starship", answers: ["y"])
         XCTAssertEqual(accepted.status, .success, accepted.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
-        XCTAssertTrue(accepted.stdout.contains("left 1 reference dangling:\n  Human:1000 starships → Starship:3001"), accepted.stdout)
+        XCTAssertTrue(accepted.stdout.contains("left 1 reference dangling:\n  Human:1000 starships[0] → Starship:3001"), accepted.stdout)
     }
 
     func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {
@@ -157,7 +157,7 @@ final class RemoveCommandTests: CommandTestCase {
         let result = gqlcache("rm", cache, "Human:1002", "--format", "jsonl")
         XCTAssertEqual(result.lines, [
             #"{"type":"key","key":"Human:1002"}"#,
-            #"{"type":"dangling","from":"Droid:2001","field":"friends","to":"Human:1002"}"#,
+            #"{"type":"dangling","from":"Droid:2001","field":"friends","path":[1],"to":"Human:1002"}"#,
             #"{"type":"summary","dryRun":false,"removed":1,"danglingReferences":1}"#,
         ])
         for line in result.lines { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }

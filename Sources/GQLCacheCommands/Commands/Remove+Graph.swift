@@ -35,8 +35,9 @@ extension GQLCache.Remove {
             return holders
         }
         let result: RemovalOutcome
+        let store: CacheStore
         if dryRun {
-            let store = try file.openForReading(context)
+            store = try file.openForReading(context)
             result = try store.read { tx in
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
@@ -44,7 +45,7 @@ extension GQLCache.Remove {
                 return outcome(removed, graph, dryRun: true, cleaned: cleaned)
             }
         } else {
-            let store = try writing.openForWriting(file, context)
+            store = try writing.openForWriting(file, context)
             try confirmGraphRemoval(store: store, requested: requested, selection: selection, context: context)
             result = try store.write { tx in
                 let graph = try tx.graph()
@@ -55,7 +56,7 @@ extension GQLCache.Remove {
             }
         }
         // Nothing to remove: the error says why; scripts still get their document.
-        if result.count > 0 || output.format != .text { result.render(format: output.format, context: context) }
+        if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
         if !typenames.isEmpty, result.count == 0 {
             throw CommandFailure(.notFound, "no record has __typename \(OptionTable.choices(typenames)) in \(file.path)")
         }

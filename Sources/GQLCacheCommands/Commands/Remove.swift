@@ -108,7 +108,7 @@ extension GQLCache {
                 outcome = try store.write { tx in try outcomeOfRemoving(try requested.filter { try tx.removeObject(for: $0) }, in: tx) }
             }
             // No key found: the errors below say it; scripts still get their document.
-            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
+            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
             let gone = Set(outcome.keys ?? [])
             let missing = requested.filter { !gone.contains($0) }
             guard !missing.isEmpty else { return }
@@ -139,7 +139,7 @@ extension GQLCache {
                     return RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: true, dangling: report)
                 } }
                 // No match: the error says it; scripts still get their document.
-                if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
+                if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
                 if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 return
             }
@@ -170,7 +170,7 @@ extension GQLCache {
             var report = DanglingReport(keepAll: keepAll)
             let removal = pending.result { report.add($0) }
             let outcome = RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: false, dangling: report)
-            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context) }
+            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
             if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         }
     }

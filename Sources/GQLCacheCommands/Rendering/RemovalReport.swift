@@ -6,7 +6,7 @@ struct RemovalOutcome {
     /// The removed keys, when they were asked for.
     let keys: [CacheKey]?
     let dryRun: Bool
-    let dangling: DanglingReport
+    var dangling: DanglingReport
     /// With --clean-references: the references dropped instead of left dangling.
     var cleaned: [DroppedReferences]? = nil
 
@@ -29,6 +29,15 @@ struct RemovalOutcome {
         var report = DanglingReport(keepAll: keepAll)
         if cleaned == nil { references.forEach { report.add($0) } }
         return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned)
+    }
+
+    /// Renders the report; the dangling references shown are first placed
+    /// in their records (`friends[1]`, not `friends`) through `store`, as
+    /// doctor and gc name them.
+    func render(format: OutputFormat, context: CommandContext, placingIn store: CacheStore) {
+        var outcome = self
+        if let placed = try? store.read({ tx in try tx.placing(dangling.references) }) { outcome.dangling.replaceReferences(with: placed) }
+        outcome.render(format: format, context: context)
     }
 
     func render(format: OutputFormat, context: CommandContext) {
@@ -86,7 +95,7 @@ struct RemovalOutcome {
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
         let shown = dangling.references
         for reference in shown {
-            text += "  \(reference.from.display) \(reference.field) → \(style.problem(reference.to.display))\n"
+            text += "  \(reference.from.display) \(reference.location) → \(style.problem(reference.to.display))\n"
         }
         if dangling.count > shown.count {
             text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"
@@ -120,6 +129,12 @@ struct DanglingReport {
         // Insert after every element that does not come later: equal ones keep their scan order.
         let index = kept.firstIndex { Self.precedes(reference, $0) } ?? kept.count
         kept.insert(reference, at: index)
+    }
+
+    /// Replaces the kept references with `placed`: the same ones, in the
+    /// same order, with their paths.
+    mutating func replaceReferences(with placed: [ReferenceLocation]) {
+        kept = placed
     }
 
     /// The kept references in order of the holding key, then field; equal
