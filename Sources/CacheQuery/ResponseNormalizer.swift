@@ -112,7 +112,8 @@ public struct ResponseNormalizer {
         try pass.write(object, key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
-            typeConditionsNotApplied: collector.log?.neverApplied ?? [])
+            typeConditionsNotApplied: collector.log?.neverApplied ?? [],
+            objectTypenames: pass.typenames)
     }
 }
 
@@ -122,6 +123,9 @@ public struct ResponseNormalizer {
 public struct Normalization: Sendable {
     public let records: [Record]
     public let typeConditionsNotApplied: [TypeConditionNotApplied]
+    /// The `__typename`s of the objects below the root, the ones a key
+    /// policy can key.
+    public var objectTypenames: Set<String> = []
 }
 
 /// The keys of the objects a read found, by response path, so that
@@ -201,6 +205,7 @@ private struct Pass {
     let existing: ExistingObjects
     var records: [CacheKey: [String: FieldValue]] = [:]
     var order: [CacheKey] = []
+    var typenames: Set<String> = []
     /// Where each field's value came from, kept when refusing conflicts.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
 
@@ -280,6 +285,7 @@ private struct Pass {
             if case .string(let name)? = object["__typename"] { typename = name }
             let staticType = type?.namedType.name
             if typename == nil, let staticType, schema?.isObjectType(staticType) == true { typename = staticType }
+            if let typename { typenames.insert(typename) }
             let pathText = path.map(\.description).joined(separator: ".")
             let identity = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema)
             let known = existing.key(at: pathText, object: object)

@@ -117,7 +117,13 @@ final class UpdateCommandTests: CommandTestCase {
         try #"{"hero":{"__typename":"Wookiee","id":"w1","name":"Chewie"}}"#.write(toFile: data, atomically: true, encoding: .utf8)
         let keyed = gqlcache("update", cache, "--text", document, "--data", data, "--key-field", "Wookiee=id")
         XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(keyed.stderr, "")
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:JEDI)"], .reference(CacheKey("Wookiee:w1")))
+        // A misspelled type keys nothing, and says so.
+        try #"{"hero":{"__typename":"Wookiee","id":"w2","name":"Chewbacca"}}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let misspelled = gqlcache("update", cache, "--text", document, "--data", data, "--key-field", "Wokiee=id")
+        XCTAssertEqual(misspelled.status, .success, misspelled.stderr)
+        XCTAssertEqual(misspelled.stderr, "gqlcache: warning: --key-field Wokiee=id: no object of type Wokiee was written, so it keyed nothing (types written: Wookiee)\n")
     }
 
     /// `--set name=123` where the data holds a string means the text, as

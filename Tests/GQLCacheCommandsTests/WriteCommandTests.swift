@@ -38,6 +38,10 @@ final class WriteCommandTests: CommandTestCase {
         let keyed = gqlcache("write", cache, "--text", query, "--response", response, "--key-field", "*=id")
         XCTAssertEqual(keyed.status, .success, keyed.stderr)
         XCTAssertEqual(keyed.stderr, "")
+        // A type no object has keys nothing: said, as a misspelling would be.
+        let misspelled = gqlcache("write", cache, "--text", query, "--response", response, "--key-field", "Driod=id", "--dry-run")
+        XCTAssertEqual(misspelled.stderr.split(separator: "\n").last,
+                       "gqlcache: warning: --key-field Driod=id: no object of type Driod was written, so it keyed nothing (types written: Droid)")
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 

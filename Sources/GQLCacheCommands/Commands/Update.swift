@@ -76,7 +76,7 @@ extension GQLCache {
         private struct Target {
             let name: String
             let read: (CacheReader, Bool) throws -> ReadResult
-            let normalize: (ResponseNormalizer, FieldValue, ExistingObjects) throws -> [Record]
+            let normalize: (ResponseNormalizer, FieldValue, ExistingObjects) throws -> Normalization
         }
 
         private func target(_ loaded: LoadedDocuments, document: QueryDocument, context: CommandContext) throws -> Target {
@@ -89,7 +89,7 @@ extension GQLCache {
                         name: "fragment \(definition.name) at \(key)",
                         read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, keepingKeys: true) },
                         normalize: { normalizer, data, existing in
-                            try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing).records
+                            try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing)
                         })
                 }
                 let definition = try document.operation(named: operation)
@@ -108,7 +108,7 @@ extension GQLCache {
                     name: "\(definition.kind.rawValue) \(name)",
                     read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, keepingKeys: true) },
                     normalize: { normalizer, data, existing in
-                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing).records
+                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing)
                     })
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
@@ -154,9 +154,13 @@ extension GQLCache {
                 }
                 return result
             }
+            // Known once data was normalized (an edit left unsaved writes none).
+            var writtenTypenames: Set<String>?
             func records(for data: FieldValue, existing: ExistingObjects, origin: String, keptIn kept: String? = nil) throws -> [Record] {
                 do {
-                    return try target.normalize(normalizer, data, existing)
+                    let normalization = try target.normalize(normalizer, data, existing)
+                    writtenTypenames = normalization.objectTypenames
+                    return normalization.records
                 } catch let error as NormalizationError {
                     throw CommandFailure(.usage, "\(origin): \(error); nothing written" + (kept.map { "; your edit is kept in \($0)" } ?? ""))
                 }
@@ -164,6 +168,7 @@ extension GQLCache {
 
             if edit {
                 try runEditor(context: context, target: target, currentData: currentData, records: records)
+                if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
                 return
             }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
@@ -200,6 +205,7 @@ extension GQLCache {
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
+            if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
         }
 
         /// --edit: the current data in an editor, written back when saved

@@ -90,6 +90,7 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             warnOfPathKeys(changes, context: context)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
+            keyFields.warnOfTypesNotWritten(normalization.objectTypenames, context: context)
         }
 
         /// Objects with no key field are written under path keys; where the

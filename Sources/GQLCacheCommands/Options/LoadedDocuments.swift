@@ -71,6 +71,20 @@ struct KeyFieldOptions: ParsableArguments {
         }
     }
 
+    /// A type named with --key-field that no written object had keyed
+    /// nothing: most often a misspelled type name. Says so, with the types
+    /// that were written.
+    func warnOfTypesNotWritten(_ written: Set<String>, context: CommandContext) {
+        guard !context.isQuiet else { return }
+        let types = written.sorted()
+        for assignment in assignments {
+            let type = String(assignment.prefix { $0 != "=" })
+            guard type != "*", !written.contains(type) else { continue }
+            context.warn("--key-field \(assignment): no object of type \(type) was written, so it keyed nothing"
+                + (types.isEmpty ? "" : " (types written: \(types.joined(separator: ", ")))"))
+        }
+    }
+
     var policy: KeyPolicy {
         var keyFields: [String: [String]] = [:]
         for assignment in assignments {
