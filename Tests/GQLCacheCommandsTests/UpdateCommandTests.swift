@@ -106,6 +106,16 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), expected)
     }
 
+    /// A new object where a keyed one was moves the reference to a path
+    /// key, and the keyed record goes stale: said, as write says it.
+    func testANewObjectWhereAKeyedOneWasIsWarnedOf() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let replaced = gqlcache("update", cache, "--text", "query Q @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { id name } } }",
+                                "--set", #"hero.friends.0={"__typename":"Human","id":"1003","name":"Leia"}"#, "--dry-run")
+        XCTAssertEqual(replaced.status, .success, replaced.stderr)
+        XCTAssertEqual(replaced.stderr, "gqlcache: warning: Droid:2001 friends would point at Droid:2001.friends.0, not Human:1000: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy\n")
+    }
+
     func testAddedObjectsGetPathKeysUnlessAKeyFieldSaysOtherwise() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let added = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", #"hero.friends.3={"__typename":"Wookiee","name":"Chewie"}"#)
@@ -123,7 +133,10 @@ final class UpdateCommandTests: CommandTestCase {
         try #"{"hero":{"__typename":"Wookiee","id":"w2","name":"Chewbacca"}}"#.write(toFile: data, atomically: true, encoding: .utf8)
         let misspelled = gqlcache("update", cache, "--text", document, "--data", data, "--key-field", "Wokiee=id")
         XCTAssertEqual(misspelled.status, .success, misspelled.stderr)
-        XCTAssertEqual(misspelled.stderr, "gqlcache: warning: --key-field Wokiee=id: no object of type Wokiee was written, so it keyed nothing (types written: Wookiee)\n")
+        XCTAssertEqual(misspelled.stderr.split(separator: "\n"), [
+            "gqlcache: warning: QUERY_ROOT hero(episode:JEDI) now points at QUERY_ROOT.hero(episode:JEDI), not Wookiee:w1: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy",
+            "gqlcache: warning: --key-field Wokiee=id: no object of type Wokiee was written, so it keyed nothing (types written: Wookiee)",
+        ])
     }
 
     /// `--set name=123` where the data holds a string means the text, as

@@ -205,6 +205,7 @@ extension GQLCache {
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
+            context.warnOfPathKeys(changes, dryRun: dryRun)
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
         }
 
@@ -263,6 +264,7 @@ extension GQLCache {
                 return written
             }
             changes.render(format: output.format, context: context)
+            context.warnOfPathKeys(changes, dryRun: dryRun)
         }
     }
 }
