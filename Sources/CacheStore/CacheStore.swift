@@ -33,6 +33,13 @@ public final class CacheStore: Sendable {
     let pendingBackup = PendingBackup()
     /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
     let interruption = Interruption()
+    /// Set once a ``write(progress:_:)`` commits a change.
+    private let committed = CommitFlag()
+
+    /// True once a ``write(progress:_:)`` of this store has committed a
+    /// change to the file: a caller whose later output fails can say that
+    /// the change was made all the same.
+    public var hasCommittedChanges: Bool { committed.isSet }
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
@@ -193,6 +200,7 @@ public final class CacheStore: Sendable {
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
                 throw error
             }
+            if changed { committed.set() }
             if let backup {
                 if changed { backup.request.made(backup.copy) } else { try? FileManager.default.removeItem(atPath: backup.copy) }
             }
@@ -274,4 +282,14 @@ public final class CacheStore: Sendable {
 
     /// Sizes of the database and of the journal files beside it.
     public func fileSizes() -> FileSizes { FileSizes(path: path) }
+}
+
+/// Whether a store's write committed a change (``CacheStore/hasCommittedChanges``).
+final class CommitFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var committed = false
+
+    var isSet: Bool { lock.withLock { committed } }
+
+    func set() { lock.withLock { committed = true } }
 }

@@ -25,6 +25,19 @@ final class TransactionTests: XCTestCase {
         XCTAssertFalse(try other.read { try $0.contains("Human:1002") })
     }
 
+    func testAStoreSaysWhetherAWriteCommittedAChange() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in _ = try tx.recordCount() }
+        XCTAssertFalse(store.hasCommittedChanges, "a write that changed no row")
+        XCTAssertThrowsError(try store.write { tx in
+            _ = try tx.removeObject(for: "Human:1002")
+            throw Abort()
+        })
+        XCTAssertFalse(store.hasCommittedChanges, "a write that rolled back")
+        try store.write { tx in _ = try tx.removeObject(for: "Human:1002") }
+        XCTAssertTrue(store.hasCommittedChanges)
+    }
+
     func testWriteReturnsTheClosureResult() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
         XCTAssertEqual(try store.write { tx in try tx.recordCount() * 2 }, 20)

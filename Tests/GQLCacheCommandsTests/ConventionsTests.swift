@@ -175,6 +175,14 @@ final class ConventionsTests: CommandTestCase {
             stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
         XCTAssertEqual(GQLCacheMain.run(arguments: ["keys", cache], context: context), .io)
         XCTAssertEqual(stderr.text, "gqlcache: cannot write to standard output (Bad file descriptor)\n")
+        // A change committed before the output failed stays made, and the message says so.
+        let removal = StringSink()
+        let removing = CommandContext(
+            stdout: FileDescriptorSink(fileDescriptor: readOnly, bufferSize: 16), stderr: removal, stdin: ScriptedLines([]),
+            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        XCTAssertEqual(GQLCacheMain.run(arguments: ["rm", cache, "Human:1002"], context: removing), .io)
+        XCTAssertEqual(removal.text, "gqlcache: cannot write to standard output (Bad file descriptor); the change to \(cache) was made all the same\n")
+        XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
         // A pipe whose reader is gone (| head): quiet, the command's own status.
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&ends), 0)

@@ -97,6 +97,10 @@ public final class CommandContext {
         if openStores == nil && !storesOpenedForWriting.contains(where: { $0 === store }) { storesOpenedForWriting.append(store) }
     }
 
+    /// The files this command has changed: its stores opened for writing
+    /// whose writes committed.
+    var filesChanged: [String] { storesOpenedForWriting.filter(\.hasCommittedChanges).map(\.path) }
+
     /// Closes the stores the command opened for writing, so that a file in
     /// WAL mode gets its changes out of the -wal file, as after the sqlite3
     /// shell. A close that fails leaves them there, where SQLite still

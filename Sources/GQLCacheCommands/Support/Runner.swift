@@ -22,14 +22,18 @@ extension ContextCommand {
 public enum GQLCacheMain {
     public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
         let status = runCommand(arguments: arguments, context: context)
+        let changed = context.filesChanged
         context.closeStoresOpenedForWriting()
         defer { context.stderr.flush() }
         context.stdout.flush()
         // A full disk or a closed descriptor: the output is cut short, and
         // `export > backup.jsonl` must not look as if it worked. (A reader
         // that went away, as `| head` or a pager quit early, is no failure.)
+        // A change already committed stays made: the message says so, lest
+        // the user run the command again.
         if let failure = (context.stdout as? FileDescriptorSink)?.takeWriteError(), failure != EPIPE {
-            context.report(.io, "cannot write to standard output (\(String(cString: strerror(failure))))")
+            let made = changed.isEmpty ? "" : "; the change to \(changed.joined(separator: " and ")) was made all the same"
+            context.report(.io, "cannot write to standard output (\(String(cString: strerror(failure))))\(made)")
             return .io
         }
         return status
