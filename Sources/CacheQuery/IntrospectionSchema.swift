@@ -52,16 +52,18 @@ enum IntrospectionSchema {
         var text = ""
 
         mutating func schemaDefinition(_ body: [String: FieldValue]) throws {
-            var roots: [(operation: String, type: String)] = []
-            for (member, operation) in [("queryType", "query"), ("mutationType", "mutation"), ("subscriptionType", "subscription")] {
+            var roots: [(operation: String, type: String, usual: String)] = []
+            for (member, operation, usual) in [
+                ("queryType", "query", "Query"), ("mutationType", "mutation", "Mutation"), ("subscriptionType", "subscription", "Subscription"),
+            ] {
                 guard let value = body[member], value != .null else { continue }
-                roots.append((operation, try name(of: value, "__schema.\(member)")))
+                roots.append((operation, try name(of: value, "__schema.\(member)"), usual))
             }
             guard roots.first?.operation == "query" else { throw failure(source, "__schema has no queryType") }
-            // Root types named as GraphQL names them by default need no
-            // schema block, which leaves another file free to add one.
-            if roots.contains(where: { $0.type != $0.operation.prefix(1).uppercased() + $0.operation.dropFirst() }) {
-                text += "schema {\n" + roots.map { "  \($0.0): \($0.1)\n" }.joined() + "}\n\n"
+            // Root types with the names GraphQL gives them by default need
+            // no schema block, which leaves another file free to add one.
+            if roots.contains(where: { $0.type != $0.usual }) {
+                text += "schema {\n" + roots.map { "  \($0.operation): \($0.type)\n" }.joined() + "}\n\n"
             }
         }
 
@@ -94,7 +96,7 @@ enum IntrospectionSchema {
                 text += "enum \(name) {\n" + values.map { "  \($0)\n" }.joined() + "}\n\n"
             case "INPUT_OBJECT":
                 let oneOf = members["isOneOf"] == .bool(true) ? " @oneOf" : ""
-                let fields = try inputValues(members["inputFields"], place)
+                let fields = try inputValues(members["inputFields"], place, listName: "inputFields")
                 text += "input \(name)\(oneOf) {\n" + fields.map { "  \($0)\n" }.joined() + "}\n\n"
             default:
                 throw failure(source, "\(place) has kind '\(kind)', which is not a GraphQL type kind")
@@ -119,9 +121,9 @@ enum IntrospectionSchema {
         }
 
         /// Arguments or input fields as `name: Type = default`.
-        func inputValues(_ value: FieldValue?, _ place: String) throws -> [String] {
-            try list(value, "\(place) arguments").map { input in
-                let name = try self.name(of: input, "an argument of \(place)")
+        func inputValues(_ value: FieldValue?, _ place: String, listName: String = "args") throws -> [String] {
+            try list(value, "\(place) \(listName)").map { input in
+                let name = try self.name(of: input, "a member of \(place) \(listName)")
                 let members = try object(input, "\(place)(\(name):)")
                 var text = "\(name): \(try typeReference(members["type"], "\(place)(\(name):)"))"
                 if case .string(let defaultValue)? = members["defaultValue"] {

@@ -111,9 +111,7 @@ extension CommandContext {
                     + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
         }
     }
-}
 
-extension CommandContext {
     /// A fragment at a record of another type reads (or writes) the fields
     /// of that record all the same, as Apollo does: most often the key is
     /// not the one meant.
