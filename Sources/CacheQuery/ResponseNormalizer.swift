@@ -169,6 +169,12 @@ public struct ExistingObjects: Sendable {
         visit(data, path: "")
     }
 
+    /// The `__typename` of the object read at `path`, if one was.
+    func typename(at path: String) -> String? {
+        guard case .object(let members)? = byPath[path]?.data, case .string(let name)? = members["__typename"] else { return nil }
+        return name
+    }
+
     static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
         guard case .string(let typename)? = typename else { return nil }
         switch id {
@@ -218,7 +224,20 @@ private struct Pass {
 
     var schema: CacheSchema? { normalizer.schema }
 
+    /// `object`, with the `__typename` of the object read at `path` when it
+    /// has none: data edited from what `read` prints (no `__typename`
+    /// there) keeps the type of each object it was read as.
+    func withKnownTypename(_ object: [String: FieldValue], path: [PathComponent]) -> [String: FieldValue] {
+        guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: ".")) else {
+            return object
+        }
+        var object = object
+        object["__typename"] = .string(known)
+        return object
+    }
+
     mutating func write(_ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws {
+        let object = withKnownTypename(object, path: path)
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
         let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type
@@ -230,7 +249,12 @@ private struct Pass {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] else {
-                throw NormalizationError(path: fieldPath, message: "the data has no '\(responseKey)', which the selection asks for")
+                var message = "the data has no '\(responseKey)', which the selection asks for"
+                if responseKey == "__typename" {
+                    let example = typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil } ?? "TypeName"
+                    message += " (Apollo's generated models always carry it); give it for each new object, e.g. \"__typename\": \"\(example)\""
+                }
+                throw NormalizationError(path: fieldPath, message: message)
             }
             let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
             let declared = schemaType.flatMap { schema?.fieldType(on: $0, field: field.name) }
@@ -277,10 +301,11 @@ private struct Pass {
                     element, selections: selections, pathKey: pathKey + "." + String(index), path: path + [.index(index)], type: elementType))
             }
             return .list(stored)
-        case .object(let object):
+        case .object(let given):
             if case .list? = type?.nullable {
                 throw NormalizationError(path: path, message: "expected a list of type \(type!), found an object")
             }
+            let object = withKnownTypename(given, path: path)
             var typename: String?
             if case .string(let name)? = object["__typename"] { typename = name }
             let staticType = type?.namedType.name

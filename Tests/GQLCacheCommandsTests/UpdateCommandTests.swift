@@ -106,6 +106,29 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), expected)
     }
 
+    /// What read prints has no __typename (update adds it to the selection):
+    /// edited and given back with --data, each object keeps the type it was
+    /// read as; a new object without one is refused with what to add.
+    func testDataAsReadPrintsItWritesBackAndANewObjectNeedsItsTypename() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = "query Q @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name friends { name } } }"
+        let read = gqlcache("read", cache, "--text", document, "--format", "json")
+        XCTAssertEqual(read.stdout, #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
+        let data = path("data.json")
+        try read.stdout.replacingOccurrences(of: "Han Solo", with: "Han").write(toFile: data, atomically: true, encoding: .utf8)
+        let result = gqlcache("update", cache, "--text", document, "--data", data)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines, ["Human:1002", #"  name: "Han Solo" → "Han""#, "1 record changed (1 field)"])
+
+        try #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han"},{"name":"Chewie"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let before = try bytes(cache)
+        let added = gqlcache("update", cache, "--text", document, "--data", data)
+        XCTAssertEqual(added.status, .usage)
+        XCTAssertEqual(added.stderr, #"gqlcache: \#(data): cannot write hero.friends.2.__typename: the data has no '__typename', which the selection asks for (Apollo's generated models always carry it); give it for each new object, e.g. "__typename": "TypeName"; nothing written"# + "\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// A new object where a keyed one was moves the reference to a path
     /// key, and the keyed record goes stale: said, as write says it.
     func testANewObjectWhereAKeyedOneWasIsWarnedOf() throws {
