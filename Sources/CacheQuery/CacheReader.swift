@@ -292,6 +292,14 @@ private struct Walk {
                         path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
                     continue
                 }
+                // Apollo reads a reference where it expects a scalar as a type
+                // error: the object's fields must be selected.
+                if let target = value.asReadByApollo.references.first {
+                    members.append((responseKey, try miss(CacheMiss(
+                        path: path, key: record.key,
+                        reason: .typeMismatch("field '\(fieldKey)' holds a reference to \(target.rawValue), not a value; select its fields, as in \(field.name) { … }")))))
+                    continue
+                }
                 members.append((responseKey, value == .null ? .null : .scalar(value)))
             }
         }

@@ -263,6 +263,7 @@ private struct Pass {
                 if let declared, let problem = schema?.leafProblem(value, type: declared) {
                     throw NormalizationError(path: fieldPath, message: problem)
                 }
+                if let problem = Self.unstorableProblem(value) { throw NormalizationError(path: fieldPath, message: problem) }
                 stored = declared.flatMap { schema?.serialized(value, type: $0) } ?? value
             } else {
                 stored = try complete(
@@ -280,6 +281,27 @@ private struct Pass {
                 writtenFrom[key, default: [:]][fieldKey] = fieldPath
             }
             records[key]![fieldKey] = stored
+        }
+    }
+
+    /// Why Apollo could not store `value`, a leaf's: a number beyond a
+    /// Double (JSONSerialization refuses to write infinity), or an object
+    /// with a `$reference` member, which Apollo would read back as a
+    /// reference rather than as the custom scalar written.
+    static func unstorableProblem(_ value: FieldValue) -> String? {
+        let referenceProblem = "an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"
+        switch value {
+        case .double(let number) where !number.isFinite:
+            return "the number is too large for a Double; Apollo cannot store it"
+        case .list(let elements):
+            return elements.lazy.compactMap(unstorableProblem).first
+        case .object(let members):
+            if members["$reference"] != nil { return referenceProblem }
+            return members.keys.sorted().lazy.compactMap { unstorableProblem(members[$0]!) }.first
+        case .reference:
+            return referenceProblem
+        case .null, .bool, .int, .double, .string:
+            return nil
         }
     }
 

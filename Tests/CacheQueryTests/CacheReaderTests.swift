@@ -323,6 +323,19 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(similar, ["search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"])
     }
 
+    /// A field selected without fields that holds a reference, in a list
+    /// or not, is a type error as in Apollo, never the raw `$reference`.
+    func testAReferenceReadAsAValueIsATypeError() throws {
+        let result = try read("{ hero(episode: NEWHOPE) { name friends } }", variables: [:], partial: true)
+        XCTAssertEqual(result.misses.map(\.description), [
+            "type error at hero.friends: record 'Droid:2001', field 'friends' holds a reference to Human:1000, not a value; select its fields, as in friends { … }",
+        ])
+        let root = try read("{ hero(episode: NEWHOPE) }", variables: [:])
+        XCTAssertNil(root.data)
+        XCTAssertEqual(root.misses.first?.description,
+                       "type error at hero: record 'QUERY_ROOT', field 'hero(episode:NEWHOPE)' holds a reference to Droid:2001, not a value; select its fields, as in hero { … }")
+    }
+
     func testPartialReadsReturnWhatWasFoundAndEveryMiss() throws {
         let result = try read("{ hero(episode: NEWHOPE) { name height } human(id: \"1\") { name } }", variables: [:], partial: true)
         XCTAssertEqual(result.misses.map(\.pathText), ["hero.height", "human"])

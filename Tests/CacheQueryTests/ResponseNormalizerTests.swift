@@ -146,4 +146,27 @@ final class ResponseNormalizerTests: XCTestCase {
             XCTAssertEqual("\(error)", #"cannot write human.isJedi: expected Boolean, found "yes""#)
         }
     }
+
+    /// What Apollo's JSONSerialization could not write, or would read back
+    /// as something else, is refused with or without a schema.
+    func testValuesApolloCouldNotStoreAsGivenAreRefused() throws {
+        let cases: [(query: String, data: String, message: String)] = [
+            (#"{ human(id: "1") { mass } }"#, #"{"human":{"__typename":"Human","mass":1e400}}"#,
+             "cannot write human.mass: the number is too large for a Double; Apollo cannot store it"),
+            (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"tags":[-1e999]}}]}"#,
+             "cannot write reviews.0.meta: the number is too large for a Double; Apollo cannot store it"),
+            (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"$reference":"Human:1000"}}]}"#,
+             "cannot write reviews.0.meta: an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
+            (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"a":[{"$reference":"X","b":1}]}}]}"#,
+             "cannot write reviews.0.meta: an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
+        ]
+        for (query, data, message) in cases {
+            for schema in [CacheReaderTests.schema, nil] {
+                XCTAssertThrowsError(try normalize(query, data: data, schema: schema), data) { error in
+                    XCTAssertEqual("\(error)", message, data)
+                }
+            }
+        }
+        XCTAssertNoThrow(try normalize(#"{ human(id: "1") { mass } }"#, data: #"{"human":{"__typename":"Human","mass":1e300}}"#))
+    }
 }
