@@ -149,3 +149,19 @@ public struct JSONText {
         append("}")
     }
 }
+
+extension FieldValue {
+    /// The value as the file holds it once written, and as it reads back:
+    /// a Double that Apollo stores as an integer (``JSONWriter/formatAsStored(_:)``)
+    /// is that integer, `4.0` is `4`.
+    public var asStored: FieldValue {
+        switch self {
+        case .double(let number):
+            guard let integer = Int64(JSONWriter.formatAsStored(number)) else { return self }
+            return .int(integer)
+        case .list(let elements): return .list(elements.map(\.asStored))
+        case .object(let members): return .object(members.mapValues(\.asStored))
+        case .null, .bool, .int, .string, .reference: return self
+        }
+    }
+}

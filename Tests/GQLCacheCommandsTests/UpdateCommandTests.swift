@@ -106,6 +106,18 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), expected)
     }
 
+    /// The report shows what the file holds afterwards: Apollo stores a
+    /// whole Double as an integer, so 77.0 is reported as the 77 stored.
+    func testTheChangeReportShowsNumbersAsStored() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=77.0", "--format", "jsonl")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"key":"Human:1000","new":false,"field":"mass","before":null,"after":77}"# + "\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.mass') FROM records WHERE key = 'Human:1000'"), "77")
+        let text = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=80.0")
+        XCTAssertEqual(text.lines, ["Human:1000", "  mass: 77 → 80", "1 record changed (1 field)"])
+    }
+
     /// What read prints has no __typename (update adds it to the selection):
     /// edited and given back with --data, each object keeps the type it was
     /// read as; a new object without one is refused with what to add.

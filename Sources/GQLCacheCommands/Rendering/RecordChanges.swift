@@ -63,7 +63,7 @@ struct RecordChanges {
                     changes[record.key] = RecordChange(key: record.key, isNew: loaded[record.key] == nil, fields: [])
                     order.append(record.key)
                 }
-                changes[record.key]!.fields.append(FieldChange(field: field, before: current.fields[field], after: record.fields[field]!))
+                changes[record.key]!.fields.append(FieldChange(field: field, before: current.fields[field], after: record.fields[field]!.asStored))
                 current.fields[field] = record.fields[field]
             }
             working[record.key] = current
