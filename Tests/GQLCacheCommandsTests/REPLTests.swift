@@ -138,6 +138,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.session.lastStatus, .success)
     }
 
+    /// A script may hold comments, as a shell script does; inside a GraphQL
+    /// document a '#' line is GraphQL's own comment.
+    func testLinesThatStartWithAHashAreComments() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["# how many records", "  # indented too", "keys --count", "{ hero(episode: NEWHOPE) {", "# a GraphQL comment", "name } }"], bail: true)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.status, .success)
+        XCTAssertTrue(run.stdout.hasPrefix("10\n{\n  \"hero\": {\n    \"name\": \"R2-D2\""), run.stdout)
+    }
+
     /// As sqlite3 does with unfinished SQL: input that ends inside a
     /// GraphQL document is a mistake, in the message and the exit status.
     func testInputThatEndsInsideAGraphQLDocumentExitsWithUsage() throws {

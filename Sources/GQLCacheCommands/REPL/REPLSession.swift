@@ -72,7 +72,10 @@ public final class REPLSession {
                 }
                 break
             }
-            if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            // Blank lines, and comments as in shell scripts (`# remove the posts`).
+            if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
+                continue
+            }
             if !pending.isEmpty || GraphQLInput.begins(line) {
                 pending.append(line)
                 let text = pending.joined(separator: "\n")
