@@ -149,6 +149,19 @@ final class BadInputTests: CommandTestCase {
         XCTAssertTrue(remove.stdout.contains("QUERY_ROOT hero → Droid:2001"), remove.stdout)
     }
 
+    /// `gqlcache CACHE` opens the REPL, so a first word that names a file
+    /// that is not there is a missing file, not an unknown command.
+    func testAMissingCacheFileAsTheFirstWordIsNamedAsAFile() throws {
+        let missing = gqlcache(path("nope.sqlite"))
+        XCTAssertEqual(missing.status, .io)
+        XCTAssertEqual(missing.stderr, "gqlcache: \(path("nope.sqlite")): no such file ('gqlcache CACHE' opens a cache in the REPL; see 'gqlcache --help')\n")
+        let folder = gqlcache(self.folder.path + "/")
+        XCTAssertEqual(folder.status, .io)
+        XCTAssertTrue(folder.stderr.contains(": a folder, not a cache file"), folder.stderr)
+        XCTAssertEqual(gqlcache("nope.db").stderr, "gqlcache: nope.db: no such file ('gqlcache CACHE' opens a cache in the REPL; see 'gqlcache --help')\n")
+        XCTAssertEqual(gqlcache("nope").status, .usage, "a bare word is still an unknown command")
+    }
+
     func testUnknownCommandsAndOptionsAreUsageErrors() throws {
         let unknown = gqlcache("frobnicate", "x")
         XCTAssertEqual(unknown.status, .usage)

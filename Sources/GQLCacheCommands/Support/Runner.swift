@@ -47,6 +47,15 @@ public enum GQLCacheMain {
         // `help NAME`: the parser would answer an unknown NAME with the root's help and status 0.
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
         if let name = named, !name.hasPrefix("-"), !GQLCache.commandNames.contains(name) {
+            // `gqlcache FILE` opens the REPL; a FILE that is not there was
+            // meant as one, not as a command.
+            if arguments.first == name, looksLikePath(name) {
+                var isFolder: ObjCBool = false
+                let what = FileManager.default.fileExists(atPath: name, isDirectory: &isFolder)
+                    ? (isFolder.boolValue ? "a folder, not a cache file" : "not a regular file") : "no such file"
+                context.report(.io, "\(name): \(what) ('gqlcache CACHE' opens a cache in the REPL; see 'gqlcache --help')")
+                return .io
+            }
             var message = "unknown command '\(name)'"
             let meant = OptionTable.nearest(to: name, among: GQLCache.commandNames)
             if !meant.isEmpty { message += ". Did you mean \(OptionTable.choices(meant))?" }
@@ -169,6 +178,12 @@ public enum GQLCacheMain {
             message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
         }
         return message
+    }
+
+    /// A word that names a file rather than a command: a path, or a name
+    /// with a cache file's extension.
+    static func looksLikePath(_ word: String) -> Bool {
+        word.contains("/") || [".sqlite", ".sqlite3", ".db"].contains { word.lowercased().hasSuffix($0) }
     }
 
     /// The options `gqlcache` itself takes, before any command.
