@@ -34,6 +34,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateOperation(let name, let sources):
             let places = sources.first == sources.last ? "in \(sources[0])" : "in \(sources.joined(separator: " and "))"
             return "two operations are named '\(name)' (\(places)); an operation name must be unique"
+        case .ambiguousOperation(let available) where available.isEmpty:
+            // Nothing to name: every operation is anonymous.
+            return "the documents hold several anonymous operations; keep one, or name them (query Name { … }) and give the name"
         case .ambiguousOperation(let available):
             return "the documents hold several operations; name one" + listing(available, "operations")
         case .unknownFragment(let name, let available):

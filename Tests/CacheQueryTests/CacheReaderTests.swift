@@ -230,7 +230,11 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertNil(try document.operation(named: nil).name)
         XCTAssertEqual(try document.operation(named: "B").name, "B")
         let two = try QueryDocument.parse([("--text 1", "{ c }"), ("--text 2", "{ d }")])
-        XCTAssertThrowsError(try two.operation(named: nil))
+        XCTAssertThrowsError(try two.operation(named: nil)) { error in
+            // Neither can be named: the message does not ask for a name.
+            XCTAssertEqual((error as? QueryError)?.description,
+                           "the documents hold several anonymous operations; keep one, or name them (query Name { … }) and give the name")
+        }
         let named = try QueryDocument.parse([("project.graphql", "query A { a } query B { b }")])
         XCTAssertThrowsError(try named.operation(named: nil)) { error in
             XCTAssertEqual(error as? QueryError, .ambiguousOperation(available: ["A", "B"]))
