@@ -9,6 +9,15 @@ extension CacheKey {
         rawValue.utf8.contains { $0 < 0x20 || $0 == 0x7F }
             ? JSONWriter.quoted(rawValue, asStored: false) : rawValue
     }
+
+    /// The key in a one-line message: as ``display``, cut to its first
+    /// 120 characters when longer than 200, saying how long it is, so that
+    /// a 100,000-character key typed by mistake does not fill the screen.
+    var inMessage: String {
+        let text = display
+        guard text.count > 200 else { return text }
+        return "\(text.prefix(120))… (\(rawValue.count) characters)"
+    }
 }
 
 extension BlobKeyRow {

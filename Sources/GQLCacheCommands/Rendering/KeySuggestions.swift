@@ -35,11 +35,11 @@ enum KeySuggestions {
     /// removes it.
     static func notFoundMessage(_ key: CacheKey, in path: String, nearest hint: Hint) -> String {
         if let rowID = hint.blobKeyRowID {
-            return "no record '\(key.rawValue)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
+            return "no record '\(key.inMessage)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
                 + "finds; 'gqlcache gc \(path) --stray-rows' deletes it"
         }
-        let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map(\.rawValue).joined(separator: ", ")
-        return "no record '\(key.rawValue)' in \(path)\(nearest)"
+        let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map(\.inMessage).joined(separator: ", ")
+        return "no record '\(key.inMessage)' in \(path)\(nearest)"
     }
 
     /// Levenshtein distance over Unicode scalars.
