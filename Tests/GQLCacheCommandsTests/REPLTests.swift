@@ -355,6 +355,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
     }
 
+    func testTypeCompletesTheTypenamesTheFileHoldsUntilTheNextCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        let completer = REPLCompleter(session: session)
+        XCTAssertEqual(completer.complete(word: "", before: "keys --type "), .candidates(["Droid", "FriendsConnection", "Human", "Review", "Starship"]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "rm --type "), .candidates(["Human"]))
+        _ = session.execute("rm --type Starship --force")
+        XCTAssertEqual(completer.complete(word: "S", before: "keys --type "), .candidates([]), "worked out again after a command ran")
+    }
+
     func testAfterDoubleDashTabOffersKeysNotFlags() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)

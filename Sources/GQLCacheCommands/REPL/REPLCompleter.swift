@@ -47,6 +47,7 @@ public final class REPLCompleter {
             return .candidates(Self.matching(word, in: values))
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
+        if previousWords.last == "--type", previousWords.count > 1 { return .candidates(typenames(startingWith: word)) }
         // --key names a record, whatever operations the documents hold.
         if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
             return .candidates(keys(startingWith: word))
@@ -128,6 +129,21 @@ public final class REPLCompleter {
     func keys(startingWith prefix: String) -> [String] {
         guard let store = try? session.readStore() else { return [] }
         return CompletionSources.keys(in: store, startingWith: prefix, limit: Self.keyLimit)
+    }
+
+    /// The `__typename`s the file holds, counted once (a scan of every
+    /// record) and kept until the next command runs.
+    private var typenameCache: (path: String, linesRun: Int, names: [String])?
+
+    /// `__typename`s that start with `prefix`, for `--type`.
+    func typenames(startingWith prefix: String) -> [String] {
+        if let cache = typenameCache, cache.path == session.cachePath, cache.linesRun == session.linesRun {
+            return Self.matching(prefix, in: cache.names)
+        }
+        guard let store = try? session.readStore(), let counts = try? store.read({ tx in try tx.typenameCounts().counts }) else { return [] }
+        let names = counts.compactMap(\.typename).sorted()
+        typenameCache = (session.cachePath, session.linesRun, names)
+        return Self.matching(prefix, in: names)
     }
 
     /// Fields of the current record that hold references, for `cd`.

@@ -55,6 +55,10 @@ public final class REPLSession {
     /// Reads and runs lines until the input ends or `quit`. With `bail`,
     /// stops at the first command that fails. Returns the status to exit
     /// with: the last command's (or the failing one's).
+    /// How many command lines have run: what completion has worked out
+    /// from the file holds until the next one runs.
+    private(set) var linesRun = 0
+
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
         var pending: [String] = []
         while true {
@@ -84,6 +88,7 @@ public final class REPLSession {
                 if interactive { reader.addToHistory(text) }
                 lastQuery = text
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text]) }
+                linesRun += 1
             } else {
                 if interactive { reader.addToHistory(line) }
                 guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
@@ -120,6 +125,7 @@ public final class REPLSession {
 
     /// Runs one line; nil means leave.
     func execute(_ line: String) -> ExitStatus? {
+        linesRun += 1
         // psql-style backslash commands, before shell quoting would eat the backslash.
         switch line.trimmingCharacters(in: .whitespaces) {
         case "\\e": return editLastQuery()
