@@ -24,6 +24,17 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
+    /// As import does: --create with --dry-run shows every record as new
+    /// and makes no file.
+    func testADryRunIntoACacheToBeCreatedMakesNoFile() throws {
+        let cache = path("new.sqlite")
+        let result = gqlcache("write", cache, "--create", "--dry-run", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+                              "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.last, "8 records added (39 fields); dry run, nothing written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache))
+    }
+
     /// Without the app's key fields, an object the cache holds as
     /// `Droid:2001` is written under a path key and the reference moves:
     /// said in a warning, which the key field makes go away.

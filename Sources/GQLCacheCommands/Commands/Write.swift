@@ -57,7 +57,6 @@ extension GQLCache {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
-            if create && dryRun { throw ValidationError("--create and --dry-run do not go together") }
         }
 
         func run(in context: CommandContext) throws {
@@ -79,14 +78,20 @@ extension GQLCache {
             } catch let error as NormalizationError {
                 throw CommandFailure(.usage, "\(response == "-" ? "standard input" : response): \(error); nothing written")
             }
-            let store: CacheStore
+            let changes: RecordChanges
             if create && !FileManager.default.fileExists(atPath: file.path) {
-                store = try CacheStore.create(at: file.path)
-                context.watchForStopSignals(store)
+                if dryRun {
+                    // Into the cache --create would make: every record is new, and no file is made.
+                    changes = try RecordChanges.of(merging: normalization.records, in: nil, dryRun: true)
+                } else {
+                    let store = try CacheStore.create(at: file.path)
+                    context.watchForStopSignals(store)
+                    changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
+                }
             } else {
-                store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+                let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+                changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             }
-            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)

@@ -49,9 +49,10 @@ struct RecordChanges {
     }
 
     /// The changes merging `incoming` into the cache would make, worked out
-    /// as the store merges (later records win, fields are never removed).
-    static func of(merging incoming: [Record], in tx: ReadTransaction, dryRun: Bool) throws -> RecordChanges {
-        let loaded = try tx.records(for: incoming.map(\.key))
+    /// as the store merges (later records win, fields are never removed);
+    /// with no transaction, into a cache not yet created.
+    static func of(merging incoming: [Record], in tx: ReadTransaction?, dryRun: Bool) throws -> RecordChanges {
+        let loaded = try tx?.records(for: incoming.map(\.key)) ?? [:]
         var working: [CacheKey: Record] = [:]
         var changes: [CacheKey: RecordChange] = [:]
         var order: [CacheKey] = []
