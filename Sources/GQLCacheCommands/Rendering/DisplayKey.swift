@@ -10,13 +10,13 @@ extension CacheKey {
             ? JSONWriter.quoted(rawValue, asStored: false) : rawValue
     }
 
-    /// The key in a one-line message: as ``display``, cut to its first
-    /// 120 characters when longer than 200, saying how long it is, so that
-    /// a 100,000-character key typed by mistake does not fill the screen.
+    /// The key in a one-line message (whose control characters the
+    /// report escapes): cut to its first 120 characters when longer than
+    /// 200, saying how long it is, so that a 100,000-character key typed
+    /// by mistake does not fill the screen.
     var inMessage: String {
-        let text = display
-        guard text.count > 200 else { return text }
-        return "\(text.prefix(120))… (\(rawValue.count) characters)"
+        guard rawValue.count > 200 else { return rawValue }
+        return "\(rawValue.prefix(120))… (\(rawValue.count) characters)"
     }
 }
 
