@@ -95,33 +95,6 @@ extension GQLCache {
     }
 }
 
-extension CommandContext {
-    /// Without a schema a fragment on an interface or union applies to
-    /// nothing, and the data silently lacks its fields: say which type
-    /// conditions matched no object, and how to make the read exact
-    /// (`read`, and the read `update` changes), or that their fields were
-    /// not written (`write`).
-    func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
-        guard !isQuiet else { return }
-        for condition in conditions {
-            let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
-            let effect = writing ? "; their fields were not written" : ""
-            warn(
-                "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames))\(effect); "
-                    + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
-        }
-    }
-
-    /// A fragment at a record of another type reads (or writes) the fields
-    /// of that record all the same, as Apollo does: most often the key is
-    /// not the one meant.
-    func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
-        guard !isQuiet, let mismatch else { return }
-        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.rawValue) is a \(mismatch.typename); "
-            + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
-    }
-}
-
 extension QueryError {
     /// Names that are not there are "not found"; everything else is usage.
     var status: ExitStatus {
@@ -140,4 +113,3 @@ extension PathComponent {
         }
     }
 }
-

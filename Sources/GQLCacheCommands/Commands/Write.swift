@@ -99,20 +99,3 @@ extension GQLCache {
         }
     }
 }
-
-extension CommandContext {
-    /// Objects with no key field are written under path keys; where the
-    /// cache held them under a key of their own (as an app keying them
-    /// by id writes them), the reference moved and the old record went
-    /// stale. Likely a missing --key-field: say so, with the first case
-    /// (`write`, and `update` adding an object where a keyed one was).
-    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool) {
-        let moved = changes.referencesMovedToPathKeys
-        guard let first = moved.first, !isQuiet else { return }
-        let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
-        warn(
-            "\(first.key.rawValue) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.rawValue), "
-                + "not \(first.before.rawValue)\(others): objects without a key field are keyed by their path; if the app keys "
-                + "them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy")
-    }
-}

@@ -30,21 +30,6 @@ extension DocumentOptions {
     }
 }
 
-extension CommandContext {
-    /// A variable the operation does not define changes nothing: Apollo's
-    /// generated operations carry only the variables they define. Given
-    /// anyway, it is most often a misspelled name, so say so.
-    func warnOfUndefinedVariables(_ variables: [String: InputValue], in operation: CacheQuery.Operation) {
-        let defined = operation.variables.map(\.name)
-        let extra = variables.keys.filter { !defined.contains($0) }.sorted()
-        guard !isQuiet, !extra.isEmpty else { return }
-        let names = extra.map { "$\($0)" }.joined(separator: ", ")
-        let definitions = defined.isEmpty ? "it defines none" : "it defines " + defined.map { "$\($0)" }.joined(separator: ", ")
-        warn("\(operation.name.map { "operation '\($0)'" } ?? "the operation") does not define \(names), so "
-            + "\(extra.count == 1 ? "it was" : "they were") not used; \(definitions)")
-    }
-}
-
 /// How written objects get identity keys when the schema has no
 /// `@typePolicy` for them.
 struct KeyFieldOptions: ParsableArguments {

@@ -1,0 +1,61 @@
+import CacheQuery
+import CacheStore
+
+/// Warnings of a typed read or write that went as the user asked but likely
+/// not as meant, as Apollo would have done it without a word: fragments that
+/// applied to nothing, a fragment read at a record of another type,
+/// variables the operation does not define, references moved to path keys.
+extension CommandContext {
+    /// Without a schema a fragment on an interface or union applies to
+    /// nothing, and the data silently lacks its fields: say which type
+    /// conditions matched no object, and how to make the read exact
+    /// (`read`, and the read `update` changes), or that their fields were
+    /// not written (`write`).
+    func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
+        guard !isQuiet else { return }
+        for condition in conditions {
+            let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
+            let effect = writing ? "; their fields were not written" : ""
+            warn(
+                "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames))\(effect); "
+                    + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
+        }
+    }
+
+    /// A fragment at a record of another type reads (or writes) the fields
+    /// of that record all the same, as Apollo does: most often the key is
+    /// not the one meant.
+    func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
+        guard !isQuiet, let mismatch else { return }
+        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.rawValue) is a \(mismatch.typename); "
+            + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
+    }
+
+    /// A variable the operation does not define changes nothing: Apollo's
+    /// generated operations carry only the variables they define. Given
+    /// anyway, it is most often a misspelled name, so say so.
+    func warnOfUndefinedVariables(_ variables: [String: InputValue], in operation: CacheQuery.Operation) {
+        let defined = operation.variables.map(\.name)
+        let extra = variables.keys.filter { !defined.contains($0) }.sorted()
+        guard !isQuiet, !extra.isEmpty else { return }
+        let names = extra.map { "$\($0)" }.joined(separator: ", ")
+        let definitions = defined.isEmpty ? "it defines none" : "it defines " + defined.map { "$\($0)" }.joined(separator: ", ")
+        warn("\(operation.name.map { "operation '\($0)'" } ?? "the operation") does not define \(names), so "
+            + "\(extra.count == 1 ? "it was" : "they were") not used; \(definitions)")
+    }
+
+    /// Objects with no key field are written under path keys; where the
+    /// cache held them under a key of their own (as an app keying them
+    /// by id writes them), the reference moved and the old record went
+    /// stale. Likely a missing --key-field: say so, with the first case
+    /// (`write`, and `update` adding an object where a keyed one was).
+    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool) {
+        let moved = changes.referencesMovedToPathKeys
+        guard let first = moved.first, !isQuiet else { return }
+        let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
+        warn(
+            "\(first.key.rawValue) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.rawValue), "
+                + "not \(first.before.rawValue)\(others): objects without a key field are keyed by their path; if the app keys "
+                + "them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy")
+    }
+}
