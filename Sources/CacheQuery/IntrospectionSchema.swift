@@ -83,8 +83,10 @@ enum IntrospectionSchema {
                 text += "\(keyword) \(name)\(implements) {\n"
                 for field in try list(members["fields"], "\(place) fields") {
                     let fieldName = try self.name(of: field, "a field of \(name)")
-                    let arguments = try inputValues(object(field, "\(name).\(fieldName)")["args"] ?? .list([]), "\(name).\(fieldName)")
-                    let type = try typeReference(object(field, "\(name).\(fieldName)")["type"], "\(name).\(fieldName)")
+                    let fieldPlace = "\(name).\(fieldName)"
+                    let fieldMembers = try object(field, fieldPlace)
+                    let arguments = try inputValues(fieldMembers["args"] ?? .list([]), fieldPlace)
+                    let type = try typeReference(fieldMembers["type"], fieldPlace)
                     text += "  \(fieldName)\(arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))"): \(type)\n"
                 }
                 text += "}\n\n"

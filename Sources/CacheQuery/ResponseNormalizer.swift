@@ -109,7 +109,7 @@ public struct ResponseNormalizer {
         }
         let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
         var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing)
-        try pass.write(object, key: rootKey, selections: selections, path: [], type: type)
+        try pass.write(pass.withKnownTypename(object, path: []), key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
             typeConditionsNotApplied: collector.log?.neverApplied ?? [],
@@ -237,7 +237,6 @@ private struct Pass {
     }
 
     mutating func write(_ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws {
-        let object = withKnownTypename(object, path: path)
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
         let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type

@@ -131,6 +131,11 @@ final class UpdateCommandTests: CommandTestCase {
         let result = gqlcache("update", cache, "--text", document, "--data", data)
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines, ["Human:1002", #"  name: "Han Solo" → "Han""#, "1 record changed (1 field)"])
+        // A fragment's own object, at its key, too.
+        try #"{"name":"Luke","homePlanet":"Tatooine","mass":null}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let fragment = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--data", data)
+        XCTAssertEqual(fragment.status, .success, fragment.stderr)
+        XCTAssertEqual(fragment.lines, ["Human:1000", #"  name: "Luke Skywalker" → "Luke""#, "1 record changed (1 field)"])
 
         try #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han"},{"name":"Chewie"}]}}"#
             .write(toFile: data, atomically: true, encoding: .utf8)

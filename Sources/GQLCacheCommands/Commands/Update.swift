@@ -133,25 +133,20 @@ extension GQLCache {
             // and drop the change made to the other.
             let normalizer = ResponseNormalizer(
                 document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)
-            var warnedOfTypeConditions = false
-            var warnedOfFragmentType = false
+            // --edit reads the data twice: the warnings are said once.
+            var warned = false
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
                 let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
                 // A record of another type than the fragment's explains a miss too.
-                if !warnedOfFragmentType {
-                    warnedOfFragmentType = true
-                    context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true)
-                }
+                if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
                 if data == nil, result.data == nil, let miss = result.misses.first {
                     throw CommandFailure(miss.status, "cannot update \(target.name): \(miss)")
                 }
                 // The fields of a fragment that applied to nothing can be
-                // neither read nor written: say so once, as read does.
-                if !warnedOfTypeConditions {
-                    warnedOfTypeConditions = true
-                    context.warnOfTypeConditions(result.typeConditionsNotApplied)
-                }
+                // neither read nor written: say so, as read does.
+                if !warned { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
+                warned = true
                 return result
             }
             // Known once data was normalized (an edit left unsaved writes none).
