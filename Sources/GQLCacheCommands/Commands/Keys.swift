@@ -34,6 +34,8 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
+        var conventionOptions: ConventionOptions { ConventionOptions(display: display, pager: pager, format: output.format) }
+
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
             if mode != nil && pattern == nil { throw ValidationError("--mode goes with a PATTERN") }
@@ -82,6 +84,57 @@ extension GQLCache {
             case (nil, let types?): return "no record has __typename \(types) in \(file.path)"
             case (nil, nil): return "no records in \(file.path)"
             }
+        }
+    }
+}
+
+extension GQLCache.Keys {
+    /// The spellings `keys` takes, as ``PlainCommandLine`` reads them:
+    /// every option of the command but help.
+    static let plainNames: [String: (kind: PlainCommandLine.Kind, readAs: String)] = [
+        "--mode": (.option, "--mode"),
+        "--type": (.repeatableOption, "--type"),
+        "--limit": (.unconditionalOption, "--limit"),
+        "--count": (.flag, "--count"),
+        "--format": (.option, "--format"),
+        "--color": (.option, "--color"),
+        "--quiet": (.flag, "--quiet"),
+        "-q": (.flag, "--quiet"),
+        "--no-pager": (.flag, "--no-pager"),
+    ]
+
+    /// `keys` is the command scripts run once per pattern or type, and a
+    /// count takes milliseconds: a plain command line is read without the
+    /// parser's reflection, into the very command the parser would make
+    /// of it (a test holds the two to that). Nil for any other line.
+    static func parsePlainly(_ words: ArraySlice<String>) -> Self? {
+        guard let line = PlainCommandLine(words, names: plainNames), (1...2).contains(line.positionals.count) else { return nil }
+        do {
+            var command = Self()
+            var file = CacheFileArgument()
+            file.path = line.positionals[0]
+            command.file = file
+            command.pattern = line.positionals.count == 2 ? line.positionals[1] : nil
+            command.mode = try line.value("--mode", as: KeyPattern.Mode.self)
+            command.typenames = line.values("--type")
+            command.limit = try line.value("--limit", as: Int.self)
+            command.count = line.flag("--count")
+            var output = OutputOptions()
+            output.format = try line.value("--format", as: OutputFormat.self) ?? .text
+            command.output = output
+            var display = DisplayOptions()
+            display.color = try line.value("--color", as: ColorChoice.self)
+            display.quiet = line.flag("--quiet")
+            command.display = display
+            var pager = PagerOptions()
+            pager.noPager = line.flag("--no-pager")
+            command.pager = pager
+            // What the parser checks once it has the values; a line that
+            // fails goes to the parser, for its message.
+            try command.validate()
+            return command
+        } catch {
+            return nil
         }
     }
 }

@@ -9,20 +9,28 @@ enum Conventions {
         Mirror(reflecting: command).children.contains { $0.value is OptionGroup<WriteOptions> }
     }
 
+    /// The convention groups a command has, found among its stored
+    /// properties. (A command that runs in loops names them itself, as
+    /// ``ContextCommand/conventionOptions``: reflection costs time at start.)
+    static func options(of command: ParsableCommand) -> ConventionOptions {
+        let groups = Mirror(reflecting: command).children.map(\.value)
+        return ConventionOptions(
+            display: groups.lazy.compactMap { ($0 as? OptionGroup<DisplayOptions>)?.wrappedValue }.first,
+            pager: groups.lazy.compactMap { ($0 as? OptionGroup<PagerOptions>)?.wrappedValue }.first,
+            format: groups.lazy.compactMap { ($0 as? OptionGroup<OutputOptions>)?.wrappedValue.format }.first ?? .text)
+    }
+
     /// Sets colour and quietness on `context`, and starts the pager when
     /// the command pages and its text goes to a terminal. Returns the pager
     /// to finish once the command is done.
-    static func apply(to command: ParsableCommand, context: CommandContext) -> Pager? {
-        let groups = Mirror(reflecting: command).children.map(\.value)
-        if let display = groups.lazy.compactMap({ ($0 as? OptionGroup<DisplayOptions>)?.wrappedValue }).first {
+    static func apply(_ options: ConventionOptions, context: CommandContext) -> Pager? {
+        if let display = options.display {
             if let color = display.color { context.colorChoice = color }
             if display.quiet { context.isQuiet = true }
         }
-        guard let pager = groups.lazy.compactMap({ ($0 as? OptionGroup<PagerOptions>)?.wrappedValue }).first,
-            !pager.noPager, context.allowsPaging, context.stdoutIsTerminal
+        guard let pager = options.pager, !pager.noPager, context.allowsPaging, context.stdoutIsTerminal,
+            options.format == .text, let command = Pager.command(environment: context.environment)
         else { return nil }
-        let format = groups.lazy.compactMap { ($0 as? OptionGroup<OutputOptions>)?.wrappedValue.format }.first ?? .text
-        guard format == .text, let command = Pager.command(environment: context.environment) else { return nil }
         if let program = Pager.missingProgram(in: command, environment: context.environment) {
             // As git does: the text still reaches the terminal, without the
             // pager; a PAGER the user set is worth a word, a missing less is not.
@@ -36,4 +44,12 @@ enum Conventions {
         context.stdout = started.sink
         return started
     }
+}
+
+/// A command's groups of the conventions: nil for a group it does not have.
+struct ConventionOptions {
+    var display: DisplayOptions?
+    var pager: PagerOptions?
+    /// --format, which decides whether the text would be paged.
+    var format: OutputFormat
 }

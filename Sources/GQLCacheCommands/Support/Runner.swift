@@ -5,9 +5,14 @@ import CacheStore
 /// A command that runs against an injected ``CommandContext``.
 protocol ContextCommand: ParsableCommand {
     func run(in context: CommandContext) throws
+    /// The command's ``DisplayOptions``, ``PagerOptions`` and format, for
+    /// the runner to apply. By default found by reflection.
+    var conventionOptions: ConventionOptions { get }
 }
 
 extension ContextCommand {
+    var conventionOptions: ConventionOptions { Conventions.options(of: self) }
+
     /// Only reached when a command is run outside ``GQLCacheMain``.
     mutating func run() throws {
         let context = CommandContext.standard()
@@ -40,6 +45,7 @@ public enum GQLCacheMain {
     }
 
     private static func runCommand(arguments: [String], context: CommandContext) -> ExitStatus {
+        if let command = parsePlainly(arguments) { return run(command, arguments: arguments, context: context) }
         // `gqlcache FILE`, as `sqlite3 FILE`: the REPL on that file.
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
             return runCommand(arguments: ["repl"] + arguments, context: context)
@@ -72,8 +78,14 @@ public enum GQLCacheMain {
                 return reportParseError(error, arguments: arguments, context: context)
             }
         }
+        return run(command, arguments: arguments, context: context)
+    }
+
+    /// Runs a parsed command. `arguments`: its command line.
+    private static func run(_ command: ParsableCommand, arguments: [String], context: CommandContext) -> ExitStatus {
+        let contextCommand = command as? ContextCommand
         let standardOutput = context.stdout
-        let pager = Conventions.apply(to: command, context: context)
+        let pager = Conventions.apply(contextCommand?.conventionOptions ?? Conventions.options(of: command), context: context)
         defer {
             if let pager {
                 pager.finish()
@@ -81,7 +93,7 @@ public enum GQLCacheMain {
             }
         }
         do {
-            if let command = command as? ContextCommand {
+            if let command = contextCommand {
                 try command.run(in: context)
             } else {
                 var command = command
@@ -121,6 +133,16 @@ public enum GQLCacheMain {
               Swift.type(of: command) == type
         else { return nil }
         return command
+    }
+
+    /// The command lines that scripts run in loops, when plain enough to
+    /// be read without the parser (see ``PlainCommandLine``); nil for any
+    /// other.
+    static func parsePlainly(_ arguments: [String]) -> ParsableCommand? {
+        switch arguments.first {
+        case "keys": GQLCache.Keys.parsePlainly(arguments.dropFirst())
+        default: nil
+        }
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
