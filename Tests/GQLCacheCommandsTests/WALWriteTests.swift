@@ -38,6 +38,16 @@ final class WALWriteTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "PRAGMA journal_mode"), "wal", "the file stays in WAL mode")
     }
 
+    /// `rm --type` reads the file again once it has removed: the process
+    /// keeps its readers open until it exits, but not past the writer's
+    /// close, which must be the last to move the changes into the file.
+    func testACommandThatAlsoReadsTheFileItWroteLeavesNoWALBeside() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        XCTAssertEqual(try runBuilt(["rm", cache, "--type", "Droid", "--force"]), 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+        XCTAssertFalse(try keysInMainFileAlone(cache).contains("Droid:2001"))
+    }
+
     func testTheREPLLeavesAWALFileItWroteAsTheSqlite3ShellDoes() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
         XCTAssertEqual(try runBuilt(["repl", cache, "-c", "rm Human:1002; keys --count"]), 0)
