@@ -1,6 +1,10 @@
+import CacheStore
 import Foundation
 import GQLCacheCommands
 
+// The process ends with its command: what the command no longer uses is
+// left for the exit to free, which costs nothing.
+CacheStore.leavesTeardownToExit = true
 let context = CommandContext.standard()
 let status = GQLCacheMain.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 // The context holds what the command kept until exit: exit with it alive.

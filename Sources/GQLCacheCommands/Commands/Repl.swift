@@ -32,6 +32,9 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
 
         func run(in context: CommandContext) throws {
+            // A session runs many commands: each store it is done with is
+            // freed then, not kept until the exit.
+            CacheStore.leavesTeardownToExit = false
             let interactive = commands == nil && context.stdinIsTerminal
             let session = REPLSession(cachePath: file.path, context: context, interactive: interactive)
             try session.start()

@@ -22,7 +22,6 @@ struct CacheFileArgument: ParsableArguments {
         let store = try openStores?.store(path: path, access: .readOnly, busyTimeout: 0) {
             try CacheStore.open(at: path, access: .readOnly)
         } ?? CacheStore.open(at: path, access: .readOnly)
-        context.keepOpenUntilExit(store)
         if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
             context.warn(
                 "\(path): its folder is not writable, so it was read as an immutable snapshot; "

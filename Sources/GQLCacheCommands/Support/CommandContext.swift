@@ -52,9 +52,6 @@ public final class CommandContext {
     /// Stores a command opened for writing outside the REPL, closed when it
     /// ends (``closeStoresOpenedForWriting()``).
     private var storesOpenedForWriting: [CacheStore] = []
-    /// Read-only stores of the process's own command, left open until it
-    /// exits (``keepOpenUntilExit(_:)``).
-    private var readersKeptOpen: [CacheStore] = []
     /// Seconds a scan runs before its progress is drawn on a terminal.
     public var progressDelay: Double = 0.5
     /// The clock progress is timed by, in seconds.
@@ -132,22 +129,8 @@ public final class CommandContext {
     /// shell. A close that fails leaves them there, where SQLite still
     /// finds them: nothing to report.
     func closeStoresOpenedForWriting() {
-        // A reader of the same file still open would make the writer's
-        // close not the last one, which is the close that checkpoints.
-        if !storesOpenedForWriting.isEmpty { readersKeptOpen.removeAll() }
         for store in storesOpenedForWriting { try? store.close() }
         storesOpenedForWriting.removeAll()
-    }
-
-    /// Leaves a store opened read-only open until the process exits, when
-    /// this context is the process's own and no store is opened for
-    /// writing by then. Closing one costs as much as a small query: SQLite
-    /// frees its page cache, and the store's dispatch queue is disposed of
-    /// on a thread started for it, which the exit then waits for. A
-    /// reader holds no lock between transactions, and the exit releases
-    /// what it holds.
-    func keepOpenUntilExit(_ store: CacheStore) {
-        if keepsResultsUntilExit && openStores == nil { readersKeptOpen.append(store) }
     }
 
     /// Leaves `value` unfreed until the process exits, when this context
