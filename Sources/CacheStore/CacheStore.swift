@@ -305,7 +305,6 @@ public final class CacheStore: Sendable {
     public func fileSizes() -> FileSizes { FileSizes(path: path) }
 }
 
-/// Whether a store's write committed a change (``CacheStore/hasCommittedChanges``).
 /// The closed connections ``CacheStore/leavesTeardownToExit`` keeps.
 private final class ExitTeardown: @unchecked Sendable {
     static let shared = ExitTeardown()
@@ -321,6 +320,7 @@ private final class ExitTeardown: @unchecked Sendable {
     func keep(_ queue: DatabaseQueue) { lock.withLock { kept.append(queue) } }
 }
 
+/// Whether a store's write committed a change (``CacheStore/hasCommittedChanges``).
 final class CommitFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var committed = false
