@@ -10,40 +10,29 @@ final class BusyTimeoutTests: XCTestCase {
     /// An sqlite3 shell in another process that holds the write lock
     /// (`BEGIN IMMEDIATE`) until released, as an app writing would.
     final class LockHolder: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
+        let shell: InteractiveSQLiteShell
 
         init(path: String) throws {
-            process.executableURL = URL(fileURLWithPath: SQLiteShell.executable)
-            process.arguments = ["-batch", path]
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            send("BEGIN IMMEDIATE;\n")
-            // Wait until the lock is really held: a write that does not wait fails.
+            shell = try InteractiveSQLiteShell(path)
+            // The shell waits for the lock rather than failing at once, and
+            // says when its BEGIN has run; the probe below then checks that
+            // the lock is really held, once, so it never competes with it.
+            shell.send(".timeout 10000\nBEGIN IMMEDIATE;\nSELECT 'began';\n")
+            guard shell.read(until: "began\n").hasSuffix("began\n") else {
+                release()
+                throw CacheStoreError.io(path: path, message: "the sqlite3 shell ended before it took the write lock")
+            }
             let probe = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0)
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                do {
-                    try probe.write { _ in }
-                } catch CacheStoreError.busy {
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.02)
+            do {
+                try probe.write { _ in }
+            } catch CacheStoreError.busy {
+                return
             }
             release()
             throw CacheStoreError.io(path: path, message: "the sqlite3 shell never took the write lock")
         }
 
-        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
-
-        func release() {
-            guard process.isRunning else { return }
-            send("ROLLBACK;\n.quit\n")
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
+        func release() { shell.finish(with: "ROLLBACK;\n.quit\n") }
 
         deinit { release() }
     }
