@@ -7,6 +7,7 @@ import Foundation
 ///
 ///     let worker = OrderedWorker<Chunk>(name: "…", maximumQueued: 8, handle: { … }, afterLast: { … })
 ///     worker.send(chunk)
+///     worker.close()    // optional: no more items; `afterLast` may start now
 ///     worker.finish()   // every item handled, then `afterLast`
 final class OrderedWorker<Item>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -45,8 +46,18 @@ final class OrderedWorker<Item>: @unchecked Sendable {
         return queued.count
     }
 
-    /// Waits until every item sent is handled and `afterLast` has run.
-    /// Call it exactly once.
+    /// Says no item follows, without waiting: the worker handles what is
+    /// queued and runs `afterLast` while the sender goes on. Nothing may be
+    /// sent after it.
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until every item sent is handled and `afterLast` has run,
+    /// closing first if ``close()`` was not called. Call it exactly once.
     func finish() {
         condition.lock()
         isClosed = true

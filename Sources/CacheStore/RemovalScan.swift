@@ -74,11 +74,23 @@ final class RemovalScan: @unchecked Sendable {
         }
     }
 
+    /// Says the statement has shown every row: the worker takes the last
+    /// chunk and settles what it found while the caller goes on (commits,
+    /// say). No row may follow. ``finish()`` calls it when it was not.
+    func endOfRows() {
+        guard !hasEnded else { return }
+        hasEnded = true
+        if chunk.count > 0 { handOver() }
+        chunk.deallocate()
+        worker.close()
+    }
+
+    private var hasEnded = false
+
     /// Waits for the worker and gives what it found. Call it exactly once,
     /// also when the statement failed.
     func finish() -> Result {
-        if chunk.count > 0 { handOver() }
-        chunk.deallocate()
+        endOfRows()
         worker.finish()
         return Result(removal: PatternRemoval(count: gone.count, keys: keys), dangling: candidates)
     }

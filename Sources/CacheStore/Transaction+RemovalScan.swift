@@ -93,8 +93,11 @@ extension ReadTransaction {
         let registered = sqlite3_create_function_v2(
             connection, name, 3, SQLITE_UTF8, Unmanaged.passUnretained(scan).toOpaque(),
             { context, _, arguments in
-                let scan = Unmanaged<RemovalScan>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
-                sqlite3_result_int(context, RemovalScan.visit(arguments, scan))
+                // The scan outlives the statement (withExtendedLifetime
+                // below): no retain and release for each of its rows.
+                let matched = Unmanaged<RemovalScan>.fromOpaque(sqlite3_user_data(context)!)
+                    ._withUnsafeGuaranteedRef { RemovalScan.visit(arguments, $0) }
+                sqlite3_result_int(context, matched)
             }, nil, nil, nil)
         defer {
             sqlite3_create_function_v2(connection, name, 3, SQLITE_UTF8, nil, nil, nil, nil, nil)
@@ -112,6 +115,8 @@ extension ReadTransaction {
                     sql: "\(statement) WHERE CASE WHEN \(condition.sql) THEN \(name)(key, NULL, 1) ELSE \(name)(key, record, 0) END",
                     arguments: StatementArguments(condition.arguments))
             }
+            // The worker settles its findings while the transaction commits.
+            scan.endOfRows()
         } catch {
             _ = scan.finish()
             throw error
