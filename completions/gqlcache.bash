@@ -229,6 +229,7 @@ _gqlcache_keys() {
         return
         ;;
     '--type')
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion keys -- --type "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--limit')
@@ -523,6 +524,7 @@ _gqlcache_rm() {
         return
         ;;
     '--type')
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion rm -- --type "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--busy-timeout')

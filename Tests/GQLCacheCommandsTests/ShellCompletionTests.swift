@@ -117,6 +117,16 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
     }
 
+    func testBashCompletesTypeWithTheTypenamesTheFileHolds() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(
+            try bashCompletions("gqlcache keys starwars.sqlite --type "), ["Droid", "FriendsConnection", "Human", "Review", "Starship"])
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --type S"), ["Starship"])
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite --type Hu"), ["Human"])
+        XCTAssertEqual(try bashCompletions("gqlcache rm missing.sqlite --type "), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
+    }
+
     func testBashAtARealPromptCompletesAKeyAfterItsColon() throws {
         try requireProgram(shell("bash"), "bash")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
@@ -208,6 +218,10 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("gqlcache read starwars.sqlite --document starwars.graphql HeroN")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache read starwars.sqlite --document starwars.graphql HeroName ")
+        try terminal.press("C-u")
+        try terminal.type("gqlcache keys starwars.sqlite --type Fr")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache keys starwars.sqlite --type FriendsConnection ")
     }
 
     // MARK: fish
@@ -228,5 +242,8 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite 'Human:1"), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
+        XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --type H"), ["Human"])
+        XCTAssertEqual(
+            try fishCompletions("gqlcache keys starwars.sqlite --type "), ["Droid", "FriendsConnection", "Human", "Review", "Starship"])
     }
 }

@@ -8,8 +8,8 @@ extension GQLCache {
             _superCommandName: GQLCache.superCommandName,
             abstract: "Print the completion script for bash, zsh or fish.",
             discussion: """
-                Completes commands, options, file names, cache keys from the cache file named on the \
-                command line, and operation and fragment names from the --document, --text and \
+                Completes commands, options, file names, cache keys and (for --type) __typenames from \
+                the cache file named on the command line, and operation and fragment names from the --document, --text and \
                 --apollo-config files named there. Install with: \
                 gqlcache completions bash > ~/.local/share/bash-completion/completions/gqlcache; \
                 gqlcache completions zsh > ~/.zfunc/_gqlcache (a folder in $fpath); \

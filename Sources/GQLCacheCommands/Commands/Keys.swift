@@ -21,7 +21,9 @@ extension GQLCache {
         @Option(help: "How PATTERN matches: apollo (default), literal, prefix, glob or regex.")
         var mode: KeyPattern.Mode?
 
-        @Option(name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this; repeat for several.", valueName: "typename"))
+        @Option(
+            name: .customLong("type"), help: ArgumentHelp("Only records whose __typename is this; repeat for several.", valueName: "typename"),
+            completion: .custom(ShellCompletion.typenames))
         var typenames: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many keys.", valueName: "n"))

@@ -32,7 +32,9 @@ extension GQLCache {
         @Option(help: "How --match matches: apollo (default), literal, prefix, glob or regex.")
         var mode: KeyPattern.Mode?
 
-        @Option(name: .customLong("type"), help: ArgumentHelp("Remove every record whose __typename is this type; repeat for several.", valueName: "typename"))
+        @Option(
+            name: .customLong("type"), help: ArgumentHelp("Remove every record whose __typename is this type; repeat for several.", valueName: "typename"),
+            completion: .custom(ShellCompletion.typenames))
         var typenames: [String] = []
 
         @Flag(help: "Also remove every record reachable only through the given keys (never one a root or another record still reaches).")

@@ -25,6 +25,15 @@ enum ShellCompletion {
         return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
     }
 
+    /// The `__typename`s the cache file holds that start with the word
+    /// being completed, for `--type`.
+    @Sendable static func typenames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let line = CompletionWords(words, completing: index)
+        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly) else { return [] }
+        let prefix = unquoted(prefix)
+        return forShell(CompletionSources.typenames(in: store).filter { $0.hasPrefix(prefix) })
+    }
+
     /// Names of the operations in the documents named on the command line.
     @Sendable static func operations(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         forShell(CompletionWords(words, completing: index).definitionNames().operations)

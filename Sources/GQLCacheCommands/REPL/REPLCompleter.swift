@@ -140,8 +140,8 @@ public final class REPLCompleter {
         if let cache = typenameCache, cache.path == session.cachePath, cache.linesRun == session.linesRun {
             return Self.matching(prefix, in: cache.names)
         }
-        guard let store = try? session.readStore(), let counts = try? store.read({ tx in try tx.typenameCounts().counts }) else { return [] }
-        let names = counts.compactMap(\.typename).sorted()
+        guard let store = try? session.readStore() else { return [] }
+        let names = CompletionSources.typenames(in: store)
         typenameCache = (session.cachePath, session.linesRun, names)
         return Self.matching(prefix, in: names)
     }
