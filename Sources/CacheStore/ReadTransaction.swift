@@ -238,43 +238,6 @@ public class ReadTransaction {
         try CacheKey.roots.filter { try contains($0) }
     }
 
-    /// Record counts per `__typename`, largest first (ties by name). Records
-    /// without a string `__typename` count under nil; damaged rows (NULL or
-    /// not valid JSON) are counted apart; rows without a key or with a BLOB
-    /// key are no record (CacheGraph.blobKeyRows) and left out.
-    public func typenameCounts() throws -> (counts: [TypenameCount], damaged: Int) {
-        let rows = try Row.fetchAll(
-            try database(),
-            sql: """
-                SELECT \(ReadTransaction.isDamagedSQL) AS damaged,
-                       CASE WHEN \(ReadTransaction.isDamagedSQL) THEN NULL
-                            WHEN json_type(record, '$.__typename') = 'text' THEN json_extract(record, '$.__typename')
-                       END AS typename,
-                       count(*) AS n
-                FROM records WHERE typeof(key) = 'text' GROUP BY damaged, typename
-                """)
-        var counts: [TypenameCount] = []
-        var damaged = 0
-        for row in rows {
-            if row["damaged"] == 1 {
-                damaged += row["n"] as Int
-            } else {
-                counts.append(TypenameCount(typename: row["typename"], count: row["n"]))
-            }
-        }
-        counts.sort { ($0.count, $1.typename ?? "") > ($1.count, $0.typename ?? "") }
-        return (counts, damaged)
-    }
-
-    /// Keys of rows that cannot be decoded (NULL, not JSON, not a JSON
-    /// object), in key order.
-    public func damagedKeys(limit: Int) throws -> [CacheKey] {
-        try String.fetchAll(
-            try database(), sql: "SELECT key FROM records WHERE typeof(key) = 'text' AND \(ReadTransaction.isDamagedSQL) ORDER BY key LIMIT ?",
-            arguments: [limit]
-        ).map { CacheKey($0) }
-    }
-
     // CASE, not OR: SQLite does not promise to stop at the first true term, and
     // json_type() fails on text that is not JSON. SQLite's JSON functions read
     // the text only up to a NUL, while the decoder reads every byte: a NUL is
@@ -283,21 +246,7 @@ public class ReadTransaction {
         (CASE WHEN record IS NULL THEN 1 WHEN instr(record, char(0)) > 0 THEN 1 WHEN NOT json_valid(record) THEN 1 \
         WHEN json_type(record) != 'object' THEN 1 ELSE 0 END)
         """
-
-    /// The `limit` largest records by the bytes of their JSON text (rows
-    /// without a key or with a BLOB key are no record).
-    public func largestRecords(limit: Int) throws -> [RecordSize] {
-        try Row.fetchAll(
-            try database(),
-            sql: """
-                SELECT key, coalesce(length(CAST(record AS BLOB)), 0) AS bytes FROM records WHERE typeof(key) = 'text'
-                ORDER BY bytes DESC, key LIMIT ?
-                """,
-            arguments: [limit]
-        ).map { RecordSize(key: CacheKey($0["key"] as String), bytes: $0["bytes"]) }
-    }
 }
-
 
 /// A record count for one `__typename` (nil: records without one).
 public struct TypenameCount: Equatable, Sendable {

@@ -79,18 +79,18 @@ final class DamagedRecordTests: XCTestCase {
         XCTAssertEqual(Array(good.prefix(2)), ["Droid:2001", "QUERY_ROOT"], "rows come in _id order")
     }
 
-    func testTypenameCountsCountDamagedRowsApart() throws {
+    func testTheCensusCountsDamagedRowsApart() throws {
         let store = try storeWithDamagedRows()
-        let (counts, damaged) = try store.read { try $0.typenameCounts() }
-        XCTAssertEqual(damaged, 5)
-        XCTAssertEqual(counts, ReadTransactionTests.starwarsTypenameCounts, "the good rows are counted as before")
+        let census = try store.read { try $0.census(largest: 0, damagedKeys: 0) }
+        XCTAssertEqual(census.damagedCount, 5)
+        XCTAssertEqual(census.typeCounts, ReadTransactionTests.starwarsTypenameCounts, "the good rows are counted as before")
     }
 
-    func testDamagedKeysNameTheDamagedRowsInKeyOrder() throws {
+    func testTheCensusNamesTheDamagedRowsInKeyOrder() throws {
         let store = try storeWithDamagedRows()
         let all = Self.damaged.map(\.key).sorted()
-        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 10) }, all)
-        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 2) }, Array(all.prefix(2)))
+        XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, all)
+        XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 2).damagedKeys }, Array(all.prefix(2)))
     }
 
     func testKeyListingsAndTypenameFiltersWorkDespiteDamagedRows() throws {
@@ -99,7 +99,7 @@ final class DamagedRecordTests: XCTestCase {
             XCTAssertEqual(try tx.recordCount(), 15)
             XCTAssertEqual(try tx.keys(typenames: ["Human"]), ["Human:1000", "Human:1002"])
             XCTAssertEqual(try tx.countKeys(matching: KeyPattern("Broken:", mode: .prefix)), 5)
-            let largest = try tx.largestRecords(limit: 20)
+            let largest = try tx.census(largest: 20, damagedKeys: 0).largest
             XCTAssertEqual(largest.count, 15)
             XCTAssertEqual(largest.first(where: { $0.key == "Broken:null" })?.bytes, 0)
             XCTAssertEqual(largest.first(where: { $0.key == "Broken:array" })?.bytes, 5)
@@ -110,23 +110,21 @@ final class DamagedRecordTests: XCTestCase {
         let store = try storeWithDamagedRows()
         let removed = try store.write { tx in try tx.removeObjectsReturningKeys(matching: KeyPattern("Broken:", mode: .prefix)) }
         XCTAssertEqual(Set(removed), Set(Self.damaged.map(\.key)))
-        XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, 0)
+        XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 0).damagedCount }, 0)
     }
 
     func testARawRecordCanBeRepairedByWritingItAgain() throws {
         let store = try storeWithDamagedRows()
         try store.write { tx in try tx.unsafeWriteRawRecord(key: "Broken:json", text: #"{"name":"R2"}"#) }
         XCTAssertEqual(try store.read { try $0.record(for: "Broken:json")?.fields }, ["name": .string("R2")])
-        XCTAssertFalse(try store.read { try $0.damagedKeys(limit: 10) }.contains("Broken:json"))
+        XCTAssertFalse(try store.read { try $0.census(largest: 0, damagedKeys: 10) }.damagedKeys.contains("Broken:json"))
     }
 
-    /// Text that SQLite's json_valid() accepts but the store cannot decode:
-    /// damagedKeys/typenameCounts should still name it, since records(for:)
-    /// reports it as damaged.
-    /// `damagedKeys` and `typenameCounts` judge rows in SQL (json_valid);
-    /// the decoder must agree with them at SQLite's edges: numbers too large
-    /// for a Double, and nesting up to SQLite's 2000 levels.
-    func testTheDecoderAndDamagedKeysAgreeAtSQLitesJSONLimits() throws {
+    /// `forEachStoredRecordCheckingJSON` judges rows in SQL (json_valid),
+    /// so that export can pass a well-formed row on as text; the decoder,
+    /// and so the census, must agree with it at SQLite's edges: numbers too
+    /// large for a Double, and nesting up to SQLite's 2000 levels.
+    func testTheDecoderTheCensusAndSQLitesJSONCheckAgreeAtSQLitesJSONLimits() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
         func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
         try store.write { tx in
@@ -139,8 +137,14 @@ final class DamagedRecordTests: XCTestCase {
             try tx.records(for: keys).filter { (try? $0.value.get()) == nil }.keys.sorted()
         }
         XCTAssertEqual(failing, ["Odd:too-deep"], "only the row past SQLite's nesting limit is damaged")
-        XCTAssertEqual(try store.read { try $0.damagedKeys(limit: 10) }, failing)
-        XCTAssertEqual(try store.read { try $0.typenameCounts().damaged }, failing.count)
+        XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, failing)
+        var notWellFormed: [CacheKey] = []
+        try store.read { tx in
+            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed in
+                if !isWellFormed { notWellFormed.append(stored.key) }
+            }
+        }
+        XCTAssertEqual(notWellFormed, failing)
         let infinite = try XCTUnwrap(try store.read { try $0.record(for: "Odd:infinite") })
         XCTAssertEqual(infinite["n"], .double(.infinity))
         XCTAssertEqual(infinite.jsonText, #"{"n":1e999}"#, "written back as a number that reads as infinity again")
@@ -163,7 +167,7 @@ final class DamagedRecordTests: XCTestCase {
                 XCTAssertEqual(try tx.keys(), Fixtures.starwarsKeys, "keys()")
                 XCTAssertEqual(try tx.references(to: ["Human:1002"]),
                                [ReferenceLocation(from: "Droid:2001", field: "friends", to: "Human:1002")], "references(to:)")
-                XCTAssertNoThrow(try tx.damagedKeys(limit: 10), "damagedKeys(limit:)")
+                XCTAssertEqual(try tx.census(largest: 1, damagedKeys: 10).damagedKeys, [], "census(largest:damagedKeys:)")
                 XCTAssertEqual(try tx.records(for: Fixtures.starwarsKeys).count, 10, "records(for:)")
             }
         }

@@ -23,11 +23,12 @@ final class ReadTransactionTests: XCTestCase {
         try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars))
     }
 
-    func testTypenameCountsOnStarwarsAreExact() throws {
+    func testTheCensusTypenameCountsOnStarwarsAreExact() throws {
         let store = try starwars()
-        let (counts, damaged) = try store.read { try $0.typenameCounts() }
+        let census = try store.read { try $0.census(largest: 0, damagedKeys: 0) }
+        let counts = census.typeCounts
         XCTAssertEqual(counts, Self.starwarsTypenameCounts)
-        XCTAssertEqual(damaged, 0)
+        XCTAssertEqual(census.damagedCount, 0)
         XCTAssertEqual(counts.map(\.count).reduce(0, +), 10)
         // Cross-check the numbers with the sqlite3 shell.
         let shell = try SQLiteShell.lines(store.path, "SELECT coalesce(json_extract(record,'$.__typename'),'-') AS t, count(*) FROM records GROUP BY t")
@@ -35,7 +36,7 @@ final class ReadTransactionTests: XCTestCase {
         XCTAssertEqual(Set(shell), ["-=2", "Droid=1", "FriendsConnection=1", "Human=2", "Review=3", "Starship=1"])
     }
 
-    func testTypenameCountsIgnoreNonStringTypenames() throws {
+    func testTheCensusCountsNonStringTypenamesAsNone() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
         _ = try store.write { tx in
             try tx.merge([
@@ -44,7 +45,7 @@ final class ReadTransactionTests: XCTestCase {
                 Record(key: "Odd:3", fields: ["__typename": .string("Human")]),
             ])
         }
-        let counts = try store.read { try $0.typenameCounts().counts }
+        let counts = try store.read { try $0.census(largest: 0, damagedKeys: 0).typeCounts }
         XCTAssertEqual(counts.first { $0.typename == nil }?.count, 4)
         XCTAssertEqual(counts.first { $0.typename == "Human" }?.count, 3)
         XCTAssertEqual(try store.read { try $0.keys(typenames: ["5"]) }, [], "a number is not the typename \"5\"")
@@ -146,14 +147,34 @@ final class ReadTransactionTests: XCTestCase {
         }
     }
 
-    func testLargestRecordsAreByteSizesOfTheJSONText() throws {
+    func testTheCensusBreaksSizeTiesByKeyAsSQLiteOrdersThem() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        let text = #"{"__typename":"Tie","pad":""# + String(repeating: "x", count: 500) + #""}"#
+        try store.write { tx in
+            for key in ["Tie:b", "Tie:c", "Tie:a", "Tie:B"] { try tx.unsafeWriteRawRecord(key: CacheKey(key), text: text) }
+        }
+        let largest = try store.read { try $0.census(largest: 3, damagedKeys: 0).largest }
+        XCTAssertEqual(largest.map(\.key), ["Tie:B", "Tie:a", "Tie:b"], "byte order, upper case first; not row order")
+        let shell = try SQLiteShell.lines(store.path, "SELECT key FROM records ORDER BY length(CAST(record AS BLOB)) DESC, key LIMIT 3")
+        XCTAssertEqual(largest.map(\.key.rawValue), shell)
+    }
+
+    func testTheCensusReadsAnEscapedTypenameAsSQLiteDoes() throws {
+        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        try store.write { tx in try tx.unsafeWriteRawRecord(key: "Human:9", text: #"{"__typename":"Hu\u006dan","id":"9"}"#) }
+        let counts = try store.read { try $0.census(largest: 0, damagedKeys: 0).typeCounts }
+        XCTAssertEqual(counts.first { $0.typename == "Human" }?.count, 3)
+        XCTAssertEqual(try SQLiteShell.lines(store.path, "SELECT count(*) FROM records WHERE json_extract(record, '$.__typename') = 'Human'"), ["3"])
+    }
+
+    func testTheCensusLargestRecordsAreByteSizesOfTheJSONText() throws {
         let store = try starwars()
-        let largest = try store.read { try $0.largestRecords(limit: 3) }
+        let largest = try store.read { try $0.census(largest: 3, damagedKeys: 0).largest }
         let shell = try SQLiteShell.lines(store.path, "SELECT key || '=' || length(CAST(record AS BLOB)) FROM records ORDER BY length(CAST(record AS BLOB)) DESC, key LIMIT 3")
         XCTAssertEqual(largest.map { "\($0.key)=\($0.bytes)" }, shell)
         XCTAssertEqual(largest.first?.key, "QUERY_ROOT")
         // Bytes, not characters: the review with é counts é as two.
-        let review = try store.read { try $0.largestRecords(limit: 10) }.first { $0.key == "QUERY_ROOT.reviews(episode:JEDI,first:2).0" }
+        let review = try store.read { try $0.census(largest: 10, damagedKeys: 0).largest }.first { $0.key == "QUERY_ROOT.reviews(episode:JEDI,first:2).0" }
         let raw = try XCTUnwrap(try SQLiteShell.row(store.path, key: "QUERY_ROOT.reviews(episode:JEDI,first:2).0")).record
         XCTAssertEqual(review?.bytes, raw.utf8.count)
         XCTAssertNotEqual(review?.bytes, raw.count)

@@ -71,7 +71,7 @@ final class TransactionTests: XCTestCase {
         XCTAssertThrowsCacheError(try escaped.countKeys(), .transactionEnded)
         XCTAssertThrowsCacheError(try escaped.recordCount(), .transactionEnded)
         XCTAssertThrowsCacheError(try escaped.contains("Droid:2001"), .transactionEnded)
-        XCTAssertThrowsCacheError(try escaped.typenameCounts(), .transactionEnded)
+        XCTAssertThrowsCacheError(try escaped.census(largest: 1, damagedKeys: 1), .transactionEnded)
         XCTAssertThrowsCacheError(try escaped.references(to: ["Droid:2001"]), .transactionEnded)
         XCTAssertThrowsCacheError(try escaped.forEachRecord { _, _ in XCTFail("must not be called") }, .transactionEnded)
     }

@@ -23,9 +23,9 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let store = try file.openForReading(context)
-            // Three full scans: types, damaged rows, largest records.
-            let overview = try context.withProgress("reading \(file.path)", scans: 3) { progress in try store.read(progress: progress) { tx in
-                let types = try tx.typenameCounts()
+            // One full scan, for the types, the damaged and the largest records.
+            let overview = try context.withProgress("reading \(file.path)") { progress in try store.read(progress: progress) { tx in
+                let census = try tx.census(largest: top, damagedKeys: 5)
                 let rows = try tx.rowCountsByKey()
                 let journalMode = store.isImmutableSnapshot
                     ? "wal (read as an immutable snapshot: the folder is not writable)"
@@ -34,8 +34,8 @@ extension GQLCache {
                     path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
                     recordCount: rows.records, keylessRowCount: rows.keyless, blobKeyRowCount: rows.blobKeyed, roots: try tx.existingRoots(),
-                    typeCounts: types.counts, damagedCount: types.damaged,
-                    damagedKeys: try tx.damagedKeys(limit: 5), largest: try tx.largestRecords(limit: top))
+                    typeCounts: census.typeCounts, damagedCount: census.damagedCount,
+                    damagedKeys: census.damagedKeys, largest: census.largest)
             } }
             switch output.format {
             case .text: context.stdout.write(overview.text())

@@ -18,10 +18,10 @@ enum CompletionSources {
     }
 
     /// The `__typename`s the file's records hold, sorted: a scan of every
-    /// record (SQLite's JSON functions; about half a second on a million).
+    /// record (about half a second on a million).
     static func typenames(in store: CacheStore) -> [String] {
-        let counts = try? store.read { tx in try tx.typenameCounts().counts }
-        return (counts ?? []).compactMap(\.typename).sorted()
+        let census = try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
+        return (census?.typeCounts ?? []).compactMap(\.typename).sorted()
     }
 
     /// The names of the operations and fragments in these documents (each

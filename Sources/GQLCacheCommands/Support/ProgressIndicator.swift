@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let stats = try context.withProgress("counting records", scans: 1) { progress in
-///     try store.read(progress: progress) { tx in try tx.typenameCounts() }
+///     try store.read(progress: progress) { tx in try tx.census(largest: 5, damagedKeys: 5) }
 /// }
 /// ```
 ///
