@@ -286,6 +286,13 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document, "--edit", "--data", "d.json").stderr.contains("give one of --set, --data and --edit"))
     }
 
+    func testDataAndVariablesCannotBothReadStandardInput() {
+        let result = gqlcache("update", "c.sqlite", "--text", document, "--data", "-", "--variables-file", "-")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.contains("--data and --variables-file cannot both read standard input (-)"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+    }
+
     private func script(_ name: String, _ body: String) throws -> String {
         let file = path(name)
         try "#!/bin/sh\n\(body)\n".write(toFile: file, atomically: true, encoding: .utf8)

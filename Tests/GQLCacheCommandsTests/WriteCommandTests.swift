@@ -24,6 +24,26 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
+    func testResponseAndVariablesCannotBothReadStandardInput() {
+        let result = gqlcache("write", path("c.sqlite"), "--text", "{ hero { name } }", "--response", "-", "--variables-file", "-")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.contains("--response and --variables-file cannot both read standard input (-)"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+    }
+
+    func testAResponseWithErrorsAndNoDataIsRefusedWithItsMessages() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        for (name, text) in [("errors.json", #"{"errors":[{"message":"x"},{"message":"y is wrong"}]}"#),
+                             ("null-data.json", #"{"data":null,"errors":[{"message":"x"},{"message":"y is wrong"}]}"#)] {
+            try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+            let result = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id name } }", "--response", path(name))
+            XCTAssertEqual(result.status, .usage, name)
+            XCTAssertEqual(result.stderr, "gqlcache: \(path(name)): the response holds errors and no data (x; y is wrong); nothing written\n")
+        }
+        XCTAssertEqual(try records(cache), before)
+    }
+
     /// As import does: --create with --dry-run shows every record as new
     /// and makes no file.
     func testADryRunIntoACacheToBeCreatedMakesNoFile() throws {

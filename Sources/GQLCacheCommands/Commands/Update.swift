@@ -67,6 +67,9 @@ extension GQLCache {
             let modes = [!assignments.isEmpty, data != nil, edit].filter { $0 }.count
             if modes == 0 { throw ValidationError("say what to change: --set PATH=VALUE, --data FILE or --edit") }
             if modes > 1 { throw ValidationError("give one of --set, --data and --edit") }
+            if data == "-" && documents.variablesFile == "-" {
+                throw ValidationError("--data and --variables-file cannot both read standard input (-)")
+            }
             for assignment in assignments where !assignment.contains("=") {
                 throw ValidationError("--set takes path=value, e.g. hero.name=R2-D2; got '\(assignment)'")
             }
@@ -168,7 +171,7 @@ extension GQLCache {
             }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
                 if let data {
-                    return (JSONInput.responseData(try JSONInput.read(data, what: "data", context: context)), data == "-" ? "standard input" : data)
+                    return (try JSONInput.responseData(try JSONInput.read(data, what: "data", context: context), from: data), data == "-" ? "standard input" : data)
                 }
                 var value = current.data ?? .null
                 for assignment in assignments {

@@ -57,11 +57,14 @@ extension GQLCache {
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
+            if response == "-" && documents.variablesFile == "-" {
+                throw ValidationError("--response and --variables-file cannot both read standard input (-)")
+            }
         }
 
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
-            let data = JSONInput.responseData(try JSONInput.read(response, what: "response", context: context))
+            let data = try JSONInput.responseData(try JSONInput.read(response, what: "response", context: context), from: response)
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
             do {

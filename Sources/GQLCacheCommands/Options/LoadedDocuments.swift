@@ -100,12 +100,21 @@ enum JSONInput {
     }
 
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
-    /// the object itself when it is the data alone.
-    static func responseData(_ value: FieldValue) -> FieldValue {
-        if case .object(let members) = value, let data = members["data"],
-            Set(members.keys).isSubset(of: ["data", "errors", "extensions"]) {
-            return data
+    /// the object itself when it is the data alone. A response with errors
+    /// and no data (or null data) is refused, naming `path` and the errors'
+    /// messages: there is nothing to write.
+    static func responseData(_ value: FieldValue, from path: String) throws -> FieldValue {
+        guard case .object(let members) = value, Set(members.keys).isSubset(of: ["data", "errors", "extensions"]) else { return value }
+        if let data = members["data"], data != .null { return data }
+        guard let errors = members["errors"] else { return members["data"] ?? value }
+        var messages: [String] = []
+        if case .list(let items) = errors {
+            for case .object(let error) in items {
+                if case .string(let message)? = error["message"] { messages.append(message) }
+            }
         }
-        return value
+        let origin = path == "-" ? "standard input" : path
+        let listed = messages.isEmpty ? "" : " (\(messages.joined(separator: "; ")))"
+        throw CommandFailure(.usage, "\(origin): the response holds errors and no data\(listed); nothing written")
     }
 }
