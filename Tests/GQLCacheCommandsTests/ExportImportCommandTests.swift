@@ -6,6 +6,10 @@ import XCTest
 final class ExportImportCommandTests: CommandTestCase {
     /// Runs a command with `input` on standard input (not a terminal).
     private func gqlcache(_ arguments: String..., input: String) -> CommandResult {
+        gqlcache(arguments: arguments, input: input)
+    }
+
+    private func gqlcache(arguments: [String], input: String) -> CommandResult {
         let stdout = StringSink()
         let stderr = StringSink()
         let lines = input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -233,6 +237,22 @@ final class ExportImportCommandTests: CommandTestCase {
         let notJSON = gqlcache("import", cache, "-", "--input-format", "apollo-client", input: "{oops")
         XCTAssertEqual(notJSON.status, .usage)
         XCTAssertEqual(notJSON.stderr, "gqlcache: standard input: invalid JSON: expected a member name in quotes at byte 1 (read as Apollo Client's extract() object); nothing imported\n")
+    }
+
+    func testImportIntoADamagedRecordIsRefusedNamingTheInputTheRecordAndTheRemedy() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Bad:(1)', '[1]')")
+        let before = try bytes(cache)
+        let input = #"{"key":"A:1","record":{"a":1}}"# + "\n" + #"{"key":"Bad:(1)","record":{"a":1}}"#
+        for dryRun in [[], ["--dry-run"]] {
+            let result = gqlcache(arguments: ["import", cache, "-"] + dryRun, input: input)
+            XCTAssertEqual(result.status, .damagedRecord, "\(dryRun)")
+            XCTAssertEqual(
+                result.stderr,
+                "gqlcache: standard input: record 'Bad:(1)' is damaged in \(cache) (a JSON array, not a JSON object), so nothing can be "
+                    + "merged into it; nothing imported (remove it first with: gqlcache rm \(cache) 'Bad:(1)')\n")
+            XCTAssertEqual(try bytes(cache), before)
+        }
     }
 
     func testImportRefusesAGraphQLResponseUnlessTheFormIsNamed() throws {

@@ -53,6 +53,11 @@ extension GQLCache {
 
         private static let batchSize = 1000
 
+        /// A word for a POSIX shell: keys hold `(`, `$` and spaces.
+        static func singleQuoted(_ word: String) -> String {
+            "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        }
+
         func run(in context: CommandContext) throws {
             if input == "-" && context.stdinIsTerminal {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
@@ -67,11 +72,19 @@ extension GQLCache {
             var merge = ImportMerge(dryRun: dryRun)
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
                 while let batch = try reader.nextBatch(size: Self.batchSize) {
-                    if let writing {
-                        // The merge counts its own changes: the batch is loaded once.
-                        report.count(try writing.mergeCounting(batch), read: batch.count)
-                    } else {
-                        report.count(try merge.changes(of: batch, in: tx), read: batch.count)
+                    do {
+                        if let writing {
+                            // The merge counts its own changes: the batch is loaded once.
+                            report.count(try writing.mergeCounting(batch), read: batch.count)
+                        } else {
+                            report.count(try merge.changes(of: batch, in: tx), read: batch.count)
+                        }
+                    } catch CacheStoreError.damagedRecord(let key, let problem) {
+                        // Apollo merges field by field; a record it cannot read takes no fields.
+                        throw CommandFailure(
+                            .damagedRecord,
+                            "\(reader.name): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "
+                                + "merged into it; nothing imported (remove it first with: gqlcache rm \(file.path) \(Self.singleQuoted(key.rawValue)))")
                     }
                 }
             }
