@@ -202,20 +202,6 @@ public class ReadTransaction {
         try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records") ?? 0
     }
 
-    /// The rows by their key, from one pass over the key index: records
-    /// (a text key), rows whose key is NULL, and rows whose key is a BLOB,
-    /// which no lookup by text finds (``CacheGraph/blobKeyRows``). Only a
-    /// damaged file or another program's writes have the last two, and
-    /// `doctor` lists them.
-    public func rowCountsByKey() throws -> (records: Int, keyless: Int, blobKeyed: Int) {
-        let row = try Row.fetchOne(
-            try database(),
-            sql: "SELECT count(*) AS n, coalesce(sum(key IS NULL), 0) AS keyless, coalesce(sum(typeof(key) = 'blob'), 0) AS blob FROM records")
-        guard let row else { return (0, 0, 0) }
-        let keyless: Int = row["keyless"], blobKeyed: Int = row["blob"]
-        return (row["n"] - keyless - blobKeyed, keyless, blobKeyed)
-    }
-
     /// The journal mode, as `PRAGMA journal_mode` says (`delete`, `wal`, …).
     /// WAL, the one mode kept in the file, is read from the header, which
     /// also holds when the file was opened as immutable.

@@ -5,6 +5,13 @@ import Foundation
 /// the graph's one pass over the table, so it says what ``CacheGraph``
 /// (and so `doctor` and `stats`) says of every record.
 public struct RecordCensus: Equatable, Sendable {
+    /// Rows with a text key: the records.
+    public let recordCount: Int
+    /// Rows whose key is NULL: only a damaged file has them.
+    public let keylessRowCount: Int
+    /// Rows whose key is a BLOB, which no lookup by text finds
+    /// (``CacheGraph/blobKeyRows``): only another program writes them.
+    public let blobKeyRowCount: Int
     /// Records per `__typename`, most first (ties by name); records without
     /// a string `__typename` count under nil. Damaged records are left out.
     public let typeCounts: [TypenameCount]
@@ -20,7 +27,8 @@ public struct RecordCensus: Equatable, Sendable {
 extension ReadTransaction {
     /// The records' ``RecordCensus``, with the `largest` biggest records
     /// and the first `damagedKeys` damaged keys, from one pass over the
-    /// table. Rows without a key or with a BLOB key are no record.
+    /// table. Rows without a key or with a BLOB key are counted, but are no
+    /// record.
     public func census(largest: Int, damagedKeys: Int) throws -> RecordCensus {
         try graph().census(largest: largest, damagedKeys: damagedKeys)
     }
@@ -56,7 +64,7 @@ extension CacheGraph {
         typeCounts.sort { ($0.count, $1.typename ?? "") > ($1.count, $0.typename ?? "") }
         let damaged = damagedRecords.map(\.key).sorted { byteOrder($0.rawValue, $1.rawValue) }
         return RecordCensus(
-            typeCounts: typeCounts, damagedCount: damagedRecords.count, damagedKeys: Array(damaged.prefix(keyLimit)),
+            recordCount: recordCount, keylessRowCount: keylessRowIDs.count, blobKeyRowCount: blobKeyRows.count, typeCounts: typeCounts, damagedCount: damagedRecords.count, damagedKeys: Array(damaged.prefix(keyLimit)),
             largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) })
     }
 }

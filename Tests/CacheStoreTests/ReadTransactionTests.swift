@@ -29,6 +29,7 @@ final class ReadTransactionTests: XCTestCase {
         let counts = census.typeCounts
         XCTAssertEqual(counts, Self.starwarsTypenameCounts)
         XCTAssertEqual(census.damagedCount, 0)
+        XCTAssertEqual([census.recordCount, census.keylessRowCount, census.blobKeyRowCount], [10, 0, 0])
         XCTAssertEqual(counts.map(\.count).reduce(0, +), 10)
         // Cross-check the numbers with the sqlite3 shell.
         let shell = try SQLiteShell.lines(store.path, "SELECT coalesce(json_extract(record,'$.__typename'),'-') AS t, count(*) FROM records GROUP BY t")

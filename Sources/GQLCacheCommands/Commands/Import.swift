@@ -53,11 +53,6 @@ extension GQLCache {
 
         private static let batchSize = 1000
 
-        /// A word for a POSIX shell: keys hold `(`, `$` and spaces.
-        static func singleQuoted(_ word: String) -> String {
-            "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-        }
-
         func run(in context: CommandContext) throws {
             if input == "-" && context.stdinIsTerminal {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
@@ -81,10 +76,12 @@ extension GQLCache {
                         }
                     } catch CacheStoreError.damagedRecord(let key, let problem) {
                         // Apollo merges field by field; a record it cannot read takes no fields.
+                        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
+                        let remove = "gqlcache rm \(HealthRendering.fileWord(file.path)) \(endOfOptions)\(HealthRendering.shellWord(key.rawValue))"
                         throw CommandFailure(
                             .damagedRecord,
                             "\(reader.name): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "
-                                + "merged into it; nothing imported (remove it first with: gqlcache rm \(file.path) \(Self.singleQuoted(key.rawValue)))")
+                                + "merged into it; nothing imported (remove it first with: \(remove))")
                     }
                 }
             }

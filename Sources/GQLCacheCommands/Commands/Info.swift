@@ -26,14 +26,13 @@ extension GQLCache {
             // One full scan, for the types, the damaged and the largest records.
             let overview = try context.withProgress("reading \(file.path)") { progress in try store.read(progress: progress) { tx in
                 let census = try tx.census(largest: top, damagedKeys: 5)
-                let rows = try tx.rowCountsByKey()
                 let journalMode = store.isImmutableSnapshot
                     ? "wal (read as an immutable snapshot: the folder is not writable)"
                     : try tx.journalMode()
                 return CacheOverview(
                     path: store.path, format: store.format, journalMode: journalMode,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
-                    recordCount: rows.records, keylessRowCount: rows.keyless, blobKeyRowCount: rows.blobKeyed, roots: try tx.existingRoots(),
+                    recordCount: census.recordCount, keylessRowCount: census.keylessRowCount, blobKeyRowCount: census.blobKeyRowCount, roots: try tx.existingRoots(),
                     typeCounts: census.typeCounts, damagedCount: census.damagedCount,
                     damagedKeys: census.damagedKeys, largest: census.largest)
             } }
