@@ -79,7 +79,7 @@ extension GQLCache {
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
             } catch let error as NormalizationError {
-                throw CommandFailure(.usage, "\(response == "-" ? "standard input" : response): \(error); nothing written")
+                throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error); nothing written")
             }
             let changes: RecordChanges
             if create && !FileManager.default.fileExists(atPath: file.path) {

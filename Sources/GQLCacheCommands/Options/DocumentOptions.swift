@@ -98,7 +98,7 @@ struct DocumentOptions: ParsableArguments {
         if let variablesFile {
             // `-` reads standard input, as --response and --data do.
             let value = try JSONInput.read(variablesFile, what: "variables file", context: context)
-            try merge(value, from: variablesFile == "-" ? "standard input" : variablesFile)
+            try merge(value, from: JSONInput.name(of: variablesFile))
         }
         if let variables {
             do {

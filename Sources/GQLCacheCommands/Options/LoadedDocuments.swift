@@ -83,6 +83,9 @@ struct KeyFieldOptions: ParsableArguments {
 /// A JSON text from a file named on the command line, or from standard
 /// input for `-`.
 enum JSONInput {
+    /// How messages name an input given as `path`: `-` is standard input.
+    static func name(of path: String) -> String { path == "-" ? "standard input" : path }
+
     static func read(_ path: String, what: String, context: CommandContext) throws -> FieldValue {
         let text: String
         if path == "-" {
@@ -95,7 +98,7 @@ enum JSONInput {
         do {
             return try FieldValue(jsonText: text)
         } catch let error as CacheStoreError {
-            throw CommandFailure(.usage, "\(path == "-" ? "standard input" : path): the \(what) is not JSON: \(error)")
+            throw CommandFailure(.usage, "\(name(of: path)): the \(what) is not JSON: \(error)")
         }
     }
 
@@ -113,8 +116,7 @@ enum JSONInput {
                 if case .string(let message)? = error["message"] { messages.append(message) }
             }
         }
-        let origin = path == "-" ? "standard input" : path
         let listed = messages.isEmpty ? "" : " (\(messages.joined(separator: "; ")))"
-        throw CommandFailure(.usage, "\(origin): the response holds errors and no data\(listed); nothing written")
+        throw CommandFailure(.usage, "\(name(of: path)): the response holds errors and no data\(listed); nothing written")
     }
 }
