@@ -48,6 +48,10 @@ public struct CacheGraph: Sendable {
     /// order. They are not records: a BLOB never equals the text that
     /// Apollo looks a key up by, so references to their keys dangle.
     public private(set) var blobKeyRows: [BlobKeyRow] = []
+    /// Where the pass met a row whose `_id` was not above the one before:
+    /// a scan of a sound table gives them in ascending order, so the
+    /// table's pages are damaged, and what was read of them may be wrong.
+    public internal(set) var rowOrderBreak: RowOrderBreak?
     /// The number of rows with a key.
     public private(set) var recordCount = 0
     /// The bytes of every record's JSON text.
@@ -310,6 +314,16 @@ public struct DamagedRecord: Equatable, Sendable {
 }
 
 /// A row whose key column holds a BLOB, with the BLOB's bytes.
+/// Two rows a pass over the table met in the wrong order: `next` came
+/// right after `previous`, and is not above it.
+public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
+    public let previous: Int64
+    public let next: Int64
+
+    /// "its rows come out of _id order: _id 0 after _id 10".
+    public var description: String { "its rows come out of _id order: _id \(next) after _id \(previous)" }
+}
+
 public struct BlobKeyRow: Equatable, Sendable {
     public let rowID: Int64
     public let bytes: [UInt8]

@@ -42,6 +42,10 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case io(path: String, message: String)
     /// SQLite found a page of the file damaged (`SQLITE_CORRUPT`).
     case corrupt(path: String, message: String)
+    /// What a pass over the table found shows the file damaged (see
+    /// ``CacheGraph/rowOrderBreak``, SQLite's `quick_check`): nothing is
+    /// repaired in it.
+    case damagedFile(path: String, finding: String)
     case damagedRecord(key: CacheKey, problem: RecordProblem)
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
@@ -81,6 +85,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "\(path): \(message)"
         case .corrupt(let path, let message):
             return "\(path): the database file is corrupt (SQLite: \(message))"
+        case .damagedFile(let path, let finding):
+            return "\(path): the database file is corrupt (\(finding)); nothing was changed, as a damaged file gets no repair "
+                + "('gqlcache doctor' says more)"
         case .damagedRecord(let key, let problem):
             return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):

@@ -47,6 +47,7 @@ extension ReadTransaction {
         _ kinds: GarbageCollection.Kinds, in graph: CacheGraph,
         drop: (Set<CacheKey>, [CacheKey]) throws -> [DroppedReferences]
     ) throws -> GarbageCollection {
+        try checkSoundForRepair(graph, deletingStrayRows: kinds.contains(.strayRows))
         if kinds.contains(.unreachable) {
             // Never guess: with no root, or references nobody can read,
             // "unreachable" could take records that are in use. (An empty
@@ -75,6 +76,23 @@ extension ReadTransaction {
             removedBlobKeyRows: strays ? graph.blobKeyRows.sorted { $0.rowID < $1.rowID } : [],
             recordCount: graph.recordCount,
             removedRowIDs: removedNodes.map { graph.rowIDs[Int($0)] }.sorted())
+    }
+}
+
+extension ReadTransaction {
+    /// Throws ``CacheStoreError/damagedFile(path:finding:)`` when the pass
+    /// over the table shows the file damaged: what was read of it may be
+    /// wrong, and SQLite would refuse the writes or make the damage worse.
+    /// Rows without a key are rare in a sound file and common in a damaged
+    /// one (cells read from a broken page): before any is deleted, SQLite's
+    /// `quick_check` says which it is. A file without them costs nothing more.
+    func checkSoundForRepair(_ graph: CacheGraph, deletingStrayRows: Bool) throws {
+        if let orderBreak = graph.rowOrderBreak { throw CacheStoreError.damagedFile(path: path, finding: orderBreak.description) }
+        guard deletingStrayRows, !graph.keylessRowIDs.isEmpty || !graph.blobKeyRows.isEmpty else { return }
+        let problems = try sqliteIntegrityCheck(full: false)
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? " and \(problems.count - 1) more" : ""
+        throw CacheStoreError.damagedFile(path: path, finding: "SQLite quick_check: \(first)\(more)")
     }
 }
 

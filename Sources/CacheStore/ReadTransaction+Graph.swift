@@ -41,9 +41,13 @@ extension ReadTransaction {
         // Whether the rows from here to the end of the chunk go unscanned:
         // decided where a chunk starts, as the steps must keep the rows' order.
         var handsOverRaw = false
+        var previousID: Int64?
+        var orderBreak: RowOrderBreak?
         do {
             while try Self.step(handle) {
                 let id = sqlite3_column_int64(handle, 0)
+                if let previousID, id <= previousID, orderBreak == nil { orderBreak = RowOrderBreak(previous: previousID, next: id) }
+                previousID = id
                 if sqlite3_column_type(handle, 1) == SQLITE_BLOB {
                     // Not a record (CacheGraph.blobKeyRows); sent after the
                     // rows before it, as every step keeps the rows' order.
@@ -89,7 +93,9 @@ extension ReadTransaction {
         }
         if !raw.isEmpty { builder.send(.rows(raw)) }
         scanner.flush(emit: builder.send)
-        return builder.finish()
+        var graph = builder.finish()
+        graph.rowOrderBreak = orderBreak
+        return graph
     }
 
     /// SQLite's own check of the file: `PRAGMA quick_check`, or the slower

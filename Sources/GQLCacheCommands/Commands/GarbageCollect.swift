@@ -20,7 +20,9 @@ extension GQLCache {
                 --vacuum then rebuilds the file to give free pages back. --dry-run lists exactly what \
                 would change. gc asks first on a terminal and needs --force otherwise. It refuses \
                 --unreachable while damaged records exist (their references cannot be read) or when \
-                there is no root record.
+                there is no root record. A damaged file gets no repair (exit status 5): one whose rows \
+                come out of _id order, or, before rows without a key are deleted, one that SQLite's \
+                quick_check finds damaged.
                 """)
 
         @OptionGroup var file: CacheFileArgument

@@ -34,6 +34,14 @@ public struct CommandFailure: Error, Equatable {
     }
 }
 
+extension CommandFailure {
+    /// For a command that has shown what it read of a file whose rows came
+    /// out of `_id` order: the file is damaged, so what it showed may be wrong.
+    static func damagedFile(_ path: String, _ orderBreak: RowOrderBreak) -> CommandFailure {
+        CommandFailure(.io, "\(path): the database file is corrupt (\(orderBreak)); what is shown may be wrong ('gqlcache doctor' says more)")
+    }
+}
+
 extension ExitStatus {
     /// The status for an error the store threw.
     init(for error: CacheStoreError) {
@@ -42,7 +50,7 @@ extension ExitStatus {
         case .busy: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
         case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord, .keyHoldsNUL: self = .usage
-        case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .transactionEnded: self = .io
+        case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
     }
