@@ -25,6 +25,13 @@ public struct CacheStatistics: Equatable, Sendable {
     public let recordCount: Int
     public let totalBytes: Int
     public let damagedCount: Int
+    /// Rows whose key is NULL, and rows whose key is a BLOB: no record,
+    /// and not counted in any list.
+    public let keylessRowCount: Int
+    public let blobKeyRowCount: Int
+    /// Rows met out of `_id` order: the file is damaged, and the figures
+    /// may be wrong (``CacheGraph/rowOrderBreak``).
+    public let rowOrderBreak: RowOrderBreak?
     /// Per `__typename`, most bytes first; damaged records are left out.
     public let byTypename: [Group]
     /// Per root field, most bytes first: each record reachable from a root
@@ -101,6 +108,7 @@ extension CacheGraph {
         }
         return CacheStatistics(
             recordCount: recordCount, totalBytes: totalBytes, damagedCount: damagedRecords.count,
+            keylessRowCount: keylessRowIDs.count, blobKeyRowCount: blobKeyRows.count, rowOrderBreak: rowOrderBreak,
             byTypename: types.sorted(by: byBytes), byRootField: rootFields,
             unreachable: CacheStatistics.Group(name: nil, records: unreachable.records, bytes: unreachable.bytes),
             byKeyPrefix: prefixes.sorted(by: byBytes),

@@ -30,11 +30,19 @@ public struct HealthReport: Equatable, Sendable {
     /// a page of the table damaged. The record checks were not made, and
     /// their lists are empty; SQLite's own check says what is damaged.
     public var unreadTable: String? = nil
+    /// Where the pass over the table met rows out of `_id` order, which
+    /// only damaged pages give (``CacheGraph/rowOrderBreak``).
+    public var rowOrderBreak: RowOrderBreak? = nil
+
+    /// True when the file itself is damaged (SQLite's check, or the pass
+    /// over the table, says so): what was read of the records may be the
+    /// damage rather than the app's data, and nothing gets repaired.
+    public var fileIsDamaged: Bool { !integrityProblems.isEmpty || unreadTable != nil || rowOrderBreak != nil }
 
     /// How many problems were found.
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
-            + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1)
+            + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1)
     }
 }
 
@@ -138,6 +146,6 @@ extension HealthReport {
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
-            caseDuplicates: caseDuplicates)
+            caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak)
     }
 }

@@ -22,6 +22,9 @@ public struct RecordCensus: Equatable, Sendable {
     /// The largest records by the bytes of their JSON text, damaged ones
     /// too; ties in key order.
     public let largest: [RecordSize]
+    /// Rows met out of `_id` order: the file is damaged, and the counts
+    /// may be wrong (``CacheGraph/rowOrderBreak``).
+    public let rowOrderBreak: RowOrderBreak?
 }
 
 extension ReadTransaction {
@@ -65,6 +68,6 @@ extension CacheGraph {
         let damaged = damagedRecords.map(\.key).sorted { byteOrder($0.rawValue, $1.rawValue) }
         return RecordCensus(
             recordCount: recordCount, keylessRowCount: keylessRowIDs.count, blobKeyRowCount: blobKeyRows.count, typeCounts: typeCounts, damagedCount: damagedRecords.count, damagedKeys: Array(damaged.prefix(keyLimit)),
-            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) })
+            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) }, rowOrderBreak: rowOrderBreak)
     }
 }

@@ -63,9 +63,10 @@ class CommandTestCase: XCTestCase {
     }
 
     /// A copy of a fixture in the test's folder; fixtures are never opened in place.
-    func copyOfFixture(_ name: String) throws -> String {
+    /// `as`: the copy's name, for a second copy of one fixture.
+    func copyOfFixture(_ name: String, as copyName: String? = nil) throws -> String {
         let source = fixturesFolder.appendingPathComponent(name)
-        let target = folder.appendingPathComponent(name)
+        let target = folder.appendingPathComponent(copyName ?? name)
         try FileManager.default.copyItem(at: source, to: target)
         return target.path
     }

@@ -34,7 +34,7 @@ extension GQLCache {
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
                     recordCount: census.recordCount, keylessRowCount: census.keylessRowCount, blobKeyRowCount: census.blobKeyRowCount, roots: try tx.existingRoots(),
                     typeCounts: census.typeCounts, damagedCount: census.damagedCount,
-                    damagedKeys: census.damagedKeys, largest: census.largest)
+                    damagedKeys: census.damagedKeys, largest: census.largest, rowOrderBreak: census.rowOrderBreak)
             } }
             switch output.format {
             case .text: context.stdout.write(overview.text())
@@ -46,6 +46,7 @@ extension GQLCache {
                     "\(plural(overview.damagedCount, "damaged record")) (NULL or not a JSON object): "
                         + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
             }
+            if let orderBreak = overview.rowOrderBreak { throw CommandFailure.damagedFile(store.path, orderBreak) }
         }
     }
 }
@@ -67,6 +68,7 @@ struct CacheOverview {
     let damagedCount: Int
     let damagedKeys: [CacheKey]
     let largest: [RecordSize]
+    let rowOrderBreak: RowOrderBreak?
 
     func text() -> String {
         var size = formatBytes(sizes.total)

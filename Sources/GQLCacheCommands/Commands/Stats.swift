@@ -40,6 +40,7 @@ extension GQLCache {
             case .text: context.stdout.write(rendering.text())
             case .json, .jsonl: output.format.emit(rendering.json(), to: context)
             }
+            if let orderBreak = statistics.rowOrderBreak { throw CommandFailure.damagedFile(store.path, orderBreak) }
         }
     }
 }

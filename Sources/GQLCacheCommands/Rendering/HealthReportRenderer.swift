@@ -23,6 +23,9 @@ struct HealthRendering {
         text += report.integrityProblems.isEmpty
             ? "  SQLite \(pragma): ok\n"
             : "  SQLite \(pragma): \(plural(report.integrityProblems.count, "problem")) (listed below)\n"
+        if let orderBreak = report.rowOrderBreak {
+            text += "  records table: \(orderBreak), which only damaged pages give\n"
+        }
         if let pendingWAL {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
@@ -52,6 +55,11 @@ struct HealthRendering {
             text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
         }
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
+        let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
+            + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count
+        if report.fileIsDamaged && rowFindings > 0 {
+            text += "(what follows was read from a damaged file: some of it may be the damage itself, not the app's data)\n"
+        }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
@@ -60,7 +68,7 @@ struct HealthRendering {
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
         // A file SQLite finds damaged gets no repair by gqlcache: what was read
         // of it may be wrong, and the app can rebuild its cache.
-        if !report.integrityProblems.isEmpty || report.unreadTable != nil {
+        if report.fileIsDamaged {
             text += "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
                 + "'sqlite3 \(Self.fileWord(path)) .recover' may copy out what SQLite can still read\n"
             return text
@@ -124,6 +132,11 @@ struct HealthRendering {
         var problems: [JSONOutput] = report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
         if let unread = report.unreadTable {
             problems.append(.object([("kind", .string("unreadTable")), ("message", .string(unread))]))
+        }
+        if let orderBreak = report.rowOrderBreak {
+            problems.append(.object([
+                ("kind", .string("rowOrder")), ("rowid", .int(Int(orderBreak.next))), ("afterRowid", .int(Int(orderBreak.previous))),
+            ]))
         }
         if let pendingWAL {
             problems.append(.object([

@@ -16,14 +16,22 @@ struct StatisticsRendering {
 
     func text() -> String {
         let stats = statistics
-        var text = aligned([
+        var rows = [
             ("file", "\(path), \(formatBytes(sizes.total))"),
             ("records", "\(stats.recordCount), \(formatBytes(Int64(stats.totalBytes))) of JSON"
                 + (stats.damagedCount > 0 ? ", \(stats.damagedCount) damaged" : "")),
+        ]
+        // As info says them: no record, so in no list below.
+        if stats.keylessRowCount > 0 { rows.append(("rows without a key", "\(stats.keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
+        if stats.blobKeyRowCount > 0 {
+            rows.append(("rows with a BLOB key", "\(stats.blobKeyRowCount) (Apollo never finds them; 'gqlcache doctor' lists them)"))
+        }
+        rows += [
             ("path-keyed", "\(stats.pathKeyedCount) (\(percent(stats.pathKeyedCount, of: stats.recordCount)))"),
             ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(formatBytes(reclaimable))"
                 + ((sizes.wal ?? 0) > 0 ? " (and empty the -wal file, \(formatBytes(sizes.wal!)))" : "")),
-        ])
+        ]
+        var text = aligned(rows)
         // --top 0 asks for the summary alone: no list, not even a heading.
         guard top > 0 else { return text }
         func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N, or --format json)\n" : "" }
@@ -62,6 +70,7 @@ struct StatisticsRendering {
             ("records", .int(stats.recordCount)),
             ("bytes", .int(stats.totalBytes)),
             ("damagedRecords", .int(stats.damagedCount)),
+            ("keylessRows", .int(stats.keylessRowCount)), ("blobKeyRows", .int(stats.blobKeyRowCount)),
             ("pathKeyedRecords", .int(stats.pathKeyedCount)),
             ("pageSize", .int(stats.pages.pageSize)),
             ("pageCount", .int(stats.pages.pageCount)),

@@ -1,0 +1,132 @@
+import Foundation
+@testable import GQLCacheCommands
+import XCTest
+
+/// A file whose pages are damaged: what a pass over its table reads may be
+/// the damage itself, so `doctor` says so, `gc` repairs nothing in it, and
+/// `stats` and `info` end with the file named as corrupt.
+final class DamagedFileCommandTests: CommandTestCase {
+    /// Overwrites the start of the page header of the b-tree `tree`'s root
+    /// (a leaf in the fixture) with a cell count of 70: SQLite then reads 60
+    /// cells past the real ones out of the page's unused bytes.
+    func breakRootPage(of tree: String, in cache: String) throws {
+        let page = try XCTUnwrap(Int(try sqliteShell(cache, "SELECT rootpage FROM sqlite_master WHERE name = '\(tree)'")))
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cache))
+        try handle.seek(toOffset: UInt64((page - 1) * 4096))
+        let leafType: UInt8 = tree == "records" ? 0x0D : 0x0A
+        handle.write(Data([leafType, 0x00, 0x00, 0x00, 0x46, 0x00, 0x10, 0x00]))
+        try handle.close()
+    }
+
+    /// The fixture with its table's root page broken: ten real rows, then
+    /// sixty read from the broken page as rows with `_id` 0 and no key.
+    func cacheWithBrokenTablePage() throws -> String {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try breakRootPage(of: "records", in: cache)
+        return cache
+    }
+
+    /// The fixture plus a row without a key, its table sound and its key
+    /// index broken: the pass over the table cannot tell, SQLite's check can.
+    func cacheWithKeylessRowAndBrokenIndex() throws -> String {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES (NULL, '{}')")
+        try breakRootPage(of: "sqlite_autoindex_records_1", in: cache)
+        return cache
+    }
+
+    static let orderBreak = "its rows come out of _id order: _id 0 after _id 10"
+
+    func testDoctorNamesRowsOutOfOrderAndWarnsThatWhatItReadMayBeTheDamage() throws {
+        let cache = try cacheWithBrokenTablePage()
+        let before = try bytes(cache)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound, result.stderr)
+        XCTAssertTrue(result.stdout.contains("  records table: \(Self.orderBreak), which only damaged pages give\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("""
+            (what follows was read from a damaged file: some of it may be the damage itself, not the app's data)
+            rows without a key (60)
+              _id 0
+
+            """), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("may copy out what SQLite can still read\n"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("gqlcache gc"), "no repair is suggested for a damaged file")
+        let json = try XCTUnwrap(try gqlcache("doctor", cache, "--format", "json").json() as? [String: Any])
+        let problems = try XCTUnwrap(json["problems"] as? [[String: Any]])
+        let rowOrder = try XCTUnwrap(problems.first { $0["kind"] as? String == "rowOrder" })
+        XCTAssertEqual(rowOrder["rowid"] as? Int, 0)
+        XCTAssertEqual(rowOrder["afterRowid"] as? Int, 10)
+        XCTAssertEqual(try bytes(cache), before, "doctor changes nothing")
+    }
+
+    func testASoundFileGetsNeitherTheOrderFindingNorTheWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES (NULL, '{}')")
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertTrue(result.stdout.contains("rows without a key (1)\n"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("records table:"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("read from a damaged file"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("repair with: gqlcache gc \(cache) --stray-rows"), result.stdout)
+    }
+
+    func testGcRefusesToRepairAFileWhoseRowsComeOutOfOrderAndChangesNothing() throws {
+        let cache = try cacheWithBrokenTablePage()
+        let before = try bytes(cache)
+        let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); nothing was changed, "
+            + "as a damaged file gets no repair ('gqlcache doctor' says more)\n"
+        for arguments in [["--stray-rows", "--dry-run"], ["--dangling", "--dry-run"], ["--all", "--force"], ["--unreachable", "--force"]] {
+            let result = gqlcache(arguments: ["gc", cache] + arguments)
+            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, message, "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments): no repair is proposed")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    func testGcChecksTheFileBeforeDeletingRowsWithoutAKey() throws {
+        let cache = try cacheWithKeylessRowAndBrokenIndex()
+        let before = try bytes(cache)
+        let message = "gqlcache: \(cache): the database file is corrupt (SQLite quick_check: Page 3: free space corruption); "
+            + "nothing was changed, as a damaged file gets no repair ('gqlcache doctor' says more)\n"
+        for arguments in [["--stray-rows", "--dry-run"], ["--all", "--force"]] {
+            let result = gqlcache(arguments: ["gc", cache] + arguments)
+            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, message, "\(arguments)")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        // Rows without a key in a sound file are deleted as before.
+        let sound = try copyOfFixture("starwars.sqlite", as: "sound.sqlite")
+        try sqliteShell(sound, "INSERT INTO records(key, record) VALUES (NULL, '{}')")
+        let removed = gqlcache("gc", sound, "--stray-rows", "--force")
+        XCTAssertEqual(removed.status, .success, removed.stderr)
+        XCTAssertEqual(try sqliteShell(sound, "SELECT count(*) FROM records WHERE key IS NULL"), "0")
+    }
+
+    func testStatsAndInfoShowWhatTheyReadThenNameTheFileCorrupt() throws {
+        let cache = try cacheWithBrokenTablePage()
+        let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); "
+            + "what is shown may be wrong ('gqlcache doctor' says more)\n"
+        for command in ["stats", "info"] {
+            let result = gqlcache(command, cache)
+            XCTAssertEqual(result.status, .io, "\(command): \(result.stderr)")
+            XCTAssertEqual(result.stderr, message, command)
+            XCTAssertTrue(result.stdout.contains("rows without a key  60 (damage; 'gqlcache doctor' lists them)\n"), result.stdout)
+        }
+        let sound = gqlcache("stats", try copyOfFixture("starwars.sqlite", as: "sound.sqlite"))
+        XCTAssertEqual(sound.status, .success)
+        XCTAssertEqual(sound.stderr, "")
+        XCTAssertFalse(sound.stdout.contains("rows without a key"))
+    }
+
+    func testStatsJSONCountsRowsWithoutAKeyAndWithABlobKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES (NULL, '{}'), (x'00ff', '{}'), (NULL, NULL)")
+        let json = try XCTUnwrap(try gqlcache("stats", cache, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(json["keylessRows"] as? Int, 2)
+        XCTAssertEqual(json["blobKeyRows"] as? Int, 1)
+        XCTAssertEqual(json["records"] as? Int, 10, "neither is a record")
+        let text = gqlcache("stats", cache, "--top", "0").stdout
+        XCTAssertTrue(text.contains("rows with a BLOB key  1 (Apollo never finds them; 'gqlcache doctor' lists them)\n"), text)
+    }
+}
