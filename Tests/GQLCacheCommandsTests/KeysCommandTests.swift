@@ -43,6 +43,22 @@ final class KeysCommandTests: CommandTestCase {
         assertEachFails(cases, with: .notFound)
     }
 
+    /// A typename the file lacks, spelled like one it holds (case, a typo),
+    /// gets the nearest ones it holds, for keys and rm alike.
+    func testATypenameNotFoundSuggestsTheNearestTheFileHolds() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let cases: [([String], String)] = [
+            (["keys", cache, "--type", "human"], "no record has __typename 'human' in \(cache); nearest typenames: Human"),
+            (["rm", cache, "--type", "human", "--force"], "no record has __typename 'human' in \(cache); nearest typenames: Human"),
+            (["rm", cache, "--type", "human", "--dry-run"], "no record has __typename 'human' in \(cache); nearest typenames: Human"),
+            (["keys", cache, "--type", "Humans", "--type", "droid"],
+             "no record has __typename 'Humans' or 'droid' in \(cache); nearest typenames: Human, Droid"),
+            (["keys", cache, "--type", "Starships"], "no record has __typename 'Starships' in \(cache); nearest typenames: Starship"),
+        ]
+        assertEachFails(cases, with: .notFound)
+        XCTAssertEqual(try keys(in: cache).count, 10, "nothing was removed")
+    }
+
     func testPrefixGlobAndRegexModes() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("keys", cache, "QUERY_ROOT.", "--mode", "prefix").lines,

@@ -72,18 +72,19 @@ extension GQLCache {
             }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             if listed == 0 && (keyPattern != nil || !typenames.isEmpty) {
-                throw CommandFailure(.notFound, noMatchMessage(keyPattern))
+                throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
             }
         }
 
         /// Worded as `rm`'s: what was asked for, then the file.
-        private func noMatchMessage(_ keyPattern: KeyPattern?) -> String {
+        private func noMatchMessage(_ keyPattern: KeyPattern?, store: CacheStore) -> String {
             let types = typenames.isEmpty ? nil : OptionTable.choices(typenames)
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
                 return "no key matches \(keyPattern) with __typename \(types) in \(file.path)"
             case (let keyPattern?, nil): return "no key matches \(keyPattern) in \(file.path)"
-            case (nil, let types?): return "no record has __typename \(types) in \(file.path)"
+            case (nil, _?):
+                return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) }
             case (nil, nil): return "no records in \(file.path)"
             }
         }

@@ -58,7 +58,8 @@ extension GQLCache.Remove {
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
         if !typenames.isEmpty, result.count == 0 {
-            throw CommandFailure(.notFound, "no record has __typename \(OptionTable.choices(typenames)) in \(file.path)")
+            throw CommandFailure(
+                .notFound, KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
         let missing = try file.openForReading(context).read { tx in

@@ -42,6 +42,22 @@ enum KeySuggestions {
         return "no record '\(key.inMessage)' in \(path)\(nearest)"
     }
 
+    /// "no record has __typename 'human' in FILE; nearest typenames: Human":
+    /// the names the file's records hold that are nearest to those asked
+    /// for, as ``nearest(to:among:)`` ranks keys. `held` is read only for
+    /// the message (a scan of the records), so only when nothing matched.
+    static func typenameNotFoundMessage(_ asked: [String], in path: String, held: () -> [String]) -> String {
+        let message = "no record has __typename \(OptionTable.choices(asked)) in \(path)"
+        let candidates = held().map { CacheKey($0) }
+        var nearest: [String] = []
+        for name in asked {
+            for candidate in Self.nearest(to: CacheKey(name), among: candidates) where !nearest.contains(candidate.rawValue) {
+                nearest.append(candidate.rawValue)
+            }
+        }
+        return nearest.isEmpty ? message : message + "; nearest typenames: " + nearest.joined(separator: ", ")
+    }
+
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
