@@ -43,6 +43,28 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(help.contains("  <pattern>               Only keys matching this pattern"), help)
     }
 
+    /// Naming the open file first, as on the command line, would make it
+    /// a key or a pattern: the REPL says to leave it out, and how.
+    func testTheOpenFileNamedOutOfHabitIsExplainedNotTakenForAKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // Another spelling of the same file counts too.
+        let respelled = folder.path + "/./" + URL(fileURLWithPath: cache).lastPathComponent
+        let run = try repl(cache, ["keys \(cache) 'Human*' --mode glob", "show \(respelled) Human:1000", "info \(cache)"])
+        let hint = "gqlcache: commands at this prompt work on \(cache), the file the REPL opened: leave its name out"
+        XCTAssertEqual(run.stderr, """
+            \(hint) (keys 'Human*' --mode glob)
+            \(hint) (show Human:1000)
+            \(hint) (info)
+
+            """)
+        XCTAssertEqual(run.status, .usage)
+        XCTAssertEqual(run.stdout, "")
+        // Without the file name the same lines run; diff names another file there.
+        let fixed = try repl(cache, ["keys 'Human:%'", "diff \(cache) --summary"])
+        XCTAssertEqual(fixed.stderr, "")
+        XCTAssertTrue(fixed.stdout.hasPrefix("Human:1000\nHuman:1002\n"), fixed.stdout)
+    }
+
     func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let stores = OpenStores()

@@ -169,11 +169,27 @@ public final class REPLSession {
                 context.report(.usage, problem)
                 return .usage
             }
+            if let problem = fileGivenOutOfHabit(command, arguments) {
+                context.report(.usage, problem)
+                return .usage
+            }
             var arguments = arguments
             // `show` with no key shows where you are.
             if command == "show" && Self.namesNoKey(arguments) { arguments.insert(current.rawValue, at: 0) }
             return runCommand([command] + arguments)
         }
+    }
+
+    /// The file named first, as on the command line, when it is the open
+    /// one: each command at the prompt works on it already, and would take
+    /// its name for a key or a pattern. (`diff` and `import` name another
+    /// file there.)
+    func fileGivenOutOfHabit(_ command: String, _ arguments: [String]) -> String? {
+        guard !["diff", "import"].contains(command), let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        guard first == cachePath || FileManager.default.fileExists(atPath: first) && resolved(first) == resolved(cachePath) else { return nil }
+        let meant = ([command] + arguments.dropFirst()).map(HealthRendering.shellWord).joined(separator: " ")
+        return "commands at this prompt work on \(cachePath), the file the REPL opened: leave its name out (\(meant))"
     }
 
     /// Why a CLI command does not run at the prompt, for those that do not.
