@@ -188,13 +188,16 @@ _gqlcache_info() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --color --top)
+    non_repeating_options=(--format --busy-timeout --color --top)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -219,7 +222,7 @@ _gqlcache_keys() {
     repeating_flags=()
     non_repeating_flags=(--count --quiet -q --no-pager --version -h --help)
     repeating_options=(--type)
-    non_repeating_options=(--mode --limit --format --color)
+    non_repeating_options=(--mode --limit --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -237,6 +240,9 @@ _gqlcache_keys() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -258,7 +264,7 @@ _gqlcache_show() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--depth --format --color)
+    non_repeating_options=(--depth --format --busy-timeout --color)
     __gqlcache_offer_flags_options -1
 
     # Offer option value completions
@@ -268,6 +274,9 @@ _gqlcache_show() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -293,7 +302,7 @@ _gqlcache_read() {
     repeating_flags=()
     non_repeating_flags=(--partial --quiet -q --no-pager --version -h --help)
     repeating_options=(--document --text --var)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format --color)
+    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -333,6 +342,9 @@ _gqlcache_read() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -588,7 +600,7 @@ _gqlcache_grep() {
     repeating_flags=()
     non_repeating_flags=(--regex -i --ignore-case --keys-only --quiet -q --no-pager --version -h --help)
     repeating_options=(--field)
-    non_repeating_options=(--format --color)
+    non_repeating_options=(--format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -598,6 +610,9 @@ _gqlcache_grep() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -619,13 +634,16 @@ _gqlcache_diff() {
     repeating_flags=()
     non_repeating_flags=(--keys-only --summary --quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --color)
+    non_repeating_options=(--format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -651,11 +669,14 @@ _gqlcache_export() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--color --format -o --output)
+    non_repeating_options=(--busy-timeout --color --format -o --output)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--busy-timeout')
+        return
+        ;;
     '--color')
         __gqlcache_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
@@ -722,13 +743,16 @@ _gqlcache_doctor() {
     repeating_flags=()
     non_repeating_flags=(--full --quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --color)
+    non_repeating_options=(--format --busy-timeout --color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -781,7 +805,7 @@ _gqlcache_stats() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--top --format --color)
+    non_repeating_options=(--top --format --busy-timeout --color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
@@ -791,6 +815,9 @@ _gqlcache_stats() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')
@@ -812,7 +839,7 @@ _gqlcache_refs() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--depth --format --color)
+    non_repeating_options=(--depth --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -822,6 +849,9 @@ _gqlcache_refs() {
         ;;
     '--format')
         __gqlcache_add_completions -W 'text'$'\n''json'$'\n''jsonl'
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')

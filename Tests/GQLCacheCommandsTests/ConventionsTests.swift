@@ -201,14 +201,55 @@ final class ConventionsTests: CommandTestCase {
     func testOnlyCommandsThatHaveBusyTimeoutAreToldToRaiseIt() throws {
         XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["rm", "c.sqlite", "A:1"])))
         XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["gc", "c.sqlite", "--all"])))
-        XCTAssertFalse(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["info", "c.sqlite"])))
-        XCTAssertFalse(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["doctor", "c.sqlite"])))
+        XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["info", "c.sqlite"])))
+        XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["doctor", "c.sqlite"])))
+        XCTAssertFalse(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["completions", "bash"])))
         XCTAssertEqual(
             CacheStoreError.busyMessage(path: "c.sqlite", waited: 5, suggestingBusyTimeout: false),
             "c.sqlite: another process holds the database lock (waited 5s); try again")
         XCTAssertEqual(
             "\(CacheStoreError.busy(path: "c.sqlite", waited: 0.2))",
             "c.sqlite: another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout")
+    }
+
+    /// Every command that opens the file takes --busy-timeout: a reader
+    /// waits that long while another process holds an exclusive lock (an
+    /// app committing, or in exclusive locking mode), then fails with 4.
+    func testReadingCommandsAndDryRunsWaitAsLongAsBusyTimeoutSays() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let shell = Process()
+        let input = Pipe()
+        let output = Pipe()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = ["-batch", cache]
+        shell.standardInput = input
+        shell.standardOutput = output
+        try shell.run()
+        defer {
+            try? input.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n.quit\n".utf8))
+            try? input.fileHandleForWriting.close()
+            shell.waitUntilExit()
+        }
+        // BEGIN EXCLUSIVE keeps readers out, as the app's commit does.
+        try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\nBEGIN EXCLUSIVE;\nSELECT 'began';\n".utf8))
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("began") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        XCTAssertTrue(String(decoding: seen, as: UTF8.self).contains("began"), "the shell took the lock")
+        let busy = "gqlcache: \(cache): another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout\n"
+        for arguments in [
+            ["info", cache], ["keys", cache, "--count"], ["show", cache, "QUERY_ROOT"], ["doctor", cache], ["export", cache],
+            ["rm", cache, "Human:1000", "--dry-run"], ["gc", cache, "--all", "--dry-run"],
+        ] {
+            let start = Date()
+            let result = gqlcache(arguments: arguments + ["--busy-timeout", "0.2"])
+            XCTAssertEqual(result.status, .busy, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, busy, "\(arguments)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 3, "\(arguments) waited 0.2 s, not the default 5")
+        }
     }
 
     // MARK: progress

@@ -34,6 +34,7 @@ extension GQLCache {
         var summary = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -43,9 +44,9 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let detail: DiffReport.Detail = summary ? .summary : keysOnly ? .keys : .fields
-            let first = try file.openForReading(context)
+            let first = try reading.openForReading(file, context)
             // A store of its own even for the same path: two cursors need two connections.
-            let second = try CacheFileArgument.openForReading(other, context, shared: false)
+            let second = try CacheFileArgument.openForReading(other, context, busyTimeout: reading.busyTimeout, shared: false)
             var listed = 0
             // With --summary the JSON holds the counts alone, as documented.
             let listsRecords = output.format == .json && detail != .summary

@@ -25,11 +25,12 @@ extension GQLCache {
         var full = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
         func run(in context: CommandContext) throws {
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             let report = try context.withProgress("checking \(file.path)") { progress in
                 try store.healthReport(fullIntegrityCheck: full, progress: progress)
             }

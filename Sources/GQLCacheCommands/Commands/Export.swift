@@ -31,6 +31,7 @@ extension GQLCache {
                 """)
 
         @OptionGroup var file: CacheFileArgument
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
 
         @Option(help: "The form: jsonl (one record per line) or apollo-client (Apollo Client's cache.extract() object).")
@@ -52,7 +53,7 @@ extension GQLCache {
                 // A slip of the keyboard would replace a cache with its JSON.
                 throw CommandFailure(.usage, "--output \(output) is an SQLite database, which the export would replace; remove it first or name another file")
             }
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             if format == .apolloClient {
                 let reserved = try store.read { tx in try tx.existingKeys(among: ApolloClientForm.reservedKeys) }
                 if let key = ApolloClientForm.reservedKeys.first(where: reserved.contains) {

@@ -68,7 +68,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let kinds = self.kinds
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             let collected: GarbageCollection?
             if kinds.isEmpty {
                 collected = nil

@@ -40,6 +40,7 @@ extension GQLCache {
         var keysOnly = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -51,7 +52,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             var listed = 0
             var matchedRecords = 0
             if output.format == .json { context.stdout.write("[") }

@@ -87,7 +87,7 @@ extension GQLCache {
             }
             if dryRun {
                 if exists {
-                    try file.openForReading(context).read { tx in try importAll(into: tx, writing: nil) }
+                    try writing.openForReading(file, context).read { tx in try importAll(into: tx, writing: nil) }
                 } else {
                     try importAll(into: nil, writing: nil)
                 }

@@ -11,6 +11,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -22,7 +23,7 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             // One full scan, for the types, the damaged and the largest records.
             let overview = try context.withProgress("reading \(file.path)") { progress in try store.read(progress: progress) { tx in
                 let census = try tx.census(largest: top, damagedKeys: 5)

@@ -33,6 +33,7 @@ extension GQLCache {
         var count = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -46,7 +47,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let keyPattern = try pattern.map { try KeyPattern($0, mode: mode ?? .apollo) }
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             if count {
                 let total = try store.read { tx in try tx.countKeys(matching: keyPattern, typenames: typenames) }
                 let shown = limit.map { min($0, total) } ?? total
@@ -104,6 +105,7 @@ extension GQLCache.Keys {
         "--quiet": (.flag, "--quiet"),
         "-q": (.flag, "--quiet"),
         "--no-pager": (.flag, "--no-pager"),
+        "--busy-timeout": (.unconditionalOption, "--busy-timeout"),
     ]
 
     /// `keys` is the command scripts run once per pattern or type, and a
@@ -132,6 +134,10 @@ extension GQLCache.Keys {
             var pager = PagerOptions()
             pager.noPager = line.flag("--no-pager")
             command.pager = pager
+            var reading = ReadOptions()
+            reading.busyTimeout = try line.value("--busy-timeout", as: Double.self) ?? 5
+            try reading.validate()
+            command.reading = reading
             // What the parser checks once it has the values; a line that
             // fails goes to the parser, for its message.
             try command.validate()

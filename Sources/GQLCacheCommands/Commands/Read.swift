@@ -35,6 +35,7 @@ extension GQLCache {
         var partial = false
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -47,7 +48,7 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
             let (document, schema, variables) = (loaded.document, loaded.schema, loaded.variables)
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             let result: ReadResult = try store.read { tx in
                 let reader = CacheReader(document: document, schema: schema, source: tx)
                 do {

@@ -25,6 +25,7 @@ extension GQLCache {
         var depth: Int = 1
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -36,7 +37,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let key = CacheKey(self.key)
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             let (graph, incoming) = try store.read { tx in
                 (try RecordGraph.load([key], depth: depth, in: tx), try tx.references(to: [key], filter: .containing(keys: [key])))
             }

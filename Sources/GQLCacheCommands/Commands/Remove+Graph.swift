@@ -37,7 +37,7 @@ extension GQLCache.Remove {
         let result: RemovalOutcome
         let store: CacheStore
         if dryRun {
-            store = try file.openForReading(context)
+            store = try writing.openForReading(file, context)
             result = try store.read { tx in
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
@@ -62,7 +62,7 @@ extension GQLCache.Remove {
                 .notFound, KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
-        let missing = try file.openForReading(context).read { tx in
+        let missing = try writing.openForReading(file, context).read { tx in
             let existing = try tx.existingKeys(among: requested)
             return try requested.filter { !existing.contains($0) }.map { ($0, try tx.suggestions(for: $0)) }
         }

@@ -94,7 +94,7 @@ extension GQLCache {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
             }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             let outcome: RemovalOutcome
             func outcomeOfRemoving(_ removed: [CacheKey], in tx: ReadTransaction) throws -> RemovalOutcome {
                 try RemovalOutcome.after(
@@ -134,7 +134,7 @@ extension GQLCache {
             // One full scan, for the progress shown on a terminal: the keys
             // and the references they leave dangling are found in one pass.
             if dryRun {
-                let store = try file.openForReading(context)
+                let store = try writing.openForReading(file, context)
                 let outcome = try context.withProgress("finding keys matching \(pattern)", scans: 1) { progress in try store.read(progress: progress) { tx in
                     var report = DanglingReport(keepAll: keepAll)
                     let removal = try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { report.add($0) }

@@ -27,6 +27,7 @@ extension GQLCache {
         var depth: Int = 0
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -39,7 +40,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let requested = keys.map { CacheKey($0) }
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             let (graph, suggestions) = try store.read { tx in
                 let graph = try RecordGraph.load(requested, depth: depth, in: tx)
                 var suggestions: [CacheKey: KeySuggestions.Hint] = [:]

@@ -23,6 +23,7 @@ extension GQLCache {
         var top: Int = 10
 
         @OptionGroup var output: OutputOptions
+        @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
         @OptionGroup var pager: PagerOptions
 
@@ -31,7 +32,7 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            let store = try file.openForReading(context)
+            let store = try reading.openForReading(file, context)
             let statistics = try context.withProgress("reading \(file.path)") { progress in
                 try store.read(progress: progress) { tx in try tx.statistics(largest: top) }
             }

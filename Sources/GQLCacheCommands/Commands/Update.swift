@@ -195,7 +195,7 @@ extension GQLCache {
                 }
                 return (value.fieldValue, "--set")
             }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             let body: (ReadTransaction) throws -> [Record] = { tx in
                 let current = try currentData(tx)
                 let (value, origin) = try newData(current)
@@ -215,7 +215,7 @@ extension GQLCache {
             context: CommandContext, target: Target, currentData: (ReadTransaction) throws -> ReadResult,
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
         ) throws {
-            let before = try file.openForReading(context).read { tx in try currentData(tx) }
+            let before = try writing.openForReading(file, context).read { tx in try currentData(tx) }
             let shown = JSONOutput.response(before.data ?? .null).rendered(pretty: true) + "\n"
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("gqlcache-update-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).json").path
@@ -250,7 +250,7 @@ extension GQLCache {
                 keep = true
                 throw error
             }
-            let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             func check(_ tx: ReadTransaction) throws {
                 guard try currentData(tx).data == before.data else {
                     keep = true

@@ -92,7 +92,7 @@ extension GQLCache {
                     changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
                 }
             } else {
-                let store = dryRun ? try file.openForReading(context) : try writing.openForWriting(file, context)
+                let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             }
             changes.render(format: output.format, context: context)

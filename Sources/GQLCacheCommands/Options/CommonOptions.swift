@@ -10,18 +10,19 @@ struct CacheFileArgument: ParsableArguments {
 
     /// Opens the file read-only: nothing in it or beside it is created or
     /// changed. Warns when only an immutable snapshot could be read.
-    func openForReading(_ context: CommandContext) throws -> CacheStore {
-        try Self.openForReading(path, context)
+    /// `busyTimeout`: seconds to wait while another process holds the lock.
+    func openForReading(_ context: CommandContext, busyTimeout: Double) throws -> CacheStore {
+        try Self.openForReading(path, context, busyTimeout: busyTimeout)
     }
 
     /// Opens another file read-only, as ``openForReading(_:)`` does.
     /// `shared: false` opens a store of its own even where the REPL keeps
     /// one open.
-    static func openForReading(_ path: String, _ context: CommandContext, shared: Bool = true) throws -> CacheStore {
+    static func openForReading(_ path: String, _ context: CommandContext, busyTimeout: Double, shared: Bool = true) throws -> CacheStore {
         let openStores = shared ? context.openStores : nil
-        let store = try openStores?.store(path: path, access: .readOnly, busyTimeout: 0) {
-            try CacheStore.open(at: path, access: .readOnly)
-        } ?? CacheStore.open(at: path, access: .readOnly)
+        let store = try openStores?.store(path: path, access: .readOnly, busyTimeout: busyTimeout) {
+            try CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout)
+        } ?? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout)
         if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
             context.warn(
                 "\(path): its folder is not writable, so it was read as an immutable snapshot; "
@@ -49,22 +50,48 @@ struct OutputOptions: ParsableArguments {
     var format: OutputFormat = .text
 }
 
+/// `--busy-timeout`, as every command that opens the file takes it.
+enum BusyTimeout {
+    /// What SQLite waits when no --busy-timeout is given.
+    static let standard: Double = 5
+    static let help = ArgumentHelp("Seconds to wait while another process (the app) holds the database lock.", valueName: "seconds")
+
+    static func validate(_ seconds: Double) throws {
+        guard seconds >= 0, seconds <= CacheStore.maximumBusyTimeout else {
+            throw ValidationError("--busy-timeout must be from 0 to \(Int(CacheStore.maximumBusyTimeout)) seconds")
+        }
+    }
+}
+
+/// Options of commands that only read the file.
+struct ReadOptions: ParsableArguments {
+    // Unconditional: a negative number is a value to refuse with a reason, not another option.
+    @Option(name: .customLong("busy-timeout"), parsing: .unconditional, help: BusyTimeout.help)
+    var busyTimeout: Double = BusyTimeout.standard
+
+    func validate() throws { try BusyTimeout.validate(busyTimeout) }
+
+    /// Opens the file read-only (``CacheFileArgument/openForReading(_:busyTimeout:)``).
+    func openForReading(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
+        try file.openForReading(context, busyTimeout: busyTimeout)
+    }
+}
+
 /// Options of commands that change the file.
 struct WriteOptions: ParsableArguments {
     // Unconditional: a negative number is a value to refuse with a reason, not another option.
-    @Option(
-        name: .customLong("busy-timeout"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to wait while another process (the app) holds the database lock.", valueName: "seconds"))
-    var busyTimeout: Double = 5
+    @Option(name: .customLong("busy-timeout"), parsing: .unconditional, help: BusyTimeout.help)
+    var busyTimeout: Double = BusyTimeout.standard
 
     @Flag(help: ArgumentHelp(
         "Before changing the file, copy it beside itself as FILE.backup-YYYYMMDD-HHMMSS (SQLite's online backup: consistent while the app has it open; an existing file is never overwritten) and print the copy's path on standard error."))
     var backup = false
 
-    func validate() throws {
-        guard busyTimeout >= 0, busyTimeout <= CacheStore.maximumBusyTimeout else {
-            throw ValidationError("--busy-timeout must be from 0 to \(Int(CacheStore.maximumBusyTimeout)) seconds")
-        }
+    func validate() throws { try BusyTimeout.validate(busyTimeout) }
+
+    /// A dry run's read-only opening, with the same wait.
+    func openForReading(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
+        try file.openForReading(context, busyTimeout: busyTimeout)
     }
 
     /// Opens the file for writing. With --backup, the store's next write

@@ -279,7 +279,10 @@ public final class REPLSession {
     }
 
     func readStore() throws -> CacheStore {
-        try stores.store(path: cachePath, access: .readOnly, busyTimeout: 0) { try CacheStore.open(at: cachePath, access: .readOnly) }
+        // The store a read-only command opens with the default wait: one connection for both.
+        try stores.store(path: cachePath, access: .readOnly, busyTimeout: BusyTimeout.standard) {
+            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: BusyTimeout.standard)
+        }
     }
 
     private func help(_ arguments: [String]) -> ExitStatus {

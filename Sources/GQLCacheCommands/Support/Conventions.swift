@@ -6,7 +6,7 @@ import ArgumentParser
 enum Conventions {
     /// True when the command has `--busy-timeout` (it writes).
     static func takesBusyTimeout(_ command: ParsableCommand) -> Bool {
-        Mirror(reflecting: command).children.contains { $0.value is OptionGroup<WriteOptions> }
+        Mirror(reflecting: command).children.contains { $0.value is OptionGroup<WriteOptions> || $0.value is OptionGroup<ReadOptions> }
     }
 
     /// The convention groups a command has, found among its stored
