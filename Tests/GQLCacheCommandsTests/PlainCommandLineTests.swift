@@ -15,7 +15,7 @@ final class PlainCommandLineTests: CommandTestCase {
             command.file.path, String(describing: command.pattern), String(describing: command.mode),
             command.typenames.description, String(describing: command.limit), String(command.count),
             command.output.format.rawValue, String(describing: command.display.color), String(command.display.quiet),
-            String(command.pager.noPager),
+            String(command.pager.noPager), String(command.reading.busyTimeout),
         ].joined(separator: " | ")
     }
 
@@ -33,6 +33,7 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", ""],
             ["", "--count"],
             ["c.sqlite", "--type=-odd"],
+            ["c.sqlite", "--busy-timeout", "0.5", "--count"], ["c.sqlite", "--busy-timeout=0"],
             ["help"],  // a file named help
         ]
         for line in lines {
@@ -54,6 +55,7 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", "--mode"], ["c.sqlite", "p", "--mode", "--count"], ["c.sqlite", "p", "--mode", "-x"],
             ["c.sqlite", "p", "--mode=bogus"], ["c.sqlite", "--color", "sometimes"],
             ["c.sqlite", "--limit", "-1"], ["c.sqlite", "--limit", "many"], ["c.sqlite", "--limit"],
+            ["c.sqlite", "--busy-timeout", "-1"], ["c.sqlite", "--busy-timeout", "soon"],
             ["c.sqlite", "--mode", "prefix"],  // a mode without a pattern
             ["c.sqlite", "--type="],  // an empty type name
             ["c.sqlite", "-"],
@@ -83,7 +85,7 @@ final class PlainCommandLineTests: CommandTestCase {
             Set(OptionTable.commands.names["keys"] ?? []))
         XCTAssertEqual(
             Mirror(reflecting: GQLCache.Keys()).children.compactMap(\.label),
-            ["_file", "_pattern", "_mode", "_typenames", "_limit", "_count", "_output", "_display", "_pager"],
+            ["_file", "_pattern", "_mode", "_typenames", "_limit", "_count", "_output", "_reading", "_display", "_pager"],
             "each stored property is set by parsePlainly")
     }
 
