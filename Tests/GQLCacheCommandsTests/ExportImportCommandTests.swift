@@ -277,10 +277,57 @@ final class ExportImportCommandTests: CommandTestCase {
         let input = path("nul.jsonl")
         let lines = [#"{"key":"Ok:1","record":{"n":1}}"#, #"{"key":"A\u0000B","record":{"n":2}}"#]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
-        let result = GQLCacheCommandsTests.gqlcache("import", cache, input)
-        XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, #"gqlcache: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing was written"# + "\n")
+        let message = #"gqlcache: \#(input):2: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing imported"# + "\n"
+        for dryRun in [[], ["--dry-run"]] {
+            let result = GQLCacheCommandsTests.gqlcache(arguments: ["import", cache, input] + dryRun)
+            XCTAssertEqual(result.status, .usage, "\(dryRun)")
+            XCTAssertEqual(result.stderr, message, "a dry run refuses it as the import does")
+        }
+        let extract = gqlcache(arguments: ["import", cache, "-", "--dry-run"], input: #"{"A\u0000B":{"n":1}}"#)
+        XCTAssertEqual(extract.status, .usage)
+        XCTAssertEqual(
+            extract.stderr,
+            #"gqlcache: standard input: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing imported"# + "\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+    }
+
+    /// A file name may be a pipe (a named pipe, a shell's <(…), /dev/stdin):
+    /// it is read once, as a stream, with nothing of its start lost.
+    func testImportAndDocumentsReadFromPipesGivenByName() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let jsonl = GQLCacheCommandsTests.gqlcache("export", cache).stdout
+        // A short first line (the probe for an SQLite header reads 16 bytes) and a blank one.
+        let input = "\n" + #"{"key":"A","record":{"a":1}}"# + "\n" + jsonl
+        let created = path("piped.sqlite")
+        let imported = try throughFIFO(input) { fifo in GQLCacheCommandsTests.gqlcache("import", created, fifo, "--create") }
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertEqual(try keys(in: created), (try keys(in: cache) + ["A"]).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        let extract = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client").stdout
+        let fromExtract = path("extract.sqlite")
+        let second = try throughFIFO(extract) { fifo in GQLCacheCommandsTests.gqlcache("import", fromExtract, fifo, "--create") }
+        XCTAssertEqual(second.status, .success, second.stderr)
+        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("diff", cache, fromExtract).status, .success)
+        let read = try throughFIFO("{ hero(episode: NEWHOPE) { name } }") { fifo in
+            GQLCacheCommandsTests.gqlcache("read", cache, "--document", fifo, "--format", "jsonl")
+        }
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(read.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+    }
+
+    /// Runs `body` with the path of a named pipe that another process
+    /// writes `text` into.
+    func throughFIFO(_ text: String, _ body: (String) -> CommandResult) throws -> CommandResult {
+        let fifo = path("fifo-\(UUID().uuidString)")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let source = path("source-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: source))
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "cat \"$0\" > \"$1\"", source, fifo]
+        try writer.run()
+        let result = body(fifo)
+        writer.waitUntilExit()
+        return result
     }
 
     func testImportRefusesAnEmptyKeyAndNamesTheLine() throws {

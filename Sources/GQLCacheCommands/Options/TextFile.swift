@@ -14,8 +14,17 @@ enum TextFile {
             throw CommandFailure(.io, "\(name): no such file")
         }
         guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(name): is a directory, not the \(what)") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.io, "\(name): cannot read the \(what) (permission denied?)")
+        // Read as a stream, not by its size: a pipe (a shell's <(…), a
+        // named pipe, /dev/stdin) has none.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure(.io, "\(name): cannot read the \(what) (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw CommandFailure(.io, "\(name): cannot read the \(what) (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             let sqlite = FileProbe.startsAsSQLite(data)

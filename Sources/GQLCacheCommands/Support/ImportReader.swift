@@ -74,6 +74,10 @@ final class ImportReader {
             if record.key.rawValue.isEmpty {
                 throw CommandFailure(.usage, "\(name):\(line.number): the key is empty, which no Apollo cache key is; nothing imported")
             }
+            // Refused here, so that a dry run refuses it too, naming the line.
+            if record.key.rawValue.utf8.contains(0) {
+                throw CommandFailure(.usage, "\(name):\(line.number): \(Self.nulMessage(record.key))")
+            }
             batch.append(record)
         }
         return batch.isEmpty ? nil : batch
@@ -100,11 +104,18 @@ final class ImportReader {
             if extracted?.contains(where: { $0.key.rawValue.isEmpty }) == true {
                 throw CommandFailure(.usage, "\(name): an entity ID is empty, which no Apollo cache key is; nothing imported")
             }
+            if let record = extracted?.first(where: { $0.key.rawValue.utf8.contains(0) }) {
+                throw CommandFailure(.usage, "\(name): \(Self.nulMessage(record.key))")
+            }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
         let batch = Array(records.prefix(size))
         extracted = records.dropFirst(size)
         return batch
+    }
+
+    private static func nulMessage(_ key: CacheKey) -> String {
+        "the key \(JSONWriter.quoted(key.rawValue, asStored: false)) holds a NUL character, which a cache key cannot; nothing imported"
     }
 
     /// `{"data": {…}}`, with `errors` and `extensions` beside it or not: a
@@ -125,6 +136,9 @@ final class FileLines: LineSource {
     private let file: UnsafeMutablePointer<FILE>
     private var line: UnsafeMutablePointer<CChar>?
     private var capacity = 0
+    /// The first bytes, read to tell an SQLite file, and not yet returned:
+    /// a pipe cannot be rewound to read them again.
+    private var head: [UInt8] = []
 
     /// Opens `path`, or fails naming it.
     init(path: String) throws {
@@ -138,11 +152,12 @@ final class FileLines: LineSource {
         }
         // A cache file given where its export belongs is named for what it is.
         var header = [UInt8](repeating: 0, count: 16)
-        if fread(&header, 1, 16, file) == 16, FileProbe.startsAsSQLite(Data(header)) {
+        let read = fread(&header, 1, 16, file)
+        if read == 16, FileProbe.startsAsSQLite(Data(header)) {
             fclose(file)
             throw CommandFailure(.usage, "\(path): an SQLite database, not an export (export it first: gqlcache export \(path) > FILE.jsonl)")
         }
-        rewind(file)
+        head = Array(header.prefix(read))
         self.file = file
     }
 
@@ -152,12 +167,35 @@ final class FileLines: LineSource {
     }
 
     func readLine() -> String? {
+        if !head.isEmpty {
+            // The probed bytes come first: a line of their own when they
+            // hold its end, else the start of the line getline reads.
+            if let end = head.firstIndex(of: 0x0A) {
+                let text = Self.text(head[..<end])
+                head.removeFirst(end + 1)
+                return text
+            }
+            let start = head
+            head = []
+            guard let rest = nextLine() else { return Self.text(start[...]) }
+            return Self.text(start[...] + rest)
+        }
         let length = getline(&line, &capacity, file)
         guard length >= 0, let line else { return nil }
-        var count = length
-        while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D { count -= 1 }
-        return line.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
+        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Self.text(UnsafeBufferPointer(start: $0, count: length)[...]) }
+    }
+
+    /// The next line's bytes from the file, with its line break.
+    private func nextLine() -> [UInt8]? {
+        let length = getline(&line, &capacity, file)
+        guard length >= 0, let line else { return nil }
+        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    /// A line's text, without its line break.
+    private static func text<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> String where Bytes.SubSequence == Bytes {
+        var bytes = bytes
+        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
