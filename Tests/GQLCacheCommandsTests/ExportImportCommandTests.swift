@@ -314,6 +314,18 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(read.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
     }
 
+    func testAnExportReplacingAFileKeepsItsPermissions() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let target = path("private.jsonl")
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(chmod(target, 0o600), 0)
+        let result = GQLCacheCommandsTests.gqlcache("export", cache, "-o", target)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertTrue(try String(contentsOfFile: target, encoding: .utf8).hasPrefix(#"{"key":"#))
+    }
+
     /// Runs `body` with the path of a named pipe that another process
     /// writes `text` into.
     func throughFIFO(_ text: String, _ body: (String) -> CommandResult) throws -> CommandResult {

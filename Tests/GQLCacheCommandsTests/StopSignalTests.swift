@@ -82,6 +82,30 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationStatus, SIGINT)
         XCTAssertFalse(try keys(in: cache).contains("Human:1000"), "the write had committed")
     }
+
+    /// export -o writes a temporary file beside the target: a signal that
+    /// ends the process removes it first, and the target is never made.
+    func testASignalDuringAnExportToAFileLeavesNoTemporaryFile() throws {
+        let cache = try largeCache(count: 300_000)
+        let exports = folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        let target = exports.appendingPathComponent("out.jsonl").path
+        for signal in [SIGTERM, SIGINT] {
+            let (process, _, _) = try start(["export", cache, "-o", target])
+            // The temporary file appears as the export starts; the export goes on for a while.
+            let deadline = Date().addingTimeInterval(30)
+            while (try FileManager.default.contentsOfDirectory(atPath: exports.path)).isEmpty {
+                guard process.isRunning, Date() < deadline else { return XCTFail("the export never made its temporary file") }
+                usleep(200)
+            }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the export was still running")
+            XCTAssertEqual(process.terminationStatus, signal)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exports.path), [], "no temporary file, no target")
+        }
+    }
+
     func testCtrlCWhileTheEditorRunsIsTheEditorsAndGqlcacheCarriesOn() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

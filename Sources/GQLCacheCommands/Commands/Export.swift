@@ -63,7 +63,7 @@ extension GQLCache {
                             + "so it could not be told apart; export it with --format jsonl")
                 }
             }
-            let fileOutput = try output.map { try FileOutput(path: $0) }
+            let fileOutput = try output.map { try FileOutput(path: $0, removedOnStop: context.catchesStopSignals) }
             let sink: TextSink = fileOutput ?? context.stdout
             let count = try store.read { tx in
                 switch format {

@@ -15,8 +15,11 @@ final class FileOutput: TextSink {
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private var failure: String?
+    private var removedOnStop = false
 
-    init(path: String) throws {
+    /// `removedOnStop`: a signal that ends the process removes the
+    /// temporary file first (``StopSignals``), as a command line wants.
+    init(path: String, removedOnStop: Bool = false) throws {
         self.path = path
         var status = stat()
         let exists = stat(path, &status) == 0
@@ -39,10 +42,21 @@ final class FileOutput: TextSink {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).gqlcache-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))").path
         temporaryPath = temporary
+        // Before the file exists, so that no moment leaves it behind.
+        if removedOnStop {
+            StopSignals.shared.removeOnStop(temporary)
+            self.removedOnStop = true
+        }
         // 0666 less the umask, as a shell's > gives.
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
+            if removedOnStop { StopSignals.shared.forget(temporary) }
             throw CommandFailure(.io, "\(path): cannot create the file (\(String(cString: strerror(errno))))")
+        }
+        // A file replaced keeps its permissions: an export can be as private as what it replaces.
+        var replaced = stat()
+        if stat(destination, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG {
+            fchmod(descriptor, replaced.st_mode & 0o7777)
         }
         buffer.reserveCapacity(1 << 16)
     }
@@ -89,6 +103,7 @@ final class FileOutput: TextSink {
         if failure == nil && close(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         descriptor = -1
         if failure == nil, let temporaryPath, rename(temporaryPath, destination) != 0 { failure = String(cString: strerror(errno)) }
+        if removedOnStop, let temporaryPath, failure == nil { StopSignals.shared.forget(temporaryPath) }
         if let failure {
             discard()
             let outcome = temporaryPath == nil ? "" : "; it was left as it was"
@@ -102,7 +117,10 @@ final class FileOutput: TextSink {
             close(descriptor)
             descriptor = -1
         }
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryPath {
+            unlink(temporaryPath)
+            if removedOnStop { StopSignals.shared.forget(temporaryPath) }
+        }
     }
 
     /// True when `output` names the cache file or one of SQLite's files beside it.

@@ -15,11 +15,14 @@ import Foundation
 /// waiting for the input it reads, as an import from a terminal, notices an
 /// interrupt only at its next statement). Closer together, signals are one
 /// request: `timeout` and a terminal's process group can deliver one twice.
+/// A temporary file being written (``FileOutput``) is removed before the
+/// signal ends the process.
 final class StopSignals: @unchecked Sendable {
     static let shared = StopSignals()
 
     private let lock = NSLock()
     private var stores: [CacheStore] = []
+    private var temporaryFiles: [String] = []
     private var isCatching = false
 
     /// Watches `store` from now on; the first store watched starts the catching.
@@ -30,6 +33,21 @@ final class StopSignals: @unchecked Sendable {
             return !isCatching
         }
         if startsCatching { startCatching() }
+    }
+
+    /// Removes `path` when a signal ends the process, until ``forget(_:)``.
+    func removeOnStop(_ path: String) {
+        let startsCatching = lock.withLock {
+            temporaryFiles.append(path)
+            defer { isCatching = true }
+            return !isCatching
+        }
+        if startsCatching { startCatching() }
+    }
+
+    /// `path` was moved into place or removed: a signal leaves it alone.
+    func forget(_ path: String) {
+        lock.withLock { temporaryFiles.removeAll { $0 == path } }
     }
 
     private func startCatching() {
@@ -48,6 +66,7 @@ final class StopSignals: @unchecked Sendable {
                 let stillWriting = writing.contains { store in interrupted.contains { $0 === store } }
                 if stillWriting && now - interruptedAt < 1 { continue }
                 guard !writing.isEmpty, !stillWriting else {
+                    for path in lock.withLock({ temporaryFiles }) { unlink(path) }
                     gqlcache_die_of(Int32(signal))
                     return
                 }
