@@ -55,6 +55,20 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(summaryJSON.keys.sorted(), ["added", "changed", "removed", "same", "unchanged"], "no records with --summary, as documented")
     }
 
+    /// --quiet leaves out the summary line, as it does every summary; with
+    /// --summary that line is the data asked for, and stays.
+    func testQuietLeavesOutTheSummaryLineUnlessItIsWhatWasAskedFor() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let planted = try plantedCopy()
+        let quiet = gqlcache("diff", original, planted, "--keys-only", "-q")
+        XCTAssertEqual(quiet.status, .notFound)
+        XCTAssertEqual(quiet.lines, ["~ Droid:2001", "- Human:1002", "+ Human:1003"])
+        let same = gqlcache("diff", original, original, "--quiet")
+        XCTAssertEqual(same.status, .success)
+        XCTAssertEqual(same.stdout, "", "as diff -q and cmp -s: the status says it")
+        XCTAssertEqual(gqlcache("diff", original, planted, "--summary", "-q").lines, ["3 records differ: 1 added, 1 removed, 1 changed; 8 the same"])
+    }
+
     func testJSONListsEachRecordThenTheCounts() throws {
         let result = gqlcache("diff", try copyOfFixture("starwars.sqlite"), try plantedCopy(), "--format", "json")
         XCTAssertEqual(result.status, .notFound)

@@ -70,7 +70,8 @@ extension GQLCache {
             }
             switch output.format {
             case .text:
-                context.print(DiffReport.summary(counts))
+                // The summary line is the data --summary asks for; otherwise a summary --quiet leaves out.
+                if detail == .summary { context.print(DiffReport.summary(counts)) } else { context.note(DiffReport.summary(counts)) }
             case .json:
                 if listsRecords {
                     context.stdout.write(listed == 0 ? "]" : "\n  ]")
