@@ -65,6 +65,48 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(fixed.stdout.hasPrefix("Human:1000\nHuman:1002\n"), fixed.stdout)
     }
 
+    /// quit, pwd and their like take no arguments: 'exit 3' would end with
+    /// another status than the one typed, so it is refused, not dropped.
+    func testCommandsWithoutArgumentsRefuseThemRatherThanDropThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["pwd extra", "status 5", "back now", "exit 3", "keys --count"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: pwd takes no arguments, not 'extra'
+            gqlcache: status takes no arguments, not '5'
+            gqlcache: back takes no arguments, not 'now'
+            gqlcache: exit takes no arguments, not '3' (the REPL ends with the last command's status)
+
+            """)
+        XCTAssertEqual(run.stdout, "10\n", "exit 3 did not end the script")
+        XCTAssertEqual(run.status, .success)
+    }
+
+    /// A script piped into the REPL is its standard input: a command
+    /// reading '-' would swallow the rest of the script, so it is refused.
+    /// With -c, standard input is free for it.
+    func testAScriptOnStandardInputCannotBeReadAgainAsACommandsInput() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        func run(_ arguments: [String], stdin lines: [String]) -> CommandResult {
+            let stdout = StringSink(), stderr = StringSink()
+            let context = CommandContext(
+                stdout: stdout, stderr: stderr, stdin: ScriptedLines(lines), stdinIsTerminal: false, stdoutIsTerminal: false,
+                environment: [:])
+            let status = GQLCacheMain.run(arguments: arguments, context: context)
+            return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+        }
+        let line = #"{"key":"Z:1","record":{"a":1}}"#
+        let piped = run(["repl", cache], stdin: ["import - --dry-run", "keys --count"])
+        XCTAssertEqual(
+            piped.stderr,
+            "gqlcache: '-' would read the rest of this script, which comes from standard input; name a file instead, or give the commands with -c\n")
+        XCTAssertEqual(piped.stdout, "10\n", "the script went on with its next line")
+        let exported = run(["repl", cache], stdin: ["export -o - --format jsonl"])
+        XCTAssertEqual(exported.status, .success, "-o - writes to standard output: " + exported.stderr)
+        let withC = run(["repl", cache, "-c", "import - --dry-run"], stdin: [line])
+        XCTAssertEqual(withC.status, .success, withC.stderr)
+        XCTAssertTrue(withC.stdout.contains("would import 1 record"), withC.stdout)
+    }
+
     func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let stores = OpenStores()

@@ -49,6 +49,7 @@ extension GQLCache {
                 context.note("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
             } else {
                 reader = SourceLineReader(source: context.stdin)
+                session.scriptIsStandardInput = true
             }
             let status = session.run(reader: reader, bail: bail)
             reader.setCompleter(nil)

@@ -32,6 +32,9 @@ public final class REPLSession {
     /// Where commands read the answers to their questions; nil: the
     /// context's standard input.
     var answers: LineSource?
+    /// The lines run come from standard input (a script piped in), so a
+    /// command must not read it as its own input.
+    var scriptIsStandardInput = false
 
     public init(cachePath: String, context: CommandContext, interactive: Bool) {
         self.cachePath = cachePath
@@ -142,6 +145,12 @@ public final class REPLSession {
         }
         guard let command = words.first else { return lastStatus }
         let arguments = Array(words.dropFirst())
+        if let extra = arguments.first, ["quit", "exit", "..", "back", "pwd", "status"].contains(command) {
+            // Said, not dropped: 'exit 3' would otherwise end with another status than the one typed.
+            let ending = ["quit", "exit"].contains(command) ? " (the REPL ends with the last command's status)" : ""
+            context.report(.usage, "\(command) takes no arguments, not '\(extra)'\(ending)")
+            return .usage
+        }
         switch command {
         case "quit", "exit":
             return nil
@@ -167,6 +176,13 @@ public final class REPLSession {
         default:
             if let problem = Self.notRunnable(command) {
                 context.report(.usage, problem)
+                return .usage
+            }
+            // Every input given as '-' (import's, --response, --data, --variables-file); not export's -o -.
+            if scriptIsStandardInput, arguments.indices.contains(where: { arguments[$0] == "-" && ($0 == 0 || !["-o", "--output"].contains(arguments[$0 - 1])) }) {
+                context.report(
+                    .usage,
+                    "'-' would read the rest of this script, which comes from standard input; name a file instead, or give the commands with -c")
                 return .usage
             }
             if let problem = fileGivenOutOfHabit(command, arguments) {
