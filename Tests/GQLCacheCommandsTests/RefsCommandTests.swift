@@ -32,6 +32,16 @@ final class RefsCommandTests: CommandTestCase {
             "└─ friendsConnection(after:null,first:2) → Droid:2001.friendsConnection(after:null,first:2) (FriendsConnection)",
             "   └─ friends[0] → Human:1000 (Human) (above)",
         ])
+        // In JSON the repeated record says so, rather than looking like one without references.
+        let json = try XCTUnwrap(try gqlcache("refs", cache, "Droid:2001", "--depth", "3", "--format", "json").json() as? [String: Any])
+        let references = try XCTUnwrap(json["references"] as? [[String: Any]])
+        let first = try XCTUnwrap(references.first)
+        XCTAssertNil(first["shownAbove"], "the first Human:1000 is expanded here")
+        XCTAssertEqual((first["references"] as? [[String: Any]])?.first?["to"] as? String, "Starship:3001")
+        let connection = try XCTUnwrap(references.last?["references"] as? [[String: Any]])
+        XCTAssertEqual(connection.first?["to"] as? String, "Human:1000")
+        XCTAssertEqual(connection.first?["shownAbove"] as? Bool, true)
+        XCTAssertNil(connection.first?["references"])
     }
 
     func testAMissingKeyStillShowsWhoHoldsADanglingReferenceToIt() throws {

@@ -79,6 +79,8 @@ struct ReferenceTree {
                 ("typename", node.typename.map(JSONOutput.string) ?? .null),
             ]
             if !node.children.isEmpty { members.append(("references", .array(node.children.map(encode)))) }
+            // As the text's "(above)": its references are in the tree already, not absent.
+            if node.repeated { members.append(("shownAbove", .bool(true))) }
             return .object(members)
         }
         return nodes.map(encode)
