@@ -135,7 +135,7 @@ extension GQLCache.Keys {
             pager.noPager = line.flag("--no-pager")
             command.pager = pager
             var reading = ReadOptions()
-            reading.busyTimeout = try line.value("--busy-timeout", as: Double.self) ?? 5
+            reading.busyTimeout = try line.value("--busy-timeout", as: Double.self) ?? BusyTimeout.standard
             try reading.validate()
             command.reading = reading
             // What the parser checks once it has the values; a line that
