@@ -177,19 +177,17 @@ final class FileLines: LineSource {
             }
             let start = head
             head = []
-            guard let rest = nextLine() else { return Self.text(start[...]) }
-            return Self.text(start[...] + rest)
+            return withNextLine { Self.text(start[...] + $0) } ?? Self.text(start[...])
         }
-        let length = getline(&line, &capacity, file)
-        guard length >= 0, let line else { return nil }
-        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Self.text(UnsafeBufferPointer(start: $0, count: length)[...]) }
+        return withNextLine { Self.text($0[...]) }
     }
 
-    /// The next line's bytes from the file, with its line break.
-    private func nextLine() -> [UInt8]? {
+    /// `body` with the next line's bytes from the file (its line break
+    /// included), read in place; nil at the end.
+    private func withNextLine<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         let length = getline(&line, &capacity, file)
         guard length >= 0, let line else { return nil }
-        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return line.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
     /// A line's text, without its line break.

@@ -27,18 +27,18 @@ final class StopSignals: @unchecked Sendable {
 
     /// Watches `store` from now on; the first store watched starts the catching.
     func watch(_ store: CacheStore) {
-        let startsCatching = lock.withLock {
-            if !stores.contains(where: { $0 === store }) { stores.append(store) }
-            defer { isCatching = true }
-            return !isCatching
-        }
-        if startsCatching { startCatching() }
+        register { if !stores.contains(where: { $0 === store }) { stores.append(store) } }
     }
 
     /// Removes `path` when a signal ends the process, until ``forget(_:)``.
     func removeOnStop(_ path: String) {
+        register { temporaryFiles.append(path) }
+    }
+
+    /// Runs `update` under the lock; the first registration of any kind starts the catching.
+    private func register(_ update: () -> Void) {
         let startsCatching = lock.withLock {
-            temporaryFiles.append(path)
+            update()
             defer { isCatching = true }
             return !isCatching
         }
