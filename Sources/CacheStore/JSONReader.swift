@@ -399,10 +399,14 @@ struct JSONReader {
         return value
     }
 
+    /// A `\u` escape (the `\u` read), a surrogate pair taking two. Half
+    /// a pair alone is refused, as Foundation's JSON parser (and so Apollo)
+    /// refuses it: no Unicode text holds one, so there is nothing true to
+    /// decode it to.
     private mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
+        let escapeStart = index - 2
         let high = try parseHex4()
         if (0xD800..<0xDC00).contains(high) {
-            // A surrogate pair; a lone surrogate becomes U+FFFD as Foundation does.
             if index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
                 let save = index
                 index += 2
@@ -412,8 +416,11 @@ struct JSONReader {
                 }
                 index = save
             }
-            return "\u{FFFD}"
         }
-        return Unicode.Scalar(high) ?? "\u{FFFD}"
+        guard let scalar = Unicode.Scalar(high) else {
+            index = escapeStart
+            throw error("lone surrogate \\u\(String(high, radix: 16)) (half of a pair)")
+        }
+        return scalar
     }
 }

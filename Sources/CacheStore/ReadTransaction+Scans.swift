@@ -12,10 +12,11 @@ extension ReadTransaction {
     }
 
     /// ``forEachStoredRecord(_:)`` that also says, from SQLite's own JSON
-    /// check, whether each row is well formed (a JSON object), so that a
-    /// row can be passed on as text without being decoded.
+    /// check, whether each row is surely well formed (a JSON object), so
+    /// that a row can be passed on as text without being decoded; a row
+    /// that is not may still decode.
     public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool) throws -> Void) throws {
-        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
+        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.mayBeDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
             stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0)
         }
     }
@@ -33,7 +34,7 @@ extension ReadTransaction {
                   AND (CASE WHEN record IS NULL THEN 1
                             WHEN instr(record, ?1) > 0 THEN 1
                             WHEN instr(record, '\\') > 0 THEN 1
-                            ELSE \(ReadTransaction.isDamagedSQL) END) = 1
+                            ELSE \(ReadTransaction.mayBeDamagedSQL) END) = 1
                 ORDER BY key
                 """,
             binding: text

@@ -12,15 +12,18 @@
 /// whose JSON has a line break between its tokens: it is written again on
 /// one line.
 public enum RecordLine {
-    /// The line for a well-formed row (a JSON object), without its newline.
-    /// Decodes and writes the record again only when its text holds a line
-    /// break. Throws for a damaged row.
+    /// The line for a row, without its newline. `isWellFormed`: SQLite
+    /// found the row a JSON object the decoder reads too; otherwise it is
+    /// decoded to find out. Writes the record again only when its text
+    /// holds a line break. Throws for a damaged row.
     public static func line(for stored: StoredRecord, isWellFormed: Bool) throws -> String {
-        var text: String
-        if isWellFormed, let stored = stored.text, !stored.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+        // A row SQLite cannot vouch for is decoded: that throws when damaged.
+        let decoded = isWellFormed ? nil : try stored.decoded()
+        let text: String
+        if let stored = stored.text, !stored.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
             text = stored
         } else {
-            text = try stored.decoded().jsonText
+            text = try (decoded ?? stored.decoded()).jsonText
         }
         var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)
         line.append("{\"key\":")
@@ -58,8 +61,27 @@ public enum RecordLine {
     /// object with members "key" and "record", whatever their values (a
     /// line with a bad record is a bad line of this form, not an Apollo
     /// Client object with entities named "key" and "record").
+    /// A line that is not JSON counts when it begins as export writes,
+    /// `{"key":`: it is a damaged line of this form.
     public static func isRecordLine(_ line: String) -> Bool {
-        guard case .object(let members)? = try? FieldValue(jsonText: line) else { return false }
+        guard case .object(let members)? = try? FieldValue(jsonText: line) else { return beginsAsRecordLine(line) }
         return members["key"] != nil && members["record"] != nil
+    }
+
+    private static func beginsAsRecordLine(_ line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes)
+            reader.skipWhitespace()
+            guard reader.peek() == UInt8(ascii: "{") else { return false }
+            reader.index += 1
+            reader.skipWhitespace()
+            for byte in #""key""#.utf8 {
+                guard reader.peek() == byte else { return false }
+                reader.index += 1
+            }
+            reader.skipWhitespace()
+            return reader.peek() == UInt8(ascii: ":")
+        }
     }
 }

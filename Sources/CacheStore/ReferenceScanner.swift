@@ -271,9 +271,16 @@ enum ReferenceScanner {
                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 2
                     case UInt8(ascii: "u"):
-                        guard index + 6 <= bytes.count else { return nil }
-                        for offset in 2..<6 where !isHexDigit(bytes[index + offset]) { return nil }
+                        guard let unit = hexEscape(at: index) else { return nil }
                         index += 6
+                        // A surrogate counts only as the first half of a pair
+                        // followed by its second, as the decoder reads it.
+                        if unit >= 0xD800 && unit < 0xE000 {
+                            guard unit < 0xDC00, bytes.count > index, bytes[index] == UInt8(ascii: "\\"),
+                                let low = hexEscape(at: index), low >= 0xDC00 && low < 0xE000
+                            else { return nil }
+                            index += 6
+                        }
                     default:
                         return nil
                     }
@@ -306,6 +313,18 @@ enum ReferenceScanner {
                 }
                 index &+= 8
             }
+        }
+
+        /// The code unit of the `\uXXXX` escape at `start` (its backslash).
+        private func hexEscape(at start: Int) -> UInt32? {
+            guard start + 6 <= bytes.count, bytes[start + 1] == UInt8(ascii: "u") else { return nil }
+            var unit: UInt32 = 0
+            for offset in 2..<6 {
+                let byte = bytes[start + offset]
+                guard isHexDigit(byte) else { return nil }
+                unit = unit << 4 | UInt32(isDigit(byte) ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
+            }
+            return unit
         }
 
         private func isHexDigit(_ byte: UInt8) -> Bool {

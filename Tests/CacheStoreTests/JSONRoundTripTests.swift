@@ -330,7 +330,11 @@ final class JSONRoundTripTests: XCTestCase {
     func testUnicodeEscapesDecodeIncludingSurrogatePairs() throws {
         XCTAssertEqual(try FieldValue(jsonText: #""\u00e9\u00C9""#), .string("éÉ"))
         XCTAssertEqual(try FieldValue(jsonText: #""\ud83d\ude00""#), .string("😀"))
-        XCTAssertEqual(try FieldValue(jsonText: #""\ud83dx""#), .string("\u{FFFD}x"), "a lone surrogate becomes U+FFFD")
+        XCTAssertThrowsError(try FieldValue(jsonText: #""\ud83dx""#), "half a surrogate pair is refused, as Foundation refuses it") { error in
+            XCTAssertEqual(error as? CacheStoreError, .invalidJSON(offset: 1, message: #"lone surrogate \ud83d (half of a pair)"#))
+        }
+        XCTAssertThrowsError(try FieldValue(jsonText: #""\udc00""#), "a low half alone is refused too")
+        XCTAssertThrowsError(try FieldValue(jsonText: #""\ud83d\u0041""#), "a high half followed by another escape is refused")
         XCTAssertEqual(try FieldValue(jsonText: #""\u0000""#), .string("\u{0}"))
     }
 

@@ -18,16 +18,18 @@ struct CommandResult {
 }
 
 /// Runs `gqlcache ARGS` in-process, with scripted answers on a pretend
-/// terminal when `answers` is given.
-func gqlcache(_ arguments: String..., answers: [String]? = nil, environment: [String: String] = [:]) -> CommandResult {
-    gqlcache(arguments: arguments, answers: answers, environment: environment)
+/// terminal when `answers` is given, or `input` on standard input (not a
+/// terminal).
+func gqlcache(_ arguments: String..., answers: [String]? = nil, input: String? = nil, environment: [String: String] = [:]) -> CommandResult {
+    gqlcache(arguments: arguments, answers: answers, input: input, environment: environment)
 }
 
-func gqlcache(arguments: [String], answers: [String]? = nil, environment: [String: String] = [:]) -> CommandResult {
+func gqlcache(arguments: [String], answers: [String]? = nil, input: String? = nil, environment: [String: String] = [:]) -> CommandResult {
     let stdout = StringSink()
     let stderr = StringSink()
+    let lines = input.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     let context = CommandContext(
-        stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers ?? []),
+        stdout: stdout, stderr: stderr, stdin: ScriptedLines(answers ?? lines ?? []),
         stdinIsTerminal: answers != nil, stdoutIsTerminal: false, environment: environment)
     let status = GQLCacheMain.run(arguments: arguments, context: context)
     return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
@@ -123,14 +125,16 @@ func sqliteShell(_ path: String, _ sql: String, readOnly: Bool = false) throws -
 }
 
 /// Runs a program to its end: its exit status and what it printed on each
-/// stream. `environment` nil passes the tests' own.
+/// stream. `environment` nil passes the tests' own; `standardInput` is a
+/// file to read from.
 func runProgram(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let standardInput { process.standardInput = FileHandle(forReadingAtPath: standardInput) }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -263,6 +263,39 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 97)"), diff.stdout)
     }
 
+    /// Foundation's JSON parser, and so Apollo, refuses half a surrogate
+    /// pair (`\ud83d` alone); SQLite's json_valid accepts it. Every command
+    /// must side with Apollo, and a whole pair stays a character.
+    func testARecordHoldingHalfASurrogatePairIsDamagedForEveryCommand() throws {
+        let original = try copyOfFixture("starwars.sqlite")
+        let cache = path("surrogate.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: cache)
+        try sqlite(cache, #"""
+            UPDATE records SET record = replace(record, '"name":"Luke Skywalker"', '"name":"Luke \ud83d"') WHERE key = 'Human:1000';
+            UPDATE records SET record = replace(record, '"name":"R2-D2"', '"name":"R2 \ud83d\ude00"') WHERE key = 'Droid:2001';
+            """#)
+        let problem = #"lone surrogate \ud83d (half of a pair) at byte 132"#
+
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("damaged records (1)\n  Human:1000: \(problem)\n"), doctor.stdout)
+        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL or not a JSON object): Human:1000\n")
+        XCTAssertEqual(gqlcache("show", cache, "Human:1000").status, .damagedRecord)
+        let read = gqlcache("read", cache, "--text", "{ human(id: 1000) { name } }")
+        XCTAssertEqual(read.status, .damagedRecord)
+        XCTAssertEqual(read.stderr, "gqlcache: cannot read human: record 'Human:1000' is damaged: \(problem)\n")
+        let export = gqlcache("export", cache)
+        XCTAssertEqual(export.status, .damagedRecord)
+        XCTAssertEqual(export.stderr, "gqlcache: record 'Human:1000' is damaged: \(problem); not exported\n")
+        XCTAssertTrue(
+            export.stdout.contains(#"{"key":"Droid:2001","record":{"name":"R2 \ud83d\ude00","#),
+            "a whole pair is exported as the file holds it: \(export.stdout)")
+        let hero = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name } }", "--format", "jsonl")
+        XCTAssertEqual(hero.stdout, #"{"hero":{"name":"R2 😀"}}"# + "\n")
+        let diff = gqlcache("diff", original, cache)
+        XCTAssertTrue(diff.stdout.contains("~ Human:1000 (damaged in the second file: \(problem))"), diff.stdout)
+    }
+
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
         var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)

@@ -4,22 +4,6 @@ import GQLCacheCommands
 import XCTest
 
 final class ExportImportCommandTests: CommandTestCase {
-    /// Runs a command with `input` on standard input (not a terminal).
-    private func gqlcache(_ arguments: String..., input: String) -> CommandResult {
-        gqlcache(arguments: arguments, input: input)
-    }
-
-    private func gqlcache(arguments: [String], input: String) -> CommandResult {
-        let stdout = StringSink()
-        let stderr = StringSink()
-        let lines = input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let context = CommandContext(
-            stdout: stdout, stderr: stderr, stdin: ScriptedLines(lines),
-            stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let status = GQLCacheMain.run(arguments: arguments, context: context)
-        return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
-    }
-
     private var fixtureNames: [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: fixturesFolder.path).filter { $0.hasSuffix(".sqlite") }.sorted()) ?? []
     }
@@ -30,13 +14,13 @@ final class ExportImportCommandTests: CommandTestCase {
             let original = try copyOfFixture(name)
             for form in ["jsonl", "apollo-client"] {
                 let exported = path("\(name).\(form)")
-                let export = GQLCacheCommandsTests.gqlcache(arguments: ["export", original, "--format", form, "--output", exported])
+                let export = gqlcache(arguments: ["export", original, "--format", form, "--output", exported])
                 XCTAssertEqual(export.status, .success, export.stderr)
                 let copy = path("\(name).\(form).sqlite")
-                let imported = GQLCacheCommandsTests.gqlcache(arguments: ["import", copy, exported, "--create"])
+                let imported = gqlcache(arguments: ["import", copy, exported, "--create"])
                 XCTAssertEqual(imported.status, .success, imported.stderr)
                 XCTAssertTrue(imported.stdout.contains("(\(form)) into \(copy), created:"), imported.stdout)
-                let diff = GQLCacheCommandsTests.gqlcache(arguments: ["diff", original, copy])
+                let diff = gqlcache(arguments: ["diff", original, copy])
                 XCTAssertEqual(diff.status, .success, "\(name) through \(form): \(diff.stdout)")
                 XCTAssertEqual(try CacheStore.open(at: copy).format.ddl, .current)
             }
@@ -45,7 +29,7 @@ final class ExportImportCommandTests: CommandTestCase {
 
     func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
-        let result = GQLCacheCommandsTests.gqlcache("export", cache)
+        let result = gqlcache("export", cache)
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stdout, """
             {"key":"Droid:2001","record":{"__typename":"Droid","id":"2001","name":"R2-D2 v3"}}
@@ -56,7 +40,7 @@ final class ExportImportCommandTests: CommandTestCase {
 
     func testTheApolloClientFormNamesRootsAndReferencesAsApolloClientDoes() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
-        let result = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client")
+        let result = gqlcache("export", cache, "--format", "apollo-client")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stdout, """
             {
@@ -71,52 +55,52 @@ final class ExportImportCommandTests: CommandTestCase {
 
     func testAKeyTheApolloClientFormCannotTellApartIsRefused() throws {
         let cache = try makeCache("clash.sqlite", [Record(key: "ROOT_QUERY", fields: ["a": .int(1)])])
-        let result = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client")
+        let result = gqlcache("export", cache, "--format", "apollo-client")
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr, "gqlcache: \(cache) holds a record 'ROOT_QUERY', a name the apollo-client form gives a root or its metadata, so it could not be told apart; export it with --format jsonl\n")
-        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache).status, .success, "JSON Lines holds any key")
+        XCTAssertEqual(gqlcache("export", cache).status, .success, "JSON Lines holds any key")
     }
 
     func testOutputReplacesAFileWholeAndNeverTheCache() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let target = path("out.jsonl")
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
-        let result = GQLCacheCommandsTests.gqlcache("export", cache, "-o", target)
+        let result = gqlcache("export", cache, "-o", target)
         XCTAssertEqual(result.stdout, "exported 10 records (jsonl) to \(target)\n")
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8).split(separator: "\n").count, 10)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["out.jsonl", "starwars.sqlite"])
         let before = try bytes(cache)
-        let refused = GQLCacheCommandsTests.gqlcache("export", cache, "--output", cache)
+        let refused = gqlcache("export", cache, "--output", cache)
         XCTAssertEqual(refused.status, .usage)
         XCTAssertEqual(try bytes(cache), before)
         // Another cache is not replaced either: a slip of the keyboard would lose it.
         let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let otherBefore = try bytes(other)
-        let another = GQLCacheCommandsTests.gqlcache("export", cache, "-o", other)
+        let another = gqlcache("export", cache, "-o", other)
         XCTAssertEqual(another.status, .usage)
         XCTAssertEqual(another.stderr, "gqlcache: --output \(other) is an SQLite database, which the export would replace; remove it first or name another file\n")
         XCTAssertEqual(try bytes(other), otherBefore)
         // `-o -` is standard output.
-        let toStandardOutput = GQLCacheCommandsTests.gqlcache("export", cache, "-o", "-")
-        XCTAssertEqual(toStandardOutput.stdout, GQLCacheCommandsTests.gqlcache("export", cache).stdout)
+        let toStandardOutput = gqlcache("export", cache, "-o", "-")
+        XCTAssertEqual(toStandardOutput.stdout, gqlcache("export", cache).stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("-")))
     }
 
     func testOutputThroughALinkReplacesItsTargetAndAPipeIsWrittenInPlace() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let expected = GQLCacheCommandsTests.gqlcache("export", cache).stdout
+        let expected = gqlcache("export", cache).stdout
         // A link stays a link; the file it points to gets the export.
         let target = path("target.jsonl")
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.createSymbolicLink(atPath: path("link.jsonl"), withDestinationPath: "target.jsonl")
-        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache, "-o", path("link.jsonl")).status, .success)
+        XCTAssertEqual(gqlcache("export", cache, "-o", path("link.jsonl")).status, .success)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.jsonl")), "target.jsonl")
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), expected)
         // A link to a file not made yet makes it.
         try FileManager.default.createSymbolicLink(atPath: path("ahead.jsonl"), withDestinationPath: "later.jsonl")
-        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("export", cache, "-o", path("ahead.jsonl")).status, .success)
+        XCTAssertEqual(gqlcache("export", cache, "-o", path("ahead.jsonl")).status, .success)
         XCTAssertEqual(try String(contentsOfFile: path("later.jsonl"), encoding: .utf8), expected)
         // A named pipe is written to, not probed (which would wait for a writer) or replaced.
         let pipe = path("pipe")
@@ -136,7 +120,7 @@ final class ExportImportCommandTests: CommandTestCase {
             received.done.signal()
         }
         reader.start()
-        let toPipe = GQLCacheCommandsTests.gqlcache("export", cache, "-o", pipe)
+        let toPipe = gqlcache("export", cache, "-o", pipe)
         XCTAssertEqual(toPipe.status, .success, toPipe.stderr)
         XCTAssertEqual(received.done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(received.text, expected)
@@ -156,21 +140,21 @@ final class ExportImportCommandTests: CommandTestCase {
         ] {
             let input = path("bad.jsonl")
             try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: input))
-            let result = GQLCacheCommandsTests.gqlcache("import", target, input, "--create")
+            let result = gqlcache("import", target, input, "--create")
             XCTAssertEqual(result.status, .usage)
             XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(input):1: \(message)"), result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: target))
         }
         let marked = path("marked.jsonl")
         try Data([0xEF, 0xBB, 0xBF] + Array(#"{"key":"A:1","record":{"n":1}}"#.utf8) + [0x0A]).write(to: URL(fileURLWithPath: marked))
-        let imported = GQLCacheCommandsTests.gqlcache("import", target, marked, "--create")
+        let imported = gqlcache("import", target, marked, "--create")
         XCTAssertEqual(imported.status, .success, imported.stderr)
         XCTAssertEqual(try records(target), ["A:1": ["n": .int(1)]])
     }
 
     func testDamagedRecordsAreLeftOutAndReported() throws {
         let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["n": .int(1)])], raw: [("B:1", nil), ("C:1", "[1]")])
-        let result = GQLCacheCommandsTests.gqlcache("export", cache)
+        let result = gqlcache("export", cache)
         XCTAssertEqual(result.status, .damagedRecord)
         XCTAssertEqual(result.stdout, "{\"key\":\"A:1\",\"record\":{\"n\":1}}\n")
         XCTAssertEqual(result.stderr, """
@@ -279,7 +263,7 @@ final class ExportImportCommandTests: CommandTestCase {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
         let message = #"gqlcache: \#(input):2: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing imported"# + "\n"
         for dryRun in [[], ["--dry-run"]] {
-            let result = GQLCacheCommandsTests.gqlcache(arguments: ["import", cache, input] + dryRun)
+            let result = gqlcache(arguments: ["import", cache, input] + dryRun)
             XCTAssertEqual(result.status, .usage, "\(dryRun)")
             XCTAssertEqual(result.stderr, message, "a dry run refuses it as the import does")
         }
@@ -291,24 +275,73 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
+    /// Bytes that are not UTF-8 would come out as U+FFFD, keys included:
+    /// the import is refused instead, naming the line, from a file or from
+    /// standard input, in either form.
+    func testImportRefusesBytesThatAreNotUTF8NamingTheLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let input = path("latin1.jsonl")
+        var bytes = Data(#"{"key":"Ok:1","record":{"n":1}}"#.utf8 + [0x0A])
+        bytes += Data(#"{"key":"Caf"#.utf8) + Data([0xE9]) + Data(#"","record":{"n":2}}"#.utf8 + [0x0A])
+        try bytes.write(to: URL(fileURLWithPath: input))
+        for dryRun in [[], ["--dry-run"]] {
+            let result = gqlcache(arguments: ["import", cache, input] + dryRun)
+            XCTAssertEqual(result.status, .usage, "\(dryRun)")
+            XCTAssertEqual(result.stderr, "gqlcache: \(input):2: not UTF-8 text, at byte 11 of the line; nothing imported\n")
+        }
+        let piped = try runProgram(builtBinary, ["import", cache, "-"], standardInput: input)
+        XCTAssertEqual(piped.status, 2)
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: not UTF-8 text, at byte 11 of the line; nothing imported\n")
+        let extract = path("latin1.json")
+        try (Data("{\n  \"ROOT_QUERY\": {\"a\": \"".utf8) + Data([0xC3]) + Data("\"}\n}\n".utf8)).write(to: URL(fileURLWithPath: extract))
+        let fromExtract = gqlcache("import", cache, extract)
+        XCTAssertEqual(fromExtract.status, .usage)
+        XCTAssertEqual(fromExtract.stderr, "gqlcache: \(extract):2: not UTF-8 text, at byte 23 of the line; nothing imported\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+    }
+
+    /// `\ud800` alone is no character; Apollo's JSON parser refuses it, and
+    /// so does import, naming the line, even when the first line has it.
+    func testImportRefusesHalfASurrogatePairNamingTheLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let line = #"{"key":"A:1","record":{"name":"x\ud800"}}"#
+        let result = gqlcache(arguments: ["import", cache, "-"], input: line + "\n" + #"{"key":"A:2","record":{}}"#)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(
+            result.stderr,
+            #"gqlcache: standard input:1: not JSON: lone surrogate \ud800 (half of a pair) at byte 32 (a JSON Lines export has one record per line); nothing imported"#
+                + "\n")
+        let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"a":"\udc01"}}"#)
+        XCTAssertEqual(
+            extract.stderr,
+            #"gqlcache: standard input: invalid JSON: lone surrogate \udc01 (half of a pair) at byte 20 (read as Apollo Client's extract() object); nothing imported"#
+                + "\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+        let pair = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"A:1","record":{"name":"\ud83d\ude00"}}"#)
+        XCTAssertEqual(pair.status, .success, pair.stderr)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'A:1'"), #"{"name":"😀"}"#)
+    }
+
     /// A file name may be a pipe (a named pipe, a shell's <(…), /dev/stdin):
     /// it is read once, as a stream, with nothing of its start lost.
     func testImportAndDocumentsReadFromPipesGivenByName() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let jsonl = GQLCacheCommandsTests.gqlcache("export", cache).stdout
+        let jsonl = gqlcache("export", cache).stdout
         // A short first line (the probe for an SQLite header reads 16 bytes) and a blank one.
         let input = "\n" + #"{"key":"A","record":{"a":1}}"# + "\n" + jsonl
         let created = path("piped.sqlite")
-        let imported = try throughFIFO(input) { fifo in GQLCacheCommandsTests.gqlcache("import", created, fifo, "--create") }
+        let imported = try throughFIFO(input) { fifo in gqlcache("import", created, fifo, "--create") }
         XCTAssertEqual(imported.status, .success, imported.stderr)
         XCTAssertEqual(try keys(in: created), (try keys(in: cache) + ["A"]).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        let extract = GQLCacheCommandsTests.gqlcache("export", cache, "--format", "apollo-client").stdout
+        let extract = gqlcache("export", cache, "--format", "apollo-client").stdout
         let fromExtract = path("extract.sqlite")
-        let second = try throughFIFO(extract) { fifo in GQLCacheCommandsTests.gqlcache("import", fromExtract, fifo, "--create") }
+        let second = try throughFIFO(extract) { fifo in gqlcache("import", fromExtract, fifo, "--create") }
         XCTAssertEqual(second.status, .success, second.stderr)
-        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("diff", cache, fromExtract).status, .success)
+        XCTAssertEqual(gqlcache("diff", cache, fromExtract).status, .success)
         let read = try throughFIFO("{ hero(episode: NEWHOPE) { name } }") { fifo in
-            GQLCacheCommandsTests.gqlcache("read", cache, "--document", fifo, "--format", "jsonl")
+            gqlcache("read", cache, "--document", fifo, "--format", "jsonl")
         }
         XCTAssertEqual(read.status, .success, read.stderr)
         XCTAssertEqual(read.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
@@ -319,7 +352,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let target = path("private.jsonl")
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
         XCTAssertEqual(chmod(target, 0o600), 0)
-        let result = GQLCacheCommandsTests.gqlcache("export", cache, "-o", target)
+        let result = gqlcache("export", cache, "-o", target)
         XCTAssertEqual(result.status, .success, result.stderr)
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
@@ -369,12 +402,12 @@ final class ExportImportCommandTests: CommandTestCase {
     /// belongs, is named for what it is.
     func testAnInputThatIsAFolderOrACacheIsNamedForWhatItIs() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let folderInput = GQLCacheCommandsTests.gqlcache("import", cache, folder.path)
+        let folderInput = gqlcache("import", cache, folder.path)
         XCTAssertEqual(folderInput.status, .io)
         XCTAssertEqual(folderInput.stderr, "gqlcache: \(folder.path): is a directory, not an export\n")
         let other = path("other.sqlite")
         try FileManager.default.copyItem(atPath: cache, toPath: other)
-        let cacheInput = GQLCacheCommandsTests.gqlcache("import", cache, other)
+        let cacheInput = gqlcache("import", cache, other)
         XCTAssertEqual(cacheInput.status, .usage)
         XCTAssertEqual(cacheInput.stderr, "gqlcache: \(other): an SQLite database, not an export (export it first: gqlcache export \(other) > FILE.jsonl)\n")
     }
@@ -383,12 +416,12 @@ final class ExportImportCommandTests: CommandTestCase {
         let new = path("new.sqlite")
         let input = path("in.jsonl")
         try Data(#"{"key":"A:1","record":{"n":1}}"#.utf8).write(to: URL(fileURLWithPath: input))
-        let missing = GQLCacheCommandsTests.gqlcache("import", new, input)
+        let missing = gqlcache("import", new, input)
         XCTAssertEqual(missing.status, .io)
         XCTAssertEqual(missing.stderr, "gqlcache: \(new): no such file; --create makes a new cache file\n")
-        XCTAssertEqual(GQLCacheCommandsTests.gqlcache("import", new, path("none.jsonl"), "--create").stderr, "gqlcache: \(path("none.jsonl")): no such file\n")
+        XCTAssertEqual(gqlcache("import", new, path("none.jsonl"), "--create").stderr, "gqlcache: \(path("none.jsonl")): no such file\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))
-        let dryRun = GQLCacheCommandsTests.gqlcache("import", new, input, "--create", "--dry-run")
+        let dryRun = gqlcache("import", new, input, "--create", "--dry-run")
         XCTAssertEqual(dryRun.lines.last, "would import 1 record (jsonl) into \(new), which would be created: 1 added, 0 changed (1 field); dry run, nothing written")
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))
     }

@@ -44,6 +44,32 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
+    /// A response read from standard input is text or nothing: bytes that
+    /// are not UTF-8 are refused, naming the line, not written as U+FFFD
+    /// (as a response file's are), and half a surrogate pair too.
+    func testAResponseThatIsNotUTF8TextIsRefusedAndNothingIsWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        let response = path("latin1.json")
+        try (Data("{\"data\":\n{\"hero\":{\"__typename\":\"Droid\",\"id\":\"2001\",\"name\":\"R".utf8) + Data([0xFF]) + Data("\"}}}\n".utf8))
+            .write(to: URL(fileURLWithPath: response))
+        let document = "{ hero(episode: NEWHOPE) { __typename id name } }"
+        let piped = try runProgram(builtBinary, ["write", cache, "--text", document, "--response", "-"], standardInput: response)
+        XCTAssertEqual(piped.status, 2)
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: not UTF-8 text, at byte 51 of the line\n")
+        let named = gqlcache("write", cache, "--text", document, "--response", response)
+        XCTAssertEqual(named.status, .usage)
+        XCTAssertEqual(named.stderr, "gqlcache: \(response): the response is not UTF-8 text\n")
+        let surrogate = gqlcache(
+            arguments: ["write", cache, "--text", document, "--response", "-"],
+            input: #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R\ud800"}}}"#)
+        XCTAssertEqual(surrogate.status, .usage)
+        XCTAssertEqual(
+            surrogate.stderr,
+            #"gqlcache: standard input: the response is not JSON: invalid JSON: lone surrogate \ud800 (half of a pair) at byte 59"# + "\n")
+        XCTAssertEqual(try records(cache), before)
+    }
+
     /// As import does: --create with --dry-run shows every record as new
     /// and makes no file.
     func testADryRunIntoACacheToBeCreatedMakesNoFile() throws {

@@ -62,7 +62,7 @@ extension GQLCache {
             guard exists || create else {
                 throw CommandFailure(.io, "\(file.path): no such file; --create makes a new cache file")
             }
-            let reader = ImportReader(name: JSONInput.name(of: input), lines: lines, form: inputFormat.exchangeForm)
+            let reader = try ImportReader(name: JSONInput.name(of: input), lines: lines, form: inputFormat.exchangeForm)
             var report = ImportReport(form: reader.form, dryRun: dryRun, created: !exists)
             var merge = ImportMerge(dryRun: dryRun)
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {

@@ -90,7 +90,9 @@ enum JSONInput {
         let text: String
         if path == "-" {
             var lines: [String] = []
-            while let line = context.stdin.readLine() { lines.append(line) }
+            while let line = try context.stdin.readTextLine(named: "standard input", number: lines.count + 1) {
+                lines.append(line)
+            }
             text = lines.joined(separator: "\n")
         } else {
             text = try TextFile.read(path, what: what)

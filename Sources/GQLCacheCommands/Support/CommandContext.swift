@@ -219,9 +219,17 @@ public protocol TextSink: AnyObject {
     func flush()
 }
 
-/// Reads lines, for confirmations.
+/// Reads lines, for confirmations and for input such as an export.
 public protocol LineSource: AnyObject {
     func readLine() -> String?
+    /// The next line, refusing bytes that are not UTF-8 with
+    /// ``NotUTF8Text``, where ``readLine()`` would replace them.
+    func readTextLine() throws -> String?
+}
+
+extension LineSource {
+    /// Lines that are Swift strings already are text.
+    public func readTextLine() throws -> String? { readLine() }
 }
 
 /// Collects text in memory.
@@ -240,7 +248,18 @@ public final class ScriptedLines: LineSource {
 }
 
 final class StandardInputLines: LineSource {
+    /// The C library's stream, read once here: its lines come through the
+    /// same buffer as Swift.readLine's, so the two can take turns.
+    /// A stream of its own on descriptor 0, made when first read: input
+    /// such as an export, which no confirmation shares standard input with.
+    private lazy var lines = fdopen(STDIN_FILENO, "r").map(StreamLines.init)
+
     func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+
+    func readTextLine() throws -> String? {
+        guard let lines else { throw CommandFailure(.io, "standard input: cannot be read (\(String(cString: strerror(errno))))") }
+        return try lines.withNextLine { try StreamLines.text($0[...], validating: true) }
+    }
 }
 
 /// Writes to a file descriptor through a buffer, so that streaming a million

@@ -20,12 +20,12 @@ final class ImportReader {
     /// Opens the input and, when `form` is nil, finds the form from its
     /// first line: a `{"key": …, "record": {…}}` line is JSON Lines, anything
     /// else the Apollo Client object.
-    init(name: String, lines: LineSource, form: ExchangeForm?) {
+    init(name: String, lines: LineSource, form: ExchangeForm?) throws {
         self.name = name
         self.lines = lines
         var first: (Int, String)?
         var number = 0
-        while var line = lines.readLine() {
+        while var line = try Self.readLine(lines, name: name, number: number + 1) {
             number += 1
             // A byte order mark some editors put first is not part of the JSON.
             if number == 1 && line.hasPrefix("\u{FEFF}") { line.removeFirst() }
@@ -49,12 +49,22 @@ final class ImportReader {
         }
     }
 
-    private func nextLine() -> (number: Int, text: String)? {
+    /// The next line as text; bytes that are not UTF-8 are refused, naming
+    /// the line, rather than imported as U+FFFD in their place.
+    private static func readLine(_ lines: LineSource, name: String, number: Int) throws -> String? {
+        do {
+            return try lines.readTextLine(named: name, number: number)
+        } catch let failure as CommandFailure {
+            throw CommandFailure(failure.status, failure.message + "; nothing imported")
+        }
+    }
+
+    private func nextLine() throws -> (number: Int, text: String)? {
         if let line = pending {
             pending = nil
             return line
         }
-        while let line = lines.readLine() {
+        while let line = try Self.readLine(lines, name: name, number: lineNumber + 1) {
             lineNumber += 1
             if !line.allSatisfy(\.isWhitespace) { return (lineNumber, line) }
         }
@@ -64,7 +74,7 @@ final class ImportReader {
     private func nextLines(size: Int) throws -> [Record]? {
         var batch: [Record] = []
         batch.reserveCapacity(size)
-        while batch.count < size, let line = nextLine() {
+        while batch.count < size, let line = try nextLine() {
             let record: Record
             do {
                 record = try RecordLine.record(fromLine: line.text)
@@ -86,7 +96,7 @@ final class ImportReader {
     private func nextExtracted(size: Int) throws -> [Record]? {
         if extracted == nil {
             var text = ""
-            while let line = nextLine() {
+            while let line = try nextLine() {
                 text += line.text
                 text += "\n"
             }
@@ -128,72 +138,5 @@ final class ImportReader {
         default: return false
         }
         return Set(members.keys).isSubset(of: ["data", "errors", "extensions"])
-    }
-}
-
-/// The lines of a file, read with a buffer, without their line breaks.
-final class FileLines: LineSource {
-    private let file: UnsafeMutablePointer<FILE>
-    private var line: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
-    /// The first bytes, read to tell an SQLite file, and not yet returned:
-    /// a pipe cannot be rewound to read them again.
-    private var head: [UInt8] = []
-
-    /// Opens `path`, or fails naming it.
-    init(path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(.io, "\(path): no such file")
-        }
-        guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(path): is a directory, not an export") }
-        guard let file = fopen(path, "r") else {
-            throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
-        }
-        // A cache file given where its export belongs is named for what it is.
-        var header = [UInt8](repeating: 0, count: 16)
-        let read = fread(&header, 1, 16, file)
-        if read == 16, FileProbe.startsAsSQLite(Data(header)) {
-            fclose(file)
-            throw CommandFailure(.usage, "\(path): an SQLite database, not an export (export it first: gqlcache export \(path) > FILE.jsonl)")
-        }
-        head = Array(header.prefix(read))
-        self.file = file
-    }
-
-    deinit {
-        free(line)
-        fclose(file)
-    }
-
-    func readLine() -> String? {
-        if !head.isEmpty {
-            // The probed bytes come first: a line of their own when they
-            // hold its end, else the start of the line getline reads.
-            if let end = head.firstIndex(of: 0x0A) {
-                let text = Self.text(head[..<end])
-                head.removeFirst(end + 1)
-                return text
-            }
-            let start = head
-            head = []
-            return withNextLine { Self.text(start[...] + $0) } ?? Self.text(start[...])
-        }
-        return withNextLine { Self.text($0[...]) }
-    }
-
-    /// `body` with the next line's bytes from the file (its line break
-    /// included), read in place; nil at the end.
-    private func withNextLine<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
-        let length = getline(&line, &capacity, file)
-        guard length >= 0, let line else { return nil }
-        return line.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
-    }
-
-    /// A line's text, without its line break.
-    private static func text<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> String where Bytes.SubSequence == Bytes {
-        var bytes = bytes
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
