@@ -13,6 +13,13 @@ final class ConventionsTests: CommandTestCase {
         _ arguments: String..., environment: [String: String] = [:], paging: Bool = false, stderrIsTerminal: Bool = false,
         progressDelay: Double = 0.5
     ) -> CommandResult {
+        onTerminal(arguments: arguments, environment: environment, paging: paging, stderrIsTerminal: stderrIsTerminal, progressDelay: progressDelay)
+    }
+
+    func onTerminal(
+        arguments: [String], environment: [String: String] = [:], paging: Bool = false, stderrIsTerminal: Bool = false,
+        progressDelay: Double = 0.5
+    ) -> CommandResult {
         let stdout = StringSink()
         let stderr = StringSink()
         let context = CommandContext(
@@ -60,6 +67,34 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(change.status, .success, change.stderr)
         XCTAssertTrue(change.stdout.contains("  \(escape)32m+\(escape)0m hero: \(escape)32m{\"$reference\":\"Droid:2001\"}\(escape)0m\n"), change.stdout)
         XCTAssertTrue(change.stdout.contains("  name: \(escape)31m\"R2-D2\"\(escape)0m → \(escape)32m\"Artoo\"\(escape)0m\n"), change.stdout)
+    }
+
+    /// diff, grep and refs colour as the commands before them do (and as
+    /// git and grep colour their own): the text is the same less the escapes.
+    func testDiffGrepAndRefsAreColouredOnATerminalAndAlikeOtherwise() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let changed = path("changed.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: changed)
+        try sqliteShell(changed, "UPDATE records SET record = replace(record, 'R2-D2', 'R3') WHERE key = 'Droid:2001'; DELETE FROM records WHERE key = 'Human:1002'")
+        let commands = [["diff", cache, changed], ["grep", cache, "sky", "-i"], ["refs", cache, "Droid:2001"]]
+        for arguments in commands {
+            let coloured = gqlcache(arguments: arguments + ["--color", "always"])
+            let plain = gqlcache(arguments: arguments)
+            XCTAssertFalse(plain.stdout.contains(escape), "\(arguments[0])")
+            XCTAssertTrue(coloured.stdout.contains(escape), "\(arguments[0]): \(coloured.stdout)")
+            XCTAssertEqual(coloured.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), plain.stdout)
+            XCTAssertEqual(onTerminal(arguments: arguments, environment: ["TERM": "xterm"]).stdout, coloured.stdout, "\(arguments[0])")
+        }
+        let diff = gqlcache("diff", cache, changed, "--color", "always").stdout
+        XCTAssertTrue(diff.contains("~ \(escape)1mDroid:2001\(escape)0m\n    ~ name: \(escape)31m\"R2-D2\"\(escape)0m → \(escape)32m\"R3\"\(escape)0m\n"), diff)
+        XCTAssertTrue(diff.contains("\(escape)31m- Human:1002\(escape)0m\n    \(escape)31m- __typename: \"Human\"\(escape)0m\n"), diff)
+        let grep = gqlcache("grep", cache, "sky", "-i", "--color", "always").stdout
+        XCTAssertEqual(grep, "\(escape)1mHuman:1000\(escape)0m name: \"Luke \(escape)1;31mSky\(escape)0mwalker\"\n")
+        let reference = gqlcache("grep", cache, "1002", "--color", "always").stdout
+        XCTAssertTrue(reference.contains("\(escape)1mDroid:2001\(escape)0m friends[1] → Human:\(escape)1;31m1002\(escape)0m\n"), reference)
+        let refs = gqlcache("refs", cache, "Droid:2001", "--color", "always").stdout
+        XCTAssertTrue(refs.hasPrefix("\(escape)1mDroid:2001\(escape)0m \(escape)2m(Droid)\(escape)0m\n├─ friends[0] → \(escape)36mHuman:1000\(escape)0m"), refs)
+        XCTAssertTrue(refs.contains("incoming references (2)\n  \(escape)36mQUERY_ROOT\(escape)0m hero(episode:NEWHOPE)\n"), refs)
     }
 
     func testColorTakesOnlyAutoAlwaysOrNever() throws {

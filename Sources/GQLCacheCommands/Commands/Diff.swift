@@ -57,7 +57,7 @@ extension GQLCache {
                         guard detail != .summary else { return }
                         switch output.format {
                         case .text:
-                            for line in DiffReport.textLines(for: difference, detail: detail) { context.print(line) }
+                            for line in DiffReport.textLines(for: difference, detail: detail, style: context.style) { context.print(line) }
                         case .json:
                             context.stdout.write((listed == 0 ? "\n    " : ",\n    ")
                                 + DiffReport.json(for: difference, detail: detail).rendered(pretty: false))

@@ -77,12 +77,12 @@ extension GQLCache {
                     guard !matches.isEmpty else { return }
                     matchedRecords += 1
                     if keysOnly {
-                        if output.format == .text { context.print(stored.key.display) }
+                        if output.format == .text { context.print(context.style.key(stored.key.display)) }
                         emit { .string(stored.key.rawValue) }
                         return
                     }
                     for match in matches {
-                        if output.format == .text { context.print(GrepReport.textLine(key: stored.key, match: match)) }
+                        if output.format == .text { context.print(GrepReport.textLine(key: stored.key, match: match, style: context.style)) }
                         emit { GrepReport.json(key: stored.key, match: match) }
                     }
                 }

@@ -44,9 +44,9 @@ extension GQLCache {
             let tree = ReferenceTree.build(key, depth: depth, graph: graph)
             switch output.format {
             case .text:
-                var lines = tree.textLines()
+                var lines = tree.textLines(style: context.style)
                 lines.append(incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))")
-                lines += incoming.map { "  \($0.from.display) \($0.field)" }
+                lines += incoming.map { "  " + context.style.reference($0.from.display) + " \($0.field)" }
                 context.stdout.write(lines.joined(separator: "\n") + "\n")
             case .json, .jsonl:
                 var typename: JSONOutput = .null

@@ -15,30 +15,30 @@ enum DiffReport {
 
     /// The text lines for one record: `+ KEY`, `- KEY` or `~ KEY`, then with
     /// `.fields` one line per field (`+ field: value`, `- field: value`,
-    /// `~ field: before → after`).
-    static func textLines(for difference: RecordDifference, detail: Detail) -> [String] {
-        let mark: String
+    /// `~ field: before → after`). In colour, as git colours a diff: what
+    /// is added green, what is removed red.
+    static func textLines(for difference: RecordDifference, detail: Detail, style: TextStyle = .plain) -> [String] {
+        var lines: [String]
         switch difference.kind {
-        case .added: mark = "+"
-        case .removed: mark = "-"
-        case .changed: mark = "~"
+        case .added: lines = [style.added("+ \(difference.key.display)")]
+        case .removed: lines = [style.removed("- \(difference.key.display)")]
+        case .changed: lines = ["~ " + style.key(difference.key.display)]
         }
-        var lines = ["\(mark) \(difference.key.display)"]
         guard detail == .fields else { return lines }
         do {
-            for field in try difference.fields() { lines.append("    " + textLine(for: field)) }
+            for field in try difference.fields() { lines.append("    " + textLine(for: field, style: style)) }
         } catch {
-            lines[0] += " (\(damageNote(difference)))"
+            lines[0] += " " + style.problem("(\(damageNote(difference)))")
         }
         return lines
     }
 
-    static func textLine(for field: FieldDifference) -> String {
+    static func textLine(for field: FieldDifference, style: TextStyle = .plain) -> String {
         func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, asStored: false) }
         switch (field.before, field.after) {
-        case (nil, let after?): return "+ \(field.field): \(json(after))"
-        case (let before?, nil): return "- \(field.field): \(json(before))"
-        case (let before?, let after?): return "~ \(field.field): \(json(before)) → \(json(after))"
+        case (nil, let after?): return style.added("+ \(field.field): \(json(after))")
+        case (let before?, nil): return style.removed("- \(field.field): \(json(before))")
+        case (let before?, let after?): return "~ \(field.field): \(style.removed(json(before))) → \(style.added(json(after)))"
         case (nil, nil): return "~ \(field.field)"
         }
     }

@@ -10,12 +10,22 @@ enum GrepReport {
 
     /// `Human:1000 name: "Luke Skywalker"`, or `Droid:2001 friends[1] → Human:1002`
     /// for a reference, as `rm` lists references. A number is written as
-    /// the file holds it.
-    static func textLine(key: CacheKey, match: ValueMatch) -> String {
+    /// the file holds it. In colour the key is bold and the matched text
+    /// bold red, as grep marks it.
+    static func textLine(key: CacheKey, match: ValueMatch, style: TextStyle = .plain) -> String {
         if case .reference(let target) = match.value {
-            return "\(key.display) \(path(match)) → \(target.display)"
+            return "\(style.key(key.display)) \(path(match)) → \(marked(match.matched, in: target.display, style: style))"
         }
-        return "\(key.display) \(path(match)): \(match.numberText ?? JSONWriter.string(for: match.value, asStored: false))"
+        let value = match.numberText ?? JSONWriter.string(for: match.value, asStored: false)
+        let matched = match.numberText == nil ? String(JSONWriter.quoted(match.matched, asStored: false).dropFirst().dropLast()) : match.matched
+        return "\(style.key(key.display)) \(path(match)): \(marked(matched, in: value, style: style))"
+    }
+
+    /// `text` with the first `matched` in it marked; unmarked when the
+    /// match is not there as it is written (an escape spells it otherwise).
+    private static func marked(_ matched: String, in text: String, style: TextStyle) -> String {
+        guard style.isColored, !matched.isEmpty, let range = text.range(of: matched) else { return text }
+        return String(text[..<range.lowerBound]) + style.match(String(text[range])) + String(text[range.upperBound...])
     }
 
     /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.

@@ -46,21 +46,22 @@ struct ReferenceTree {
         return ReferenceTree(key: key, root: graph.entries[key], nodes: children(of: key, level: 1))
     }
 
-    func textLines() -> [String] {
+    /// The tree as `show` draws one, coloured the same way with `style`.
+    func textLines(style: TextStyle = .plain) -> [String] {
         var lines: [String]
         switch root {
-        case .found(let record)?: lines = [key.display + (record.typename.map { " (\($0))" } ?? "")]
-        case .damaged(let message)?: lines = ["\(key.display) (damaged: \(message))"]
-        case .missing?, nil: lines = ["\(key.display) (missing)"]
+        case .found(let record)?: lines = [style.key(key.display) + (record.typename.map { " " + style.dim("(\($0))") } ?? "")]
+        case .damaged(let message)?: lines = [style.key(key.display) + " " + style.problem("(damaged: \(message))")]
+        case .missing?, nil: lines = [style.key(key.display) + " " + style.problem("(missing)")]
         }
         if case .found? = root, nodes.isEmpty { lines.append("└─ (no references)") }
         func draw(_ nodes: [Node], prefix: String) {
             for (index, node) in nodes.enumerated() {
                 let last = index == nodes.count - 1
-                var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.location) → \(node.reference.target.display)"
-                if let typename = node.typename { line += " (\(typename))" }
-                if let state = node.state { line += " (\(state))" }
-                if node.repeated { line += " (above)" }
+                var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.location) → " + style.reference(node.reference.target.display)
+                if let typename = node.typename { line += " " + style.dim("(\(typename))") }
+                if let state = node.state { line += " " + style.problem("(\(state))") }
+                if node.repeated { line += " " + style.dim("(above)") }
                 lines.append(line)
                 draw(node.children, prefix: prefix + (last ? "   " : "│  "))
             }

@@ -36,4 +36,6 @@ public struct TextStyle: Equatable, Sendable {
     func added(_ text: String) -> String { sgr("32", text) }
     /// The value a change replaces.
     func removed(_ text: String) -> String { sgr("31", text) }
+    /// The text a search matched, bold red as grep marks it.
+    func match(_ text: String) -> String { sgr("1;31", text) }
 }
