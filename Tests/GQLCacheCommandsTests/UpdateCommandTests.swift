@@ -258,7 +258,7 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stdout, "no changes; nothing written\n")
         let failed = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": failing])
-        XCTAssertEqual(failed.status, .usage)
+        XCTAssertEqual(failed.status, .notFound, "a failing editor abandons the edit, as the user declining")
         XCTAssertEqual(failed.stderr, "gqlcache: the editor '\(failing)' exited with status 3; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
         // No editor named and no terminal: vi would fail, so it is not started.

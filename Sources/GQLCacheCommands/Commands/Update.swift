@@ -304,8 +304,13 @@ enum Editor {
         process.waitUntilExit()
         signal(SIGINT, previousInterrupt)
         signal(SIGQUIT, previousQuit)
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw CommandFailure(.usage, "the editor '\(editor)' exited with status \(process.terminationStatus); nothing written")
+        // An editor that fails (vim's :cq) abandons the edit, as git takes it:
+        // the user declined, which is status 1.
+        guard process.terminationReason == .exit else {
+            throw CommandFailure(.notFound, "the editor '\(editor)' was ended by signal \(process.terminationStatus); nothing written")
+        }
+        guard process.terminationStatus == 0 else {
+            throw CommandFailure(.notFound, "the editor '\(editor)' exited with status \(process.terminationStatus); nothing written")
         }
     }
 }
