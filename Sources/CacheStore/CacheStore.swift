@@ -33,13 +33,17 @@ public final class CacheStore: Sendable {
     let pendingBackup = PendingBackup()
     /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
     let interruption = Interruption()
-    /// Set once a ``write(progress:_:)`` commits a change.
-    private let committed = CommitFlag()
+    /// Counts the ``write(progress:_:)``s that committed a change.
+    private let committed = CommitCount()
 
     /// True once a ``write(progress:_:)`` of this store has committed a
     /// change to the file: a caller whose later output fails can say that
     /// the change was made all the same.
-    public var hasCommittedChanges: Bool { committed.isSet }
+    public var hasCommittedChanges: Bool { committed.value > 0 }
+
+    /// How many ``write(progress:_:)``s of this store committed a change:
+    /// compared before and after, it says whether one did in between.
+    public var committedWriteCount: Int { committed.value }
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
@@ -200,7 +204,7 @@ public final class CacheStore: Sendable {
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
                 throw error
             }
-            if changed { committed.set() }
+            if changed { committed.increment() }
             if let backup {
                 if changed { backup.request.made(backup.copy) } else { try? FileManager.default.removeItem(atPath: backup.copy) }
             }
@@ -320,12 +324,12 @@ private final class ExitTeardown: @unchecked Sendable {
     func keep(_ queue: DatabaseQueue) { lock.withLock { kept.append(queue) } }
 }
 
-/// Whether a store's write committed a change (``CacheStore/hasCommittedChanges``).
-final class CommitFlag: @unchecked Sendable {
+/// How many of a store's writes committed a change (``CacheStore/committedWriteCount``).
+final class CommitCount: @unchecked Sendable {
     private let lock = NSLock()
-    private var committed = false
+    private var count = 0
 
-    var isSet: Bool { lock.withLock { committed } }
+    var value: Int { lock.withLock { count } }
 
-    func set() { lock.withLock { committed = true } }
+    func increment() { lock.withLock { count += 1 } }
 }

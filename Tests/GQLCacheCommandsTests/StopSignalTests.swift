@@ -62,11 +62,43 @@ final class StopSignalTests: CommandTestCase {
         }
     }
 
+    /// A signal after the write committed, while its report is printed,
+    /// ends the process as before, but not silently: status 130 alone
+    /// would read as "nothing was changed".
+    func testASignalAfterTheWriteCommittedSaysTheChangeStands() throws {
+        let cache = path("feed.sqlite")
+        _ = try CacheStore.create(at: cache)
+        try sqliteShell(cache, """
+            CREATE TEMP TABLE n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i FROM n;
+            INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
+            INSERT INTO records (key, record) SELECT 'QUERY_ROOT', '{"feed":[' || group_concat('{"$reference":"Post:' || i || '"}') || ']}' FROM n;
+            """)
+        let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force"])
+        // The report lists 20,000 dangling references: unread, the pipe fills
+        // and the process waits there, its write committed.
+        let deadline = Date().addingTimeInterval(60)
+        while try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true) != "1" {
+            guard process.isRunning, Date() < deadline else { return XCTFail("the removal never committed") }
+            usleep(10_000)
+        }
+        XCTAssertTrue(process.isRunning, "the report is still being written")
+        kill(process.processIdentifier, SIGINT)
+        // The one line on standard error fits its pipe: read after the end.
+        _ = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGINT)
+        XCTAssertEqual(
+            String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "gqlcache: \(cache): stopped after the change was written; it stands, and its report is cut short\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
+    }
+
     func testASignalWhileNothingIsBeingWrittenEndsTheProcessAsBefore() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // A script fed to the REPL: it writes, then waits for its next line.
         let input = Pipe()
-        let (process, stdout, _) = try start(["repl", cache], input: input)
+        let (process, stdout, stderr) = try start(["repl", cache], input: input)
         input.fileHandleForWriting.write(Data("rm Human:1000\n".utf8))
         var printed = ""
         while !printed.contains("removed 1 record") {
@@ -81,6 +113,8 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         XCTAssertEqual(process.terminationStatus, SIGINT)
         XCTAssertFalse(try keys(in: cache).contains("Human:1000"), "the write had committed")
+        // That command had ended, its report whole: nothing to say about it.
+        XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
     }
 
     /// export -o writes a temporary file beside the target: a signal that

@@ -26,6 +26,8 @@ extension ContextCommand {
 /// both come through here.
 public enum GQLCacheMain {
     public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
+        StopSignals.shared.markCommandBoundary()
+        defer { StopSignals.shared.markCommandBoundary() }
         let status = runCommand(arguments: arguments, context: context)
         let changed = context.filesChanged
         context.closeStoresOpenedForWriting()

@@ -16,7 +16,8 @@ import Foundation
 /// interrupt only at its next statement). Closer together, signals are one
 /// request: `timeout` and a terminal's process group can deliver one twice.
 /// A temporary file being written (``FileOutput``) is removed before the
-/// signal ends the process.
+/// signal ends the process, and a write that already committed is named
+/// on standard error.
 final class StopSignals: @unchecked Sendable {
     static let shared = StopSignals()
 
@@ -24,6 +25,14 @@ final class StopSignals: @unchecked Sendable {
     private var stores: [CacheStore] = []
     private var temporaryFiles: [String] = []
     private var isCatching = false
+    /// Each watched store's committed writes at the last command boundary.
+    private var committedBefore: [ObjectIdentifier: Int] = [:]
+
+    /// A command starts or ends: writes committed before now are no longer
+    /// the running command's (the REPL runs many in one process).
+    func markCommandBoundary() {
+        lock.withLock { committedBefore = Dictionary(uniqueKeysWithValues: stores.map { (ObjectIdentifier($0), $0.committedWriteCount) }) }
+    }
 
     /// Watches `store` from now on; the first store watched starts the catching.
     func watch(_ store: CacheStore) {
@@ -67,6 +76,7 @@ final class StopSignals: @unchecked Sendable {
                 if stillWriting && now - interruptedAt < 1 { continue }
                 guard !writing.isEmpty, !stillWriting else {
                     for path in lock.withLock({ temporaryFiles }) { unlink(path) }
+                    sayWhatWasWritten()
                     gqlcache_die_of(Int32(signal))
                     return
                 }
@@ -77,5 +87,22 @@ final class StopSignals: @unchecked Sendable {
         }
         thread.name = "gqlcache stop signals"
         thread.start()
+    }
+
+    /// A signal after the running command's write committed (while its
+    /// report is worked out or printed) ends the process with the report
+    /// cut short: one line says
+    /// the change stands, so that no one takes status 130 for "nothing
+    /// was changed".
+    private func sayWhatWasWritten() {
+        let changed = lock.withLock {
+            stores.filter { $0.committedWriteCount > committedBefore[ObjectIdentifier($0), default: 0] }.map(\.path)
+        }
+        guard !changed.isEmpty else { return }
+        let names = changed.joined(separator: ", ")
+        // On a terminal the line starts a line of its own, whatever was cut short.
+        let line = (isatty(STDERR_FILENO) == 1 ? "\n" : "")
+            + "gqlcache: \(names): stopped after the change was written; it stands, and its report is cut short\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
 }
