@@ -34,9 +34,22 @@ struct RemovalOutcome {
     /// Renders the report; the dangling references shown are first placed
     /// in their records (`friends[1]`, not `friends`) through `store`, as
     /// doctor and gc name them.
+    /// A Ctrl-C while they are placed (at the REPL, where it stops the
+    /// statement running) cuts the listing short: the count is printed and
+    /// the command ends interrupted, saying whether the change stands.
     func render(format: OutputFormat, context: CommandContext, placingIn store: CacheStore) {
         var outcome = self
-        if let placed = try? store.read({ tx in try tx.placing(dangling.references) }) { outcome.dangling.replaceReferences(with: placed) }
+        do {
+            outcome.dangling.replaceReferences(with: try store.read { tx in try tx.placing(dangling.references) })
+        } catch CacheStoreError.interrupted {
+            outcome.dangling.replaceReferences(with: [])
+            outcome.render(format: format, context: context)
+            let what = dryRun ? "nothing was changed" : "the change was written and stands"
+            context.report(.interrupted, "\(store.path): interrupted while listing the dangling references; \(what)")
+            return
+        } catch {
+            // Unplaced, they still name the record, field and key.
+        }
         outcome.render(format: format, context: context)
     }
 
