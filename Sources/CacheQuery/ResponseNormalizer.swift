@@ -67,6 +67,12 @@ public struct ResponseNormalizer {
     let document: QueryDocument
     let schema: CacheSchema?
     let keyPolicy: KeyPolicy
+
+    /// The key fields an object of `typename` is keyed by (the policy's,
+    /// or the schema's `@typePolicy`), or nil when nothing says.
+    public func keyFields(of typename: String) -> [String]? {
+        keyPolicy.keyFields(of: typename, schema: schema).flatMap { $0.isEmpty ? nil : $0 }
+    }
     let refusesConflicts: Bool
 
     /// `refusingConflicts`: refuse data that gives one field of one record
@@ -129,10 +135,16 @@ public struct Normalization: Sendable {
 }
 
 /// The keys of the objects a read found, by response path, so that
-/// writing the same data back keeps each object in its record (`update`).
-/// An object that moved is found again by `__typename` and `id`, or, in a
-/// list, by being unchanged, so removing or reordering list elements moves
-/// references instead of copying data between records.
+/// writing the same data back keeps each object in its record (`update`)
+/// when no key policy says what its key is.
+///
+/// Only identity-keyed records (`Human:1000`) are kept: the app keys their
+/// type, by fields the tool may not know. An object that moved is found
+/// again by `__typename` and `id`, or, in a list, by being unchanged, so
+/// removing or reordering list elements moves references instead of
+/// copying data between records. A path-keyed record
+/// (`QUERY_ROOT.reviews(first:2).0`) is never kept: Apollo keys such an
+/// object by where it is now, as it does a new one.
 public struct ExistingObjects: Sendable {
     struct Object: Sendable {
         let key: CacheKey
@@ -142,6 +154,8 @@ public struct ExistingObjects: Sendable {
 
     var byPath: [String: Object] = [:]
     var bySignature: [String: CacheKey] = [:]
+    /// The `__typename` of every object read, path-keyed ones and the root too.
+    var typenames: [String: String] = [:]
     /// The objects of each list, by the list's path.
     var listElements: [String: [Object]] = [:]
 
@@ -150,30 +164,29 @@ public struct ExistingObjects: Sendable {
     /// Builds the map from what a read returned and the keys it visited.
     init(keys: [String: CacheKey], data: ResponseValue?) {
         guard let data else { return }
-        func visit(_ value: ResponseValue, path: String) {
+        func visit(_ value: ResponseValue, path: String, parent: CacheKey?) {
             switch value {
             case .object(let members):
-                if let key = keys[path] {
+                let key = keys[path]
+                if key != nil, case .string(let name)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue { typenames[path] = name }
+                if let key, let parent, !key.rawValue.hasPrefix(parent.rawValue + ".") {
                     let signature = Self.signature(members.first { $0.0 == "__typename" }?.1.fieldValue, members.first { $0.0 == "id" }?.1.fieldValue)
                     byPath[path] = Object(key: key, signature: signature, data: value.fieldValue)
                     if let signature { bySignature[signature] = key }
                 }
-                for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
+                for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name, parent: key ?? parent) }
             case .list(let elements):
-                for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
+                for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
                 listElements[path] = elements.indices.compactMap { byPath[path + "." + String($0)] }
             case .null, .scalar:
                 break
             }
         }
-        visit(data, path: "")
+        visit(data, path: "", parent: nil)
     }
 
     /// The `__typename` of the object read at `path`, if one was.
-    func typename(at path: String) -> String? {
-        guard case .object(let members)? = byPath[path]?.data, case .string(let name)? = members["__typename"] else { return nil }
-        return name
-    }
+    func typename(at path: String) -> String? { typenames[path] }
 
     static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
         guard case .string(let typename)? = typename else { return nil }
@@ -184,10 +197,11 @@ public struct ExistingObjects: Sendable {
         }
     }
 
-    /// The record for the object now at `path`: the one that was there if
-    /// it is unchanged; else the one with the same `__typename` and `id`;
-    /// else an unchanged element of the same list; else the one that was
-    /// there, unless its `id` says it is another object.
+    /// The identity-keyed record for the object now at `path`: the one
+    /// that was there if it is unchanged; else the one with the same
+    /// `__typename` and `id`; else an unchanged element of the same list;
+    /// else the one that was there, unless its `id` says it is another
+    /// object. Nil: the object is keyed by its path.
     func key(at path: String, object: [String: FieldValue]) -> CacheKey? {
         let value = FieldValue.object(object)
         let old = byPath[path]
@@ -333,9 +347,16 @@ private struct Pass {
             if typename == nil, let staticType, schema?.isObjectType(staticType) == true { typename = staticType }
             if let typename { typenames.insert(typename) }
             let pathText = path.map(\.description).joined(separator: ".")
-            let identity = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema)
-            let known = existing.key(at: pathText, object: object)
-            let key = known.flatMap { known in identity == nil || identity == known ? known : nil } ?? identity ?? CacheKey(pathKey)
+            // A key policy (the schema's, or --key-field) says the key, as the
+            // app's does in Apollo: an object without its key fields goes to
+            // its path key, whatever record it was read from. Without one,
+            // the records read are kept (``ExistingObjects``).
+            let key: CacheKey
+            if let typename, normalizer.keyPolicy.keyFields(of: typename, schema: schema)?.isEmpty == false {
+                key = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema) ?? CacheKey(pathKey)
+            } else {
+                key = existing.key(at: pathText, object: object) ?? CacheKey(pathKey)
+            }
             try write(object, key: key, selections: selections, path: path, type: staticType)
             return .reference(key)
         default:

@@ -156,6 +156,57 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(replaced.stderr, "gqlcache: warning: Droid:2001 friends would point at Droid:2001.friends.0, not Human:1000: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy\n")
     }
 
+    /// With the app's key fields known (--key-field or @typePolicy), an
+    /// object whose selection lacks them is written at its path key, as
+    /// Apollo writes it, not back into the record it was read from.
+    func testAKnownKeyFieldTheSelectionLacksWritesAtThePathKeyAsApolloDoes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        let document = #"query L @apollo_client_ios_localCacheMutation { human(id: "1000") { name } }"#
+        let keyed = gqlcache("update", cache, "--text", document, "--set", "human.name=Luke", "--key-field", "Human=id")
+        XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(
+            keyed.stderr,
+            "gqlcache: warning: QUERY_ROOT human(id:1000) now points at QUERY_ROOT.human(id:1000), not Human:1000: the Human written "
+                + "has no 'id', its key field, so it is keyed by its path, as Apollo keys it; select 'id' to keep it in Human:1000\n")
+        let after = try records(cache)
+        XCTAssertEqual(after["QUERY_ROOT.human(id:1000)"], ["__typename": .string("Human"), "name": .string("Luke")])
+        XCTAssertEqual(after["Human:1000"], before["Human:1000"], "the record read from is left as it was")
+        // Selected, the key field keeps the object in its record.
+        let withID = #"query L @apollo_client_ios_localCacheMutation { human(id: "1000") { id name } }"#
+        let other = try copyOfFixture("starwars.sqlite", as: "other.sqlite")
+        let kept = gqlcache("update", other, "--text", withID, "--set", "human.name=Luke", "--key-field", "Human=id")
+        XCTAssertEqual(kept.stderr, "")
+        XCTAssertEqual(try records(other)["Human:1000"]?["name"], .string("Luke"))
+    }
+
+    /// Key-less list elements live at path keys by position
+    /// (`….reviews(…).0`): Apollo writes the new list by position, over
+    /// those records, and never moves one to another place.
+    func testPathKeyedListElementsAreWrittenByPositionAsApolloDoes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { stars commentary } }"
+        let list = "reviews(episode:JEDI,first:2)"
+        let first = CacheKey("QUERY_ROOT.\(list).0"), second = CacheKey("QUERY_ROOT.\(list).1")
+        let before = try records(cache)
+        XCTAssertEqual(before[first.rawValue]?["stars"], .int(5))
+        XCTAssertEqual(before[second.rawValue]?["stars"], .int(3))
+        let data = path("reviews.json")
+        try #"{"reviews":[{"stars":3,"commentary":null},{"stars":5,"commentary":"Great!"}]}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let swapped = gqlcache("update", cache, "--text", document, "--data", data)
+        XCTAssertEqual(swapped.status, .success, swapped.stderr)
+        var after = try records(cache)
+        XCTAssertEqual(after["QUERY_ROOT"]?[list], .list([.reference(first), .reference(second)]), "the list still points by position")
+        XCTAssertEqual(after[first.rawValue]?["stars"], .int(3))
+        XCTAssertEqual(after[second.rawValue]?["stars"], .int(5))
+        try #"{"reviews":[{"stars":4,"commentary":"ok"}]}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        XCTAssertEqual(gqlcache("update", cache, "--text", document, "--data", data).status, .success)
+        after = try records(cache)
+        XCTAssertEqual(after["QUERY_ROOT"]?[list], .list([.reference(first)]))
+        XCTAssertEqual(after[first.rawValue]?["stars"], .int(4))
+        XCTAssertEqual(after[second.rawValue]?["stars"], .int(5), "the element removed keeps its record, as Apollo leaves it")
+    }
+
     func testAddedObjectsGetPathKeysUnlessAKeyFieldSaysOtherwise() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let added = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", #"hero.friends.3={"__typename":"Wookiee","name":"Chewie"}"#)

@@ -165,7 +165,7 @@ extension GQLCache {
             }
 
             if edit {
-                try runEditor(context: context, target: target, currentData: currentData, records: records)
+                try runEditor(context: context, target: target, normalizer: normalizer, currentData: currentData, records: records)
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
                 return
             }
@@ -203,7 +203,7 @@ extension GQLCache {
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
-            context.warnOfPathKeys(changes, dryRun: dryRun)
+            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
         }
 
@@ -212,7 +212,7 @@ extension GQLCache {
         /// the data is read again under it, and a change in between stops
         /// the update.
         private func runEditor(
-            context: CommandContext, target: Target, currentData: (ReadTransaction) throws -> ReadResult,
+            context: CommandContext, target: Target, normalizer: ResponseNormalizer, currentData: (ReadTransaction) throws -> ReadResult,
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
         ) throws {
             let before = try writing.openForReading(file, context).read { tx in try currentData(tx) }
@@ -262,7 +262,7 @@ extension GQLCache {
                 return written
             }
             changes.render(format: output.format, context: context)
-            context.warnOfPathKeys(changes, dryRun: dryRun)
+            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
         }
     }
 }

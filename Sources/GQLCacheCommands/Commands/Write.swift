@@ -96,7 +96,7 @@ extension GQLCache {
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             }
             changes.render(format: output.format, context: context)
-            context.warnOfPathKeys(changes, dryRun: dryRun)
+            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, context: context)
         }

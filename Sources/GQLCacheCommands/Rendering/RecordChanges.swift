@@ -48,6 +48,14 @@ struct RecordChanges {
         return moved
     }
 
+    /// The `__typename` written to the record `key`, if this change set one.
+    func typename(of key: CacheKey) -> String? {
+        guard let record = records.first(where: { $0.key == key }),
+            case .string(let name)? = record.fields.first(where: { $0.field == "__typename" })?.after
+        else { return nil }
+        return name
+    }
+
     /// The changes merging `incoming` into the cache would make, worked out
     /// as the store merges (later records win, fields are never removed);
     /// with no transaction, into a cache not yet created.

@@ -49,13 +49,20 @@ extension CommandContext {
     /// by id writes them), the reference moved and the old record went
     /// stale. Likely a missing --key-field: say so, with the first case
     /// (`write`, and `update` adding an object where a keyed one was).
-    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool) {
+    /// When key fields were given for its type, the data lacks them
+    /// (`keyFields` says which): say that instead.
+    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool, keyFields: (String) -> [String]?) {
         let moved = changes.referencesMovedToPathKeys
         guard let first = moved.first, !isQuiet else { return }
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
-        warn(
-            "\(first.key.rawValue) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.rawValue), "
-                + "not \(first.before.rawValue)\(others): objects without a key field are keyed by their path; if the app keys "
-                + "them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy")
+        var why = "objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field "
+            + "(e.g. '*=id') or a schema with @typePolicy"
+        if let typename = changes.typename(of: first.after), let fields = keyFields(typename) {
+            let names = fields.map { "'\($0)'" }.joined(separator: ", ")
+            why = "the \(typename) written has no \(names), its key \(fields.count == 1 ? "field" : "fields"), so it is keyed by its "
+                + "path, as Apollo keys it; select \(names) to keep it in \(first.before.rawValue)"
+        }
+        warn("\(first.key.rawValue) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.rawValue), "
+            + "not \(first.before.rawValue)\(others): \(why)")
     }
 }
