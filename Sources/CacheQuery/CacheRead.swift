@@ -112,9 +112,15 @@ public protocol RecordSource {
     /// ``records(for:)`` that needs only `fields` of each record, and may
     /// leave the others out.
     func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>]
+    /// Whether some record's key starts with `prefix` (`Human:`): without
+    /// a schema, the sign that a name is an object type of the cache.
+    func hasKey(startingWith prefix: String) throws -> Bool
 }
 
 extension RecordSource {
+    /// No key is known: a source of records in memory cannot say.
+    public func hasKey(startingWith prefix: String) throws -> Bool { false }
+
     /// Every field: a source that cannot leave fields out gives them all.
     public func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>] {
         try records(for: keys)
@@ -133,4 +139,9 @@ extension RecordSource {
     }
 }
 
-extension ReadTransaction: RecordSource {}
+extension ReadTransaction: RecordSource {
+    public func hasKey(startingWith prefix: String) throws -> Bool {
+        // The key index's next key after the prefix itself.
+        try keys(around: CacheKey(prefix), limit: 1).contains { $0.rawValue.hasPrefix(prefix) }
+    }
+}

@@ -65,7 +65,8 @@ public struct CacheReader {
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
-            result.typeConditionsNotApplied = walk.collector.log?.neverApplied ?? []
+            // An object type of the cache has records keyed `Type:…`.
+            result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
             return result
         } catch let stop as Walk.Stop {
             return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loadedRecords)

@@ -48,10 +48,10 @@ struct FieldCollector {
         collect(selections)
         if schema == nil, let typename, let log {
             // `... on Human { } ... on Droid { }` where one applied: the
-            // others name the other object types, as expected.
+            // others may well name the other object types, as expected.
             let alternatives = !compared.applied.isEmpty
             for condition in compared.applied { log.note(condition, appliedTo: typename, true) }
-            if !alternatives { for condition in compared.notApplied { log.note(condition, appliedTo: typename, false) } }
+            for condition in compared.notApplied { log.note(condition, appliedTo: typename, false, besideOneThatApplied: alternatives) }
         }
         return order.map { ($0, fields[$0]!) }
     }
@@ -95,16 +95,37 @@ struct FieldCollector {
 final class TypeConditionLog: @unchecked Sendable {
     private var matched: Set<String> = []
     private var unmatched: [String: Set<String>] = [:]
+    /// Conditions that, where they did not apply, always stood beside one
+    /// that did (`... on Human { } ... on Droid { }`).
+    private var onlyAlternatives: Set<String> = []
+    private var notOnlyAlternatives: Set<String> = []
 
-    func note(_ typeCondition: String, appliedTo typename: String, _ applied: Bool) {
-        if applied { matched.insert(typeCondition) } else { unmatched[typeCondition, default: []].insert(typename) }
+    func note(_ typeCondition: String, appliedTo typename: String, _ applied: Bool, besideOneThatApplied: Bool = false) {
+        if applied {
+            matched.insert(typeCondition)
+            return
+        }
+        unmatched[typeCondition, default: []].insert(typename)
+        if besideOneThatApplied && !notOnlyAlternatives.contains(typeCondition) {
+            onlyAlternatives.insert(typeCondition)
+        } else {
+            onlyAlternatives.remove(typeCondition)
+            notOnlyAlternatives.insert(typeCondition)
+        }
     }
 
     /// Each condition that matched no object, with the `__typename`s it was
-    /// not applied to, in name order.
-    var neverApplied: [TypeConditionNotApplied] {
-        unmatched.filter { !matched.contains($0.key) }.sorted { $0.key < $1.key }
-            .map { TypeConditionNotApplied(typeCondition: $0.key, typenames: $0.value.sorted()) }
+    /// not applied to, in name order. A condition that only ever stood
+    /// beside one that applied is left out when `isObjectType` says it
+    /// names an object type (another member of the union, as expected);
+    /// `... on Character` beside `... on Droid` is not one, and is named.
+    func neverApplied(isObjectType: (String) throws -> Bool) rethrows -> [TypeConditionNotApplied] {
+        var found: [TypeConditionNotApplied] = []
+        for (condition, typenames) in unmatched.sorted(by: { $0.key < $1.key }) where !matched.contains(condition) {
+            if onlyAlternatives.contains(condition), try isObjectType(condition) { continue }
+            found.append(TypeConditionNotApplied(typeCondition: condition, typenames: typenames.sorted()))
+        }
+        return found
     }
 }
 

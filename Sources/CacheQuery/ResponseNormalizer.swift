@@ -118,7 +118,9 @@ public struct ResponseNormalizer {
         try pass.write(pass.withKnownTypename(object, path: []), key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
-            typeConditionsNotApplied: collector.log?.neverApplied ?? [],
+            // Written data has no cache to tell object types by: a condition
+            // beside one that applied is taken for another member.
+            typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
             objectTypenames: pass.typenames)
     }
 }

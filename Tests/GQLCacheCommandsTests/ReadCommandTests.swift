@@ -192,6 +192,20 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(alternatives.stderr, "")
     }
 
+    /// Beside a fragment that applied, one on another object type of the
+    /// cache (it has `Human:` records) is the other member, as expected;
+    /// one on a name no record is keyed by (an interface) is named, its
+    /// fields silently missing otherwise.
+    func testBesideAFragmentThatAppliedOneOnAnInterfaceIsStillNamed() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ... on Droid { id } ... on Character { name } } }", "--format", "json")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, #"{"hero":{"id":"2001"}}"# + "\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); if Character is an interface or union, give --schema to read as Apollo does\n")
+        let member = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ... on Droid { id } ... on Human { name } } }")
+        XCTAssertEqual(member.stderr, "", "Human is an object type of this cache: the other member")
+    }
+
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
