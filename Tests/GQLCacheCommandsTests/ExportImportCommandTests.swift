@@ -301,6 +301,25 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
+    /// `write` refuses a number beyond a Double (Apollo's JSONSerialization
+    /// cannot write infinity); import did store it, as 1e999.
+    func testImportRefusesANumberTooLargeForADouble() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let lines = #"{"key":"A:1","record":{"a":1}}"# + "\n" + #"{"key":"A:2","record":{"n":[1,{"b":1e400}]}}"#
+        for dryRun in [[], ["--dry-run"]] {
+            let result = gqlcache(arguments: ["import", cache, "-"] + dryRun, input: lines)
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertEqual(
+                result.stderr,
+                "gqlcache: standard input:2: field 'n' of 'A:2' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
+        }
+        let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"A:1":{"a":-1e400}}"#)
+        XCTAssertEqual(
+            extract.stderr, "gqlcache: standard input: field 'a' of 'A:1' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+    }
+
     /// `\ud800` alone is no character; Apollo's JSON parser refuses it, and
     /// so does import, naming the line, even when the first line has it.
     func testImportRefusesHalfASurrogatePairNamingTheLine() throws {

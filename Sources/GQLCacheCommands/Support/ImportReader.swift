@@ -88,6 +88,7 @@ final class ImportReader {
             if record.key.rawValue.utf8.contains(0) {
                 throw CommandFailure(.usage, "\(name):\(line.number): \(Self.nulMessage(record.key))")
             }
+            if let problem = Self.unstorableNumber(in: record) { throw CommandFailure(.usage, "\(name):\(line.number): \(problem)") }
             batch.append(record)
         }
         return batch.isEmpty ? nil : batch
@@ -117,11 +118,28 @@ final class ImportReader {
             if let record = extracted?.first(where: { $0.key.rawValue.utf8.contains(0) }) {
                 throw CommandFailure(.usage, "\(name): \(Self.nulMessage(record.key))")
             }
+            if let problem = extracted?.lazy.compactMap(Self.unstorableNumber(in:)).first { throw CommandFailure(.usage, "\(name): \(problem)") }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
         let batch = Array(records.prefix(size))
         extracted = records.dropFirst(size)
         return batch
+    }
+
+    /// A number too large for a Double reads as infinity, which Apollo's
+    /// JSONSerialization cannot write: `write` refuses it, and so does
+    /// import, rather than store it as 1e999.
+    private static func unstorableNumber(in record: Record) -> String? {
+        func holdsInfinity(_ value: FieldValue) -> Bool {
+            switch value {
+            case .double(let number): return !number.isFinite
+            case .list(let elements): return elements.contains(where: holdsInfinity)
+            case .object(let members): return members.values.contains(where: holdsInfinity)
+            case .null, .bool, .int, .string, .reference: return false
+            }
+        }
+        guard let field = record.fields.keys.sorted().first(where: { holdsInfinity(record.fields[$0]!) }) else { return nil }
+        return "field '\(field)' of '\(record.key.rawValue)' holds a number too large for a Double, which Apollo cannot store; nothing imported"
     }
 
     private static func nulMessage(_ key: CacheKey) -> String {
