@@ -97,13 +97,10 @@ extension GQLCache {
 }
 
 extension QueryError {
-    /// Names that are not there are "not found"; everything else is usage.
-    var status: ExitStatus {
-        switch self {
-        case .unknownOperation, .unknownFragment: return .notFound
-        default: return .usage
-        }
-    }
+    /// Every problem with the documents, the names asked for included, is
+    /// a usage error: a mistyped operation name is a mistake on the command
+    /// line, and a script must not take it for a cache miss (status 1).
+    var status: ExitStatus { .usage }
 }
 
 extension PathComponent {
