@@ -115,6 +115,18 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("show", cache, "Line\nBreak:1").stdout.hasPrefix("\"Line\\nBreak:1\" (Odd)\n"))
     }
 
+    /// An empty key would print as a blank line, and `would remove ` with
+    /// nothing after it: it is quoted, `""`, as a key with a newline is.
+    func testAnEmptyKeyIsShownQuoted() throws {
+        let cache = try makeCache("empty.sqlite", [
+            Record(key: "", fields: ["__typename": .string("Odd")]),
+            Record(key: "Plain:1", fields: ["a": .int(1)]),
+        ])
+        XCTAssertEqual(gqlcache("keys", cache).stdout, "\"\"\nPlain:1\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--format", "jsonl").lines, [#""""#, #""Plain:1""#])
+        XCTAssertEqual(gqlcache("rm", cache, "", "--dry-run").stdout, "would remove \"\"\nwould remove 1 record, leaving no reference dangling\n")
+    }
+
     func testModeWithoutAPatternIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "--type", "Human", "--mode", "regex")
