@@ -101,10 +101,10 @@ public final class CacheStore: Sendable {
         return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
-    /// Creates a new, empty cache file with Apollo iOS's DDL. Refuses to touch
-    /// a file that exists.
+    /// Creates a new, empty cache file with Apollo iOS's DDL, or makes one of
+    /// an empty file (0 bytes). Refuses to touch any other file that exists.
     public static func create(at path: String, ddl: ApolloIOSSQLiteFormat.DDL = .current) throws -> CacheStore {
-        guard !FileManager.default.fileExists(atPath: path) else { throw CacheStoreError.fileExists(path: path) }
+        guard !FileManager.default.fileExists(atPath: path) || isEmptyFile(at: path) else { throw CacheStoreError.fileExists(path: path) }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -119,6 +119,13 @@ public final class CacheStore: Sendable {
             return queue
         }
         return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue)
+    }
+
+    /// A regular file of 0 bytes (`touch cache.sqlite`): to SQLite, and to
+    /// Apollo, an empty database, which ``create(at:ddl:)`` makes a cache of.
+    public static func isEmptyFile(at path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
     }
 
     /// The longest busy timeout SQLite takes (its milliseconds are an Int32).

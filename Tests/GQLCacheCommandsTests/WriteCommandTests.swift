@@ -70,6 +70,34 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
+    /// `touch cache.sqlite` leaves what SQLite and Apollo take for an empty
+    /// database: --create makes a cache of it; without --create, the file
+    /// is refused with the flag that would.
+    func testCreateMakesACacheOfAnEmptyFileAndAFailedImportLeavesItEmpty() throws {
+        let empty = path("touched.sqlite")
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let response = path("r.json")
+        try #"{"data":{"hero":{"__typename":"Droid","name":"R2"}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let refused = gqlcache("write", empty, "--text", "{ hero { __typename name } }", "--response", response)
+        XCTAssertEqual(refused.status, .notACache)
+        XCTAssertEqual(refused.stderr, "gqlcache: \(empty): not an Apollo iOS cache: the file is empty (0 bytes); --create makes a cache of it\n")
+        let written = gqlcache("write", empty, "--create", "--text", "{ hero { __typename name } }", "--response", response)
+        XCTAssertEqual(written.status, .success, written.stderr)
+        XCTAssertEqual(try keys(in: empty), ["QUERY_ROOT", "QUERY_ROOT.hero"])
+
+        let other = path("touched2.sqlite")
+        XCTAssertTrue(FileManager.default.createFile(atPath: other, contents: Data()))
+        let failed = gqlcache(arguments: ["import", other, "-", "--create"], input: #"{"key":"A","record":{"a":1}}"# + "\n" + "not json")
+        XCTAssertEqual(failed.status, .usage)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: other)[.size] as? Int, 0, "left as empty as it was, not removed")
+        let imported = gqlcache(arguments: ["import", other, "-", "--create"], input: #"{"key":"A","record":{"a":1}}"#)
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertEqual(try keys(in: other), ["A"])
+        let missing = gqlcache("write", path("missing.sqlite"), "--text", "{ hero { __typename name } }", "--response", response)
+        XCTAssertEqual(missing.status, .io)
+        XCTAssertEqual(missing.stderr, "gqlcache: \(path("missing.sqlite")): no such file; --create makes a new cache file\n")
+    }
+
     /// As import does: --create with --dry-run shows every record as new
     /// and makes no file.
     func testADryRunIntoACacheToBeCreatedMakesNoFile() throws {

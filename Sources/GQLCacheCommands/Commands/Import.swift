@@ -25,7 +25,7 @@ extension GQLCache {
                 --input-format says which. Records are merged field by field as Apollo merges: \
                 fields are replaced or added, never removed, and records not in the input stay. \
                 Everything is written in one transaction, or nothing is. --create makes the cache \
-                file (Apollo iOS's current layout) when it does not exist. JSON Lines is read a \
+                file (Apollo iOS's current layout) when it does not exist or is empty. JSON Lines is read a \
                 batch at a time, so memory does not grow with the input; the apollo-client form is \
                 one JSON document and is read whole. --dry-run lists what would change (and keeps \
                 it in memory, to compare later lines with).
@@ -41,7 +41,7 @@ extension GQLCache {
         @Option(help: "The input's form: auto (default), jsonl, or apollo-client.")
         var inputFormat: ImportForm = .auto
 
-        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist.")
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes).")
         var create = false
 
         @Flag(help: "List what would change without writing.")
@@ -58,12 +58,11 @@ extension GQLCache {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
             }
             let lines: LineSource = input == "-" ? context.stdin : try FileLines(path: input)
-            let exists = FileManager.default.fileExists(atPath: file.path)
-            guard exists || create else {
-                throw CommandFailure(.io, "\(file.path): no such file; --create makes a new cache file")
-            }
+            let made = create && CreatedFile.isToBeMade(file.path)
+            let wasEmpty = made && CacheStore.isEmptyFile(at: file.path)
+            if !made { try CreatedFile.refuseMissing(file.path) }
             let reader = try ImportReader(name: JSONInput.name(of: input), lines: lines, form: inputFormat.exchangeForm)
-            var report = ImportReport(form: reader.form, dryRun: dryRun, created: !exists)
+            var report = ImportReport(form: reader.form, dryRun: dryRun, created: made)
             var merge = ImportMerge(dryRun: dryRun)
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
                 while let batch = try reader.nextBatch(size: Self.batchSize) {
@@ -86,12 +85,12 @@ extension GQLCache {
                 }
             }
             if dryRun {
-                if exists {
-                    try writing.openForReading(file, context).read { tx in try importAll(into: tx, writing: nil) }
-                } else {
+                if made {
                     try importAll(into: nil, writing: nil)
+                } else {
+                    try writing.openForReading(file, context).read { tx in try importAll(into: tx, writing: nil) }
                 }
-            } else if exists {
+            } else if !made {
                 try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
             } else {
                 let store = try CacheStore.create(at: file.path)
@@ -100,7 +99,7 @@ extension GQLCache {
                     try store.write { tx in try importAll(into: tx, writing: tx) }
                 } catch {
                     // The file is this command's own: nothing half-done stays behind.
-                    for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+                    CreatedFile.undo(file.path, wasEmpty: wasEmpty)
                     throw error
                 }
             }

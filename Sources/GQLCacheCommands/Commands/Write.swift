@@ -43,7 +43,7 @@ extension GQLCache {
 
         @OptionGroup var keyFields: KeyFieldOptions
 
-        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist.")
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes).")
         var create = false
 
         @Flag(help: "Print what would change without writing.")
@@ -82,16 +82,23 @@ extension GQLCache {
                 throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error); nothing written")
             }
             let changes: RecordChanges
-            if create && !FileManager.default.fileExists(atPath: file.path) {
+            if create && CreatedFile.isToBeMade(file.path) {
                 if dryRun {
                     // Into the cache --create would make: every record is new, and no file is made.
                     changes = try RecordChanges.of(merging: normalization.records, in: nil, dryRun: true)
                 } else {
+                    let wasEmpty = CacheStore.isEmptyFile(at: file.path)
                     let store = try CacheStore.create(at: file.path)
                     context.watchForStopSignals(store)
-                    changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
+                    do {
+                        changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
+                    } catch {
+                        CreatedFile.undo(file.path, wasEmpty: wasEmpty)
+                        throw error
+                    }
                 }
             } else {
+                try CreatedFile.refuseMissing(file.path)
                 let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             }

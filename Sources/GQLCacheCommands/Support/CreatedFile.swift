@@ -1,0 +1,37 @@
+import CacheStore
+import Foundation
+
+/// `--create` on the commands that may make the cache file they write
+/// (`write`, `import`): which file it makes, and what a missing file
+/// without it is told.
+enum CreatedFile {
+    /// The file is not there, or is empty (0 bytes, as `touch` leaves it),
+    /// which SQLite and Apollo take for an empty database: --create makes
+    /// a cache of it.
+    static func isToBeMade(_ path: String) -> Bool {
+        !FileManager.default.fileExists(atPath: path) || CacheStore.isEmptyFile(at: path)
+    }
+
+    /// Without --create, a missing file is named with the flag that makes
+    /// one; any other file goes on to be opened (and an empty one refused
+    /// as no cache, with the same hint).
+    static func refuseMissing(_ path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(.io, "\(path): no such file; --create makes a new cache file")
+        }
+        if CacheStore.isEmptyFile(at: path) {
+            throw CommandFailure(.notACache, "\(path): not an Apollo iOS cache: the file is empty (0 bytes); --create makes a cache of it")
+        }
+    }
+
+    /// Undoes a --create whose command failed: a file it made is removed
+    /// with its journals, and a file that was empty is made empty again.
+    static func undo(_ path: String, wasEmpty: Bool) {
+        for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        if wasEmpty {
+            truncate(path, 0)
+        } else {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+}
