@@ -335,6 +335,10 @@ final class UpdateCommandTests: CommandTestCase {
     func testTheModesAreExclusiveAndOneIsNeeded() {
         XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document).stderr.contains("say what to change: --set PATH=VALUE, --data FILE or --edit"))
         XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document, "--edit", "--data", "d.json").stderr.contains("give one of --set, --data and --edit"))
+        // Only the last of two values for one path would be written.
+        let twice = gqlcache("update", "c.sqlite", "--text", document, "--set", "hero.name=Han", "--set", "hero.name=Solo")
+        XCTAssertEqual(twice.status, .usage)
+        XCTAssertTrue(twice.stderr.hasPrefix("gqlcache: --set hero.name is given twice, as 'Han' and 'Solo'; give one value"), twice.stderr)
     }
 
     func testDataAndVariablesCannotBothReadStandardInput() {

@@ -73,6 +73,14 @@ extension GQLCache {
             for assignment in assignments where !assignment.contains("=") {
                 throw ValidationError("--set takes path=value, e.g. hero.name=R2-D2; got '\(assignment)'")
             }
+            // Two values for one path: only the last would be written.
+            var values: [Substring: Substring] = [:]
+            for assignment in assignments {
+                let path = assignment.prefix { $0 != "=" }, value = assignment.drop { $0 != "=" }.dropFirst()
+                if let earlier = values.updateValue(value, forKey: path), earlier != value {
+                    throw ValidationError("--set \(path) is given twice, as '\(earlier)' and '\(value)'; give one value")
+                }
+            }
         }
 
         /// The definition being written, and how to read and write it.

@@ -25,6 +25,8 @@ extension REPLSession {
             let example = "cd " + ShellWords.quote(path + ".0")
             let shown = example.contains("'") ? "\"\(example)\"" : "'\(example)'"
             throw CommandFailure(.usage, "\(path) is a list of \(elements.count); say which element, e.g. \(shown)")
+        case .null:
+            throw CommandFailure(.usage, "\(path) is null, not a reference")
         default:
             throw CommandFailure(.usage, "\(path) holds a value, not a reference")
         }
