@@ -16,8 +16,8 @@ extension ReadTransaction {
     /// that a row can be passed on as text without being decoded; a row
     /// that is not may still decode.
     public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool) throws -> Void) throws {
-        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.mayBeDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
-            stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0)
+        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
+            stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0 && !stored.holdsSurrogateEscape)
         }
     }
 
@@ -34,7 +34,7 @@ extension ReadTransaction {
                   AND (CASE WHEN record IS NULL THEN 1
                             WHEN instr(record, ?1) > 0 THEN 1
                             WHEN instr(record, '\\') > 0 THEN 1
-                            ELSE \(ReadTransaction.mayBeDamagedSQL) END) = 1
+                            ELSE \(ReadTransaction.isDamagedSQL) END) = 1
                 ORDER BY key
                 """,
             binding: text

@@ -227,12 +227,12 @@ public class ReadTransaction {
     // CASE, not OR: SQLite does not promise to stop at the first true term, and
     // json_type() fails on text that is not JSON. SQLite's JSON functions read
     // the text only up to a NUL, while the decoder reads every byte: a NUL is
-    // damage, as the decoder says. json_valid accepts half a surrogate pair
-    // (\ud800 alone), which the decoder refuses as Foundation does: a text
-    // with a \uD… escape is left to the decoder to judge.
-    static let mayBeDamagedSQL = """
+    // damage, as the decoder says. (json_valid accepts half a surrogate
+    // pair, \ud800 alone, which the decoder refuses: see
+    // ``StoredRecord/holdsSurrogateEscape``.)
+    static let isDamagedSQL = """
         (CASE WHEN record IS NULL THEN 1 WHEN instr(record, char(0)) > 0 THEN 1 WHEN NOT json_valid(record) THEN 1 \
-        WHEN json_type(record) != 'object' THEN 1 WHEN instr(record, '\\ud') > 0 OR instr(record, '\\uD') > 0 THEN 1 ELSE 0 END)
+        WHEN json_type(record) != 'object' THEN 1 ELSE 0 END)
         """
 }
 

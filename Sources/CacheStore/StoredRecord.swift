@@ -20,6 +20,26 @@ public struct StoredRecord: Hashable, Sendable {
     /// when the text is NULL, not JSON, or not a JSON object.
     public func decoded() throws -> Record { try Record(key: key, jsonText: text) }
 
+    /// True when the text holds a `\uD800`…`\uDFFF` escape: half of a
+    /// surrogate pair, which SQLite's json_valid accepts and the decoder
+    /// (as Foundation) refuses when it stands alone, so only decoding says
+    /// whether the record is whole. Looks at each backslash, no more.
+    var holdsSurrogateEscape: Bool {
+        guard var text else { return false }
+        return text.withUTF8 { bytes in
+            var index = 0
+            while let found = bytes[index...].firstIndex(of: UInt8(ascii: "\\")) {
+                guard found + 3 < bytes.count else { return false }
+                if bytes[found + 1] == UInt8(ascii: "u"), bytes[found + 2] | 0x20 == UInt8(ascii: "d"), bytes[found + 3] >= UInt8(ascii: "8") {
+                    return true
+                }
+                // An escaped backslash is two bytes: the second starts nothing.
+                index = found + 2
+            }
+            return false
+        }
+    }
+
     /// The decoded record, or the reason it cannot be decoded.
     public var result: Result<Record, CacheStoreError> {
         Result { try decoded() }.mapError { $0 as! CacheStoreError }
