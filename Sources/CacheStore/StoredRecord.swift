@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row of `records` as it is stored: the key and the record column's
 /// text, not yet decoded (nil when the column is NULL).
 ///
@@ -27,8 +29,11 @@ public struct StoredRecord: Hashable, Sendable {
     var holdsSurrogateEscape: Bool {
         guard var text else { return false }
         return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
             var index = 0
-            while let found = bytes[index...].firstIndex(of: UInt8(ascii: "\\")) {
+            // memchr: most records hold no backslash, and it finds that fast.
+            while index < bytes.count, let hit = memchr(base + index, Int32(UInt8(ascii: "\\")), bytes.count - index) {
+                let found = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 guard found + 3 < bytes.count else { return false }
                 if bytes[found + 1] == UInt8(ascii: "u"), bytes[found + 2] | 0x20 == UInt8(ascii: "d"), bytes[found + 3] >= UInt8(ascii: "8") {
                     return true
