@@ -144,6 +144,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0'\"\n")
         XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT → Droid:2001\n")
         XCTAssertEqual(run.status, .success)
+        // Typed bare, the key splits at its space: the hint quotes it.
+        let bare = try repl(cache, ["cd \(field).1.0"])
+        XCTAssertEqual(bare.stderr, "gqlcache: cd takes one key or field; one with spaces is quoted: cd '\(field).1.0'\n")
         // In a list of lists, the inner list is the one named.
         let inner = try repl(cache, ["cd '\(field).1'", "cd '\(field).1.4'"])
         XCTAssertEqual(inner.stderr.split(separator: "\n").map(String.init), [

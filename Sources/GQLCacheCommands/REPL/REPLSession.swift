@@ -343,7 +343,9 @@ public final class REPLSession {
             return .success
         }
         if arguments.count > 1 {
-            context.report(.usage, "cd takes one key or field")
+            // Most often a key or field with a space in it, typed bare.
+            let joined = arguments.joined(separator: " ")
+            context.report(.usage, "cd takes one key or field; one with spaces is quoted: cd \(ShellWords.quote(joined))")
             return .usage
         }
         if target == ".." { return goBack() }
