@@ -57,6 +57,16 @@ struct JSONReader {
         }
     }
 
+    /// The first JSON value of `text`, whatever follows it; nil when the
+    /// text does not start with one.
+    static func parseFirstValue(_ text: String) -> FieldValue? {
+        var text = text
+        return text.withUTF8 { buffer in
+            var reader = JSONReader(bytes: buffer)
+            return try? reader.parseValue(depth: 0)
+        }
+    }
+
     /// Parses any JSON value (used for values given on the command line).
     static func parseValue(_ text: String) throws -> FieldValue {
         var text = text

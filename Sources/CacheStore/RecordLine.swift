@@ -68,6 +68,14 @@ public enum RecordLine {
         return members["key"] != nil && members["record"] != nil
     }
 
+    /// True when `text` starts with a whole `{"key": …, "record": …}`
+    /// object spread over several lines (as `jq .` prints one): a JSON
+    /// Lines export made pretty, which is no longer one record per line.
+    public static func startsWithPrettyRecord(_ text: String) -> Bool {
+        guard text.contains("\n"), case .object(let members)? = JSONReader.parseFirstValue(text) else { return false }
+        return members.count == 2 && members["key"] != nil && members["record"] != nil
+    }
+
     private static func beginsAsRecordLine(_ line: String) -> Bool {
         var line = line
         return line.withUTF8 { bytes in

@@ -301,6 +301,23 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
+    /// `jq .` prints an export's records over several lines each: that is
+    /// named for what it is, not reported as a bad Apollo Client object.
+    func testAPrettyPrintedJSONLinesExportIsNamedForWhatItIs() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let message = "gqlcache: standard input: a JSON Lines record spread over several lines, where JSON Lines has one per line "
+            + "('jq -c .' puts each on one); nothing imported\n"
+        let one = "{\n  \"key\": \"A:1\",\n  \"record\": {\n    \"a\": 1\n  }\n}"
+        for input in [one, one + "\n" + one] {
+            let result = gqlcache(arguments: ["import", cache, "-"], input: input)
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertEqual(result.stderr, message)
+        }
+        // Named as an extract() object, it is one: entities "key" and "record".
+        let named = gqlcache(arguments: ["import", cache, "-", "--input-format", "apollo-client"], input: "{\n\"key\": {\"a\": 1},\n\"record\": {}\n}")
+        XCTAssertEqual(named.status, .success, named.stderr)
+    }
+
     /// `write` refuses a number beyond a Double (Apollo's JSONSerialization
     /// cannot write infinity); import did store it, as 1e999.
     func testImportRefusesANumberTooLargeForADouble() throws {

@@ -101,6 +101,12 @@ final class ImportReader {
                 text += line.text
                 text += "\n"
             }
+            if formFound, RecordLine.startsWithPrettyRecord(text) {
+                throw CommandFailure(
+                    .usage,
+                    "\(name): a JSON Lines record spread over several lines, where JSON Lines has one per line ('jq -c .' puts each "
+                        + "on one); nothing imported")
+            }
             do {
                 let document = try FieldValue(jsonText: text)
                 if formFound, Self.isGraphQLResponse(document) {
