@@ -17,14 +17,17 @@ enum GrepReport {
             return "\(style.key(key.display)) \(path(match)) → \(marked(match.matched, in: target.display, style: style))"
         }
         let value = match.numberText ?? JSONWriter.string(for: match.value, asStored: false)
-        let matched = match.numberText == nil ? String(JSONWriter.quoted(match.matched, asStored: false).dropFirst().dropLast()) : match.matched
-        return "\(style.key(key.display)) \(path(match)): \(marked(matched, in: value, style: style))"
+        return "\(style.key(key.display)) \(path(match)): \(marked(match.matched, in: value, asJSONString: match.numberText == nil, style: style))"
     }
 
-    /// `text` with the first `matched` in it marked; unmarked when the
-    /// match is not there as it is written (an escape spells it otherwise).
-    private static func marked(_ matched: String, in text: String, style: TextStyle) -> String {
-        guard style.isColored, !matched.isEmpty, let range = text.range(of: matched) else { return text }
+    /// `text` with the first `matched` in it marked (spelled as in a JSON
+    /// string when `asJSONString`); unmarked when the match is not there as
+    /// it is written (an escape spells it otherwise). Plain text is
+    /// returned untouched, with no search.
+    private static func marked(_ matched: String, in text: String, asJSONString: Bool = false, style: TextStyle) -> String {
+        guard style.isColored, !matched.isEmpty else { return text }
+        let spelled = asJSONString ? String(JSONWriter.quoted(matched, asStored: false).dropFirst().dropLast()) : matched
+        guard let range = text.range(of: spelled) else { return text }
         return String(text[..<range.lowerBound]) + style.match(String(text[range])) + String(text[range.upperBound...])
     }
 
