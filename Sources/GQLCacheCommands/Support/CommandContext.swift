@@ -248,8 +248,6 @@ public final class ScriptedLines: LineSource {
 }
 
 final class StandardInputLines: LineSource {
-    /// The C library's stream, read once here: its lines come through the
-    /// same buffer as Swift.readLine's, so the two can take turns.
     /// A stream of its own on descriptor 0, made when first read: input
     /// such as an export, which no confirmation shares standard input with.
     private lazy var lines = fdopen(STDIN_FILENO, "r").map(StreamLines.init)
