@@ -60,6 +60,7 @@ public struct CacheReader {
 
     private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, keepingKeys: Bool) throws -> ReadResult {
         try document.checkFragmentSpreads(in: selections)
+        try scope.checkConditions(in: selections, document: document)
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.keepingKeys = keepingKeys
         do {

@@ -26,6 +26,7 @@ public struct QueryDocument: Sendable {
         let sources = sources.filter { seen.insert($0.text).inserted }
         document.sources = sources
         var sourceOfOperation: [String: String] = [:]
+        var sourceOfFragment: [String: String] = [:]
         for (name, text) in sources {
             if let place = NestingLimit.firstTooDeep(in: text) {
                 throw QueryError.syntax(source: name, line: place.line, column: place.column, message: NestingLimit.message)
@@ -52,8 +53,14 @@ public struct QueryDocument: Sendable {
                 } else if let fragment = definition as? GraphQL.FragmentDefinition {
                     document.noteSpreadPlaces(in: fragment.selectionSet, source: name)
                     let converted = ASTConversion.fragment(fragment)
+                    // Which one a spread reads must not depend on the order of the files.
+                    if let first = sourceOfFragment[converted.name] {
+                        throw QueryError.duplicateFragment(converted.name, sources: [first, name])
+                    }
+                    sourceOfFragment[converted.name] = name
                     document.fragments[converted.name] = converted
                 }
+                try ConditionCheck.check(definition, source: name)
             }
         }
         return document
@@ -112,7 +119,6 @@ public struct QueryDocument: Sendable {
     /// argument, and so look for another field than the app does.
     func checkVariablesAreDefined(in operation: Operation) throws {
         let defined = Set(operation.variables.map(\.name))
-        var visited: Set<String> = []
         func check(_ value: ValueNode) throws {
             switch value {
             case .variable(let name):
@@ -124,24 +130,37 @@ public struct QueryDocument: Sendable {
             default: break
             }
         }
+        try forEachSelection(in: operation.selections) { selection in
+            switch selection {
+            case .field(let field):
+                try field.arguments.forEach { try check($0.value) }
+                try field.conditions.forEach { try check($0.value) }
+            case .inlineFragment(_, let conditions, _), .fragmentSpread(_, let conditions):
+                try conditions.forEach { try check($0.value) }
+            }
+        }
+    }
+
+    /// Calls `body` with every selection of `selections`, of the selections
+    /// of their fields and inline fragments, and of the fragments they
+    /// spread, each fragment's once.
+    func forEachSelection(in selections: [Selection], _ body: (Selection) throws -> Void) rethrows {
+        var visited: Set<String> = []
         func visit(_ selections: [Selection]) throws {
             for selection in selections {
+                try body(selection)
                 switch selection {
                 case .field(let field):
-                    try field.arguments.forEach { try check($0.value) }
-                    try field.conditions.forEach { try check($0.value) }
                     try visit(field.selections ?? [])
-                case .inlineFragment(_, let conditions, let inner):
-                    try conditions.forEach { try check($0.value) }
+                case .inlineFragment(_, _, let inner):
                     try visit(inner)
-                case .fragmentSpread(let name, let conditions):
-                    try conditions.forEach { try check($0.value) }
+                case .fragmentSpread(let name, _):
                     guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
                     try visit(fragment.selections)
                 }
             }
         }
-        try visit(operation.selections)
+        try visit(selections)
     }
 
     /// The operation with this name. Without a name, the only operation, or

@@ -7,6 +7,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Two operations with one name: which one it picks would depend on the
     /// order of the files.
     case duplicateOperation(String, sources: [String])
+    /// Two fragments with one name: which one a spread reads would depend
+    /// on the order of the files.
+    case duplicateFragment(String, sources: [String])
     case ambiguousOperation(available: [String])
     case unknownFragment(String, available: [String])
     /// A spread `...Name` of a fragment no document defines: where it is.
@@ -34,6 +37,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateOperation(let name, let sources):
             let places = sources.first == sources.last ? "in \(sources[0])" : "in \(sources.joined(separator: " and "))"
             return "two operations are named '\(name)' (\(places)); an operation name must be unique"
+        case .duplicateFragment(let name, let sources):
+            let places = sources.first == sources.last ? "in \(sources[0])" : "in \(sources.joined(separator: " and "))"
+            return "two fragments are named '\(name)' (\(places)); a fragment name must be unique"
         case .ambiguousOperation(let available) where available.isEmpty:
             // Nothing to name: every operation is anonymous.
             return "the documents hold several anonymous operations; keep one, or name them (query Name { … }) and give the name"

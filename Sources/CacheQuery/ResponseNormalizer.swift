@@ -110,6 +110,7 @@ public struct ResponseNormalizer {
         _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
+        try scope.checkConditions(in: selections, document: document)
         guard case .object(let object) = data else {
             throw NormalizationError(path: [], message: "the data must be a JSON object")
         }

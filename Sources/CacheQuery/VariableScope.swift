@@ -16,14 +16,13 @@ struct VariableScope: Sendable {
         }
         // Given values and defaults alike, as the app's generated operation
         // holds them (a Float default of -2 is the Double -2.0).
-        if let schema {
-            for definition in definitions {
-                guard let value = values[definition.name] else { continue }
-                do {
-                    values[definition.name] = try schema.coerce(value, to: definition.type)
-                } catch {
-                    throw QueryError.invalidVariables("$\(definition.name)\(error.path): \(error.message)")
-                }
+        let coercion = VariableCoercion(schema: schema)
+        for definition in definitions {
+            guard let value = values[definition.name] else { continue }
+            do {
+                values[definition.name] = try coercion.coerce(value, to: definition.type)
+            } catch {
+                throw QueryError.invalidVariables("$\(definition.name)\(error.path): \(error.message)")
             }
         }
         self.values = values
@@ -60,6 +59,32 @@ struct VariableScope: Sendable {
             if let resolved = resolve(value) { arguments[name] = resolved }
         }
         return arguments
+    }
+
+    /// Throws ``QueryError/invalidVariables(_:)`` when an `@include` or
+    /// `@skip` of `selections` (or of the fragments they spread) takes its
+    /// `if` from a variable that is not given or not a Boolean: GraphQL
+    /// refuses such a request, where reading it as false would quietly drop
+    /// or keep a field.
+    func checkConditions(in selections: [Selection], document: QueryDocument) throws {
+        try document.forEachSelection(in: selections) { selection in
+            let conditions: [Condition]
+            switch selection {
+            case .field(let field): conditions = field.conditions
+            case .inlineFragment(_, let own, _), .fragmentSpread(_, let own): conditions = own
+            }
+            for condition in conditions {
+                guard case .variable(let name) = condition.value else { continue }
+                let directive = condition.include ? "@include" : "@skip"
+                switch values[name] {
+                case .boolean?: continue
+                case nil:
+                    throw QueryError.invalidVariables("$\(name) is not given, and \(directive)(if: $\(name)) needs a Boolean")
+                case let value?:
+                    throw QueryError.invalidVariables("$\(name): \(directive)(if:) needs a Boolean, found \(value.shown)")
+                }
+            }
+        }
     }
 
     /// Whether `@include` / `@skip` keep a selection.

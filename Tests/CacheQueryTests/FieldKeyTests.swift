@@ -49,6 +49,13 @@ final class FieldKeyTests: XCTestCase {
         XCTAssertEqual(try key("query Q($first: Int = 3) { books(first: $first) { title } }", variables: ["first": .int(5)]), "books(first:5)")
     }
 
+    /// The app's generated operation holds a Float default of 2 as the
+    /// Double 2.0, and renders it so; the document says it is a Float.
+    func testAFloatVariableDefaultRendersAsADoubleWithoutASchema() throws {
+        XCTAssertEqual(try key("query Q($r: Float = 2) { f(ratio: $r) }"), "f(ratio:2.0)")
+        XCTAssertEqual(try key("query Q($r: Float) { f(ratio: $r) }", variables: ["r": .int(-2)]), "f(ratio:-2.0)")
+    }
+
     func testAMissingNonNullVariableIsAnError() throws {
         XCTAssertThrowsError(try key("query Q($id: ID!) { human(id: $id) { name } }")) { error in
             XCTAssertEqual(error as? QueryError, .missingVariable("id", operation: "test"))

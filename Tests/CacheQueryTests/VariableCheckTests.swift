@@ -56,10 +56,42 @@ final class VariableCheckTests: XCTestCase {
                        "invalid variables: $f.tags[1]: expected a non-null String!, found null")
     }
 
-    func testWithoutASchemaValuesAreTakenAsGiven() throws {
+    func testWithoutASchemaEnumsInputObjectsAndCustomScalarsAreTakenAsGiven() throws {
         let operation = try document.operation(named: "V")
-        let values = try VariableScope(given: ["id": .string("1"), "e": .string("FOO")], definitions: operation.variables, operationName: "V").values
+        let values = try VariableScope(
+            given: ["id": .string("1"), "e": .string("FOO"), "f": .int(3), "when": .boolean(true)], definitions: operation.variables,
+            operationName: "V").values
         XCTAssertEqual(values["e"], .string("FOO"))
+        XCTAssertEqual(values["f"], .int(3))
+        XCTAssertEqual(values["when"], .boolean(true))
+    }
+
+    /// The built-in scalars, lists and non-null are declared in the
+    /// document itself: no schema is needed to hold a value as the app's
+    /// generated operation holds it, or to refuse one it could not hold.
+    func testWithoutASchemaBuiltInTypesListsAndNonNullAreCheckedAsDeclared() throws {
+        let operation = try document.operation(named: "V")
+        func scope(_ given: [String: InputValue]) throws -> VariableScope {
+            try VariableScope(given: ["id": .string("1")].merging(given) { $1 }, definitions: operation.variables, operationName: "V")
+        }
+        func problem(_ given: [String: InputValue]) -> String? {
+            do {
+                _ = try scope(given)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(problem(["id": .null]), "invalid variables: $id: expected a non-null ID!, found null")
+        XCTAssertEqual(problem(["n": .string("abc")]), #"invalid variables: $n: expected Int, found "abc""#)
+        XCTAssertEqual(problem(["b": .string("true")]), #"invalid variables: $b: expected Boolean, found "true""#)
+        XCTAssertEqual(problem(["s": .object([:])]), "invalid variables: $s: expected String, found an object")
+        XCTAssertEqual(problem(["tags": .list([.string("a"), .int(1)])]), "invalid variables: $tags[1]: expected String, found 1")
+        let values = try scope(["id": .int(7), "x": .int(2), "n": .float(3), "tags": .string("a")]).values
+        XCTAssertEqual(values["id"], .string("7"))
+        XCTAssertEqual(values["x"], .float(2))
+        XCTAssertEqual(values["n"], .int(3))
+        XCTAssertEqual(values["tags"], .list([.string("a")]))
     }
 
     func testASingleValueForAListIsAListOfOneAsTheAppHoldsIt() throws {

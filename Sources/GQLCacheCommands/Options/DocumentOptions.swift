@@ -43,7 +43,7 @@ struct DocumentOptions: ParsableArguments {
     @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
-            "One variable as name=value; the value is JSON when it parses as JSON, else a string, and always the text typed for a variable declared String or ID (repeatable).",
+            "One variable as name=value; the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable).",
             valueName: "name=value"))
     var variableAssignments: [String] = []
 
