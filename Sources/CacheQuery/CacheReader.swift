@@ -253,7 +253,9 @@ private struct Walk {
     /// declares at this place (an interface, say); the record's own
     /// `__typename` wins when the schema knows it.
     mutating func object(_ record: Record, decoded: Decoding, selections: Selections, type: String?) throws -> ResponseValue {
-        let typename = record.typename
+        // A record without `__typename` where the schema declares an object
+        // type is of that type, as Apollo's generated model for the field is.
+        let typename = record.typename ?? type.flatMap { reader.schema?.isObjectType($0) == true ? $0 : nil }
         let selected = collect(selections, typename: typename)
         // Decoded for another selection set, the record may lack a field
         // this one asks for: decode it whole, and read that. (Decoded for

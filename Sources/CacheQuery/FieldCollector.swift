@@ -22,6 +22,12 @@ struct FieldCollector {
         var visitedFragments: Set<String> = []
         var compared: (applied: [String], notApplied: [String]) = ([], [])
         func applies(_ typeCondition: String) -> Bool {
+            guard typename != nil else {
+                // No type to compare with: the log says so, or the fields
+                // would be missing without a word.
+                log?.noteUntyped(typeCondition)
+                return false
+            }
             let applies = self.applies(typeCondition, to: typename)
             if applies { compared.applied.append(typeCondition) } else { compared.notApplied.append(typeCondition) }
             return applies
@@ -99,6 +105,12 @@ final class TypeConditionLog: @unchecked Sendable {
     /// that did (`... on Human { } ... on Droid { }`).
     private var onlyAlternatives: Set<String> = []
     private var notOnlyAlternatives: Set<String> = []
+    /// Conditions of inline fragments met on objects without `__typename`.
+    private var metUntyped: Set<String> = []
+
+    func noteUntyped(_ typeCondition: String) {
+        metUntyped.insert(typeCondition)
+    }
 
     func note(_ typeCondition: String, appliedTo typename: String, _ applied: Bool, besideOneThatApplied: Bool = false) {
         if applied {
@@ -121,9 +133,11 @@ final class TypeConditionLog: @unchecked Sendable {
     /// `... on Character` beside `... on Droid` is not one, and is named.
     func neverApplied(isObjectType: (String) throws -> Bool) rethrows -> [TypeConditionNotApplied] {
         var found: [TypeConditionNotApplied] = []
-        for (condition, typenames) in unmatched.sorted(by: { $0.key < $1.key }) where !matched.contains(condition) {
-            if onlyAlternatives.contains(condition), try isObjectType(condition) { continue }
-            found.append(TypeConditionNotApplied(typeCondition: condition, typenames: typenames.sorted()))
+        for condition in Set(unmatched.keys).union(metUntyped).sorted() where !matched.contains(condition) {
+            let untyped = metUntyped.contains(condition)
+            if !untyped, onlyAlternatives.contains(condition), try isObjectType(condition) { continue }
+            found.append(TypeConditionNotApplied(
+                typeCondition: condition, typenames: unmatched[condition, default: []].sorted(), metObjectsWithoutTypename: untyped))
         }
         return found
     }
@@ -134,4 +148,7 @@ final class TypeConditionLog: @unchecked Sendable {
 public struct TypeConditionNotApplied: Equatable, Sendable {
     public let typeCondition: String
     public let typenames: [String]
+    /// Whether it met objects without `__typename`, whose type is unknown
+    /// (inline fragments on a type are not applied to them).
+    public var metObjectsWithoutTypename = false
 }

@@ -130,6 +130,27 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// A key is TYPENAME:fields: an object without `__typename` has none,
+    /// whatever key fields are given. The warnings say that, not to give
+    /// the --key-field that was given, and name the inline fragment its
+    /// unknown type could not take.
+    func testAnObjectWithoutTypenameIsWarnedOfForWhatItLacks() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let response = path("r.json")
+        try Data(#"{"data":{"hero":{"id":"2001","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let planned = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name ... on Droid { primaryFunction } } }",
+                               "--response", response, "--key-field", "Droid=id", "--dry-run")
+        XCTAssertEqual(planned.status, .success, planned.stderr)
+        XCTAssertEqual(planned.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: warning: QUERY_ROOT hero(episode:NEWHOPE) would point at QUERY_ROOT.hero(episode:NEWHOPE), not Droid:2001: "
+                + "the object written has no __typename, so no key field can key it (a key is TYPENAME:fields) and it is keyed by its path; "
+                + "select __typename, as Apollo's generated models do, and give it in the data",
+            "gqlcache: warning: without a schema, fragments on 'Droid' applied to no object (they met objects without __typename); "
+                + "their fields were not written; an object's type is its __typename, or with --schema the type its field declares",
+            "gqlcache: warning: --key-field Droid=id: no object of type Droid was written, so it keyed nothing (no object written had a __typename)",
+        ])
+    }
+
     func testAVariableTheOperationDoesNotDefineIsNamedInAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let response = path("r.json")

@@ -66,7 +66,7 @@ struct KeyFieldOptions: ParsableArguments {
             let type = String(assignment.prefix { $0 != "=" })
             guard type != "*", !written.contains(type) else { continue }
             context.warn("--key-field \(assignment): no object of type \(type) was written, so it keyed nothing"
-                + (types.isEmpty ? "" : " (types written: \(types.joined(separator: ", ")))"))
+                + (types.isEmpty ? " (no object written had a __typename)" : " (types written: \(types.joined(separator: ", ")))"))
         }
     }
 

@@ -14,11 +14,14 @@ extension CommandContext {
     func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
         guard !isQuiet else { return }
         for condition in conditions {
-            let typenames = condition.typenames.map { "'\($0)'" }.joined(separator: ", ")
+            var met = condition.typenames.map { "'\($0)'" }
+            if condition.metObjectsWithoutTypename { met.append("objects without __typename") }
             let effect = writing ? "; their fields were not written" : ""
-            warn(
-                "without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(typenames))\(effect); "
-                    + "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does")
+            let advice = condition.typenames.isEmpty
+                ? "an object's type is its __typename, or with --schema the type its field declares"
+                : "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does"
+            warn("without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(met.joined(separator: ", ")))"
+                + "\(effect); \(advice)")
         }
     }
 
@@ -57,7 +60,11 @@ extension CommandContext {
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
         var why = "objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field "
             + "(e.g. '*=id') or a schema with @typePolicy"
-        if let typename = changes.typename(of: first.after), let fields = keyFields(typename) {
+        let typename = changes.typename(of: first.after)
+        if typename == nil {
+            why = "the object written has no __typename, so no key field can key it (a key is TYPENAME:fields) and it is keyed "
+                + "by its path; select __typename, as Apollo's generated models do, and give it in the data"
+        } else if let typename, let fields = keyFields(typename) {
             let names = fields.map { "'\($0)'" }.joined(separator: ", ")
             why = "the \(typename) written has no \(names), its key \(fields.count == 1 ? "field" : "fields"), so it is keyed by its "
                 + "path, as Apollo keys it; select \(names) to keep it in \(first.before.rawValue)"
