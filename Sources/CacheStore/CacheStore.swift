@@ -32,7 +32,7 @@ public final class CacheStore: Sendable {
     /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
     let pendingBackup = PendingBackup()
     /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
-    let interruption = Interruption()
+    let interruption: Interruption
     /// Counts the ``write(progress:_:)``s that committed a change.
     private let committed = CommitCount()
 
@@ -47,8 +47,9 @@ public final class CacheStore: Sendable {
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
-        isImmutableSnapshot: Bool = false, queue: DatabaseQueue
+        isImmutableSnapshot: Bool = false, queue: DatabaseQueue, interruption: Interruption
     ) {
+        self.interruption = interruption
         self.path = path
         self.access = access
         self.format = format
@@ -61,33 +62,36 @@ public final class CacheStore: Sendable {
     public static func open(at path: String, access: Access = .readOnly, busyTimeout: Double = 5) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
         let readonly = access == .readOnly
+        let interruption = Interruption()
         if readonly && FileProbe.isWALMode(path) && !FileProbe.hasWALSideFiles(path) {
             // No -wal and no -shm: no connection has the file open (SQLite keeps
             // both while one does) and everything is in the main file. Reading
             // it as immutable creates neither file beside it, as a plain
             // read-only open of a WAL file would.
             let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout)
-            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
+                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
+            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
         }
         do {
-            let (queue, format) = try openDetecting(sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout)
-            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue)
+            let (queue, format) = try openDetecting(
+                sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
+            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
         } catch CacheStoreError.readOnly(path) where readonly && FileProbe.isWALMode(path) {
             // A WAL file needs its -shm index, which SQLite cannot create in a
             // folder it may not write: read the file as an immutable snapshot.
             let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout)
+                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
             return CacheStore(
-                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true, queue: queue)
+                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true, queue: queue, interruption: interruption)
         }
     }
 
     private static func openDetecting(
-        sqlitePath: String, path: String, readonly: Bool, busyTimeout: Double
+        sqlitePath: String, path: String, readonly: Bool, busyTimeout: Double, interruption: Interruption
     ) throws -> (DatabaseQueue, ApolloIOSSQLiteFormat) {
         try StoreErrors.mapping(path: path, waited: busyTimeout) {
-            let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration(readonly: readonly, busyTimeout: busyTimeout))
+            let queue = try DatabaseQueue(
+                path: sqlitePath, configuration: configuration(readonly: readonly, busyTimeout: busyTimeout, interruption: interruption))
             let format = try queue.read { db in try FormatDetector.detect(in: db, path: path) }
             return (queue, format)
         }
@@ -111,14 +115,15 @@ public final class CacheStore: Sendable {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
         }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
+        let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false, busyTimeout: 5))
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false, busyTimeout: 5, interruption: interruption))
             try queue.write { db in
                 for statement in format.createStatements { try db.execute(sql: statement) }
             }
             return queue
         }
-        return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue)
+        return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue, interruption: interruption)
     }
 
     /// A regular file of 0 bytes (`touch cache.sqlite`): to SQLite, and to
@@ -128,14 +133,14 @@ public final class CacheStore: Sendable {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
     }
 
-    /// The longest busy timeout SQLite takes (its milliseconds are an Int32).
+    /// The longest busy timeout taken: SQLite's own (milliseconds in an Int32).
     public static let maximumBusyTimeout: Double = 2_147_483
 
-    private static func configuration(readonly: Bool, busyTimeout: Double) -> Configuration {
+    private static func configuration(readonly: Bool, busyTimeout: Double, interruption: Interruption) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readonly
         let busyTimeout = busyTimeout.isNaN ? 0 : min(busyTimeout, maximumBusyTimeout)
-        configuration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
+        configuration.busyMode = busyTimeout > 0 ? BusyWait(timeout: busyTimeout, interruption: interruption).mode : .immediateError
         configuration.foreignKeysEnabled = false
         configuration.label = "gqlcache"
         configuration.prepareDatabase { db in
@@ -309,7 +314,12 @@ public final class CacheStore: Sendable {
     /// committed), and the next one starts afresh.
     private func answeringInterrupts<T>(_ body: () throws -> T) throws -> T {
         defer { interruption.take() }
-        return try StoreErrors.mapping(path: path, waited: busyTimeout, body)
+        do {
+            return try StoreErrors.mapping(path: path, waited: busyTimeout, body)
+        } catch CacheStoreError.busy where interruption.isPending {
+            // The wait for another process's lock was given up for the interrupt.
+            throw CacheStoreError.interrupted(path: path)
+        }
     }
 
     /// Sizes of the database and of the journal files beside it.

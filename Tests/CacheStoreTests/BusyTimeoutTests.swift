@@ -163,3 +163,22 @@ final class LockedDate: @unchecked Sendable {
     var value: Date? { lock.withLock { date } }
     func set(_ value: Date) { lock.withLock { date = value } }
 }
+
+/// An interrupt (Ctrl-C) stops a wait for another process's lock at once,
+/// where SQLite's own interrupt would wait out the whole busy timeout.
+final class BusyWaitInterruptTests: XCTestCase {
+    func testAnInterruptStopsAWriteWaitingForTheLockAndNothingChanges() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let holder = try BusyTimeoutTests.LockHolder(path: path)
+        defer { holder.release() }
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 60)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { store.interrupt() }
+        let start = Date()
+        var ran = false
+        XCTAssertThrowsCacheError(try store.write { tx in ran = true; try tx.clear() }, .interrupted(path: path))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "the wait ended at the interrupt")
+        XCTAssertFalse(ran)
+        holder.release()
+        XCTAssertEqual(try store.write { tx in try tx.recordCount() }, 10, "the next write starts afresh")
+    }
+}

@@ -62,6 +62,28 @@ final class StopSignalTests: CommandTestCase {
         }
     }
 
+    /// SQLite's interrupt does not reach a connection asleep waiting for
+    /// another process's lock: the wait must stop at the signal, not run
+    /// out its --busy-timeout first.
+    func testASignalWhileAWriteWaitsForTheLockStopsTheWaitAndChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let holder = try CacheStore.open(at: cache, access: .readWrite)
+        let (status, errors, seconds): (Int32, String, TimeInterval) = try holder.write { tx in
+            try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])])
+            let started = Date()
+            let (process, _, stderr) = try start(["rm", cache, "Human:1000", "--busy-timeout", "60"])
+            usleep(500_000)
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                    Date().timeIntervalSince(started))
+        }
+        XCTAssertEqual(status, 130)
+        XCTAssertEqual(errors, "gqlcache: \(cache): interrupted; nothing was changed\n")
+        XCTAssertLessThan(seconds, 30, "it stopped waiting at the signal")
+        XCTAssertTrue(try keys(in: cache).contains("Human:1000"))
+    }
+
     /// A signal after the write committed, while its report is printed,
     /// ends the process as before, but not silently: status 130 alone
     /// would read as "nothing was changed".
