@@ -120,6 +120,27 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
     }
 
+    /// An app deletes its cache and makes a new one (at logout, say): the
+    /// REPL's kept store must not go on reading the deleted file while its
+    /// writes open the new one.
+    func testAKeptStoreOfAFileReplacedAtItsPathIsOpenedAgain() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stores = OpenStores()
+        func count(_ access: CacheStore.Access) throws -> Int {
+            let store = try stores.store(path: cache, access: access, busyTimeout: 5) { try CacheStore.open(at: cache, access: access) }
+            return try store.read { tx in try tx.recordCount() }
+        }
+        XCTAssertEqual(try count(.readOnly), 10)
+        XCTAssertEqual(try count(.readWrite), 10)
+        try FileManager.default.removeItem(atPath: cache)
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        XCTAssertEqual(try count(.readOnly), 32)
+        XCTAssertEqual(try count(.readWrite), 32)
+        try FileManager.default.removeItem(atPath: cache)
+        XCTAssertThrowsError(try count(.readOnly), "a file gone is not read from the kept store")
+        stores.closeAll()
+    }
+
     func testCdFollowsReferencesThroughFieldsAndListIndexesAndBackReturns() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["pwd", "cd hero(episode:NEWHOPE)", "cd friends.1", "pwd", "back", "pwd", "cd friends[0]", "pwd", "cd ..", "cd ..", "pwd"])

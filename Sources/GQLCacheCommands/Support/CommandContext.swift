@@ -313,34 +313,56 @@ public final class OpenStores: @unchecked Sendable {
         let busyTimeout: Double
     }
 
-    private var stores: [Key: CacheStore] = [:]
+    /// The file a path named when its store was opened (device and inode).
+    private struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    private var stores: [Key: (store: CacheStore, file: FileIdentity?)] = [:]
     private let lock = NSLock()
 
     public init() {}
 
+    /// The store kept for `path`, or a new one from `open`. An app that
+    /// deletes its cache and makes a new one (at logout, say) leaves a
+    /// kept store reading the deleted file: when the path names another
+    /// file than it did, the old store is closed and the file opened again.
     func store(path: String, access: CacheStore.Access, busyTimeout: Double, open: () throws -> CacheStore) throws -> CacheStore {
         let key = Key(path: path, access: access, busyTimeout: busyTimeout)
-        if let store = lock.withLock({ stores[key] }) { return store }
+        let file = FileIdentity(path: path)
+        if let kept = lock.withLock({ stores[key] }) {
+            if kept.file != nil && kept.file == file { return kept.store }
+            lock.withLock { stores[key] = nil }
+            try? kept.store.close()
+        }
         let store = try open()
-        lock.withLock { stores[key] = store }
+        lock.withLock { stores[key] = (store, file) }
         return store
     }
 
     /// Stops whatever statement any open store is running (Ctrl-C).
     public func interruptAll() {
-        for store in lock.withLock({ Array(stores.values) }) { store.interrupt() }
+        for kept in lock.withLock({ Array(stores.values) }) { kept.store.interrupt() }
     }
 
     /// Forgets interrupts no transaction answered, before a new command.
     public func forgetInterrupts() {
-        for store in lock.withLock({ Array(stores.values) }) { store.forgetInterrupt() }
+        for kept in lock.withLock({ Array(stores.values) }) { kept.store.forgetInterrupt() }
     }
 
     /// Closes every store (`open` of another file, the end of the REPL).
     public func closeAll() {
         let closing = lock.withLock {
             defer { stores.removeAll() }
-            return Array(stores.values)
+            return stores.values.map(\.store)
         }
         for store in closing { try? store.close() }
     }
