@@ -110,6 +110,19 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// --quiet drops the report of what was done, as rm's, and keeps a dry
+    /// run's plan, which is the data asked for.
+    func testQuietKeepsADryRunsPlanAndDropsTheReportOfWhatWasDone() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = gqlcache("rm", cache, "Human:1002", "-q")
+        let planned = gqlcache("gc", cache, "--all", "--dry-run", "-q")
+        XCTAssertEqual(planned.stdout, "would drop 1 dangling reference:\n  Droid:2001 friends[1] → Human:1002 (list element)\n")
+        let done = gqlcache("gc", cache, "--all", "--force", "--vacuum", "-q")
+        XCTAssertEqual(done.status, .success, done.stderr)
+        XCTAssertEqual(done.stdout + done.stderr, "")
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success, "it did collect")
+    }
+
     func testVacuumGivesTheFreedPagesBack() throws {
         let cache = try makeCache("big.sqlite", [Record(key: .queryRoot, fields: ["a": .reference("A:0")])]
             + (0..<400).map { Record(key: CacheKey("Orphan:\($0)"), fields: ["text": .string(String(repeating: "x", count: 2_000))]) })

@@ -97,7 +97,9 @@ extension GQLCache {
             var report = GarbageReport(collected: collected, dryRun: dryRun, vacuum: vacuumed, freePages: free)
             if collected == nil { report.recordCount = try store.read { tx in try tx.countKeys() } }
             switch output.format {
-            case .text: context.stdout.write(report.text())
+            case .text:
+                // --quiet keeps a dry run's plan, the data asked for, and drops a done gc's report, as rm does.
+                if !(context.isQuiet && !dryRun) { context.stdout.write(report.text()) }
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }
