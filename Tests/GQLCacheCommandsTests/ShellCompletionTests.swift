@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 import XCTest
 
@@ -52,6 +53,32 @@ final class ShellCompletionTests: CommandTestCase {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Tab on a file the app holds with an exclusive lock (a commit under
+    /// way) answers at once with no keys, not after the 5 s a command waits.
+    func testKeysOfAFileHeldExclusivelyCompleteToNothingAtOnce() throws {
+        let cache = path("starwars.sqlite")
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: try XCTUnwrap(shell("sqlite3"), "sqlite3 is needed"))
+        sqlite.arguments = [cache]
+        let input = Pipe()
+        sqlite.standardInput = input
+        sqlite.standardOutput = FileHandle.nullDevice
+        try sqlite.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            sqlite.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';\n".utf8))
+        let deadline = Date().addingTimeInterval(30)
+        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
+            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
+            usleep(10_000)
+        }
+        let started = Date()
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Hu"), [])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "it did not wait out the busy timeout")
     }
 
     // MARK: bash

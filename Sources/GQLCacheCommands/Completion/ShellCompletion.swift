@@ -17,11 +17,14 @@ import Foundation
 /// (the cache file is found as every command's first positional argument).
 enum ShellCompletion {
     static let keyLimit = 200
+    /// How long a completion waits while the app holds an exclusive lock:
+    /// Tab must answer at once, with nothing when the file is busy.
+    static let busyTimeout = 0.2
 
     /// Cache keys starting with the word being completed.
     @Sendable static func keys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let line = CompletionWords(words, completing: index)
-        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly) else { return [] }
+        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
         return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
     }
 
@@ -29,7 +32,7 @@ enum ShellCompletion {
     /// being completed, for `--type`.
     @Sendable static func typenames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let line = CompletionWords(words, completing: index)
-        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly) else { return [] }
+        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
         let prefix = unquoted(prefix)
         return forShell(CompletionSources.typenames(in: store).filter { $0.hasPrefix(prefix) })
     }

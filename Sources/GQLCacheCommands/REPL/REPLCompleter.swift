@@ -127,7 +127,7 @@ public final class REPLCompleter {
 
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {
-        guard let store = try? session.readStore() else { return [] }
+        guard let store = try? session.completionStore() else { return [] }
         return CompletionSources.keys(in: store, startingWith: prefix, limit: Self.keyLimit)
     }
 
@@ -140,7 +140,7 @@ public final class REPLCompleter {
         if let cache = typenameCache, cache.path == session.cachePath, cache.linesRun == session.linesRun {
             return Self.matching(prefix, in: cache.names)
         }
-        guard let store = try? session.readStore() else { return [] }
+        guard let store = try? session.completionStore() else { return [] }
         let names = CompletionSources.typenames(in: store)
         typenameCache = (session.cachePath, session.linesRun, names)
         return Self.matching(prefix, in: names)
@@ -148,7 +148,7 @@ public final class REPLCompleter {
 
     /// Fields of the current record that hold references, for `cd`.
     func fieldsHere() -> [String] {
-        guard let store = try? session.readStore(),
+        guard let store = try? session.completionStore(),
             let record = try? store.read({ tx in try tx.record(for: session.current) })
         else { return [] }
         return REPLSession.referenceFields(of: record) + [".."]

@@ -301,6 +301,14 @@ public final class REPLSession {
         }
     }
 
+    /// The store Tab completes keys and fields from: it waits only briefly
+    /// while the app holds an exclusive lock, and then offers nothing.
+    func completionStore() throws -> CacheStore {
+        try stores.store(path: cachePath, access: .readOnly, busyTimeout: ShellCompletion.busyTimeout) {
+            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: ShellCompletion.busyTimeout)
+        }
+    }
+
     private func help(_ arguments: [String]) -> ExitStatus {
         if let typed = arguments.first {
             // The REPL's other names for its own commands.
