@@ -41,6 +41,11 @@ final class REPLTests: CommandTestCase {
         XCTAssertFalse(help.contains("cache-file"), help)
         XCTAssertFalse(help.contains("container."), "the file argument's wrapped help goes with it")
         XCTAssertTrue(help.contains("  <pattern>               Only keys matching this pattern"), help)
+        // A usage too long for one line puts [<options>] before the file.
+        for command in ["rm", "gc"] {
+            let usage = try repl(cache, ["help \(command)"]).stdout.split(separator: "\n").first { $0.hasPrefix("USAGE:") }
+            XCTAssertEqual(usage.map(String.init), "USAGE: \(command) [<options>]" + (command == "rm" ? " [<key> ...]" : ""))
+        }
     }
 
     /// Naming the open file first, as on the command line, would make it

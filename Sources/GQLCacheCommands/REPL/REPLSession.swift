@@ -289,9 +289,16 @@ public final class REPLSession {
             // The entry's wrapped lines are indented past its name.
             if inCacheFileEntry && line.hasPrefix("      ") { continue }
             inCacheFileEntry = false
+            // `USAGE: gqlcache rm [<options>] <cache-file> [<key> ...]` when the usage is long.
+            if line.hasPrefix("USAGE: gqlcache \(command) "), let file = line.range(of: " <cache-file>") {
+                var usage = line
+                usage.removeSubrange(file)
+                lines.append("USAGE: " + usage.dropFirst("USAGE: gqlcache ".count))
+                continue
+            }
             lines.append(line)
         }
-        return lines.joined(separator: "\n").replacingOccurrences(of: "USAGE: gqlcache \(command) <cache-file> ", with: "USAGE: \(command) ")
+        return lines.joined(separator: "\n")
     }
 
     func readStore() throws -> CacheStore {
