@@ -43,6 +43,9 @@ public enum RecordLine {
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.cannotConvert(message: "not JSON: \(error.message) at byte \(error.offset)")
         }
+        if case .object(let members) = value, members.count == 1, case .string(let key)? = members["key"] {
+            throw CacheStoreError.cannotConvert(message: #"the line of '\#(key)' has no "record"; a line is {"key": "…", "record": {…}}"#)
+        }
         guard case .object(let members) = value, members.count == 2, case .string(let key)? = members["key"] else {
             throw CacheStoreError.cannotConvert(message: #"expected {"key": "…", "record": {…}}"#)
         }
@@ -60,11 +63,14 @@ public enum RecordLine {
     /// True when `line` looks like the first line of this form: a JSON
     /// object with members "key" and "record", whatever their values (a
     /// line with a bad record is a bad line of this form, not an Apollo
-    /// Client object with entities named "key" and "record").
+    /// Client object with entities named "key" and "record"), and so is
+    /// an object with nothing but a string "key".
     /// A line that is not JSON counts when it begins as export writes,
     /// `{"key":`: it is a damaged line of this form.
     public static func isRecordLine(_ line: String) -> Bool {
         guard case .object(let members)? = try? FieldValue(jsonText: line) else { return beginsAsRecordLine(line) }
+        // `{"key":"X:1"}` alone is a record line that lacks its record.
+        if members.count == 1, case .string? = members["key"] { return true }
         return members["key"] != nil && members["record"] != nil
     }
 

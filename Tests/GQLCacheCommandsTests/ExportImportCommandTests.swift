@@ -206,6 +206,17 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try CacheStore.open(at: cache).format.ddl, .legacy, "the file keeps its layout")
     }
 
+    /// `{"key":"X:1"}` is a line of the JSON Lines form without its
+    /// record, not an Apollo Client object with an entity named "key".
+    func testALineWithAKeyAndNoRecordIsNamedForWhatItLacks() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = gqlcache("import", cache, "-", input: #"{"key":"X:1"}"#)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, #"gqlcache: standard input:1: the line of 'X:1' has no "record"; a line is {"key": "…", "record": {…}} (a JSON Lines export has one record per line); nothing imported"# + "\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testABadLineStopsTheImportNamingItAndWritesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
