@@ -69,8 +69,14 @@ extension ResponseValue {
             return .list(elements)
         case .null:
             throw DataPathError("\(here) is null, so it has no '\(head)'; set \(here) to a whole object instead")
-        case .scalar:
-            throw DataPathError("\(here) is a value, not an object or a list, so it has no '\(head)'")
+        case .scalar(let leaf):
+            switch leaf {
+            case .list, .object:
+                // A list of scalars (`appearsIn.0`), or a custom scalar's JSON: changed inside, still a leaf.
+                return .scalar(try ResponseValue(leaf).setting(path, to: value, at: place).fieldValue)
+            default:
+                throw DataPathError("\(here) is a value, not an object or a list, so it has no '\(head)'")
+            }
         }
     }
 }

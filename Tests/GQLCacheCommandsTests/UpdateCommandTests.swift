@@ -244,6 +244,22 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .null, "null is still null")
     }
 
+    /// A list of scalars is a list too: `--set` reaches its elements, and
+    /// those of a list of lists, by index, as the help promises.
+    func testSetReachesTheElementsOfListsOfScalarsByIndex() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let heroes = "query A @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { appearsIn } }"
+        let set = gqlcache("update", cache, "--text", heroes, "--set", "hero.appearsIn.0=EMPIRE")
+        XCTAssertEqual(set.status, .success, set.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["appearsIn"], .list([.string("EMPIRE"), .string("EMPIRE"), .string("JEDI")]))
+        let ships = #"query S @apollo_client_ios_localCacheMutation { human(id: "1000") { starships { coordinates } } }"#
+        let nested = gqlcache("update", cache, "--text", ships, "--set", "human.starships.0.coordinates.1.0=9")
+        XCTAssertEqual(nested.status, .success, nested.stderr)
+        XCTAssertEqual(try records(cache)["Starship:3001"]?["coordinates"], .list([.list([.int(1), .int(2)]), .list([.int(9), .int(4)])]))
+        let outside = gqlcache("update", cache, "--text", heroes, "--set", "hero.appearsIn.7=JEDI")
+        XCTAssertEqual(outside.stderr, "gqlcache: --set hero.appearsIn.7: hero.appearsIn is a list of 3 elements; '7' is not an index in it; nothing written\n")
+    }
+
     /// Apollo keeps the last of two values for one field; a change made
     /// through one alias, or one of two paths to an object, must not be
     /// dropped in silence because the other still holds the old value.
