@@ -81,6 +81,56 @@ extension ResponseValue {
     }
 }
 
+extension ResponseValue {
+    /// Why `new`, data to write back in place of this data as read, does
+    /// not fit it: a member the selection lacks (a typo would otherwise be
+    /// dropped without a word), or a value of another shape than the one
+    /// read (an object, a list or a single value), which the app's
+    /// generated model could not hold. Null, read or written, fits any
+    /// shape; an object of another `__typename` in a list is not compared.
+    public func problem(writing new: FieldValue) -> String? {
+        problem(writing: new, at: [])
+    }
+
+    private func problem(writing new: FieldValue, at place: [String]) -> String? {
+        let here = place.isEmpty ? "the data" : place.joined(separator: ".")
+        func shape(_ value: FieldValue) -> String {
+            switch value {
+            case .object: return "an object"
+            case .list: return "a list"
+            default: return "a single value"
+            }
+        }
+        switch (self, new) {
+        case (.null, _), (_, .null):
+            return nil
+        case (.object(let members), .object(let written)):
+            if case .string(let was)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue,
+                case .string(let now)? = written["__typename"], was != now {
+                return nil
+            }
+            for name in written.keys.sorted(by: byteOrder) where !members.contains(where: { $0.0 == name }) {
+                return "\(here) has no '\(name)' in the selection (it has: \(members.map(\.0).joined(separator: ", ")))"
+            }
+            for (name, value) in members {
+                if let newValue = written[name], let problem = value.problem(writing: newValue, at: place + [name]) { return problem }
+            }
+            return nil
+        case (.list(let elements), .list(let written)):
+            for (index, element) in zip(elements, written).enumerated() {
+                if let problem = element.0.problem(writing: element.1, at: place + [String(index)]) { return problem }
+            }
+            return nil
+        case (.object, _), (.list, _):
+            return "\(here) is \(shape(fieldValue)) in the data read, and cannot be written as \(shape(new))"
+        case (.scalar(let leaf), _):
+            // A leaf keeps its shape; inside a custom scalar's JSON anything goes.
+            guard shape(leaf) != shape(new) else { return nil }
+            return "\(here) is \(shape(leaf)) in the data read, and cannot be written as \(shape(new))"
+        }
+    }
+}
+
 /// A `--set` path that does not lead anywhere in the data.
 public struct DataPathError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String

@@ -260,6 +260,33 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(outside.stderr, "gqlcache: --set hero.appearsIn.7: hero.appearsIn is a list of 3 elements; '7' is not an index in it; nothing written\n")
     }
 
+    /// Without a schema, the data read still shows each field's shape: a
+    /// list written as an object, or a member the selection lacks (a typo
+    /// in --data), is refused rather than written or dropped without a word.
+    func testDataOfAnotherShapeOrWithMembersTheSelectionLacksIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let query = "query M @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name friends { name } appearsIn } }"
+        for (assignment, problem) in [
+            (#"hero.friends={"__typename":"Human","name":"Q"}"#, "hero.friends is a list in the data read, and cannot be written as an object"),
+            (#"hero.name=["a"]"#, "hero.name is a single value in the data read, and cannot be written as a list"),
+            ("hero.appearsIn=JEDI", "hero.appearsIn is a list in the data read, and cannot be written as a single value"),
+        ] {
+            let result = gqlcache("update", cache, "--text", query, "--set", assignment)
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertEqual(result.stderr, "gqlcache: --set: \(problem); nothing written\n")
+        }
+        let data = path("data.json")
+        try Data(#"{"hero":{"name":"R2","nmae":"R3","friends":[],"appearsIn":[]}}"#.utf8).write(to: URL(fileURLWithPath: data))
+        let typo = gqlcache("update", cache, "--text", query, "--data", data)
+        XCTAssertEqual(typo.stderr, "gqlcache: \(data): hero has no 'nmae' in the selection (it has: __typename, name, friends, appearsIn); nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+        // Null fits any shape, and so does a list element of another type.
+        let added = gqlcache("update", cache, "--text", query, "--set", "hero.friends.2={\"__typename\":\"Droid\",\"name\":\"C3\"}", "--set", "hero.name=null")
+        XCTAssertEqual(added.status, .success, added.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001.friends.2"]?["name"], .string("C3"))
+    }
+
     /// Apollo keeps the last of two values for one field; a change made
     /// through one alias, or one of two paths to an object, must not be
     /// dropped in silence because the other still holds the old value.

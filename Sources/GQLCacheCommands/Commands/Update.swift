@@ -207,6 +207,9 @@ extension GQLCache {
             let body: (ReadTransaction) throws -> [Record] = { tx in
                 let current = try currentData(tx)
                 let (value, origin) = try newData(current)
+                if let problem = current.data?.problem(writing: value) {
+                    throw CommandFailure(.usage, "\(origin): \(problem); nothing written")
+                }
                 return try records(for: value, existing: current.existingObjects, origin: origin)
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
@@ -253,6 +256,9 @@ extension GQLCache {
             }
             let written: [Record]
             do {
+                if let problem = before.data?.problem(writing: value) {
+                    throw CommandFailure(.usage, "the edited data: \(problem); nothing written; your edit is kept in \(temporary)")
+                }
                 written = try records(value, before.existingObjects, "the edited data", temporary)
             } catch {
                 keep = true
