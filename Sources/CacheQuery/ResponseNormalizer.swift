@@ -61,8 +61,10 @@ public struct NormalizationError: Error, Equatable, Sendable, CustomStringConver
 /// try store.write { tx in try tx.merge(records) }
 /// ```
 ///
-/// With a schema, leaf values are type-checked and null in a non-null
-/// field is refused, so nothing is written that a read would reject.
+/// With a schema, leaf values are type-checked, null in a non-null field
+/// is refused, and so is an object's `__typename` that is not its field's
+/// type or one of its possible types, so nothing is written that a read
+/// would reject or the app's models could not hold.
 public struct ResponseNormalizer {
     let document: QueryDocument
     let schema: CacheSchema?
@@ -256,6 +258,14 @@ private struct Pass {
     mutating func write(_ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws {
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
+        // Below the root: a fragment is written at whatever key it is given
+        // (Apollo does so), which a warning covers.
+        if !path.isEmpty, let schema, let typename, let type, !schema.matches(typeCondition: type, typename: typename) {
+            // A value that does not fit its type, as a string in an Int field is.
+            let why = !schema.isObjectType(typename) ? "the schema has no object type '\(typename)'"
+                : schema.isObjectType(type) ? "the field's type is \(type)" : "it is not one of \(type)'s possible types"
+            throw NormalizationError(path: path + [.field("__typename")], message: "\"\(typename)\" does not fit: \(why)")
+        }
         let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type
         if records[key] == nil {
             records[key] = [:]

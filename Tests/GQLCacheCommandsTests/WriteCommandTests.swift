@@ -130,6 +130,29 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// With a schema, a `__typename` is a value with a type like any other:
+    /// one that is not the field's type, nor one of its possible types, is
+    /// refused, and nothing is written.
+    func testWithASchemaATypenameThatDoesNotFitTheFieldIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let response = path("r.json")
+        for (query, data, problem) in [
+            (#"{ human(id: "1000") { __typename id name } }"#, #"{"human":{"__typename":"Droid","id":"1000","name":"X"}}"#,
+             #"cannot write human.__typename: "Droid" does not fit: the field's type is Human"#),
+            ("{ hero(episode: JEDI) { __typename id name } }", #"{"hero":{"__typename":"Starship","id":"1","name":"X"}}"#,
+             #"cannot write hero.__typename: "Starship" does not fit: it is not one of Character's possible types"#),
+            ("{ hero(episode: JEDI) { __typename id name } }", #"{"hero":{"__typename":"Wookiee","id":"1","name":"X"}}"#,
+             #"cannot write hero.__typename: "Wookiee" does not fit: the schema has no object type 'Wookiee'"#),
+        ] {
+            try Data(data.utf8).write(to: URL(fileURLWithPath: response))
+            let result = gqlcache("write", cache, "--text", query, "--response", response, "--schema", starwarsSchema, "--key-field", "*=id")
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertEqual(result.stderr, "gqlcache: \(response): \(problem); nothing written\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// A key is TYPENAME:fields: an object without `__typename` has none,
     /// whatever key fields are given. The warnings say that, not to give
     /// the --key-field that was given, and name the inline fragment its

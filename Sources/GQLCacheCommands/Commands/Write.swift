@@ -19,7 +19,8 @@ extension GQLCache {
                 --key-field '*=id' if the app keys every type by id); otherwise it gets a path key such \
                 as QUERY_ROOT.hero. Records are merged field by field; fields are never removed. Every \
                 changed field is printed, and --dry-run prints them without writing. With --schema, \
-                values are type-checked first and nothing is written when one does not fit. Reading the \
+                values (and each object's __typename) are type-checked first and nothing is written when \
+                one does not fit. Reading the \
                 operation back gives the response's data.
                 """)
 
