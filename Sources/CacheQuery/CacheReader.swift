@@ -299,9 +299,12 @@ private struct Walk {
                 // Apollo reads a reference where it expects a scalar as a type
                 // error: the object's fields must be selected.
                 if let target = value.asReadByApollo.references.first {
+                    // With a schema the field is a scalar: no selection helps.
+                    let advice = declared.map { "the schema declares \($0), whose value Apollo cannot read from a reference" }
+                        ?? "select its fields, as in \(field.name) { … }"
                     members.append((responseKey, try miss(CacheMiss(
                         path: path, key: record.key,
-                        reason: .typeMismatch("field '\(fieldKey)' holds a reference to \(target.rawValue), not a value; select its fields, as in \(field.name) { … }")))))
+                        reason: .typeMismatch("field '\(fieldKey)' holds a reference to \(target.rawValue), not a value; \(advice)")))))
                     continue
                 }
                 members.append((responseKey, value == .null ? .null : .scalar(value)))

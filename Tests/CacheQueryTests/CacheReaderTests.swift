@@ -375,6 +375,25 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(hero.map(\.0), ["id", "primaryFunction"])
     }
 
+    /// A reference where a scalar is read is a type error; the advice to
+    /// select the object's fields holds only when no schema says the field
+    /// is a scalar.
+    func testAReferenceInAScalarFieldIsATypeErrorWithAdviceThatFitsTheSchema() throws {
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["meta": .reference(CacheKey("Human:1000"))])
+        let document = try QueryDocument.parse([("q.graphql", "{ meta }")])
+        let schema = try CacheSchema.parse(sdl: "scalar JSONBlob type Query { meta: JSONBlob }", source: "s.graphqls")
+        let withSchema = try CacheReader(document: document, schema: schema, source: source).read(try document.operation(named: nil))
+        XCTAssertEqual(withSchema.misses.map(\.description), [
+            "type error at meta: record 'QUERY_ROOT', field 'meta' holds a reference to Human:1000, not a value; "
+                + "the schema declares JSONBlob, whose value Apollo cannot read from a reference",
+        ])
+        let without = try CacheReader(document: document, source: source).read(try document.operation(named: nil))
+        XCTAssertEqual(without.misses.map(\.description), [
+            "type error at meta: record 'QUERY_ROOT', field 'meta' holds a reference to Human:1000, not a value; select its fields, as in meta { … }",
+        ])
+    }
+
     func testAFragmentReadsFromTheKeyItIsGiven() throws {
         let document = try QueryDocument.parse([("f", "fragment Ship on Starship { name length coordinates }")])
         let store = try CacheStore.open(at: Self.fixture)
