@@ -46,7 +46,7 @@ public struct CacheReader {
         _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
         keepingKeys: Bool = false
     ) throws -> ReadResult {
-        var result = try run(rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables), partial: partial,
+        var result = try run(rootKey: key, selections: fragment.selections, scope: VariableScope(given: variables, fragment: fragment, document: document, schema: schema), partial: partial,
             type: fragment.typeCondition, keepingKeys: keepingKeys)
         // Apollo reads a fragment from whatever record the key names; a
         // schema can tell when that record's type is not one the fragment is on.

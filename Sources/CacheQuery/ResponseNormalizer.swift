@@ -104,7 +104,7 @@ public struct ResponseNormalizer {
         _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
         existing: ExistingObjects = ExistingObjects()
     ) throws -> Normalization {
-        try run(data, rootKey: key, selections: fragment.selections, scope: VariableScope(values: variables),
+        try run(data, rootKey: key, selections: fragment.selections, scope: VariableScope(given: variables, fragment: fragment, document: document, schema: schema),
                 type: fragment.typeCondition, existing: existing)
     }
 

@@ -94,6 +94,24 @@ final class VariableCheckTests: XCTestCase {
         XCTAssertEqual(values["tags"], .list([.string("a")]))
     }
 
+    /// A fragment read on its own declares no variables: with a schema, the
+    /// argument each one is given to says its type.
+    func testAFragmentsVariablesAreCheckedAsTheArgumentsTheyAreGivenTo() throws {
+        let document = try QueryDocument.parse([("f.graphql", "fragment R on Query { reviews(episode: $e, first: $n) { stars } }")])
+        let fragment = try document.fragment(named: "R")
+        func scope(_ given: [String: InputValue], schema: CacheSchema? = CacheReaderTests.schema) throws -> VariableScope {
+            try VariableScope(given: given, fragment: fragment, document: document, schema: schema)
+        }
+        XCTAssertThrowsError(try scope(["n": .string("abc")])) { XCTAssertEqual("\($0)", #"invalid variables: $n: expected Int, found "abc""#) }
+        XCTAssertThrowsError(try scope(["e": .string("FOO")])) {
+            XCTAssertEqual("\($0)", #"invalid variables: $e: expected one of Episode's values (NEWHOPE, EMPIRE, JEDI), found "FOO""#)
+        }
+        let values = try scope(["e": .string("JEDI"), "n": .float(2)]).values
+        XCTAssertEqual(values["e"], .enumValue("JEDI"))
+        XCTAssertEqual(values["n"], .int(2))
+        XCTAssertEqual(try scope(["n": .string("abc")], schema: nil).values["n"], .string("abc"), "without a schema, as given")
+    }
+
     func testASingleValueForAListIsAListOfOneAsTheAppHoldsIt() throws {
         XCTAssertEqual(try scope(["tags": .string("a")]).values["tags"], .list([.string("a")]))
         XCTAssertEqual(try scope(["f": .object(["text": .string("a"), "tags": .string("x")])]).values["f"],
