@@ -18,8 +18,8 @@ public struct GQLCache: ParsableCommand {
 
             Exit status: 0 success; 1 not found, no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process); \
-            5 I/O error (missing, unreadable or read-only file); 6 damaged record, or with --schema a \
-            value that does not fit its type; 7 doctor found problems.
+            5 I/O error (missing, unreadable or read-only file); 6 damaged record, or a value read with \
+            --schema that does not fit its type (one to write is a usage error); 7 doctor found problems.
             """,
         version: GQLCacheVersion.current,
         subcommands: [
