@@ -46,8 +46,9 @@ public struct CacheReader {
         _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
         keepingKeys: Bool = false
     ) throws -> ReadResult {
-        var result = try run(rootKey: key, selections: fragment.selections, scope: VariableScope(given: variables, fragment: fragment, document: document, schema: schema), partial: partial,
-            type: fragment.typeCondition, keepingKeys: keepingKeys)
+        let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        var result = try run(
+            rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, keepingKeys: keepingKeys)
         // Apollo reads a fragment from whatever record the key names; a
         // schema can tell when that record's type is not one the fragment is on.
         if let schema, case .string(let typename)? = result.records[key]?.fields["__typename"],

@@ -219,6 +219,20 @@ extension CacheSchema {
         fieldTypes[typeName]?[field]
     }
 
+    /// The declared type of `argument` of `field` on the object or interface `typeName`.
+    func argumentType(on typeName: String, field: String, argument: String) -> TypeReference? {
+        let fields: GraphQLFieldMap?
+        switch schema.getType(name: typeName) {
+        case let object as GraphQLObjectType: fields = try? object.fields()
+        case let interface as GraphQLInterfaceType: fields = try? interface.fields()
+        default: fields = nil
+        }
+        guard let definition = fields?.first(where: { $0.key == field })?.value,
+            let type = definition.args.first(where: { $0.key == argument })?.value.type
+        else { return nil }
+        return CacheSchema.reference(type)
+    }
+
     /// The name of the root type for operations of this kind.
     func rootTypeName(_ kind: Operation.Kind) -> String? {
         switch kind {

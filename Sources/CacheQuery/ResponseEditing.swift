@@ -79,9 +79,7 @@ extension ResponseValue {
             }
         }
     }
-}
 
-extension ResponseValue {
     /// Why `new`, data to write back in place of this data as read, does
     /// not fit it: a member the selection lacks (a typo would otherwise be
     /// dropped without a word), or a value of another shape than the one

@@ -104,8 +104,8 @@ public struct ResponseNormalizer {
         _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
         existing: ExistingObjects = ExistingObjects()
     ) throws -> Normalization {
-        try run(data, rootKey: key, selections: fragment.selections, scope: VariableScope(given: variables, fragment: fragment, document: document, schema: schema),
-                type: fragment.typeCondition, existing: existing)
+        let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        return try run(data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing)
     }
 
     private func run(

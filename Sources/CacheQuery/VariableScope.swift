@@ -96,3 +96,52 @@ struct VariableScope: Sendable {
         }
     }
 }
+
+extension VariableScope {
+    /// The variables of a fragment read or written on its own, which
+    /// declares none: with a schema, each one used directly as a field's
+    /// argument is checked and held as the type of that argument, as the
+    /// app's generated operation would hold it (`--var size=abc` for an
+    /// Int is refused, not looked for as `avatar(size:abc)`).
+    init(given: [String: InputValue], fragment: FragmentDefinition, document: QueryDocument, schema: CacheSchema?) throws {
+        guard let schema else {
+            self.init(values: given)
+            return
+        }
+        var types: [String: TypeReference] = [:]
+        var visited: Set<String> = []
+        func visit(_ selections: [Selection], on typeName: String) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    for (argument, value) in field.arguments {
+                        guard case .variable(let name) = value, types[name] == nil,
+                            let type = schema.argumentType(on: typeName, field: field.name, argument: argument)
+                        else { continue }
+                        types[name] = type
+                    }
+                    if let inner = field.selections, let type = schema.fieldType(on: typeName, field: field.name) {
+                        visit(inner, on: type.namedType.name)
+                    }
+                case .inlineFragment(let condition, _, let inner):
+                    visit(inner, on: condition ?? typeName)
+                case .fragmentSpread(let name, _):
+                    guard visited.insert(name).inserted, let spread = document.fragments[name] else { continue }
+                    visit(spread.selections, on: spread.typeCondition)
+                }
+            }
+        }
+        visit(fragment.selections, on: fragment.typeCondition)
+        var values = given
+        let coercion = VariableCoercion(schema: schema)
+        for (name, value) in given {
+            guard let type = types[name] else { continue }
+            do {
+                values[name] = try coercion.coerce(value, to: type)
+            } catch {
+                throw QueryError.invalidVariables("$\(name)\(error.path): \(error.message)")
+            }
+        }
+        self.init(values: values)
+    }
+}
