@@ -484,7 +484,9 @@ final class REPLTests: CommandTestCase {
     func testCdCompletesTheCurrentRecordsReferenceFields() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache, at: "hero(episode:NEWHOPE)")
-        XCTAssertEqual(completer.complete(word: "fr", before: "cd "), .candidates(["friends", "friendsConnection(after:null,first:2)"]))
+        XCTAssertEqual(completer.complete(word: "fr", before: "cd "),
+                       .candidates(["friends.0", "friends.1", "friendsConnection(after:null,first:2)"]), "a list's elements, not the list")
+        XCTAssertEqual(completer.complete(word: "friends.", before: "cd "), .candidates(["friends.0", "friends.1"]), "null holds no reference")
     }
 
     func testOperationNamesCompleteFromDocumentsNamedEarlier() throws {
@@ -548,8 +550,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try tab("show MUTATION_ROOT.", [mutation]), "show '\(mutation)'")
         XCTAssertEqual(try tab("show \"MUTATION_ROOT.", [mutation]), "show \"\(mutation)\"")
         let search = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
-        XCTAssertEqual(completer.complete(word: "sea", before: "cd "), .candidates([search]))
-        XCTAssertEqual(try ShellWords.split(try tab("cd sea", [search]) + ".0.0"), ["cd", search + ".0.0"])
+        XCTAssertEqual(completer.complete(word: "sea", before: "cd "), .candidates([search + ".0.0", search + ".1.0"]))
+        // What the elements share, its quote left open: the index goes on the same word.
+        XCTAssertEqual(try ShellWords.split(try tab("cd sea", [search + ".0.0", search + ".1.0"]) + "1.0'"), ["cd", search + ".1.0"])
 
         // Several candidates: what they share, its quote left open for the next Tab.
         let notes = ["Note:it's a b1", "Note:it's a b2"]

@@ -174,12 +174,12 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("\(mutation) (Review)\n")
         try keys("C-l")
-        // A field's key with spaces, then a list index after its closing quote.
+        // A field's key with spaces that holds a list: Tab stops at the
+        // index, its quote open, and the index goes on the same word.
         try type("cd sea")
         try keys("Tab")
-        try waitFor("cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'")
-        try keys("BSpace")
-        try type(".0.0")
+        try waitFor("cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).")
+        try type("0.0'")
         try keys("Enter")
         try waitFor("gqlcache Human:1000> ")
     }

@@ -146,12 +146,14 @@ public final class REPLCompleter {
         return Self.matching(prefix, in: names)
     }
 
-    /// Fields of the current record that hold references, for `cd`.
+    /// Where `cd` can go from the current record: its fields that hold a
+    /// reference, and the elements of those that hold a list of them (so
+    /// Tab on `friends` stops at `friends.`, not at a list `cd` refuses).
     func fieldsHere() -> [String] {
         guard let store = try? session.completionStore(),
             let record = try? store.read({ tx in try tx.record(for: session.current) })
         else { return [] }
-        return REPLSession.referenceFields(of: record) + [".."]
+        return REPLSession.referencePaths(of: record) + [".."]
     }
 
     func definitionNames(adding documents: [String] = []) -> (operations: [String], fragments: [String]) {

@@ -81,4 +81,20 @@ extension REPLSession {
         }
         return record.fields.keys.filter { holdsReference(record.fields[$0]!) }.sorted(by: byteOrder)
     }
+
+    /// Where `cd` can go from `record`, as Tab offers it: each field that
+    /// holds a reference, and each element of a list of them by its index
+    /// (`friends.0`, `search(…).1.0`; a list itself is not a place).
+    static func referencePaths(of record: Record) -> [String] {
+        var paths: [String] = []
+        func visit(_ value: FieldValue, at path: String) {
+            switch value {
+            case .reference: paths.append(path)
+            case .list(let elements): for (index, element) in elements.enumerated() { visit(element, at: "\(path).\(index)") }
+            default: break
+            }
+        }
+        for field in record.fields.keys.sorted(by: byteOrder) { visit(record.fields[field]!, at: field) }
+        return paths
+    }
 }
