@@ -184,9 +184,10 @@ final class ShellCompletionTests: CommandTestCase {
         _ = try sqliteShell(cache, """
             INSERT INTO records(key, record) VALUES
               ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}'),
-              ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}')
+              ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}'), ('Line:t' || char(9) || 'x', '{}')
             """)
-        // One candidate a line: a key with a line break would be two wrong words.
+        // One candidate a line: a key with a line break would be two wrong
+        // words, and fish takes a tab for the start of a description.
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])

@@ -51,9 +51,10 @@ enum ShellCompletion {
     /// takes `value:description`: a colon in a key is escaped so the key is
     /// not cut there. bash and fish take the lines as they are. Every shell
     /// reads one candidate a line, so a key holding a line break, which
-    /// would come out as two wrong words, is not offered.
+    /// would come out as two wrong words, is not offered; nor is one
+    /// holding a tab, where fish cuts a candidate from its description.
     static func forShell(_ candidates: [String]) -> [String] {
-        let candidates = candidates.filter { !$0.contains(where: \.isNewline) }
+        let candidates = candidates.filter { !$0.contains(where: { $0.isNewline || $0 == "\t" }) }
         guard CompletionShell.requesting == .zsh else { return candidates }
         return candidates.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:") }
     }
