@@ -127,6 +127,22 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("rm", cache, "", "--dry-run").stdout, "would remove \"\"\nwould remove 1 record, leaving no reference dangling\n")
     }
 
+    /// The key `""` (two quote marks) is not the empty key, and the key
+    /// `"a\nb"` (quotes, backslash and all) not the one with a line break:
+    /// a key that begins with a quote is shown quoted too, so no two keys
+    /// look alike, as git quotes such paths.
+    func testAKeyThatBeginsWithAQuoteIsShownQuotedSoNoTwoKeysLookAlike() throws {
+        let cache = try makeCache("alike.sqlite", [
+            Record(key: "", fields: ["a": .int(1)]),
+            Record(key: #""""#, fields: ["a": .int(2)]),
+            Record(key: "a\nb", fields: ["a": .int(3)]),
+            Record(key: #""a\nb""#, fields: ["a": .int(4)]),
+            Record(key: #"Say:"hi""#, fields: ["a": .int(5)]),
+        ])
+        XCTAssertEqual(gqlcache("keys", cache).lines, [#""""#, #""\"\"""#, #""\"a\\nb\"""#, #"Say:"hi""#, #""a\nb""#])
+        XCTAssertEqual(Set(gqlcache("keys", cache).lines).count, 5)
+    }
+
     func testModeWithoutAPatternIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "--type", "Human", "--mode", "regex")
