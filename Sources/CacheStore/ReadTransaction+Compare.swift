@@ -20,11 +20,15 @@ extension ReadTransaction {
     @discardableResult
     public func compare(with other: ReadTransaction, _ body: (RecordDifference) throws -> Void) throws -> ComparisonCounts {
         let sql = "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY key"
-        let left = try Row.fetchCursor(try database(), sql: sql)
-        let right = try Row.fetchCursor(try other.database(), sql: sql)
+        // Each file's errors name that file: both cursors step inside the
+        // other store's transaction, whose errors name its own file.
+        let left = try StoreErrors.mapping(path: path, waited: 0) { try Row.fetchCursor(try database(), sql: sql) }
+        let right = try StoreErrors.mapping(path: other.path, waited: 0) { try Row.fetchCursor(try other.database(), sql: sql) }
+        func nextLeft() throws -> Row? { try StoreErrors.mapping(path: path, waited: 0) { try left.next() } }
+        func nextRight() throws -> Row? { try StoreErrors.mapping(path: other.path, waited: 0) { try right.next() } }
         var counts = ComparisonCounts()
-        var a = try left.next()
-        var b = try right.next()
+        var a = try nextLeft()
+        var b = try nextRight()
         while a != nil || b != nil {
             let order: Int
             if let a, let b {
@@ -36,12 +40,12 @@ extension ReadTransaction {
                 let removed = StoredRecord(row: a!)
                 try body(RecordDifference(kind: .removed, key: removed.key, before: removed, after: nil))
                 counts.removed += 1
-                a = try left.next()
+                a = try nextLeft()
             } else if order > 0 {
                 let added = StoredRecord(row: b!)
                 try body(RecordDifference(kind: .added, key: added.key, before: nil, after: added))
                 counts.added += 1
-                b = try right.next()
+                b = try nextRight()
             } else {
                 // The same text needs no decoding: the common case when a
                 // file is compared with its backup.
@@ -53,8 +57,8 @@ extension ReadTransaction {
                 } else {
                     counts.unchanged += 1
                 }
-                a = try left.next()
-                b = try right.next()
+                a = try nextLeft()
+                b = try nextRight()
             }
         }
         return counts

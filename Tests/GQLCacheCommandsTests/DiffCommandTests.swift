@@ -15,6 +15,27 @@ final class DiffCommandTests: CommandTestCase {
         return cache
     }
 
+    /// Both files are read in the same loop, inside each other's
+    /// transactions: a damaged page of either must be blamed on its own
+    /// file, and JSON must not be left half-written on standard output.
+    func testADamagedFileIsNamedWhicheverSideItIsOn() throws {
+        let healthy = try copyOfFixture("starwars.sqlite")
+        let damaged = path("damaged.sqlite")
+        let example = repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path
+        try FileManager.default.copyItem(atPath: example, toPath: damaged)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged))
+        try handle.seek(toOffset: 2 * 4096)
+        handle.write(Data(repeating: 0xFF, count: 4096))
+        try handle.close()
+        let message = "gqlcache: \(damaged): the database file is corrupt (SQLite: database disk image is malformed)\n"
+        for (a, b) in [(damaged, healthy), (healthy, damaged)] {
+            let result = gqlcache("diff", a, b, "--format", "json")
+            XCTAssertEqual(result.status, .io)
+            XCTAssertEqual(result.stderr, message)
+            XCTAssertEqual(result.stdout, "")
+        }
+    }
+
     func testIdenticalFilesExitZeroWithASummary() throws {
         let original = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("diff", original, fixturesFolder.appendingPathComponent("starwars.sqlite").path)

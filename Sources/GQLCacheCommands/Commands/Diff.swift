@@ -50,7 +50,14 @@ extension GQLCache {
             var listed = 0
             // With --summary the JSON holds the counts alone, as documented.
             let listsRecords = output.format == .json && detail != .summary
-            if listsRecords { context.stdout.write("{\n  \"records\": [") }
+            // Opened at the first difference, or at the end: a file that
+            // fails before then leaves no half a document behind.
+            var opened = false
+            func openRecords() {
+                guard listsRecords, !opened else { return }
+                context.stdout.write("{\n  \"records\": [")
+                opened = true
+            }
             let counts = try first.read { a in
                 try second.read { b in
                     try a.compare(with: b) { difference in
@@ -59,6 +66,7 @@ extension GQLCache {
                         case .text:
                             for line in DiffReport.textLines(for: difference, detail: detail, style: context.style) { context.print(line) }
                         case .json:
+                            openRecords()
                             context.stdout.write((listed == 0 ? "\n    " : ",\n    ")
                                 + DiffReport.json(for: difference, detail: detail).rendered(pretty: false))
                         case .jsonl:
@@ -74,6 +82,7 @@ extension GQLCache {
                 if detail == .summary { context.print(DiffReport.summary(counts)) } else { context.note(DiffReport.summary(counts)) }
             case .json:
                 if listsRecords {
+                    openRecords()
                     context.stdout.write(listed == 0 ? "]" : "\n  ]")
                     for (name, value) in DiffReport.countMembers(counts) {
                         context.stdout.write(",\n  \(JSONWriter.quoted(name)): \(value.rendered(pretty: false))")
