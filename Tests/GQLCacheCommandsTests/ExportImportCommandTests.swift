@@ -206,6 +206,18 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try CacheStore.open(at: cache).format.ddl, .legacy, "the file keeps its layout")
     }
 
+    /// -o /dev/stdout is standard output, as -o - is: the data alone, no
+    /// summary line in it for the next program to choke on.
+    func testExportToDevStdoutPrintsTheDataAlone() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = try runProgram(builtBinary, ["export", cache, "-o", "/dev/stdout"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 10)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(#"{"key":"#) }, result.stdout)
+        XCTAssertEqual(gqlcache("export", cache, "-o", path("out.jsonl")).stdout, "exported 10 records (jsonl) to \(path("out.jsonl"))\n")
+    }
+
     /// `{"key":"X:1"}` is a line of the JSON Lines form without its
     /// record, not an Apollo Client object with an entity named "key".
     func testALineWithAKeyAndNoRecordIsNamedForWhatItLacks() throws {

@@ -73,7 +73,10 @@ extension GQLCache {
             }
             if let fileOutput {
                 try fileOutput.commit()
-                context.note("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
+                // -o /dev/stdout is standard output, as -o - is: no summary in the data.
+                if !fileOutput.isStandardOutput {
+                    context.note("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
+                }
             }
         }
 

@@ -17,12 +17,20 @@ final class FileOutput: TextSink {
     private var failure: String?
     private var removedOnStop = false
 
+    /// Whether `path` is where standard output already goes (`-o
+    /// /dev/stdout`, `/dev/fd/1`): a summary printed there would land in
+    /// the data.
+    let isStandardOutput: Bool
+
     /// `removedOnStop`: a signal that ends the process removes the
     /// temporary file first (``StopSignals``), as a command line wants.
     init(path: String, removedOnStop: Bool = false) throws {
         self.path = path
         var status = stat()
         let exists = stat(path, &status) == 0
+        var standardOutput = stat()
+        isStandardOutput = exists && fstat(STDOUT_FILENO, &standardOutput) == 0
+            && standardOutput.st_dev == status.st_dev && standardOutput.st_ino == status.st_ino
         if exists && status.st_mode & S_IFMT == S_IFDIR {
             throw CommandFailure(.io, "\(path): is a folder; name a file to write")
         }
