@@ -218,6 +218,16 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("export", cache, "-o", path("out.jsonl")).stdout, "exported 10 records (jsonl) to \(path("out.jsonl"))\n")
     }
 
+    /// A record with no fields is not written, as Apollo's merge writes
+    /// fields: the summary says so, not that the cache already held it.
+    func testARecordWithNoFieldsIsSaidNotToBeWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("import", cache, "-", input: #"{"key":"Empty:1","record":{}}"#)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 1 record (jsonl) into \(cache): nothing to change; 1 record with no fields not written, as Apollo's merge writes none\n")
+        XCTAssertNil(try records(cache)["Empty:1"])
+    }
+
     /// `{"key":"X:1"}` is a line of the JSON Lines form without its
     /// record, not an Apollo Client object with an entity named "key".
     func testALineWithAKeyAndNoRecordIsNamedForWhatItLacks() throws {
@@ -275,7 +285,7 @@ final class ExportImportCommandTests: CommandTestCase {
         // Named, the form is taken at its word: "data" is then an entity ID.
         let named = gqlcache("import", cache, "-", "--input-format", "apollo-client", "--dry-run", "--format", "jsonl", input: #"{"data":{"n":1}}"#)
         XCTAssertEqual(named.status, .success, named.stderr)
-        XCTAssertEqual(named.lines.last, #"{"type":"summary","dryRun":true,"created":false,"form":"apollo-client","read":1,"added":1,"changed":0,"fields":1}"#)
+        XCTAssertEqual(named.lines.last, #"{"type":"summary","dryRun":true,"created":false,"form":"apollo-client","read":1,"added":1,"changed":0,"fields":1,"withoutFields":0}"#)
     }
 
     func testImportRefusesAKeyWithANULAndWritesNothing() throws {
@@ -493,7 +503,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: lines)
         let real = gqlcache("import", cache, "-", "--format", "jsonl", input: lines)
         XCTAssertEqual(dryRun.lines.last, real.lines.last?.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#))
-        XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":300,"fields":1500}"#)
+        XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":300,"fields":1500,"withoutFields":0}"#)
         XCTAssertEqual(try records(cache)["K:5"], ["n": .int(1205)])
     }
 
@@ -508,7 +518,7 @@ final class ExportImportCommandTests: CommandTestCase {
             {"key":"Droid:2001","record":{"name":"Artoo"}}
             {"key":"Droid:2001","record":{"name":"R2-D2"}}
             """
-        let summary = #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":7,"added":1,"changed":1,"fields":5}"#
+        let summary = #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":7,"added":1,"changed":1,"fields":5,"withoutFields":1}"#
         let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: input)
         XCTAssertEqual(dryRun.lines.last, summary.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#), dryRun.stderr)
         let real = gqlcache("import", cache, "-", "--format", "jsonl", input: input)

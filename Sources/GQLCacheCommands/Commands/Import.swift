@@ -66,6 +66,7 @@ extension GQLCache {
             var merge = ImportMerge(dryRun: dryRun)
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
                 while let batch = try reader.nextBatch(size: Self.batchSize) {
+                    report.withoutFields += batch.count { $0.fields.isEmpty }
                     do {
                         if let writing {
                             // The merge counts its own changes: the batch is loaded once.

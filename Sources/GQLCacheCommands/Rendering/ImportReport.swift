@@ -10,6 +10,9 @@ struct ImportReport {
     var added = 0
     var changed = 0
     var fields = 0
+    /// Records of the input with no fields: Apollo's merge writes fields,
+    /// so it writes nothing of them.
+    var withoutFields = 0
     /// With a dry run, what would change, record by record.
     var records: [RecordChanges.RecordChange] = []
 
@@ -37,14 +40,17 @@ struct ImportReport {
         let outcome = read == 0
             ? "the input holds no records"
             : added + changed == 0
-            ? "nothing to change, the cache already holds them"
+            ? (withoutFields == read ? "nothing to change" : "nothing to change, the cache already holds them")
             : "\(added) added, \(changed) changed (\(plural(fields, "field")))"
-        return "\(verb) \(plural(read, "record")) (\(form.rawValue)) into \(into): \(outcome)" + (dryRun ? "; dry run, nothing written" : "")
+        let empty = withoutFields == 0 ? ""
+            : "; \(plural(withoutFields, "record")) with no fields \(dryRun ? "would not be" : "not") written, as Apollo's merge writes none"
+        return "\(verb) \(plural(read, "record")) (\(form.rawValue)) into \(into): \(outcome)\(empty)" + (dryRun ? "; dry run, nothing written" : "")
     }
 
     var countMembers: [(String, JSONOutput)] {
         [("dryRun", .bool(dryRun)), ("created", .bool(created)), ("form", .string(form.rawValue)),
-         ("read", .int(read)), ("added", .int(added)), ("changed", .int(changed)), ("fields", .int(fields))]
+         ("read", .int(read)), ("added", .int(added)), ("changed", .int(changed)), ("fields", .int(fields)),
+         ("withoutFields", .int(withoutFields))]
     }
 
     func render(format: OutputFormat, path: String, context: CommandContext) {
