@@ -92,6 +92,12 @@ struct JSONReader {
     func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
 
     private func describeTopLevel() -> String {
+        guard peek() != nil else { return "empty text" }
+        // Named for a kind of JSON only when it is one: `[1,` is no array.
+        var probe = self
+        let parsed = (try? probe.parseValue(depth: 0)) != nil
+        probe.skipWhitespace()
+        guard parsed, probe.index == bytes.count else { return "text that is not JSON" }
         switch peek() {
         case nil: return "empty text"
         case UInt8(ascii: "["): return "a JSON array"

@@ -341,7 +341,10 @@ final class JSONRoundTripTests: XCTestCase {
     // MARK: Damaged text
 
     func testTextThatIsNotAJSONObjectIsADamagedRecordSayingWhatItIs() {
-        let cases = [("[1,2]", "a JSON array"), ("", "empty text"), ("\"x\"", "a JSON string"), ("42", "a JSON number"), ("null", "JSON null"), ("true", "a JSON boolean"), ("not json {", "text that is not JSON"), ("nul", "text that is not JSON")]
+        let cases = [("[1,2]", "a JSON array"), ("", "empty text"), ("\"x\"", "a JSON string"), ("42", "a JSON number"), ("null", "JSON null"), ("true", "a JSON boolean"), ("not json {", "text that is not JSON"), ("nul", "text that is not JSON"),
+                     // Begun like a kind of JSON, but not one: no array, string or number.
+                     ("[", "text that is not JSON"), ("[1,", "text that is not JSON"), ("\"abc", "text that is not JSON"),
+                     ("123abc", "text that is not JSON"), ("[1] x", "text that is not JSON"), (" [1] ", "a JSON array")]
         for (text, kind) in cases {
             XCTAssertThrowsCacheError(try Record(key: "Bad:1", jsonText: text), .damagedRecord(key: "Bad:1", problem: .notAnObject(kind)))
         }
