@@ -80,14 +80,14 @@ extension CacheGraph {
                 { graph.tally(0..<middle, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) },
                 { tally(middle..<all.upperBound, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) })
             sums = first
-            sums.add(second, largest: limit)
+            sums.add(second)
         } else {
             sums = tally(all, typeCount: typeCount, owner: reachedBy.owner, groups: reachedBy.groups.count, isRoot: isRoot, largest: limit)
         }
         let typeRecords = sums.typeRecords, typeBytes = sums.typeBytes
         let prefixTable = sums.prefixTable, prefixRecords = sums.prefixRecords, prefixBytes = sums.prefixBytes
         let ownerRecords = sums.ownerRecords, ownerBytes = sums.ownerBytes
-        let unreachable = sums.unreachable, pathKeyed = sums.pathKeyed, largest = sums.largest
+        let unreachable = sums.unreachable, pathKeyed = sums.pathKeyed, largest = sums.largest.largest(Tally.bySize)
         func byBytes(_ lhs: CacheStatistics.Group, _ rhs: CacheStatistics.Group) -> Bool {
             if lhs.bytes != rhs.bytes { return lhs.bytes > rhs.bytes }
             return byteOrder(lhs.name ?? "", rhs.name ?? "")
@@ -127,14 +127,14 @@ extension CacheGraph {
         var prefixRecords: [Int] = []
         var prefixBytes: [Int] = []
         var pathKeyed = 0
-        /// Most bytes first; ties in node order.
-        var largest: [(node: Int32, bytes: Int)] = []
+        /// Most bytes first; ties in node order (``bySize``).
+        var largest: TopRecords
         var ownerRecords: [Int]
         var ownerBytes: [Int]
         var unreachable = (records: 0, bytes: 0)
 
         /// Adds the sums of nodes that all come after this tally's.
-        mutating func add(_ other: Tally, largest limit: Int) {
+        mutating func add(_ other: Tally) {
             for type in typeRecords.indices {
                 typeRecords[type] += other.typeRecords[type]
                 typeBytes[type] += other.typeBytes[type]
@@ -155,20 +155,13 @@ extension CacheGraph {
             }
             unreachable.records += other.unreachable.records
             unreachable.bytes += other.unreachable.bytes
-            // A stable merge: among equal sizes, these nodes come first, as
-            // they would in one pass.
-            var merged: [(node: Int32, bytes: Int)] = []
-            var left = 0, right = 0
-            while merged.count < limit && (left < largest.count || right < other.largest.count) {
-                if right == other.largest.count || (left < largest.count && largest[left].bytes >= other.largest[right].bytes) {
-                    merged.append(largest[left])
-                    left += 1
-                } else {
-                    merged.append(other.largest[right])
-                    right += 1
-                }
-            }
-            largest = merged
+            // Among equal sizes the lower nodes, these, come first, as they would in one pass.
+            largest.add(other.largest, goesBefore: Tally.bySize)
+        }
+
+        /// Most bytes first; among equal sizes, in node order.
+        static func bySize(_ entry: TopRecords.Entry, _ other: TopRecords.Entry) -> Bool {
+            entry.bytes != other.bytes ? entry.bytes > other.bytes : entry.node < other.node
         }
     }
 
@@ -177,6 +170,7 @@ extension CacheGraph {
     ) -> Tally {
         var tally = Tally(
             typeRecords: [Int](repeating: 0, count: typeCount + 1), typeBytes: [Int](repeating: 0, count: typeCount + 1),
+            largest: TopRecords(limit: limit),
             ownerRecords: [Int](repeating: 0, count: groups), ownerBytes: [Int](repeating: 0, count: groups))
         for node in nodes where states[Int(node)] != .missing {
             let index = Int(node)
@@ -204,11 +198,7 @@ extension CacheGraph {
                 tally.unreachable.bytes += bytes
             }
             // Ties keep the first in row order; the list is sorted by key at the end.
-            if limit > 0 && (tally.largest.count < limit || bytes > tally.largest[tally.largest.count - 1].bytes) {
-                if tally.largest.count == limit { tally.largest.removeLast() }
-                let at = tally.largest.firstIndex { bytes > $0.bytes } ?? tally.largest.count
-                tally.largest.insert((node, bytes), at: at)
-            }
+            tally.largest.offer((node, bytes), goesBefore: Tally.bySize)
         }
         return tally
     }

@@ -41,24 +41,17 @@ extension CacheGraph {
     func census(largest limit: Int, damagedKeys keyLimit: Int) -> RecordCensus {
         let untyped = typenameTable.count
         var counts = [Int](repeating: 0, count: untyped + 1)
-        // Kept in order: most bytes first, then by key.
-        var largest: [(node: Int32, bytes: Int)] = []
-        func goesBefore(_ node: Int32, _ bytes: Int, _ other: (node: Int32, bytes: Int)) -> Bool {
-            bytes != other.bytes ? bytes > other.bytes : keyTable.precedes(node, other.node)
+        // Most bytes first, then by key.
+        var largest = TopRecords(limit: limit)
+        func goesBefore(_ entry: TopRecords.Entry, _ other: TopRecords.Entry) -> Bool {
+            entry.bytes != other.bytes ? entry.bytes > other.bytes : keyTable.precedes(entry.node, other.node)
         }
         for index in 0..<nodeCount where states[index] != .missing {
             let node = Int32(index)
             if states[index] == .record {
                 counts[typenameOf[index] < 0 ? untyped : Int(typenameOf[index])] += 1
             }
-            guard limit > 0 else { continue }
-            let bytes = Int(sizes[index])
-            if largest.count == limit {
-                guard goesBefore(node, bytes, largest[limit - 1]) else { continue }
-                largest.removeLast()
-            }
-            let at = largest.firstIndex { goesBefore(node, bytes, $0) } ?? largest.count
-            largest.insert((node, bytes), at: at)
+            largest.offer((node, Int(sizes[index])), goesBefore: goesBefore)
         }
         var typeCounts: [TypenameCount] = []
         for (number, count) in counts.enumerated() where count > 0 {
@@ -68,6 +61,6 @@ extension CacheGraph {
         let damaged = damagedRecords.map(\.key).sorted { byteOrder($0.rawValue, $1.rawValue) }
         return RecordCensus(
             recordCount: recordCount, keylessRowCount: keylessRowIDs.count, blobKeyRowCount: blobKeyRows.count, typeCounts: typeCounts, damagedCount: damagedRecords.count, damagedKeys: Array(damaged.prefix(keyLimit)),
-            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) }, rowOrderBreak: rowOrderBreak)
+            largest: largest.largest(goesBefore).map { RecordSize(key: key($0.node), bytes: $0.bytes) }, rowOrderBreak: rowOrderBreak)
     }
 }
