@@ -353,7 +353,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache repl" -eq 1' -fa '(set -l exts \'sqlite\' \'sqlite3\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" c' -s 'c' -d 'Run these commands (separated by \';\') instead of reading standard input.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" c' -s 'c' -d 'Run these commands (separated by \';\' or line breaks) instead of reading standard input.' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" bail' -l 'bail' -d 'Stop at the first command that fails, and exit with its status.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" color' -l 'color' -d 'Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.' -rfka 'auto always never'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" q quiet' -l 'quiet' -s 'q' -d 'Print only the data asked for and errors: no summaries such as \'removed 3 records\'.'

@@ -376,6 +376,10 @@ final class REPLTests: CommandTestCase {
         let scripted = gqlcache("repl", cache, "-c", "keys --count; show Nope")
         XCTAssertEqual(scripted.status, .notFound)
         XCTAssertEqual(scripted.stdout, "10\n")
+        // A script's lines given with -c run as its lines; a quoted line break stays in its word.
+        let lines = gqlcache("repl", cache, "-c", "cd hero(episode:NEWHOPE)\npwd\nread --text '{\n hero(episode: NEWHOPE) { name } }' --format json")
+        XCTAssertEqual(lines.status, .success, lines.stderr)
+        XCTAssertEqual(lines.stdout, "QUERY_ROOT → Droid:2001\n{\"hero\":{\"name\":\"R2-D2\"}}\n")
     }
 
     func testEditOpensTheLastQueryInTheEditorAndReadsWhatWasSaved() throws {

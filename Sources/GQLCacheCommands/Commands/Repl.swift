@@ -23,7 +23,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Option(name: .short, help: ArgumentHelp("Run these commands (separated by ';') instead of reading standard input.", valueName: "commands"))
+        @Option(name: .short, help: ArgumentHelp("Run these commands (separated by ';' or line breaks) instead of reading standard input.", valueName: "commands"))
         var commands: String?
 
         @Flag(help: "Stop at the first command that fails, and exit with its status.")

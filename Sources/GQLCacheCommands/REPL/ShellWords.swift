@@ -50,7 +50,8 @@ enum ShellWords {
         return words
     }
 
-    /// Splits `-c` text into commands at `;` outside quotes.
+    /// Splits `-c` text into commands at `;` and line breaks outside
+    /// quotes, so that a script's lines given with -c run as its lines.
     static func commands(_ text: String) -> [String] {
         var commands: [String] = []
         var current = ""
@@ -71,7 +72,7 @@ enum ShellWords {
                 if character == open { quote = nil }
             } else if character == "'" || character == "\"" {
                 quote = character
-            } else if character == ";" {
+            } else if character == ";" || character == "\n" {
                 commands.append(current)
                 current = ""
                 continue
