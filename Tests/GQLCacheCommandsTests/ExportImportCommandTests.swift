@@ -216,6 +216,9 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(lines.count, 10)
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(#"{"key":"#) }, result.stdout)
         XCTAssertEqual(gqlcache("export", cache, "-o", path("out.jsonl")).stdout, "exported 10 records (jsonl) to \(path("out.jsonl"))\n")
+        let unnamed = gqlcache("export", cache, "-o", "")
+        XCTAssertEqual(unnamed.status, .usage)
+        XCTAssertEqual(unnamed.stderr, "gqlcache: --output needs a file name, or - for standard output (see 'gqlcache export --help')\n")
     }
 
     /// A record with no fields is not written, as Apollo's merge writes

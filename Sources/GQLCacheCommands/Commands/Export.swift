@@ -43,6 +43,10 @@ extension GQLCache {
             completion: .file(extensions: ["jsonl", "json"]))
         var output: String?
 
+        func validate() throws {
+            if output == "" { throw ValidationError("--output needs a file name, or - for standard output") }
+        }
+
         func run(in context: CommandContext) throws {
             // `-o -` is standard output, as for curl and most tools.
             let output = self.output == "-" ? nil : self.output
