@@ -41,7 +41,8 @@ enum Backup {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let base = "\(path).backup-\(formatter.string(from: date))"
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        // The permissions of the file a link names, not the link's own.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
         let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? base : "\(base)-\(attempt)"

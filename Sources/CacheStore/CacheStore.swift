@@ -69,7 +69,7 @@ public final class CacheStore: Sendable {
             // it as immutable creates neither file beside it, as a plain
             // read-only open of a WAL file would.
             let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
+                sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
             return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
         }
         do {
@@ -80,7 +80,7 @@ public final class CacheStore: Sendable {
             // A WAL file needs its -shm index, which SQLite cannot create in a
             // folder it may not write: read the file as an immutable snapshot.
             let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: path), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
+                sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
             return CacheStore(
                 path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true, queue: queue, interruption: interruption)
         }

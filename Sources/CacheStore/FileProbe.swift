@@ -48,7 +48,17 @@ public enum FileProbe {
 
     /// True when a -wal or -shm file sits beside the database.
     static func hasWALSideFiles(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+        let file = resolved(path)
+        return FileManager.default.fileExists(atPath: file + "-wal") || FileManager.default.fileExists(atPath: file + "-shm")
+    }
+
+    /// The file `path` names, symbolic links followed, as SQLite opens it:
+    /// its -wal, -shm and -journal files sit beside that file, not beside
+    /// a link to it. `path` itself when it cannot be resolved.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// True when the header says the file is in WAL mode (format bytes 18 and 19 are 2).

@@ -14,6 +14,8 @@ public struct FileSizes: Equatable, Sendable {
     public var recordBytes: Int64 { database + (wal ?? 0) }
 
     init(path: String) {
+        // The file a link names, and the side files beside it, as SQLite keeps them.
+        let path = FileProbe.resolved(path)
         func size(_ path: String) -> Int64? {
             (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
         }

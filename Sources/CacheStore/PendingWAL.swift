@@ -14,6 +14,7 @@ public struct PendingWAL: Equatable, Sendable {
     /// current generation that end in a commit are counted.
     static func inspect(path: String) -> PendingWAL? {
         // Only headers are read: a -wal file may be large.
+        let path = FileProbe.resolved(path)
         guard let wal = FileHandle(forReadingAtPath: path + "-wal") else { return nil }
         defer { try? wal.close() }
         let walBytes = Int64((try? wal.seekToEnd()) ?? 0)

@@ -29,6 +29,24 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try CacheStore.open(at: made[0]).format, store.format)
     }
 
+    /// A backup keeps the cache's permissions: through a link, those of the
+    /// file it names, not the link's own (0777), which would let everyone
+    /// read a private cache's copy.
+    func testABackupThroughASymbolicLinkKeepsTheFilesPermissions() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        chmod(path, 0o600)
+        let link = path + "-link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let store = try CacheStore.open(at: link, access: .readWrite)
+        var made: [String] = []
+        store.backUpBeforeNextWrite(BackupRequest(date: date) { made.append($0) })
+        try store.write { tx in try tx.removeObject(for: "Human:1002") }
+        XCTAssertEqual(made, ["\(link).backup-\(stamp(date))"])
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: made[0])[.posixPermissions] as? NSNumber).uint16Value
+        XCTAssertEqual(mode, 0o600)
+    }
+
     func testOnlyTheNextWriteIsBackedUp() throws {
         let folder = try TemporaryDirectory(self)
         let path = try folder.copy(Fixtures.starwars)
