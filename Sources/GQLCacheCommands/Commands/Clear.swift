@@ -53,7 +53,7 @@ extension GQLCache {
             switch output.format {
             case .text:
                 context.note("removed \(plural(removed, "record"))")
-                if vacuum { context.note("vacuumed: \(formatBytes(before.recordBytes)) → \(formatBytes(after.recordBytes))") }
+                if vacuum { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
                 output.format.emit(.object([
                     ("removed", .int(removed)), ("vacuumed", .bool(vacuum)),

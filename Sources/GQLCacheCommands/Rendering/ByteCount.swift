@@ -11,3 +11,13 @@ func formatBytes(_ bytes: Int64) -> String {
     let rounded = (value * 10).rounded() / 10
     return "\(rounded) \(units[unit])"
 }
+
+/// "vacuumed: 44.2 KiB → 16.0 KiB". In WAL mode a connection the app holds
+/// open keeps the old pages, and the rebuilt file waits in the -wal file
+/// beside them: the sizes then grow, and the line says why.
+func vacuumLine(before: Int64, after: Int64) -> String {
+    let line = "vacuumed: \(formatBytes(before)) → \(formatBytes(after))"
+    guard after > before else { return line }
+    return line + " (larger: another connection, the app's, holds the file open, so the rebuilt pages wait in the -wal file; "
+        + "vacuum again once it has closed the file)"
+}

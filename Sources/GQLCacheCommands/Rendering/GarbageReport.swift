@@ -43,7 +43,7 @@ struct GarbageReport {
         }
         if let vacuum {
             if let after = vacuum.after {
-                text += "vacuumed: \(formatBytes(vacuum.before)) → \(formatBytes(after))\n"
+                text += vacuumLine(before: vacuum.before, after: after) + "\n"
             } else if let freePages {
                 text += "would vacuum the \(formatBytes(vacuum.before)) file: \(freePages.freePages) free pages "
                     + "(\(formatBytes(Int64(freePages.freePages * freePages.pageSize)))) now, and the pages this gc would free\n"
