@@ -149,8 +149,13 @@ public class ReadTransaction {
             sql += " LIMIT ?"
             arguments += [limit]
         }
-        // Keys read from SQLite's bytes: a String column value would stop at a
-        // NUL, and a key cut short names another record.
+        try forEachKey(sql: sql, arguments: arguments, body)
+    }
+
+    /// Calls `body` with the key in the first column of each row `sql`
+    /// gives. Keys are read from SQLite's bytes: a String column value
+    /// would stop at a NUL, and a key cut short names another record.
+    func forEachKey(sql: String, arguments: StatementArguments, _ body: (CacheKey) throws -> Void) throws {
         let statement = try database().makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let handle = statement.sqliteStatement
@@ -159,6 +164,13 @@ public class ReadTransaction {
             guard let key = Self.key(handle, column: 0) else { continue }
             try body(key)
         }
+    }
+
+    /// The keys in the first column of the rows `sql` gives (``forEachKey(sql:arguments:_:)``).
+    func fetchKeys(sql: String, arguments: StatementArguments) throws -> [CacheKey] {
+        var keys: [CacheKey] = []
+        try forEachKey(sql: sql, arguments: arguments) { keys.append($0) }
+        return keys
     }
 
     /// The number of keys that match, counted by SQLite.
@@ -178,10 +190,9 @@ public class ReadTransaction {
     /// that was mistyped near its end would sort. Uses the key index. (Every
     /// BLOB sorts after every text: none is before `key`.)
     public func keys(around key: CacheKey, limit: Int) throws -> [CacheKey] {
-        let db = try database()
-        let before = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key < ? ORDER BY key DESC LIMIT ?", arguments: [key.rawValue, limit])
-        let after = try String.fetchAll(db, sql: "SELECT key FROM records WHERE key > ? AND typeof(key) = 'text' ORDER BY key LIMIT ?", arguments: [key.rawValue, limit])
-        return (before.reversed() + after).map { CacheKey($0) }
+        let before = try fetchKeys(sql: "SELECT key FROM records WHERE key < ? ORDER BY key DESC LIMIT ?", arguments: [key.rawValue, limit])
+        let after = try fetchKeys(sql: "SELECT key FROM records WHERE key > ? AND typeof(key) = 'text' ORDER BY key LIMIT ?", arguments: [key.rawValue, limit])
+        return before.reversed() + after
     }
 
     /// The `_id` of the row whose key is the bytes of `key` stored as a
@@ -192,7 +203,7 @@ public class ReadTransaction {
 
     /// Keys equal to `key` but for ASCII case.
     public func keys(equalIgnoringCase key: CacheKey) throws -> [CacheKey] {
-        try String.fetchAll(try database(), sql: "SELECT key FROM records WHERE key = ? COLLATE NOCASE ORDER BY key", arguments: [key.rawValue]).map { CacheKey($0) }
+        try fetchKeys(sql: "SELECT key FROM records WHERE key = ? COLLATE NOCASE ORDER BY key", arguments: [key.rawValue])
     }
 
     // MARK: Facts about the file

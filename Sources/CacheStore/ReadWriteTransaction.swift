@@ -95,12 +95,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     public func removeObjectsReturningKeys(matching pattern: KeyPattern) throws -> [CacheKey] {
         guard !pattern.matchesNothing else { return [] }
         let condition = pattern.sqlCondition()
-        let keys = try String.fetchCursor(
-            try database(), sql: "DELETE FROM records WHERE \(condition.sql) RETURNING key",
-            arguments: StatementArguments(condition.arguments))
-        var removed: [CacheKey] = []
-        while let key = try keys.next() { removed.append(CacheKey(key)) }
-        return removed
+        return try fetchKeys(sql: "DELETE FROM records WHERE \(condition.sql) RETURNING key", arguments: StatementArguments(condition.arguments))
     }
 
     /// Removes every record, as Apollo's `clearCache()`. Returns how many.

@@ -148,6 +148,21 @@ final class ReadTransactionTests: XCTestCase {
         }
     }
 
+    /// A key holding a NUL is read whole wherever keys are listed: cut at
+    /// the NUL, a suggestion or a removal report would name another key.
+    func testKeysHoldingANulAreReadWholeBySuggestionsAndRemovals() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        // Written by the sqlite3 shell: a key bound from a Swift string would stop at the NUL.
+        try SQLiteShell.run(path, "INSERT INTO records(key, record) VALUES ('Nul:' || char(0) || 'boo', '{}')")
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        let key = CacheKey("Nul:\u{0}boo")
+        try store.read { tx in
+            XCTAssertEqual(try tx.keys(around: "Nul:", limit: 1).last, key)
+            XCTAssertEqual(try tx.keys(around: "Nul:\u{1}", limit: 1).first, key)
+        }
+        XCTAssertEqual(try store.write { tx in try tx.removeObjectsReturningKeys(matching: try KeyPattern("nul:", mode: .apollo)) }, [key])
+    }
+
     func testTheCensusBreaksSizeTiesByKeyAsSQLiteOrdersThem() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
         let text = #"{"__typename":"Tie","pad":""# + String(repeating: "x", count: 500) + #""}"#
