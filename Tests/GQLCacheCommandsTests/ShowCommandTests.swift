@@ -68,6 +68,37 @@ final class ShowCommandTests: CommandTestCase {
             """)
     }
 
+    /// Drawn once per path, six records that all point at each other made
+    /// a tree of 6^depth lines (a 100,000-record cache was killed for its
+    /// memory at --depth 1000). Each record is now expanded once, where it
+    /// is nearest the top, and its other places say where it is.
+    func testEachRecordIsExpandedOnceWhereItIsNearestTheTop() throws {
+        let names = (1...6).map { "N:\($0)" }
+        let cache = try makeCache("mesh.sqlite", names.map { name in
+            Record(key: CacheKey(name), fields: ["__typename": .string("Node"),
+                "next": .list(names.filter { $0 != name }.map { .reference(CacheKey($0)) })])
+        } + [
+            Record(key: "Root:1", fields: ["a": .reference("X:1"), "b": .reference("Y:1")]),
+            Record(key: "X:1", fields: ["__typename": .string("X"), "y": .reference("Y:1")]),
+            Record(key: "Y:1", fields: ["__typename": .string("Y"), "n": .int(1)]),
+        ])
+        let mesh = gqlcache("show", cache, "N:1", "--depth", "1000")
+        XCTAssertEqual(mesh.status, .success, mesh.stderr)
+        XCTAssertEqual(mesh.lines.filter { $0.hasSuffix("(Node)") }.count, 6, "N:1, then each other record expanded once")
+        XCTAssertLessThan(mesh.lines.count, 100)
+        // Y:1 is nearest through Root:1's b, met after X:1's y in the drawing.
+        XCTAssertEqual(gqlcache("show", cache, "Root:1", "--depth", "5").stdout, """
+            Root:1
+            ├─ a → X:1 (X)
+            │  ├─ __typename: "X"
+            │  └─ y → Y:1 (Y) (below)
+            └─ b → Y:1 (Y)
+               ├─ __typename: "Y"
+               └─ n: 1
+
+            """)
+    }
+
     func testTheDeepestDepthDrawsAThousandLevelsOfALongerChain() throws {
         // 1,500 records, each referencing the next: deeper than --depth may go.
         let chain = (1...1_500).map { i in

@@ -10,7 +10,9 @@ extension GQLCache {
             abstract: "Show records as trees, with references as links to their keys.",
             discussion: """
                 References are drawn as '→ KEY'; a reference to a key with no record is marked (missing). \
-                --depth N expands referenced records inline, N levels deep. With --format json or jsonl each \
+                --depth N expands referenced records inline, N levels deep, each record once, where it is \
+                nearest the top; its other places say (above) or (below), and (cycle) inside itself. \
+                With --format json or jsonl each \
                 record is {"key": K, "depth": D, "record": {...}} as stored (references as {"$reference": K}); \
                 records expanded by --depth follow with their depth; a key with no record gives \
                 {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.
@@ -55,7 +57,7 @@ extension GQLCache {
                 let shown = requested.filter { graph.entries[$0] != .missing }
                 for (index, key) in shown.enumerated() {
                     if index > 0 { context.print("") }
-                    context.print(renderer.render(key))
+                    renderer.render(key) { context.print($0) }
                 }
             case .json:
                 context.print(JSONOutput.array(jsonEntries(graph).map { $0 }).rendered(pretty: true))

@@ -1,7 +1,11 @@
 import CacheStore
 
 /// Draws records as trees, references as `→ KEY` links, and references
-/// expanded inline up to a depth:
+/// expanded inline up to a depth. A record is expanded once, at the first
+/// of its places nearest the top (where its own references reach deepest);
+/// its other places say `(above)` or `(below)`, or `(cycle)` inside itself,
+/// so the text grows with the records reached, not with the number of
+/// paths to them:
 ///
 /// ```
 /// Droid:2001 (Droid)
@@ -18,63 +22,114 @@ struct RecordTreeRenderer {
 
     func render(_ key: CacheKey) -> String {
         var lines: [String] = []
+        render(key) { lines.append($0) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Draws `key`'s tree a line at a time, so that a large one is printed
+    /// as it is drawn rather than held whole.
+    func render(_ key: CacheKey, emit: (String) -> Void) {
         switch graph.entries[key] {
         case .found(let record)?:
-            lines.append(style.key(key.display) + typeSuffix(record))
-            renderFields(of: record, prefix: "", depth: 0, path: [key], into: &lines)
+            emit(style.key(key.display) + typeSuffix(record))
+            var tree = Tree(nearest: nearestDepths(from: key), drawn: [key])
+            renderFields(of: record, prefix: "", depth: 0, path: [key], tree: &tree, emit: emit)
         case .damaged(let message)?:
-            lines.append(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
+            emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
         case .missing?, nil:
-            lines.append(style.key(key.display) + " " + style.problem("(missing)"))
+            emit(style.key(key.display) + " " + style.problem("(missing)"))
         }
-        return lines.joined(separator: "\n")
+    }
+
+    /// One drawing's state: how near the top each record reached can be,
+    /// and the records expanded so far.
+    private struct Tree {
+        let nearest: [CacheKey: Int]
+        var drawn: Set<CacheKey>
+    }
+
+    /// The fewest references from `key` to each record the drawing follows
+    /// (those `→` draws: in fields and lists, not inside inline objects),
+    /// up to `maxDepth`.
+    private func nearestDepths(from key: CacheKey) -> [CacheKey: Int] {
+        func drawnReferences(_ value: FieldValue) -> [CacheKey] {
+            switch value {
+            case .reference(let target): return [target]
+            case .list(let elements): return elements.flatMap(drawnReferences)
+            default: return []
+            }
+        }
+        var depths: [CacheKey: Int] = [key: 0]
+        var frontier = [key]
+        var depth = 0
+        while !frontier.isEmpty && depth < maxDepth {
+            depth += 1
+            var next: [CacheKey] = []
+            for holder in frontier {
+                guard case .found(let record)? = graph.entries[holder] else { continue }
+                for value in record.fields.values {
+                    for target in drawnReferences(value) where depths[target] == nil {
+                        depths[target] = depth
+                        next.append(target)
+                    }
+                }
+            }
+            frontier = next
+        }
+        return depths
     }
 
     private func typeSuffix(_ record: Record) -> String {
         record.typename.map { " " + style.dim("(\($0))") } ?? ""
     }
 
-    private func renderFields(of record: Record, prefix: String, depth: Int, path: Set<CacheKey>, into lines: inout [String]) {
+    private func renderFields(
+        of record: Record, prefix: String, depth: Int, path: Set<CacheKey>, tree: inout Tree, emit: (String) -> Void
+    ) {
         let names = record.fields.keys.sorted(by: byteOrder)
         if names.isEmpty {
-            lines.append(prefix + "└─ (no fields)")
+            emit(prefix + "└─ (no fields)")
             return
         }
         for (index, name) in names.enumerated() {
             renderValue(record.fields[name]!, label: name, prefix: prefix, isLast: index == names.count - 1,
-                        depth: depth, path: path, into: &lines)
+                        depth: depth, path: path, tree: &tree, emit: emit)
         }
     }
 
     private func renderValue(
         _ value: FieldValue, label: String, prefix: String, isLast: Bool, depth: Int, path: Set<CacheKey>,
-        into lines: inout [String]
+        tree: inout Tree, emit: (String) -> Void
     ) {
         let head = prefix + (isLast ? "└─ " : "├─ ") + label
         let childPrefix = prefix + (isLast ? "   " : "│  ")
         switch value {
         case .reference(let target):
             if path.contains(target) {
-                lines.append(head + " → " + style.reference(target.display) + " " + style.dim("(cycle)"))
+                emit(head + " → " + style.reference(target.display) + " " + style.dim("(cycle)"))
                 return
             }
             switch graph.entries[target] {
+            case .found(let record)? where depth < maxDepth && (tree.drawn.contains(target) || tree.nearest[target] != depth + 1):
+                let place = tree.drawn.contains(target) ? "(above)" : "(below)"
+                emit(head + " → " + style.reference(target.display) + typeSuffix(record) + " " + style.dim(place))
             case .found(let record)? where depth < maxDepth:
-                lines.append(head + " → " + style.reference(target.display) + typeSuffix(record))
-                renderFields(of: record, prefix: childPrefix, depth: depth + 1, path: path.union([target]), into: &lines)
+                emit(head + " → " + style.reference(target.display) + typeSuffix(record))
+                tree.drawn.insert(target)
+                renderFields(of: record, prefix: childPrefix, depth: depth + 1, path: path.union([target]), tree: &tree, emit: emit)
             case .damaged(let message)? where depth < maxDepth:
-                lines.append(head + " → " + style.reference(target.display) + " " + style.problem("(damaged: \(message))"))
+                emit(head + " → " + style.reference(target.display) + " " + style.problem("(damaged: \(message))"))
             default:
-                lines.append(head + " → " + style.reference(target.display) + (graph.exists(target) ? "" : " " + style.problem("(missing)")))
+                emit(head + " → " + style.reference(target.display) + (graph.exists(target) ? "" : " " + style.problem("(missing)")))
             }
         case .list(let elements) where elements.contains(where: \.hasStructure):
-            lines.append(head + " [\(elements.count)]")
+            emit(head + " [\(elements.count)]")
             for (index, element) in elements.enumerated() {
                 renderValue(element, label: "[\(index)]", prefix: childPrefix, isLast: index == elements.count - 1,
-                            depth: depth, path: path, into: &lines)
+                            depth: depth, path: path, tree: &tree, emit: emit)
             }
         default:
-            lines.append(head + ": " + displayText(value))
+            emit(head + ": " + displayText(value))
         }
     }
 
