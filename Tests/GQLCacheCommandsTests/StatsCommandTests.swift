@@ -70,7 +70,7 @@ final class StatsCommandTests: CommandTestCase {
               Droid:2001     298 B
 
             """), result.stdout)
-        XCTAssertTrue(result.stdout.contains("  … and 4 more (--top N, or --format json)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("  … and 4 more (--top N)\n"), result.stdout)
         XCTAssertEqual(gqlcache("stats", cache, "--top", "-1").status, .usage)
         // --top 0: the summary lines alone, with no list or list heading.
         let summary = gqlcache("stats", cache, "--top", "0")

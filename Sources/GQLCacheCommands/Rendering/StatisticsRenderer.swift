@@ -28,13 +28,14 @@ struct StatisticsRendering {
         }
         rows += [
             ("path-keyed", "\(stats.pathKeyedCount) (\(percent(stats.pathKeyedCount, of: stats.recordCount)))"),
-            ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(formatBytes(reclaimable))"
+            // Free pages are what VACUUM surely gives back; half-empty pages it packs give more.
+            ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(reclaimable > 0 ? "at least " : "")\(formatBytes(reclaimable))"
                 + ((sizes.wal ?? 0) > 0 ? " (and empty the -wal file, \(formatBytes(sizes.wal!)))" : "")),
         ]
         var text = aligned(rows)
         // --top 0 asks for the summary alone: no list, not even a heading.
         guard top > 0 else { return text }
-        func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N, or --format json)\n" : "" }
+        func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N)\n" : "" }
         if !stats.byTypename.isEmpty {
             text += "\n" + table(["by __typename", "records", "bytes"], stats.byTypename.prefix(top).map {
                 [$0.name ?? "(none)", String($0.records), formatBytes(Int64($0.bytes))]
