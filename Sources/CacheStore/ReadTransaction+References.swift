@@ -3,12 +3,21 @@ internal import GRDB
 
 extension ReadTransaction {
     /// The references that point at any of `targets` from records that are
-    /// not themselves in `targets`, ordered by the holding record's key, then
-    /// field. `filter` narrows the records read to those whose text may hold
-    /// such a reference; nil reads them all.
-    public func references(to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil) throws -> [ReferenceLocation] {
+    /// not themselves in `targets` (what a removal of them leaves dangling),
+    /// or from any record, them too, with `fromTargetsToo` (what points at
+    /// a record, as `refs` lists it), ordered by the holding record's key,
+    /// then field. `filter` narrows the records read to those whose text
+    /// may hold such a reference; nil reads them all.
+    public func references(
+        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false
+    ) throws -> [ReferenceLocation] {
         var found: [(Int, ReferenceLocation)] = []
-        try forEachReference(to: targets, filter: filter) { found.append((found.count, $0)) }
+        let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
+        if !targets.isEmpty {
+            try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget) {
+                found.append((found.count, $0))
+            }
+        }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
             if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }

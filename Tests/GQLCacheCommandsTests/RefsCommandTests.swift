@@ -21,6 +21,18 @@ final class RefsCommandTests: CommandTestCase {
             """)
     }
 
+    /// A record that refers to itself is among what refers to it.
+    func testASelfReferenceIsAmongTheIncomingReferences() throws {
+        let cache = try makeCache("self.sqlite", [
+            Record(key: .queryRoot, fields: ["me": .reference("User:1")]),
+            Record(key: "User:1", fields: ["__typename": .string("User"), "self": .reference("User:1")]),
+        ])
+        let result = gqlcache("refs", cache, "User:1", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let referencedBy = try XCTUnwrap((try result.json() as? [String: Any])?["referencedBy"] as? [[String: String]])
+        XCTAssertEqual(referencedBy, [["from": "QUERY_ROOT", "field": "me"], ["from": "User:1", "field": "self"]])
+    }
+
     func testDepthDrawsWhatTheReachedRecordsReferenceOnceEach() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("refs", cache, "Droid:2001", "--depth", "3")

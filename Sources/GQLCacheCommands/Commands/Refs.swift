@@ -39,7 +39,7 @@ extension GQLCache {
             let key = CacheKey(self.key)
             let store = try reading.openForReading(file, context)
             let (graph, incoming) = try store.read { tx in
-                (try RecordGraph.load([key], depth: depth, in: tx), try tx.references(to: [key], filter: .containing(keys: [key])))
+                (try RecordGraph.load([key], depth: depth, in: tx), try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true))
             }
             let tree = ReferenceTree.build(key, depth: depth, graph: graph)
             switch output.format {
