@@ -130,17 +130,19 @@ final class KeysCommandTests: CommandTestCase {
     /// The key `""` (two quote marks) is not the empty key, and the key
     /// `"a\nb"` (quotes, backslash and all) not the one with a line break:
     /// a key that begins with a quote is shown quoted too, so no two keys
-    /// look alike, as git quotes such paths.
-    func testAKeyThatBeginsWithAQuoteIsShownQuotedSoNoTwoKeysLookAlike() throws {
+    /// look alike, as git quotes such paths; nor do `Spaces:1 ` and `Spaces:1`.
+    func testAKeyThatBeginsWithAQuoteOrEndsInASpaceIsShownQuotedSoNoTwoKeysLookAlike() throws {
         let cache = try makeCache("alike.sqlite", [
             Record(key: "", fields: ["a": .int(1)]),
             Record(key: #""""#, fields: ["a": .int(2)]),
             Record(key: "a\nb", fields: ["a": .int(3)]),
             Record(key: #""a\nb""#, fields: ["a": .int(4)]),
             Record(key: #"Say:"hi""#, fields: ["a": .int(5)]),
+            Record(key: "Spaces:1 ", fields: ["a": .int(6)]),
+            Record(key: "Spaces:1", fields: ["a": .int(7)]),
         ])
-        XCTAssertEqual(gqlcache("keys", cache).lines, [#""""#, #""\"\"""#, #""\"a\\nb\"""#, #"Say:"hi""#, #""a\nb""#])
-        XCTAssertEqual(Set(gqlcache("keys", cache).lines).count, 5)
+        XCTAssertEqual(gqlcache("keys", cache).lines, [#""""#, #""\"\"""#, #""\"a\\nb\"""#, #"Say:"hi""#, "Spaces:1", #""Spaces:1 ""#, #""a\nb""#])
+        XCTAssertEqual(Set(gqlcache("keys", cache).lines).count, 7)
     }
 
     func testModeWithoutAPatternIsAUsageError() throws {

@@ -3,14 +3,16 @@ import CacheStore
 extension CacheKey {
     /// The key for line-based text output: as it is, or JSON-quoted when it
     /// holds a control character (a newline would split it across lines),
-    /// is empty (`""`, not a blank line), or itself begins with `"`. So a
+    /// is empty (`""`, not a blank line), begins or ends with a space
+    /// (which a line does not show), or itself begins with `"`. So a
     /// key shown as it is never begins with `"`, and one shown quoted
     /// always does: the key `""` (two quotes) shows `"\"\""`, never as the
     /// empty key, and a listing fed back to `rm` cannot name another record.
     var display: String {
         // Control characters are single bytes in UTF-8, and no byte of a
         // longer character is below 0x80: the bytes say it, without decoding.
-        rawValue.isEmpty || rawValue.utf8.first == 0x22 || rawValue.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+        rawValue.isEmpty || rawValue.utf8.first == 0x22 || rawValue.utf8.first == 0x20 || rawValue.utf8.last == 0x20
+            || rawValue.utf8.contains { $0 < 0x20 || $0 == 0x7F }
             ? JSONWriter.quoted(rawValue, asStored: false) : rawValue
     }
 
