@@ -12,12 +12,7 @@ extension ReadTransaction {
         to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false
     ) throws -> [ReferenceLocation] {
         var found: [(Int, ReferenceLocation)] = []
-        let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
-        if !targets.isEmpty {
-            try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget) {
-                found.append((found.count, $0))
-            }
-        }
+        try forEachReference(to: targets, filter: filter, fromTargetsToo: fromTargetsToo) { found.append((found.count, $0)) }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
             if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
@@ -27,15 +22,17 @@ extension ReadTransaction {
     }
 
     /// Calls `body` with each reference to one of `targets` held by a record
-    /// that is not itself in `targets`, in row order, streaming: memory does
-    /// not grow with the number of references. After removing `targets`
-    /// these are exactly the references the removal left dangling.
+    /// that is not itself in `targets` (any record with `fromTargetsToo`),
+    /// in row order, streaming: memory does not grow with the number of
+    /// references. After removing `targets` these are exactly the
+    /// references the removal left dangling.
     public func forEachReference(
-        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, _ body: (ReferenceLocation) throws -> Void
+        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false,
+        _ body: (ReferenceLocation) throws -> Void
     ) throws {
         guard !targets.isEmpty else { return }
         let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
-        try scanReferences(filter: filter ?? .everything, skipping: isTarget, isTarget: isTarget, body)
+        try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, body)
     }
 
     /// Reads the records the filter lets through and reports their references
