@@ -82,7 +82,7 @@ struct CacheOverview {
             ("format", format.summary),
             ("journal mode", journalMode),
             ("size", size),
-            ("free pages", "\(pages.freePages) of \(pages.pageCount) (\(pages.freePages > 0 ? "at least " : "")\(formatBytes(Int64(pages.freePages * pages.pageSize))) reclaimable by gc --vacuum)"),
+            ("free pages", "\(pages.freePages) of \(pages.pageCount) (\(reclaimableText(Int64(pages.freePages * pages.pageSize))) reclaimable by gc --vacuum)"),
             ("records", String(recordCount)),
             ("roots", roots.isEmpty ? "none" : roots.map(\.rawValue).joined(separator: ", ")),
         ]

@@ -12,6 +12,12 @@ func formatBytes(_ bytes: Int64) -> String {
     return "\(rounded) \(units[unit])"
 }
 
+/// Space VACUUM gives back, "at least 920.0 KiB": free pages are what it
+/// surely reclaims; the half-empty pages it packs give more.
+func reclaimableText(_ bytes: Int64) -> String {
+    (bytes > 0 ? "at least " : "") + formatBytes(bytes)
+}
+
 /// "vacuumed: 44.2 KiB → 16.0 KiB". In WAL mode a connection the app holds
 /// open keeps the old pages, and the rebuilt file waits in the -wal file
 /// beside them: the sizes then grow, and the line says why.

@@ -28,8 +28,7 @@ struct StatisticsRendering {
         }
         rows += [
             ("path-keyed", "\(stats.pathKeyedCount) (\(percent(stats.pathKeyedCount, of: stats.recordCount)))"),
-            // Free pages are what VACUUM surely gives back; half-empty pages it packs give more.
-            ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(reclaimable > 0 ? "at least " : "")\(formatBytes(reclaimable))"
+            ("free pages", "\(stats.pages.freePages) of \(stats.pages.pageCount): VACUUM would reclaim \(reclaimableText(reclaimable))"
                 + ((sizes.wal ?? 0) > 0 ? " (and empty the -wal file, \(formatBytes(sizes.wal!)))" : "")),
         ]
         var text = aligned(rows)
