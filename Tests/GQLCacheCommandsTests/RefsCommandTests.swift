@@ -5,7 +5,7 @@ import XCTest
 
 /// `refs`: what a record references, where, and who references it.
 final class RefsCommandTests: CommandTestCase {
-    func testOutgoingWithPositionsAndIncomingWithFields() throws {
+    func testOutgoingAndIncomingReferencesWithTheirPositions() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("refs", cache, "Droid:2001")
         XCTAssertEqual(result.status, .success, result.stderr)
@@ -16,9 +16,26 @@ final class RefsCommandTests: CommandTestCase {
             └─ friendsConnection(after:null,first:2) → Droid:2001.friendsConnection(after:null,first:2) (FriendsConnection)
             incoming references (2)
               QUERY_ROOT hero(episode:NEWHOPE)
-              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])
+              QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])[1][0]
 
             """)
+    }
+
+    /// A record that holds the key twice in one list is listed once per place.
+    func testIncomingReferencesNameEachPlaceInAList() throws {
+        let cache = try makeCache("twice.sqlite", [
+            Record(key: .queryRoot, fields: ["people": .list([.reference("P:1"), .reference("P:2"), .reference("P:1")])]),
+            Record(key: "P:1", fields: ["__typename": .string("P")]),
+            Record(key: "P:2", fields: ["__typename": .string("P")]),
+        ])
+        let result = gqlcache("refs", cache, "P:1")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.suffix(3), ["incoming references (2)", "  QUERY_ROOT people[0]", "  QUERY_ROOT people[2]"])
+        let json = try XCTUnwrap(try gqlcache("refs", cache, "P:1", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(json["referencedBy"] as? [[String: String]], [
+            ["from": "QUERY_ROOT", "field": "people", "location": "people[0]"],
+            ["from": "QUERY_ROOT", "field": "people", "location": "people[2]"],
+        ])
     }
 
     /// A record that refers to itself is among what refers to it.
@@ -30,7 +47,9 @@ final class RefsCommandTests: CommandTestCase {
         let result = gqlcache("refs", cache, "User:1", "--format", "json")
         XCTAssertEqual(result.status, .success, result.stderr)
         let referencedBy = try XCTUnwrap((try result.json() as? [String: Any])?["referencedBy"] as? [[String: String]])
-        XCTAssertEqual(referencedBy, [["from": "QUERY_ROOT", "field": "me"], ["from": "User:1", "field": "self"]])
+        XCTAssertEqual(referencedBy, [
+            ["from": "QUERY_ROOT", "field": "me", "location": "me"], ["from": "User:1", "field": "self", "location": "self"],
+        ])
     }
 
     func testDepthDrawsWhatTheReachedRecordsReferenceOnceEach() throws {
@@ -64,7 +83,7 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: no record 'Human:1002' in \(cache); nearest keys: Human:1000\n")
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document["exists"] as? Bool, false)
-        XCTAssertEqual((document["referencedBy"] as? [[String: String]]), [["from": "Droid:2001", "field": "friends"]])
+        XCTAssertEqual((document["referencedBy"] as? [[String: String]]), [["from": "Droid:2001", "field": "friends", "location": "friends[1]"]])
         XCTAssertEqual(gqlcache("refs", cache, "Droid:2001").lines[2], "├─ friends[1] → Human:1002 (missing)")
     }
 

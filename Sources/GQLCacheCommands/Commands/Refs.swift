@@ -39,14 +39,16 @@ extension GQLCache {
             let key = CacheKey(self.key)
             let store = try reading.openForReading(file, context)
             let (graph, incoming) = try store.read { tx in
-                (try RecordGraph.load([key], depth: depth, in: tx), try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true))
+                let incoming = try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true)
+                // With where each sits in its field (friends[1]), as the outgoing ones are listed.
+                return (try RecordGraph.load([key], depth: depth, in: tx), try tx.placing(incoming))
             }
             let tree = ReferenceTree.build(key, depth: depth, graph: graph)
             switch output.format {
             case .text:
                 var lines = tree.textLines(style: context.style)
                 lines.append(incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))")
-                lines += incoming.map { "  " + context.style.reference($0.from.display) + " \($0.field)" }
+                lines += incoming.map { "  " + context.style.reference($0.from.display) + " \($0.location)" }
                 context.stdout.write(lines.joined(separator: "\n") + "\n")
             case .json, .jsonl:
                 var typename: JSONOutput = .null
@@ -56,7 +58,9 @@ extension GQLCache {
                     ("exists", .bool(graph.exists(key))),
                     ("typename", typename),
                     ("references", .array(tree.json())),
-                    ("referencedBy", .array(incoming.map { .object([("from", .string($0.from.rawValue)), ("field", .string($0.field))]) })),
+                    ("referencedBy", .array(incoming.map {
+                        .object([("from", .string($0.from.rawValue)), ("field", .string($0.field)), ("location", .string($0.location))])
+                    })),
                 ]), to: context)
             }
             if case .damaged(let problem)? = graph.entries[key] {
