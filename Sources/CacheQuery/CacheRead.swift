@@ -84,12 +84,20 @@ public struct ReadResult: Sendable {
     /// Without a schema: fragments and inline fragments whose type
     /// condition matched no object the read met (see ``CacheReader``).
     public var typeConditionsNotApplied: [TypeConditionNotApplied] = []
+    /// Read for an update with a schema: the response paths
+    /// (`reviews.1.meta`) of nullable fields the records lack, which the
+    /// data leaves out and an update may set.
+    public var absentFields: Set<String> = []
     /// With a schema: a fragment read at a record whose `__typename` is
     /// not a type the fragment is on (Apollo reads it all the same).
     public var fragmentOnOtherType: FragmentOnOtherType?
 
     /// The objects read, for writing changed data back to the same records.
-    public var existingObjects: ExistingObjects { ExistingObjects(keys: objectKeys, data: data) }
+    public var existingObjects: ExistingObjects {
+        var existing = ExistingObjects(keys: objectKeys, data: data)
+        existing.absent = absentFields
+        return existing
+    }
 }
 
 /// A fragment read from a record of a type it is not on: `fragment

@@ -32,23 +32,27 @@ public struct CacheReader {
     /// Reads `operation` from its root record. With `partial`, every miss
     /// is collected and the data found is returned with nulls in their
     /// place; without, the first miss ends the read with no data.
+    /// `forUpdate` reads as Apollo's `ReadWriteTransaction.update` does:
+    /// a field that the record lacks and the schema declares nullable is
+    /// left out of the data (listed in ``ReadResult/absentFields``) rather
+    /// than a miss, and the record each object came from is kept.
     public func read(
-        _ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false, keepingKeys: Bool = false
+        _ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false, forUpdate: Bool = false
     ) throws -> ReadResult {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
-                       type: schema?.rootTypeName(operation.kind), keepingKeys: keepingKeys)
+                       type: schema?.rootTypeName(operation.kind), forUpdate: forUpdate)
     }
 
     /// Reads `fragment` from the record at `key`.
     public func read(
         _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
-        keepingKeys: Bool = false
+        forUpdate: Bool = false
     ) throws -> ReadResult {
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
         var result = try run(
-            rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, keepingKeys: keepingKeys)
+            rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, forUpdate: forUpdate)
         // Apollo reads a fragment from whatever record the key names; a
         // schema can tell when that record's type is not one the fragment is on.
         if let schema, case .string(let typename)? = result.records[key]?.fields["__typename"],
@@ -59,14 +63,15 @@ public struct CacheReader {
         return result
     }
 
-    private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, keepingKeys: Bool) throws -> ReadResult {
+    private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, forUpdate: Bool) throws -> ReadResult {
         try document.checkFragmentSpreads(in: selections)
         try scope.checkConditions(in: selections, document: document)
         var walk = Walk(reader: self, scope: scope, partial: partial)
-        walk.keepingKeys = keepingKeys
+        walk.forUpdate = forUpdate
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
+            result.absentFields = walk.absentFields
             // An object type of the cache has records keyed `Type:…`.
             result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
             return result
@@ -88,8 +93,10 @@ private struct Walk {
     /// Where the walk is in the response: pushed and popped around each
     /// field and list element, and copied only into a miss.
     var path: [PathComponent] = []
-    var keepingKeys = false
+    /// Reading for an update (see ``CacheReader/read(_:variables:partial:forUpdate:)``).
+    var forUpdate = false
     var objectKeys: [String: CacheKey] = [:]
+    var absentFields: Set<String> = []
 
     init(reader: CacheReader, scope: VariableScope, partial: Bool) {
         self.reader = reader
@@ -269,7 +276,7 @@ private struct Walk {
                 return try object(whole, decoded: .whole, selections: selections, type: type)
             }
         }
-        if keepingKeys { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
+        if forUpdate { objectKeys[path.map(\.description).joined(separator: ".")] = record.key }
         let schemaType = typename.flatMap { name in reader.schema?.fieldTypes[name] != nil ? name : nil } ?? type
         var members: [(String, ResponseValue)] = []
         members.reserveCapacity(selected.count)
@@ -278,7 +285,14 @@ private struct Walk {
             let field = selectedField.fields[0]
             path.append(.field(responseKey))
             defer { path.removeLast() }
+            let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
             guard let value = record.fields[fieldKey] else {
+                // Apollo's update reads with its mapper's allowForOptionalFields:
+                // a nullable field the record lacks is absent, not a miss.
+                if forUpdate, let declared, !declared.isNonNull {
+                    absentFields.insert(path.map(\.description).joined(separator: "."))
+                    continue
+                }
                 // The keys the record has for the same field are in the whole record.
                 let whole = try wholeRecord(record, decoded: decoded)
                 members.append((responseKey, try miss(CacheMiss(
@@ -286,7 +300,6 @@ private struct Walk {
                     reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole))))))
                 continue
             }
-            let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
             if let subselections = selectedField.selections {
                 // An object with a $reference beside other members is a reference to Apollo.
                 members.append((responseKey, try complete(

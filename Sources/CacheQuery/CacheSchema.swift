@@ -198,6 +198,12 @@ indirect enum OutputType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether null is not a value of the type (`String!`).
+    var isNonNull: Bool {
+        if case .nonNull = self { return true }
+        return false
+    }
+
     /// The type without its outer `!`.
     var nullable: OutputType {
         if case .nonNull(let inner) = self { return inner }

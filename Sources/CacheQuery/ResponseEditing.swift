@@ -40,21 +40,29 @@ extension ResponseValue {
     /// The data with the value at `path` (response names and list indexes,
     /// `hero.friends.0.name`) replaced. Only what the data already holds can
     /// be set, so a path outside the selection is an error; an index one
-    /// past a list's end appends.
-    public func setting(_ path: [String], to value: ResponseValue) throws -> ResponseValue {
-        try setting(path[...], to: value, at: [])
+    /// past a list's end appends. `absent`: the paths of selected fields
+    /// the read left out (``ReadResult/absentFields``), which may be set
+    /// whole.
+    public func setting(_ path: [String], to value: ResponseValue, absent: Set<String> = []) throws -> ResponseValue {
+        try setting(path[...], to: value, at: [], absent: absent)
     }
 
-    private func setting(_ path: ArraySlice<String>, to value: ResponseValue, at place: [String]) throws -> ResponseValue {
+    private func setting(_ path: ArraySlice<String>, to value: ResponseValue, at place: [String], absent: Set<String>) throws -> ResponseValue {
         guard let head = path.first else { return value }
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
         switch self {
         case .object(var members):
             guard let index = members.firstIndex(where: { $0.0 == head }) else {
+                let field = (place + [head]).joined(separator: ".")
+                if absent.contains(field) {
+                    guard path.count == 1 else { throw DataPathError("\(field) is not in the cache; set it whole (--set \(field)=…)") }
+                    members.append((head, value))
+                    return .object(members)
+                }
                 let names = members.map(\.0).joined(separator: ", ")
                 throw DataPathError("\(here) has no '\(head)' in the selection (it has: \(names))")
             }
-            members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head])
+            members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head], absent: absent)
             return .object(members)
         case .list(var elements):
             guard let index = Int(head), index >= 0, index <= elements.count else {
@@ -64,7 +72,7 @@ extension ResponseValue {
                 guard path.count == 1 else { throw DataPathError("\(here) has no element \(index) to change") }
                 elements.append(value)
             } else {
-                elements[index] = try elements[index].setting(path.dropFirst(), to: value, at: place + [head])
+                elements[index] = try elements[index].setting(path.dropFirst(), to: value, at: place + [head], absent: absent)
             }
             return .list(elements)
         case .null:
@@ -73,7 +81,7 @@ extension ResponseValue {
             switch leaf {
             case .list, .object:
                 // A list of scalars (`appearsIn.0`), or a custom scalar's JSON: changed inside, still a leaf.
-                return .scalar(try ResponseValue(leaf).setting(path, to: value, at: place).fieldValue)
+                return .scalar(try ResponseValue(leaf).setting(path, to: value, at: place, absent: []).fieldValue)
             default:
                 throw DataPathError("\(here) is a value, not an object or a list, so it has no '\(head)'")
             }
@@ -82,15 +90,19 @@ extension ResponseValue {
 
     /// Why `new`, data to write back in place of this data as read, does
     /// not fit it: a member the selection lacks (a typo would otherwise be
-    /// dropped without a word), or a value of another shape than the one
-    /// read (an object, a list or a single value), which the app's
+    /// dropped without a word; `absent` names the selected fields the read
+    /// left out, which may be written), or a value of another shape than
+    /// the one read (an object, a list or a single value), which the app's
     /// generated model could not hold. Null, read or written, fits any
     /// shape; an object of another `__typename` in a list is not compared.
-    public func problem(writing new: FieldValue) -> String? {
-        problem(writing: new, at: [])
+    /// A leaf read as an object is a custom scalar, whose JSON may take
+    /// any shape; `checkingLeaves: false` leaves every leaf to a schema's
+    /// own check (a custom scalar that was a string may become an object).
+    public func problem(writing new: FieldValue, absent: Set<String> = [], checkingLeaves: Bool = true) -> String? {
+        problem(writing: new, at: [], absent: absent, checkingLeaves: checkingLeaves)
     }
 
-    private func problem(writing new: FieldValue, at place: [String]) -> String? {
+    private func problem(writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool) -> String? {
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
         func shape(_ value: FieldValue) -> String {
             switch value {
@@ -108,21 +120,30 @@ extension ResponseValue {
                 return nil
             }
             for name in written.keys.sorted(by: byteOrder) where !members.contains(where: { $0.0 == name }) {
+                if absent.contains((place + [name]).joined(separator: ".")) { continue }
                 return "\(here) has no '\(name)' in the selection (it has: \(members.map(\.0).joined(separator: ", ")))"
             }
             for (name, value) in members {
-                if let newValue = written[name], let problem = value.problem(writing: newValue, at: place + [name]) { return problem }
+                if let newValue = written[name],
+                    let problem = value.problem(writing: newValue, at: place + [name], absent: absent, checkingLeaves: checkingLeaves)
+                {
+                    return problem
+                }
             }
             return nil
         case (.list(let elements), .list(let written)):
             for (index, element) in zip(elements, written).enumerated() {
-                if let problem = element.0.problem(writing: element.1, at: place + [String(index)]) { return problem }
+                if let problem = element.0.problem(writing: element.1, at: place + [String(index)], absent: absent, checkingLeaves: checkingLeaves) {
+                    return problem
+                }
             }
             return nil
         case (.object, _), (.list, _):
             return "\(here) is \(shape(fieldValue)) in the data read, and cannot be written as \(shape(new))"
         case (.scalar(let leaf), _):
             // A leaf keeps its shape; inside a custom scalar's JSON anything goes.
+            if !checkingLeaves { return nil }
+            if case .object = leaf { return nil }
             guard shape(leaf) != shape(new) else { return nil }
             return "\(here) is \(shape(leaf)) in the data read, and cannot be written as \(shape(new))"
         }

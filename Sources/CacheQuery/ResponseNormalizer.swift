@@ -163,6 +163,10 @@ public struct ExistingObjects: Sendable {
     var typenames: [String: String] = [:]
     /// The objects of each list, by the list's path.
     var listElements: [String: [Object]] = [:]
+    /// The paths of selected nullable fields the read found no value for
+    /// (``ReadResult/absentFields``): data without them leaves the field
+    /// unwritten, as Apollo's update does, instead of being refused.
+    var absent: Set<String> = []
 
     public init() {}
 
@@ -275,6 +279,7 @@ private struct Pass {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] else {
+                if existing.absent.contains(fieldPath.map(\.description).joined(separator: ".")) { continue }
                 var message = "the data has no '\(responseKey)', which the selection asks for"
                 if responseKey == "__typename" {
                     let example = typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil } ?? "TypeName"

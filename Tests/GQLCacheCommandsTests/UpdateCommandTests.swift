@@ -34,14 +34,23 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: query 'NotLocal' is not a local cache mutation: Apollo only lets definitions marked @apollo_client_ios_localCacheMutation write to the cache, and so does gqlcache; mark it as in 'query NotLocal @apollo_client_ios_localCacheMutation { … }'\n")
         XCTAssertEqual(try bytes(cache), before)
-        // Marked or not, a mutation or subscription is no definition Apollo writes (spec §6).
-        for kind in ["mutation", "subscription"] {
-            let marked = gqlcache("update", cache, "--text", "\(kind) L @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }",
-                                  "--set", "hero.name=X")
-            XCTAssertEqual(marked.status, .usage)
-            XCTAssertEqual(marked.stderr, "gqlcache: \(kind) 'L' cannot be a local cache mutation: Apollo writes only queries and fragments marked @apollo_client_ios_localCacheMutation; write its selection as in 'query L @apollo_client_ios_localCacheMutation { … }'\n")
-        }
+        let unmarked = gqlcache("update", cache, "--text", "mutation M { createReview(episode: JEDI, review: {stars: 5}) { stars } }",
+                                "--set", "createReview.stars=1")
+        XCTAssertEqual(unmarked.status, .usage)
+        XCTAssertTrue(unmarked.stderr.hasPrefix("gqlcache: mutation 'M' is not a local cache mutation"), unmarked.stderr)
         XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// Apollo declares the directive on mutations too: a marked mutation
+    /// reads and writes from MUTATION_ROOT.
+    func testAMarkedMutationUpdatesTheMutationRoot() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let mutation = #"mutation C @apollo_client_ios_localCacheMutation { createReview(episode: JEDI, review: {stars: 5, commentary: "This is a great movie!"}) { stars } }"#
+        let result = gqlcache("update", cache, "--text", mutation, "--set", "createReview.stars=4")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let key = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        XCTAssertEqual(result.lines.first, key)
+        XCTAssertEqual(try records(cache)[key]?["stars"], .int(4))
     }
 
     func testAVariableTheQueryDoesNotDefineIsNamedInAWarning() throws {
@@ -328,11 +337,55 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(outOfRange.stderr, "gqlcache: --set hero.friends.7.name: hero.friends is a list of 3 elements; '7' is not an index in it; nothing written\n")
         let miss = update(cache, "HeroName", "--var", "episode=JEDI", "--set", "hero.name=R2")
         XCTAssertEqual(miss.status, .notFound)
-        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query HeroName: cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)'\n")
+        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query HeroName: cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)' (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)\n")
         let typeError = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "name=null")
         XCTAssertEqual(typeError.status, .usage)
         XCTAssertEqual(typeError.stderr, "gqlcache: --set: cannot write name: null in a non-null field of type String!; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// Apollo's update reads a nullable field the record lacks as absent
+    /// (its mapper's allowForOptionalFields) and writes it only when set;
+    /// a non-null one is still a miss, and without a schema nullability
+    /// is unknown, so the miss says to give one.
+    func testAMissingNullableFieldIsLeftOutAndMayBeSetWithASchema() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let second = "QUERY_ROOT.reviews(episode:JEDI,first:2).1"
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.meta') WHERE key = '\(second)'")
+        let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta stars } }"
+        let before = try bytes(cache)
+        let untyped = gqlcache("update", cache, "--text", query, "--set", "reviews.0.stars=4")
+        XCTAssertEqual(untyped.status, .notFound)
+        XCTAssertEqual(untyped.stderr, "gqlcache: cannot update query R: cache miss at reviews.1.meta: record '\(second)' has no field 'meta' (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)\n")
+        XCTAssertEqual(try bytes(cache), before)
+
+        let stars = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.0.stars=4")
+        XCTAssertEqual(stars.status, .success, stars.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).0"]?["stars"], .int(4))
+        XCTAssertNil(try records(cache)[second]?["meta"], "a field left out is not written")
+        let meta = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.1.meta={"a":1}"#)
+        XCTAssertEqual(meta.status, .success, meta.stderr)
+        XCTAssertEqual(try records(cache)[second]?["meta"], .object(["a": .int(1)]))
+
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.stars') WHERE key = '\(second)'")
+        let nonNull = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.0.stars=2")
+        XCTAssertEqual(nonNull.status, .notFound)
+        XCTAssertEqual(nonNull.stderr, "gqlcache: cannot update query R: cache miss at reviews.1.stars: record '\(second)' has no field 'stars'\n")
+    }
+
+    /// A custom scalar holds whatever JSON the app encoded: its shape may change.
+    func testACustomScalarMayBeWrittenInAnotherShape() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let first = "QUERY_ROOT.reviews(episode:JEDI,first:2).0"
+        let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta stars } }"
+        let untyped = gqlcache("update", cache, "--text", query, "--set", "reviews.0.meta=42")
+        XCTAssertEqual(untyped.status, .success, untyped.stderr)
+        XCTAssertEqual(try records(cache)[first]?["meta"], .int(42))
+        let typed = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.0.meta=[1,2]"#)
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(try records(cache)[first]?["meta"], .list([.int(1), .int(2)]))
+        let wrong = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.0.stars=[1]"#)
+        XCTAssertEqual(wrong.stderr, "gqlcache: --set: cannot write reviews.0.stars: expected Int, found [1]; nothing written\n")
     }
 
     func testEditWritesWhatTheEditorSaved() throws {

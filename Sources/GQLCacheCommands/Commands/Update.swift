@@ -12,9 +12,10 @@ extension GQLCache {
             _superCommandName: GQLCache.superCommandName,
             abstract: "Change cached data through a local cache mutation, as Apollo iOS's update does.",
             discussion: """
-                Only queries and fragments marked @apollo_client_ios_localCacheMutation may be written, \
-                as in Apollo. The definition's data is read (a query from its root, a fragment from \
-                --key), changed with --set, replaced with --data, or edited in $VISUAL or $EDITOR with \
+                Only operations and fragments marked @apollo_client_ios_localCacheMutation may be written, \
+                as in Apollo. The definition's data is read (an operation from its root record, \
+                QUERY_ROOT for a query, a fragment from --key; with --schema a nullable field the record \
+                lacks is left out, as Apollo's update leaves it, and may be set), changed with --set, replaced with --data, or edited in $VISUAL or $EDITOR with \
                 --edit, and written back: only the selected fields (with __typename, as Apollo's \
                 generated models carry it), merged field by field. Objects keep the records they were \
                 read from; a new object is keyed by @typePolicy or --key-field, or else by its path. \
@@ -25,7 +26,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Argument(help: "The local cache mutation query, by name; optional when the documents hold just one operation.", completion: .custom(ShellCompletion.operations))
+        @Argument(help: "The local cache mutation operation, by name; optional when the documents hold just one operation.", completion: .custom(ShellCompletion.operations))
         var operation: String?
 
         @OptionGroup var documents: DocumentOptions
@@ -98,7 +99,7 @@ extension GQLCache {
                     try requireLocalCacheMutation(definition.isLocalCacheMutation, "fragment", definition.name, example: "fragment \(definition.name) on \(definition.typeCondition) @apollo_client_ios_localCacheMutation { … }")
                     return Target(
                         name: "fragment \(definition.name) at \(key)",
-                        read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, keepingKeys: true) },
+                        read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, forUpdate: true) },
                         normalize: { normalizer, data, existing in
                             try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing)
                         })
@@ -106,18 +107,12 @@ extension GQLCache {
                 let definition = try document.operation(named: operation)
                 context.warnOfUndefinedVariables(variables, in: definition)
                 let name = definition.name ?? "(anonymous)"
-                guard definition.kind == .query else {
-                    // Marked or not: the definitions Apollo lets write are queries and fragments.
-                    throw CommandFailure(
-                        .usage,
-                        "\(definition.kind.rawValue) '\(name)' cannot be a local cache mutation: Apollo writes only queries "
-                            + "and fragments marked @apollo_client_ios_localCacheMutation; write its selection as in "
-                            + "'query \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }'")
-                }
+                // Apollo declares the directive on queries, mutations and
+                // subscriptions alike; a marked mutation updates MUTATION_ROOT.
                 try requireLocalCacheMutation(definition.isLocalCacheMutation, definition.kind.rawValue, name, example: "\(definition.kind.rawValue) \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }")
                 return Target(
                     name: "\(definition.kind.rawValue) \(name)",
-                    read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, keepingKeys: true) },
+                    read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, forUpdate: true) },
                     normalize: { normalizer, data, existing in
                         try normalizer.normalize(definition, data: data, variables: variables, existing: existing)
                     })
@@ -152,7 +147,12 @@ extension GQLCache {
                 // A record of another type than the fragment's explains a miss too.
                 if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
                 if data == nil, result.data == nil, let miss = result.misses.first {
-                    throw CommandFailure(miss.status, "cannot update \(target.name): \(miss)")
+                    var message = "cannot update \(target.name): \(miss)"
+                    if case .missingField = miss.reason, loaded.schema == nil {
+                        // Apollo goes on past a nullable one; only a schema says which those are.
+                        message += " (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)"
+                    }
+                    throw CommandFailure(miss.status, message)
                 }
                 // The fields of a fragment that applied to nothing can be
                 // neither read nor written: say so, as read does.
@@ -173,7 +173,9 @@ extension GQLCache {
             }
 
             if edit {
-                try runEditor(context: context, target: target, normalizer: normalizer, currentData: currentData, records: records)
+                try runEditor(
+                    context: context, target: target, normalizer: normalizer, checkingLeaves: loaded.schema == nil, currentData: currentData,
+                    records: records)
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
                 return
             }
@@ -196,7 +198,7 @@ extension GQLCache {
                         }
                     }
                     do {
-                        value = try value.setting(components, to: ResponseValue(newValue))
+                        value = try value.setting(components, to: ResponseValue(newValue), absent: current.absentFields)
                     } catch let error as DataPathError {
                         throw CommandFailure(.usage, "--set \(path): \(error); nothing written")
                     }
@@ -207,7 +209,7 @@ extension GQLCache {
             let body: (ReadTransaction) throws -> [Record] = { tx in
                 let current = try currentData(tx)
                 let (value, origin) = try newData(current)
-                if let problem = current.data?.problem(writing: value) {
+                if let problem = current.data?.problem(writing: value, absent: current.absentFields, checkingLeaves: loaded.schema == nil) {
                     throw CommandFailure(.usage, "\(origin): \(problem); nothing written")
                 }
                 return try records(for: value, existing: current.existingObjects, origin: origin)
@@ -223,7 +225,8 @@ extension GQLCache {
         /// the data is read again under it, and a change in between stops
         /// the update.
         private func runEditor(
-            context: CommandContext, target: Target, normalizer: ResponseNormalizer, currentData: (ReadTransaction) throws -> ReadResult,
+            context: CommandContext, target: Target, normalizer: ResponseNormalizer, checkingLeaves: Bool,
+            currentData: (ReadTransaction) throws -> ReadResult,
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
         ) throws {
             let before = try writing.openForReading(file, context).read { tx in try currentData(tx) }
@@ -256,7 +259,7 @@ extension GQLCache {
             }
             let written: [Record]
             do {
-                if let problem = before.data?.problem(writing: value) {
+                if let problem = before.data?.problem(writing: value, absent: before.absentFields, checkingLeaves: checkingLeaves) {
                     throw CommandFailure(.usage, "the edited data: \(problem); nothing written; your edit is kept in \(temporary)")
                 }
                 written = try records(value, before.existingObjects, "the edited data", temporary)

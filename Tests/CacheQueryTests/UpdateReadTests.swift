@@ -1,0 +1,75 @@
+import CacheStore
+import XCTest
+
+@testable import CacheQuery
+
+/// Apollo's `ReadWriteTransaction.update` reads with its mapper's
+/// `allowForOptionalFields`: a nullable field the record lacks is left out
+/// of the data instead of failing the read; a non-null one still fails it,
+/// and a plain read misses on either.
+final class UpdateReadTests: XCTestCase {
+    private let schema = try! CacheSchema.parse(
+        sdl: "type Query { viewer: User } type User { name: String! nickname: String friends: [User] }", source: "s.graphqls")
+
+    private func source(_ user: [String: FieldValue]) -> ReadBatchingTests.CountingSource {
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["viewer": .reference(CacheKey("User:1"))])
+        source.add("User:1", user)
+        return source
+    }
+
+    private func read(_ user: [String: FieldValue], schema: CacheSchema?, forUpdate: Bool) throws -> ReadResult {
+        let document = try QueryDocument.parse([("q.graphql", "{ viewer { name nickname friends { name } } }")])
+        return try CacheReader(document: document, schema: schema, source: source(user))
+            .read(try document.operation(named: nil), forUpdate: forUpdate)
+    }
+
+    func testReadingForAnUpdateLeavesOutMissingNullableFieldsAndNamesThem() throws {
+        let result = try read(["__typename": .string("User"), "name": .string("Ann")], schema: schema, forUpdate: true)
+        XCTAssertEqual(result.misses, [])
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["viewer": ["name": "Ann"]] as NSDictionary)
+        XCTAssertEqual(result.absentFields, ["viewer.nickname", "viewer.friends"])
+        XCTAssertEqual(result.existingObjects.absent, ["viewer.nickname", "viewer.friends"])
+    }
+
+    func testAMissingNonNullFieldIsStillAMissWhenReadingForAnUpdate() throws {
+        let result = try read(["__typename": .string("User"), "nickname": .string("A")], schema: schema, forUpdate: true)
+        XCTAssertNil(result.data)
+        XCTAssertEqual(result.misses.map(\.description), ["cache miss at viewer.name: record 'User:1' has no field 'name'"])
+    }
+
+    func testAPlainReadOrOneWithoutASchemaMissesOnAMissingNullableField() throws {
+        let user: [String: FieldValue] = ["__typename": .string("User"), "name": .string("Ann")]
+        for result in [try read(user, schema: schema, forUpdate: false), try read(user, schema: nil, forUpdate: true)] {
+            XCTAssertNil(result.data)
+            XCTAssertEqual(result.misses.map(\.description), ["cache miss at viewer.nickname: record 'User:1' has no field 'nickname'"])
+            XCTAssertEqual(result.absentFields, [])
+        }
+    }
+
+    func testAnAbsentFieldMayBeSetWholeButNotReachedInto() throws {
+        let data: ResponseValue = .object([("viewer", .object([("name", .scalar(.string("Ann")))]))])
+        let absent: Set<String> = ["viewer.nickname", "viewer.friends"]
+        let set = try data.setting(["viewer", "nickname"], to: .scalar(.string("A")), absent: absent)
+        XCTAssertEqual(set.value(at: ["viewer", "nickname"]), .scalar(.string("A")))
+        XCTAssertThrowsError(try data.setting(["viewer", "friends", "0"], to: .null, absent: absent)) { error in
+            XCTAssertEqual((error as? DataPathError)?.description, "viewer.friends is not in the cache; set it whole (--set viewer.friends=…)")
+        }
+        XCTAssertThrowsError(try data.setting(["viewer", "nick"], to: .null, absent: absent))
+        XCTAssertNil(data.problem(writing: .object(["viewer": .object(["name": .string("B"), "nickname": .string("A")])]), absent: absent))
+        XCTAssertEqual(
+            data.problem(writing: .object(["viewer": .object(["name": .string("B"), "nick": .string("A")])]), absent: absent),
+            "viewer has no 'nick' in the selection (it has: name)")
+    }
+
+    /// A custom scalar's JSON is the app's: a leaf read as an object may be
+    /// written as anything, and with a schema every leaf is left to its
+    /// declared type's check.
+    func testACustomScalarLeafMayChangeShape() {
+        let data: ResponseValue = .object([("meta", .scalar(.object(["a": .int(1)]))), ("name", .scalar(.string("x")))])
+        XCTAssertNil(data.problem(writing: .object(["meta": .string("plain"), "name": .string("y")])))
+        XCTAssertEqual(data.problem(writing: .object(["meta": .int(1), "name": .list([])])),
+                       "name is a single value in the data read, and cannot be written as a list")
+        XCTAssertNil(data.problem(writing: .object(["meta": .int(1), "name": .object([:])]), checkingLeaves: false))
+    }
+}
