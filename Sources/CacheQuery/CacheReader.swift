@@ -12,10 +12,12 @@ import CacheStore
 /// }
 /// ```
 ///
-/// Without a schema a type condition matches only a record whose
-/// `__typename` is that very name (the result names the conditions that
-/// matched none, which may be interfaces or unions), and values are
-/// returned as stored. With
+/// A fragment on the selection set's declared type (or, with a schema, a
+/// type it implements) applies to every object, as in Apollo's generated
+/// models. Otherwise, without a schema a type condition matches only a
+/// record whose `__typename` is that very name (the result names the
+/// conditions that matched none, which may be interfaces or unions), and
+/// values are returned as stored. With
 /// one, interfaces and unions match their possible types and variables are
 /// coerced to their declared types (an integer for a Float renders `-2.0`).
 public struct CacheReader {
@@ -140,6 +142,7 @@ private struct Walk {
     struct CollectKey: Hashable {
         let selections: UnsafeRawPointer
         let typename: String?
+        let parentType: String?
     }
 
     var collected: [CollectKey: [SelectedField]] = [:]
@@ -217,11 +220,11 @@ private struct Walk {
         for group in next { try prefetch(group.values, selections: group.selections) }
     }
 
-    /// The fields to read for an object of `typename`, worked out once per
-    /// selection set and type.
-    mutating func collect(_ selections: Selections, typename: String?) -> [SelectedField] {
+    /// The fields to read for an object of `typename` where `parentType`
+    /// is declared, worked out once per selection set and types.
+    mutating func collect(_ selections: Selections, typename: String?, parentType: String? = nil) -> [SelectedField] {
         func plan() -> [SelectedField] {
-            collector.collect(selections.list, typename: typename).map { responseKey, fields in
+            collector.collect(selections.list, typename: typename, parentType: parentType).map { responseKey, fields in
                 SelectedField(
                     responseKey: responseKey, fields: fields,
                     fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])),
@@ -229,7 +232,7 @@ private struct Walk {
             }
         }
         guard let identity = selections.identity else { return plan() }
-        let key = CollectKey(selections: identity, typename: typename)
+        let key = CollectKey(selections: identity, typename: typename, parentType: parentType)
         if let known = collected[key] { return known }
         let fields = plan()
         collected[key] = fields
@@ -264,7 +267,7 @@ private struct Walk {
         // A record without `__typename` where the schema declares an object
         // type is of that type, as Apollo's generated model for the field is.
         let typename = record.typename ?? type.flatMap { reader.schema?.isObjectType($0) == true ? $0 : nil }
-        let selected = collect(selections, typename: typename)
+        let selected = collect(selections, typename: typename, parentType: type)
         // Decoded for another selection set, the record may lack a field
         // this one asks for: decode it whole, and read that. (Decoded for
         // this very set, a field it lacks is missing from the whole record.)

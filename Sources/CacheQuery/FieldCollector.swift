@@ -15,13 +15,21 @@ struct FieldCollector {
     /// selection order. A spread or inline fragment applies when its type
     /// condition matches; an object without `__typename` takes fragment
     /// spreads (their condition cannot be checked) but not typed inline
-    /// fragments.
-    func collect(_ selections: [Selection], typename: String?) -> [(String, [FieldSelection])] {
+    /// fragments. `parentType`, the type the selection set is on (the
+    /// field's declared type), applies a condition that every object of it
+    /// meets whatever its `__typename`, as Apollo's generated models merge
+    /// such a fragment in without a check: `...C` on `Character` inside a
+    /// `Character` field, also for a type the schema does not know.
+    func collect(_ selections: [Selection], typename: String?, parentType: String? = nil) -> [(String, [FieldSelection])] {
         var order: [String] = []
         var fields: [String: [FieldSelection]] = [:]
         var visitedFragments: Set<String> = []
         var compared: (applied: [String], notApplied: [String]) = ([], [])
         func applies(_ typeCondition: String) -> Bool {
+            if let parentType, always(typeCondition, within: parentType) {
+                if typename != nil { compared.applied.append(typeCondition) }
+                return true
+            }
             guard typename != nil else {
                 // No type to compare with: the log says so, or the fields
                 // would be missing without a word.
@@ -83,6 +91,13 @@ struct FieldCollector {
         }
         visit(selections)
         return keys
+    }
+
+    /// Whether every object of `parentType` meets `typeCondition`: the
+    /// same name, or with a schema an abstract type that it is a subtype of.
+    func always(_ typeCondition: String, within parentType: String) -> Bool {
+        if typeCondition == parentType { return true }
+        return schema?.matches(typeCondition: typeCondition, typename: parentType) ?? false
     }
 
     /// Whether a fragment on `typeCondition` applies to an object of

@@ -275,7 +275,9 @@ private struct Pass {
             records[key] = [:]
             order.append(key)
         }
-        for (responseKey, fields) in collector.collect(selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }) {
+        for (responseKey, fields) in collector.collect(
+            selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type
+        ) {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] else {

@@ -35,3 +35,34 @@ final class UntypedObjectTests: XCTestCase {
                        [TypeConditionNotApplied(typeCondition: "Image", typenames: [], metObjectsWithoutTypename: true)])
     }
 }
+
+/// Apollo's generated models merge a fragment on the selection set's own
+/// type (or a type it implements) in without a check: its fields are read
+/// whatever the `__typename`, also one the app's schema does not know yet.
+final class ParentTypeFragmentTests: XCTestCase {
+    private let source: ReadBatchingTests.CountingSource = {
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["hero": .reference(CacheKey("Wookiee:1"))])
+        source.add("Wookiee:1", ["__typename": .string("Wookiee"), "name": .string("Chewie"), "fur": .string("brown")])
+        return source
+    }()
+
+    private let schema = try! CacheSchema.parse(
+        sdl: "type Query { hero: Character } interface Character { name: String } type Droid implements Character { name: String fur: String }",
+        source: "s.graphqls")
+
+    func testAFragmentOnTheFieldsOwnTypeAppliesToATypeTheSchemaDoesNotKnow() throws {
+        let text = "{ hero { __typename ...C ... on Character { alias: name } ... on Droid { fur } } } fragment C on Character { name }"
+        let document = try QueryDocument.parse([("q.graphql", text)])
+        let result = try CacheReader(document: document, schema: schema, source: source).read(try document.operation(named: nil))
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary,
+                       ["hero": ["__typename": "Wookiee", "name": "Chewie", "alias": "Chewie"]] as NSDictionary)
+    }
+
+    func testWithoutASchemaAnInlineFragmentOnAFragmentsOwnTypeApplies() throws {
+        let text = "fragment F on Character { ... on Character { name } ... on Droid { fur } }"
+        let document = try QueryDocument.parse([("q.graphql", text)])
+        let result = try CacheReader(document: document, source: source).read(try document.fragment(named: "F"), key: "Wookiee:1")
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["name": "Chewie"] as NSDictionary)
+    }
+}
