@@ -124,7 +124,7 @@ public struct ResponseNormalizer {
             // Written data has no cache to tell object types by: a condition
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
-            objectTypenames: pass.typenames)
+            objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID)
     }
 }
 
@@ -137,6 +137,21 @@ public struct Normalization: Sendable {
     /// The `__typename`s of the objects below the root, the ones a key
     /// policy can key.
     public var objectTypenames: Set<String> = []
+    /// Objects written back into the identity-keyed record they were read
+    /// from, with no key policy for their type and no `id` in the data: an
+    /// app that keys the type by `id` would have Apollo write them at their
+    /// path key instead.
+    public var keptWithoutID: [KeptObject] = []
+}
+
+/// An object written into the record it was read from rather than at its
+/// path key (see ``Normalization/keptWithoutID``).
+public struct KeptObject: Equatable, Sendable {
+    /// The response path, `hero.friends.0`.
+    public let path: String
+    public let typename: String
+    public let key: CacheKey
+    public let pathKey: CacheKey
 }
 
 /// The keys of the objects a read found, by response path, so that
@@ -235,6 +250,7 @@ private struct Pass {
     var records: [CacheKey: [String: FieldValue]] = [:]
     var order: [CacheKey] = []
     var typenames: Set<String> = []
+    var keptWithoutID: [KeptObject] = []
     /// Where each field's value came from, kept when refusing conflicts.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
 
@@ -374,8 +390,13 @@ private struct Pass {
             let key: CacheKey
             if let typename, normalizer.keyPolicy.keyFields(of: typename, schema: schema)?.isEmpty == false {
                 key = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema) ?? CacheKey(pathKey)
+            } else if let kept = existing.key(at: pathText, object: object) {
+                key = kept
+                if object["id"] == nil, let typename {
+                    keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))
+                }
             } else {
-                key = existing.key(at: pathText, object: object) ?? CacheKey(pathKey)
+                key = CacheKey(pathKey)
             }
             try write(object, key: key, selections: selections, path: path, type: staticType)
             return .reference(key)

@@ -162,10 +162,12 @@ extension GQLCache {
             }
             // Known once data was normalized (an edit left unsaved writes none).
             var writtenTypenames: Set<String>?
+            var keptWithoutID: [KeptObject] = []
             func records(for data: FieldValue, existing: ExistingObjects, origin: String, keptIn kept: String? = nil) throws -> [Record] {
                 do {
                     let normalization = try target.normalize(normalizer, data, existing)
                     writtenTypenames = normalization.objectTypenames
+                    keptWithoutID = normalization.keptWithoutID
                     return normalization.records
                 } catch let error as NormalizationError {
                     throw CommandFailure(.usage, "\(origin): \(error); nothing written" + (kept.map { "; your edit is kept in \($0)" } ?? ""))
@@ -173,9 +175,10 @@ extension GQLCache {
             }
 
             if edit {
-                try runEditor(
+                let changes = try runEditor(
                     context: context, target: target, normalizer: normalizer, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
+                if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
                 return
             }
@@ -217,18 +220,19 @@ extension GQLCache {
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
+            if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
         }
 
         /// --edit: the current data in an editor, written back when saved
         /// with changes. The write lock is not held while the editor is open;
         /// the data is read again under it, and a change in between stops
-        /// the update.
+        /// the update. Returns what changed; nil when nothing was written.
         private func runEditor(
             context: CommandContext, target: Target, normalizer: ResponseNormalizer, checkingLeaves: Bool,
             currentData: (ReadTransaction) throws -> ReadResult,
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
-        ) throws {
+        ) throws -> RecordChanges? {
             let before = try writing.openForReading(file, context).read { tx in try currentData(tx) }
             let shown = JSONOutput.response(before.data ?? .null).rendered(pretty: true) + "\n"
             let temporary = FileManager.default.temporaryDirectory
@@ -244,7 +248,7 @@ extension GQLCache {
             }
             if edited == shown {
                 context.note("no changes; nothing written")
-                return
+                return nil
             }
             let value: FieldValue
             do {
@@ -255,7 +259,7 @@ extension GQLCache {
             }
             if value == before.data?.fieldValue {
                 context.note("no changes; nothing written")
-                return
+                return nil
             }
             let written: [Record]
             do {
@@ -280,6 +284,7 @@ extension GQLCache {
             }
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
+            return changes
         }
     }
 }

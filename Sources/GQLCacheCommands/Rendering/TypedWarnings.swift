@@ -73,3 +73,18 @@ extension CommandContext {
             + "not \(first.before.rawValue)\(others): \(why)")
     }
 }
+
+extension CommandContext {
+    /// `update` without a key policy keeps each object in the record it
+    /// was read from. Where the data has no `id`, an app that keys the type
+    /// by `id` would have Apollo write the object at its path key instead
+    /// (the key is computed from the data written): say so, with the first
+    /// case, and how to do as Apollo would.
+    func warnOfObjectsKeptWithoutID(_ kept: [KeptObject], dryRun: Bool) {
+        guard !isQuiet, let first = kept.first else { return }
+        let others = kept.count > 1 ? " (and \(kept.count - 1) more)" : ""
+        warn("\(first.path) \(dryRun ? "would be" : "was") written into \(first.key.rawValue), the record it was read from\(others); "
+            + "the selection has no id, so if the app keys \(first.typename) by id, Apollo writes it at \(first.pathKey.rawValue) "
+            + "instead: give --key-field \(first.typename)=id (or '*=id') to do the same, or select id")
+    }
+}
