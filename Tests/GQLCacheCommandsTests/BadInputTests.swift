@@ -65,6 +65,28 @@ final class BadInputTests: CommandTestCase {
         }
     }
 
+    /// JSON typed at a terminal ends with Ctrl-D, and a Ctrl-C there (in
+    /// the REPL) would end the typing and let the write go on: `-` is
+    /// refused at a terminal, as `import -` refuses it, before anything is read.
+    func testJSONFromStandardInputIsRefusedAtATerminal() throws {
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        let before = try bytes(cache)
+        let document = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
+        for (arguments, what) in [
+            (["update", cache, "RenameViewer", "--document", document, "--data", "-"], "data"),
+            (["write", cache, "RenameViewer", "--document", document, "--response", "-"], "response"),
+            (["read", cache, "Viewer", "--document", document, "--variables-file", "-"], "variables file"),
+        ] {
+            let result = gqlcache(arguments: arguments, answers: [#"{"viewer":{"id":"1","name":"Typed"}}"#])
+            XCTAssertEqual(result.status, .usage, "\(arguments)")
+            XCTAssertEqual(result.stderr, "gqlcache: standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        let piped = gqlcache("update", cache, "RenameViewer", "--document", document, "--data", "-", input: #"{"viewer":{"id":"1","name":"Piped"}}"#)
+        XCTAssertEqual(piped.status, .success, piped.stderr)
+    }
+
     func testADirectoryIsAnIOError() throws {
         let result = gqlcache("info", folder.path)
         XCTAssertEqual(result.status, .io)

@@ -45,7 +45,7 @@ extension GQLCache {
         var assignments: [String] = []
 
         @Option(
-            help: ArgumentHelp("The whole new data of the selection, as JSON; - reads standard input.", valueName: "file"),
+            help: ArgumentHelp("The whole new data of the selection, as JSON; - reads piped standard input.", valueName: "file"),
             completion: .file(extensions: ["json"]))
         var data: String?
 

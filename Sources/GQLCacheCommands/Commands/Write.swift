@@ -32,7 +32,7 @@ extension GQLCache {
         @OptionGroup var documents: DocumentOptions
 
         @Option(
-            help: ArgumentHelp("The response as JSON: {\"data\": …} or the data object itself; - reads standard input.", valueName: "file"),
+            help: ArgumentHelp("The response as JSON: {\"data\": …} or the data object itself; - reads piped standard input.", valueName: "file"),
             completion: .file(extensions: ["json"]))
         var response: String
 

@@ -36,7 +36,7 @@ struct DocumentOptions: ParsableArguments {
 
     @Option(
         name: .customLong("variables-file"),
-        help: ArgumentHelp("Variables from a file holding a JSON object; - reads standard input.", valueName: "file"),
+        help: ArgumentHelp("Variables from a file holding a JSON object; - reads piped standard input.", valueName: "file"),
         completion: .file(extensions: ["json"]))
     var variablesFile: String?
 

@@ -86,8 +86,14 @@ enum JSONInput {
     /// How messages name an input given as `path`: `-` is standard input.
     static func name(of path: String) -> String { path == "-" ? "standard input" : path }
 
+    /// The JSON of a file, or of standard input for `-`; not of a terminal,
+    /// where a Ctrl-C would end the typing and leave a write to go on
+    /// (as `import -` refuses one too).
     static func read(_ path: String, what: String, context: CommandContext) throws -> FieldValue {
         let text: String
+        if path == "-" && context.stdinIsTerminal {
+            throw CommandFailure(.usage, "standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file")
+        }
         if path == "-" {
             var lines: [String] = []
             while let line = try context.stdin.readTextLine(named: "standard input", number: lines.count + 1) {
