@@ -135,15 +135,15 @@ public class ReadTransaction {
 
     // MARK: Keys
 
-    /// Calls `body` with each key that matches, in key (byte) order, streaming.
-    /// `typenames`, when not empty, keeps only records whose `__typename` is
-    /// one of those strings.
+    /// Calls `body` with each key that matches, in key (byte) order, streaming
+    /// (the reverse order with `descending`). `typenames`, when not empty,
+    /// keeps only records whose `__typename` is one of those strings.
     public func forEachKey(
-        matching pattern: KeyPattern? = nil, typenames: [String] = [], limit: Int? = nil,
+        matching pattern: KeyPattern? = nil, typenames: [String] = [], limit: Int? = nil, descending: Bool = false,
         _ body: (CacheKey) throws -> Void
     ) throws {
         let filter = KeyFilter(pattern: pattern, typenames: typenames)
-        var sql = "SELECT key FROM records WHERE \(filter.sql) ORDER BY key"
+        var sql = "SELECT key FROM records WHERE \(filter.sql) ORDER BY key\(descending ? " DESC" : "")"
         var arguments = filter.arguments
         if let limit {
             sql += " LIMIT ?"

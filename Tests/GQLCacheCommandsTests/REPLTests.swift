@@ -454,6 +454,25 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
     }
 
+    /// More keys match than are listed: the last one listed is the
+    /// greatest match, so what the list shares, which Tab inserts, is
+    /// what all of them share, not the first 200's longer beginning.
+    func testKeysCutShortStillShareOnlyWhatEveryMatchShares() throws {
+        let post: [String: FieldValue] = ["__typename": .string("Post")]
+        let cache = try makeCache("many.sqlite", (0..<250).map { Record(key: CacheKey("Post:1\($0)"), fields: post) }
+            + [Record(key: "Post:2", fields: post), Record(key: .queryRoot, fields: ["a": .int(1)])])
+        let completer = try completer(cache)
+        guard case .candidates(let found) = completer.complete(word: "Post:", before: "show ") else { return XCTFail() }
+        XCTAssertEqual(found.count, REPLCompleter.keyLimit)
+        XCTAssertEqual(found.first, "Post:10")
+        XCTAssertEqual(found.last, "Post:2")
+        let word = ShellWords.partialWord("Post:")
+        XCTAssertEqual(REPLCompleter.insertion(for: found, completing: word)?.text, "Post:")
+        guard case .candidates(let ones) = completer.complete(word: "Post:1", before: "show ") else { return XCTFail() }
+        XCTAssertEqual(ones.last, "Post:199", "the greatest of the 250 that begin Post:1")
+        XCTAssertEqual(REPLCompleter.insertion(for: ones, completing: ShellWords.partialWord("Post:1"))?.text, "Post:1")
+    }
+
     func testTypeCompletesTheTypenamesTheFileHoldsUntilTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])

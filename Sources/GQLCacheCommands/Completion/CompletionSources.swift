@@ -8,11 +8,17 @@ import Foundation
 enum CompletionSources {
     /// Keys that start with `prefix`, in key order, at most `limit`: a
     /// range of the key index, so it stays instant on a million records.
+    /// When more match, the last is the greatest of them all, so that what
+    /// the keys listed share (which Tab inserts) is what every match
+    /// shares: in byte order, that of the first and the last.
     static func keys(in store: CacheStore, startingWith prefix: String, limit: Int) -> [String] {
         let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
         var keys: [String] = []
         try? store.read { tx in
-            try tx.forEachKey(matching: pattern, limit: limit) { keys.append($0.rawValue) }
+            try tx.forEachKey(matching: pattern, limit: limit + 1) { keys.append($0.rawValue) }
+            guard keys.count > limit else { return }
+            keys.removeLast(2)
+            try tx.forEachKey(matching: pattern, limit: 1, descending: true) { keys.append($0.rawValue) }
         }
         return keys
     }
