@@ -13,26 +13,30 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
+#include <sys/select.h>
+
 /// Set by SIGINT; read and cleared by the REPL.
 static volatile sig_atomic_t gqlcache_interrupted = 0;
-/// Whether readline is waiting for a line (so Ctrl-C clears it).
-static volatile sig_atomic_t gqlcache_reading_line = 0;
-/// The prompt Ctrl-C starts over at: a statement's first, also when the
-/// line being read continues it.
-static char *gqlcache_fresh_prompt = NULL;
+/// Counts every SIGINT: lines queued from one paste are dropped by a Ctrl-C
+/// that came after them, whoever took the flag.
+static volatile sig_atomic_t gqlcache_interrupt_count = 0;
+/// Set by SIGCONT: after Ctrl-Z and fg, the line is drawn again.
+static volatile sig_atomic_t gqlcache_continued = 0;
+/// The line readline's callback gave (NULL at the end of input), and whether it came.
+static char *gqlcache_line = NULL;
+static int gqlcache_line_done = 0;
 
+/// Only sets flags (which is all a signal handler may safely do): the
+/// reading loop below and the REPL's watcher act on them.
 static void gqlcache_sigint(int signal) {
     (void)signal;
     gqlcache_interrupted = 1;
-    if (gqlcache_reading_line) {
-        // Cancel the line being typed and show a fresh prompt, as bash does.
-        (void)write(STDOUT_FILENO, "^C\n", 3);
-        rl_free_line_state();
-        rl_on_new_line();
-        if (gqlcache_fresh_prompt) rl_set_prompt(gqlcache_fresh_prompt);
-        rl_replace_line("", 0);
-        rl_redisplay();
-    }
+    gqlcache_interrupt_count += 1;
+}
+
+static void gqlcache_sigcont(int signal) {
+    (void)signal;
+    gqlcache_continued = 1;
 }
 
 /// Ctrl-C interrupts the line or the running command, never the process.
@@ -43,6 +47,8 @@ static inline void gqlcache_install_sigint_handler(void) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, NULL);
+    action.sa_handler = gqlcache_sigcont;
+    sigaction(SIGCONT, &action, NULL);
     // readline must not install its own handler, which would re-raise SIGINT.
     rl_catch_signals = 0;
 }
@@ -53,14 +59,68 @@ static inline int gqlcache_take_interrupt(void) {
     return was;
 }
 
+static inline long gqlcache_interrupts(void) { return (long)gqlcache_interrupt_count; }
+
+static void gqlcache_take_line(char *line) {
+    gqlcache_line = line;
+    gqlcache_line_done = 1;
+    rl_callback_handler_remove();
+}
+
 /// Reads a line at `prompt`; Ctrl-C drops it and reads on at `fresh_prompt`.
+/// Readline's callback interface, so that the loop, not a signal handler,
+/// cancels the line: a reverse search (Ctrl-R) or any other key sequence
+/// in progress is given up with it, and nothing found there is run.
 static inline char *gqlcache_readline(const char *prompt, const char *fresh_prompt) {
-    free(gqlcache_fresh_prompt);
-    gqlcache_fresh_prompt = strdup(fresh_prompt);
-    gqlcache_reading_line = 1;
-    char *line = readline(prompt);
-    gqlcache_reading_line = 0;
-    return line;
+    gqlcache_line = NULL;
+    gqlcache_line_done = 0;
+    gqlcache_continued = 0;
+    rl_callback_handler_install(prompt, gqlcache_take_line);
+    while (!gqlcache_line_done) {
+        fd_set ready;
+        FD_ZERO(&ready);
+        FD_SET(STDIN_FILENO, &ready);
+        // select is never restarted: a signal ends it with EINTR.
+        int count = select(STDIN_FILENO + 1, &ready, NULL, NULL, NULL);
+        if (count < 0) {
+            if (errno != EINTR) {
+                rl_callback_handler_remove();
+                return NULL;
+            }
+            if (gqlcache_interrupted) {
+                // Cancel the line being typed and show a fresh prompt, as bash
+                // does: the typed text stays on screen, ^C after it; a search's
+                // find is not left there, as if it had been taken.
+                int searching = RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH | RL_STATE_SEARCH);
+                rl_callback_sigcleanup();
+                if (searching) {
+                    rl_clear_visible_line();
+                    rl_replace_line("", 0);
+                    rl_on_new_line();
+                }
+                rl_point = rl_end;
+                rl_redisplay();
+                (void)write(STDOUT_FILENO, "^C", 2);
+                rl_crlf();
+                rl_free_line_state();
+                rl_replace_line("", 0);
+                rl_mark = 0;
+                rl_callback_handler_remove();
+                rl_callback_handler_install(fresh_prompt, gqlcache_take_line);
+            }
+            if (gqlcache_continued) {
+                gqlcache_continued = 0;
+                // Back from Ctrl-Z: the terminal as readline needs it, and the line drawn again.
+                rl_deprep_terminal();
+                rl_prep_terminal(1);
+                rl_on_new_line();
+                rl_redisplay();
+            }
+            continue;
+        }
+        if (count > 0) rl_callback_read_char();
+    }
+    return gqlcache_line;
 }
 
 /// Reads one line of an answer from standard input (the terminal, in its
@@ -93,12 +153,34 @@ static inline long gqlcache_read_answer(char *buffer, unsigned long size) {
     return result;
 }
 
+/// A file name as the REPL's word splitting reads what was typed of it:
+/// outside quotes a backslash keeps the next character (`my\ cache`); in
+/// double quotes only `\"` and `\\` are escapes; in single quotes none.
+static char *gqlcache_dequote_filename(char *text, int quote_char) {
+    size_t length = strlen(text);
+    char *plain = malloc(length + 1);
+    size_t out = 0;
+    for (size_t index = 0; index < length; index++) {
+        char next = text[index + 1];
+        if (text[index] == '\\' && next != 0
+            && (quote_char == 0 || (quote_char == '"' && (next == '"' || next == '\\')))) {
+            index++;
+        }
+        plain[out++] = text[index];
+    }
+    plain[out] = 0;
+    return plain;
+}
+
 /// Readline keeps the pointer, and Swift's strings passed to C live only
 /// for the call: copy.
 static inline void gqlcache_set_word_breaks(const char *characters) {
     rl_completer_word_break_characters = strdup(characters);
     rl_basic_word_break_characters = strdup(characters);
     rl_completer_quote_characters = "\"'";
+    // File names with these are completed in quotes, as the REPL splits its words.
+    rl_filename_quote_characters = " \t\n\"'\\";
+    rl_filename_dequoting_function = gqlcache_dequote_filename;
 }
 
 static inline void gqlcache_set_completion(rl_completion_func_t *function) {

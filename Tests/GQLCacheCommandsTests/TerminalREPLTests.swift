@@ -22,6 +22,19 @@ final class TerminalREPLTests: CommandTestCase {
         try terminal?.waitFor(text, file: file, line: line)
     }
 
+    /// What a shell command prints.
+    func output(of command: String) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     func start(_ cache: String, history: String) throws {
         let command = "cd \(folder.path) && env TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY=\(history) \(builtBinary) repl \(cache); echo EXIT=$?; sleep 30"
         terminal = try TmuxTerminal(command)
@@ -108,6 +121,67 @@ final class TerminalREPLTests: CommandTestCase {
         try type("pwd")
         try keys("Enter")
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// Ctrl-C in a reverse search (Ctrl-R) gives the search up with the
+    /// line: what it found is not left to run on the next Enter.
+    func testCtrlCInAReverseSearchGivesTheSearchUpAndWhatItFound() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("keys Human:%")
+        try keys("Enter")
+        try waitFor("Human:1002\ngqlcache QUERY_ROOT> ")
+        try keys("C-r")
+        try type("keys H")
+        try waitFor("`keys H': keys Human:%")
+        try keys("C-c")
+        try waitFor("gqlcache QUERY_ROOT> ^C\ngqlcache QUERY_ROOT> ")
+        try type("pwd")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// A paste of several lines runs them one by one, as typed, not as one
+    /// command whose arguments are the other lines.
+    func testAPasteOfSeveralLinesRunsEachLineAsACommand() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try terminal?.paste("keys Droid:%\npwd\n")
+        try keys("Enter")
+        try waitFor("Droid:2001\nDroid:2001.friendsConnection(after:null,first:2)\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// A file name with a space completes in quotes, so that the command
+    /// finds the file.
+    func testTabCompletesAFileNameWithASpaceInQuotes() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: path("my cache.sqlite"))
+        try start(cache, history: path("history"))
+        try type("open my")
+        try keys("Tab")
+        try waitFor("gqlcache QUERY_ROOT> open \"my cache.sqlite\" ")
+        try keys("Enter")
+        try waitFor("opened my cache.sqlite\ngqlcache QUERY_ROOT> ")
+    }
+
+    /// Back from a stop (Ctrl-Z, then fg), the prompt and the line typed so
+    /// far are drawn again.
+    func testTheLineIsDrawnAgainWhenTheREPLContinuesAfterAStop() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("show Dro")
+        try waitFor("gqlcache QUERY_ROOT> show Dro")
+        let pid = try XCTUnwrap(Int32(try output(of: "pgrep -f '^\(builtBinary) repl \(cache)$'").trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGSTOP)
+        try terminal?.clearScreen()
+        XCTAssertFalse(try terminal!.screen().contains("show Dro"))
+        kill(pid, SIGCONT)
+        try waitFor("gqlcache QUERY_ROOT> show Dro")
+        try type("id:2001")
+        try keys("Enter")
+        try waitFor("Droid:2001 (Droid)")
     }
 
     /// Ctrl-C at a command's question gives the question up: nothing is

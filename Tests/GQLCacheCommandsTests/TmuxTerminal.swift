@@ -42,6 +42,20 @@ final class TmuxTerminal {
         for key in keys { try run("send-keys", "-t", session, key) }
     }
 
+    /// Pastes `text` as a terminal does, in bracketed paste when the
+    /// program asked for it (readline does).
+    func paste(_ text: String) throws {
+        try run("set-buffer", "-b", session, "--", text)
+        try run("paste-buffer", "-p", "-d", "-b", session, "-t", session)
+    }
+
+    /// Resets the pane, as `reset` does: the screen is cleared, and only
+    /// what the program draws again shows.
+    func clearScreen() throws {
+        try run("send-keys", "-R", "-t", session)
+        try run("clear-history", "-t", session)
+    }
+
     func screen() throws -> String { try run("capture-pane", "-p", "-t", session, readingOutput: true) }
 
     struct ScreenNeverShowed: Error {}

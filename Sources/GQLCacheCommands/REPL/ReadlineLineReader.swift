@@ -37,10 +37,25 @@ public final class ReadlineLineReader: LineReader {
         return (home as NSString).appendingPathComponent(".gqlcache_history")
     }
 
+    /// The lines after the first of a paste of several, and the Ctrl-C
+    /// count when they came: one pressed since drops them.
+    private var pasted: [String] = []
+    private var pastedAtInterrupt = 0
+
+    /// A paste of several lines (a terminal's bracketed paste gives them as
+    /// one) runs line by line, as typed, as sqlite3 and bash run them.
     public func readLine(prompt: String, freshPrompt: String) -> String? {
+        if !pasted.isEmpty {
+            if gqlcache_interrupts() == pastedAtInterrupt { return pasted.removeFirst() }
+            pasted.removeAll()
+        }
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
-        return String(cString: line)
+        var lines = String(cString: line).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        let first = lines.removeFirst()
+        pasted = lines
+        pastedAtInterrupt = gqlcache_interrupts()
+        return first
     }
 
     /// A statement typed over several lines is one entry, newlines and all.
