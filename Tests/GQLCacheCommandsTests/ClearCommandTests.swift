@@ -56,6 +56,47 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(report["bytesAfter"] as? Int, report["bytesBefore"] as? Int, "clearing without --vacuum frees pages, not bytes")
     }
 
+    /// A signal during --vacuum, after the removal committed, stops only
+    /// the VACUUM: the report says what was removed and that it stands,
+    /// never "nothing was changed". A reader of the -wal file (as the app
+    /// is) keeps the VACUUM's checkpoint waiting while the signal comes.
+    func testAnInterruptDuringVacuumSaysTheRemovalStands() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "PRAGMA journal_mode=wal")
+        let reader = Process()
+        let readerInput = Pipe()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        reader.arguments = [cache]
+        reader.standardInput = readerInput
+        reader.standardOutput = FileHandle.nullDevice
+        try reader.run()
+        defer {
+            try? readerInput.fileHandleForWriting.close()
+            reader.waitUntilExit()
+        }
+        readerInput.fileHandleForWriting.write(Data("BEGIN; SELECT count(*) FROM records;\n".utf8))
+        Thread.sleep(forTimeInterval: 0.3)
+
+        let clear = Process()
+        let output = Pipe(), errors = Pipe()
+        clear.executableURL = URL(fileURLWithPath: builtBinary)
+        clear.arguments = ["clear", cache, "--force", "--vacuum", "--busy-timeout", "30"]
+        clear.standardOutput = output
+        clear.standardError = errors
+        try clear.run()
+        let deadline = Date().addingTimeInterval(10)
+        while try sqliteShell(cache, "SELECT count(*) FROM records") != "0" && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(clear.processIdentifier, SIGINT)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        clear.waitUntilExit()
+        XCTAssertEqual(clear.terminationStatus, 130, said)
+        XCTAssertEqual(printed, "removed 10 records\n")
+        XCTAssertEqual(said, "gqlcache: \(cache): interrupted during VACUUM, so the file may not have shrunk; the removal reported above was written and stands\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "0")
+    }
+
     func testVacuumShrinksTheFile() throws {
         let cache = path("big.sqlite")
         let store = try CacheStore.create(at: cache)

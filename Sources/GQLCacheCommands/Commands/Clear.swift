@@ -42,8 +42,14 @@ extension GQLCache {
             }
             let before = store.fileSizes()
             let removed = try store.write { tx in try tx.clear() }
+            // Stopped during VACUUM, after the removal committed: the report says what stands.
+            var vacuumStopped = false
             if vacuum {
-                try store.vacuum()
+                do {
+                    try store.vacuum()
+                } catch CacheStoreError.interrupted where removed > 0 {
+                    vacuumStopped = true
+                }
             } else {
                 // In WAL mode the removal sits in the -wal file until a
                 // checkpoint: the size after is the size the file keeps.
@@ -53,13 +59,14 @@ extension GQLCache {
             switch output.format {
             case .text:
                 context.note("removed \(plural(removed, "record"))")
-                if vacuum { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
+                if vacuum && !vacuumStopped { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
                 output.format.emit(.object([
-                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum)),
+                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum && !vacuumStopped)),
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
+            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path) }
         }
     }
 }

@@ -83,13 +83,19 @@ extension GQLCache {
                 }
             }
             var vacuumed: (before: Int64, after: Int64?)?
+            // Stopped during VACUUM, after the collection committed: the report says what stands.
+            var vacuumStopped = false
             if vacuum {
                 let before = store.fileSizes().recordBytes
                 if dryRun {
                     vacuumed = (before, nil)
                 } else {
-                    try store.vacuum()
-                    vacuumed = (before, store.fileSizes().recordBytes)
+                    do {
+                        try store.vacuum()
+                        vacuumed = (before, store.fileSizes().recordBytes)
+                    } catch CacheStoreError.interrupted where collected?.isEmpty == false {
+                        vacuumStopped = true
+                    }
                 }
             }
             var free: PageStatistics?
@@ -103,6 +109,7 @@ extension GQLCache {
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }
+            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path) }
         }
 
         /// Asks before changing anything, as rm --match does: on a terminal;

@@ -35,6 +35,13 @@ public struct CommandFailure: Error, Equatable {
 }
 
 extension CommandFailure {
+    /// A signal stopped `--vacuum` after the removal before it committed:
+    /// the VACUUM changed nothing, the removal stands (the report above
+    /// says what it was), and "nothing was changed" would be untrue.
+    static func vacuumStopped(_ path: String) -> CommandFailure {
+        CommandFailure(.interrupted, "\(path): interrupted during VACUUM, so the file may not have shrunk; the removal reported above was written and stands")
+    }
+
     /// For a command that has shown what it read of a file whose rows came
     /// out of `_id` order: the file is damaged, so what it showed may be wrong.
     static func damagedFile(_ path: String, _ orderBreak: RowOrderBreak) -> CommandFailure {
