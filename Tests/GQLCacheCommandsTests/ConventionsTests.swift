@@ -233,6 +233,18 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(quiet.text, "")
     }
 
+    /// A parent that ignores SIGPIPE (children inherit that) would leave
+    /// `gqlcache keys | head -1` reading the whole file for no one and
+    /// ending with 0: it ends as SIGPIPE would have ended it.
+    func testAReaderThatLeftEndsTheProcessAsSIGPIPEWouldEvenWhenIgnored() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) INSERT INTO records(key, record) SELECT 'Filler:' || i, '{}' FROM n")
+        let script = "trap '' PIPE; '\(builtBinary)' keys '\(cache)' | head -1; echo \"status=${PIPESTATUS[0]}\""
+        let result = try runProgram("/bin/bash", ["-c", script])
+        XCTAssertEqual(result.stdout, "Droid:2001\nstatus=141\n")
+        XCTAssertEqual(result.stderr, "")
+    }
+
     func testOnlyCommandsThatHaveBusyTimeoutAreToldToRaiseIt() throws {
         XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["rm", "c.sqlite", "A:1"])))
         XCTAssertTrue(Conventions.takesBusyTimeout(try GQLCache.parseAsRoot(["gc", "c.sqlite", "--all"])))

@@ -74,8 +74,12 @@ public final class CommandContext {
 
     /// The process's own streams and environment.
     public static func standard() -> CommandContext {
+        let standardOutput = FileDescriptorSink(fileDescriptor: 1, bufferSize: 1 << 16)
+        // `| head` from a parent that ignores SIGPIPE: stop as SIGPIPE would
+        // have stopped the process, not read the rest of the file for no one.
+        standardOutput.onReaderGone = { StopSignals.shared.readerLeft() }
         let context = CommandContext(
-            stdout: FileDescriptorSink(fileDescriptor: 1, bufferSize: 1 << 16),
+            stdout: standardOutput,
             stderr: FileDescriptorSink(fileDescriptor: 2, bufferSize: 0),
             stdin: StandardInputLines(),
             stdinIsTerminal: isatty(0) == 1,
@@ -268,6 +272,9 @@ final class FileDescriptorSink: TextSink {
     private var buffer: [UInt8] = []
     /// The errno of the first write that failed; output is dropped from then on.
     private var writeError: Int32?
+    /// Called when a write finds the reader gone (EPIPE: SIGPIPE is
+    /// ignored, or the sink is a pager's pipe).
+    var onReaderGone: (() -> Void)?
 
     /// The errno of a failed write since the last call, if any.
     func takeWriteError() -> Int32? {
@@ -295,6 +302,7 @@ final class FileDescriptorSink: TextSink {
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 writeError = written < 0 ? errno : EIO
+                if writeError == EPIPE { onReaderGone?() }
                 break
             }
             offset += written

@@ -89,6 +89,18 @@ final class StopSignals: @unchecked Sendable {
         thread.start()
     }
 
+    /// Standard output's reader went away (`| head`) although SIGPIPE is
+    /// ignored (a parent process may ignore it for its children): the
+    /// process ends as SIGPIPE would have ended it, unless a watched store
+    /// is writing, whose change then goes on (its report is dropped). A
+    /// change already committed is named, as for a signal.
+    func readerLeft() {
+        guard !lock.withLock({ stores.contains(where: \.isWriting) }) else { return }
+        for path in lock.withLock({ temporaryFiles }) { unlink(path) }
+        sayWhatWasWritten()
+        gqlcache_die_of(SIGPIPE)
+    }
+
     /// A signal after the running command's write committed (while its
     /// report is worked out or printed) ends the process with the report
     /// cut short: one line says
