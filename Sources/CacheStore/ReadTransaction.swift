@@ -179,6 +179,21 @@ public class ReadTransaction {
         return try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE \(filter.sql)", arguments: filter.arguments) ?? 0
     }
 
+    /// How many keys match, and a digest of them all (FNV-1a over each
+    /// key's bytes in key order): equal digests say the same keys match,
+    /// so a removal confirmed by a person can see that the app changed
+    /// them meanwhile. Reads the matching keys once.
+    public func keyDigest(matching pattern: KeyPattern) throws -> KeyDigest {
+        var digest = KeyDigest(count: 0, hash: 0xcbf2_9ce4_8422_2325)
+        try forEachKey(matching: pattern) { key in
+            digest.count += 1
+            for byte in key.rawValue.utf8 { digest.hash = (digest.hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            // A separator, so that ["ab", "c"] and ["a", "bc"] differ.
+            digest.hash = (digest.hash ^ 0xff) &* 0x100_0000_01b3
+        }
+        return digest
+    }
+
     /// All matching keys, in key order.
     public func keys(matching pattern: KeyPattern? = nil, typenames: [String] = []) throws -> [CacheKey] {
         var keys: [CacheKey] = []
@@ -293,4 +308,10 @@ struct KeyFilter {
         self.sql = conditions.joined(separator: " AND ")
         self.arguments = StatementArguments(arguments)
     }
+}
+
+/// The keys a pattern matches, as ``ReadTransaction/keyDigest(matching:)`` sums them up.
+public struct KeyDigest: Equatable, Sendable {
+    public var count: Int
+    public var hash: UInt64
 }

@@ -332,6 +332,13 @@ final class REPLTests: CommandTestCase {
         let forced = try repl(cache, ["rm Human:1002 --force"], interactive: true)
         XCTAssertEqual(forced.status, .success, forced.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+        // A key without a record is named, not asked about; the question lists only those that have one.
+        let missing = try repl(cache, ["rm Post:%"], interactive: true, answers: ["y"])
+        XCTAssertEqual(missing.status, .notFound)
+        XCTAssertEqual(missing.stderr, "gqlcache: no record 'Post:%' in \(cache)\n")
+        let some = try repl(cache, ["rm Nope:1 Human:1000"], interactive: true, answers: ["y"])
+        XCTAssertTrue(some.stderr.hasPrefix("remove 1 record from \(cache) (Human:1000)? [y/N] "), some.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("Human:1000"))
     }
 
     func testTheFileIsOpenedOnceAndAnotherWriterIsSeenByTheNextCommand() throws {

@@ -113,6 +113,35 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertTrue(accepted.stdout.contains("left 1 reference dangling:\n  Human:1000 starships[0] → Starship:3001"), accepted.stdout)
     }
 
+    /// The app may write while the question waits: what is removed is
+    /// what the person agreed to, or nothing.
+    func testAPatternRemovalWhoseKeysChangedWhileAskingRemovesNothing() throws {
+        final class AnswerAfter: LineSource {
+            let change: () -> Void
+            init(_ change: @escaping () -> Void) { self.change = change }
+            func readLine() -> String? {
+                change()
+                return "y"
+            }
+        }
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try keys(in: cache)
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: StringSink(), stderr: stderr,
+            stdin: AnswerAfter { _ = try? sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Human:1009', '{}')") },
+            stdinIsTerminal: true, stdoutIsTerminal: false, environment: [:])
+        XCTAssertEqual(GQLCacheMain.run(arguments: ["rm", cache, "--match", "Human:%"], context: context), .busy)
+        XCTAssertTrue(stderr.text.hasSuffix(
+            "gqlcache: the keys matching apollo pattern 'Human:%' changed while you were asked (3 records match now, 2 then): "
+                + "another process wrote the file; nothing removed; run rm again\n"), stderr.text)
+        XCTAssertEqual(try keys(in: cache), (before + ["Human:1009"]).sorted())
+        // Unchanged, the same answer removes them.
+        let unchanged = gqlcache("rm", cache, "--match", "Human:%", answers: ["y"])
+        XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") }, [])
+    }
+
     func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for extra in [["--force"], ["--dry-run"]] {

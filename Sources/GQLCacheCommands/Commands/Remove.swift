@@ -87,14 +87,19 @@ extension GQLCache {
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
             var seen: Set<CacheKey> = []
             let requested = requested.filter { seen.insert($0).inserted }
-            // At the REPL's prompt even exact keys are confirmed.
+            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+            // At the REPL's prompt even exact keys are confirmed: those that
+            // have a record (the others are named below, not asked about).
             if context.confirmsEveryRemoval && !force && !dryRun {
-                let shown = requested.prefix(5).map(\.rawValue).joined(separator: ", ") + (requested.count > 5 ? ", …" : "")
-                guard context.confirm("remove \(plural(requested.count, "record")) from \(file.path) (\(shown))?") else {
-                    throw CommandFailure(.notFound, "nothing removed")
+                let existing = try store.read { tx in try tx.existingKeys(among: requested) }
+                let asked = requested.filter { existing.contains($0) }
+                if !asked.isEmpty {
+                    let shown = asked.prefix(5).map(\.rawValue).joined(separator: ", ") + (asked.count > 5 ? ", …" : "")
+                    guard context.confirm("remove \(plural(asked.count, "record")) from \(file.path) (\(shown))?") else {
+                        throw CommandFailure(.notFound, "nothing removed")
+                    }
                 }
             }
-            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             let outcome: RemovalOutcome
             func outcomeOfRemoving(_ removed: [CacheKey], in tx: ReadTransaction) throws -> RemovalOutcome {
                 try RemovalOutcome.after(
@@ -146,6 +151,8 @@ extension GQLCache {
                 return
             }
             let store = try writing.openForWriting(file, context)
+            // The keys a person agreed to remove: the app may change them while the question waits.
+            var confirmed: KeyDigest?
             if !force {
                 guard context.canAskQuestions else {
                     throw CommandFailure(
@@ -154,20 +161,30 @@ extension GQLCache {
                 // Count in a read transaction: the write lock is never held while a person thinks.
                 // A prefix range is counted in the key index; other modes scan every key.
                 let keyScans = pattern.mode == .prefix ? 0 : 1
-                let (count, sample) = try context.withProgress("counting keys matching \(pattern)", scans: keyScans) { progress in try store.read(progress: progress) { tx in
+                let (digest, sample) = try context.withProgress("counting keys matching \(pattern)", scans: keyScans) { progress in try store.read(progress: progress) { tx in
                     var sample: [CacheKey] = []
                     try tx.forEachKey(matching: pattern, limit: 5) { sample.append($0) }
-                    return (try tx.countKeys(matching: pattern), sample)
+                    return (try tx.keyDigest(matching: pattern), sample)
                 } }
+                let count = digest.count
                 guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
                 let examples = sample.map(\.rawValue).joined(separator: ", ") + (count > sample.count ? ", …" : "")
                 guard context.confirm("remove \(plural(count, "record")) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
+                confirmed = digest
             }
             // The transaction commits while the dangling references are still being worked out.
             let pending = try context.withProgress("removing keys matching \(pattern)", scans: 1) { progress in try store.write(progress: progress) { tx in
-                try tx.beginRemovingObjects(matching: pattern, listingKeys: keepAll)
+                if let confirmed {
+                    let now = try tx.keyDigest(matching: pattern)
+                    guard now == confirmed else {
+                        throw CommandFailure(
+                            .busy, "the keys matching \(pattern) changed while you were asked (\(plural(now.count, "record")) match now, "
+                                + "\(confirmed.count) then): another process wrote the file; nothing removed; run rm again")
+                    }
+                }
+                return try tx.beginRemovingObjects(matching: pattern, listingKeys: keepAll)
             } }
             var report = DanglingReport(keepAll: keepAll)
             let removal = pending.result { report.add($0) }
