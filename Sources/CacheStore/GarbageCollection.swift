@@ -34,6 +34,13 @@ public struct GarbageCollection: Equatable, Sendable {
 
     /// How many stray rows (keyless or BLOB-keyed) go.
     public var removedStrayRowCount: Int { removedKeylessRowIDs.count + removedBlobKeyRows.count }
+
+    /// Whether `other` changes exactly what this does (the records, the
+    /// references and the rows), whatever else the file holds.
+    public func makesTheSameChanges(as other: GarbageCollection) -> Bool {
+        removedKeys == other.removedKeys && droppedReferences == other.droppedReferences
+            && removedKeylessRowIDs == other.removedKeylessRowIDs && removedBlobKeyRows == other.removedBlobKeyRows
+    }
 }
 
 extension ReadTransaction {

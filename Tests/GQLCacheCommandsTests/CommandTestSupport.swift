@@ -35,6 +35,26 @@ func gqlcache(arguments: [String], answers: [String]? = nil, input: String? = ni
     return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
 }
 
+/// Runs `gqlcache ARGS` in-process on a pretend terminal whose person runs
+/// `change` (another process writing the file, say) before answering "y"
+/// to the command's question.
+func gqlcache(arguments: [String], answeringYesAfter change: @escaping () -> Void) -> CommandResult {
+    final class AnswerAfter: LineSource {
+        let change: () -> Void
+        init(_ change: @escaping () -> Void) { self.change = change }
+        func readLine() -> String? {
+            change()
+            return "y"
+        }
+    }
+    let stdout = StringSink()
+    let stderr = StringSink()
+    let context = CommandContext(
+        stdout: stdout, stderr: stderr, stdin: AnswerAfter(change), stdinIsTerminal: true, stdoutIsTerminal: false, environment: [:])
+    let status = GQLCacheMain.run(arguments: arguments, context: context)
+    return CommandResult(status: status, stdout: stdout.text, stderr: stderr.text)
+}
+
 /// Runs each command line and checks that it fails with `status` and
 /// exactly `gqlcache: MESSAGE` on standard error.
 func assertEachFails(

@@ -247,4 +247,22 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertNil(human?["lost"], "the dangling one is dropped")
         XCTAssertEqual(human?["ship"], .object(["$reference": .string("Ship:1"), "note": .int(1)]), "the other is kept as written")
     }
+
+    /// Garbage the app made while the question waited is not collected
+    /// unseen: gc changes what a person agreed to, or nothing.
+    func testGarbageThatChangedWhileAskingIsNotCollected() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Old:1', '{}')")
+        let changed = gqlcache(arguments: ["gc", cache, "--unreachable"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('New:1', '{}')")
+        })
+        XCTAssertEqual(changed.status, .busy)
+        XCTAssertTrue(changed.stderr.hasSuffix(
+            "gqlcache: the garbage in \(cache) changed while you were asked: another process wrote the file; nothing changed; run gc again\n"),
+            changed.stderr)
+        XCTAssertTrue(try keys(in: cache).contains("Old:1"))
+        let unchanged = gqlcache("gc", cache, "--unreachable", answers: ["y"])
+        XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
+        XCTAssertFalse(try keys(in: cache).contains("New:1"))
+    }
 }

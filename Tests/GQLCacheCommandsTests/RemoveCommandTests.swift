@@ -126,20 +126,32 @@ final class RemoveCommandTests: CommandTestCase {
         }
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try keys(in: cache)
-        let stderr = StringSink()
-        let context = CommandContext(
-            stdout: StringSink(), stderr: stderr,
-            stdin: AnswerAfter { _ = try? sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Human:1009', '{}')") },
-            stdinIsTerminal: true, stdoutIsTerminal: false, environment: [:])
-        XCTAssertEqual(GQLCacheMain.run(arguments: ["rm", cache, "--match", "Human:%"], context: context), .busy)
-        XCTAssertTrue(stderr.text.hasSuffix(
+        let changed = gqlcache(arguments: ["rm", cache, "--match", "Human:%"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Human:1009', '{}')")
+        })
+        XCTAssertEqual(changed.status, .busy)
+        XCTAssertTrue(changed.stderr.hasSuffix(
             "gqlcache: the keys matching apollo pattern 'Human:%' changed while you were asked (3 records match now, 2 then): "
-                + "another process wrote the file; nothing removed; run rm again\n"), stderr.text)
+                + "another process wrote the file; nothing removed; run rm again\n"), changed.stderr)
         XCTAssertEqual(try keys(in: cache), (before + ["Human:1009"]).sorted())
         // Unchanged, the same answer removes them.
         let unchanged = gqlcache("rm", cache, "--match", "Human:%", answers: ["y"])
         XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") }, [])
+    }
+
+    /// As for a pattern: records of the type the app wrote while the
+    /// question waited are not removed unseen.
+    func testATypeRemovalWhoseRecordsChangedWhileAskingRemovesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let changed = gqlcache(arguments: ["rm", cache, "--type", "Starship"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('Starship:3009', '{"__typename":"Starship"}')"#)
+        })
+        XCTAssertEqual(changed.status, .busy)
+        XCTAssertTrue(changed.stderr.hasSuffix(
+            "gqlcache: the records to remove changed while you were asked (2 records now, 1 then): another process wrote the file; nothing removed; run rm again\n"),
+            changed.stderr)
+        XCTAssertTrue(try keys(in: cache).contains("Starship:3001"))
     }
 
     func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {

@@ -77,9 +77,18 @@ extension GQLCache {
                     try store.read(progress: progress) { tx in try tx.plannedGarbageCollection(kinds) }
                 }
             } else {
-                try confirm(kinds, store: store, context: context)
+                let confirmed = try confirm(kinds, store: store, context: context)
                 collected = try context.withProgress("collecting garbage in \(file.path)") { progress in
-                    try store.write(progress: progress) { tx in try tx.collectGarbage(kinds) }
+                    try store.write(progress: progress) { tx in
+                        let done = try tx.collectGarbage(kinds)
+                        // The app may write while the question waits: what a person agreed to, or nothing.
+                        if let confirmed, !done.makesTheSameChanges(as: confirmed) {
+                            throw CommandFailure(
+                                .busy, "the garbage in \(file.path) changed while you were asked: another process wrote the file; "
+                                    + "nothing changed; run gc again")
+                        }
+                        return done
+                    }
                 }
             }
             var vacuumed: (before: Int64, after: Int64?)?
@@ -115,15 +124,15 @@ extension GQLCache {
         /// Asks before changing anything, as rm --match does: on a terminal;
         /// elsewhere only --force lets gc go on. The plan is worked out in a
         /// read transaction, so the write lock is never held while a person
-        /// thinks.
-        private func confirm(_ kinds: GarbageCollection.Kinds, store: CacheStore, context: CommandContext) throws {
-            guard !force else { return }
+        /// thinks. Returns the plan agreed to (nil with --force).
+        private func confirm(_ kinds: GarbageCollection.Kinds, store: CacheStore, context: CommandContext) throws -> GarbageCollection? {
+            guard !force else { return nil }
             guard context.canAskQuestions else {
                 throw CommandFailure(
                     .usage, "gc changes records without asking only with --force (standard input is not a terminal); nothing changed")
             }
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
-            guard !plan.isEmpty else { return }
+            guard !plan.isEmpty else { return plan }
             let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
             let rows = plan.removedStrayRowCount > 0 ? ", delete \(plural(plan.removedStrayRowCount, "stray row"))" : ""
             guard context.confirm(
@@ -131,6 +140,7 @@ extension GQLCache {
             else {
                 throw CommandFailure(.notFound, "nothing changed")
             }
+            return plan
         }
     }
 }

@@ -46,10 +46,16 @@ extension GQLCache.Remove {
             }
         } else {
             store = try writing.openForWriting(file, context)
-            try confirmGraphRemoval(store: store, requested: requested, selection: selection, context: context)
+            let confirmed = try confirmGraphRemoval(store: store, requested: requested, selection: selection, context: context)
             result = try store.write { tx in
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
+                // The app may write while the question waits: what a person agreed to, or nothing.
+                if let confirmed, Set(removed) != Set(confirmed) {
+                    throw CommandFailure(
+                        .busy, "the records to remove changed while you were asked (\(plural(removed.count, "record")) now, "
+                            + "\(confirmed.count) then): another process wrote the file; nothing removed; run rm again")
+                }
                 let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(graph, removed)) : nil
                 try tx.removeObjects(forKeys: removed)
                 return outcome(removed, graph, dryRun: false, cleaned: cleaned)
@@ -75,22 +81,24 @@ extension GQLCache.Remove {
 
     /// Asks before a removal by type, pattern or cascade (or any removal at
     /// the REPL's prompt), counting in a read transaction so that the write
-    /// lock is never held while a person thinks.
+    /// lock is never held while a person thinks. Returns the keys agreed
+    /// to; nil when nobody was asked.
     private func confirmGraphRemoval(
         store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
         context: CommandContext
-    ) throws {
+    ) throws -> [CacheKey]? {
         let asksAlways = !typenames.isEmpty || cascade || match != nil
-        guard !force, asksAlways || context.confirmsEveryRemoval else { return }
+        guard !force, asksAlways || context.confirmsEveryRemoval else { return nil }
         guard context.canAskQuestions else {
             throw CommandFailure(.usage, "rm \(!typenames.isEmpty ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
         }
         let keys = try store.read { tx in try selection(tx, try tx.graph()) }
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty else { return keys }
         let shown = keys.prefix(5).map(\.rawValue).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
         guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
+        return keys
     }
 }
 
