@@ -539,3 +539,17 @@ private final class StringBox: @unchecked Sendable {
     var text = ""
     let done = DispatchSemaphore(value: 0)
 }
+
+extension ExportImportCommandTests {
+    /// A key with a line break or an edge space is shown quoted, as keys,
+    /// rm and diff show it, so that the report's lines are one per record.
+    func testTheImportReportQuotesKeysThatWouldNotShowAsThemselves() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = path("odd.jsonl")
+        try Data(#"{"key":"New\nline:1","record":{"a":1}}"#.utf8 + [10] + #"{"key":" lead:1","record":{"a":1}}"#.utf8 + [10])
+            .write(to: URL(fileURLWithPath: input))
+        let result = gqlcache("import", cache, input, "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines.prefix(4), [#""New\nline:1" (new record)"#, "  + a: 1", #"" lead:1" (new record)"#, "  + a: 1"])
+    }
+}

@@ -136,7 +136,7 @@ struct RecordChanges {
 extension RecordChanges.RecordChange {
     /// The key (with "(new record)"), then one line per changed field.
     func textLines(style: TextStyle = .plain) -> [String] {
-        [style.key(key.rawValue) + (isNew ? " " + style.added("(new record)") : "")] + fields.map { change in
+        [style.key(key.display) + (isNew ? " " + style.added("(new record)") : "")] + fields.map { change in
             let after = style.added(JSONWriter.string(for: change.after, asStored: false))
             if let before = change.before {
                 return "  \(change.field): \(style.removed(JSONWriter.string(for: before, asStored: false))) → \(after)"

@@ -30,7 +30,7 @@ extension CommandContext {
     /// not the one meant.
     func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
         guard !isQuiet, let mismatch else { return }
-        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.rawValue) is a \(mismatch.typename); "
+        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.display) is a \(mismatch.typename); "
             + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
     }
 
@@ -67,10 +67,10 @@ extension CommandContext {
         } else if let typename, let fields = keyFields(typename) {
             let names = fields.map { "'\($0)'" }.joined(separator: ", ")
             why = "the \(typename) written has no \(names), its key \(fields.count == 1 ? "field" : "fields"), so it is keyed by its "
-                + "path, as Apollo keys it; select \(names) to keep it in \(first.before.rawValue)"
+                + "path, as Apollo keys it; select \(names) to keep it in \(first.before.display)"
         }
-        warn("\(first.key.rawValue) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.rawValue), "
-            + "not \(first.before.rawValue)\(others): \(why)")
+        warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), "
+            + "not \(first.before.display)\(others): \(why)")
     }
 }
 
@@ -83,8 +83,8 @@ extension CommandContext {
     func warnOfObjectsKeptWithoutID(_ kept: [KeptObject], dryRun: Bool) {
         guard !isQuiet, let first = kept.first else { return }
         let others = kept.count > 1 ? " (and \(kept.count - 1) more)" : ""
-        warn("\(first.path) \(dryRun ? "would be" : "was") written into \(first.key.rawValue), the record it was read from\(others); "
-            + "the selection has no id, so if the app keys \(first.typename) by id, Apollo writes it at \(first.pathKey.rawValue) "
+        warn("\(first.path) \(dryRun ? "would be" : "was") written into \(first.key.display), the record it was read from\(others); "
+            + "the selection has no id, so if the app keys \(first.typename) by id, Apollo writes it at \(first.pathKey.display) "
             + "instead: give --key-field \(first.typename)=id (or '*=id') to do the same, or select id")
     }
 }
