@@ -8,7 +8,7 @@ import XCTest
 final class HistoryFileTests: CommandTestCase {
     func testAStatementOverSeveralLinesComesBackAsOneEntryExactlyAsTyped() throws {
         let file = HistoryFile(path: path("history"), limit: 1000)
-        file.prepare()
+        XCTAssertNil(file.prepare())
         // A comment that would pass for a readline timestamp, a brace in it, a block string over two lines.
         let statement = "query {\n#1 first } of all\n  a(t: \"\"\"two\nlines\"\"\") { name }\n}"
         file.append("keys --count")
@@ -25,11 +25,21 @@ final class HistoryFileTests: CommandTestCase {
 
     func testOnlyTheLastEntriesAreKeptAndOnlyTheOwnerMayReadThem() throws {
         let file = HistoryFile(path: path("history"), limit: 3)
-        file.prepare()
+        XCTAssertNil(file.prepare())
         for number in 1...5 { file.append("query {\n  n\(number)\n}") }
         XCTAssertEqual(file.entries(), (3...5).map { "query {\n  n\($0)\n}" })
         let attributes = try FileManager.default.attributesOfItem(atPath: path("history"))
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["history"], "no temporary file left")
+    }
+
+    /// A history file that cannot be written is said once, at the start,
+    /// rather than losing the session's commands without a word.
+    func testAHistoryFileThatCannotBeWrittenIsSaid() throws {
+        let file = HistoryFile(path: path("missing/history"), limit: 10)
+        XCTAssertEqual(file.prepare(), "No such file or directory")
+        let reader = ReadlineLineReader(historyPath: path("missing/history"))
+        XCTAssertEqual(reader.historyProblem, "cannot write the history file \(path("missing/history")) (No such file or directory); this session's commands are not kept")
+        XCTAssertNil(ReadlineLineReader(historyPath: path("history")).historyProblem)
     }
 }

@@ -47,6 +47,7 @@ extension GQLCache {
                 reader = readline
                 session.answers = TerminalAnswers()
                 context.note("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
+                if let problem = readline.historyProblem { context.warn(problem) }
             } else {
                 reader = SourceLineReader(source: context.stdin)
                 session.scriptIsStandardInput = true

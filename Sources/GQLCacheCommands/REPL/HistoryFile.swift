@@ -29,11 +29,14 @@ struct HistoryFile {
     }
 
     /// Creates the file when there is none, and makes it its owner's only.
-    func prepare() {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+    /// Returns why it cannot be written (its folder is missing or not
+    /// writable, say), so that the session can say its commands are not kept.
+    func prepare() -> String? {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
         chmod(path, 0o600)
+        return nil
     }
 
     /// Adds `entry` at the end, then drops the oldest beyond `limit`.

@@ -6,6 +6,8 @@ import Foundation
 /// that imports readline.
 public final class ReadlineLineReader: LineReader {
     private let historyFile: HistoryFile?
+    /// Why the history file cannot be written, for the session to say.
+    public private(set) var historyProblem: String?
     private static let historyLimit = 1000
 
     /// `historyPath` nil keeps no history file.
@@ -23,7 +25,7 @@ public final class ReadlineLineReader: LineReader {
         gqlcache_install_sigint_handler()
         using_history()
         if let historyFile {
-            historyFile.prepare()
+            historyProblem = historyFile.prepare().map { "cannot write the history file \(historyFile.path) (\($0)); this session's commands are not kept" }
             // Read by HistoryFile, not readline, which would split a statement of several lines.
             for entry in historyFile.entries() { add_history(entry) }
         }
