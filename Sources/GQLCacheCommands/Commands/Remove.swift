@@ -11,7 +11,8 @@ extension GQLCache {
             discussion: """
                 Removal never cascades, exactly as in Apollo: references to a removed record stay in \
                 other records and dangle, and rm says how many it left. KEY removes exactly that key \
-                (case-sensitive). --match removes every key the pattern matches, by mode: \
+                (case-sensitive); a KEY without a record is named on standard error and makes the exit \
+                status 1, while the others are still removed, as rm(1) does. --match removes every key the pattern matches, by mode: \
                 \(KeyPattern.Mode.helpText). The default, apollo, is Apollo's own SQL, so 'Human:100_' \
                 also removes Human:1000 and Human:1002. --type removes every record whose __typename is \
                 that type (repeat it for several). --cascade KEY… also removes every record reachable only through the given \
