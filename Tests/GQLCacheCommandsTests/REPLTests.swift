@@ -533,6 +533,22 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F"]))
     }
 
+    /// The names Tab offered can be run: a read that names no document
+    /// reads the ones named earlier in the session; one that names its own
+    /// reads only that.
+    func testAReadThatNamesNoDocumentReadsTheDocumentsNamedEarlier() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nquery HumanName { human(id: \"1000\") { name } }"
+            .write(toFile: document, atomically: true, encoding: .utf8)
+        let run = try repl(cache, [
+            "read HumanName", "read HeroName --document \(document) --format jsonl", "read HumanName --format jsonl", "read HumanName --text '{ x }'",
+        ])
+        XCTAssertEqual(run.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n" + #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
+        XCTAssertTrue(run.stderr.hasPrefix("gqlcache: give the operation's document with --document FILE"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("no operation named 'HumanName'"), run.stderr)
+    }
+
     func testOperationNamesCompleteFromADocumentNamedEarlierOnTheSameLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")

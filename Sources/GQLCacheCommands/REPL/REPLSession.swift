@@ -244,6 +244,7 @@ public final class REPLSession {
     func runCommand(_ words: [String]) -> ExitStatus {
         guard let command = words.first else { return .success }
         rememberDocuments(in: words)
+        let words = withDocumentsNamedEarlier(words)
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
@@ -264,6 +265,19 @@ public final class REPLSession {
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
         if ["rm", "clear", "gc"].contains(command) { try? dropRemovedRecordsFromTrail() }
         return status
+    }
+
+    /// `read NAME` after an earlier `read … --document FILE`: the
+    /// documents named earlier in the session, which Tab completes
+    /// operation names from, are the ones a typed command that names
+    /// none reads (`read`, `update` and `write`).
+    func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
+        guard let command = words.first, ["read", "update", "write"].contains(command), !documentFiles.isEmpty else { return words }
+        let namesItsOwn = words.contains { word in
+            ["--document", "--text", "--apollo-config", "-h", "--help"].contains(word)
+                || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
+        }
+        return namesItsOwn ? words : words + documentFiles.flatMap { ["--document", $0] }
     }
 
     private func rememberDocuments(in words: [String]) {
