@@ -10,7 +10,8 @@ extension GQLCache {
             abstract: "Explore a cache at a prompt: every command without the file, cd through references, GraphQL typed in.",
             discussion: """
                 Every command works as on the command line, minus the cache file ('keys Droid:%', \
-                'show', 'read --document q.graphql Hero', 'rm Human:1000'). The REPL adds cd KEY or \
+                'show', 'read --document q.graphql Hero', 'rm Human:1000'; a later 'read Villain' reads \
+                the documents named earlier). The REPL adds cd KEY or \
                 cd FIELD to follow references, ls, back (or cd ..), pwd, open FILE, edit (\\e) for the last \
                 query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
                 need, runs with read. Tab completes commands, flags, keys, fields and file names. History \
