@@ -46,10 +46,9 @@ extension GQLCache {
             let tree = ReferenceTree.build(key, depth: depth, graph: graph)
             switch output.format {
             case .text:
-                var lines = tree.textLines(style: context.style)
-                lines.append(incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))")
-                lines += incoming.map { "  " + context.style.reference($0.from.display) + " \($0.location)" }
-                context.stdout.write(lines.joined(separator: "\n") + "\n")
+                tree.drawText(style: context.style) { context.stdout.write($0 + "\n") }
+                context.stdout.write((incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))") + "\n")
+                for reference in incoming { context.stdout.write("  " + context.style.reference(reference.from.display) + " \(reference.location)\n") }
             case .json, .jsonl:
                 var typename: JSONOutput = .null
                 if case .found(let record)? = graph.entries[key] { typename = record.typename.map(JSONOutput.string) ?? .null }

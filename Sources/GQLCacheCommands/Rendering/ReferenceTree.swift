@@ -48,13 +48,21 @@ struct ReferenceTree {
 
     /// The tree as `show` draws one, coloured the same way with `style`.
     func textLines(style: TextStyle = .plain) -> [String] {
-        var lines: [String]
+        var lines: [String] = []
+        drawText(style: style) { lines.append($0) }
+        return lines
+    }
+
+    /// ``textLines(style:)`` a line at a time: a deep tree's text, its
+    /// prefixes growing with the depth, can be gigabytes, which are
+    /// printed as they are drawn rather than held whole.
+    func drawText(style: TextStyle = .plain, emit: (String) -> Void) {
         switch root {
-        case .found(let record)?: lines = [style.key(key.display) + (record.typename.map { " " + style.dim("(\($0))") } ?? "")]
-        case .damaged(let message)?: lines = [style.key(key.display) + " " + style.problem("(damaged: \(message))")]
-        case .missing?, nil: lines = [style.key(key.display) + " " + style.problem("(missing)")]
+        case .found(let record)?: emit(style.key(key.display) + (record.typename.map { " " + style.dim("(\($0))") } ?? ""))
+        case .damaged(let message)?: emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
+        case .missing?, nil: emit(style.key(key.display) + " " + style.problem("(missing)"))
         }
-        if case .found? = root, nodes.isEmpty { lines.append("└─ (no references)") }
+        if case .found? = root, nodes.isEmpty { emit("└─ (no references)") }
         func draw(_ nodes: [Node], prefix: String) {
             for (index, node) in nodes.enumerated() {
                 let last = index == nodes.count - 1
@@ -62,12 +70,11 @@ struct ReferenceTree {
                 if let typename = node.typename { line += " " + style.dim("(\(typename))") }
                 if let state = node.state { line += " " + style.problem("(\(state))") }
                 if node.repeated { line += " " + style.dim("(above)") }
-                lines.append(line)
+                emit(line)
                 draw(node.children, prefix: prefix + (last ? "   " : "│  "))
             }
         }
         draw(nodes, prefix: "")
-        return lines
     }
 
     func json() -> [JSONOutput] {
