@@ -625,6 +625,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", "show x", "pwd"])
     }
 
+    /// A key with a line break or a control character is shown quoted as a
+    /// JSON string (`"New\nline:1"`); typed back as shown it names that key.
+    func testAKeyShownQuotedIsTypedBackAsShown() throws {
+        XCTAssertEqual(try ShellWords.split(#"show "New\nline:1" "tab\there" "\u00e9\ud83d\ude00" "a\"b\\c\/d""#),
+                       ["show", "New\nline:1", "tab\there", "é😀", #"a"b\c/d"#])
+        // Outside double quotes a backslash still keeps the next character; in single quotes it is kept itself.
+        XCTAssertEqual(try ShellWords.split(#"show New\nline 'a\nb' "\x" "\u12""#), ["show", "Newnline", #"a\nb"#, "x", "u12"])
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: "New\nline:1", fields: ["__typename": .string("Odd")]),
+        ])
+        let run = try repl(cache, [#"show "New\nline:1""#])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix(#""New\nline:1" (Odd)"#), run.stdout)
+    }
+
     func testGraphQLInputIsCompleteWhenItsBracesBalance() {
         XCTAssertTrue(GraphQLInput.begins("query Hero {"))
         XCTAssertTrue(GraphQLInput.begins("  { hero { name } }"))

@@ -1,9 +1,12 @@
 import Foundation
 
 /// Splits a REPL line into words as a POSIX shell would for simple
-/// commands: whitespace separates words, single quotes keep everything,
-/// double quotes keep everything but `\"` and `\\`, a backslash escapes the
-/// next character. Keys such as `hero(episode:JEDI)` need no quoting.
+/// commands: whitespace separates words, single quotes keep everything, a
+/// backslash escapes the next character. In double quotes a backslash
+/// starts a JSON escape (`\n`, `\t`, `\u00e9`, `\"`, `\\`), so that a key
+/// shown quoted (`"New\nline:1"`, a key with a line break) is typed back as
+/// shown; before any other character it keeps that character. Keys such as
+/// `hero(episode:JEDI)` need no quoting.
 enum ShellWords {
     enum Problem: Error, Equatable, CustomStringConvertible {
         case unterminatedQuote(Character)
@@ -20,10 +23,19 @@ enum ShellWords {
         var inWord = false
         var quote: Character?
         var escaped = false
-        for character in line {
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
             if escaped {
-                current.append(character)
                 escaped = false
+                if quote == "\"", let (text, length) = jsonEscape(character, followedBy: characters[index...]) {
+                    current += text
+                    index += length
+                } else {
+                    current.append(character)
+                }
                 continue
             }
             switch (quote, character) {
@@ -48,6 +60,35 @@ enum ShellWords {
         if escaped { current.append("\\") }
         if inWord { words.append(current) }
         return words
+    }
+
+    /// The text of the JSON escape whose letter is `letter` (after a
+    /// backslash), and how many of the characters after the letter it
+    /// takes (`\u00e9` takes four, a surrogate pair `\ud83d\ude00` ten);
+    /// nil for a letter that starts none.
+    private static func jsonEscape(_ letter: Character, followedBy rest: ArraySlice<Character>) -> (String, Int)? {
+        switch letter {
+        case "n": return ("\n", 0)
+        case "t": return ("\t", 0)
+        case "r": return ("\r", 0)
+        case "b": return ("\u{8}", 0)
+        case "f": return ("\u{c}", 0)
+        case "u":
+            func hex(_ from: Int) -> UInt32? {
+                let digits = rest.dropFirst(from).prefix(4)
+                guard digits.count == 4 else { return nil }
+                return UInt32(String(digits), radix: 16)
+            }
+            guard let high = hex(0) else { return nil }
+            if (0xD800..<0xDC00).contains(high), Array(rest.dropFirst(4).prefix(2)) == ["\\", "u"], let low = hex(6),
+                (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            {
+                return (String(scalar), 10)
+            }
+            guard let scalar = Unicode.Scalar(high) else { return nil }
+            return (String(scalar), 4)
+        default: return nil
+        }
     }
 
     /// Splits `-c` text into commands at `;` and line breaks outside
