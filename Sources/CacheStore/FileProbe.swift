@@ -32,6 +32,10 @@ public enum FileProbe {
         if stat(path, &status) == 0, [S_IFIFO, S_IFSOCK].contains(status.st_mode & S_IFMT) {
             throw CacheStoreError.io(path: path, message: "is a named pipe or socket, not a file")
         }
+        // /dev/null reads as empty, which would be called an empty cache file.
+        if stat(path, &status) == 0, [S_IFCHR, S_IFBLK].contains(status.st_mode & S_IFMT) {
+            throw CacheStoreError.io(path: path, message: "is a device, not a file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CacheStoreError.io(path: path, message: "cannot open for reading (permission denied?)")
         }

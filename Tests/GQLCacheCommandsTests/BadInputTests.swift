@@ -65,6 +65,20 @@ final class BadInputTests: CommandTestCase {
         }
     }
 
+    /// /dev/null reads as empty: it is no empty cache (which --create would make).
+    func testADeviceIsRefusedAsNoFile() throws {
+        try Data(#"{"a":1}"#.utf8).write(to: URL(fileURLWithPath: path("x.json")))
+        try Data(#"{"key":"A:1","record":{"a":1}}"#.utf8).write(to: URL(fileURLWithPath: path("x.jsonl")))
+        for arguments in [
+            ["info", "/dev/null"], ["write", "/dev/null", "--create", "--text", "{ a }", "--response", path("x.json")],
+            ["import", "/dev/null", path("x.jsonl"), "--create"],
+        ] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stderr, "gqlcache: /dev/null: is a device, not a file\n", arguments.joined(separator: " "))
+        }
+    }
+
     /// JSON typed at a terminal ends with Ctrl-D, and a Ctrl-C there (in
     /// the REPL) would end the typing and let the write go on: `-` is
     /// refused at a terminal, as `import -` refuses it, before anything is read.
