@@ -71,7 +71,7 @@ final class BackupCommandTests: CommandTestCase {
         try Data(#"{"key":"A:1","record":{"n":1}}"#.utf8).write(to: URL(fileURLWithPath: input))
         let response = path("response.json")
         try Data(#"{"data":{"human":{"__typename":"Human","id":"1003","name":"Leia"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
-        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }"
+        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name } }"
         let runs: [[String]] = [
             ["import", cache, input, "--backup"],
             ["update", cache, "--text", document, "--set", "hero.name=Artoo", "--backup"],
@@ -103,7 +103,7 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(run("clear", cache, "--backup", answers: ["n"]).status, .notFound)
         XCTAssertEqual(run("rm", cache, "--match", "Human", "--backup", answers: ["no"]).status, .notFound)
         // Write transactions that change no row, or fail, leave no copy either.
-        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }"
+        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name } }"
         let unchanged = run("update", cache, "--text", document, "--set", "hero.name=R2-D2", "--backup")
         XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
         XCTAssertEqual(unchanged.stderr, "")

@@ -23,7 +23,7 @@ final class ReadCommandTests: CommandTestCase {
         let fromJSON = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables", #"{"id": 2}"#, "--format", "json")
         let fromStandardInput = gqlcache(
             "read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", "-", "--format", "json",
-            answers: [#"{"id":"#, #""2"}"#])
+            input: #"{"id":"# + "\n" + #""2"}"#)
         XCTAssertEqual(fromFile.stdout, fromVar.stdout)
         XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
         XCTAssertEqual(fromStandardInput.stdout, fromVar.stdout, fromStandardInput.stderr)

@@ -95,9 +95,10 @@ final class StopSignalTests: CommandTestCase {
             INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
             INSERT INTO records (key, record) SELECT 'QUERY_ROOT', '{"feed":[' || group_concat('{"$reference":"Post:' || i || '"}') || ']}' FROM n;
             """)
-        let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force"])
-        // The report lists 20,000 dangling references: unread, the pipe fills
-        // and the process waits there, its write committed.
+        let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force", "--format", "jsonl"])
+        // The report lists 20,000 dangling references (JSON Lines list them
+        // all): unread, the pipe fills and the process waits there, its
+        // write committed.
         let deadline = Date().addingTimeInterval(60)
         while try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true) != "1" {
             guard process.isRunning, Date() < deadline else { return XCTFail("the removal never committed") }
@@ -121,9 +122,10 @@ final class StopSignalTests: CommandTestCase {
         // A script fed to the REPL: it writes, then waits for its next line.
         let input = Pipe()
         let (process, stdout, stderr) = try start(["repl", cache], input: input)
-        input.fileHandleForWriting.write(Data("rm Human:1000\n".utf8))
+        // `pwd` printed: the removal's command has ended, and the REPL waits for a line.
+        input.fileHandleForWriting.write(Data("rm Human:1000\npwd\n".utf8))
         var printed = ""
-        while !printed.contains("removed 1 record") {
+        while !printed.contains("QUERY_ROOT\n") {
             let data = stdout.fileHandleForReading.availableData
             guard !data.isEmpty else { break }
             printed += String(decoding: data, as: UTF8.self)
