@@ -5,7 +5,10 @@ import Foundation
 ///
 /// Keys are opaque, case-sensitive strings: nothing in them is escaped, so
 /// ids and argument values may contain `.`, `(`, `)` and `,`. Parse them only
-/// for display.
+/// for display. Two keys are the same when their UTF-8 bytes are, as SQLite
+/// compares them (`WHERE key IN (…)`): `Café:1` written with a composed `é`
+/// and with `e` and a combining accent are two records, which Swift's
+/// string equality would take for one.
 public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
@@ -15,6 +18,15 @@ public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
     public init(stringLiteral value: String) { self.rawValue = value }
 
     public var description: String { rawValue }
+
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        sameBytes(lhs.rawValue, rhs.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var text = rawValue
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     public static func < (lhs: CacheKey, rhs: CacheKey) -> Bool {
         byteOrder(lhs.rawValue, rhs.rawValue)
@@ -28,6 +40,18 @@ public struct CacheKey: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// True for `QUERY_ROOT`, `MUTATION_ROOT` and `SUBSCRIPTION_ROOT`.
     public var isRoot: Bool { CacheKey.roots.contains(self) }
+}
+
+/// Whether two strings hold the same UTF-8 bytes (Swift's `==` also takes
+/// canonically equivalent ones, `é` and `e` with a combining accent, for equal).
+public func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+    let same = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right in
+            left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+        }
+    }
+    if let same, let same { return same }
+    return lhs.utf8.elementsEqual(rhs.utf8)
 }
 
 /// Byte order of UTF-8, as SQLite's BINARY collation sorts keys.

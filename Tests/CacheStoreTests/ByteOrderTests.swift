@@ -15,4 +15,16 @@ final class ByteOrderTests: XCTestCase {
         let substring = "xxPost:2"[...].dropFirst(2)
         XCTAssertTrue(byteOrder(String(substring), "Post:3"))
     }
+
+    /// SQLite finds a key by its bytes: `é` composed and `e` with a
+    /// combining accent are two keys, which Swift's `==` takes for one.
+    func testKeysAreTheSameOnlyWhenTheirBytesAre() {
+        let composed = CacheKey("Caf\u{e9}:1"), decomposed = CacheKey("Cafe\u{301}:1")
+        XCTAssertEqual(composed.rawValue, decomposed.rawValue, "Swift's strings take them for equal")
+        XCTAssertNotEqual(composed, decomposed)
+        XCTAssertEqual(Set([composed, decomposed, CacheKey("Caf\u{e9}:1")]).count, 2)
+        XCTAssertEqual([composed: 1, decomposed: 2][decomposed], 2)
+        XCTAssertTrue(sameBytes("a", "a"))
+        XCTAssertFalse(sameBytes("Caf\u{e9}", "Cafe\u{301}"))
+    }
 }

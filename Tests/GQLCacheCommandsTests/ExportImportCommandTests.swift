@@ -552,4 +552,19 @@ extension ExportImportCommandTests {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines.prefix(4), [#""New\nline:1" (new record)"#, "  + a: 1", #"" lead:1" (new record)"#, "  + a: 1"])
     }
+
+    /// Two keys that differ only in how `é` is written are two records to
+    /// SQLite and Apollo's lookup: import keeps both, merging neither into
+    /// the other.
+    func testKeysThatDifferOnlyInUnicodeNormalizationStayTwoRecords() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = path("nx.jsonl")
+        try Data((#"{"key":"Caf\#u{e9}:1","record":{"v":"composed"}}"# + "\n" + #"{"key":"Cafe\#u{301}:1","record":{"v":"decomposed"}}"# + "\n").utf8)
+            .write(to: URL(fileURLWithPath: input))
+        let result = gqlcache("import", cache, input)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.contains("2 added"), result.stdout)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT hex(key) || ' ' || record FROM records WHERE key LIKE 'Caf%' ORDER BY key"),
+                       #"43616665CC813A31 {"v":"decomposed"}"# + "\n" + #"436166C3A93A31 {"v":"composed"}"#)
+    }
 }
