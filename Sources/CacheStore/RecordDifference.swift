@@ -75,15 +75,38 @@ public struct FieldDifference: Equatable, Sendable {
     }
 
     /// The fields whose values differ as JSON values, in byte order of
-    /// their keys. A nil record has no fields.
+    /// their keys. A nil record has no fields. Names and strings are
+    /// compared by their bytes, as JSON compares them: `café` with a
+    /// composed `é` and with a combining accent differ.
     public static func between(_ old: Record?, _ new: Record?) -> [FieldDifference] {
-        let oldFields = old?.fields ?? [:]
-        let newFields = new?.fields ?? [:]
-        let names = Set(oldFields.keys).union(newFields.keys).sorted(by: byteOrder)
+        // Keyed by bytes (CacheKey compares bytes), not by Swift's string equality.
+        let oldFields = Dictionary((old?.fields ?? [:]).map { (CacheKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
+        let newFields = Dictionary((new?.fields ?? [:]).map { (CacheKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
+        let names = Set(oldFields.keys).union(newFields.keys).sorted()
         return names.compactMap { name in
             let before = oldFields[name]
             let after = newFields[name]
-            return before == after ? nil : FieldDifference(field: name, before: before, after: after)
+            if let before, let after, before.isSameJSON(as: after) { return nil }
+            return FieldDifference(field: name.rawValue, before: before, after: after)
+        }
+    }
+}
+
+extension FieldValue {
+    /// JSON value equality, as ``==`` (`4` equals `4.0`, member order never
+    /// matters), but with strings and member names compared by their bytes.
+    /// ``==`` takes canonically equivalent strings for equal, as Swift, and
+    /// so Apollo's merge, does.
+    func isSameJSON(as other: FieldValue) -> Bool {
+        switch (self, other) {
+        case let (.string(a), .string(b)): return sameBytes(a, b)
+        case let (.reference(a), .reference(b)): return a == b
+        case let (.list(a), .list(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.isSameJSON(as: $1) }
+        case let (.object(a), .object(b)):
+            let left = Dictionary(a.map { (CacheKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
+            let right = Dictionary(b.map { (CacheKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
+            return left.count == right.count && left.allSatisfy { name, value in right[name].map { value.isSameJSON(as: $0) } ?? false }
+        default: return self == other
         }
     }
 }

@@ -108,4 +108,16 @@ final class CompareTests: XCTestCase {
         let c = try cache(folder, "c.sqlite", raw: [("e\u{301}", "{}")])
         XCTAssertEqual(try differences(a, c).0.map(\.key.rawValue), ["B", "Z", "Z.1", "a", "é"])
     }
+
+    /// As JSON compares them, strings and member names differ when their
+    /// bytes do: a composed `é` is not `e` with a combining accent.
+    func testNamesAndStringsThatDifferOnlyInNormalizationDiffer() {
+        let composed = Record(key: "A:1", fields: ["search(text:caf\u{e9})": .int(1), "name": .string("Jos\u{e9}"), "o": .object(["caf\u{e9}": .int(1)])])
+        let decomposed = Record(key: "A:1", fields: ["search(text:cafe\u{301})": .int(1), "name": .string("Jose\u{301}"), "o": .object(["cafe\u{301}": .int(1)])])
+        let differences = FieldDifference.between(composed, decomposed)
+        XCTAssertEqual(differences.map(\.field), ["name", "o", "search(text:cafe\u{301})", "search(text:caf\u{e9})"])
+        XCTAssertEqual(differences.map { $0.before == nil }, [false, false, true, false])
+        XCTAssertEqual(FieldDifference.between(composed, composed), [])
+        XCTAssertEqual(FieldDifference.between(composed, Record(key: "A:1", fields: composed.fields.mapValues { $0 == .int(1) ? .double(1.0) : $0 })), [])
+    }
 }
