@@ -23,8 +23,11 @@
 /// What cannot be translated is refused, never guessed:
 /// - export: a record keyed `ROOT_QUERY`, `ROOT_MUTATION`,
 ///   `ROOT_SUBSCRIPTION` or `__META`, or a reference to one (it would come
-///   back as a root, or be read as metadata), and a custom-scalar object
-///   that is exactly `{"__ref": string}` (it would come back as a reference);
+///   back as a root, or be read as metadata), a custom-scalar object with a
+///   string `__ref` member (Apollo Client's `isReference` would read it as a
+///   reference, whatever else it holds), and an object with a string
+///   `$reference` beside other members (Apollo iOS reads it as a
+///   reference, and the form has no place for the rest);
 /// - import: both `ROOT_QUERY` and `QUERY_ROOT` (or the other pairs) as
 ///   entity IDs, since they name one record; an entity that is not an
 ///   object. The `__META` member (`extraRootIds`, what `cache.retain` kept)
@@ -80,9 +83,13 @@ public enum ApolloClientForm {
         case .list(let elements):
             return .list(try elements.map { try exported($0, key: key, field: field) })
         case .object(let members):
-            if isApolloClientReference(members) != nil {
+            if case .string? = members["__ref"] {
                 throw CacheStoreError.cannotConvert(
-                    message: "record '\(key)', field '\(field)': a custom-scalar object {\"__ref\": …} would be read back as a reference; the apollo-client form cannot hold it")
+                    message: "record '\(key)', field '\(field)': a custom-scalar object with a string \"__ref\" member would be read back as a reference; the apollo-client form cannot hold it")
+            }
+            if let target = value.mixedReferenceTarget {
+                throw CacheStoreError.cannotConvert(
+                    message: "record '\(key)', field '\(field)': an object with \"$reference\" beside other members, which Apollo iOS reads as a reference to '\(target)'; the apollo-client form cannot hold its other members")
             }
             return .object(try members.mapValues { try exported($0, key: key, field: field) })
         case .null, .bool, .int, .double, .string:

@@ -45,6 +45,13 @@ final class ExchangeFormTests: XCTestCase {
         XCTAssertThrowsError(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .object(["__ref": .string("X")])])))
         XCTAssertThrowsError(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .list([.reference("ROOT_QUERY")])])))
         XCTAssertNoThrow(try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .object(["__ref": .int(1)])])))
+        // Apollo Client's isReference needs only a string __ref; Apollo iOS reads a $reference beside other members.
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .object(["__ref": .string("X"), "y": .int(1)])])),
+            .cannotConvert(message: #"record 'K', field 'f': a custom-scalar object with a string "__ref" member would be read back as a reference; the apollo-client form cannot hold it"#))
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.member(for: Record(key: "K", fields: ["f": .list([.object(["$reference": .string("A:1"), "x": .int(1)])])])),
+            .cannotConvert(message: #"record 'K', field 'f': an object with "$reference" beside other members, which Apollo iOS reads as a reference to 'A:1'; the apollo-client form cannot hold its other members"#))
         XCTAssertEqual(ApolloClientForm.reservedKeys, ["ROOT_QUERY", "ROOT_MUTATION", "ROOT_SUBSCRIPTION", "__META"])
     }
 
