@@ -13,6 +13,7 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
+#include <pthread.h>
 #include <sys/select.h>
 
 /// Set by SIGINT; read and cleared by the REPL.
@@ -22,6 +23,8 @@ static volatile sig_atomic_t gqlcache_interrupted = 0;
 static volatile sig_atomic_t gqlcache_interrupt_count = 0;
 /// Set by SIGCONT: after Ctrl-Z and fg, the line is drawn again.
 static volatile sig_atomic_t gqlcache_continued = 0;
+/// Set by SIGWINCH: the terminal's size changed, and the line is drawn for it.
+static volatile sig_atomic_t gqlcache_resized = 0;
 /// The line readline's callback gave (NULL at the end of input), and whether it came.
 static char *gqlcache_line = NULL;
 static int gqlcache_line_done = 0;
@@ -39,6 +42,11 @@ static void gqlcache_sigcont(int signal) {
     gqlcache_continued = 1;
 }
 
+static void gqlcache_sigwinch(int signal) {
+    (void)signal;
+    gqlcache_resized = 1;
+}
+
 /// Ctrl-C interrupts the line or the running command, never the process.
 static inline void gqlcache_install_sigint_handler(void) {
     struct sigaction action;
@@ -49,8 +57,12 @@ static inline void gqlcache_install_sigint_handler(void) {
     sigaction(SIGINT, &action, NULL);
     action.sa_handler = gqlcache_sigcont;
     sigaction(SIGCONT, &action, NULL);
-    // readline must not install its own handler, which would re-raise SIGINT.
+    action.sa_handler = gqlcache_sigwinch;
+    sigaction(SIGWINCH, &action, NULL);
+    // readline must not install its own handlers: it would re-raise SIGINT,
+    // and in callback mode act on a resize only at the next key.
     rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
 }
 
 static inline int gqlcache_take_interrupt(void) {
@@ -67,59 +79,90 @@ static void gqlcache_take_line(char *line) {
     rl_callback_handler_remove();
 }
 
+/// Cancels the line being typed and shows a fresh prompt, as bash does: the
+/// typed text stays on screen, ^C after it; a search's find is not left
+/// there, as if it had been taken.
+static inline void gqlcache_cancel_line(const char *fresh_prompt) {
+    int searching = RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH | RL_STATE_SEARCH);
+    rl_callback_sigcleanup();
+    if (searching) {
+        rl_clear_visible_line();
+        rl_replace_line("", 0);
+        rl_on_new_line();
+    }
+    rl_point = rl_end;
+    rl_redisplay();
+    (void)write(STDOUT_FILENO, "^C", 2);
+    rl_crlf();
+    rl_free_line_state();
+    rl_replace_line("", 0);
+    rl_mark = 0;
+    rl_callback_handler_remove();
+    rl_callback_handler_install(fresh_prompt, gqlcache_take_line);
+}
+
 /// Reads a line at `prompt`; Ctrl-C drops it and reads on at `fresh_prompt`.
 /// Readline's callback interface, so that the loop, not a signal handler,
 /// cancels the line: a reverse search (Ctrl-R) or any other key sequence
-/// in progress is given up with it, and nothing found there is run.
+/// in progress is given up with it, and nothing found there is run. The
+/// signals it acts on are blocked except while it waits for a key
+/// (pselect), so that one that comes while readline works on a key (a
+/// slow completion, the wait after Escape) is acted on next, not left
+/// until another key comes.
 static inline char *gqlcache_readline(const char *prompt, const char *fresh_prompt) {
     gqlcache_line = NULL;
     gqlcache_line_done = 0;
     gqlcache_continued = 0;
+    long seen = gqlcache_interrupt_count;
+    sigset_t acted_on, waiting;
+    sigemptyset(&acted_on);
+    sigaddset(&acted_on, SIGINT);
+    sigaddset(&acted_on, SIGCONT);
+    sigaddset(&acted_on, SIGWINCH);
+    pthread_sigmask(SIG_BLOCK, &acted_on, &waiting);
     rl_callback_handler_install(prompt, gqlcache_take_line);
+    // readline cannot wait for an answer in callback mode: it would ask
+    // "Display all N possibilities? (y or n)" and go on without one.
+    rl_variable_bind("completion-query-items", "0");
+    rl_variable_bind("page-completions", "off");
     while (!gqlcache_line_done) {
+        // A signal that came while readline worked waits, blocked; let it
+        // in now. (pselect lets one in only when it has to wait: with a key
+        // ready it returns at once, the signal still pending.)
+        pthread_sigmask(SIG_SETMASK, &waiting, NULL);
+        pthread_sigmask(SIG_BLOCK, &acted_on, NULL);
+        if (gqlcache_interrupt_count != seen) {
+            seen = gqlcache_interrupt_count;
+            gqlcache_cancel_line(fresh_prompt);
+        }
+        if (gqlcache_continued) {
+            gqlcache_continued = 0;
+            // Back from Ctrl-Z: the terminal as readline needs it, and the line drawn again.
+            rl_deprep_terminal();
+            rl_prep_terminal(1);
+            rl_on_new_line();
+            rl_redisplay();
+        }
+        if (gqlcache_resized) {
+            gqlcache_resized = 0;
+            rl_resize_terminal();
+        }
         fd_set ready;
         FD_ZERO(&ready);
         FD_SET(STDIN_FILENO, &ready);
-        // select is never restarted: a signal ends it with EINTR.
-        int count = select(STDIN_FILENO + 1, &ready, NULL, NULL, NULL);
+        int count = pselect(STDIN_FILENO + 1, &ready, NULL, NULL, NULL, &waiting);
         if (count < 0) {
-            if (errno != EINTR) {
-                rl_callback_handler_remove();
-                return NULL;
-            }
-            if (gqlcache_interrupted) {
-                // Cancel the line being typed and show a fresh prompt, as bash
-                // does: the typed text stays on screen, ^C after it; a search's
-                // find is not left there, as if it had been taken.
-                int searching = RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH | RL_STATE_SEARCH);
-                rl_callback_sigcleanup();
-                if (searching) {
-                    rl_clear_visible_line();
-                    rl_replace_line("", 0);
-                    rl_on_new_line();
-                }
-                rl_point = rl_end;
-                rl_redisplay();
-                (void)write(STDOUT_FILENO, "^C", 2);
-                rl_crlf();
-                rl_free_line_state();
-                rl_replace_line("", 0);
-                rl_mark = 0;
-                rl_callback_handler_remove();
-                rl_callback_handler_install(fresh_prompt, gqlcache_take_line);
-            }
-            if (gqlcache_continued) {
-                gqlcache_continued = 0;
-                // Back from Ctrl-Z: the terminal as readline needs it, and the line drawn again.
-                rl_deprep_terminal();
-                rl_prep_terminal(1);
-                rl_on_new_line();
-                rl_redisplay();
-            }
-            continue;
+            if (errno == EINTR) continue;
+            rl_callback_handler_remove();
+            break;
         }
+        // A Ctrl-C that came with the key is acted on first.
+        pthread_sigmask(SIG_SETMASK, &waiting, NULL);
+        pthread_sigmask(SIG_BLOCK, &acted_on, NULL);
+        if (gqlcache_interrupt_count != seen) continue;
         if (count > 0) rl_callback_read_char();
     }
+    pthread_sigmask(SIG_SETMASK, &waiting, NULL);
     return gqlcache_line;
 }
 
