@@ -638,6 +638,13 @@ final class REPLTests: CommandTestCase {
         let run = try repl(cache, [#"show "New\nline:1""#])
         XCTAssertEqual(run.status, .success, run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix(#""New\nline:1" (Odd)"#), run.stdout)
+        // Tab writes such a key so, never with a line break that would end the line.
+        for typed in ["show Ne", "show 'Ne", #"show "New\nl"#] {
+            let completed = try tab(typed, ["New\nline:1"])
+            XCTAssertEqual(completed, #"show "New\nline:1""#, typed)
+            XCTAssertEqual(try ShellWords.split(completed), ["show", "New\nline:1"])
+        }
+        XCTAssertEqual(ShellWords.partialWord(#"show "New\nl"#).value, "New\nl")
     }
 
     func testGraphQLInputIsCompleteWhenItsBracesBalance() {

@@ -131,10 +131,28 @@ enum ShellWords {
     /// complete more of the word.
     static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
         let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
-        guard let mark = quote ?? (bare ? nil : "'") else { return word }
-        let inside = mark == "'"
-            ? word.replacingOccurrences(of: "'", with: #"'\''"#)
-            : word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        // A line break or another control character can be typed only as a
+        // JSON escape, in double quotes: written as it is, it would end the line.
+        let hasControl = word.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        guard let mark = hasControl ? "\"" : quote ?? (bare ? nil : "'") else { return word }
+        let inside: String
+        if mark == "'" {
+            inside = word.replacingOccurrences(of: "'", with: #"'\''"#)
+        } else {
+            var escaped = ""
+            for scalar in word.unicodeScalars {
+                switch scalar {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                case "\t": escaped += "\\t"
+                case "\r": escaped += "\\r"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F: escaped += String(format: "\\u%04x", scalar.value)
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            inside = escaped
+        }
         return String(mark) + inside + (closed ? String(mark) : "")
     }
 
@@ -163,11 +181,21 @@ enum ShellWords {
     static func partialWord(_ line: String) -> PartialWord {
         var word = PartialWord(start: 0)
         var offset = 0
-        for character in line {
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
             defer { offset += character.utf8.count }
             if word.escapesNext {
-                word.value.append(character)
                 word.escapesNext = false
+                if word.openQuote == "\"", let (text, length) = jsonEscape(character, followedBy: characters[index...]) {
+                    word.value += text
+                    offset += characters[index..<(index + length)].reduce(0) { $0 + $1.utf8.count }
+                    index += length
+                } else {
+                    word.value.append(character)
+                }
                 continue
             }
             switch (word.openQuote, character) {
