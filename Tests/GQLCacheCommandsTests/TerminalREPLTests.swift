@@ -141,6 +141,25 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
     }
 
+    /// A Ctrl-C that comes while readline is busy with a key (here the
+    /// half second vi mode waits after Escape) still cancels the line:
+    /// Enter does not run it.
+    func testCtrlCWhileReadlineWaitsAfterEscapeStillCancelsTheLine() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try "set editing-mode vi\n".write(toFile: path(".inputrc"), atomically: true, encoding: .utf8)
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("rm --force Human:1002")
+        try keys("Escape")
+        try keys("C-c")
+        try waitFor("gqlcache QUERY_ROOT> rm --force Human:1002^C\ngqlcache QUERY_ROOT> ")
+        try keys("Enter")
+        try type("pwd")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+        XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
+    }
+
     /// A paste of several lines runs them one by one, as typed, not as one
     /// command whose arguments are the other lines.
     func testAPasteOfSeveralLinesRunsEachLineAsACommand() throws {
