@@ -198,21 +198,51 @@ static inline long gqlcache_read_answer(char *buffer, unsigned long size) {
 
 /// A file name as the REPL's word splitting reads what was typed of it:
 /// outside quotes a backslash keeps the next character (`my\ cache`); in
-/// double quotes only `\"` and `\\` are escapes; in single quotes none.
+/// double quotes a backslash starts a JSON escape (`\"`, `\\`, `\n`, `\t`)
+/// or keeps the character after it; in single quotes none.
 static char *gqlcache_dequote_filename(char *text, int quote_char) {
     size_t length = strlen(text);
     char *plain = malloc(length + 1);
     size_t out = 0;
     for (size_t index = 0; index < length; index++) {
         char next = text[index + 1];
-        if (text[index] == '\\' && next != 0
-            && (quote_char == 0 || (quote_char == '"' && (next == '"' || next == '\\')))) {
+        if (text[index] == '\\' && next != 0 && quote_char != '\'') {
             index++;
+            if (quote_char == '"' && next == 'n') { plain[out++] = '\n'; continue; }
+            if (quote_char == '"' && next == 't') { plain[out++] = '\t'; continue; }
+            if (quote_char == '"' && next == 'r') { plain[out++] = '\r'; continue; }
         }
         plain[out++] = text[index];
     }
     plain[out] = 0;
     return plain;
+}
+
+/// Quotes a completed file name as the REPL's word splitting reads it:
+/// in the quote typed, else in double quotes, where `"` and `\` are escaped
+/// and a control character is a JSON escape (readline's own quoting only
+/// puts a quote in front). A name with `'` in it goes in double quotes.
+static char *gqlcache_quote_filename(char *text, int match_type, char *quote_pointer) {
+    (void)match_type;
+    char quote = (quote_pointer && *quote_pointer) ? *quote_pointer : '"';
+    if (quote == '\'' && strchr(text, '\'')) quote = '"';
+    size_t length = strlen(text);
+    char *quoted = malloc(6 * length + 2);
+    size_t out = 0;
+    quoted[out++] = quote;
+    for (size_t index = 0; index < length; index++) {
+        unsigned char character = (unsigned char)text[index];
+        if (quote == '"' && (character == '"' || character == '\\')) {
+            quoted[out++] = '\\';
+        } else if (quote == '"' && (character < 0x20 || character == 0x7F)) {
+            out += (size_t)sprintf(quoted + out, character == '\n' ? "\\n" : character == '\t' ? "\\t" : "\\u%04x", character);
+            continue;
+        }
+        quoted[out++] = (char)character;
+    }
+    quoted[out] = 0;
+    if (quote_pointer) *quote_pointer = quote;
+    return quoted;
 }
 
 /// Readline keeps the pointer, and Swift's strings passed to C live only
@@ -224,6 +254,7 @@ static inline void gqlcache_set_word_breaks(const char *characters) {
     // File names with these are completed in quotes, as the REPL splits its words.
     rl_filename_quote_characters = " \t\n\"'\\";
     rl_filename_dequoting_function = gqlcache_dequote_filename;
+    rl_filename_quoting_function = gqlcache_quote_filename;
 }
 
 static inline void gqlcache_set_completion(rl_completion_func_t *function) {

@@ -182,6 +182,13 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> open \"my cache.sqlite\" ")
         try keys("Enter")
         try waitFor("opened my cache.sqlite\ngqlcache QUERY_ROOT> ")
+        // A double quote or a backslash in the name is escaped inside the quotes.
+        try FileManager.default.copyItem(atPath: cache, toPath: path(#"say "hi" \ x.sqlite"#))
+        try type("open sa")
+        try keys("Tab")
+        try waitFor(#"gqlcache QUERY_ROOT> open "say \"hi\" \\ x.sqlite" "#)
+        try keys("Enter")
+        try waitFor(#"opened say "hi" \ x.sqlite"# + "\ngqlcache QUERY_ROOT> ")
     }
 
     /// Back from a stop (Ctrl-Z, then fg), the prompt and the line typed so
