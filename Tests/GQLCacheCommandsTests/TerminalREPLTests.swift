@@ -35,8 +35,8 @@ final class TerminalREPLTests: CommandTestCase {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func start(_ cache: String, history: String) throws {
-        let command = "cd \(folder.path) && env TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY=\(history) \(builtBinary) repl \(cache); echo EXIT=$?; sleep 30"
+    func start(_ cache: String, history: String, editor: String = "") throws {
+        let command = "cd \(folder.path) && env TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY=\(history) EDITOR=\(editor) \(builtBinary) repl \(cache); echo EXIT=$?; sleep 30"
         terminal = try TmuxTerminal(command)
         try waitFor("gqlcache QUERY_ROOT> ")
     }
@@ -158,6 +158,25 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
         XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
+    }
+
+    /// A terminal editor runs in the foreground: `edit` opens vi on the
+    /// last query, and what is saved runs.
+    func testEditOpensATerminalEditorInTheForeground() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try requireProgram(FileManager.default.isExecutableFile(atPath: "/usr/bin/vi") ? "/usr/bin/vi" : nil, "vi")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"), editor: "vi")
+        try type(#"{ human(id: "1000") { name } }"#)
+        try keys("Enter")
+        try waitFor(#""name": "Luke Skywalker""#)
+        try type("edit")
+        try keys("Enter")
+        try waitFor(#"{ human(id: "1000") { name } }"#)
+        try type(":s/name/homePlanet/")
+        try keys("Enter")
+        try type(":wq")
+        try keys("Enter")
+        try waitFor(#""homePlanet": "Tatooine""#)
     }
 
     /// A paste of several lines runs them one by one, as typed, not as one

@@ -309,30 +309,56 @@ enum Editor {
             throw CommandFailure(.usage, "editing needs a terminal, or an editor named in VISUAL or EDITOR; nothing written")
         }
         let editor = chosen ?? "vi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // posix_spawn, not Foundation's Process, which puts the child in a
+        // process group of its own: a terminal editor there is in the
+        // background, and stops (SIGTTIN) at its first read of the terminal.
         // Through the shell, so EDITOR may carry arguments ("code --wait").
-        process.arguments = ["-c", editor + " \"$1\"", "sh", path]
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure(.io, "cannot start the editor '\(editor)': \(error.localizedDescription); nothing written")
+        let words = ["/bin/sh", "-c", editor + " \"$1\"", "sh", path]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        // The process's environment, with the command's own (a test's, say) over it.
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The editor gets the signals as a program started from the shell does.
+        var defaults = sigset_t(), none = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGQUIT)
+        sigaddset(&defaults, SIGPIPE)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
+        guard started == 0 else {
+            throw CommandFailure(.io, "cannot start the editor '\(editor)': \(String(cString: strerror(started))); nothing written")
         }
         // Ctrl-C in the editor is the editor's (vi cancels a command with
         // it): the terminal sends it to gqlcache too, which must not end
-        // under the editor. Set after the start, so the editor keeps its own.
+        // under the editor.
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
-        process.waitUntilExit()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         signal(SIGINT, previousInterrupt)
         signal(SIGQUIT, previousQuit)
         // An editor that fails (vim's :cq) abandons the edit, as git takes it:
-        // the user declined, which is status 1.
-        guard process.terminationReason == .exit else {
-            throw CommandFailure(.notFound, "the editor '\(editor)' was ended by signal \(process.terminationStatus); nothing written")
+        // the user declined, which is status 1. (The shell reports an
+        // editor ended by a signal as status 128 + the signal.)
+        let signalled = status & 0x7F
+        guard signalled == 0 else {
+            throw CommandFailure(.notFound, "the editor '\(editor)' was ended by signal \(signalled); nothing written")
         }
-        guard process.terminationStatus == 0 else {
-            throw CommandFailure(.notFound, "the editor '\(editor)' exited with status \(process.terminationStatus); nothing written")
+        let exitStatus = (status >> 8) & 0xFF
+        guard exitStatus == 0 else {
+            throw CommandFailure(.notFound, "the editor '\(editor)' exited with status \(exitStatus); nothing written")
         }
     }
 }
