@@ -125,6 +125,8 @@ static inline char *gqlcache_readline(const char *prompt, const char *fresh_prom
     // "Display all N possibilities? (y or n)" and go on without one.
     rl_variable_bind("completion-query-items", "0");
     rl_variable_bind("page-completions", "off");
+    // A completed ~/name is written out whole: in quotes a ~ is not the home folder.
+    rl_variable_bind("expand-tilde", "on");
     while (!gqlcache_line_done) {
         // A signal that came while readline worked waits, blocked; let it
         // in now. (pselect lets one in only when it has to wait: with a key

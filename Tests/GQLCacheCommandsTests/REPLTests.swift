@@ -623,6 +623,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try ShellWords.split("show hero(episode:JEDI) ''"), ["show", "hero(episode:JEDI)", ""])
         XCTAssertThrowsError(try ShellWords.split("show 'open"))
         XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", "show x", "pwd"])
+        // An unquoted ~/ at a word's start is the home folder, as in a shell; nowhere else.
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "~"
+        XCTAssertEqual(try ShellWords.split(#"open ~/a.sqlite ~ '~/b' a~/c ~user \~/d"#),
+                       ["open", home + "/a.sqlite", home, "~/b", "a~/c", "~user", "~/d"])
     }
 
     /// A key with a line break or a control character is shown quoted as a

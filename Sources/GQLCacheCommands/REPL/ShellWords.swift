@@ -5,8 +5,9 @@ import Foundation
 /// backslash escapes the next character. In double quotes a backslash
 /// starts a JSON escape (`\n`, `\t`, `\u00e9`, `\"`, `\\`), so that a key
 /// shown quoted (`"New\nline:1"`, a key with a line break) is typed back as
-/// shown; before any other character it keeps that character. Keys such as
-/// `hero(episode:JEDI)` need no quoting.
+/// shown; before any other character it keeps that character. A word
+/// that begins with an unquoted `~/` (or is `~`) begins in the home
+/// folder. Keys such as `hero(episode:JEDI)` need no quoting.
 enum ShellWords {
     enum Problem: Error, Equatable, CustomStringConvertible {
         case unterminatedQuote(Character)
@@ -51,6 +52,10 @@ enum ShellWords {
                 if inWord { words.append(current) }
                 current = ""
                 inWord = false
+            case (nil, "~") where !inWord && (index == characters.count || characters[index] == "/" || characters[index].isWhitespace):
+                // `~/cache.sqlite`, as a shell reads it: the home folder.
+                current += ProcessInfo.processInfo.environment["HOME"] ?? "~"
+                inWord = true
             default:
                 current.append(character)
                 inWord = true
