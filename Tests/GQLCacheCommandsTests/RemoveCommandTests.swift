@@ -116,14 +116,6 @@ final class RemoveCommandTests: CommandTestCase {
     /// The app may write while the question waits: what is removed is
     /// what the person agreed to, or nothing.
     func testAPatternRemovalWhoseKeysChangedWhileAskingRemovesNothing() throws {
-        final class AnswerAfter: LineSource {
-            let change: () -> Void
-            init(_ change: @escaping () -> Void) { self.change = change }
-            func readLine() -> String? {
-                change()
-                return "y"
-            }
-        }
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try keys(in: cache)
         let changed = gqlcache(arguments: ["rm", cache, "--match", "Human:%"], answeringYesAfter: {
