@@ -160,6 +160,19 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
     }
 
+    /// Only a key pressed after the question answers it: a `y` typed
+    /// ahead, while the command still worked out what to ask, is dropped.
+    func testAnAnswerTypedBeforeTheQuestionIsNotTaken() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("rm Human:1002\ny\n")
+        try waitFor("(Human:1002)? [y/N] ")
+        try keys("C-c")
+        try waitFor("gqlcache: nothing removed\ngqlcache QUERY_ROOT> ")
+        XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
+    }
+
     /// A terminal editor runs in the foreground: `edit` opens vi on the
     /// last query, and what is saved runs.
     func testEditOpensATerminalEditorInTheForeground() throws {

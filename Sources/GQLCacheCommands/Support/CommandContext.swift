@@ -204,6 +204,10 @@ public final class CommandContext {
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
     public func confirm(_ question: String) -> Bool {
         stdout.flush()
+        // Only a key pressed after the question answers it: a `y` typed (or
+        // pasted) while the command was still working out what to ask is
+        // dropped, as the terminal drops what was typed before a Ctrl-C.
+        if stdinIsTerminal && isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
         stderr.write("\(Self.oneLine(question)) [y/N] ")
         stderr.flush()
         guard let answer = stdin.readLine() else {
