@@ -227,7 +227,13 @@ static char *gqlcache_dequote_filename(char *text, int quote_char) {
 static char *gqlcache_quote_filename(char *text, int match_type, char *quote_pointer) {
     (void)match_type;
     char quote = (quote_pointer && *quote_pointer) ? *quote_pointer : '"';
-    if (quote == '\'' && strchr(text, '\'')) quote = '"';
+    // In single quotes nothing is escaped: a ' or a control character
+    // (a line break would end the line) takes double quotes.
+    if (quote == '\'') {
+        for (const unsigned char *scan = (const unsigned char *)text; *scan; scan++) {
+            if (*scan == '\'' || *scan < 0x20 || *scan == 0x7F) { quote = '"'; break; }
+        }
+    }
     size_t length = strlen(text);
     char *quoted = malloc(6 * length + 2);
     size_t out = 0;

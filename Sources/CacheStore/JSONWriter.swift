@@ -78,8 +78,8 @@ public struct JSONText {
     }
 
     /// Appends `text` as a JSON string literal: `"`, `\` and control
-    /// characters escaped (and `/` when `asStored`), everything else
-    /// as raw UTF-8.
+    /// characters escaped (and `/` when `asStored`; DEL, which a terminal
+    /// does not show, when not), everything else as raw UTF-8.
     public mutating func appendQuoted(_ text: String, asStored: Bool) {
         utf8.append(UInt8(ascii: "\""))
         var text = text
@@ -89,7 +89,7 @@ public struct JSONText {
                 let byte = bytes[index]
                 // Bytes of multi-byte characters are all 0x80 or above: none needs an escape.
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                    || (asStored && byte == UInt8(ascii: "/"))
+                    || (asStored && byte == UInt8(ascii: "/")) || (!asStored && byte == 0x7F)
                 else { continue }
                 utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
                 pending = index + 1

@@ -617,6 +617,25 @@ final class REPLTests: CommandTestCase {
 
     // MARK: - Words and GraphQL input
 
+    /// The prompt and pwd show a key as output does: one that holds a
+    /// carriage return or an escape sequence is quoted, not acted on by the
+    /// terminal (which could show another key), and DEL is escaped.
+    func testThePromptAndPwdShowKeysQuotedWhenTheyHoldControlCharacters() throws {
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: .queryRoot, fields: ["evil": .reference("Evil:cr\rHuman:1000")]),
+            Record(key: "Evil:cr\rHuman:1000", fields: ["__typename": .string("Evil")]),
+        ])
+        let run = try repl(cache, ["cd evil", "pwd"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stdout, #"QUERY_ROOT → "Evil:cr\rHuman:1000""# + "\n")
+        XCTAssertEqual(CacheKey("Evil:del\u{7F}").display, #""Evil:del\u007f""#)
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        _ = session.execute("cd evil")
+        XCTAssertEqual(session.prompt, #"gqlcache "Evil:cr\rHuman:1000"> "#)
+    }
+
     func testLinesSplitIntoWordsLikeAShellDoes() throws {
         XCTAssertEqual(try ShellWords.split(#"read --text '{ hero { name } }' --var "id=a b" x\ y"#),
                        ["read", "--text", "{ hero { name } }", "--var", "id=a b", "x y"])
@@ -642,12 +661,18 @@ final class REPLTests: CommandTestCase {
         let run = try repl(cache, [#"show "New\nline:1""#])
         XCTAssertEqual(run.status, .success, run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix(#""New\nline:1" (Odd)"#), run.stdout)
-        // Tab writes such a key so, never with a line break that would end the line.
-        for typed in ["show Ne", "show 'Ne", #"show "New\nl"#] {
+        // Tab writes such a key so, never with a line break that would end the line;
+        // in a single quote the user opened, after an empty '' that closes it.
+        for (typed, expected) in [
+            ("show Ne", #"show "New\nline:1""#), ("show 'Ne", #"show ''"New\nline:1""#), (#"show "New\nl"#, #"show "New\nline:1""#),
+        ] {
             let completed = try tab(typed, ["New\nline:1"])
-            XCTAssertEqual(completed, #"show "New\nline:1""#, typed)
+            XCTAssertEqual(completed, expected, typed)
             XCTAssertEqual(try ShellWords.split(completed), ["show", "New\nline:1"])
         }
+        // A key that begins ~/ is quoted, lest it be read as the home folder.
+        XCTAssertEqual(try tab("show ~", ["~/homekey"]), "show '~/homekey'")
+        XCTAssertEqual(try ShellWords.split(try tab("show ~", ["~/homekey"])), ["show", "~/homekey"])
         XCTAssertEqual(ShellWords.partialWord(#"show "New\nl"#).value, "New\nl")
     }
 

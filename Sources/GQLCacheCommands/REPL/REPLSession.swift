@@ -44,7 +44,9 @@ public final class REPLSession {
 
     var current: CacheKey { trail.last ?? .queryRoot }
 
-    var prompt: String { "gqlcache \(current.rawValue)> " }
+    /// The current record's key, quoted when it holds what a terminal would
+    /// act on or hide (a carriage return, an escape sequence), as output shows it.
+    var prompt: String { "gqlcache \(current.display)> " }
     static let continuationPrompt = "    ...> "
 
     /// Checks the file once, before the first prompt.
@@ -161,7 +163,7 @@ public final class REPLSession {
         case "..", "back":
             return goBack()
         case "pwd":
-            context.print(trail.map(\.rawValue).joined(separator: " → "))
+            context.print(trail.map(\.display).joined(separator: " → "))
             return .success
         case "ls":
             // As show: with no key named (ls --depth 2), the record you are at.
@@ -388,7 +390,7 @@ public final class REPLSession {
                 let record = try tx.record(for: current)
                 if let record, let key = try Self.follow(target, in: record) {
                     guard try tx.contains(key) else {
-                        throw CommandFailure(.notFound, "\(current.rawValue) \(target) → \(key.rawValue), which is not in the cache (a dangling reference)")
+                        throw CommandFailure(.notFound, "\(current.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
                     }
                     return key
                 }
@@ -396,12 +398,12 @@ public final class REPLSession {
                 if try tx.contains(key) { return key }
                 let fields = record.map { Self.referenceFields(of: $0) } ?? []
                 let nearest = try tx.suggestions(for: key)
-                var message = "no field '\(target)' with a reference in \(current.rawValue), and no record '\(target)'"
+                var message = "no field '\(target)' with a reference in \(current.display), and no record '\(target)'"
                 if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
                 if let rowID = nearest.blobKeyRowID {
                     message += "; row _id \(rowID) has that key as a BLOB, which Apollo never finds"
                 } else if !nearest.nearest.isEmpty {
-                    message += "; nearest keys: " + nearest.nearest.map(\.rawValue).joined(separator: ", ")
+                    message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
                 }
                 throw CommandFailure(.notFound, message)
             }

@@ -135,10 +135,15 @@ enum ShellWords {
     /// backslash. Unless `closed`, the quote is left open, for Tab to
     /// complete more of the word.
     static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
+        // A leading ~/ would be read as the home folder.
         let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
+            && !(word == "~" || word.hasPrefix("~/"))
         // A line break or another control character can be typed only as a
         // JSON escape, in double quotes: written as it is, it would end the line.
         let hasControl = word.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        // In a single quote the user opened, an empty '' closes it first, so
+        // that the text still begins with that quote (readline replaces from it).
+        if hasControl && quote == "'" { return "''" + Self.quote(word, with: "\"", closed: closed) }
         guard let mark = hasControl ? "\"" : quote ?? (bare ? nil : "'") else { return word }
         let inside: String
         if mark == "'" {
