@@ -190,6 +190,9 @@ final class TerminalREPLTests: CommandTestCase {
         try type(":wq")
         try keys("Enter")
         try waitFor(#""homePlanet": "Tatooine""#)
+        // What ran is in the history, after 'edit'.
+        XCTAssertEqual(try String(contentsOfFile: path("history"), encoding: .utf8).split(separator: "\n").suffix(2),
+                       ["edit", #"{ human(id: "1000") { homePlanet } }"#])
     }
 
     /// A paste of several lines runs them one by one, as typed, not as one

@@ -32,6 +32,9 @@ public final class REPLSession {
     /// Where commands read the answers to their questions; nil: the
     /// context's standard input.
     var answers: LineSource?
+    /// Where the session keeps its history while it runs at a prompt: the
+    /// query `edit` runs goes there too, as if typed.
+    private var history: LineReader?
     /// The lines run come from standard input (a script piped in), so a
     /// command must not read it as its own input.
     var scriptIsStandardInput = false
@@ -65,6 +68,8 @@ public final class REPLSession {
     private(set) var linesRun = 0
 
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
+        history = interactive ? reader : nil
+        defer { history = nil }
         var pending: [String] = []
         while true {
             context.stdout.flush()
@@ -472,6 +477,8 @@ public final class REPLSession {
         }
         let query = text.trimmingCharacters(in: .newlines)
         lastQuery = query
+        // Up brings back what ran, not only 'edit'.
+        history?.addToHistory(query)
         return runCommand(["read", "--text", query])
     }
 }
