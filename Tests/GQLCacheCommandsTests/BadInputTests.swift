@@ -65,6 +65,19 @@ final class BadInputTests: CommandTestCase {
         }
     }
 
+    /// The first mistakes of a newcomer: the file before the command, or no
+    /// file at all (the key is then taken for it), are named as such.
+    func testTheCacheFileInTheWrongPlaceOrMissingIsNamed() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        assertEachFails([
+            ([cache, "info"], "the command comes first, then the cache file: gqlcache info \(cache) …"),
+            ([cache, "repl"], "the command comes first, then the cache file: gqlcache repl \(cache) …"),
+            (["show", "Human:1000"], "show takes the cache file first: gqlcache show CACHE_FILE …; 'Human:1000' is no file"),
+            (["refs", "Human:1000"], "refs takes the cache file first: gqlcache refs CACHE_FILE …; 'Human:1000' is no file"),
+            (["show", cache], "missing expected argument '<key> ...' (see 'gqlcache show --help')"),
+        ], with: .usage)
+    }
+
     /// /dev/null reads as empty: it is no empty cache (which --create would make).
     func testADeviceIsRefusedAsNoFile() throws {
         try Data(#"{"a":1}"#.utf8).write(to: URL(fileURLWithPath: path("x.json")))

@@ -48,6 +48,13 @@ public enum GQLCacheMain {
 
     private static func runCommand(arguments: [String], context: CommandContext) -> ExitStatus {
         if let command = parsePlainly(arguments) { return run(command, arguments: arguments, context: context) }
+        // `gqlcache FILE info`: the command was meant to come first.
+        if arguments.count >= 2, let first = arguments.first, !GQLCache.commandNames.contains(first), isRegularFile(first),
+            GQLCache.commandNames.contains(arguments[1])
+        {
+            context.report(.usage, "the command comes first, then the cache file: gqlcache \(arguments[1]) \(first) …")
+            return .usage
+        }
         // `gqlcache FILE`, as `sqlite3 FILE`: the REPL on that file.
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
             return runCommand(arguments: ["repl"] + arguments, context: context)
@@ -176,6 +183,15 @@ public enum GQLCacheMain {
             return .success
         }
         var message = GQLCache.message(for: error)
+        // `gqlcache show Post:3`: the key was taken for the cache file, and
+        // a key is said to be missing. The file is what is missing.
+        if message.hasPrefix("Missing expected argument"), arguments.count >= 2, let command = arguments.first,
+            !["completions", "help"].contains(command), !arguments[1].hasPrefix("-"), !context.isREPLCommand,
+            !FileManager.default.fileExists(atPath: arguments[1])
+        {
+            context.report(.usage, "\(command) takes the cache file first: gqlcache \(command) CACHE_FILE …; '\(arguments[1])' is no file")
+            return .usage
+        }
         // Named by the option table even where the parser named it too: its
         // own "Did you mean" offers `--mode` for `--for`.
         if let unknown = unknownOptionMessage(arguments) {
