@@ -160,6 +160,23 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertNil(Pager.command(environment: ["PAGER": "cat"]))
     }
 
+    /// The output is UTF-8: without a UTF-8 locale less would show the
+    /// trees' lines as <E2><94><82>, so it is told the charset.
+    func testThePagerIsToldTheOutputIsUTF8WithoutAUTF8Locale() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let told = path("charset.txt")
+        func charset(_ environment: [String: String]) throws -> String {
+            let pager = #"cat > /dev/null; printf '%s' "$LESSCHARSET" > '\#(told)'"#
+            _ = onTerminal("keys", cache, environment: ["PAGER": pager, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }, paging: true)
+            return try String(contentsOfFile: told, encoding: .utf8)
+        }
+        XCTAssertEqual(try charset([:]), "utf-8")
+        XCTAssertEqual(try charset(["LANG": "C"]), "utf-8")
+        XCTAssertEqual(try charset(["LANG": "en_US.UTF-8"]), "")
+        XCTAssertEqual(try charset(["LC_ALL": "C.utf8", "LANG": "C"]), "")
+        XCTAssertEqual(try charset(["LESSCHARSET": "latin1"]), "latin1")
+    }
+
     func testTextOnATerminalGoesThroughThePagerUnlessNoPagerJsonOrTheREPL() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let paged = path("paged.txt")

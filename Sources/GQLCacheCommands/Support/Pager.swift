@@ -58,6 +58,9 @@ final class Pager {
         var variables = environment
         // As git does: less without -F/-R would wait on short output and show escapes raw.
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }
+        // The output is UTF-8 (the trees' lines, keys): without a UTF-8
+        // locale, as in many containers, less would show <E2><94><82>.
+        if variables["LESSCHARSET"] == nil && !Self.localeIsUTF8(variables) { variables["LESSCHARSET"] = "utf-8" }
         let words: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -76,6 +79,14 @@ final class Pager {
         // rather than kill the process.
         signal(SIGPIPE, SIG_IGN)
         return Pager(pid: pid, writeEnd: fds[1])
+    }
+
+    /// Whether the locale the environment names (LC_ALL, else LC_CTYPE,
+    /// else LANG) is a UTF-8 one.
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let folded = locale.lowercased()
+        return folded.contains("utf-8") || folded.contains("utf8")
     }
 
     /// Flushes what is left, closes the pipe and waits for the pager to quit.
