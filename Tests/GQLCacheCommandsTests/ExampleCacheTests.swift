@@ -20,6 +20,10 @@ final class ExampleCacheTests: CommandTestCase {
         let expected = try allRecords(fresh)
         XCTAssertEqual(expected.count, BlogCache(users: 5).recordCount)
         XCTAssertEqual(try allRecords(shipped), expected, "regenerate with: swift run gqlcache-example Examples/blog.sqlite")
+        // Current to the byte, not only as JSON values: regenerating leaves the repository as it was.
+        let rows = "SELECT _id, key, record FROM records ORDER BY _id"
+        XCTAssertEqual(try sqliteShell(shipped, rows, readOnly: true), try sqliteShell(fresh, rows, readOnly: true),
+                       "regenerate with: rm Examples/blog.sqlite && swift run gqlcache-example Examples/blog.sqlite")
     }
 
     func testTheExampleHasNoDanglingReferences() throws {
