@@ -309,36 +309,16 @@ enum Editor {
             throw CommandFailure(.usage, "editing needs a terminal, or an editor named in VISUAL or EDITOR; nothing written")
         }
         let editor = chosen ?? "vi"
-        // posix_spawn, not Foundation's Process, which puts the child in a
-        // process group of its own: a terminal editor there is in the
-        // background, and stops (SIGTTIN) at its first read of the terminal.
-        // Through the shell, so EDITOR may carry arguments ("code --wait").
-        let words = ["/bin/sh", "-c", editor + " \"$1\"", "sh", path]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        // The process's environment, with the command's own (a test's, say) over it.
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The editor gets the signals as a program started from the shell does.
-        var defaults = sigset_t(), none = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        sigaddset(&defaults, SIGPIPE)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
-        guard started == 0 else {
-            throw CommandFailure(.io, "cannot start the editor '\(editor)': \(String(cString: strerror(started))); nothing written")
+        // In gqlcache's own process group (ShellCommand): a terminal editor
+        // must be in the foreground. Through the shell, so EDITOR may carry
+        // arguments ("code --wait"); the process's environment, with the
+        // command's own (a test's, say) over it.
+        let pid: pid_t
+        do {
+            pid = try ShellCommand.spawn(
+                editor + " \"$1\"", arguments: [path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        } catch {
+            throw CommandFailure(.io, "cannot start the editor '\(editor)': \(String(cString: strerror((error as? POSIXError)?.code.rawValue ?? EIO))); nothing written")
         }
         // Ctrl-C in the editor is the editor's (vi cancels a command with
         // it): the terminal sends it to gqlcache too, which must not end

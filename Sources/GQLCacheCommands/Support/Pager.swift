@@ -49,27 +49,13 @@ final class Pager {
     static func start(_ command: String, environment: [String: String]) -> Pager? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
         var variables = environment
         // As git does: less without -F/-R would wait on short output and show escapes raw.
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }
         // The output is UTF-8 (the trees' lines, keys): without a UTF-8
         // locale, as in many containers, less would show <E2><94><82>.
         if variables["LESSCHARSET"] == nil && !Self.localeIsUTF8(variables) { variables["LESSCHARSET"] = "utf-8" }
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) == 0 else {
+        guard let pid = try? ShellCommand.spawn(command, environment: variables, input: fds[0], closing: [fds[0], fds[1]]) else {
             close(fds[0])
             close(fds[1])
             return nil
