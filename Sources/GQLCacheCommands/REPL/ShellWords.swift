@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// Splits a REPL line into words as a POSIX shell would for simple
@@ -149,19 +150,8 @@ enum ShellWords {
         if mark == "'" {
             inside = word.replacingOccurrences(of: "'", with: #"'\''"#)
         } else {
-            var escaped = ""
-            for scalar in word.unicodeScalars {
-                switch scalar {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                case "\t": escaped += "\\t"
-                case "\r": escaped += "\\r"
-                case _ where scalar.value < 0x20 || scalar.value == 0x7F: escaped += String(format: "\\u%04x", scalar.value)
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            inside = escaped
+            // A JSON string's inside, as output shows keys: what split reads back in double quotes.
+            inside = String(JSONWriter.quoted(word, asStored: false).dropFirst().dropLast())
         }
         return String(mark) + inside + (closed ? String(mark) : "")
     }
