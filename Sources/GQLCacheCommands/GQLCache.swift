@@ -6,7 +6,7 @@ public struct GQLCache: ParsableCommand {
         commandName: "gqlcache",
         abstract: "Inspect and repair normalized GraphQL cache files (Apollo iOS SQLite caches).",
         discussion: """
-            Every command takes the cache file first. Commands that only read open the file \
+            Every command takes the cache file right after its name (gqlcache info cache.sqlite). Commands that only read open the file \
             read-only and never change it; commands that write hold the lock for one transaction. \
             'gqlcache CACHE' alone opens the REPL on the file. Every command that writes takes \
             --backup, which first copies the file beside itself.
