@@ -98,6 +98,21 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(problems.compactMap { $0["key"] as? String }, ["Starship:3001"], "Human:1000 held Starship:3001's only reference")
     }
 
+    func testTypeWarnsThatDamagedRecordsWhoseTypenameCannotBeReadAreLeft() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "INSERT INTO records (key, record) VALUES ('Human:9', '{\"__typename\":\"Human\",'), ('Human:10', NULL)")
+        let result = gqlcache("rm", cache, "--type", "Human", "--force")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, """
+            gqlcache: warning: 2 damaged records in \(cache) have no readable __typename and were left as they are: \
+            Human:9, Human:10 (gqlcache doctor lists them; remove them by key)
+
+            """)
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") }, ["Human:10", "Human:9"])
+        let clean = try copyOfFixture("starwars.sqlite", as: "clean.sqlite")
+        XCTAssertEqual(gqlcache("rm", clean, "--type", "Human", "--force").stderr, "", "no warning without damaged records")
+    }
+
     func testARepeatedTypeRemovesTheRecordsOfEveryTypeNamed() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Human", "--type", "Starship", "--type", "Wookiee", "--force", "--format", "json")

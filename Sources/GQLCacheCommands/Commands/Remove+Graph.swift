@@ -12,8 +12,14 @@ extension GQLCache.Remove {
         }
         var seen: Set<CacheKey> = []
         let requested = keys.map { CacheKey($0) }.filter { seen.insert($0).inserted }
+        // A damaged record has no __typename to read: --type cannot tell
+        // whether it is one of the records asked for, and leaves it.
+        var untyped: [CacheKey] = []
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
-            if !typenames.isEmpty { return graph.keys(typenames: typenames) }
+            if !typenames.isEmpty {
+                untyped = graph.damagedRecords.map(\.key)
+                return graph.keys(typenames: typenames)
+            }
             if let pattern { return try tx.keys(matching: pattern) }
             if cascade { return try graph.cascade(from: requested) }
             return requested.filter { graph.containsRecord($0) }
@@ -63,6 +69,13 @@ extension GQLCache.Remove {
         }
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
+        if !untyped.isEmpty {
+            let shown = untyped.prefix(3).map(\.inMessage).joined(separator: ", ") + (untyped.count > 3 ? ", …" : "")
+            context.warn(
+                "\(plural(untyped.count, "damaged record")) in \(file.path) \(untyped.count == 1 ? "has" : "have") no readable __typename "
+                    + "and \(untyped.count == 1 ? "was" : "were") left as \(untyped.count == 1 ? "it is" : "they are"): \(shown) "
+                    + "(gqlcache doctor lists them; remove them by key)")
+        }
         if !typenames.isEmpty, result.count == 0 {
             throw CommandFailure(
                 .notFound, KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) })
