@@ -30,7 +30,9 @@
 ///   reference, and the form has no place for the rest);
 /// - import: both `ROOT_QUERY` and `QUERY_ROOT` (or the other pairs) as
 ///   entity IDs, since they name one record; an entity that is not an
-///   object. The `__META` member (`extraRootIds`, what `cache.retain` kept)
+///   object; an object with a string `__ref` beside other members (Apollo
+///   Client reads it as a reference, and Apollo iOS has no place for the
+///   rest). The `__META` member (`extraRootIds`, what `cache.retain` kept)
 ///   is skipped: Apollo iOS has no such notion. An inline
 ///   `{"$reference": …}` in the input becomes a reference, as Apollo iOS
 ///   itself would read it.
@@ -99,38 +101,65 @@ public enum ApolloClientForm {
 
     // MARK: Import
 
-    /// The records an extract object holds, in byte order of their keys.
-    public static func records(fromExtract document: FieldValue) throws -> [Record] {
-        guard case .object(let entities) = document else {
-            throw CacheStoreError.cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs")
+    /// The members of an extract object's text, in the order it has them,
+    /// none folded into another: entity IDs are told apart by their bytes,
+    /// as SQLite tells keys apart (`café` composed and decomposed are two).
+    public static func entities(inExtractText text: String) throws -> [(id: String, value: FieldValue)] {
+        do {
+            guard let members = try JSONReader.parseMemberList(text) else {
+                throw CacheStoreError.cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs")
+            }
+            return members.map { ($0.name, $0.value) }
+        } catch let error as JSONReader.SyntaxError {
+            throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
         }
-        for (key, id) in rootNames where entities[key.rawValue] != nil && entities[id] != nil {
+    }
+
+    /// The records `entities` (an extract object's members) hold, in byte
+    /// order of their keys. An ID given twice gives two records with one
+    /// key, which a merge applies in the order the text has them.
+    public static func records(fromEntities entities: [(id: String, value: FieldValue)]) throws -> [Record] {
+        let ids = Set(entities.map { Array($0.id.utf8) })
+        for (key, id) in rootNames where ids.contains(Array(key.rawValue.utf8)) && ids.contains(Array(id.utf8)) {
             throw CacheStoreError.cannotConvert(
                 message: "both '\(id)' and '\(key)' are entity IDs, and both name the record '\(key)'; keep one")
         }
         var records: [Record] = []
         records.reserveCapacity(entities.count)
-        for id in entities.keys.sorted(by: byteOrder) where id != metadataMember {
+        for (id, entity) in entities where !id.utf8.elementsEqual(metadataMember.utf8) {
             let key = cacheKey(forEntityID: id)
             let fields: [String: FieldValue]
-            switch entities[id]! {
+            switch entity {
             case .object(let members): fields = members
             case .reference(let target): fields = ["$reference": .string(target.rawValue)]
             default:
                 throw CacheStoreError.cannotConvert(message: "entity '\(id)' is not a JSON object")
             }
-            records.append(Record(key: key, fields: fields.mapValues(imported)))
+            var converted: [String: FieldValue] = [:]
+            converted.reserveCapacity(fields.count)
+            for (field, value) in fields { converted[field] = try imported(value, id: id, field: field) }
+            records.append(Record(key: key, fields: converted))
         }
-        return records
+        // A stable sort: an ID given twice keeps its order.
+        return records.enumerated().sorted { lhs, rhs in
+            lhs.element.key != rhs.element.key ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
+        }.map(\.element)
     }
 
-    private static func imported(_ value: FieldValue) -> FieldValue {
+    private static func imported(_ value: FieldValue, id: String, field: String) throws -> FieldValue {
         switch value {
         case .list(let elements):
-            return .list(elements.map(imported))
+            return .list(try elements.map { try imported($0, id: id, field: field) })
         case .object(let members):
-            if let id = isApolloClientReference(members) { return .reference(cacheKey(forEntityID: id)) }
-            return .object(members.mapValues(imported))
+            if let target = isApolloClientReference(members) { return .reference(cacheKey(forEntityID: target)) }
+            if case .string(let target)? = members["__ref"] {
+                throw CacheStoreError.cannotConvert(
+                    message: "entity '\(id)', field '\(field)': an object with a string \"__ref\" beside other members, which Apollo Client "
+                        + "reads as a reference to '\(target)'; Apollo iOS has no place for its other members")
+            }
+            var converted: [String: FieldValue] = [:]
+            for (name, member) in members { converted[name] = try imported(member, id: id, field: field) }
+            return .object(converted)
         case .reference(let target):
             return .reference(cacheKey(forEntityID: target.rawValue))
         case .null, .bool, .int, .double, .string:

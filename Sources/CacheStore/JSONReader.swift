@@ -31,6 +31,47 @@ struct JSONReader {
         return members
     }
 
+    /// The members of a top-level JSON object in the order the text has
+    /// them, every one kept: names that are the same Swift string but not
+    /// the same bytes (é composed and decomposed), or even the same bytes,
+    /// stay apart, where a dictionary would fold them into one. Nil when
+    /// the text is JSON but not an object.
+    static func parseMemberList(_ text: String) throws -> [(name: String, value: FieldValue)]? {
+        var text = text
+        return try text.withUTF8 { buffer in
+            var reader = JSONReader(bytes: buffer)
+            reader.skipWhitespace()
+            guard reader.peek() == UInt8(ascii: "{") else {
+                _ = try reader.parseValue(depth: 0)
+                reader.skipWhitespace()
+                guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
+                return nil
+            }
+            reader.index += 1  // "{"
+            var members: [(name: String, value: FieldValue)] = []
+            reader.skipWhitespace()
+            if reader.peek() == UInt8(ascii: "}") {
+                reader.index += 1
+            } else {
+                while true {
+                    reader.skipWhitespace()
+                    guard reader.peek() == UInt8(ascii: "\"") else { throw reader.error("expected a member name in quotes") }
+                    let name = try reader.parseString()
+                    try reader.expect(UInt8(ascii: ":"))
+                    members.append((name, try reader.parseValue(depth: 1)))
+                    reader.skipWhitespace()
+                    guard let next = reader.peek() else { throw reader.error("unterminated object") }
+                    reader.index += 1
+                    if next == UInt8(ascii: "}") { break }
+                    guard next == UInt8(ascii: ",") else { reader.index -= 1; throw reader.error("expected ',' or '}' in object") }
+                }
+            }
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
+            return members
+        }
+    }
+
     /// The member names to decode, for ``parseRecordFields(utf8:only:)``.
     /// When every name is ASCII, a member name that is ASCII too is matched
     /// by its bytes, without making a string of it: for ASCII text, equal

@@ -56,25 +56,46 @@ final class ExchangeFormTests: XCTestCase {
     }
 
     func testImportTranslatesBackAndSkipsMetadata() throws {
-        let document = try FieldValue(jsonText: """
+        let records = try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: """
             {"ROOT_QUERY":{"__typename":"Query","hero":{"__ref":"Droid:2001"},"list":[[{"__ref":"ROOT_MUTATION"}],null]},
-             "Droid:2001":{"name":"R2-D2","blob":{"__ref":"x","other":1}},
+             "Droid:2001":{"name":"R2-D2","blob":{"ref":"x","other":1}},
              "__META":{"extraRootIds":["Droid:2001"]}}
-            """)
-        let records = try ApolloClientForm.records(fromExtract: document)
+            """))
         XCTAssertEqual(records.map(\.key), ["Droid:2001", "QUERY_ROOT"])
         XCTAssertEqual(records[1]["hero"], .reference("Droid:2001"))
         XCTAssertEqual(records[1]["list"], .list([.list([.reference("MUTATION_ROOT")]), .null]))
-        XCTAssertEqual(records[0]["blob"], .object(["__ref": .string("x"), "other": .int(1)]), "not exactly {__ref}: a custom scalar")
+        XCTAssertEqual(records[0]["blob"], .object(["ref": .string("x"), "other": .int(1)]), "an object without __ref: a custom scalar")
+    }
+
+    func testImportKeepsEntityIDsThatDifferOnlyInUnicodeNormalizationApart() throws {
+        // é composed (U+00E9) and decomposed (e + U+0301): one Swift string, two SQLite keys.
+        let records = try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"""
+            {"caf\u00e9:1":{"v":1},"cafe\u0301:1":{"v":2},"A:1":{"x":1},"A:1":{"y":2}}
+            """#))
+        XCTAssertEqual(records.map { Array($0.key.rawValue.utf8) }, [
+            Array("A:1".utf8), Array("A:1".utf8), Array("cafe\u{301}:1".utf8), Array("caf\u{E9}:1".utf8),
+        ])
+        XCTAssertEqual(records.map { $0.fields }, [["x": .int(1)], ["y": .int(2)], ["v": .int(2)], ["v": .int(1)]],
+            "an ID given twice stays two records, in the text's order")
+    }
+
+    func testImportRefusesAnObjectWithARefBesideOtherMembers() throws {
+        // Apollo Client's isReference reads any object with a string __ref as a reference.
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"f":[{"__ref":"B:1","x":1}]}}"#)),
+            .cannotConvert(message: "entity 'A:1', field 'f': an object with a string \"__ref\" beside other members, which Apollo Client "
+                + "reads as a reference to 'B:1'; Apollo iOS has no place for its other members"))
     }
 
     func testImportRefusesTwoNamesForOneRoot() throws {
-        let document = try FieldValue(jsonText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#)
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromExtract: document),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#)),
             .cannotConvert(message: "both 'ROOT_QUERY' and 'QUERY_ROOT' are entity IDs, and both name the record 'QUERY_ROOT'; keep one"))
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromExtract: try FieldValue(jsonText: #"{"A":1}"#)),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A":1}"#)),
             .cannotConvert(message: "entity 'A' is not a JSON object"))
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.entities(inExtractText: "[1]"),
+            .cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs"))
     }
 }

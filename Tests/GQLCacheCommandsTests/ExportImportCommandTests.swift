@@ -567,4 +567,32 @@ extension ExportImportCommandTests {
         XCTAssertEqual(try sqliteShell(cache, "SELECT hex(key) || ' ' || record FROM records WHERE key LIKE 'Caf%' ORDER BY key"),
                        #"43616665CC813A31 {"v":"decomposed"}"# + "\n" + #"436166C3A93A31 {"v":"composed"}"#)
     }
+
+    func testApolloClientFormKeepsKeysThatDifferOnlyInUnicodeNormalizationApartBothWays() throws {
+        let cache = try makeCache("nfc.sqlite", [
+            Record(key: "Caf\u{e9}:1", fields: ["v": .string("composed")]),
+            Record(key: "Cafe\u{301}:1", fields: ["v": .string("decomposed")]),
+            Record(key: "\u{212B}", fields: ["v": .string("angstrom sign")]),
+            Record(key: "\u{C5}", fields: ["v": .string("A with ring")]),
+        ])
+        let extract = path("nfc.json")
+        XCTAssertEqual(gqlcache("export", cache, "--format", "apollo-client", "-o", extract).status, .success)
+        let copy = path("copy.sqlite")
+        let imported = gqlcache("import", copy, extract, "--create")
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertTrue(imported.stdout.contains("imported 4 records (apollo-client)") && imported.stdout.contains("4 added"), imported.stdout)
+        let diff = gqlcache("diff", cache, copy)
+        XCTAssertEqual(diff.status, .success, diff.stdout)
+        XCTAssertEqual(try sqliteShell(copy, "SELECT hex(key) || ' ' || record FROM records WHERE key LIKE 'Caf%' ORDER BY key"),
+                       #"43616665CC813A31 {"v":"decomposed"}"# + "\n" + #"436166C3A93A31 {"v":"composed"}"#)
+    }
+
+    func testApolloClientFormMergesAnEntityIDGivenTwiceInTheTextsOrder() throws {
+        let input = path("twice.json")
+        try Data(#"{"A:1":{"x":1,"z":0},"A:1":{"y":2,"z":null}}"#.utf8).write(to: URL(fileURLWithPath: input))
+        let cache = path("twice.sqlite")
+        let result = gqlcache("import", cache, input, "--create")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'A:1'"), #"{"x":1,"y":2,"z":null}"#)
+    }
 }

@@ -108,13 +108,13 @@ final class ImportReader {
                         + "on one); nothing imported")
             }
             do {
-                let document = try FieldValue(jsonText: text)
-                if formFound, Self.isGraphQLResponse(document) {
+                let entities = try ApolloClientForm.entities(inExtractText: text)
+                if formFound, Self.isGraphQLResponse(entities) {
                     throw CommandFailure(
                         .usage,
                         "\(name): a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported")
                 }
-                extracted = ArraySlice(try ApolloClientForm.records(fromExtract: document))
+                extracted = ArraySlice(try ApolloClientForm.records(fromEntities: entities))
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
             }
@@ -155,12 +155,12 @@ final class ImportReader {
     /// `{"data": {…}}`, with `errors` and `extensions` beside it or not: a
     /// server's response, which an extract() object (keyed by entity IDs
     /// such as ROOT_QUERY and User:1) never is in practice.
-    private static func isGraphQLResponse(_ document: FieldValue) -> Bool {
-        guard case .object(let members) = document, let data = members["data"] else { return false }
+    private static func isGraphQLResponse(_ entities: [(id: String, value: FieldValue)]) -> Bool {
+        guard let data = entities.first(where: { $0.id == "data" })?.value else { return false }
         switch data {
         case .object, .null: break
         default: return false
         }
-        return Set(members.keys).isSubset(of: ["data", "errors", "extensions"])
+        return entities.allSatisfy { ["data", "errors", "extensions"].contains($0.id) }
     }
 }
