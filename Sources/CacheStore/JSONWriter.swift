@@ -78,24 +78,33 @@ public struct JSONText {
     }
 
     /// Appends `text` as a JSON string literal: `"`, `\` and control
-    /// characters escaped (and `/` when `asStored`; DEL, which a terminal
-    /// does not show, when not), everything else as raw UTF-8.
+    /// characters escaped (and `/` when `asStored`; when not, also DEL and
+    /// the C1 controls U+0080–U+009F, which a terminal does not show or
+    /// may act on), everything else as raw UTF-8.
     public mutating func appendQuoted(_ text: String, asStored: Bool) {
         utf8.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
             var pending = 0
-            for index in bytes.indices {
+            var index = 0
+            while index < bytes.count {
                 let byte = bytes[index]
-                // Bytes of multi-byte characters are all 0x80 or above: none needs an escape.
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                // Bytes of multi-byte characters are all 0x80 or above; a C1
+                // control is 0xC2 then 0x80–0x9F.
+                let isC1 = !asStored && byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] < 0xA0
+                guard isC1 || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (asStored && byte == UInt8(ascii: "/")) || (!asStored && byte == 0x7F)
-                else { continue }
+                else {
+                    index += 1
+                    continue
+                }
                 utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
-                pending = index + 1
+                let escaped = isC1 ? bytes[index + 1] : byte
+                index += isC1 ? 2 : 1
+                pending = index
                 utf8.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escaped)
                 case 0x0A: utf8.append(UInt8(ascii: "n"))
                 case 0x0D: utf8.append(UInt8(ascii: "r"))
                 case 0x09: utf8.append(UInt8(ascii: "t"))
@@ -103,7 +112,7 @@ public struct JSONText {
                 case 0x0C: utf8.append(UInt8(ascii: "f"))
                 default:
                     let hex = Self.hexDigits
-                    utf8.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                    utf8.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(escaped >> 4)], hex[Int(escaped & 0x0F)]])
                 }
             }
             utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending...]))

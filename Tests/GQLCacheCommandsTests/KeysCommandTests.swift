@@ -115,6 +115,34 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("show", cache, "Line\nBreak:1").stdout.hasPrefix("\"Line\\nBreak:1\" (Odd)\n"))
     }
 
+    /// A C1 control (U+009B is CSI to some terminals) is a control
+    /// character too; and a field name is shown as a key is, so an escape
+    /// sequence or a line break in one cannot act on the terminal or look
+    /// like another line, in show, refs, grep and diff alike.
+    func testC1ControlsAndFieldNamesWithControlCharactersAreShownEscaped() throws {
+        let csiKey = "T:\u{9B}1m"
+        let cache = try makeCache("c1.sqlite", [
+            Record(key: "T:1", fields: [
+                "f\u{1B}[2Jname": .string("zz"), "nl\nfield": .reference(CacheKey(csiKey)), "csi": .string("\u{9B}31m"),
+            ]),
+            Record(key: CacheKey(csiKey), fields: ["a": .int(1)]),
+        ])
+        XCTAssertEqual(gqlcache("keys", cache).stdout, "T:1\n\"T:\\u009b1m\"\n")
+        XCTAssertEqual(gqlcache("show", cache, "T:1", "--depth", "0").stdout, """
+            T:1
+            ├─ csi: "\\u009b31m"
+            ├─ "f\\u001b[2Jname": "zz"
+            └─ "nl\\nfield" → "T:\\u009b1m"
+
+            """)
+        XCTAssertTrue(gqlcache("refs", cache, csiKey).stdout.hasSuffix("incoming references (1)\n  T:1 \"nl\\nfield\"\n"))
+        XCTAssertEqual(gqlcache("grep", cache, "zz").stdout, "T:1 \"f\\u001b[2Jname\": \"zz\"\n")
+        let other = try makeCache("c1b.sqlite", [Record(key: "T:1", fields: ["f\u{1B}[2Jname": .string("yy")])])
+        XCTAssertEqual(gqlcache("diff", other, cache).stdout.components(separatedBy: "\n").filter { $0.contains("name") },
+                       [#"    ~ "f\u001b[2Jname": "yy" → "zz""#])
+        XCTAssertEqual(gqlcache("keys", cache, "--format", "jsonl").lines, [#""T:1""#, #""T:\u009b1m""#], "JSON Lines gives the key exactly, escaped")
+    }
+
     /// An empty key would print as a blank line, and `would remove ` with
     /// nothing after it: it is quoted, `""`, as a key with a newline is.
     func testAnEmptyKeyIsShownQuoted() throws {

@@ -48,7 +48,7 @@ extension GQLCache {
             case .text:
                 tree.drawText(style: context.style) { context.stdout.write($0 + "\n") }
                 context.stdout.write((incoming.isEmpty ? "no incoming references" : "incoming references (\(incoming.count))") + "\n")
-                for reference in incoming { context.stdout.write("  " + context.style.reference(reference.from.display) + " \(reference.location)\n") }
+                for reference in incoming { context.stdout.write("  " + context.style.reference(reference.from.display) + " \(reference.shownLocation)\n") }
             case .json, .jsonl:
                 var typename: JSONOutput = .null
                 if case .found(let record)? = graph.entries[key] { typename = record.typename.map(JSONOutput.string) ?? .null }

@@ -36,10 +36,10 @@ enum DiffReport {
     static func textLine(for field: FieldDifference, style: TextStyle = .plain) -> String {
         func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, asStored: false) }
         switch (field.before, field.after) {
-        case (nil, let after?): return style.added("+ \(field.field): \(json(after))")
-        case (let before?, nil): return style.removed("- \(field.field): \(json(before))")
-        case (let before?, let after?): return "~ \(field.field): \(style.removed(json(before))) → \(style.added(json(after)))"
-        case (nil, nil): return "~ \(field.field)"
+        case (nil, let after?): return style.added("+ \(field.field.shownOnLine): \(json(after))")
+        case (let before?, nil): return style.removed("- \(field.field.shownOnLine): \(json(before))")
+        case (let before?, let after?): return "~ \(field.field.shownOnLine): \(style.removed(json(before))) → \(style.added(json(after)))"
+        case (nil, nil): return "~ \(field.field.shownOnLine)"
         }
     }
 

@@ -1,20 +1,34 @@
 import CacheStore
 
-extension CacheKey {
-    /// The key for line-based text output: as it is, or JSON-quoted when it
-    /// holds a control character (a newline would split it across lines),
-    /// is empty (`""`, not a blank line), begins or ends with a space
-    /// (which a line does not show), or itself begins with `"`. So a
-    /// key shown as it is never begins with `"`, and one shown quoted
-    /// always does: the key `""` (two quotes) shows `"\"\""`, never as the
-    /// empty key, and a listing fed back to `rm` cannot name another record.
-    var display: String {
-        // Control characters are single bytes in UTF-8, and no byte of a
-        // longer character is below 0x80: the bytes say it, without decoding.
-        rawValue.isEmpty || rawValue.utf8.first == 0x22 || rawValue.utf8.first == 0x20 || rawValue.utf8.last == 0x20
-            || rawValue.utf8.contains { $0 < 0x20 || $0 == 0x7F }
-            ? JSONWriter.quoted(rawValue, asStored: false) : rawValue
+extension String {
+    /// A key or field name for line-based text output: as it is, or
+    /// JSON-quoted when it holds a control character (a newline would split
+    /// it across lines, an escape sequence would act on the terminal), is
+    /// empty (`""`, not a blank), begins or ends with a space (which a line
+    /// does not show), or itself begins with `"`. So a name shown as it is
+    /// never begins with `"`, and one shown quoted always does: the key
+    /// `""` (two quotes) shows `"\"\""`, never as the empty key, and a
+    /// listing fed back to `rm` cannot name another record.
+    var shownOnLine: String {
+        // C0 controls and DEL are single bytes in UTF-8, and no byte of a
+        // longer character is below 0x80; a C1 control (U+0080–U+009F) is
+        // 0xC2 then 0x80–0x9F. The bytes say it, without decoding.
+        let bytes = utf8
+        guard let first = bytes.first, first != 0x22, first != 0x20, bytes.last != 0x20 else {
+            return JSONWriter.quoted(self, asStored: false)
+        }
+        var afterC2 = false
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return JSONWriter.quoted(self, asStored: false) }
+            afterC2 = byte == 0xC2
+        }
+        return self
     }
+}
+
+extension CacheKey {
+    /// The key for line-based text output (see ``Swift/String/shownOnLine``).
+    var display: String { rawValue.shownOnLine }
 
     /// The key in a one-line message (whose control characters the
     /// report escapes): cut to its first 120 characters when longer than
@@ -36,4 +50,26 @@ extension BlobKeyRow {
     var jsonKeyMembers: [(String, JSONOutput)] {
         [("key", key.map { .string($0.rawValue) } ?? .null), ("keyHex", .string(hex))]
     }
+}
+
+/// Where a reference or a match sits, for line-based text output:
+/// `friends[1]`, `meta.owner`, with the field and member names shown as
+/// ``Swift/String/shownOnLine`` shows them.
+func shownLocation(field: String, path: [ValuePathStep]) -> String {
+    path.reduce(into: field.shownOnLine) { text, step in
+        switch step {
+        case .index(let index): text += "[\(index)]"
+        case .member(let name): text += "." + name.shownOnLine
+        }
+    }
+}
+
+extension ReferencePath {
+    /// ``location`` for line-based text output.
+    var shownLocation: String { GQLCacheCommands.shownLocation(field: field, path: path) }
+}
+
+extension ReferenceLocation {
+    /// ``location`` for line-based text output.
+    var shownLocation: String { GQLCacheCommands.shownLocation(field: field, path: path ?? []) }
 }

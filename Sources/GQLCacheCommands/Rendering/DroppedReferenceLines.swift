@@ -3,7 +3,7 @@ import CacheStore
 extension DroppedReferences {
     /// One line per dropped reference: `Droid:2001 friends[1] → Human:1002 (list element)`.
     var lines: [String] {
-        dropped.map { "\(key.display) \($0.location) → \($0.target.display) (\($0.droppedPart))" }
+        dropped.map { "\(key.display) \($0.shownLocation) → \($0.target.display) (\($0.droppedPart))" }
     }
 
     var json: [JSONOutput] {

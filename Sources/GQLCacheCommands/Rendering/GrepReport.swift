@@ -5,7 +5,7 @@ enum GrepReport {
     /// `friends[1]`, `meta.source`, `search(…)[0][1]`: the field key, then
     /// `[index]` for list elements and `.name` for object members.
     static func path(_ match: ValueMatch) -> String {
-        match.field + match.path.map(\.description).joined()
+        shownLocation(field: match.field, path: match.path)
     }
 
     /// `Human:1000 name: "Luke Skywalker"`, or `Droid:2001 friends[1] → Human:1002`

@@ -63,7 +63,7 @@ struct HealthRendering {
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
-        text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.location) → \($0.to.display)" }
+        text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.shownLocation) → \($0.to.display)" }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
         // A file SQLite finds damaged gets no repair by gqlcache: what was read

@@ -139,9 +139,9 @@ extension RecordChanges.RecordChange {
         [style.key(key.display) + (isNew ? " " + style.added("(new record)") : "")] + fields.map { change in
             let after = style.added(JSONWriter.string(for: change.after, asStored: false))
             if let before = change.before {
-                return "  \(change.field): \(style.removed(JSONWriter.string(for: before, asStored: false))) → \(after)"
+                return "  \(change.field.shownOnLine): \(style.removed(JSONWriter.string(for: before, asStored: false))) → \(after)"
             }
-            return "  \(style.added("+")) \(change.field): \(after)"
+            return "  \(style.added("+")) \(change.field.shownOnLine): \(after)"
         }
     }
 

@@ -92,7 +92,7 @@ struct RecordTreeRenderer {
             return
         }
         for (index, name) in names.enumerated() {
-            renderValue(record.fields[name]!, label: name, prefix: prefix, isLast: index == names.count - 1,
+            renderValue(record.fields[name]!, label: name.shownOnLine, prefix: prefix, isLast: index == names.count - 1,
                         depth: depth, path: path, tree: &tree, emit: emit)
         }
     }

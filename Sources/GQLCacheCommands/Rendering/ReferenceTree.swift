@@ -66,7 +66,7 @@ struct ReferenceTree {
         func draw(_ nodes: [Node], prefix: String) {
             for (index, node) in nodes.enumerated() {
                 let last = index == nodes.count - 1
-                var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.location) → " + style.reference(node.reference.target.display)
+                var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.shownLocation) → " + style.reference(node.reference.target.display)
                 if let typename = node.typename { line += " " + style.dim("(\(typename))") }
                 if let state = node.state { line += " " + style.problem("(\(state))") }
                 if node.repeated { line += " " + style.dim("(above)") }

@@ -108,7 +108,7 @@ struct RemovalOutcome {
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
         let shown = dangling.references
         for reference in shown {
-            text += "  \(reference.from.display) \(reference.location) → \(style.problem(reference.to.display))\n"
+            text += "  \(reference.from.display) \(reference.shownLocation) → \(style.problem(reference.to.display))\n"
         }
         if dangling.count > shown.count {
             text += "  … and \(dangling.count - shown.count) more (--format json lists them all)\n"
