@@ -58,7 +58,8 @@ struct JSONReader {
                     guard reader.peek() == UInt8(ascii: "\"") else { throw reader.error("expected a member name in quotes") }
                     let name = try reader.parseString()
                     try reader.expect(UInt8(ascii: ":"))
-                    members.append((name, try reader.parseValue(depth: 1)))
+                    // Each member is a record: nested as deep as a stored one may be.
+                    members.append((name, try reader.parseValue(depth: 0)))
                     reader.skipWhitespace()
                     guard let next = reader.peek() else { throw reader.error("unterminated object") }
                     reader.index += 1
@@ -109,11 +110,14 @@ struct JSONReader {
     }
 
     /// Parses any JSON value (used for values given on the command line).
-    static func parseValue(_ text: String) throws -> FieldValue {
+    /// `wrapperLevels`: how many levels of nesting wrap a record in the
+    /// text (one for a JSON Lines line), which the limit does not count,
+    /// so that a line holds any record a cache file can.
+    static func parseValue(_ text: String, wrapperLevels: Int = 0) throws -> FieldValue {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
-            let value = try reader.parseValue(depth: 0)
+            let value = try reader.parseValue(depth: -wrapperLevels)
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
             return value

@@ -39,7 +39,7 @@ public enum RecordLine {
     public static func record(fromLine line: String) throws -> Record {
         let value: FieldValue
         do {
-            value = try JSONReader.parseValue(line)
+            value = try JSONReader.parseValue(line, wrapperLevels: 1)
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.cannotConvert(message: "not JSON: \(error.message) at byte \(error.offset)")
         }

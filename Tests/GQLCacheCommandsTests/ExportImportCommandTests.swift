@@ -595,4 +595,21 @@ extension ExportImportCommandTests {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'A:1'"), #"{"x":1,"y":2,"z":null}"#)
     }
+
+    /// A line or an entity wraps its record in one more level of JSON: the
+    /// nesting limit counts from the record, so any record the file holds
+    /// comes back.
+    func testARecordNestedToTheLimitComesBackThroughBothForms() throws {
+        let deep = #"{"a":"# + String(repeating: "[", count: 1998) + "1" + String(repeating: "]", count: 1998) + "}"
+        let cache = try makeCache("deep.sqlite", [Record(key: "Plain:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])
+        XCTAssertEqual(gqlcache("show", cache, "Deep:1").status, .success)
+        for form in ["jsonl", "apollo-client"] {
+            let exported = path("deep.\(form)")
+            XCTAssertEqual(gqlcache("export", cache, "--format", form, "-o", exported).status, .success)
+            let copy = path("deep-\(form).sqlite")
+            let imported = gqlcache("import", copy, exported, "--create")
+            XCTAssertEqual(imported.status, .success, "\(form): \(imported.stderr)")
+            XCTAssertEqual(gqlcache("diff", cache, copy).status, .success, form)
+        }
+    }
 }
