@@ -11,6 +11,13 @@ extension ReadTransaction {
         try forEachStoredRow(sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY key") { stored, _ in try body(stored) }
     }
 
+    /// How many rows the scans above skip: a NULL or BLOB key (the column's
+    /// TEXT affinity makes any number text). Two ranges of the key index,
+    /// not a scan.
+    public func rowsWithoutTextKeyCount() throws -> Int {
+        try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE key IS NULL OR key >= X''") ?? 0
+    }
+
     /// ``forEachStoredRecord(_:)`` that also says, from SQLite's own JSON
     /// check, whether each row is surely well formed (a JSON object), so
     /// that a row can be passed on as text without being decoded; a row

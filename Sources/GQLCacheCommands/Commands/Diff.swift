@@ -58,9 +58,12 @@ extension GQLCache {
                 context.stdout.write("{\n  \"records\": [")
                 opened = true
             }
+            var uncompared: [(path: String, rows: Int)] = []
             let counts = try first.read { a in
-                try second.read { b in
-                    try a.compare(with: b) { difference in
+                uncompared.append((file.path, try a.rowsWithoutTextKeyCount()))
+                return try second.read { b in
+                    uncompared.append((other, try b.rowsWithoutTextKeyCount()))
+                    return try a.compare(with: b) { difference in
                         guard detail != .summary else { return }
                         switch output.format {
                         case .text:
@@ -93,6 +96,11 @@ extension GQLCache {
                 }
             case .jsonl:
                 context.print(JSONOutput.object([("type", .string("summary"))] + DiffReport.countMembers(counts)).rendered(pretty: false))
+            }
+            for (path, rows) in uncompared where rows > 0 {
+                context.warn(
+                    "\(plural(rows, "row")) of \(path) \(rows == 1 ? "has" : "have") no text key (NULL or a BLOB), which Apollo never reads; "
+                        + "not compared (gqlcache doctor lists them)")
             }
             // As diff and cmp: 1 says the files differ, without a message.
             if !counts.isSame { throw CommandFailure(.notFound, "") }

@@ -69,11 +69,19 @@ extension GQLCache {
             }
             let fileOutput = try output.map { try FileOutput(path: $0, removedOnStop: context.catchesStopSignals) }
             let sink: TextSink = fileOutput ?? context.stdout
-            let count = try store.read { tx in
+            let (count, skipped) = try store.read { tx in
+                let count: Int
                 switch format {
-                case .jsonl: return try writeLines(tx, to: sink, context: context)
-                case .apolloClient: return try writeExtract(tx, to: sink, context: context)
+                case .jsonl: count = try writeLines(tx, to: sink, context: context)
+                case .apolloClient: count = try writeExtract(tx, to: sink, context: context)
                 }
+                return (count, try tx.rowsWithoutTextKeyCount())
+            }
+            if skipped > 0 {
+                // Not records as Apollo reads the file: the export is whole without them, but say so.
+                context.warn(
+                    "\(plural(skipped, "row")) of \(file.path) \(skipped == 1 ? "has" : "have") no text key (NULL or a BLOB), "
+                        + "which Apollo never reads; not exported (gqlcache doctor lists them)")
             }
             if let fileOutput {
                 try fileOutput.commit()
