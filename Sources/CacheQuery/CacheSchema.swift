@@ -290,6 +290,7 @@ extension CacheSchema {
             case (.enumeration, _, _): fits = false
             case (_, "Int", .int), (_, "Float", .int), (_, "Float", .double): fits = true
             case (_, "Int", .double(let number)): fits = number.rounded() == number && abs(number) < 9.3e18
+            case (_, "Float", .number): fits = true  // one too large to store is refused as such
             case (_, "Int", _), (_, "Float", _): fits = false
             case (_, "String", .string), (_, "ID", .string), (_, "ID", .int), (_, "Boolean", .bool): fits = true
             case (_, "String", _), (_, "ID", _), (_, "Boolean", _): fits = false

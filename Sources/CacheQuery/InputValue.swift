@@ -21,6 +21,8 @@ public indirect enum InputValue: Equatable, Sendable {
         case .bool(let flag): self = .boolean(flag)
         case .int(let number): self = .int(number)
         case .double(let number): self = .float(number)
+        // Beyond what an argument's Int or Float holds: its nearest Double.
+        case .number(let text): self = .float(Double(text) ?? 0)
         case .string(let text): self = .string(text)
         case .reference(let key): self = .object(["$reference": .string(key.rawValue)])
         case .list(let elements): self = .list(elements.map(InputValue.init(json:)))

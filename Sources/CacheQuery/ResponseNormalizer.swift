@@ -30,6 +30,7 @@ public struct KeyPolicy: Sendable, Equatable {
             case .string(let value)?: text = value
             case .int(let value)?: text = String(value)
             case .double(let value)?: text = value.description
+            case .number(let value)?: text = value
             case .bool(let value)?: text = value ? "true" : "false"
             default: return nil
             }
@@ -342,6 +343,8 @@ private struct Pass {
         switch value {
         case .double(let number) where !number.isFinite:
             return "the number is too large for a Double; Apollo cannot store it"
+        case .number(let text) where Double(text)?.isFinite != true:
+            return "the number is too large for a Double; Apollo cannot store it"
         case .list(let elements):
             return elements.lazy.compactMap(unstorableProblem).first
         case .object(let members):
@@ -349,7 +352,7 @@ private struct Pass {
             return members.keys.sorted().lazy.compactMap { unstorableProblem(members[$0]!) }.first
         case .reference:
             return referenceProblem
-        case .null, .bool, .int, .double, .string:
+        case .null, .bool, .int, .double, .number, .string:
             return nil
         }
     }

@@ -94,7 +94,7 @@ public enum ApolloClientForm {
                     message: "record '\(key)', field '\(field)': an object with \"$reference\" beside other members, which Apollo iOS reads as a reference to '\(target)'; the apollo-client form cannot hold its other members")
             }
             return .object(try members.mapValues { try exported($0, key: key, field: field) })
-        case .null, .bool, .int, .double, .string:
+        case .null, .bool, .int, .double, .number, .string:
             return value
         }
     }
@@ -162,7 +162,7 @@ public enum ApolloClientForm {
             return .object(converted)
         case .reference(let target):
             return .reference(cacheKey(forEntityID: target.rawValue))
-        case .null, .bool, .int, .double, .string:
+        case .null, .bool, .int, .double, .number, .string:
             return value
         }
     }

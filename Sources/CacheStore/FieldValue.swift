@@ -5,8 +5,10 @@
 /// ```
 ///
 /// Numbers keep the form they had in the file: an integer literal is `.int`,
-/// anything with a fraction or exponent is `.double`. As JSON values `4` and
-/// `4.0` are the same number, so they compare equal. `.object` is an inline
+/// anything with a fraction or exponent is `.double`, and a number neither
+/// holds (an integer beyond 64 bits, a magnitude beyond a Double's range)
+/// is `.number`, its text as the file has it. As JSON values `4` and `4.0`
+/// are the same number, so they compare equal. `.object` is an inline
 /// JSON object (a custom scalar); a JSON object whose only member is a string
 /// `$reference` is a `.reference`.
 public enum FieldValue: Sendable, CustomStringConvertible {
@@ -14,6 +16,11 @@ public enum FieldValue: Sendable, CustomStringConvertible {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// A number that neither an Int64 nor a Double holds (an integer
+    /// beyond 64 bits, such as `18446744073709551615`; `1e400`; `1e-400`),
+    /// kept as the file writes it: shown, compared and written back
+    /// exactly, where a Double would round it (or make it infinity or 0).
+    case number(String)
     case string(String)
     case reference(CacheKey)
     case list([FieldValue])
@@ -39,7 +46,7 @@ public enum FieldValue: Sendable, CustomStringConvertible {
         case .reference(let key): found.append(key)
         case .list(let elements): for element in elements { element.collectReferences(into: &found) }
         case .object(let members): for key in members.keys.sorted() { members[key]!.collectReferences(into: &found) }
-        case .null, .bool, .int, .double, .string: break
+        case .null, .bool, .int, .double, .number, .string: break
         }
     }
 }
@@ -53,6 +60,10 @@ extension FieldValue: Equatable {
         case let (.int(a), .int(b)): return a == b
         case let (.double(a), .double(b)): return a == b
         case let (.int(a), .double(b)), let (.double(b), .int(a)): return Double(a) == b && Double(exactly: b) != nil && Int64(exactly: b) == a
+        case let (.number(a), .number(b)): return NumberText.same(a, b)
+        case let (.number(a), .int(b)), let (.int(b), .number(a)): return NumberText.same(a, String(b))
+        case let (.number(a), .double(b)), let (.double(b), .number(a)):
+            return b.isFinite && b == b.rounded() && NumberText.same(a, NumberText.wholeDigits(of: b))
         case let (.string(a), .string(b)): return a == b
         case let (.reference(a), .reference(b)): return a == b
         case let (.list(a), .list(b)): return a == b
@@ -69,6 +80,8 @@ extension FieldValue: Hashable {
         case .bool(let value): hasher.combine(value)
         case .int(let value): hasher.combine(Double(value))
         case .double(let value): hasher.combine(value)
+        // Equal numbers are the same Double (the nearest to their value).
+        case .number(let text): hasher.combine(Double(text) ?? 0)
         case .string(let value): hasher.combine(value)
         case .reference(let key): hasher.combine(key)
         case .list(let elements): hasher.combine(elements)

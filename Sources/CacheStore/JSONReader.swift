@@ -379,11 +379,16 @@ struct JSONReader {
         guard converting else { return .null }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
-        // A number too large for a Double reads as infinity, as in SQLite; it
-        // is written back as 1e999, which reads as infinity again.
         guard let value = Double(text) else {
             index = start
             throw error("invalid number")
+        }
+        // An integer beyond 64 bits, or a magnitude a Double cannot reach
+        // (infinity, or 0 for a number that is not): kept as written.
+        if isInteger || !value.isFinite || (value == 0 && text.utf8.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
+            // A zero with a nonzero exponent only: 0e5 is 0.
+            if value == 0, let parsed = NumberText.value(of: text), parsed.digits.isEmpty { return .double(value) }
+            return .number(text)
         }
         return .double(value)
     }

@@ -129,6 +129,7 @@ public struct JSONText {
         case .bool(let flag): flag ? append("true") : append("false")
         case .int(let number): append(number)
         case .double(let number): append(raw: asStored ? JSONWriter.formatAsStored(number) : JSONWriter.format(number))
+        case .number(let text): append(raw: text)
         case .string(let text): appendQuoted(text, asStored: asStored)
         case .reference(let key):
             append("{\"$reference\":")
@@ -170,7 +171,7 @@ extension FieldValue {
             return .int(integer)
         case .list(let elements): return .list(elements.map(\.asStored))
         case .object(let members): return .object(members.mapValues(\.asStored))
-        case .null, .bool, .int, .string, .reference: return self
+        case .null, .bool, .int, .number, .string, .reference: return self
         }
     }
 }

@@ -100,7 +100,7 @@ extension FieldValue {
             for name in members.keys.sorted(by: byteOrder) {
                 members[name]!.collectReferencePaths(field: field, path: path + [.member(name)], into: &found)
             }
-        case .null, .bool, .int, .double, .string:
+        case .null, .bool, .int, .double, .number, .string:
             break
         }
     }
@@ -136,7 +136,7 @@ extension FieldValue {
                 }
             }
             return .object(kept)
-        case .null, .bool, .int, .double, .string:
+        case .null, .bool, .int, .double, .number, .string:
             return self
         }
     }

@@ -144,7 +144,7 @@ extension Record {
         switch value {
         case .null: return
         case .bool: subject = value.description
-        case .int, .double:
+        case .int, .double, .number:
             numberText = texts.text(field: field, path: path)
             subject = numberText ?? value.description
         case .string(let text): subject = text

@@ -430,6 +430,7 @@ extension FieldValue {
         case .bool(let flag): return flag
         case .int(let number): return NSNumber(value: number)
         case .double(let number): return NSNumber(value: number)
+        case .number(let text): return NSDecimalNumber(string: text)
         case .string(let text): return text
         case .reference(let key): return ["$reference": key.rawValue]
         case .list(let elements): return elements.map(\.foundationObject)

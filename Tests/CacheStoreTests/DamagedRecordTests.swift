@@ -146,8 +146,8 @@ final class DamagedRecordTests: XCTestCase {
         }
         XCTAssertEqual(notWellFormed, failing)
         let infinite = try XCTUnwrap(try store.read { try $0.record(for: "Odd:infinite") })
-        XCTAssertEqual(infinite["n"], .double(.infinity))
-        XCTAssertEqual(infinite.jsonText, #"{"n":1e999}"#, "written back as a number that reads as infinity again")
+        XCTAssertEqual(infinite["n"], .number("1e999"))
+        XCTAssertEqual(infinite.jsonText, #"{"n":1e999}"#, "written back as the file has it")
     }
 
     /// The current DDL has no NOT NULL on `key`, so a damaged file can hold

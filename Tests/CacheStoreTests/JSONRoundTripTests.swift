@@ -201,11 +201,8 @@ final class JSONRoundTripTests: XCTestCase {
         XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "4.0")), "double")
         XCTAssertEqual(Self.caseName(try FieldValue(jsonText: "4e0")), "double")
         XCTAssertEqual(try FieldValue(jsonText: "9223372036854775807"), .int(Int64.max))
-        // Past Int64 the number is still read, as a double, not rejected.
-        guard case .double(let big) = try FieldValue(jsonText: "9223372036854775808") else {
-            return XCTFail("an integer past Int64 should read as a double")
-        }
-        XCTAssertEqual(big, 9223372036854775808.0)
+        // Past Int64 the number is still read, kept as written, not rejected.
+        XCTAssertEqual(try FieldValue(jsonText: "9223372036854775808"), .number("9223372036854775808"))
     }
 
     // MARK: References
@@ -385,10 +382,30 @@ final class JSONRoundTripTests: XCTestCase {
         }
         XCTAssertThrowsError(try FieldValue(jsonText: "1 2"))
         XCTAssertThrowsError(try FieldValue(jsonText: "NaN"))
-        // SQLite's json_valid accepts a number too large for a Double; so does
-        // the store, as infinity written back as 1e999.
-        XCTAssertEqual(try FieldValue(jsonText: "1e999"), .double(.infinity))
-        XCTAssertEqual(try FieldValue(jsonText: "-1e999").description, "-1e999")
+        // SQLite's json_valid accepts a number too large for a Double; so
+        // does the store, keeping it as written.
+        XCTAssertEqual(try FieldValue(jsonText: "1e999"), .number("1e999"))
+        XCTAssertEqual(try FieldValue(jsonText: "-1e400").description, "-1e400")
+    }
+
+    /// An integer beyond 64 bits, or a magnitude beyond a Double's range,
+    /// is kept as written: shown and compared exactly, never rounded.
+    func testNumbersNeitherAnInt64NorADoubleHoldsAreKeptAsWrittenAndComparedExactly() throws {
+        let record = try Record(key: "N:1", jsonText: #"{"u":18446744073709551615,"big":12345678901234567890123,"huge":1e400,"tiny":1e-400,"zero":0e5,"neg":-9223372036854775809}"#)
+        XCTAssertEqual(record["u"], .number("18446744073709551615"))
+        XCTAssertEqual(record["huge"], .number("1e400"))
+        XCTAssertEqual(record["tiny"], .number("1e-400"))
+        XCTAssertEqual(record["zero"], .double(0), "0e5 is zero, which a Double holds")
+        XCTAssertEqual(record["neg"], .number("-9223372036854775809"))
+        XCTAssertEqual(record.jsonText, #"{"big":12345678901234567890123,"huge":1e400,"neg":-9223372036854775809,"tiny":1e-400,"u":18446744073709551615,"zero":0}"#)
+        // Compared by decimal value: the same number however written, two numbers however close.
+        XCTAssertNotEqual(FieldValue.number("18446744073709551615"), .number("18446744073709551614"))
+        XCTAssertNotEqual(FieldValue.number("1e400"), .number("1e401"))
+        XCTAssertEqual(FieldValue.number("1e400"), .number("10E+399"))
+        XCTAssertEqual(FieldValue.number("18446744073709551616"), .number("1.8446744073709551616e19"))
+        XCTAssertEqual(FieldValue.number("18446744073709551616"), .double(18446744073709551616.0), "2^64, which a Double holds exactly")
+        XCTAssertNotEqual(FieldValue.number("18446744073709551617"), .double(18446744073709551616.0))
+        XCTAssertEqual(Set<FieldValue>([.number("18446744073709551616"), .double(18446744073709551616.0)]).count, 1)
     }
 
     func testAbsurdNestingIsRejectedInsteadOfCrashing() {
@@ -404,6 +421,7 @@ final class JSONRoundTripTests: XCTestCase {
         case .bool: return "bool"
         case .int: return "int"
         case .double: return "double"
+        case .number: return "number"
         case .string: return "string"
         case .reference: return "reference"
         case .list: return "list"

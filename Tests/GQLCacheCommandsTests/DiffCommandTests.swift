@@ -131,6 +131,25 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(result.lines, ["~ K:2", "    ~ n: 1 → 1.5", "1 record differs: 1 changed; 1 the same"].map { $0 })
     }
 
+    /// Numbers no Double holds exactly are compared by their decimal value,
+    /// and shown as the file writes them: two unsigned 64-bit ids that round
+    /// to one Double are two values, and 1e400 is not shown as infinity.
+    func testNumbersBeyondADoubleAreComparedExactlyAndShownAsWritten() throws {
+        let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"u":18446744073709551615,"h":1e400,"same":1E22}"#)])
+        let b = try makeCache("b.sqlite", [], raw: [("K:1", #"{"u":18446744073709551614,"h":1e401,"same":10000000000000000000000}"#)])
+        XCTAssertEqual(gqlcache("diff", a, b).lines, [
+            "~ K:1", "    ~ h: 1e400 → 1e401", "    ~ u: 18446744073709551615 → 18446744073709551614", "1 record differs: 1 changed; 0 the same",
+        ])
+        XCTAssertEqual(gqlcache("show", a, "K:1").lines, ["K:1", "├─ h: 1e400", "├─ same: 1e+22", "└─ u: 18446744073709551615"])
+        let lines = path("a.jsonl")
+        XCTAssertEqual(gqlcache("export", a, "-o", lines).status, .success)
+        let copy = path("copy.sqlite")
+        XCTAssertEqual(gqlcache("import", copy, lines, "--create").status, .usage, "1e400 is refused, as write refuses it")
+        try Data(#"{"key":"K:1","record":{"u":18446744073709551615}}"#.utf8).write(to: URL(fileURLWithPath: lines))
+        XCTAssertEqual(gqlcache("import", copy, lines, "--create").status, .success)
+        XCTAssertEqual(try sqliteShell(copy, "SELECT record FROM records"), #"{"u":18446744073709551615}"#, "not rounded to a Double")
+    }
+
     func testADamagedRecordIsADifferenceThatSaysWhichSide() throws {
         let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"n":1}"#)])
         let b = try makeCache("b.sqlite", [], raw: [("K:1", "{oops")])

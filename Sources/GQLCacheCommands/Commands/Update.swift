@@ -196,7 +196,7 @@ extension GQLCache {
                     // as --var keeps it for a String or ID.
                     if case .scalar(.string) = value.value(at: components) {
                         switch newValue {
-                        case .int, .double, .bool: newValue = .string(text)
+                        case .int, .double, .number, .bool: newValue = .string(text)
                         default: break
                         }
                     }

@@ -134,11 +134,12 @@ final class ImportReader {
 
     /// A number too large for a Double reads as infinity, which Apollo's
     /// JSONSerialization cannot write: `write` refuses it, and so does
-    /// import, rather than store it as 1e999.
+    /// import, rather than store what Apollo could not read.
     private static func unstorableNumber(in record: Record) -> String? {
         func holdsInfinity(_ value: FieldValue) -> Bool {
             switch value {
             case .double(let number): return !number.isFinite
+            case .number(let text): return Double(text)?.isFinite != true
             case .list(let elements): return elements.contains(where: holdsInfinity)
             case .object(let members): return members.values.contains(where: holdsInfinity)
             case .null, .bool, .int, .string, .reference: return false
