@@ -42,14 +42,20 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertFalse(bash.stdout.contains("complete -o filenames -F _gqlcache gqlcache"), "the generated function is registered only through the wrapper")
         // Everything else is the parser's own script, but for the candidates
         // gqlcache prints, which compgen -W would expand: offered as they are.
-        let parsers = gqlcache("--generate-completion-script", "bash").stdout
+        let parsers = GQLCache.completionScript(for: .bash)
         let expanding = #"__gqlcache_add_completions -W "$(__gqlcache_custom_complete "#
         XCTAssertTrue(parsers.contains(expanding))
         XCTAssertFalse(bash.stdout.contains(expanding))
         let parsersBody = String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
         XCTAssertTrue(bash.stdout.hasPrefix(parsersBody))
-        XCTAssertEqual(gqlcache("completions", "zsh").stdout, gqlcache("--generate-completion-script", "zsh").stdout)
+        XCTAssertEqual(gqlcache("completions", "zsh").stdout, GQLCache.completionScript(for: .zsh) + "\n")
+        // The parser's own option, which packagers call, prints the same scripts.
+        for shell in ["bash", "zsh", "fish"] {
+            XCTAssertEqual(gqlcache("--generate-completion-script", shell).stdout, gqlcache("completions", shell).stdout, shell)
+            XCTAssertEqual(gqlcache("--generate-completion-script=\(shell)").stdout, gqlcache("completions", shell).stdout, shell)
+        }
+        XCTAssertEqual(gqlcache("--generate-completion-script", "tcsh").status, .usage)
         XCTAssertTrue(gqlcache("completions", "fish").stdout.contains("function __gqlcache_cursor_index_in_token"))
         let wrong = gqlcache("completions", "tcsh")
         XCTAssertEqual(wrong.status, .usage)

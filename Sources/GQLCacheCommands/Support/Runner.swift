@@ -46,7 +46,35 @@ public enum GQLCacheMain {
         return status
     }
 
+    /// The shell `--generate-completion-script [SHELL]` asks for (before any
+    /// `--`), as the parser reads it: the next argument, `=SHELL`, or the
+    /// login shell when none is given. Nil for a shell it does not know,
+    /// which the parser then refuses.
+    static func completionScriptRequest(_ arguments: [String]) -> CompletionShell? {
+        let option = "--generate-completion-script"
+        let options = arguments.prefix { $0 != "--" }
+        guard let index = options.firstIndex(where: { $0 == option || $0.hasPrefix(option + "=") }) else { return nil }
+        let name: String?
+        if options[index].hasPrefix(option + "=") {
+            name = String(options[index].dropFirst(option.count + 1))
+        } else if index + 1 < options.endIndex, !options[index + 1].hasPrefix("-") {
+            name = options[index + 1]
+        } else {
+            name = nil
+        }
+        guard let name else { return CompletionShell.autodetected() }
+        return CompletionShell(rawValue: name)
+    }
+
     private static func runCommand(arguments: [String], context: CommandContext) -> ExitStatus {
+        // The parser's own --generate-completion-script, which packagers call,
+        // prints the scripts 'completions' prints: the parser's bash script
+        // would expand $(…) in the cache's keys when Tab lists them.
+        if let shell = completionScriptRequest(arguments) {
+            let script = CompletionScripts.script(for: shell)
+            context.stdout.write(script.hasSuffix("\n") ? script : script + "\n")
+            return .success
+        }
         if let command = parsePlainly(arguments) { return run(command, arguments: arguments, context: context) }
         // `gqlcache FILE info`: the command was meant to come first.
         if arguments.count >= 2, let first = arguments.first, !GQLCache.commandNames.contains(first), isRegularFile(first),
