@@ -49,7 +49,8 @@ final class GeneratedFilesTests: XCTestCase {
         let parsersBody = String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
         XCTAssertTrue(bash.stdout.hasPrefix(parsersBody))
-        XCTAssertEqual(gqlcache("completions", "zsh").stdout, GQLCache.completionScript(for: .zsh) + "\n")
+        XCTAssertEqual(gqlcache("completions", "zsh").stdout, CompletionScripts.zsh(GQLCache.completionScript(for: .zsh)) + "\n")
+        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
         // The parser's own option, which packagers call, prints the same scripts.
         for shell in ["bash", "zsh", "fish"] {
             XCTAssertEqual(gqlcache("--generate-completion-script", shell).stdout, gqlcache("completions", shell).stdout, shell)

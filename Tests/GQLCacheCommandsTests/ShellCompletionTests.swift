@@ -243,6 +243,12 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.press("Tab")
         try terminal.waitFor("Droid:2001                                        Droid:2001.friendsConnection(after:null,first:2)")
         try terminal.press("C-u")
+        // A `!` in a key is escaped, or zsh would take it for a history event at Enter.
+        try terminal.type("gqlcache rm starwars.sqlite MUTATION_ROOT.")
+        try terminal.press("Tab")
+        try terminal.waitFor(#"great\ movie\!,stars:5\]\)"#)
+        try terminal.type(" --dry-run\n")
+        try terminal.waitFor("would remove 1 record")
         try terminal.type("gqlcache read starwars.sqlite --document starwars.graphql HeroN")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache read starwars.sqlite --document starwars.graphql HeroName ")

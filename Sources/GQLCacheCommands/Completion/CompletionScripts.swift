@@ -9,8 +9,21 @@ enum CompletionScripts {
         switch shell {
         case .bash: return bash(generated)
         case .fish: return fish(generated)
+        case .zsh: return zsh(generated)
         default: return generated
         }
+    }
+
+    /// The generated zsh function turns BANG_HIST off for itself, and zsh
+    /// quotes a candidate for the line as the options then in force say:
+    /// a key with `!` (a review's text) went in unescaped, and at Enter zsh
+    /// took it for a history event. Candidates are added with BANG_HIST as
+    /// zsh has it by default, so `!` is inserted as `\!`.
+    static func zsh(_ generated: String) -> String {
+        let adder = "__gqlcache_complete() {\n"
+        guard let start = generated.range(of: adder) else { return generated }
+        return generated.replacingCharacters(
+            in: start, with: adder + "    setopt localoptions banghist  # added (see CompletionScripts.swift): `!` is escaped\n")
     }
 
     /// fish 3 refuses `commandline -C` (the cursor) where no command line is
