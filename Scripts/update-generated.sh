@@ -20,7 +20,9 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
     # An empty line is not mdoc (man warns); a paragraph break is what it means.
     # No hyphenation: paths and option names must copy as they are. The
     # synopsis says that every command takes the cache file first.
-    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
+    # '…' is written '...': a page read without a UTF-8 locale has no glyph
+    # for it, and troff would drop it with a warning.
+    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
         -e 's/^\.Os$/.Os\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
