@@ -150,6 +150,14 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(copy, "SELECT record FROM records"), #"{"u":18446744073709551615}"#, "not rounded to a Double")
     }
 
+    func testStringsThatDifferOnlyInUnicodeNormalizationAreShownEscapedSoTheyLookDifferent() throws {
+        let a = try makeCache("a.sqlite", [Record(key: "K:1", fields: ["a": .string("caf\u{E9} \u{1F600}")])])
+        let b = try makeCache("b.sqlite", [Record(key: "K:1", fields: ["a": .string("cafe\u{301} \u{1F600}")])])
+        XCTAssertEqual(gqlcache("diff", a, b).lines, [
+            "~ K:1", #"    ~ a: "caf\u00e9 \ud83d\ude00" → "cafe\u0301 \ud83d\ude00""#, "1 record differs: 1 changed; 0 the same",
+        ])
+    }
+
     func testADamagedRecordIsADifferenceThatSaysWhichSide() throws {
         let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"n":1}"#)])
         let b = try makeCache("b.sqlite", [], raw: [("K:1", "{oops")])

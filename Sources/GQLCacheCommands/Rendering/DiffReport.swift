@@ -38,9 +38,32 @@ enum DiffReport {
         switch (field.before, field.after) {
         case (nil, let after?): return style.added("+ \(field.field.shownOnLine): \(json(after))")
         case (let before?, nil): return style.removed("- \(field.field.shownOnLine): \(json(before))")
-        case (let before?, let after?): return "~ \(field.field.shownOnLine): \(style.removed(json(before))) → \(style.added(json(after)))"
+        case (let before?, let after?):
+            var (shownBefore, shownAfter) = (json(before), json(after))
+            // Values that differ only in how they write a character (é composed
+            // or decomposed) look alike: their characters beyond ASCII are escaped.
+            if shownBefore == shownAfter { (shownBefore, shownAfter) = (asciiOnly(shownBefore), asciiOnly(shownAfter)) }
+            return "~ \(field.field.shownOnLine): \(style.removed(shownBefore)) → \(style.added(shownAfter))"
         case (nil, nil): return "~ \(field.field.shownOnLine)"
         }
+    }
+
+    /// `text` with every character beyond ASCII as a JSON escape (`\u00e9`,
+    /// a surrogate pair beyond U+FFFF). Used only inside JSON strings' text
+    /// here: a value's JSON, where the escape reads as the character.
+    static func asciiOnly(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            guard scalar.value > 0x7E else {
+                shown.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                shown += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return shown
     }
 
     /// Which side is damaged and how, for a record whose fields cannot be listed.
