@@ -28,6 +28,11 @@ public final class CacheStore: Sendable {
     /// its folder cannot be written (SQLite cannot create the -shm index):
     /// changes still in the -wal file are then not seen.
     public let isImmutableSnapshot: Bool
+    /// For a file opened as immutable (read without locks): the file as it
+    /// was before it was opened. A read that ends with the file otherwise
+    /// (the app opened it, and may have checkpointed into it mid-read) is
+    /// refused rather than trusted.
+    let unlockedSignature: FileProbe.Signature?
     let queue: DatabaseQueue
     /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
     let pendingBackup = PendingBackup()
@@ -47,8 +52,9 @@ public final class CacheStore: Sendable {
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
-        isImmutableSnapshot: Bool = false, queue: DatabaseQueue, interruption: Interruption
+        isImmutableSnapshot: Bool = false, unlockedSignature: FileProbe.Signature? = nil, queue: DatabaseQueue, interruption: Interruption
     ) {
+        self.unlockedSignature = unlockedSignature
         self.interruption = interruption
         self.path = path
         self.access = access
@@ -68,22 +74,69 @@ public final class CacheStore: Sendable {
             // both while one does) and everything is in the main file. Reading
             // it as immutable creates neither file beside it, as a plain
             // read-only open of a WAL file would.
-            let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
-            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
+            let signature = FileProbe.signature(path)
+            let (queue, format) = try checkingUnchanged(path, since: signature) {
+                try openDetecting(
+                    sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout,
+                    interruption: interruption)
+            }
+            return CacheStore(
+                path: path, access: access, format: format, busyTimeout: busyTimeout, unlockedSignature: signature, queue: queue,
+                interruption: interruption)
         }
         do {
             let (queue, format) = try openDetecting(
                 sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
             return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
-        } catch CacheStoreError.readOnly(path) where readonly && FileProbe.isWALMode(path) {
+        } catch let error as CacheStoreError where readonly && FileProbe.isWALMode(path) && Self.needsAnIndexItCannotMake(error, path) {
             // A WAL file needs its -shm index, which SQLite cannot create in a
             // folder it may not write: read the file as an immutable snapshot.
-            let (queue, format) = try openDetecting(
-                sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout, interruption: interruption)
+            let signature = FileProbe.signature(path)
+            let (queue, format) = try checkingUnchanged(path, since: signature) {
+                try openDetecting(
+                    sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout,
+                    interruption: interruption)
+            }
             return CacheStore(
-                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true, queue: queue, interruption: interruption)
+                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true,
+                unlockedSignature: signature, queue: queue, interruption: interruption)
         }
+    }
+
+    /// True for a store that reads its file without locks (as immutable)
+    /// when the file has changed since it was opened: the store no longer
+    /// reads the file as it is, and a new one must be opened.
+    public var isOutdatedSnapshot: Bool {
+        unlockedSignature != nil && FileProbe.signature(path) != unlockedSignature
+    }
+
+    /// True for the errors SQLite gives when a WAL file's -shm index is
+    /// missing and its folder cannot be written: "read-only", or, when a
+    /// -wal is there without its -shm, "unable to open".
+    private static func needsAnIndexItCannotMake(_ error: CacheStoreError, _ path: String) -> Bool {
+        switch error {
+        case .readOnly(let failed): return failed == path
+        case .io(let failed, _):
+            let file = FileProbe.resolved(path)
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+            return failed == path && !FileManager.default.fileExists(atPath: file + "-shm") && !FileManager.default.isWritableFile(atPath: folder)
+        default: return false
+        }
+    }
+
+    /// Runs `body`, a read of a file without locks, and refuses what it
+    /// read (or the error it met, a page half rewritten reading as
+    /// corrupt) when the file changed meanwhile.
+    static func checkingUnchanged<T>(_ path: String, since signature: FileProbe.Signature?, _ body: () throws -> T) throws -> T {
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if FileProbe.signature(path) != signature { throw CacheStoreError.changedWhileRead(path: path) }
+            throw error
+        }
+        if FileProbe.signature(path) != signature { throw CacheStoreError.changedWhileRead(path: path) }
+        return result
     }
 
     private static func openDetecting(
@@ -172,6 +225,11 @@ public final class CacheStore: Sendable {
     /// `progress`, when given, hears how far its statements have scanned
     /// (see ``ScanProgress``); it costs a `count(*)` at the start.
     public func read<T>(progress: ProgressHandler? = nil, _ body: (ReadTransaction) throws -> T) throws -> T {
+        guard unlockedSignature != nil else { return try transactionRead(progress: progress, body) }
+        return try Self.checkingUnchanged(path, since: unlockedSignature) { try transactionRead(progress: progress, body) }
+    }
+
+    private func transactionRead<T>(progress: ProgressHandler?, _ body: (ReadTransaction) throws -> T) throws -> T {
         try answeringInterrupts {
             try queue.read { db in
                 let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }

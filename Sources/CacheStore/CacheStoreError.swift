@@ -64,6 +64,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     /// A record to write has a key with a NUL character, which SQLite's text
     /// binding would cut short (and so write another key).
     case keyHoldsNUL(CacheKey)
+    /// A file read as an immutable snapshot (no locks) was changed by
+    /// another process while it was read: what was read may mix its states.
+    case changedWhileRead(path: String)
 }
 
 extension CacheStoreError: CustomStringConvertible, LocalizedError {
@@ -81,6 +84,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return Self.busyMessage(path: path, waited: waited, suggestingBusyTimeout: true)
         case .readOnly(let path):
             return "\(path): the file or its folder is read-only; cannot write"
+        case .changedWhileRead(let path):
+            return "\(path): another process (the app) opened and changed the file while it was read without locks, "
+                + "so what was read may mix two states; run the command again"
         case .io(let path, let message):
             return "\(path): \(message)"
         case .corrupt(let path, let message):

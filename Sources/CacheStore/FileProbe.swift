@@ -72,4 +72,24 @@ public enum FileProbe {
         let head = (try? handle.read(upToCount: 20)) ?? Data()
         return head.count == 20 && head[18] == 2 && head[19] == 2
     }
+
+    /// What changes when another process opens or writes a file: its size,
+    /// modification time and inode, and whether a -wal or -shm file sits
+    /// beside it. Nil when the file cannot be examined.
+    struct Signature: Equatable {
+        let size: Int64
+        let seconds: Int
+        let nanoseconds: Int
+        let inode: UInt64
+        let hasSideFiles: Bool
+    }
+
+    static func signature(_ path: String) -> Signature? {
+        let file = resolved(path)
+        var info = stat()
+        guard stat(file, &info) == 0 else { return nil }
+        return Signature(
+            size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec),
+            inode: UInt64(info.st_ino), hasSideFiles: hasWALSideFiles(path))
+    }
 }

@@ -351,7 +351,8 @@ public final class OpenStores: @unchecked Sendable {
         let key = Key(path: path, access: access, busyTimeout: busyTimeout)
         let file = FileIdentity(path: path)
         if let kept = lock.withLock({ stores[key] }) {
-            if kept.file != nil && kept.file == file { return kept.store }
+            // A file read without locks that the app has since opened is read anew, with them.
+            if kept.file != nil && kept.file == file && !kept.store.isOutdatedSnapshot { return kept.store }
             lock.withLock { stores[key] = nil }
             try? kept.store.close()
         }

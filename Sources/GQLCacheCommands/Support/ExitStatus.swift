@@ -54,7 +54,7 @@ extension ExitStatus {
     init(for error: CacheStoreError) {
         switch error {
         case .notACacheFile: self = .notACache
-        case .busy: self = .busy
+        case .busy, .changedWhileRead: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
         case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord, .keyHoldsNUL: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .transactionEnded: self = .io
