@@ -74,15 +74,7 @@ public final class CacheStore: Sendable {
             // both while one does) and everything is in the main file. Reading
             // it as immutable creates neither file beside it, as a plain
             // read-only open of a WAL file would.
-            let signature = FileProbe.signature(path)
-            let (queue, format) = try checkingUnchanged(path, since: signature) {
-                try openDetecting(
-                    sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout,
-                    interruption: interruption)
-            }
-            return CacheStore(
-                path: path, access: access, format: format, busyTimeout: busyTimeout, unlockedSignature: signature, queue: queue,
-                interruption: interruption)
+            return try openWithoutLocks(path, access: access, busyTimeout: busyTimeout, missingWAL: false, interruption: interruption)
         }
         do {
             let (queue, format) = try openDetecting(
@@ -91,16 +83,25 @@ public final class CacheStore: Sendable {
         } catch let error as CacheStoreError where readonly && FileProbe.isWALMode(path) && Self.needsAnIndexItCannotMake(error, path) {
             // A WAL file needs its -shm index, which SQLite cannot create in a
             // folder it may not write: read the file as an immutable snapshot.
-            let signature = FileProbe.signature(path)
-            let (queue, format) = try checkingUnchanged(path, since: signature) {
-                try openDetecting(
-                    sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout,
-                    interruption: interruption)
-            }
-            return CacheStore(
-                path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: true,
-                unlockedSignature: signature, queue: queue, interruption: interruption)
+            return try openWithoutLocks(path, access: access, busyTimeout: busyTimeout, missingWAL: true, interruption: interruption)
         }
+    }
+
+    /// Opens `path` as immutable: read without locks, and checked against
+    /// the file as it was before (see ``unlockedSignature``). `missingWAL`:
+    /// changes in a -wal file beside it may go unseen (``isImmutableSnapshot``).
+    private static func openWithoutLocks(
+        _ path: String, access: Access, busyTimeout: Double, missingWAL: Bool, interruption: Interruption
+    ) throws -> CacheStore {
+        let signature = FileProbe.signature(path)
+        let (queue, format) = try checkingUnchanged(path, since: signature) {
+            try openDetecting(
+                sqlitePath: immutableURI(for: FileProbe.resolved(path)), path: path, readonly: true, busyTimeout: busyTimeout,
+                interruption: interruption)
+        }
+        return CacheStore(
+            path: path, access: access, format: format, busyTimeout: busyTimeout, isImmutableSnapshot: missingWAL,
+            unlockedSignature: signature, queue: queue, interruption: interruption)
     }
 
     /// True for a store that reads its file without locks (as immutable)
