@@ -377,6 +377,9 @@ public final class OpenStores: @unchecked Sendable {
             defer { stores.removeAll() }
             return stores.values.map(\.store)
         }
-        for store in closing { try? store.close() }
+        // Readers first: in WAL mode the last connection to close moves the
+        // changes into the file and removes the -wal, which only a writer can.
+        for store in closing where store.access == .readOnly { try? store.close() }
+        for store in closing where store.access == .readWrite { try? store.close() }
     }
 }
