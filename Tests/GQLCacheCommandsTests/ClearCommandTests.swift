@@ -63,18 +63,8 @@ final class ClearCommandTests: CommandTestCase {
     func testAnInterruptDuringVacuumSaysTheRemovalStands() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "PRAGMA journal_mode=wal")
-        let reader = Process()
-        let readerInput = Pipe()
-        reader.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        reader.arguments = [cache]
-        reader.standardInput = readerInput
-        reader.standardOutput = FileHandle.nullDevice
-        try reader.run()
-        defer {
-            try? readerInput.fileHandleForWriting.close()
-            reader.waitUntilExit()
-        }
-        readerInput.fileHandleForWriting.write(Data("BEGIN; SELECT count(*) FROM records;\n".utf8))
+        let reader = try RunningSQLiteShell(cache, running: "BEGIN; SELECT count(*) FROM records;")
+        defer { reader.finish() }
         Thread.sleep(forTimeInterval: 0.3)
 
         let clear = Process()

@@ -173,3 +173,28 @@ func runProgram(
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
 }
+
+/// An sqlite3 shell left running on a file after `statements`: another
+/// process, as the app is, holding a transaction open on it until
+/// ``finish()`` closes the shell's input and waits for it to end.
+final class RunningSQLiteShell {
+    private let process = Process()
+    private let input = Pipe()
+
+    init(_ path: String, running statements: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // A busy timeout: a test polling the file for the lock holds a read
+        // lock now and then, and without one the shell's BEGIN EXCLUSIVE
+        // would fail at such a moment and never take the lock.
+        input.fileHandleForWriting.write(Data((".timeout 5000\n" + statements + "\n").utf8))
+    }
+
+    func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

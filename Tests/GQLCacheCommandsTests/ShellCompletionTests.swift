@@ -59,18 +59,8 @@ final class ShellCompletionTests: CommandTestCase {
     /// way) answers at once with no keys, not after the 5 s a command waits.
     func testKeysOfAFileHeldExclusivelyCompleteToNothingAtOnce() throws {
         let cache = path("starwars.sqlite")
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: try XCTUnwrap(shell("sqlite3"), "sqlite3 is needed"))
-        sqlite.arguments = [cache]
-        let input = Pipe()
-        sqlite.standardInput = input
-        sqlite.standardOutput = FileHandle.nullDevice
-        try sqlite.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            sqlite.waitUntilExit()
-        }
-        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';\n".utf8))
+        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        defer { app.finish() }
         let deadline = Date().addingTimeInterval(30)
         while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
             guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
