@@ -40,6 +40,11 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
                 throw CacheStoreError.invalidPattern(pattern: text, message: "not a valid regular expression")
             }
         }
+        if mode == .glob, LikeMatcher.hasUnclosedClass(Array(text.unicodeScalars)) {
+            // SQLite's GLOB fails every key at such a '[', which would read as "no key matches".
+            throw CacheStoreError.invalidPattern(
+                pattern: text, message: "a '[' is never closed by ']' (write [[] for a literal '[')")
+        }
         if [.apollo, .literal, .glob].contains(mode), let argument = sqlCondition().arguments.first,
            argument.utf8.count > Self.maximumSQLPatternLength {
             throw CacheStoreError.invalidPattern(

@@ -82,7 +82,25 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertTrue(try glob("Human:100_", "Human:100_"), "_ is literal in a glob")
         XCTAssertFalse(try glob("Human:100_", "Human:1000"))
         XCTAssertTrue(try glob("*[]]", "Odd:[br]"), "] first in a class is literal")
-        XCTAssertFalse(try glob("Odd:[br", "Odd:[br"), "an unclosed class matches nothing, as in SQLite")
+        XCTAssertTrue(try glob("Odd:[[]br", "Odd:[br"), "[[] is a literal [")
+        XCTAssertTrue(try glob("*[[]*", "Odd:[br"))
+    }
+
+    func testAGlobWithAnUnclosedClassIsRefusedRatherThanMatchingNothing() throws {
+        // SQLite's GLOB fails every key at an unclosed '[': refused, the user would read "no key matches".
+        for text in ["[", "Odd:[br", "*[", "[]", "[^]", "a[b]c[d"] {
+            XCTAssertThrowsError(try KeyPattern(text, mode: .glob), text) { error in
+                XCTAssertEqual("\(error)", "invalid pattern '\(text)': a '[' is never closed by ']' (write [[] for a literal '[')")
+            }
+        }
+        for text in ["[]]", "[^]]", "[[]", "[a-]", "x]", "[a][b]"] {
+            XCTAssertNoThrow(try KeyPattern(text, mode: .glob), text)
+        }
+        // The in-memory matcher agrees with SQLite on what such a pattern matches: nothing, not even itself.
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        try SQLiteShell.run(path, "INSERT INTO records(key, record) VALUES ('Human:[1', '{}')")
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT count(*) FROM records WHERE key GLOB 'Human:[1'"), "0\n")
+        XCTAssertFalse(LikeMatcher.globMatches(Array("Human:[1".unicodeScalars), pattern: Array("Human:[1".unicodeScalars)))
     }
 
     func testRegexModeSearchesAnywhereAndIsCaseSensitiveUnlessAskedOtherwise() throws {
@@ -165,7 +183,7 @@ final class KeyPatternTests: XCTestCase {
         .prefix: ["Human:", "human:", "Q", "QUERY_ROOT.", "Caf", "Café", "Cafe", "É", "Odd:100%", "Odd:", "Emoji:",
                   "Emoji:😀", "z", "Droid:2001", "Ü", "\u{10FFFF}", ""],
         .glob: ["Human:*", "Human:100?", "human:*", "*friendsConnection*", "Droid:2001", "[HD]*", "[^HD]*", "*[%_]*",
-                "Caf?:*", "*/*", "*\\*", "[a-z]*", "*", "", "*[]]", "Odd:[br", "Odd:\\[br]", "*?*?*?*?*?*?*?*?*?*?*?*?*?*?*",
+                "Caf?:*", "*/*", "*\\*", "[a-z]*", "*", "", "*[]]", "Odd:[[]br", "Odd:\\[br]", "*?*?*?*?*?*?*?*?*?*?*?*?*?*?*",
                 "Emoji:?", "[É]*", "*:[0-9][0-9][0-9][0-9]", "Odd:[*]star[?]"],
         .regex: ["Human:100[02]", "^Q", "(?i)starship", "\\.", "é", "e\u{301}", ".", "^$", "\\)$", "^[a-z]", "😀", "%"],
     ]

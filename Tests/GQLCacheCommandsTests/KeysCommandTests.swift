@@ -105,6 +105,15 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
     }
 
+    func testAGlobWithAnOpenBracketIsAUsageErrorNotAnEmptyResult() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("keys", cache, "Human:[1", "--mode", "glob")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern 'Human:[1': a '[' is never closed by ']' (write [[] for a literal '[')\n")
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:[1", "--mode", "glob", "--force").status, .usage)
+        XCTAssertEqual(try gqlcache("keys", cache, "Human:100[02]", "--mode", "glob").stdout, "Human:1000\nHuman:1002\n")
+    }
+
     func testKeysWithAControlCharacterAreQuotedInTextAndEscapedInJSONLines() throws {
         let cache = try makeCache("odd.sqlite", [
             Record(key: "Line\nBreak:1", fields: ["__typename": .string("Odd")]),
