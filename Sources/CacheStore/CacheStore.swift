@@ -34,6 +34,8 @@ public final class CacheStore: Sendable {
     /// refused rather than trusted.
     let unlockedSignature: FileProbe.Signature?
     let queue: DatabaseQueue
+    /// This store in ``OpenStoreFiles``, until its connection closes.
+    private let openFilesToken: Int
     /// The copy to make before the next write (``backUpBeforeNextWrite(_:)``).
     let pendingBackup = PendingBackup()
     /// A Ctrl-C not yet answered by a transaction (``interrupt()``).
@@ -62,6 +64,7 @@ public final class CacheStore: Sendable {
         self.busyTimeout = busyTimeout
         self.isImmutableSnapshot = isImmutableSnapshot
         self.queue = queue
+        openFilesToken = OpenStoreFiles.shared.opened(path)
     }
 
     /// Opens an existing cache file, refusing anything that is not one.
@@ -323,6 +326,7 @@ public final class CacheStore: Sendable {
     /// open, the -wal file stays for it.
     public func close() throws {
         try StoreErrors.mapping(path: path, waited: 0) { try queue.close() }
+        OpenStoreFiles.shared.closed(openFilesToken)
     }
 
     /// Whether a store no longer used leaves its connection's objects for
@@ -339,11 +343,12 @@ public final class CacheStore: Sendable {
     }
 
     deinit {
-        guard ExitTeardown.shared.isOn else { return }
         // A connection that fails to close is left to GRDB's teardown,
-        // which closes it once the statements holding it are gone.
+        // which closes it once the statements holding it are gone; its
+        // files stay held (``OpenStoreFiles``) until the process ends.
         guard (try? queue.close()) != nil else { return }
-        ExitTeardown.shared.keep(queue)
+        OpenStoreFiles.shared.closed(openFilesToken)
+        if ExitTeardown.shared.isOn { ExitTeardown.shared.keep(queue) }
     }
 
     /// Stops the statement running on this store, from any thread (a

@@ -16,9 +16,16 @@ public enum FileProbe {
     public static func isSQLiteFile(atPath path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return startsAsSQLite((try? handle.read(upToCount: sqliteHeader.count)) ?? Data())
+        guard case .success(let head) = OpenStoreFiles.shared.read(path, count: sqliteHeader.count) else { return false }
+        return startsAsSQLite(head)
+    }
+
+    /// True when `path` is a cache file (or its -shm index) that a store of
+    /// this process has open. Such a file is not to be opened for anything
+    /// else: closing that descriptor would release the store's locks (see
+    /// ``OpenStoreFiles``).
+    public static func isHeldByAnOpenStore(_ path: String) -> Bool {
+        OpenStoreFiles.shared.isHeld(path)
     }
 
     static func checkIsSQLite(_ path: String) throws {
@@ -36,11 +43,14 @@ public enum FileProbe {
         if stat(path, &status) == 0, [S_IFCHR, S_IFBLK].contains(status.st_mode & S_IFMT) {
             throw CacheStoreError.io(path: path, message: "is a device, not a file")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CacheStoreError.io(path: path, message: "cannot open for reading (permission denied?)")
+        let head: Data
+        switch OpenStoreFiles.shared.read(path, count: 512) {
+        case .success(let bytes): head = Data(bytes)
+        case .failure(let error) where [.EACCES, .EPERM].contains(error.code):
+            throw CacheStoreError.io(path: path, message: "cannot open for reading (permission denied)")
+        case .failure(let error):
+            throw CacheStoreError.io(path: path, message: "cannot read (\(String(cString: strerror(error.code.rawValue))))")
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 512)) ?? Data()
         guard !head.isEmpty else { throw CacheStoreError.notACacheFile(path: path, reason: .empty) }
         guard startsAsSQLite(head) else {
             // The first 512 bytes may end inside a multi-byte character: allow a cut of up to 3 bytes.
@@ -67,9 +77,7 @@ public enum FileProbe {
 
     /// True when the header says the file is in WAL mode (format bytes 18 and 19 are 2).
     static func isWALMode(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 20)) ?? Data()
+        guard case .success(let head) = OpenStoreFiles.shared.read(path, count: 20) else { return false }
         return head.count == 20 && head[18] == 2 && head[19] == 2
     }
 

@@ -21,9 +21,10 @@ public struct PendingWAL: Equatable, Sendable {
         guard walBytes >= 32, let header = read(wal, at: 0, count: 32) else { return nil }
         let magic = bigEndian32(header, 0)
         guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return nil }
-        if let shm = FileHandle(forReadingAtPath: path + "-shm") {
-            defer { try? shm.close() }
-            if let index = read(shm, at: 0, count: 136), index[12] != 0 {
+        // The -shm file is read as the store's own connection holds its locks (``OpenStoreFiles``).
+        if case .success(let bytes) = OpenStoreFiles.shared.read(path + "-shm", count: 136), bytes.count == 136 {
+            let index = Data(bytes)
+            if index[12] != 0 {
                 // WalIndexHdr.mxFrame (offset 16) and WalCkptInfo.nBackfill (offset 96), native byte order.
                 let maxFrame = native32(index, 16)
                 let backfilled = native32(index, 96)

@@ -354,6 +354,25 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(stdout.text, "10\n9\n")
     }
 
+    func testLookingAtTheOpenFileKeepsItsLocksSoTheAppNeitherDeletesTheWALNorWritesUnderTheSession() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let export = path("one.jsonl")
+        try #"{"key":"Tool:1","record":{"name":"first"}}"#.appending("\n").write(toFile: export, atomically: true, encoding: .utf8)
+        // A write keeps the writer open; info, doctor and a second look at
+        // the file's header all read its files beside the connections.
+        let run = try repl(cache, ["import \(export)", "info", "doctor", "import \(cache)", "export -o \(cache)"])
+        XCTAssertTrue(run.stderr.contains("\(cache): a cache file open in this session, not an export"), run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"))
+        // The app opens and closes the file: the session's connections are still there.
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE key = 'Tool:1'"), "1")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"), "the app took itself for the last connection")
+        try sqliteShell(cache, #"INSERT INTO records (key, record) VALUES ('App:1', '{"name":"app"}')"#)
+        // The session sees the app's write, and its own next write keeps it.
+        XCTAssertEqual(run.session.execute("show App:1"), .success)
+        XCTAssertEqual(run.session.execute("import \(export)"), .success)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE key IN ('App:1', 'Tool:1')"), "2")
+    }
+
     func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")

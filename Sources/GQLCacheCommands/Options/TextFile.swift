@@ -14,6 +14,9 @@ enum TextFile {
             throw CommandFailure(.io, "\(name): no such file")
         }
         guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(name): is a directory, not the \(what)") }
+        if FileProbe.isHeldByAnOpenStore(path) {
+            throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is a cache file open in this session)")
+        }
         // Read as a stream, not by its size: a pipe (a shell's <(…), a
         // named pipe, /dev/stdin) has none.
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -77,6 +77,9 @@ final class FileLines: LineSource {
             throw CommandFailure(.io, "\(path): no such file")
         }
         guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(path): is a directory, not an export") }
+        if FileProbe.isHeldByAnOpenStore(path) {
+            throw CommandFailure(.usage, "\(path): a cache file open in this session, not an export")
+        }
         guard let file = fopen(path, "r") else {
             throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
