@@ -75,6 +75,35 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertNil(connection.first?["references"])
     }
 
+    func testDepthDrawsEveryRecordWithinReachWhereItIsNearestTheTop() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        // Human:1000 is one reference from the root (human) and two through
+        // the hero: its starship is two levels down, so --depth 2 draws it.
+        let result = gqlcache("refs", cache, "QUERY_ROOT", "--depth", "2")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.lines.contains("│  └─ starships[0] → Starship:3001 (Starship)"), result.stdout)
+        XCTAssertTrue(result.lines.contains("├─ human(id:1000) → Human:1000 (Human)"), result.stdout)
+        let deeper = gqlcache("refs", cache, "QUERY_ROOT", "--depth", "3")
+        XCTAssertTrue(deeper.lines.contains("│  ├─ friends[0] → Human:1000 (Human) (below)"), deeper.stdout)
+        let json = try XCTUnwrap(try gqlcache("refs", cache, "QUERY_ROOT", "--depth", "3", "--format", "json").json() as? [String: Any])
+        let hero = try XCTUnwrap((json["references"] as? [[String: Any]])?.first)
+        let friend = try XCTUnwrap((hero["references"] as? [[String: Any]])?.first)
+        XCTAssertEqual(friend["to"] as? String, "Human:1000")
+        XCTAssertEqual(friend["shownBelow"] as? Bool, true)
+    }
+
+    func testAReferenceBackToARecordBeingDrawnIsACycle() throws {
+        let cache = try makeCache("cycle.sqlite", [
+            Record(key: "User:1", fields: ["__typename": .string("User"), "best": .reference("User:2")]),
+            Record(key: "User:2", fields: ["__typename": .string("User"), "best": .reference("User:1")]),
+        ])
+        XCTAssertEqual(gqlcache("refs", cache, "User:1", "--depth", "3").lines.prefix(3), [
+            "User:1 (User)",
+            "└─ best → User:2 (User)",
+            "   └─ best → User:1 (User) (cycle)",
+        ])
+    }
+
     func testAMissingKeyStillShowsWhoHoldsADanglingReferenceToIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)

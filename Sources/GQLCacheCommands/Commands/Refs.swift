@@ -11,7 +11,8 @@ extension GQLCache {
             discussion: """
                 References are listed with where they sit in the field (friends[1]); a key without a \
                 record is marked (missing). --depth N draws what the records reached reference in \
-                turn, N levels deep. Incoming references are found by reading the records whose text \
+                turn, N levels deep, each record's references once, where it is nearest the top; its \
+                other places say (above) or (below), and (cycle) inside itself. Incoming references are found by reading the records whose text \
                 mentions the key; they are listed for a key without a record too, which is how to \
                 see who holds a dangling reference.
                 """)

@@ -1,17 +1,24 @@
 import CacheStore
 
 /// The references of a record and, to a depth, of the records they reach,
-/// drawn as a tree of `field[i] → KEY` links. A record already expanded is
-/// marked `(above)` rather than drawn again.
+/// drawn as a tree of `field[i] → KEY` links. As `show` does, a record is
+/// expanded once, at the first of its places nearest the top (so that
+/// everything within the depth is drawn); its other places say `(above)`
+/// or `(below)`, and `(cycle)` inside itself.
 struct ReferenceTree {
+    /// Where a record not expanded at this place is.
+    enum Elsewhere: String {
+        case above, below, cycle
+    }
+
     struct Node {
         let reference: ReferencePath
         let state: String?
         let typename: String?
         let exists: Bool
         let children: [Node]
-        /// Already expanded elsewhere in the tree.
-        let repeated: Bool
+        /// Expanded at another place in the tree.
+        let elsewhere: Elsewhere?
     }
 
     let key: CacheKey
@@ -21,8 +28,9 @@ struct ReferenceTree {
     /// Builds the tree of what `key` reaches, `depth` levels deep, from a
     /// graph loaded to that depth.
     static func build(_ key: CacheKey, depth: Int, graph: RecordGraph) -> ReferenceTree {
-        var expanded: Set<CacheKey> = [key]
-        func children(of key: CacheKey, level: Int) -> [Node] {
+        let nearest = nearestLevels(from: key, depth: depth, graph: graph)
+        var drawn: Set<CacheKey> = [key]
+        func children(of key: CacheKey, level: Int, path: Set<CacheKey>) -> [Node] {
             guard level <= depth, case .found(let record)? = graph.entries[key] else { return [] }
             var nodes: [Node] = []
             for reference in record.referencePaths {
@@ -36,14 +44,49 @@ struct ReferenceTree {
                 case .missing?: state = "missing"
                 case nil: state = graph.exists(target) ? nil : "missing"
                 }
-                let repeated = !expanded.insert(target).inserted
+                var elsewhere: Elsewhere?
+                var below: [Node] = []
+                if path.contains(target) {
+                    elsewhere = .cycle
+                } else if level < depth, case .found? = entry {
+                    // Its references would be drawn here: once, where it is nearest the top.
+                    if drawn.contains(target) {
+                        elsewhere = .above
+                    } else if nearest[target] != level {
+                        elsewhere = .below
+                    } else {
+                        drawn.insert(target)
+                        below = children(of: target, level: level + 1, path: path.union([target]))
+                    }
+                }
                 nodes.append(Node(
                     reference: reference, state: state, typename: typename, exists: graph.exists(target),
-                    children: repeated ? [] : children(of: target, level: level + 1), repeated: repeated))
+                    children: below, elsewhere: elsewhere))
             }
             return nodes
         }
-        return ReferenceTree(key: key, root: graph.entries[key], nodes: children(of: key, level: 1))
+        return ReferenceTree(key: key, root: graph.entries[key], nodes: children(of: key, level: 1, path: [key]))
+    }
+
+    /// The fewest references from `key` to each record whose own
+    /// references the tree draws (those reached before the last level).
+    private static func nearestLevels(from key: CacheKey, depth: Int, graph: RecordGraph) -> [CacheKey: Int] {
+        var levels: [CacheKey: Int] = [key: 0]
+        var frontier = [key]
+        var level = 0
+        while !frontier.isEmpty && level < depth - 1 {
+            level += 1
+            var next: [CacheKey] = []
+            for holder in frontier {
+                guard case .found(let record)? = graph.entries[holder] else { continue }
+                for reference in record.referencePaths where levels[reference.target] == nil {
+                    levels[reference.target] = level
+                    next.append(reference.target)
+                }
+            }
+            frontier = next
+        }
+        return levels
     }
 
     /// The tree as `show` draws one, coloured the same way with `style`.
@@ -69,7 +112,7 @@ struct ReferenceTree {
                 var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.shownLocation) → " + style.reference(node.reference.target.display)
                 if let typename = node.typename { line += " " + style.dim("(\(typename))") }
                 if let state = node.state { line += " " + style.problem("(\(state))") }
-                if node.repeated { line += " " + style.dim("(above)") }
+                if let elsewhere = node.elsewhere { line += " " + style.dim("(\(elsewhere.rawValue))") }
                 emit(line)
                 draw(node.children, prefix: prefix + (last ? "   " : "│  "))
             }
@@ -87,8 +130,12 @@ struct ReferenceTree {
                 ("typename", node.typename.map(JSONOutput.string) ?? .null),
             ]
             if !node.children.isEmpty { members.append(("references", .array(node.children.map(encode)))) }
-            // As the text's "(above)": its references are in the tree already, not absent.
-            if node.repeated { members.append(("shownAbove", .bool(true))) }
+            // As the text's "(above)" and "(below)": its references are in the tree, not absent.
+            switch node.elsewhere {
+            case .above?, .cycle?: members.append(("shownAbove", .bool(true)))
+            case .below?: members.append(("shownBelow", .bool(true)))
+            case nil: break
+            }
             return .object(members)
         }
         return nodes.map(encode)
