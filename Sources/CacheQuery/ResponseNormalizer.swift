@@ -97,7 +97,7 @@ public struct ResponseNormalizer {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
-                       type: schema?.rootTypeName(operation.kind), existing: existing)
+                       type: schema?.rootTypeName(operation.kind), existing: existing, isOperation: true)
     }
 
     /// The records for `data` read as `fragment`, written at `key`.
@@ -106,11 +106,13 @@ public struct ResponseNormalizer {
         existing: ExistingObjects = ExistingObjects()
     ) throws -> Normalization {
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
-        return try run(data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing)
+        return try run(
+            data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing, isOperation: false)
     }
 
     private func run(
-        _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects
+        _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects,
+        isOperation: Bool
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
         try scope.checkConditions(in: selections, document: document)
@@ -118,7 +120,7 @@ public struct ResponseNormalizer {
             throw NormalizationError(path: [], message: "the data must be a JSON object")
         }
         let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
-        var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing)
+        var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing, rootIsOperation: isOperation)
         try pass.write(pass.withKnownTypename(object, path: []), key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
@@ -254,12 +256,15 @@ private struct Pass {
     var keptWithoutID: [KeptObject] = []
     /// Where each field's value came from, kept when refusing conflicts.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
+    /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
+    let rootIsOperation: Bool
 
-    init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects) {
+    init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
         self.collector = collector
         self.scope = scope
         self.existing = existing
+        self.rootIsOperation = rootIsOperation
     }
 
     var schema: CacheSchema? { normalizer.schema }
@@ -331,6 +336,17 @@ private struct Pass {
                 writtenFrom[key, default: [:]][fieldKey] = fieldPath
             }
             records[key]![fieldKey] = stored
+        }
+        // Apollo's code generator selects __typename in every selection set
+        // but an operation's root, so the response Apollo stores carries it
+        // even when the document does not spell it: it is stored too, and
+        // fragments' type conditions then apply when the data is read back.
+        // Taken from the data, or from the schema when the field's type is
+        // an object type; a record that has one keeps it.
+        if !(path.isEmpty && rootIsOperation), records[key]!["__typename"] == nil,
+            let known = typename ?? type.flatMap({ schema?.isObjectType($0) == true ? $0 : nil })
+        {
+            records[key]!["__typename"] = .string(known)
         }
     }
 

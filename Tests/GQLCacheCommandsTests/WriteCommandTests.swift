@@ -24,6 +24,33 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
+    func testTheResponsesTypenameIsStoredAsApolloStoresItThoughTheDocumentDoesNotSelectIt() throws {
+        // Apollo's code generator selects __typename in every selection set
+        // but the operation's root, so the response has it and Apollo stores it.
+        let cache = path("typename.sqlite")
+        let document = "query Hero { hero { name ... on Droid { primaryFunction } } }"
+        try #"{"data":{"hero":{"__typename":"Droid","name":"R2-D2","primaryFunction":"Astromech"}}}"#
+            .write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("write", cache, "--create", "--text", document, "--response", path("hero.json"))
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let written = try records(cache)
+        XCTAssertEqual(written["QUERY_ROOT.hero"]?["__typename"], .string("Droid"))
+        XCTAssertNil(written["QUERY_ROOT"]?["__typename"], "the operation's root gets none")
+        // Read back, the fragment on Droid applies.
+        let read = gqlcache("read", cache, "--text", document, "--format", "json")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(try read.json() as? NSDictionary, ["hero": ["name": "R2-D2", "primaryFunction": "Astromech"]])
+
+        // With a schema, an object field's type gives the __typename the data leaves out.
+        let withSchema = path("schema.sqlite")
+        try #"{"data":{"human":{"name":"Luke"}}}"#.write(toFile: path("human.json"), atomically: true, encoding: .utf8)
+        let typed = gqlcache("write", withSchema, "--create", "--schema", starwarsSchema, "--text", #"{ human(id: "1000") { name } }"#,
+                             "--response", path("human.json"))
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(try records(withSchema)[#"QUERY_ROOT.human(id:1000)"#]?["__typename"], .string("Human"))
+    }
+
     func testResponseAndVariablesCannotBothReadStandardInput() {
         let result = gqlcache("write", path("c.sqlite"), "--text", "{ hero { name } }", "--response", "-", "--variables-file", "-")
         XCTAssertEqual(result.status, .usage)
