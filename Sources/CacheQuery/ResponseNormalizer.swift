@@ -293,6 +293,9 @@ private struct Pass {
             throw NormalizationError(path: path + [.field("__typename")], message: "\"\(typename)\" does not fit: \(why)")
         }
         let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type
+        if schema != nil, typename == nil, type.map({ schema?.isObjectType($0) == true }) != true {
+            try checkTypeConditionsApply(selections, type: type, path: path)
+        }
         if records[key] == nil {
             records[key] = [:]
             order.append(key)
@@ -348,6 +351,24 @@ private struct Pass {
         {
             records[key]!["__typename"] = .string(known)
         }
+    }
+
+    /// For an object without `__typename` whose field's type has several
+    /// possible types: refuses selections with inline fragments whose type
+    /// condition only its `__typename` could decide. Without it their
+    /// fields would be dropped unsaid; Apollo's data always has it.
+    func checkTypeConditionsApply(_ selections: [Selection], type: String?, path: [PathComponent]) throws {
+        var probe = collector
+        let log = TypeConditionLog()
+        probe.log = log
+        _ = probe.collect(selections, typename: nil, parentType: type)
+        guard let condition = log.untypedConditions.first else { return }
+        let example = schema?.isObjectType(condition) == true ? condition : "TypeName"
+        let kind = type.map { "its type, \($0), has several possible types" } ?? "the schema does not give its type"
+        throw NormalizationError(
+            path: path + [.field("__typename")],
+            message: "the data has no '__typename', which says whether '... on \(condition)' applies (\(kind)); "
+                + "give it for the object, e.g. \"__typename\": \"\(example)\"")
     }
 
     /// Why Apollo could not store `value`, a leaf's: a number beyond a

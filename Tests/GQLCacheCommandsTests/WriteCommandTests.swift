@@ -51,6 +51,19 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(withSchema)[#"QUERY_ROOT.human(id:1000)"#]?["__typename"], .string("Human"))
     }
 
+    func testWithASchemaAnObjectWhoseTypeConditionsNeedItsTypenameIsRefusedWithoutOne() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        try #"{"data":{"hero":{"name":"R2-D2","primaryFunction":"Astromech"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { name ... on Droid { primaryFunction } } }",
+                              "--response", path("hero.json"))
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: \(path("hero.json")): cannot write hero.__typename: the data has no '__typename', which says "
+            + "whether '... on Droid' applies (its type, Character, has several possible types); give it for the object, "
+            + "e.g. \"__typename\": \"Droid\"; nothing written\n")
+        XCTAssertEqual(try records(cache), before)
+    }
+
     func testResponseAndVariablesCannotBothReadStandardInput() {
         let result = gqlcache("write", path("c.sqlite"), "--text", "{ hero { name } }", "--response", "-", "--variables-file", "-")
         XCTAssertEqual(result.status, .usage)
