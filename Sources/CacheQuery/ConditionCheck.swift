@@ -33,8 +33,8 @@ enum ConditionCheck {
         for directive in directives where directive.name.value == "include" || directive.name.value == "skip" {
             let name = directive.name.value
             func problem(_ node: Node, _ message: String) -> QueryError {
-                let token = node.loc?.startToken
-                return .validation(source: source, line: token?.line ?? 0, column: token?.column ?? 0, message: message)
+                let place = node.loc?.place
+                return .validation(source: source, line: place?.line ?? 0, column: place?.column ?? 0, message: message)
             }
             if let other = directive.arguments.first(where: { $0.name.value != "if" }) {
                 throw problem(other, "@\(name) has no argument '\(other.name.value)'; it takes if: Boolean!")

@@ -5,16 +5,37 @@ extension GraphQLError {
     /// syntax error repeats ("Syntax Error NAME (1:27) Expected Name, found
     /// <EOF>" becomes "syntax error: Expected Name, found <EOF>"): errors
     /// here say the place themselves, as FILE:LINE:COLUMN.
+    /// A character the parser did not expect is named as it is in the
+    /// text, with its code point: the parser names one byte of it.
     var oneLineMessage: String {
-        let message = self.message.components(separatedBy: "\n").first ?? self.message
+        var message = self.message.components(separatedBy: "\n").first ?? self.message
         if message.hasPrefix("Syntax Error"), let place = message.range(of: ") ") {
-            return "syntax error: " + message[place.upperBound...]
+            message = "syntax error: " + message[place.upperBound...]
+        }
+        for lead in ["Unexpected character ", "Invalid character "] where message.hasSuffix(".") {
+            guard let range = message.range(of: lead), let source, let offset = positions.first,
+                let character = SourcePlace.character(atUTF8Offset: offset, in: source.body),
+                character.unicodeScalars.first.map({ !$0.isASCII }) == true
+            else { continue }
+            let codePoints = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+            message = message[..<range.upperBound] + "'\(character)' (\(codePoints.joined(separator: " ")))."
         }
         return message
     }
 
-    /// Line and column of the first location, zero when there is none.
+    /// Line and column (in characters) of the first position, zero when
+    /// there is none.
     var firstPlace: (line: Int, column: Int) {
-        locations.first.map { ($0.line, $0.column) } ?? (0, 0)
+        if let source, let offset = positions.first {
+            let place = SourcePlace(utf8Offset: offset, in: source.body)
+            return (place.line, place.column)
+        }
+        return locations.first.map { ($0.line, $0.column) } ?? (0, 0)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

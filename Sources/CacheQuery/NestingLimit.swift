@@ -7,23 +7,18 @@ enum NestingLimit {
     /// Far deeper than any real operation or schema.
     static let maximumDepth = 500
 
-    /// Where `text` first goes deeper than ``maximumDepth`` (line and
-    /// column from 1, the column in UTF-8 bytes as the parser counts it), or
+    /// Where `text` first goes deeper than ``maximumDepth`` (a
+    /// ``SourcePlace``: line and column from 1, in characters), or
     /// nil. Strings, block strings and comments do not count. A line ends at
     /// `\n`, `\r\n` or a lone `\r`, as in GraphQL.
     static func firstTooDeep(in text: String) -> (line: Int, column: Int)? {
         var depth = 0
-        var line = 1
-        var lineStart = 0
         let bytes = Array(text.utf8)
         var index = 0
-        func column(_ at: Int) -> Int { at - lineStart + 1 }
-        /// At a line end: counts it (once for `\r\n`) and returns true.
+        /// At a line end: steps over it (once for `\r\n`) and returns true.
         func endsLine(_ at: inout Int) -> Bool {
             guard bytes[at] == UInt8(ascii: "\n") || bytes[at] == UInt8(ascii: "\r") else { return false }
             if bytes[at] == UInt8(ascii: "\r"), at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "\n") { at += 1 }
-            line += 1
-            lineStart = at + 1
             return true
         }
         while index < bytes.count {
@@ -65,7 +60,10 @@ enum NestingLimit {
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
                 depth += 1
-                if depth > maximumDepth { return (line, column(index)) }
+                if depth > maximumDepth {
+                    let place = SourcePlace(utf8Offset: index, in: text)
+                    return (place.line, place.column)
+                }
             case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
                 depth = max(depth - 1, 0)
             default:

@@ -73,8 +73,8 @@ public struct QueryDocument: Sendable {
             } else if let inline = selection as? InlineFragment {
                 noteSpreadPlaces(in: inline.selectionSet, source: source)
             } else if let spread = selection as? FragmentSpread, spreadPlaces[spread.name.value] == nil,
-                      let token = spread.loc?.startToken {
-                spreadPlaces[spread.name.value] = (source, token.line, token.column)
+                      let place = spread.loc?.place {
+                spreadPlaces[spread.name.value] = (source, place.line, place.column)
             }
         }
     }

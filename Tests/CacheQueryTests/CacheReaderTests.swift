@@ -411,6 +411,42 @@ final class CacheReaderTests: XCTestCase {
     }
 }
 
+final class SourcePlaceTests: XCTestCase {
+    private func place(of text: String, schema: CacheSchema? = nil) -> (line: Int, column: Int, message: String)? {
+        do {
+            let document = try QueryDocument.parse([("a.graphql", text)])
+            if let schema, let error = schema.validate(document).first { throw error }
+            return nil
+        } catch QueryError.syntax(_, let line, let column, let message), QueryError.validation(_, let line, let column, let message) {
+            return (line, column, message)
+        } catch {
+            XCTFail("\(error)")
+            return nil
+        }
+    }
+
+    /// The parser counts UTF-8 bytes; an editor, and these errors, count characters.
+    func testPlacesAfterNonASCIITextCountCharactersAndLines() throws {
+        let after = try XCTUnwrap(place(of: "query A {\n  hero { name # é😀 ééééé\n  name( }\n}"))
+        XCTAssertEqual(after.line, 3)
+        XCTAssertEqual(after.column, 9)
+        let document = try QueryDocument.parse([("a.graphql", "# é😀\nquery { hero(x: \"é😀\") { ...F } }")])
+        XCTAssertThrowsError(try document.checkFragmentSpreads(in: try document.operation(named: nil).selections)) { error in
+            guard case .unknownSpread(_, _, let line, let column, _)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual([line, column], [2, 25])
+        }
+        let schema = try CacheSchema.parse([("s.graphqls", "type Query { a: String }")])
+        let invalid = try XCTUnwrap(place(of: "# ééééé\n# 😀😀\nquery A {\n  hero { nope }\n}", schema: schema))
+        XCTAssertEqual([invalid.line, invalid.column], [4, 3])
+    }
+
+    func testAnUnexpectedNonASCIICharacterIsNamedAsWrittenWithItsCodePoint() throws {
+        let found = try XCTUnwrap(place(of: "query A {\n  hero { name(x: \"é\") ∑ }\n}"))
+        XCTAssertEqual([found.line, found.column], [2, 23])
+        XCTAssertEqual(found.message, "syntax error: Unexpected character '∑' (U+2211).")
+    }
+}
+
 extension ResponseValue {
     /// The data as Foundation JSON objects, for comparing with a response.
     var foundationObject: Any {
