@@ -112,6 +112,36 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(size["database"] as? Int, try bytes(cache).count)
     }
 
+    /// Rows line up in terminal columns (a wide character takes two), a key
+    /// far longer than the rest overflows its own row only, and keys and
+    /// typenames that would not show as themselves are quoted.
+    func testTheTablesLineUpInTerminalColumnsAndQuoteWhatWouldNotShow() throws {
+        let long = String(repeating: "L", count: 300)
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: "ユーザー:1", fields: ["__typename": .string("日本語"), "x": .string(String(repeating: "y", count: 3000))]),
+            Record(key: "Evil\u{202E}Key:1", fields: ["__typename": .string("A\u{2028}B"), "x": .string(String(repeating: "y", count: 2500))]),
+            Record(key: CacheKey(long), fields: ["__typename": .string(""), "x": .string(String(repeating: "y", count: 2000))]),
+            Record(key: "Post:1", fields: ["__typename": .string("Post"), "x": .string(String(repeating: "y", count: 1000))]),
+        ])
+        let lines = gqlcache("info", cache).lines
+        let types = try XCTUnwrap(lines.firstIndex(of: "records by __typename"))
+        XCTAssertEqual(Array(lines[(types + 1)...(types + 4)]), [
+            #"  ""          1"#,
+            #"  "A\u2028B"  1"#,
+            "  Post        1",
+            "  日本語      1",
+        ])
+        let largest = try XCTUnwrap(lines.firstIndex(of: "largest records"))
+        XCTAssertEqual(Array(lines[(largest + 1)...(largest + 4)]), [
+            "  ユーザー:1         3.0 KiB",
+            #"  "Evil\u202EKey:1"  2.5 KiB"#,
+            "  \(long)  2.0 KiB",
+            "  Post:1             1.0 KiB",
+        ])
+        let stats = gqlcache("stats", cache).lines
+        XCTAssertTrue(stats.contains("  日本語             1  3.0 KiB"), stats.joined(separator: "\n"))
+    }
+
     func testInfoRecognisesTheLegacyDDL() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("info", cache, "--format", "jsonl")

@@ -1,6 +1,7 @@
 import CacheStore
-import GQLCacheCommands
 import XCTest
+
+@testable import GQLCacheCommands
 
 final class KeysCommandTests: CommandTestCase {
     func testKeysListsEveryKeyInByteOrder() throws {
@@ -180,6 +181,25 @@ final class KeysCommandTests: CommandTestCase {
         ])
         XCTAssertEqual(gqlcache("keys", cache).lines, [#""""#, #""\"\"""#, #""\"a\\nb\"""#, #"Say:"hi""#, "Spaces:1", #""Spaces:1 ""#, #""a\nb""#])
         XCTAssertEqual(Set(gqlcache("keys", cache).lines).count, 7)
+    }
+
+    /// A line separator would break the line, a right-to-left override
+    /// would show the key (and the rest of the line) reversed, and a
+    /// no-break space at an end looks like nothing: such keys are quoted,
+    /// the movers escaped, and the listing still names them for rm.
+    func testKeysWithCharactersThatMoveTextOrBlankEndsAreQuotedAndTypedBackAsShown() throws {
+        let cache = try makeCache("movers.sqlite", [
+            Record(key: "Evil\u{202E}Key:1", fields: ["a": .int(1)]),
+            Record(key: "Line\u{2028}Break:1", fields: ["a": .int(2)]),
+            Record(key: "NoBreak:1\u{00A0}", fields: ["a": .int(3)]),
+            Record(key: "Café:1", fields: ["a": .int(4)]),
+        ])
+        let listed = gqlcache("keys", cache).lines
+        XCTAssertEqual(listed, ["Café:1", #""Evil\u202EKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\""])
+        // Typed back at the REPL's prompt as shown, each names its key.
+        for (shown, key) in zip(listed.dropFirst(), ["Evil\u{202E}Key:1", "Line\u{2028}Break:1", "NoBreak:1\u{00A0}"]) {
+            XCTAssertEqual(try ShellWords.split("rm " + shown), ["rm", key])
+        }
     }
 
     func testModeWithoutAPatternIsAUsageError() throws {

@@ -94,11 +94,11 @@ struct CacheOverview {
         var text = aligned(rows)
         if !typeCounts.isEmpty {
             text += "\nrecords by __typename\n"
-            text += aligned(typeCounts.map { ("  " + ($0.typename ?? "(none)"), String($0.count)) }, rightAlignValues: true)
+            text += aligned(typeCounts.map { ("  " + ($0.typename?.shownOnLine ?? "(none)"), String($0.count)) }, rightAlignValues: true)
         }
         if !largest.isEmpty {
             text += "\nlargest records\n"
-            text += aligned(largest.map { ("  " + $0.key.rawValue, formatBytes(Int64($0.bytes))) }, rightAlignValues: true)
+            text += aligned(largest.map { ("  " + $0.key.display, formatBytes(Int64($0.bytes))) }, rightAlignValues: true)
         }
         return text
     }
@@ -127,13 +127,13 @@ struct CacheOverview {
     }
 }
 
-/// Two columns, the first padded to its widest entry.
+/// Two columns, the first padded to its widest entry (in terminal
+/// columns, up to ``widestPaddedLabel``).
 func aligned(_ rows: [(String, String)], rightAlignValues: Bool = false) -> String {
-    let width = rows.map(\.0.count).max() ?? 0
-    let valueWidth = rows.map(\.1.count).max() ?? 0
+    let width = rows.map(\.0.displayWidth).filter { $0 <= widestPaddedLabel }.max() ?? 0
+    let valueWidth = rows.map(\.1.displayWidth).max() ?? 0
     return rows.map { label, value in
-        let padded = label + String(repeating: " ", count: width - label.count)
-        let shown = rightAlignValues ? String(repeating: " ", count: valueWidth - value.count) + value : value
-        return padded + "  " + shown + "\n"
+        let shown = rightAlignValues ? padding(value, to: valueWidth) + value : value
+        return label + padding(label, to: width) + "  " + shown + "\n"
     }.joined()
 }

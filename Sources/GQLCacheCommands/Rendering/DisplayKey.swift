@@ -3,26 +3,63 @@ import CacheStore
 extension String {
     /// A key or field name for line-based text output: as it is, or
     /// JSON-quoted when it holds a control character (a newline would split
-    /// it across lines, an escape sequence would act on the terminal), is
-    /// empty (`""`, not a blank), begins or ends with a space (which a line
-    /// does not show), or itself begins with `"`. So a name shown as it is
-    /// never begins with `"`, and one shown quoted always does: the key
-    /// `""` (two quotes) shows `"\"\""`, never as the empty key, and a
-    /// listing fed back to `rm` cannot name another record.
+    /// it across lines, an escape sequence would act on the terminal) or a
+    /// character that moves the text around it (a line separator, a
+    /// right-to-left override), is empty (`""`, not a blank), begins or ends
+    /// with a space of any kind (which a line does not show), or itself
+    /// begins with `"`. The movers are written as `\uXXXX` escapes. So a
+    /// name shown as it is never begins with `"`, and one shown quoted
+    /// always does: the key `""` (two quotes) shows `"\"\""`, never as the
+    /// empty key, and a listing fed back to `rm` cannot name another record.
     var shownOnLine: String {
         // C0 controls and DEL are single bytes in UTF-8, and no byte of a
         // longer character is below 0x80; a C1 control (U+0080–U+009F) is
         // 0xC2 then 0x80–0x9F. The bytes say it, without decoding.
         let bytes = utf8
         guard let first = bytes.first, first != 0x22, first != 0x20, bytes.last != 0x20 else {
-            return JSONWriter.quoted(self, asStored: false)
+            return quotedForLine
         }
         var afterC2 = false
+        var isASCII = true
         for byte in bytes {
-            if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return JSONWriter.quoted(self, asStored: false) }
+            if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return quotedForLine }
             afterC2 = byte == 0xC2
+            if byte >= 0x80 { isASCII = false }
+        }
+        if !isASCII {
+            let scalars = unicodeScalars
+            if scalars.contains(where: \.movesText) || scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
+                return quotedForLine
+            }
         }
         return self
+    }
+
+    /// JSON-quoted, with the characters that move text escaped.
+    private var quotedForLine: String {
+        let quoted = JSONWriter.quoted(self, asStored: false)
+        guard quoted.unicodeScalars.contains(where: \.movesText) else { return quoted }
+        var escaped = String.UnicodeScalarView()
+        for scalar in quoted.unicodeScalars {
+            if scalar.movesText {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+}
+
+extension Unicode.Scalar {
+    /// A line or paragraph separator, or a bidirectional control: shown
+    /// raw, it breaks a line or reorders the text around it.
+    var movesText: Bool {
+        switch value {
+        case 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }
 

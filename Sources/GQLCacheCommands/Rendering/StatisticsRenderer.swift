@@ -37,12 +37,12 @@ struct StatisticsRendering {
         func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N)\n" : "" }
         if !stats.byTypename.isEmpty {
             text += "\n" + table(["by __typename", "records", "bytes"], stats.byTypename.prefix(top).map {
-                [$0.name ?? "(none)", String($0.records), formatBytes(Int64($0.bytes))]
+                [$0.name?.shownOnLine ?? "(none)", String($0.records), formatBytes(Int64($0.bytes))]
             }) + more(stats.byTypename.count)
         }
         if !stats.byRootField.isEmpty || stats.unreachable.records > 0 {
             var rows = stats.byRootField.prefix(top).map {
-                ["\($0.root.rawValue).\($0.field)", String($0.fieldKeys), String($0.records), formatBytes(Int64($0.bytes))]
+                ["\($0.root.rawValue).\($0.field.shownOnLine)", String($0.fieldKeys), String($0.records), formatBytes(Int64($0.bytes))]
             }
             if stats.unreachable.records > 0 {
                 rows.append(["(no root reaches)", "", String(stats.unreachable.records), formatBytes(Int64(stats.unreachable.bytes))])
@@ -51,7 +51,7 @@ struct StatisticsRendering {
         }
         if !stats.byKeyPrefix.isEmpty {
             text += "\n" + table(["by key prefix", "records", "bytes"], stats.byKeyPrefix.prefix(top).map {
-                [$0.name ?? "", String($0.records), formatBytes(Int64($0.bytes))]
+                [$0.name?.shownOnLine ?? "", String($0.records), formatBytes(Int64($0.bytes))]
             }) + more(stats.byKeyPrefix.count)
         }
         if !stats.largest.isEmpty {

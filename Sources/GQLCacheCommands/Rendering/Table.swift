@@ -8,10 +8,13 @@
 /// ```
 func table(_ header: [String], _ rows: [[String]]) -> String {
     let all = [header] + rows.map { ["  " + $0[0]] + $0.dropFirst() }
-    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    // In terminal columns; a first cell wider than widestPaddedLabel overflows its own row only.
+    let widths = header.indices.map { column in
+        all.map { $0[column].displayWidth }.filter { column > 0 || $0 <= widestPaddedLabel }.max() ?? 0
+    }
     return all.map { row in
         let cells = row.indices.map { column -> String in
-            let padding = String(repeating: " ", count: widths[column] - row[column].count)
+            let padding = padding(row[column], to: widths[column])
             return column == 0 ? row[column] + padding : padding + row[column]
         }
         return cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
