@@ -27,6 +27,25 @@ final class UpdateCommandTests: CommandTestCase {
         gqlcache(arguments: ["update", cache, "--text", document] + arguments, environment: environment)
     }
 
+    /// Without a schema the Float argument given as -2 is written -2, where
+    /// Apollo wrote -2.0: --data, which needs no read, would add a second
+    /// field beside the first without a word.
+    func testDataForAFieldKeyTheRecordHoldsOtherwiseWarnsOfTheNearDuplicate() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let search = #"search(filter: {text: "sky", limit: 2, tags: ["a", "b"], near: {lat: 1.5, lng: -2}})"#
+        let text = "query S @apollo_client_ios_localCacheMutation { \(search) { __typename ... on Human { name } } }"
+        try #"{"search":[[{"__typename":"Human","name":"X"},null]]}"#.write(toFile: path("d.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which --data adds beside "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (with --schema, arguments are written as their types say)\n")
+        // With the schema the argument is a Float, written as Apollo wrote it: the field is the one there.
+        let typed = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--schema", starwarsSchema, "--dry-run")
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(typed.stderr, "")
+    }
+
     func testOnlyLocalCacheMutationsMayBeWritten() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
