@@ -34,6 +34,15 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(broken.stderr, "gqlcache: no record 'Human:\\n1000' in \(cache); nearest keys: Human:1000, Human:1002\n")
     }
 
+    func testTheExitStatusOfAMissingAndADamagedRecordIsTheGravestWhateverTheirOrder() throws {
+        let cache = try makeCache("mixed.sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Broken:1", "[1,2]")])
+        for keys in [["Nope:1", "Broken:1", "Good:1"], ["Broken:1", "Nope:1", "Good:1"], ["Good:1", "Nope:1", "Broken:1"]] {
+            let result = gqlcache(arguments: ["show", cache] + keys)
+            XCTAssertEqual(result.status, .damagedRecord, keys.joined(separator: " "))
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, result.stderr)
+        }
+    }
+
     func testShowMarksDanglingReferencesAsMissing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)

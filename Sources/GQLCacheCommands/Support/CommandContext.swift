@@ -152,18 +152,20 @@ public final class CommandContext {
         if !isQuiet { print(line) }
     }
 
-    /// Reports a problem on standard error and remembers its status, for a
-    /// command that goes on with its other work.
     /// Makes `status` the exit status whatever was reported before: the
     /// REPL's is its last command's, though earlier ones failed.
     func settleStatus(_ status: ExitStatus) {
         self.status = status
     }
 
+    /// Reports a problem on standard error and remembers its status, for a
+    /// command that goes on with its other work. Of several, the exit
+    /// status is the gravest (the highest), whatever their order: `show A B`
+    /// and `show B A` end alike.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
         stderr.write("gqlcache: \(Self.oneLine(message))\n")
-        if self.status == .success { self.status = status }
+        if status.rawValue > self.status.rawValue { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
