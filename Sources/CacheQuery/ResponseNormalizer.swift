@@ -5,10 +5,12 @@ import CacheStore
 /// each with `\` and `+` escaped by a backslash (spec §3).
 ///
 /// Key fields come from, in order: the policy's entry for the typename
-/// (`--key-field Human=id`), the schema's `@typePolicy(keyFields:)` on the
-/// type or one of its interfaces, and the policy's `*` entry (every type
-/// whose data has those fields). An object without key fields, or whose
-/// data lacks one of them, is stored at a path key.
+/// (`--key-field Human=id`), with a schema the policy's entry for an
+/// interface or union the type belongs to (`--key-field Character=id`, the
+/// first by name), the schema's `@typePolicy(keyFields:)` on the type or
+/// one of its interfaces, and the policy's `*` entry (every type whose
+/// data has those fields). An object without key fields, or whose data
+/// lacks one of them, is stored at a path key.
 public struct KeyPolicy: Sendable, Equatable {
     public var keyFields: [String: [String]]
 
@@ -17,7 +19,20 @@ public struct KeyPolicy: Sendable, Equatable {
     }
 
     func keyFields(of typename: String, schema: CacheSchema?) -> [String]? {
-        keyFields[typename] ?? schema?.keyFields(of: typename) ?? keyFields["*"]
+        if let own = keyFields[typename] { return own }
+        if let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) {
+            return keyFields[abstract]
+        }
+        return schema?.keyFields(of: typename) ?? keyFields["*"]
+    }
+
+    /// The types of `policy` entries that keyed none of the `written`
+    /// typenames: an interface or union counts as written when one of its
+    /// types was (with a schema to say so).
+    public func typesKeyingNothing(written: Set<String>, schema: CacheSchema?) -> Set<String> {
+        Set(keyFields.keys.filter { type in
+            type != "*" && !written.contains(type) && !written.contains { schema?.matches(typeCondition: type, typename: $0) == true }
+        })
     }
 
     /// The identity key of an object, or nil when it has none.

@@ -277,7 +277,7 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(misspelled.status, .success, misspelled.stderr)
         XCTAssertEqual(misspelled.stderr.split(separator: "\n"), [
             "gqlcache: warning: QUERY_ROOT hero(episode:JEDI) now points at QUERY_ROOT.hero(episode:JEDI), not Wookiee:w1: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy",
-            "gqlcache: warning: --key-field Wokiee=id: no object of type Wokiee was written, so it keyed nothing (types written: Wookiee)",
+            "gqlcache: warning: --key-field Wokiee=id: no object of type Wokiee was written, so it keyed nothing (types written: Wookiee); did you mean Wookiee?",
         ])
     }
 

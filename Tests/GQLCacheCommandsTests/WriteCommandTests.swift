@@ -166,7 +166,7 @@ final class WriteCommandTests: CommandTestCase {
         // A type no object has keys nothing: said, as a misspelling would be.
         let misspelled = gqlcache("write", cache, "--text", query, "--response", response, "--key-field", "Driod=id", "--dry-run")
         XCTAssertEqual(misspelled.stderr.split(separator: "\n").last,
-                       "gqlcache: warning: --key-field Driod=id: no object of type Driod was written, so it keyed nothing (types written: Droid)")
+                       "gqlcache: warning: --key-field Driod=id: no object of type Driod was written, so it keyed nothing (types written: Droid); did you mean Droid?")
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
@@ -304,6 +304,29 @@ final class WriteCommandTests: CommandTestCase {
         let result = gqlcache("write", path("none.sqlite"), "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(result.status, .io)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    /// `--key-field Character=id` keys every type of the interface, as a
+    /// @typePolicy on the interface does; only a schema says which those are.
+    func testAKeyFieldOnAnInterfaceKeysItsTypesWithTheSchema() throws {
+        let cache = path("interface.sqlite")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        let arguments = ["write", cache, "--create", "--text", "{ hero { id name } }", "--response", path("hero.json"), "--key-field", "Character=id"]
+        let typed = gqlcache(arguments: arguments + ["--schema", starwarsSchema])
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(typed.stderr, "")
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero"], .reference("Droid:2001"))
+
+        // Without one, the warnings say what was keyed and why not.
+        let untyped = gqlcache(arguments: arguments + ["--dry-run"])
+        XCTAssertEqual(untyped.status, .success, untyped.stderr)
+        XCTAssertEqual(untyped.stderr, """
+            gqlcache: warning: QUERY_ROOT hero would point at QUERY_ROOT.hero, not Droid:2001: objects without a key field are keyed by \
+            their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy
+            gqlcache: warning: --key-field Character=id: no object of type Character was written, so it keyed nothing (types written: \
+            Droid); for an interface or union, give --schema to say which types are its
+
+            """)
     }
 
     func testKeyFieldNeedsTypeAndFields() {

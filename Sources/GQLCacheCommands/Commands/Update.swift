@@ -193,7 +193,7 @@ extension GQLCache {
                     context: context, target: target, normalizer: normalizer, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
-                if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
+                if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
                 return
             }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
@@ -235,7 +235,7 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
-            if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, context: context) }
+            if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
         }
 
         /// --edit: the current data in an editor, written back when saved

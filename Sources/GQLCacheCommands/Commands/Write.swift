@@ -107,7 +107,7 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
-            keyFields.warnOfTypesNotWritten(normalization.objectTypenames, context: context)
+            keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
         }
     }
 }

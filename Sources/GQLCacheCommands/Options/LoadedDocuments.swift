@@ -36,7 +36,7 @@ struct KeyFieldOptions: ParsableArguments {
     @Option(
         name: .customLong("key-field"),
         help: ArgumentHelp(
-            "Objects of TYPE are keyed TYPE:value by these fields, like the app's cache key configuration; TYPE * means every type that has them (repeatable).",
+            "Objects of TYPE are keyed TYPE:value by these fields, like the app's cache key configuration; with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
             valueName: "type=field[,field]"))
     var assignments: [String] = []
 
@@ -59,14 +59,23 @@ struct KeyFieldOptions: ParsableArguments {
     /// A type named with --key-field that no written object had keyed
     /// nothing: most often a misspelled type name. Says so, with the types
     /// that were written.
-    func warnOfTypesNotWritten(_ written: Set<String>, context: CommandContext) {
+    func warnOfTypesNotWritten(_ written: Set<String>, schema: CacheSchema?, context: CommandContext) {
         guard !context.isQuiet else { return }
         let types = written.sorted()
+        let keyingNothing = policy.typesKeyingNothing(written: written, schema: schema)
+        func hint(for type: String) -> String {
+            let close = types.filter {
+                KeySuggestions.editDistance(Array($0.lowercased().unicodeScalars), Array(type.lowercased().unicodeScalars)) <= 2
+            }
+            if !close.isEmpty { return "; did you mean \(close.joined(separator: " or "))?" }
+            return schema == nil && !types.isEmpty ? "; for an interface or union, give --schema to say which types are its" : ""
+        }
         for assignment in assignments {
             let type = String(assignment.prefix { $0 != "=" })
-            guard type != "*", !written.contains(type) else { continue }
+            guard keyingNothing.contains(type) else { continue }
             context.warn("--key-field \(assignment): no object of type \(type) was written, so it keyed nothing"
-                + (types.isEmpty ? " (no object written had a __typename)" : " (types written: \(types.joined(separator: ", ")))"))
+                + (types.isEmpty ? " (no object written had a __typename)" : " (types written: \(types.joined(separator: ", ")))")
+                + hint(for: type))
         }
     }
 

@@ -18,6 +18,9 @@ struct RecordChanges {
 
     let records: [RecordChange]
     let dryRun: Bool
+    /// The `__typename` of each record written, as it is after the merge
+    /// (changed or not).
+    var typenames: [CacheKey: String] = [:]
 
     var fieldCount: Int { records.reduce(0) { $0 + $1.fields.count } }
 
@@ -49,12 +52,7 @@ struct RecordChanges {
     }
 
     /// The `__typename` written to the record `key`, if this change set one.
-    func typename(of key: CacheKey) -> String? {
-        guard let record = records.first(where: { $0.key == key }),
-            case .string(let name)? = record.fields.first(where: { $0.field == "__typename" })?.after
-        else { return nil }
-        return name
-    }
+    func typename(of key: CacheKey) -> String? { typenames[key] }
 
     /// The changes merging `incoming` into the cache would make, worked out
     /// as the store merges (later records win, fields are never removed);
@@ -77,7 +75,11 @@ struct RecordChanges {
             }
             working[record.key] = current
         }
-        return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun)
+        var typenames: [CacheKey: String] = [:]
+        for (key, record) in working {
+            if case .string(let name)? = record.fields["__typename"] { typenames[key] = name }
+        }
+        return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)
     }
 
     /// Works out the records to write in a transaction and merges them,
