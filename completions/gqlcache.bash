@@ -301,8 +301,8 @@ _gqlcache_show() {
 _gqlcache_read() {
     repeating_flags=()
     non_repeating_flags=(--partial --quiet -q --no-pager --version -h --help)
-    repeating_options=(--document --text --var)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --format --busy-timeout --color)
+    repeating_options=(--document --text --schema --var)
+    non_repeating_options=(--apollo-config --variables --variables-file --fragment --key --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -369,8 +369,8 @@ _gqlcache_read() {
 _gqlcache_write() {
     repeating_flags=()
     non_repeating_flags=(--create --dry-run --backup --quiet -q --version -h --help)
-    repeating_options=(--document --text --var --key-field)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format --color)
+    repeating_options=(--document --text --schema --var --key-field)
+    non_repeating_options=(--apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions
@@ -444,8 +444,8 @@ _gqlcache_write() {
 _gqlcache_update() {
     repeating_flags=()
     non_repeating_flags=(--edit --dry-run --backup --quiet -q --version -h --help)
-    repeating_options=(--document --text --var --set --key-field)
-    non_repeating_options=(--schema --apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format --color)
+    repeating_options=(--document --text --schema --var --set --key-field)
+    non_repeating_options=(--apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
     # Offer option value completions

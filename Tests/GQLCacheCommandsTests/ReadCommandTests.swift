@@ -117,6 +117,23 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: type error at human.mass: record 'Human:1000', field 'mass': null in a non-null field of type Float!\n")
     }
 
+    /// A schema in several files: each --schema adds one, and an extension
+    /// in one extends a type of another, as the codegen config's files do.
+    func testRepeatedSchemaFilesMakeOneSchema() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let starwars = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let extra = path("extra.graphqls")
+        try "extend type Human { nickname: String! }".write(toFile: extra, atomically: true, encoding: .utf8)
+        let text = #"{ human(id: "1000") { name nickname } }"#
+        // The extension's non-null field, which the record lacks, is a miss; without it the field is unknown.
+        let both = gqlcache("read", cache, "--text", text, "--schema", starwars, "--schema", extra)
+        XCTAssertEqual(both.status, .notFound, both.stderr)
+        XCTAssertTrue(both.stderr.contains("has no field 'nickname'"), both.stderr)
+        let one = gqlcache("read", cache, "--text", text, "--schema", starwars)
+        XCTAssertEqual(one.status, .usage)
+        XCTAssertTrue(one.stderr.contains(#"Cannot query field "nickname" on type "Human""#), one.stderr)
+    }
+
     func testDocumentProblemsAreOneLineUsageErrors() throws {
         let syntax = gqlcache("read", blogCache, "--text", "{ feed(first: 3) { title }")
         XCTAssertEqual(syntax.status, .usage)

@@ -18,10 +18,10 @@ struct DocumentOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The schema, as SDL or an introspection result (schema.json): validates documents, resolves interfaces and unions, coerces variables. With --apollo-config, used instead of the config's schema.",
+            "The schema, as SDL or an introspection result (schema.json): validates documents, resolves interfaces and unions, coerces variables; repeat it for a schema in several files (extensions). With --apollo-config, used instead of the config's schema.",
             valueName: "file"),
         completion: .file(extensions: ["graphqls", "graphql", "sdl", "json"]))
-    var schema: String?
+    var schema: [String] = []
 
     @Option(
         name: .customLong("apollo-config"),
@@ -73,10 +73,11 @@ struct DocumentOptions: ParsableArguments {
         return try QueryDocument.parse(sources)
     }
 
-    /// The schema named by --schema, else the Apollo config's, if any.
+    /// The schema the --schema files make, else the Apollo config's, if any.
     func loadSchema() throws -> CacheSchema? {
-        if let schema {
-            return try CacheSchema.parse(sdl: try TextFile.read(schema, what: "schema"), source: schema)
+        if !schema.isEmpty {
+            // One schema of them all, as the codegen config's several files are.
+            return try CacheSchema.parse(try schema.map { (name: $0, text: try TextFile.read($0, what: "schema")) })
         }
         guard let apolloConfig else { return nil }
         return try CacheSchema.parse(try ApolloConfig.load(apolloConfig).schemaSources())
