@@ -142,6 +142,23 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertTrue(stats.contains("  日本語             1  3.0 KiB"), stats.joined(separator: "\n"))
     }
 
+    func testARecordNestedTooDeepIsCountedAsDamagedForWhatItIs() throws {
+        let deep = #"{"a":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
+        let cache = try makeCache("deep.sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])
+        let result = gqlcache("info", cache)
+        XCTAssertTrue(result.lines.contains("damaged       1 (NULL, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)"), result.stdout)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: 1 damaged record (NULL, not a JSON object, or nested too deep): Deep:1\n")
+    }
+
+    func testTheNearestTypenamesHintQuotesNamesThatWouldNotShow() throws {
+        let cache = try makeCache("names.sqlite", [
+            Record(key: "A:1", fields: ["__typename": .string("X ")]), Record(key: "B:1", fields: ["__typename": .string("")]),
+        ])
+        let result = gqlcache("keys", cache, "--type", "X")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, #"gqlcache: no record has __typename 'X' in \#(cache); nearest typenames: "", "X ""# + "\n")
+    }
+
     func testInfoRecognisesTheLegacyDDL() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("info", cache, "--format", "jsonl")

@@ -44,7 +44,7 @@ extension GQLCache {
             if overview.damagedCount > 0 {
                 let more = overview.damagedCount > overview.damagedKeys.count ? ", …" : ""
                 context.warn(
-                    "\(plural(overview.damagedCount, "damaged record")) (NULL or not a JSON object): "
+                    "\(plural(overview.damagedCount, "damaged record")) (NULL, not a JSON object, or nested too deep): "
                         + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
             }
             if let orderBreak = overview.rowOrderBreak { throw CommandFailure.damagedFile(store.path, orderBreak) }
@@ -86,7 +86,7 @@ struct CacheOverview {
             ("records", String(recordCount)),
             ("roots", roots.isEmpty ? "none" : roots.map(\.rawValue).joined(separator: ", ")),
         ]
-        if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL or not a JSON object)")) }
+        if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)")) }
         if keylessRowCount > 0 { rows.append(("rows without a key", "\(keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
         if blobKeyRowCount > 0 {
             rows.append(("rows with a BLOB key", "\(blobKeyRowCount) (Apollo never finds them; 'gqlcache doctor' lists them)"))

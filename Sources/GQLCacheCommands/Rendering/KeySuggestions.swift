@@ -55,7 +55,7 @@ enum KeySuggestions {
                 nearest.append(candidate.rawValue)
             }
         }
-        return nearest.isEmpty ? message : message + "; nearest typenames: " + nearest.joined(separator: ", ")
+        return nearest.isEmpty ? message : message + "; nearest typenames: " + nearest.map(\.shownOnLine).joined(separator: ", ")
     }
 
     /// Levenshtein distance over Unicode scalars.
