@@ -464,7 +464,7 @@ final class UpdateCommandTests: CommandTestCase {
         let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": editor])
         XCTAssertEqual(result.status, .usage)
         let kept = try XCTUnwrap(result.stderr.components(separatedBy: "your edit is kept in ").last?.trimmingCharacters(in: .newlines))
-        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the edited data is not JSON: "), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the edited data is not JSON: expected a member name in quotes at line 1, column 11; "), result.stderr)
         XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "{\"hero\": {oops\n")
         try FileManager.default.removeItem(atPath: kept)
         XCTAssertEqual(try bytes(cache), before)

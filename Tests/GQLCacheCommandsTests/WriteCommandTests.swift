@@ -106,7 +106,7 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(surrogate.status, .usage)
         XCTAssertEqual(
             surrogate.stderr,
-            #"gqlcache: standard input: the response is not JSON: invalid JSON: lone surrogate \ud800 (half of a pair) at byte 59"# + "\n")
+            #"gqlcache: standard input:1:60: the response is not JSON: lone surrogate \ud800 (half of a pair)"# + "\n")
         XCTAssertEqual(try records(cache), before)
     }
 
@@ -271,7 +271,10 @@ final class WriteCommandTests: CommandTestCase {
         try "{oops".write(toFile: response, atomically: true, encoding: .utf8)
         let notJSON = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(notJSON.status, .usage)
-        XCTAssertTrue(notJSON.stderr.hasPrefix("gqlcache: \(response): the response is not JSON: "), notJSON.stderr)
+        XCTAssertEqual(notJSON.stderr, "gqlcache: \(response):1:2: the response is not JSON: expected a member name in quotes\n")
+        try "{\"data\": {\n  \"hero\": {\"name\": \"R2-D2 ✓\" \"id\": 1}\n}}".write(toFile: response, atomically: true, encoding: .utf8)
+        let placed = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
+        XCTAssertEqual(placed.stderr, "gqlcache: \(response):2:30: the response is not JSON: expected ',' or '}' in object\n", "line and column in characters")
         try Data([0xFF, 0xFE, 0x7B, 0x7D]).write(to: URL(fileURLWithPath: response))
         let notText = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(notText.status, .usage, "bytes that are not UTF-8 are bad input, as JSON that does not parse is")

@@ -269,7 +269,12 @@ extension GQLCache {
                 value = try FieldValue(jsonText: edited)
             } catch let error as CacheStoreError {
                 keep = true
-                throw CommandFailure(.usage, "the edited data is not JSON: \(error); nothing written; your edit is kept in \(temporary)")
+                var problem = "\(error)"
+                if case .invalidJSON(let offset, let message) = error {
+                    let place = JSONInput.place(ofByte: offset, in: edited)
+                    problem = "\(message) at line \(place.line), column \(place.column)"
+                }
+                throw CommandFailure(.usage, "the edited data is not JSON: \(problem); nothing written; your edit is kept in \(temporary)")
             }
             if value == before.data?.fieldValue {
                 context.note("no changes; nothing written")

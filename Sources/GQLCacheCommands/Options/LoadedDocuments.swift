@@ -114,9 +114,21 @@ enum JSONInput {
         }
         do {
             return try FieldValue(jsonText: text)
+        } catch CacheStoreError.invalidJSON(let offset, let message) {
+            // Where an editor finds it, as GraphQL errors say it.
+            let place = Self.place(ofByte: offset, in: text)
+            throw CommandFailure(.usage, "\(name(of: path)):\(place.line):\(place.column): the \(what) is not JSON: \(message)")
         } catch let error as CacheStoreError {
             throw CommandFailure(.usage, "\(name(of: path)): the \(what) is not JSON: \(error)")
         }
+    }
+
+    /// Line and column (from 1, in characters) of the byte at `offset` of `text`'s UTF-8.
+    static func place(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        let before = text.utf8.prefix(max(0, offset))
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { before.index(after: $0) } ?? before.startIndex
+        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        return (line, String(decoding: before[lineStart...], as: UTF8.self).count + 1)
     }
 
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
