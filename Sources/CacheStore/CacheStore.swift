@@ -207,6 +207,9 @@ public final class CacheStore: Sendable {
                 else { return false }
                 return RegexCache.shared.matches(pattern: pattern, in: key)
             })
+            db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in
+                TypenameFunction.typename(of: values[0])
+            })
             if !readonly {
                 // A large removal or import changes pages all over the file.
                 // With SQLite's default 2 MB page cache it writes changed

@@ -302,7 +302,15 @@ struct KeyFilter {
         }
         if !typenames.isEmpty {
             let places = Array(repeating: "?", count: typenames.count).joined(separator: ", ")
-            conditions.append("(CASE WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) IN (\(places))")
+            // SQLite's json_extract takes the first of two `__typename`s; a
+            // record's typename is the last, as Apollo's JSON reader and the
+            // rest of the store read it (rm --type, info, stats). Only a text
+            // that names `__typename` twice needs the store's own reading.
+            conditions.append("""
+                (CASE WHEN instr(substr(record, instr(record, '"__typename"') + 12), '"__typename"') > 0 \
+                THEN \(TypenameFunction.sqlName)(record) \
+                WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) IN (\(places))
+                """)
             arguments += typenames
         }
         self.sql = conditions.joined(separator: " AND ")
@@ -314,4 +322,23 @@ struct KeyFilter {
 public struct KeyDigest: Equatable, Sendable {
     public var count: Int
     public var hash: UInt64
+}
+
+/// `gqlcache_typename(record)`: the record's top-level `__typename` when
+/// it is a string, the last one where the text holds two; NULL for a
+/// damaged record.
+enum TypenameFunction {
+    static let sqlName = "gqlcache_typename"
+    private static let filter = JSONReader.MemberFilter(["__typename"])
+
+    static func typename(of value: DatabaseValue) -> String? {
+        let text: String
+        switch value.storage {
+        case .string(let string): text = string
+        case .blob(let data): text = String(decoding: data, as: UTF8.self)
+        default: return nil
+        }
+        var copy = text
+        return copy.withUTF8 { bytes in (try? Record(key: "", utf8: bytes, fields: filter))?.typename }
+    }
 }

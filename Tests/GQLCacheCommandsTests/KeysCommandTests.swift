@@ -202,6 +202,19 @@ final class KeysCommandTests: CommandTestCase {
         }
     }
 
+    /// A text naming `__typename` twice has the last one's type, as JSON
+    /// readers (Apollo's among them) keep the last member: keys --type
+    /// lists what rm --type removes and info counts.
+    func testARecordWithTwoTypenamesIsOfTheLastOneForEveryCommand() throws {
+        let cache = try makeCache("twice.sqlite", [Record(key: "Plain:1", fields: ["__typename": .string("A")])],
+                                  raw: [("Twice:1", #"{"__typename":"A","x":1,"__typename":"B"}"#)])
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "B").lines, ["Twice:1"])
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "A").lines, ["Plain:1"])
+        XCTAssertEqual(gqlcache("rm", cache, "--type", "B", "--dry-run").lines.first, "would remove Twice:1")
+        let info = gqlcache("info", cache).lines
+        XCTAssertTrue(info.contains("  A  1") && info.contains("  B  1"), info.joined(separator: "\n"))
+    }
+
     func testModeWithoutAPatternIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "--type", "Human", "--mode", "regex")
