@@ -80,7 +80,9 @@ struct CacheOverview {
         var rows: [(String, String)] = [
             ("file", path),
             ("format", format.summary),
-            ("journal mode", journalMode),
+            ("journal mode", journalMode == "wal" && sizes.wal == nil
+                ? "wal (no -wal file beside it: if the file was copied, copy its -wal too, or what the app had not checkpointed is missing)"
+                : journalMode),
             ("size", size),
             ("free pages", "\(pages.freePages) of \(pages.pageCount) (\(reclaimableText(Int64(pages.freePages * pages.pageSize))) reclaimable by gc --vacuum)"),
             ("records", String(recordCount)),
