@@ -71,6 +71,13 @@ final class StatsCommandTests: CommandTestCase {
 
             """), result.stdout)
         XCTAssertTrue(result.stdout.contains("  … and 4 more (--top N)\n"), result.stdout)
+        // In JSON each cut list comes with how many there are.
+        let json = try XCTUnwrap(try gqlcache("stats", cache, "--top", "2", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual((json["types"] as? [Any])?.count, 2)
+        XCTAssertEqual(json["typeCount"] as? Int, 6)
+        XCTAssertEqual((json["keyPrefixes"] as? [Any])?.count, 2)
+        XCTAssertGreaterThan(json["keyPrefixCount"] as? Int ?? 0, 2)
+        XCTAssertNotNil(json["rootFieldCount"] as? Int)
         XCTAssertEqual(gqlcache("stats", cache, "--top", "-1").status, .usage)
         // --top 0: the summary lines alone, with no list or list heading.
         let summary = gqlcache("stats", cache, "--top", "0")

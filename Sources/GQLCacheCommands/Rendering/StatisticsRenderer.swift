@@ -77,7 +77,10 @@ struct StatisticsRendering {
             ("freePages", .int(stats.pages.freePages)),
             ("vacuumReclaimsBytes", .int(Int(reclaimable))),
             ("walBytes", .int(Int(sizes.wal ?? 0))),
+            // Each list cut to --top comes with how many there are, so a script can tell it was cut.
+            ("typeCount", .int(stats.byTypename.count)),
             ("types", .array(stats.byTypename.prefix(top).map { group($0, named: "typename") })),
+            ("rootFieldCount", .int(stats.byRootField.count)),
             ("rootFields", .array(stats.byRootField.prefix(top).map {
                 .object([
                     ("root", .string($0.root.rawValue)), ("field", .string($0.field)), ("fieldKeys", .int($0.fieldKeys)),
@@ -85,6 +88,7 @@ struct StatisticsRendering {
                 ])
             })),
             ("unreachable", .object([("records", .int(stats.unreachable.records)), ("bytes", .int(stats.unreachable.bytes))])),
+            ("keyPrefixCount", .int(stats.byKeyPrefix.count)),
             ("keyPrefixes", .array(stats.byKeyPrefix.prefix(top).map { group($0, named: "prefix") })),
             ("largest", .array(stats.largest.map { .object([("key", .string($0.key.rawValue)), ("bytes", .int($0.bytes))]) })),
         ])
