@@ -98,8 +98,7 @@ final class BackupTests: XCTestCase {
     /// still only in the -wal file: the copy has it, and nothing of ours.
     func testTheCopyIsConsistentWhileTheAppHoldsAWALFileOpen() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try folder.copy(Fixtures.starwars)
-        try SQLiteShell.run(path, "PRAGMA journal_mode=WAL;")
+        let path = try folder.walCopy(Fixtures.starwars)
         let app = try InteractiveSQLiteShell(path)
         defer { app.finish(with: ".quit\n") }
         app.send("""

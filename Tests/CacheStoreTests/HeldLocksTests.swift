@@ -9,8 +9,7 @@ import XCTest
 final class HeldLocksTests: XCTestCase {
     func testLookingAtAnOpenWALCacheKeepsItsLocksSoAnotherProcessNeitherDeletesTheWALNorLosesWrites() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try folder.copy(Fixtures.starwars)
-        try SQLiteShell.run(path, "PRAGMA journal_mode=WAL;")
+        let path = try folder.walCopy(Fixtures.starwars)
         let store = try CacheStore.open(at: path, access: .readWrite)
         try store.write { tx in try tx.unsafeWriteRawRecord(key: "Tool:1", text: #"{"name":"first"}"#) }
 

@@ -8,8 +8,7 @@ import XCTest
 final class PendingWALTests: XCTestCase {
     func testChangesInTheWALOfAnOpenConnectionArePendingUntilItCloses() throws {
         let folder = try TemporaryDirectory(self)
-        let path = try folder.copy(Fixtures.starwars)
-        try SQLiteShell.run(path, "PRAGMA journal_mode=WAL;")
+        let path = try folder.walCopy(Fixtures.starwars)
         XCTAssertNil(PendingWAL.inspect(path: path))
         var writer: CacheStore? = try CacheStore.open(at: path, access: .readWrite)
         try writer!.write { tx in try tx.unsafeWriteRawRecord(key: "New:1", text: "{}") }

@@ -63,6 +63,14 @@ final class TemporaryDirectory {
         return destination
     }
 
+    /// A copy of `fixture` switched to WAL mode by the sqlite3 shell (which
+    /// leaves no -wal or -shm beside it).
+    func walCopy(_ fixture: URL) throws -> String {
+        let path = try copy(fixture)
+        try SQLiteShell.run(path, "PRAGMA journal_mode=WAL;")
+        return path
+    }
+
     /// The names of the files in this folder, sorted.
     func contents() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
