@@ -127,10 +127,6 @@ final class TypeConditionLog: @unchecked Sendable {
         metUntyped.insert(typeCondition)
     }
 
-    /// The conditions of inline fragments met on objects without
-    /// `__typename`, in name order.
-    var untypedConditions: [String] { metUntyped.sorted() }
-
     func note(_ typeCondition: String, appliedTo typename: String, _ applied: Bool, besideOneThatApplied: Bool = false) {
         if applied {
             matched.insert(typeCondition)

@@ -136,7 +136,8 @@ public struct ResponseNormalizer {
         }
         let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
         var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing, rootIsOperation: isOperation)
-        try pass.write(pass.withKnownTypename(object, path: []), key: rootKey, selections: selections, path: [], type: type)
+        let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections)
+        try pass.write(given, key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
             // Written data has no cache to tell object types by: a condition
@@ -287,6 +288,20 @@ private struct Pass {
     /// `object`, with the `__typename` of the object read at `path` when it
     /// has none: data edited from what `read` prints (no `__typename`
     /// there) keeps the type of each object it was read as.
+    /// `object`, with the `__typename` an alias gives (`kind: __typename`)
+    /// when it has none under its own name: the object's type all the same.
+    func withAliasedTypename(_ object: [String: FieldValue], selections: [Selection]) -> [String: FieldValue] {
+        guard object["__typename"] == nil else { return object }
+        for case .field(let field) in selections where field.name == "__typename" && scope.isIncluded(field.conditions) {
+            if case .string? = object[field.responseKey] {
+                var object = object
+                object["__typename"] = object[field.responseKey]
+                return object
+            }
+        }
+        return object
+    }
+
     func withKnownTypename(_ object: [String: FieldValue], path: [PathComponent]) -> [String: FieldValue] {
         guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: ".")) else {
             return object
@@ -360,9 +375,10 @@ private struct Pass {
         // even when the document does not spell it: it is stored too, and
         // fragments' type conditions then apply when the data is read back.
         // Taken from the data, or from the schema when the field's type is
-        // an object type; a record that has one keeps it.
+        // an object type (not for a fragment's root: the record at its key
+        // has a type of its own, which the data alone may change).
         if !(path.isEmpty && rootIsOperation), records[key]!["__typename"] == nil,
-            let known = typename ?? type.flatMap({ schema?.isObjectType($0) == true ? $0 : nil })
+            let known = typename ?? (path.isEmpty ? nil : type.flatMap({ schema?.isObjectType($0) == true ? $0 : nil }))
         {
             records[key]!["__typename"] = .string(known)
         }
@@ -373,16 +389,32 @@ private struct Pass {
     /// condition only its `__typename` could decide. Without it their
     /// fields would be dropped unsaid; Apollo's data always has it.
     func checkTypeConditionsApply(_ selections: [Selection], type: String?, path: [PathComponent]) throws {
-        var probe = collector
-        let log = TypeConditionLog()
-        probe.log = log
-        _ = probe.collect(selections, typename: nil, parentType: type)
-        guard let condition = log.untypedConditions.first else { return }
+        var visited: Set<String> = []
+        // The first fragment, inline or spread, whose condition not every object of `type` meets.
+        func undecided(_ selections: [Selection]) -> String? {
+            for selection in selections {
+                switch selection {
+                case .field:
+                    continue
+                case .inlineFragment(let typeCondition, let conditions, let inner):
+                    guard scope.isIncluded(conditions) else { continue }
+                    if let typeCondition, !decided(typeCondition) { return typeCondition }
+                    if let found = undecided(inner) { return found }
+                case .fragmentSpread(let name, let conditions):
+                    guard scope.isIncluded(conditions), visited.insert(name).inserted, let fragment = normalizer.document.fragments[name] else { continue }
+                    if !decided(fragment.typeCondition) { return fragment.typeCondition }
+                    if let found = undecided(fragment.selections) { return found }
+                }
+            }
+            return nil
+        }
+        func decided(_ typeCondition: String) -> Bool { type.map { collector.always(typeCondition, within: $0) } ?? false }
+        guard let condition = undecided(selections) else { return }
         let example = schema?.isObjectType(condition) == true ? condition : "TypeName"
         let kind = type.map { "its type, \($0), has several possible types" } ?? "the schema does not give its type"
         throw NormalizationError(
             path: path + [.field("__typename")],
-            message: "the data has no '__typename', which says whether '... on \(condition)' applies (\(kind)); "
+            message: "the data has no '__typename', which says whether the fragment on \(condition) applies (\(kind)); "
                 + "give it for the object, e.g. \"__typename\": \"\(example)\"")
     }
 
@@ -431,7 +463,7 @@ private struct Pass {
             if case .list? = type?.nullable {
                 throw NormalizationError(path: path, message: "expected a list of type \(type!), found an object")
             }
-            let object = withKnownTypename(given, path: path)
+            let object = withAliasedTypename(withKnownTypename(given, path: path), selections: selections)
             var typename: String?
             if case .string(let name)? = object["__typename"] { typename = name }
             let staticType = type?.namedType.name

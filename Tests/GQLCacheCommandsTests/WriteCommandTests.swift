@@ -59,9 +59,31 @@ final class WriteCommandTests: CommandTestCase {
                               "--response", path("hero.json"))
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: \(path("hero.json")): cannot write hero.__typename: the data has no '__typename', which says "
-            + "whether '... on Droid' applies (its type, Character, has several possible types); give it for the object, "
+            + "whether the fragment on Droid applies (its type, Character, has several possible types); give it for the object, "
             + "e.g. \"__typename\": \"Droid\"; nothing written\n")
         XCTAssertEqual(try records(cache), before)
+        // A named fragment needs it as much; an alias of __typename gives it.
+        let spread = gqlcache("write", cache, "--schema", starwarsSchema, "--text",
+                              "query H { hero { name ...D } } fragment D on Droid { primaryFunction }", "--response", path("hero.json"))
+        XCTAssertEqual(spread.status, .usage)
+        XCTAssertTrue(spread.stderr.contains("which says whether the fragment on Droid applies"), spread.stderr)
+        try #"{"data":{"hero":{"kind":"Droid","name":"R2-D2","primaryFunction":"Astromech"}}}"#.write(toFile: path("aliased.json"), atomically: true, encoding: .utf8)
+        let aliased = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { kind: __typename name ... on Droid { primaryFunction } } }",
+                               "--response", path("aliased.json"), "--dry-run")
+        XCTAssertEqual(aliased.status, .success, aliased.stderr)
+        XCTAssertTrue(aliased.stdout.contains(#"primaryFunction: "Astromech""#), aliased.stdout)
+    }
+
+    /// A fragment written at a key of another type keeps the record's type:
+    /// only a __typename in the data would change it.
+    func testAFragmentWrittenAtARecordOfAnotherTypeLeavesItsTypename() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"primaryFunction":"Pilot"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "fragment D on Droid { primaryFunction }",
+                              "--fragment", "D", "--key", "Human:1000", "--response", path("f.json"))
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
+        XCTAssertEqual(try records(cache)["Human:1000"]?["primaryFunction"], .string("Pilot"))
     }
 
     func testResponseAndVariablesCannotBothReadStandardInput() {

@@ -41,7 +41,9 @@ enum CompletionSources {
             let found = try? config.operationSources(required: false) {
             sources += found
         }
-        for file in documentFiles {
+        // Never the cache file a store has open: closing a descriptor of it
+        // would release the store's locks.
+        for file in documentFiles where !FileProbe.isHeldByAnOpenStore(file) {
             if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
         }
         sources += texts.map { ("--text", $0) }

@@ -250,7 +250,7 @@ public final class REPLSession {
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
     func runCommand(_ words: [String]) -> ExitStatus {
         guard let command = words.first else { return .success }
-        rememberDocuments(in: words)
+        let typed = words
         let words = withDocumentsNamedEarlier(words)
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
@@ -270,6 +270,9 @@ public final class REPLSession {
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
             ? words : [command, cachePath] + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
+        // Documents a command could not read (missing, not GraphQL, the
+        // cache file itself) are not offered to the next ones.
+        if ![.usage, .io, .notACache].contains(status) { rememberDocuments(in: typed) }
         if ["rm", "clear", "gc"].contains(command) { try? dropRemovedRecordsFromTrail() }
         return status
     }
