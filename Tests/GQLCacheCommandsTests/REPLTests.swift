@@ -373,6 +373,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE key IN ('App:1', 'Tool:1')"), "2")
     }
 
+    /// A document a command could not read (here the cache file itself) is
+    /// not remembered: Tab would read it for operation names, and reading
+    /// the open cache file through a descriptor of its own would release
+    /// the session's locks on it.
+    func testADocumentACommandCouldNotReadIsNotOfferedToLaterCommands() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("hero.graphql")
+        try "query Hero { hero { name } }".write(toFile: document, atomically: true, encoding: .utf8)
+        let run = try repl(cache, ["read --document \(cache)", "read --document \(document)"])
+        XCTAssertEqual(run.session.documentFiles, [document])
+        XCTAssertTrue(FileProbe.isHeldByAnOpenStore(cache))
+        XCTAssertEqual(CompletionSources.definitionNames(documentFiles: [cache, document]).operations, ["Hero"])
+    }
+
     func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")
