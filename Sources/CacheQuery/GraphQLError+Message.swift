@@ -14,17 +14,20 @@ extension GraphQLError {
         }
         for lead in ["Unexpected character ", "Invalid character "] where message.hasSuffix(".") {
             guard let range = message.range(of: lead), let source, let offset = positions.first,
-                let character = SourcePlace.character(atUTF8Offset: offset, in: source.body),
-                character.unicodeScalars.first.map({ !$0.isASCII }) == true
+                let scalar = SourcePlace.scalar(atUTF8Offset: offset, in: source.body), !scalar.isASCII
             else { continue }
-            let codePoints = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
-            message = message[..<range.upperBound] + "'\(character)' (\(codePoints.joined(separator: " ")))."
+            let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            // A combining mark or a control is shown by its code point alone.
+            let category = scalar.properties.generalCategory
+            let shown = [.nonspacingMark, .enclosingMark, .spacingMark, .format, .control, .lineSeparator, .paragraphSeparator].contains(category)
+                ? "" : "'\(Character(scalar))' "
+            message = message[..<range.upperBound] + "\(shown)(\(codePoint))."
         }
         return message
     }
 
-    /// Line and column (in characters) of the first position, zero when
-    /// there is none.
+    /// Line and column (a ``SourcePlace``) of the first position, zero
+    /// when there is none.
     var firstPlace: (line: Int, column: Int) {
         if let source, let offset = positions.first {
             let place = SourcePlace(utf8Offset: offset, in: source.body)

@@ -1,16 +1,18 @@
 import GraphQL
 
-/// A place in GraphQL text as a person finds it in an editor: line from 1,
-/// and column from 1 in characters. The parser counts offsets in UTF-8
-/// bytes, so its own columns run long after a non-ASCII character (and its
-/// lines, which it finds by UTF-16 offset, may too).
-struct SourcePlace: Equatable {
-    let line: Int
-    let column: Int
+/// A place in GraphQL (or JSON) text: line from 1, and column from 1 in
+/// UTF-16 code units, as graphql-js (which Apollo's code generator runs)
+/// and most editors count them: one for each character of the Basic
+/// Multilingual Plane, two for an emoji. The parser counts offsets in
+/// UTF-8 bytes, so its own columns run long after a non-ASCII character
+/// (and its lines, which it finds by UTF-16 offset, may too).
+public struct SourcePlace: Equatable, Sendable {
+    public let line: Int
+    public let column: Int
 
     /// The place of the byte at `offset` in `text`'s UTF-8. A line ends at
     /// `\n`, `\r\n` or a lone `\r`, as in GraphQL.
-    init(utf8Offset offset: Int, in text: String) {
+    public init(utf8Offset offset: Int, in text: String) {
         let bytes = text.utf8
         let end = bytes.index(bytes.startIndex, offsetBy: max(0, min(offset, bytes.count)))
         var line = 1
@@ -25,17 +27,18 @@ struct SourcePlace: Equatable {
             }
         }
         self.line = line
-        // Characters from the line's start; a place inside a character (never one the parser gives) counts it.
-        column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
+        // A place inside a character (never one the parser gives) counts it.
+        column = String(decoding: bytes[lineStart..<end], as: UTF8.self).utf16.count + 1
     }
 
-    /// The character that starts at `offset` in `text`'s UTF-8, if one does.
-    static func character(atUTF8Offset offset: Int, in text: String) -> Character? {
-        let bytes = text.utf8
+    /// The Unicode scalar whose UTF-8 starts at `offset` in `text`, if one does.
+    static func scalar(atUTF8Offset offset: Int, in text: String) -> Unicode.Scalar? {
+        let bytes = Array(text.utf8)
         guard offset >= 0, offset < bytes.count else { return nil }
-        let start = bytes.index(bytes.startIndex, offsetBy: offset)
-        guard let index = start.samePosition(in: text) else { return nil }
-        return text[index]
+        var decoder = UTF8()
+        var iterator = bytes[offset...].makeIterator()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return nil
     }
 }
 

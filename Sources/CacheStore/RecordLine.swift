@@ -41,7 +41,7 @@ public enum RecordLine {
         do {
             value = try JSONReader.parseValue(line, wrapperLevels: 1)
         } catch let error as JSONReader.SyntaxError {
-            throw CacheStoreError.cannotConvert(message: "not JSON: \(error.message) at byte \(error.offset)")
+            throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
         }
         if case .object(let members) = value, members.count == 1, case .string(let key)? = members["key"] {
             throw CacheStoreError.cannotConvert(message: #"the line of '\#(key)' has no "record"; a line is {"key": "…", "record": {…}}"#)

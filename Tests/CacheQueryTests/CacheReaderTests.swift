@@ -425,15 +425,16 @@ final class SourcePlaceTests: XCTestCase {
         }
     }
 
-    /// The parser counts UTF-8 bytes; an editor, and these errors, count characters.
-    func testPlacesAfterNonASCIITextCountCharactersAndLines() throws {
+    /// The parser counts UTF-8 bytes; graphql-js, most editors and these
+    /// errors count UTF-16 code units (two for an emoji).
+    func testPlacesAfterNonASCIITextCountUTF16CodeUnitsAndLines() throws {
         let after = try XCTUnwrap(place(of: "query A {\n  hero { name # é😀 ééééé\n  name( }\n}"))
         XCTAssertEqual(after.line, 3)
         XCTAssertEqual(after.column, 9)
         let document = try QueryDocument.parse([("a.graphql", "# é😀\nquery { hero(x: \"é😀\") { ...F } }")])
         XCTAssertThrowsError(try document.checkFragmentSpreads(in: try document.operation(named: nil).selections)) { error in
             guard case .unknownSpread(_, _, let line, let column, _)? = error as? QueryError else { return XCTFail("\(error)") }
-            XCTAssertEqual([line, column], [2, 25])
+            XCTAssertEqual([line, column], [2, 26])
         }
         let schema = try CacheSchema.parse([("s.graphqls", "type Query { a: String }")])
         let invalid = try XCTUnwrap(place(of: "# ééééé\n# 😀😀\nquery A {\n  hero { nope }\n}", schema: schema))
@@ -444,6 +445,10 @@ final class SourcePlaceTests: XCTestCase {
         let found = try XCTUnwrap(place(of: "query A {\n  hero { name(x: \"é\") ∑ }\n}"))
         XCTAssertEqual([found.line, found.column], [2, 23])
         XCTAssertEqual(found.message, "syntax error: Unexpected character '∑' (U+2211).")
+        // A combining mark is named by its code point, not by its first byte.
+        let mark = try XCTUnwrap(place(of: "{ name\u{0301} }"))
+        XCTAssertEqual([mark.line, mark.column], [1, 7])
+        XCTAssertEqual(mark.message, "syntax error: Unexpected character (U+0301).")
     }
 }
 

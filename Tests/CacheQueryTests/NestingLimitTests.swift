@@ -40,8 +40,8 @@ final class NestingLimitTests: XCTestCase {
     }
 
     /// A line ends at a lone CR or CRLF too, in comments as elsewhere, and
-    /// columns count characters, as an editor does.
-    func testLinesEndAtCRAndColumnsCountCharacters() {
+    /// columns count UTF-16 code units, as graphql-js does.
+    func testLinesEndAtCRAndColumnsCountUTF16CodeUnits() {
         let deep = String(repeating: "{ a ", count: 600)
         XCTAssertEqual(NestingLimit.firstTooDeep(in: "# note\r" + deep)?.line, 2)
         XCTAssertEqual(NestingLimit.firstTooDeep(in: "# one\r\n# two\r" + deep)?.line, 3)
@@ -49,7 +49,7 @@ final class NestingLimitTests: XCTestCase {
         XCTAssertEqual(NestingLimit.firstTooDeep(in: "\"\"\"block\rstring\"\"\"\r" + deep)?.line, 3)
         let place = NestingLimit.firstTooDeep(in: #"{ a(s: "ééé😀") "# + deep)
         XCTAssertEqual(place?.line, 1)
-        XCTAssertEqual(place?.column, #"{ a(s: "ééé😀") "#.count + 4 * 499 + 1)
+        XCTAssertEqual(place?.column, #"{ a(s: "ééé😀") "#.utf16.count + 4 * 499 + 1)
         XCTAssertThrowsError(try QueryDocument.parse([("cr.graphql", "# note\r" + deep)]))
     }
 

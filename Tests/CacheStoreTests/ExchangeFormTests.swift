@@ -22,7 +22,7 @@ final class ExchangeFormTests: XCTestCase {
     }
 
     func testLinesThatAreNotRecordsAreRefusedWithTheReason() {
-        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: "{"), .cannotConvert(message: "not JSON: expected a member name in quotes at byte 1"))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: "{"), .invalidJSON(offset: 1, message: "expected a member name in quotes"))
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":1,"record":{}}"#), .cannotConvert(message: #"expected {"key": "…", "record": {…}}"#))
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":"K","record":[1]}"#), .cannotConvert(message: #"the "record" of 'K' is not a JSON object"#))
         XCTAssertFalse(RecordLine.isRecordLine(#"{"ROOT_QUERY":{}}"#))

@@ -152,7 +152,6 @@ final class ApolloConfigTests: CommandTestCase {
     func testAConfigOfTheWrongShapeIsAUsageErrorNamingTheFileAndKey() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let cases: [(String, String)] = [
-            ("{\"input\": ", "invalid JSON: unexpected end of JSON at byte 10"),
             ("[1, 2]", "not an Apollo codegen config: the top level is not a JSON object"),
             (#"{"schemaNamespace": "API"}"#,
              #"not an Apollo codegen config: it has no "input", which looks like "input": {"schemaSearchPaths": ["**/*.graphqls"], "operationSearchPaths": ["**/*.graphql"]}"#),
@@ -163,6 +162,10 @@ final class ApolloConfigTests: CommandTestCase {
             (#"{"input": {"operationSearchPaths": ["Sources/!Legacy/*.graphql"]}}"#,
              "input.operationSearchPaths: 'Sources/!Legacy/*.graphql': '!' may only start a pattern, to exclude the files it matches"),
         ]
+        try "{\"input\": ".write(toFile: path("config.json"), atomically: true, encoding: .utf8)
+        let notJSON = gqlcache("read", cache, "--apollo-config", path("config.json"))
+        XCTAssertEqual(notJSON.status, .usage)
+        XCTAssertEqual(notJSON.stderr, "gqlcache: \(path("config.json")):1:11: the config is not JSON: unexpected end of JSON\n")
         for (text, message) in cases {
             try text.write(toFile: path("config.json"), atomically: true, encoding: .utf8)
             let result = gqlcache("read", cache, "--apollo-config", path("config.json"))

@@ -256,7 +256,7 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: new), "a file the import created is removed when it fails")
         let notJSON = gqlcache("import", cache, "-", "--input-format", "apollo-client", input: "{oops")
         XCTAssertEqual(notJSON.status, .usage)
-        XCTAssertEqual(notJSON.stderr, "gqlcache: standard input: invalid JSON: expected a member name in quotes at byte 1 (read as Apollo Client's extract() object); nothing imported\n")
+        XCTAssertEqual(notJSON.stderr, "gqlcache: standard input:1:2: not JSON: expected a member name in quotes (read as Apollo Client's extract() object); nothing imported\n")
     }
 
     func testImportIntoADamagedRecordIsRefusedNamingTheInputTheRecordAndTheRemedy() throws {
@@ -383,12 +383,12 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(
             result.stderr,
-            #"gqlcache: standard input:1: not JSON: lone surrogate \ud800 (half of a pair) at byte 32 (a JSON Lines export has one record per line); nothing imported"#
+            #"gqlcache: standard input:1:33: not JSON: lone surrogate \ud800 (half of a pair) (a JSON Lines export has one record per line); nothing imported"#
                 + "\n")
         let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"a":"\udc01"}}"#)
         XCTAssertEqual(
             extract.stderr,
-            #"gqlcache: standard input: invalid JSON: lone surrogate \udc01 (half of a pair) at byte 20 (read as Apollo Client's extract() object); nothing imported"#
+            #"gqlcache: standard input:1:21: not JSON: lone surrogate \udc01 (half of a pair) (read as Apollo Client's extract() object); nothing imported"#
                 + "\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
         let pair = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"A:1","record":{"name":"\ud83d\ude00"}}"#)

@@ -34,12 +34,7 @@ struct ApolloConfig {
     init(jsonText: String, file: String, folder: String) throws {
         self.file = file
         self.folder = folder
-        let json: FieldValue
-        do {
-            json = try FieldValue(jsonText: jsonText)
-        } catch let error as CacheStoreError {
-            throw CommandFailure(.usage, "\(file): \(error)")
-        }
+        let json = try JSONInput.parse(jsonText, name: file, what: "config")
         let example = #""input": {"schemaSearchPaths": ["**/*.graphqls"], "operationSearchPaths": ["**/*.graphql"]}"#
         guard case .object(let members) = json else {
             throw CommandFailure(.usage, "\(file): not an Apollo codegen config: the top level is not a JSON object")

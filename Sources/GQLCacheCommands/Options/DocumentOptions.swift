@@ -102,11 +102,7 @@ struct DocumentOptions: ParsableArguments {
             try merge(value, from: JSONInput.name(of: variablesFile))
         }
         if let variables {
-            do {
-                try merge(try FieldValue(jsonText: variables), from: "--variables")
-            } catch let error as CacheStoreError {
-                throw CommandFailure(.usage, "--variables: \(error)")
-            }
+            try merge(try JSONInput.parse(variables, name: "--variables", what: "variables text"), from: "--variables")
         }
         for assignment in variableAssignments {
             let name = String(assignment.prefix { $0 != "=" })

@@ -112,24 +112,25 @@ enum JSONInput {
         } else {
             text = try TextFile.read(path, what: what)
         }
+        return try parse(text, name: name(of: path), what: what)
+    }
+
+    /// `text` as JSON, or a usage failure placing what is wrong by line and
+    /// column (where an editor finds it, as GraphQL errors say it):
+    /// `NAME:LINE:COLUMN: the WHAT is not JSON: …`.
+    static func parse(_ text: String, name: String, what: String) throws -> FieldValue {
         do {
             return try FieldValue(jsonText: text)
         } catch CacheStoreError.invalidJSON(let offset, let message) {
-            // Where an editor finds it, as GraphQL errors say it.
             let place = Self.place(ofByte: offset, in: text)
-            throw CommandFailure(.usage, "\(name(of: path)):\(place.line):\(place.column): the \(what) is not JSON: \(message)")
+            throw CommandFailure(.usage, "\(name):\(place.line):\(place.column): the \(what) is not JSON: \(message)")
         } catch let error as CacheStoreError {
-            throw CommandFailure(.usage, "\(name(of: path)): the \(what) is not JSON: \(error)")
+            throw CommandFailure(.usage, "\(name): the \(what) is not JSON: \(error)")
         }
     }
 
-    /// Line and column (from 1, in characters) of the byte at `offset` of `text`'s UTF-8.
-    static func place(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
-        let before = text.utf8.prefix(max(0, offset))
-        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { before.index(after: $0) } ?? before.startIndex
-        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        return (line, String(decoding: before[lineStart...], as: UTF8.self).count + 1)
-    }
+    /// Line and column of the byte at `offset` of `text`'s UTF-8, counted as GraphQL errors count them.
+    static func place(ofByte offset: Int, in text: String) -> SourcePlace { SourcePlace(utf8Offset: offset, in: text) }
 
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
     /// the object itself when it is the data alone. A response with errors

@@ -78,6 +78,10 @@ final class ImportReader {
             let record: Record
             do {
                 record = try RecordLine.record(fromLine: line.text)
+            } catch CacheStoreError.invalidJSON(let offset, let message) {
+                let column = JSONInput.place(ofByte: offset, in: line.text).column
+                throw CommandFailure(
+                    .usage, "\(name):\(line.number):\(column): not JSON: \(message) (a JSON Lines export has one record per line); nothing imported")
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name):\(line.number): \(error) (a JSON Lines export has one record per line); nothing imported")
             }
@@ -115,6 +119,10 @@ final class ImportReader {
                         "\(name): a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported")
                 }
                 extracted = ArraySlice(try ApolloClientForm.records(fromEntities: entities))
+            } catch CacheStoreError.invalidJSON(let offset, let message) {
+                let place = JSONInput.place(ofByte: offset, in: text)
+                throw CommandFailure(
+                    .usage, "\(name):\(place.line):\(place.column): not JSON: \(message) (read as Apollo Client's extract() object); nothing imported")
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
             }
