@@ -445,6 +445,12 @@ final class SourcePlaceTests: XCTestCase {
         let found = try XCTUnwrap(place(of: "query A {\n  hero { name(x: \"é\") ∑ }\n}"))
         XCTAssertEqual([found.line, found.column], [2, 23])
         XCTAssertEqual(found.message, "syntax error: Unexpected character '∑' (U+2211).")
+        // A \u escape the parser does not read is quoted as written.
+        for escape in [#"\u{1F600}"#, #"\uD83D"#, #"\u12"#] {
+            let bad = try XCTUnwrap(place(of: #"{ human(id: "x"# + escape + #"") { name } }"#))
+            XCTAssertEqual(bad.message, "syntax error: invalid escape \(escape) (\\u takes four hex digits, for a character below U+10000; "
+                + "write any other character as itself).")
+        }
         // A combining mark is named by its code point, not by its first byte.
         let mark = try XCTUnwrap(place(of: "{ name\u{0301} }"))
         XCTAssertEqual([mark.line, mark.column], [1, 7])
