@@ -23,6 +23,20 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
+    /// A right-to-left override in a key would show the rest of the message
+    /// reversed, a line separator would break it: both are escaped, and the
+    /// nearest keys are listed as keys are shown, quoted when odd.
+    func testMessagesEscapeCharactersThatMoveTextAndQuoteOddNearestKeys() throws {
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: "Rlo:\u{202E}abc", fields: ["a": .int(1)]), Record(key: "Nl:a\nb", fields: ["a": .int(2)]),
+        ])
+        let reversed = gqlcache("show", cache, "Rlo:\u{202E}abd")
+        XCTAssertEqual(reversed.status, .notFound)
+        XCTAssertEqual(reversed.stderr, #"gqlcache: no record 'Rlo:\u202Eabd' in \#(cache); nearest keys: "Rlo:\u202Eabc""# + "\n")
+        let broken = gqlcache("show", cache, "Nl:a\u{2028}c")
+        XCTAssertEqual(broken.stderr, #"gqlcache: no record 'Nl:a\u2028c' in \#(cache); nearest keys: "Nl:a\nb""# + "\n")
+    }
+
     func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let missing = gqlcache("show", cache, "a\nb", "\u{1B}[31mred")

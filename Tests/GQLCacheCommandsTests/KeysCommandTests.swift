@@ -193,9 +193,10 @@ final class KeysCommandTests: CommandTestCase {
             Record(key: "Line\u{2028}Break:1", fields: ["a": .int(2)]),
             Record(key: "NoBreak:1\u{00A0}", fields: ["a": .int(3)]),
             Record(key: "Café:1", fields: ["a": .int(4)]),
+            Record(key: "Zero:1\u{200B}", fields: ["a": .int(5)]),
         ])
         let listed = gqlcache("keys", cache).lines
-        XCTAssertEqual(listed, ["Café:1", #""Evil\u202EKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\""])
+        XCTAssertEqual(listed, ["Café:1", #""Evil\u202EKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\"", "\"Zero:1\u{200B}\""])
         // Typed back at the REPL's prompt as shown, each names its key.
         for (shown, key) in zip(listed.dropFirst(), ["Evil\u{202E}Key:1", "Line\u{2028}Break:1", "NoBreak:1\u{00A0}"]) {
             XCTAssertEqual(try ShellWords.split("rm " + shown), ["rm", key])

@@ -6,8 +6,9 @@ extension String {
     /// it across lines, an escape sequence would act on the terminal) or a
     /// character that moves the text around it (a line separator, a
     /// right-to-left override), is empty (`""`, not a blank), begins or ends
-    /// with a space of any kind (which a line does not show), or itself
-    /// begins with `"`. The movers are written as `\uXXXX` escapes. So a
+    /// with a space of any kind or an invisible character (which a line
+    /// does not show), or itself begins with `"`. The movers are written
+    /// as `\uXXXX` escapes. So a
     /// name shown as it is never begins with `"`, and one shown quoted
     /// always does: the key `""` (two quotes) shows `"\"\""`, never as the
     /// empty key, and a listing fed back to `rm` cannot name another record.
@@ -28,7 +29,9 @@ extension String {
         }
         if !isASCII {
             let scalars = unicodeScalars
-            if scalars.contains(where: \.movesText) || scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
+            // At an end, a space of any kind or an invisible character (U+200B, U+FEFF) looks like nothing.
+            func blank(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.properties.generalCategory == .format }
+            if scalars.contains(where: \.movesText) || blank(scalars.first!) || blank(scalars.last!) {
                 return quotedForLine
             }
         }

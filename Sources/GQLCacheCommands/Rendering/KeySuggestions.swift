@@ -38,7 +38,9 @@ enum KeySuggestions {
             return "no record '\(key.inMessage)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
                 + "finds; 'gqlcache gc \(path) --stray-rows' deletes it"
         }
-        let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map(\.inMessage).joined(separator: ", ")
+        // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
+        let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
+            .joined(separator: ", ")
         return "no record '\(key.inMessage)' in \(path)\(nearest)"
     }
 

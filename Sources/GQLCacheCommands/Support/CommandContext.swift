@@ -175,9 +175,11 @@ public final class CommandContext {
     }
 
     /// `message` with its control characters escaped as JSON escapes them
-    /// (`\n`, `\u001b`): a key, path or pattern quoted in a message may hold
-    /// any, and on a terminal a newline would split the message and an
-    /// escape sequence would act.
+    /// (`\n`, `\u001b`), and the characters that move text (a line
+    /// separator, a right-to-left override) as `\u` escapes too: a key,
+    /// path or pattern quoted in a message may hold any, and on a terminal
+    /// a newline would split the message, an escape sequence would act and
+    /// an override would show the rest of the line reversed.
     static func oneLine(_ message: String) -> String {
         guard message.unicodeScalars.contains(where: isControl) else { return message }
         var line = ""
@@ -191,7 +193,7 @@ public final class CommandContext {
             case "\r": line += "\\r"
             case "\t": line += "\\t"
             default:
-                let hex = String(scalar.value, radix: 16)
+                let hex = String(scalar.value, radix: 16, uppercase: scalar.value > 0xFF)
                 line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
         }
@@ -200,7 +202,7 @@ public final class CommandContext {
 
     /// C0 and C1 controls and DEL: what a terminal may act on.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.movesText
     }
 
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
