@@ -251,6 +251,15 @@ extension CacheSchema {
     /// Whether `name` is an object type (not an interface or union).
     func isObjectType(_ name: String) -> Bool { objectTypes.contains(name) }
 
+    /// The names of the schema's types, its own (not `__Type` and the like).
+    public var typeNames: [String] { schema.typeMap.keys.filter { !$0.hasPrefix("__") }.sorted() }
+
+    /// Whether an object or interface type `type` has `field`; nil for a
+    /// type without fields of its own (a union, a scalar) or none at all.
+    public func hasField(_ field: String, on type: String) -> Bool? {
+        fieldTypes[type].map { $0[field] != nil }
+    }
+
     /// The `@typePolicy(keyFields:)` key fields of an object type.
     func keyFields(of typename: String) -> [String]? { typePolicies[typename] }
 

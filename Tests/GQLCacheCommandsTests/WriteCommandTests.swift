@@ -354,6 +354,24 @@ final class WriteCommandTests: CommandTestCase {
             """)
     }
 
+    /// With a schema, a key field it says can key nothing is refused before
+    /// anything is written, where it would leave every object at its path.
+    func testWithASchemaAKeyFieldOnAnUnknownTypeOrFieldIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        for (keyField, message) in [
+            ("Droid=nope", "--key-field Droid=nope: Droid has no field 'nope' in the schema"),
+            ("Chracter=id", "--key-field Chracter=id: the schema has no type 'Chracter' (did you mean Character?)"),
+        ] {
+            let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { id name } }", "--response", path("hero.json"),
+                                  "--key-field", keyField)
+            XCTAssertEqual(result.status, .usage, keyField)
+            XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
+        }
+        XCTAssertEqual(try records(cache), before)
+    }
+
     func testKeyFieldNeedsTypeAndFields() {
         let result = gqlcache("write", path("c.sqlite"), "--text", "{ a }", "--response", "r.json", "--key-field", "Human")
         XCTAssertEqual(result.status, .usage)

@@ -132,6 +132,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
+            try keyFields.check(against: loaded.schema)
             let document = loaded.document.addingTypename()
             let target = try target(loaded, document: document, context: context)
             // Data a person edited: two aliases of one field, or two paths to one

@@ -59,6 +59,26 @@ struct KeyFieldOptions: ParsableArguments {
     /// A type named with --key-field that no written object had keyed
     /// nothing: most often a misspelled type name. Says so, with the types
     /// that were written.
+    /// With a schema, refuses a key field it says cannot key anything: a
+    /// type it does not have, or a field that type does not have.
+    func check(against schema: CacheSchema?) throws {
+        guard let schema else { return }
+        for assignment in assignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            let type = parts[0]
+            guard type != "*" else { continue }
+            let names = schema.typeNames
+            guard names.contains(type) else {
+                let close = KeySuggestions.nearest(to: CacheKey(type), among: names.map { CacheKey($0) }).map(\.rawValue)
+                throw CommandFailure(.usage, "--key-field \(assignment): the schema has no type '\(type)'"
+                    + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"))
+            }
+            for field in parts[1].split(separator: ",").map(String.init) where schema.hasField(field, on: type) == false {
+                throw CommandFailure(.usage, "--key-field \(assignment): \(type) has no field '\(field)' in the schema")
+            }
+        }
+    }
+
     func warnOfTypesNotWritten(_ written: Set<String>, schema: CacheSchema?, context: CommandContext) {
         guard !context.isQuiet else { return }
         let types = written.sorted()
