@@ -37,6 +37,14 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(broken.stderr, #"gqlcache: no record 'Nl:a\u2028c' in \#(cache); nearest keys: "Nl:a\nb""# + "\n")
     }
 
+    func testAnEmptyCacheFileNameIsAUsageErrorThatSaysSo() {
+        for arguments in [["info", ""], ["show", "", "QUERY_ROOT"], ["rm", "", "A:1"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the cache file is an empty name; name a file, e.g. cache.sqlite"), result.stderr)
+        }
+    }
+
     func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let missing = gqlcache("show", cache, "a\nb", "\u{1B}[31mred")

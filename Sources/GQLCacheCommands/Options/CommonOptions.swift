@@ -8,6 +8,11 @@ struct CacheFileArgument: ParsableArguments {
         completion: .file(extensions: ["sqlite", "sqlite3", "db"]))
     var path: String
 
+    func validate() throws {
+        // "gqlcache: : no such file" would name nothing.
+        if path.isEmpty { throw ValidationError("the cache file is an empty name; name a file, e.g. cache.sqlite") }
+    }
+
     /// Opens the file read-only: nothing in it or beside it is created or
     /// changed. Warns when only an immutable snapshot could be read.
     /// `busyTimeout`: seconds to wait while another process holds the lock.
