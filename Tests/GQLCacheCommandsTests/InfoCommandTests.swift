@@ -191,7 +191,7 @@ final class InfoCommandTests: CommandTestCase {
         let info = gqlcache("info", cache)
         // A WAL file alone may be a copy taken without its -wal: info says what that would lack.
         XCTAssertTrue(info.stdout.contains(
-            "journal mode  wal (no -wal file beside it: if the file was copied, copy its -wal too, or what the app had not checkpointed is missing)\n"),
+            "journal mode  wal (no -wal file beside it: all is in this file, unless it was copied without its -wal)\n"),
             info.stdout)
         for arguments in [["keys", cache], ["show", cache, "QUERY_ROOT", "--depth", "2"], ["rm", cache, "--match", "Human", "--dry-run"]] {
             XCTAssertEqual(gqlcache(arguments: arguments).status, .success, arguments.joined(separator: " "))

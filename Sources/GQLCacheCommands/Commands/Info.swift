@@ -81,7 +81,7 @@ struct CacheOverview {
             ("file", path),
             ("format", format.summary),
             ("journal mode", journalMode == "wal" && sizes.wal == nil
-                ? "wal (no -wal file beside it: if the file was copied, copy its -wal too, or what the app had not checkpointed is missing)"
+                ? "wal (no -wal file beside it: all is in this file, unless it was copied without its -wal)"
                 : journalMode),
             ("size", size),
             ("free pages", "\(pages.freePages) of \(pages.pageCount) (\(reclaimableText(Int64(pages.freePages * pages.pageSize))) reclaimable by gc --vacuum)"),
