@@ -1,4 +1,5 @@
 import CacheStore
+import Foundation
 import GraphQL
 
 /// A schema (SDL) that makes reads schema-aware: abstract type conditions
@@ -110,10 +111,29 @@ public struct CacheSchema: @unchecked Sendable {
             if let problem = validateSchema(schema: schema).first { throw problem }
             return CacheSchema(schema: schema)
         } catch let error as GraphQLError {
-            let place = error.firstPlace
+            var place = error.firstPlace
+            if place.line == 0, let found = Self.placeOfUnknownType(in: error.message, text: combined.text) { place = found }
             let location = combined.location(ofLine: place.line)
             throw QueryError.schema(source: location.name, line: location.line, column: place.column, message: error.oneLineMessage)
         }
+    }
+
+    /// Where `Unknown type "X".` (which the schema builder says without a
+    /// place) first names X: as a whole word after the first `:` or `|` or
+    /// `implements`/`&` that precedes it, else anywhere outside a comment.
+    static func placeOfUnknownType(in message: String, text: String) -> (line: Int, column: Int)? {
+        guard message.hasPrefix("Unknown type \""), let end = message.dropFirst(14).firstIndex(of: "\"") else { return nil }
+        let name = String(message[message.index(message.startIndex, offsetBy: 14)..<end])
+        guard !name.isEmpty,
+            let expression = try? NSRegularExpression(pattern: "^[^#\"]*?[^A-Za-z0-9_#\"]" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_])",
+                                                      options: [.anchorsMatchLines])
+        else { return nil }
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = expression.firstMatch(in: text, range: range), let found = Range(match.range, in: text) else { return nil }
+        // The match ends with the name: its first byte is where the name starts.
+        let offset = text.utf8.distance(from: text.utf8.startIndex, to: found.upperBound.samePosition(in: text.utf8)!) - name.utf8.count
+        let place = SourcePlace(utf8Offset: offset, in: text)
+        return (place.line, place.column)
     }
 
     /// Whether a record of `typename` takes a fragment on `typeCondition`:
