@@ -31,7 +31,6 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", "--format=json", "--color", "never", "-q", "--no-pager"],
             ["c.sqlite", "--quiet", "--color=always", "%Post%"],
             ["c.sqlite", ""],
-            ["", "--count"],
             ["c.sqlite", "--type=-odd"],
             ["c.sqlite", "--busy-timeout", "0.5", "--count"], ["c.sqlite", "--busy-timeout=0"],
             ["help"],  // a file named help
@@ -58,6 +57,7 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", "--busy-timeout", "-1"], ["c.sqlite", "--busy-timeout", "soon"],
             ["c.sqlite", "--mode", "prefix"],  // a mode without a pattern
             ["c.sqlite", "--type="],  // an empty type name
+            ["", "--count"],  // an empty cache file name
             ["c.sqlite", "-"],
         ]
         for line in lines {

@@ -674,7 +674,9 @@ final class REPLTests: CommandTestCase {
                        ["read", "--text", "{ hero { name } }", "--var", "id=a b", "x y"])
         XCTAssertEqual(try ShellWords.split("show hero(episode:JEDI) ''"), ["show", "hero(episode:JEDI)", ""])
         XCTAssertThrowsError(try ShellWords.split("show 'open"))
-        XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", "show x", "pwd"])
+        // Commands are kept as typed, indentation too (a GraphQL line's columns count from its start).
+        XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", " show x ", " pwd"])
+        XCTAssertEqual(ShellWords.commands("{ viewer {\n    name ! }\n}"), ["{ viewer {", "    name ! }", "}"])
         // An unquoted ~/ at a word's start is the home folder, as in a shell; nowhere else.
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "~"
         XCTAssertEqual(try ShellWords.split(#"open ~/a.sqlite ~ '~/b' a~/c ~user \~/d"#),

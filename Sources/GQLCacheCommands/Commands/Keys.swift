@@ -120,6 +120,7 @@ extension GQLCache.Keys {
             var command = Self()
             var file = CacheFileArgument()
             file.path = line.positionals[0]
+            try file.validate()
             command.file = file
             command.pattern = line.positionals.count == 2 ? line.positionals[1] : nil
             command.mode = try line.value("--mode", as: KeyPattern.Mode.self)

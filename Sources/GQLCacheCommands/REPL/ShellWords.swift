@@ -127,7 +127,8 @@ enum ShellWords {
             current.append(character)
         }
         commands.append(current)
-        return commands.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Kept as typed, indentation too: a GraphQL line's columns count from its start.
+        return commands.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
     /// Quotes a word so that ``split(_:)`` gives it back: in `quote` when
