@@ -339,6 +339,12 @@ final class REPLTests: CommandTestCase {
         let some = try repl(cache, ["rm Nope:1 Human:1000"], interactive: true, answers: ["y"])
         XCTAssertTrue(some.stderr.hasPrefix("remove 1 record from \(cache) (Human:1000)? [y/N] "), some.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Human:1000"))
+        // A key of thousands of characters is cut in the question, saying how long it is.
+        let long = String(repeating: "k", count: 5000)
+        _ = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"\#(long)","record":{"a":1}}"#)
+        let asked = try repl(cache, ["rm \(long)"], interactive: true, answers: ["n"])
+        XCTAssertTrue(asked.stderr.contains("(\(String(repeating: "k", count: 120))… (5000 characters))? [y/N]"), asked.stderr)
+        XCTAssertLessThan(asked.stderr.count, 500)
     }
 
     func testTheFileIsOpenedOnceAndAnotherWriterIsSeenByTheNextCommand() throws {

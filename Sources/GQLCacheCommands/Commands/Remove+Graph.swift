@@ -107,7 +107,7 @@ extension GQLCache.Remove {
         }
         let keys = try store.read { tx in try selection(tx, try tx.graph()) }
         guard !keys.isEmpty else { return keys }
-        let shown = keys.prefix(5).map(\.rawValue).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+        let shown = keys.prefix(5).map(\.inMessage).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
         guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
