@@ -298,15 +298,19 @@ final class DoctorCommandTests: CommandTestCase {
 
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {
         let cache = try walCopyOfFixture("starwars.sqlite")
-        var app: CacheStore? = try CacheStore.open(at: cache, access: .readWrite)
-        try app!.write { tx in try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])]) }
+        // The app: another process, which keeps the file open after its write.
+        let app = try RunningSQLiteShell(cache, running: "UPDATE records SET record = json_set(record, '$.name', 'Artoo') WHERE key = 'Droid:2001';")
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: cache + "-wal")[.size] as? Int) ?? 0) == 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         let result = gqlcache("doctor", cache, "--format", "json")
         XCTAssertEqual(result.status, .problemsFound)
         let wal = try XCTUnwrap(try problems(result).first)
         XCTAssertEqual(wal["kind"] as? String, "uncheckpointedWAL")
         XCTAssertGreaterThan(wal["frames"] as? Int ?? 0, 0)
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("not checkpointed into the database"))
-        app = nil  // the app closes the file: SQLite checkpoints
+        app.finish()  // the app closes the file: SQLite checkpoints
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 

@@ -393,6 +393,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(CompletionSources.definitionNames(documentFiles: [cache, document]).operations, ["Hero"])
     }
 
+    /// The session's own writes wait in the -wal file while its writer is
+    /// open: doctor says so, and does not count them as a problem.
+    func testDoctorAfterAWriteAtThePromptDoesNotCountTheSessionsOwnWALAsAProblem() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let export = path("one.jsonl")
+        try #"{"key":"Droid:2001","record":{"name":"Artoo"}}"#.appending("\n").write(toFile: export, atomically: true, encoding: .utf8)
+        let run = try repl(cache, ["import \(export)", "doctor"])
+        XCTAssertEqual(run.status, .success, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("not checkpointed yet; normal: this session has the file open for writing"), run.stdout)
+        // From the command line, with no writer open here, the same changes would be the app's, and a problem.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"))
+    }
+
     func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")

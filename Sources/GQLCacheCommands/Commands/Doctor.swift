@@ -34,7 +34,8 @@ extension GQLCache {
             let report = try context.withProgress("checking \(file.path)") { progress in
                 try store.healthReport(fullIntegrityCheck: full, progress: progress)
             }
-            let rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
+            var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
+            rendering.walIsThisSessions = store.fileIsOpenForWritingHere
             switch output.format {
             case .text: context.stdout.write(rendering.text())
             case .json: output.format.emit(rendering.json(), to: context)

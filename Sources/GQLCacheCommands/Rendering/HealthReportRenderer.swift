@@ -8,8 +8,14 @@ struct HealthRendering {
     let path: String
     let report: HealthReport
     let pendingWAL: PendingWAL?
+    /// The -wal file's changes may be this session's own: a store of it
+    /// that writes has the file open (see ``CacheStore/fileIsOpenForWritingHere``).
+    var walIsThisSessions = false
 
-    var problemCount: Int { report.problemCount + (pendingWAL == nil ? 0 : 1) }
+    /// Changes waiting in the -wal file that nothing here explains.
+    private var unexplainedWAL: PendingWAL? { walIsThisSessions ? nil : pendingWAL }
+
+    var problemCount: Int { report.problemCount + (unexplainedWAL == nil ? 0 : 1) }
     var isHealthy: Bool { problemCount == 0 }
     var pragma: String { report.fullIntegrityCheck ? "integrity_check" : "quick_check" }
 
@@ -26,7 +32,10 @@ struct HealthRendering {
         if let orderBreak = report.rowOrderBreak {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
-        if let pendingWAL {
+        if let pendingWAL, walIsThisSessions {
+            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
+                + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
+        } else if let pendingWAL {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
                 + "with the app or sqlite3 to checkpoint\n"
@@ -138,7 +147,7 @@ struct HealthRendering {
                 ("kind", .string("rowOrder")), ("rowid", .int(Int(orderBreak.next))), ("afterRowid", .int(Int(orderBreak.previous))),
             ]))
         }
-        if let pendingWAL {
+        if let pendingWAL = unexplainedWAL {
             problems.append(.object([
                 ("kind", .string("uncheckpointedWAL")), ("frames", .int(pendingWAL.frames)), ("walBytes", .int(Int(pendingWAL.walBytes))),
             ]))
