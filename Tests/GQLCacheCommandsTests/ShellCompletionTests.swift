@@ -165,6 +165,21 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(try keys(in: path("starwars.sqlite")).contains("Starship:3001"))
     }
 
+    /// In a folder holding one named like a command (the repository's
+    /// completions/), the command still completes as a command.
+    func testBashAtARealPromptCompletesACommandNamedLikeAFolderWithoutASlash() throws {
+        try requireProgram(shell("bash"), "bash")
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try FileManager.default.createDirectory(atPath: path("completions"), withIntermediateDirectories: true)
+        let terminal = try bashPrompt()
+        try terminal.type("gqlcache comp")
+        try terminal.press("Tab")
+        try terminal.type("bash | head -1")
+        try terminal.waitFor("$ gqlcache completions bash | head -1")
+        try terminal.press("Enter")
+        try terminal.waitFor("#!/bin/bash")
+    }
+
     /// Cache files come from devices and apps: completing a key must
     /// neither run nor expand what it holds, and the completed line must
     /// name the key.

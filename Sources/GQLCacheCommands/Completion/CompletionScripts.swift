@@ -130,6 +130,9 @@ enum CompletionScripts {
             local COMP_CWORD="${cword}"
             local __gqlcache_literal=0
             _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
+            # The first word is a command: with -o filenames, bash would take
+            # 'completions' for the folder of that name and append a slash.
+            [[ "${cword}" -eq 1 ]] && compopt +o filenames 2>/dev/null
 
             local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
             if [[ -n "${head}" ]]; then
