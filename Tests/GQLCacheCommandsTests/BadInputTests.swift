@@ -32,7 +32,7 @@ final class BadInputTests: CommandTestCase {
         ])
         let reversed = gqlcache("show", cache, "Rlo:\u{202E}abd")
         XCTAssertEqual(reversed.status, .notFound)
-        XCTAssertEqual(reversed.stderr, #"gqlcache: no record 'Rlo:\u202Eabd' in \#(cache); nearest keys: "Rlo:\u202Eabc""# + "\n")
+        XCTAssertEqual(reversed.stderr, #"gqlcache: no record 'Rlo:\u202eabd' in \#(cache); nearest keys: "Rlo:\u202eabc""# + "\n")
         let broken = gqlcache("show", cache, "Nl:a\u{2028}c")
         XCTAssertEqual(broken.stderr, #"gqlcache: no record 'Nl:a\u2028c' in \#(cache); nearest keys: "Nl:a\nb""# + "\n")
     }

@@ -134,7 +134,7 @@ final class InfoCommandTests: CommandTestCase {
         let largest = try XCTUnwrap(lines.firstIndex(of: "largest records"))
         XCTAssertEqual(Array(lines[(largest + 1)...(largest + 4)]), [
             "  ユーザー:1         3.0 KiB",
-            #"  "Evil\u202EKey:1"  2.5 KiB"#,
+            #"  "Evil\u202eKey:1"  2.5 KiB"#,
             "  \(long)  2.0 KiB",
             "  Post:1             1.0 KiB",
         ])

@@ -196,7 +196,7 @@ final class KeysCommandTests: CommandTestCase {
             Record(key: "Zero:1\u{200B}", fields: ["a": .int(5)]),
         ])
         let listed = gqlcache("keys", cache).lines
-        XCTAssertEqual(listed, ["Café:1", #""Evil\u202EKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\"", "\"Zero:1\u{200B}\""])
+        XCTAssertEqual(listed, ["Café:1", #""Evil\u202eKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\"", "\"Zero:1\u{200B}\""])
         // Typed back at the REPL's prompt as shown, each names its key.
         for (shown, key) in zip(listed.dropFirst(), ["Evil\u{202E}Key:1", "Line\u{2028}Break:1", "NoBreak:1\u{00A0}"]) {
             XCTAssertEqual(try ShellWords.split("rm " + shown), ["rm", key])

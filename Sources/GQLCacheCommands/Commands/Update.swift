@@ -272,7 +272,7 @@ extension GQLCache {
                 keep = true
                 var problem = "\(error)"
                 if case .invalidJSON(let offset, let message) = error {
-                    let place = JSONInput.place(ofByte: offset, in: edited)
+                    let place = SourcePlace(utf8Offset: offset, in: edited)
                     problem = "\(message) at line \(place.line), column \(place.column)"
                 }
                 throw CommandFailure(.usage, "the edited data is not JSON: \(problem); nothing written; your edit is kept in \(temporary)")

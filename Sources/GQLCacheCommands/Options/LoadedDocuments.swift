@@ -142,15 +142,13 @@ enum JSONInput {
         do {
             return try FieldValue(jsonText: text)
         } catch CacheStoreError.invalidJSON(let offset, let message) {
-            let place = Self.place(ofByte: offset, in: text)
+            let place = SourcePlace(utf8Offset: offset, in: text)
             throw CommandFailure(.usage, "\(name):\(place.line):\(place.column): the \(what) is not JSON: \(message)")
         } catch let error as CacheStoreError {
             throw CommandFailure(.usage, "\(name): the \(what) is not JSON: \(error)")
         }
     }
 
-    /// Line and column of the byte at `offset` of `text`'s UTF-8, counted as GraphQL errors count them.
-    static func place(ofByte offset: Int, in text: String) -> SourcePlace { SourcePlace(utf8Offset: offset, in: text) }
 
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
     /// the object itself when it is the data alone. A response with errors

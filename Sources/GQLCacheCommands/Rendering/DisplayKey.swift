@@ -42,20 +42,22 @@ extension String {
     private var quotedForLine: String {
         let quoted = JSONWriter.quoted(self, asStored: false)
         guard quoted.unicodeScalars.contains(where: \.movesText) else { return quoted }
-        var escaped = String.UnicodeScalarView()
+        var escaped = ""
         for scalar in quoted.unicodeScalars {
-            if scalar.movesText {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-            } else {
-                escaped.append(scalar)
-            }
+            if scalar.movesText { escaped += scalar.jsonEscape } else { escaped.unicodeScalars.append(scalar) }
         }
-        return String(escaped)
+        return escaped
     }
 }
 
 extension Unicode.Scalar {
+    /// `\u001b`, `\u202e`: the scalar (of the Basic Multilingual Plane) as a
+    /// JSON escape, lowercase as JSON output writes control characters.
+    var jsonEscape: String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// A line or paragraph separator, or a bidirectional control: shown
     /// raw, it breaks a line or reorders the text around it.
     var movesText: Bool {

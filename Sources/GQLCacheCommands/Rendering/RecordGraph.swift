@@ -51,6 +51,28 @@ struct RecordGraph {
         return graph
     }
 
+    /// The fewest references from `key` to each record reached within
+    /// `levels` of it, following the `references` each found record holds
+    /// (those a drawing follows): where a tree expands each record.
+    func nearestLevels(from key: CacheKey, within levels: Int, following references: (Record) -> [CacheKey]) -> [CacheKey: Int] {
+        var nearest: [CacheKey: Int] = [key: 0]
+        var frontier = [key]
+        var level = 0
+        while !frontier.isEmpty && level < levels {
+            level += 1
+            var next: [CacheKey] = []
+            for holder in frontier {
+                guard case .found(let record)? = entries[holder] else { continue }
+                for target in references(record) where nearest[target] == nil {
+                    nearest[target] = level
+                    next.append(target)
+                }
+            }
+            frontier = next
+        }
+        return nearest
+    }
+
     private func references(of key: CacheKey) -> [CacheKey] {
         guard case .found(let record)? = entries[key] else { return [] }
         return record.references.map(\.key)

@@ -59,24 +59,7 @@ struct RecordTreeRenderer {
             default: return []
             }
         }
-        var depths: [CacheKey: Int] = [key: 0]
-        var frontier = [key]
-        var depth = 0
-        while !frontier.isEmpty && depth < maxDepth {
-            depth += 1
-            var next: [CacheKey] = []
-            for holder in frontier {
-                guard case .found(let record)? = graph.entries[holder] else { continue }
-                for value in record.fields.values {
-                    for target in drawnReferences(value) where depths[target] == nil {
-                        depths[target] = depth
-                        next.append(target)
-                    }
-                }
-            }
-            frontier = next
-        }
-        return depths
+        return graph.nearestLevels(from: key, within: maxDepth) { $0.fields.values.flatMap(drawnReferences) }
     }
 
     private func typeSuffix(_ record: Record) -> String {

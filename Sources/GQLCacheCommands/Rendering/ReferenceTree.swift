@@ -28,7 +28,8 @@ struct ReferenceTree {
     /// Builds the tree of what `key` reaches, `depth` levels deep, from a
     /// graph loaded to that depth.
     static func build(_ key: CacheKey, depth: Int, graph: RecordGraph) -> ReferenceTree {
-        let nearest = nearestLevels(from: key, depth: depth, graph: graph)
+        // Records whose own references are drawn: those reached before the last level.
+        let nearest = graph.nearestLevels(from: key, within: depth - 1) { $0.referencePaths.map(\.target) }
         var drawn: Set<CacheKey> = [key]
         func children(of key: CacheKey, level: Int, path: Set<CacheKey>) -> [Node] {
             guard level <= depth, case .found(let record)? = graph.entries[key] else { return [] }
@@ -66,27 +67,6 @@ struct ReferenceTree {
             return nodes
         }
         return ReferenceTree(key: key, root: graph.entries[key], nodes: children(of: key, level: 1, path: [key]))
-    }
-
-    /// The fewest references from `key` to each record whose own
-    /// references the tree draws (those reached before the last level).
-    private static func nearestLevels(from key: CacheKey, depth: Int, graph: RecordGraph) -> [CacheKey: Int] {
-        var levels: [CacheKey: Int] = [key: 0]
-        var frontier = [key]
-        var level = 0
-        while !frontier.isEmpty && level < depth - 1 {
-            level += 1
-            var next: [CacheKey] = []
-            for holder in frontier {
-                guard case .found(let record)? = graph.entries[holder] else { continue }
-                for reference in record.referencePaths where levels[reference.target] == nil {
-                    levels[reference.target] = level
-                    next.append(reference.target)
-                }
-            }
-            frontier = next
-        }
-        return levels
     }
 
     /// The tree as `show` draws one, coloured the same way with `style`.

@@ -192,9 +192,7 @@ public final class CommandContext {
             case "\n": line += "\\n"
             case "\r": line += "\\r"
             case "\t": line += "\\t"
-            default:
-                let hex = String(scalar.value, radix: 16, uppercase: scalar.value > 0xFF)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: line += scalar.jsonEscape
             }
         }
         return line

@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 import Foundation
 
@@ -79,7 +80,7 @@ final class ImportReader {
             do {
                 record = try RecordLine.record(fromLine: line.text)
             } catch CacheStoreError.invalidJSON(let offset, let message) {
-                let column = JSONInput.place(ofByte: offset, in: line.text).column
+                let column = SourcePlace(utf8Offset: offset, in: line.text).column
                 throw CommandFailure(
                     .usage, "\(name):\(line.number):\(column): not JSON: \(message) (a JSON Lines export has one record per line); nothing imported")
             } catch let error as CacheStoreError {
@@ -120,7 +121,7 @@ final class ImportReader {
                 }
                 extracted = ArraySlice(try ApolloClientForm.records(fromEntities: entities))
             } catch CacheStoreError.invalidJSON(let offset, let message) {
-                let place = JSONInput.place(ofByte: offset, in: text)
+                let place = SourcePlace(utf8Offset: offset, in: text)
                 throw CommandFailure(
                     .usage, "\(name):\(place.line):\(place.column): not JSON: \(message) (read as Apollo Client's extract() object); nothing imported")
             } catch let error as CacheStoreError {
