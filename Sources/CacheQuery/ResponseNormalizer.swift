@@ -285,9 +285,6 @@ private struct Pass {
 
     var schema: CacheSchema? { normalizer.schema }
 
-    /// `object`, with the `__typename` of the object read at `path` when it
-    /// has none: data edited from what `read` prints (no `__typename`
-    /// there) keeps the type of each object it was read as.
     /// `object`, with the `__typename` an alias gives (`kind: __typename`)
     /// when it has none under its own name: the object's type all the same.
     func withAliasedTypename(_ object: [String: FieldValue], selections: [Selection]) -> [String: FieldValue] {
@@ -302,6 +299,9 @@ private struct Pass {
         return object
     }
 
+    /// `object`, with the `__typename` of the object read at `path` when it
+    /// has none: data edited from what `read` prints (no `__typename`
+    /// there) keeps the type of each object it was read as.
     func withKnownTypename(_ object: [String: FieldValue], path: [PathComponent]) -> [String: FieldValue] {
         guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: ".")) else {
             return object

@@ -56,18 +56,15 @@ struct KeyFieldOptions: ParsableArguments {
         }
     }
 
-    /// A type named with --key-field that no written object had keyed
-    /// nothing: most often a misspelled type name. Says so, with the types
-    /// that were written.
     /// With a schema, refuses a key field it says cannot key anything: a
     /// type it does not have, or a field that type does not have.
     func check(against schema: CacheSchema?) throws {
         guard let schema else { return }
+        let names = schema.typeNames
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             let type = parts[0]
             guard type != "*" else { continue }
-            let names = schema.typeNames
             guard names.contains(type) else {
                 let close = KeySuggestions.nearest(to: CacheKey(type), among: names.map { CacheKey($0) }).map(\.rawValue)
                 throw CommandFailure(.usage, "--key-field \(assignment): the schema has no type '\(type)'"
@@ -79,6 +76,10 @@ struct KeyFieldOptions: ParsableArguments {
         }
     }
 
+    /// A type named with --key-field that no written object had keyed
+    /// nothing: most often a misspelled type name. Says so, with the types
+    /// that were written (an interface or union counts as written when one
+    /// of its types was, with the schema to say so).
     func warnOfTypesNotWritten(_ written: Set<String>, schema: CacheSchema?, context: CommandContext) {
         guard !context.isQuiet else { return }
         let types = written.sorted()
@@ -148,7 +149,6 @@ enum JSONInput {
             throw CommandFailure(.usage, "\(name): the \(what) is not JSON: \(error)")
         }
     }
-
 
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
     /// the object itself when it is the data alone. A response with errors

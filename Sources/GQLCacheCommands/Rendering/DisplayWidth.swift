@@ -7,9 +7,8 @@ extension String {
         var width = 0
         for character in self {
             guard let first = character.unicodeScalars.first else { continue }
-            if first.properties.generalCategory == .format || first.value == 0x200B {
-                continue
-            }
+            // Zero-width spaces and joiners, bidirectional controls: format characters, no column.
+            if first.properties.generalCategory == .format { continue }
             let emoji = character.unicodeScalars.contains { $0.properties.isEmojiPresentation }
                 || character.unicodeScalars.contains { $0.value == 0xFE0F }
             width += emoji || first.isWide ? 2 : 1
