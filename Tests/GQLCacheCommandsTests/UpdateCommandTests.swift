@@ -46,6 +46,22 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(typed.stderr, "")
     }
 
+    /// __typename is never nullable: a record without it misses for Apollo
+    /// too, and --schema would not help; --data can give it.
+    func testARecordWithoutTypenameMissesWithAHintThatFitsTypename() throws {
+        let cache = try makeCache("plain.sqlite", [
+            Record(key: .queryRoot, fields: ["hero": .reference("QUERY_ROOT.hero")]), Record(key: "QUERY_ROOT.hero", fields: ["name": .string("R2")]),
+        ])
+        let text = "query H @apollo_client_ios_localCacheMutation { hero { name } }"
+        let miss = gqlcache("update", cache, "--text", text, "--set", "hero.name=X")
+        XCTAssertEqual(miss.status, .notFound)
+        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query H: cache miss at hero.__typename: record 'QUERY_ROOT.hero' has no field '__typename' "
+            + "(Apollo's generated models select __typename, so Apollo's update misses here too; give the whole data, __typename included, with --data)\n")
+        try #"{"hero":{"__typename":"Droid","name":"X"}}"#.write(toFile: path("d.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(gqlcache("update", cache, "--text", text, "--data", path("d.json")).status, .success)
+        XCTAssertEqual(gqlcache("update", cache, "--text", text, "--set", "hero.name=Y").status, .success)
+    }
+
     func testOnlyLocalCacheMutationsMayBeWritten() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

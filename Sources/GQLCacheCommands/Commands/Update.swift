@@ -149,9 +149,13 @@ extension GQLCache {
                 if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
                 if data == nil, result.data == nil, let miss = result.misses.first {
                     var message = "cannot update \(target.name): \(miss)"
-                    if case .missingField = miss.reason, loaded.schema == nil {
+                    if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
                         // Apollo goes on past a nullable one; only a schema says which those are.
-                        message += " (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)"
+                        // __typename is never nullable: its record was written without it.
+                        message += fieldKey == "__typename"
+                            ? " (Apollo's generated models select __typename, so Apollo's update misses here too; "
+                                + "give the whole data, __typename included, with --data)"
+                            : " (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)"
                     }
                     throw CommandFailure(miss.status, message)
                 }
