@@ -5,6 +5,7 @@ extension GraphQLError {
     /// syntax error repeats ("Syntax Error NAME (1:27) Expected Name, found
     /// <EOF>" becomes "syntax error: Expected Name, found <EOF>"): errors
     /// here say the place themselves, as FILE:LINE:COLUMN.
+    ///
     /// A character the parser did not expect is named as it is in the
     /// text, with its code point: the parser names one byte of it.
     var oneLineMessage: String {

@@ -8,10 +8,10 @@ extension String {
     /// right-to-left override), is empty (`""`, not a blank), begins or ends
     /// with a space of any kind or an invisible character (which a line
     /// does not show), or itself begins with `"`. The movers are written
-    /// as `\uXXXX` escapes. So a
-    /// name shown as it is never begins with `"`, and one shown quoted
-    /// always does: the key `""` (two quotes) shows `"\"\""`, never as the
-    /// empty key, and a listing fed back to `rm` cannot name another record.
+    /// as `\uXXXX` escapes. So a name shown as it is never begins with `"`,
+    /// and one shown quoted always does: the key `""` (two quotes) shows
+    /// `"\"\""`, never as the empty key, and a listing fed back to `rm`
+    /// cannot name another record.
     var shownOnLine: String {
         // C0 controls and DEL are single bytes in UTF-8, and no byte of a
         // longer character is below 0x80; a C1 control (U+0080–U+009F) is
