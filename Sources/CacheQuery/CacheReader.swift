@@ -67,6 +67,8 @@ public struct CacheReader {
 
     private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, forUpdate: Bool) throws -> ReadResult {
         try document.checkFragmentSpreads(in: selections)
+        var fieldMergeCheck = FieldMergeCheck(document: document, schema: schema)
+        try fieldMergeCheck.check(selections, type: type)
         try scope.checkConditions(in: selections, document: document)
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.forUpdate = forUpdate

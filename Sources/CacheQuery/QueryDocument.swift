@@ -41,7 +41,7 @@ public struct QueryDocument: Sendable {
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {
                     document.noteSpreadPlaces(in: operation.selectionSet, source: name)
-                    let converted = ASTConversion.operation(operation)
+                    let converted = ASTConversion.operation(operation, source: name)
                     // Which one a name picks must not depend on the order of the files.
                     if let operationName = converted.name {
                         if let first = sourceOfOperation[operationName] {
@@ -52,7 +52,7 @@ public struct QueryDocument: Sendable {
                     document.operations.append(converted)
                 } else if let fragment = definition as? GraphQL.FragmentDefinition {
                     document.noteSpreadPlaces(in: fragment.selectionSet, source: name)
-                    let converted = ASTConversion.fragment(fragment)
+                    let converted = ASTConversion.fragment(fragment, source: name)
                     // Which one a spread reads must not depend on the order of the files.
                     if let first = sourceOfFragment[converted.name] {
                         throw QueryError.duplicateFragment(converted.name, sources: [first, name])
@@ -197,7 +197,7 @@ public struct QueryDocument: Sendable {
 
 /// The GraphQL package's AST, turned into this module's model.
 enum ASTConversion {
-    static func operation(_ node: OperationDefinition) -> Operation {
+    static func operation(_ node: OperationDefinition, source: String) -> Operation {
         let kind: Operation.Kind
         switch node.operation {
         case .query: kind = .query
@@ -208,13 +208,13 @@ enum ASTConversion {
             kind: kind, name: node.name?.value,
             variables: node.variableDefinitions.map(variable),
             directives: node.directives.map(\.name.value),
-            selections: selections(node.selectionSet))
+            selections: selections(node.selectionSet, source: source))
     }
 
-    static func fragment(_ node: GraphQL.FragmentDefinition) -> FragmentDefinition {
+    static func fragment(_ node: GraphQL.FragmentDefinition, source: String) -> FragmentDefinition {
         FragmentDefinition(
             name: node.name.value, typeCondition: node.typeCondition.name.value,
-            directives: node.directives.map(\.name.value), selections: selections(node.selectionSet))
+            directives: node.directives.map(\.name.value), selections: selections(node.selectionSet, source: source))
     }
 
     static func variable(_ node: GraphQL.VariableDefinition) -> VariableDefinition {
@@ -227,19 +227,20 @@ enum ASTConversion {
         return .named((type as? NamedType)?.name.value ?? "")
     }
 
-    static func selections(_ set: SelectionSet) -> [Selection] {
+    static func selections(_ set: SelectionSet, source: String) -> [Selection] {
         set.selections.compactMap { selection -> Selection? in
             if let field = selection as? Field {
                 return .field(FieldSelection(
                     alias: field.alias?.value, name: field.name.value,
                     arguments: field.arguments.map { ($0.name.value, value($0.value)) },
                     conditions: conditions(field.directives),
-                    selections: field.selectionSet.map(selections)))
+                    selections: field.selectionSet.map { selections($0, source: source) },
+                    place: field.loc.map { SelectionPlace(source: source, utf8Offset: $0.start) }))
             }
             if let inline = selection as? InlineFragment {
                 return .inlineFragment(
                     typeCondition: inline.typeCondition?.name.value, conditions: conditions(inline.directives),
-                    selections: selections(inline.selectionSet))
+                    selections: selections(inline.selectionSet, source: source))
             }
             if let spread = selection as? FragmentSpread {
                 return .fragmentSpread(name: spread.name.value, conditions: conditions(spread.directives))

@@ -70,8 +70,17 @@ struct FieldSelection: Sendable {
     let conditions: [Condition]
     /// nil for a leaf field.
     let selections: [Selection]?
+    /// Where the field is written; nil for one the document does not spell.
+    var place: SelectionPlace? = nil
 
     var responseKey: String { alias ?? name }
+}
+
+/// Where in the documents: the source's name and the UTF-8 offset (turned
+/// into a line and column only for a message).
+struct SelectionPlace: Sendable {
+    let source: String
+    let utf8Offset: Int
 }
 
 /// `@include(if:)` (include true) or `@skip(if:)` (include false).
@@ -129,7 +138,7 @@ extension QueryDocument {
             case .field(let field):
                 guard let inner = field.selections else { return selection }
                 return .field(FieldSelection(alias: field.alias, name: field.name, arguments: field.arguments,
-                                             conditions: field.conditions, selections: addingTypename(to: inner)))
+                                             conditions: field.conditions, selections: addingTypename(to: inner), place: field.place))
             case .inlineFragment(let typeCondition, let conditions, let inner):
                 return .inlineFragment(
                     typeCondition: typeCondition, conditions: conditions, selections: addingTypename(to: inner, atRoot: atRoot))

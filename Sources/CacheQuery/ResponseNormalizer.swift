@@ -130,6 +130,8 @@ public struct ResponseNormalizer {
         isOperation: Bool
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
+        var fieldMergeCheck = FieldMergeCheck(document: document, schema: schema)
+        try fieldMergeCheck.check(selections, type: type)
         try scope.checkConditions(in: selections, document: document)
         guard case .object(let object) = data else {
             throw NormalizationError(path: [], message: "the data must be a JSON object")
