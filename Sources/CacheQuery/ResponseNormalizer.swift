@@ -19,11 +19,17 @@ public struct KeyPolicy: Sendable, Equatable {
     }
 
     func keyFields(of typename: String, schema: CacheSchema?) -> [String]? {
+        namedKeyFields(of: typename, schema: schema) ?? keyFields["*"]
+    }
+
+    /// The key fields given for the type by name (its own, an abstract
+    /// type's, or the schema's), not by `*`.
+    func namedKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
         if let own = keyFields[typename] { return own }
         if let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) {
             return keyFields[abstract]
         }
-        return schema?.keyFields(of: typename) ?? keyFields["*"]
+        return schema?.keyFields(of: typename)
     }
 
     /// The types of `policy` entries that keyed none of the `written`
@@ -145,7 +151,7 @@ public struct ResponseNormalizer {
             // Written data has no cache to tell object types by: a condition
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
-            objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID)
+            objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed)
     }
 }
 
@@ -163,6 +169,26 @@ public struct Normalization: Sendable {
     /// app that keys the type by `id` would have Apollo write them at their
     /// path key instead.
     public var keptWithoutID: [KeptObject] = []
+    /// Objects of a type with key fields written at their path key because
+    /// the selection lacks one of them: those whose type was named for its
+    /// key fields, and any whose data holds them unselected.
+    public var unkeyed: [UnkeyedObject] = []
+}
+
+/// An object whose type has key fields, written at its path key (see
+/// ``Normalization/unkeyed``).
+public struct UnkeyedObject: Equatable, Sendable {
+    /// The response path, `human`.
+    public let path: String
+    public let typename: String
+    public let keyFields: [String]
+    public let pathKey: CacheKey
+    /// Whether the selection asks for every key field (and so the data
+    /// lacks a value).
+    public let keyFieldsSelected: Bool
+    /// The key the object's data would give, had the selection asked for
+    /// the key fields it holds.
+    public let keyInData: CacheKey?
 }
 
 /// An object written into the record it was read from rather than at its
@@ -272,6 +298,7 @@ private struct Pass {
     var order: [CacheKey] = []
     var typenames: Set<String> = []
     var keptWithoutID: [KeptObject] = []
+    var unkeyed: [UnkeyedObject] = []
     /// Where each field's value came from, kept when refusing conflicts.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
     /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
@@ -477,8 +504,26 @@ private struct Pass {
             // its path key, whatever record it was read from. Without one,
             // the records read are kept (``ExistingObjects``).
             let key: CacheKey
-            if let typename, normalizer.keyPolicy.keyFields(of: typename, schema: schema)?.isEmpty == false {
-                key = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema) ?? CacheKey(pathKey)
+            if let typename, let keyFields = normalizer.keyPolicy.keyFields(of: typename, schema: schema), !keyFields.isEmpty {
+                // Key fields are not added to the selection (spec §3): a
+                // value the data has but the selection does not ask for
+                // (a hand-written response may hold anything) keys nothing.
+                var quiet = collector
+                quiet.log = nil
+                let selected = Set(quiet.collect(selections, typename: typename, parentType: staticType).map(\.0))
+                if let identity = normalizer.keyPolicy.key(for: object.filter { selected.contains($0.key) }, typename: typename, schema: schema) {
+                    key = identity
+                } else {
+                    key = CacheKey(pathKey)
+                    // Worth a word when the data has the values, or the type's
+                    // key fields were named for it (not only by `*`).
+                    let inData = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema)
+                    if inData != nil || normalizer.keyPolicy.namedKeyFields(of: typename, schema: schema) != nil {
+                        unkeyed.append(UnkeyedObject(
+                            path: pathText, typename: typename, keyFields: keyFields, pathKey: key,
+                            keyFieldsSelected: keyFields.allSatisfy(selected.contains), keyInData: inData))
+                    }
+                }
             } else if let kept = existing.key(at: pathText, object: object) {
                 key = kept
                 if object["id"] == nil, let typename {

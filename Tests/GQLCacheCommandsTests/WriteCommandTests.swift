@@ -192,6 +192,54 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// Spec §3: key fields are not added to a selection. A response that
+    /// holds an `id` the selection does not ask for (a hand-written one may)
+    /// keys nothing: the object goes to its path key, with a warning that
+    /// says which key selecting `id` would give.
+    func testAKeyFieldTheSelectionLacksKeysNothingEvenWhenTheDataHoldsIt() throws {
+        let cache = path("unselected.sqlite")
+        let response = path("human.json")
+        try Data(#"{"human":{"__typename":"Human","id":"1000","name":"Luke"}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let unselected = gqlcache("write", cache, "--create", "--text", #"{ human(id: "1000") { name } }"#, "--response", response,
+                                  "--key-field", "Human=id")
+        XCTAssertEqual(unselected.status, .success, unselected.stderr)
+        XCTAssertEqual(unselected.stderr, "gqlcache: warning: human: the Human was written at its path key, QUERY_ROOT.human(id:1000): the selection has no 'id' (its key field; Apollo adds none to a selection), so the data's value keys nothing; select 'id' to write it into Human:1000\n")
+        XCTAssertEqual(Set(try keys(in: cache)), ["QUERY_ROOT", "QUERY_ROOT.human(id:1000)"])
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.human(id:1000)"], ["__typename": .string("Human"), "name": .string("Luke")])
+
+        // The same with the schema's @typePolicy.
+        let blog = path("blog.sqlite")
+        let user = path("user.json")
+        try Data(#"{"user":{"__typename":"User","id":"5","name":"Ada"}}"#.utf8).write(to: URL(fileURLWithPath: user))
+        let policy = gqlcache("write", blog, "--create", "--text", "{ user(id: 5) { name } }", "--response", user, "--schema", repositoryRoot.appendingPathComponent("Examples/blog.graphqls").path)
+        XCTAssertEqual(policy.status, .success, policy.stderr)
+        XCTAssertTrue(policy.stderr.contains("select 'id' to write it into User:5"), policy.stderr)
+        XCTAssertEqual(Set(try keys(in: blog)), ["QUERY_ROOT", "QUERY_ROOT.user(id:5)"])
+
+        // Selected, it keys the object, without a word.
+        let selected = gqlcache("write", cache, "--text", #"{ human(id: "1000") { id name } }"#, "--response", response, "--key-field", "Human=id")
+        XCTAssertEqual(selected.stderr, "")
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
+    }
+
+    /// A type named for its key fields whose data lacks them is written at
+    /// its path key as Apollo writes it, and the warning says why; `*=id`
+    /// alone says nothing of the types that have no id.
+    func testAnObjectOfAKeyedTypeWithoutItsKeyFieldIsWarnedOf() throws {
+        let response = path("human.json")
+        try Data(#"{"human":{"__typename":"Human","name":"Luke"}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let text = #"{ human(id: "1000") { name } }"#
+        let named = gqlcache("write", path("named.sqlite"), "--create", "--text", text, "--response", response, "--key-field", "Human=id")
+        XCTAssertEqual(named.stderr, "gqlcache: warning: human: the Human was written at its path key, QUERY_ROOT.human(id:1000), as Apollo keys it: the selection has no 'id' (its key field); select 'id' and give it in the data to key it\n")
+        let wildcard = gqlcache("write", path("wildcard.sqlite"), "--create", "--text", text, "--response", response, "--key-field", "*=id")
+        XCTAssertEqual(wildcard.status, .success, wildcard.stderr)
+        XCTAssertEqual(wildcard.stderr, "")
+        try Data(#"{"human":{"__typename":"Human","id":null,"name":"Luke"}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let null = gqlcache("write", path("null.sqlite"), "--create", "--text", #"{ human(id: "1000") { id name } }"#, "--response", response,
+                            "--key-field", "Human=id", "--dry-run")
+        XCTAssertEqual(null.stderr, "gqlcache: warning: human: the Human would be written at its path key, QUERY_ROOT.human(id:1000), as Apollo keys it: the data has no value for 'id' (its key field); give it in the data to key it\n")
+    }
+
     /// With a schema, a `__typename` is a value with a type like any other:
     /// one that is not the field's type, nor one of its possible types, is
     /// refused, and nothing is written.

@@ -107,6 +107,7 @@ extension GQLCache {
             }
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
+            context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
         }

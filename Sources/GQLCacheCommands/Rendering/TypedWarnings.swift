@@ -75,6 +75,28 @@ extension CommandContext {
 }
 
 extension CommandContext {
+    /// Objects of a type with key fields that the selection does not ask
+    /// for are keyed by their path, as Apollo keys them (it adds no field to
+    /// a selection): say so, with the first case, unless ``warnOfPathKeys``
+    /// already said it of a reference that moved.
+    func warnOfUnkeyedObjects(_ unkeyed: [UnkeyedObject], changes: RecordChanges, dryRun: Bool) {
+        guard !isQuiet, let first = unkeyed.first, changes.referencesMovedToPathKeys.isEmpty else { return }
+        let others = unkeyed.count > 1 ? " (and \(unkeyed.count - 1) more)" : ""
+        let names = first.keyFields.map { "'\($0)'" }.joined(separator: ", ")
+        let which = first.keyFields.count == 1 ? "its key field" : "its key fields"
+        let written = dryRun ? "would be written" : "was written"
+        if first.keyFieldsSelected {
+            warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others), as Apollo keys it: "
+                + "the data has no value for \(names) (\(which)); give \(first.keyFields.count == 1 ? "it" : "them") in the data to key it")
+        } else if let key = first.keyInData {
+            warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others): the selection has no "
+                + "\(names) (\(which); Apollo adds none to a selection), so the data's value keys nothing; select \(names) to write it into \(key.display)")
+        } else {
+            warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others), as Apollo keys it: "
+                + "the selection has no \(names) (\(which)); select \(names) and give \(first.keyFields.count == 1 ? "it" : "them") in the data to key it")
+        }
+    }
+
     /// `update` without a key policy keeps each object in the record it
     /// was read from. Where the data has no `id`, an app that keys the type
     /// by `id` would have Apollo write the object at its path key instead
