@@ -91,6 +91,8 @@ public struct ReadResult: Sendable {
     /// With a schema: a fragment read at a record whose `__typename` is
     /// not a type the fragment is on (Apollo reads it all the same).
     public var fragmentOnOtherType: FragmentOnOtherType?
+    /// With a schema: enum values read that the schema's enum lacks.
+    public var unknownEnumValues: [UnknownEnumValue] = []
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects {
@@ -98,6 +100,16 @@ public struct ReadResult: Sendable {
         existing.absent = absentFields
         return existing
     }
+}
+
+/// A string in an enum field that the schema's enum has no value for:
+/// Apollo reads (and writes) it as `GraphQLEnum.unknown`, as it does a
+/// value a server added after the schema was fetched.
+public struct UnknownEnumValue: Equatable, Sendable {
+    /// The response path, `hero.appearsIn`.
+    public let path: String
+    public let value: String
+    public let enumName: String
 }
 
 /// A fragment read from a record of a type it is not on: `fragment

@@ -76,6 +76,7 @@ public struct CacheReader {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
             result.absentFields = walk.absentFields
+            result.unknownEnumValues = walk.unknownEnumValues
             // An object type of the cache has records keyed `Type:…`.
             result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
             return result
@@ -101,6 +102,7 @@ private struct Walk {
     var forUpdate = false
     var objectKeys: [String: CacheKey] = [:]
     var absentFields: Set<String> = []
+    var unknownEnumValues: [UnknownEnumValue] = []
 
     init(reader: CacheReader, scope: VariableScope, partial: Bool) {
         self.reader = reader
@@ -314,6 +316,10 @@ private struct Walk {
                     members.append((responseKey, try miss(CacheMiss(
                         path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
                     continue
+                }
+                if let declared, let unknown = reader.schema?.unknownEnumValue(value, type: declared) {
+                    unknownEnumValues.append(UnknownEnumValue(
+                        path: path.map(\.description).joined(separator: "."), value: unknown.raw, enumName: unknown.enumName))
                 }
                 // Apollo reads a reference where it expects a scalar as a type
                 // error: the object's fields must be selected.

@@ -315,7 +315,9 @@ extension CacheSchema {
         case (.named(let name, let kind), _):
             let fits: Bool
             switch (kind, name, value) {
-            case (.enumeration(let values), _, .string(let raw)): fits = values.contains(raw)
+            // A value the enum lacks is read all the same: Apollo's
+            // GraphQLEnum holds it as .unknown (see unknownEnumValue).
+            case (.enumeration, _, .string): fits = true
             case (.enumeration, _, _): fits = false
             case (_, "Int", .int), (_, "Float", .int), (_, "Float", .double): fits = true
             case (_, "Int", .double(let number)): fits = number.rounded() == number && abs(number) < 9.3e18
@@ -327,9 +329,27 @@ extension CacheSchema {
             default: fits = true
             }
             if fits { return nil }
-            let shown = JSONWriter.string(for: value, asStored: false)
-            if case .enumeration = kind, case .string = value { return "\(shown) is not a value of enum \(name)" }
-            return "expected \(name), found \(shown)"
+            return "expected \(name), found \(JSONWriter.string(for: value, asStored: false))"
+        }
+    }
+
+    /// The first string in `value` (or its lists) that the enum `type`
+    /// declares no value for, and the enum's name: a server newer than the
+    /// schema sends such values, and Apollo's generated models read them as
+    /// `GraphQLEnum.unknown(raw)`, so they are no type error.
+    func unknownEnumValue(_ value: FieldValue, type: OutputType) -> (raw: String, enumName: String)? {
+        switch (type, value) {
+        case (.nonNull(let inner), _):
+            return unknownEnumValue(value, type: inner)
+        case (.list(let inner), .list(let elements)):
+            for element in elements {
+                if let found = unknownEnumValue(element, type: inner) { return found }
+            }
+            return nil
+        case (.named(let name, .enumeration(let values)), .string(let raw)):
+            return values.contains(raw) ? nil : (raw, name)
+        default:
+            return nil
         }
     }
 }

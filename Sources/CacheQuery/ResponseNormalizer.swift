@@ -151,7 +151,8 @@ public struct ResponseNormalizer {
             // Written data has no cache to tell object types by: a condition
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
-            objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed)
+            objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed,
+            unknownEnumValues: pass.unknownEnumValues)
     }
 }
 
@@ -173,6 +174,8 @@ public struct Normalization: Sendable {
     /// the selection lacks one of them: those whose type was named for its
     /// key fields, and any whose data holds them unselected.
     public var unkeyed: [UnkeyedObject] = []
+    /// With a schema: enum values written that the schema's enum lacks.
+    public var unknownEnumValues: [UnknownEnumValue] = []
 }
 
 /// An object whose type has key fields, written at its path key (see
@@ -299,6 +302,7 @@ private struct Pass {
     var typenames: Set<String> = []
     var keptWithoutID: [KeptObject] = []
     var unkeyed: [UnkeyedObject] = []
+    var unknownEnumValues: [UnknownEnumValue] = []
     /// Where each field's value came from, kept when refusing conflicts.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
     /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
@@ -379,6 +383,10 @@ private struct Pass {
             if field.selections == nil {
                 if let declared, let problem = schema?.leafProblem(value, type: declared) {
                     throw NormalizationError(path: fieldPath, message: problem)
+                }
+                if let declared, let unknown = schema?.unknownEnumValue(value, type: declared) {
+                    unknownEnumValues.append(UnknownEnumValue(
+                        path: fieldPath.map(\.description).joined(separator: "."), value: unknown.raw, enumName: unknown.enumName))
                 }
                 if let problem = Self.unstorableProblem(value) { throw NormalizationError(path: fieldPath, message: problem) }
                 stored = declared.flatMap { schema?.serialized(value, type: $0) } ?? value

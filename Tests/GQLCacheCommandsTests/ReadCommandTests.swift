@@ -117,6 +117,29 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: type error at human.mass: record 'Human:1000', field 'mass': null in a non-null field of type Float!\n")
     }
 
+    /// A schema older than the server lacks enum values the cache holds:
+    /// Apollo's GraphQLEnum reads them as .unknown, so read gives them
+    /// (exit 0) and warns; write stores one, as Apollo's normalizer does.
+    func testAnEnumValueTheSchemaLacksIsReadAndWrittenWithAWarning() throws {
+        let schema = path("older.graphqls")
+        try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
+            .replacingOccurrences(of: "enum Episode { NEWHOPE EMPIRE JEDI }", with: "enum Episode { NEWHOPE JEDI }")
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let cache = try copyOfFixture("starwars.sqlite")
+        let read = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { appearsIn } }", "--schema", schema, "--format", "json")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(read.stdout, #"{"hero":{"appearsIn":["NEWHOPE","EMPIRE","JEDI"]}}"# + "\n")
+        XCTAssertEqual(read.stderr, #"gqlcache: warning: hero.appearsIn: "EMPIRE" is not a value of enum Episode in the schema; Apollo reads it as .unknown("EMPIRE"), as a value the server added since the schema was fetched"# + "\n")
+
+        let response = path("future.json")
+        try Data(#"{"hero":{"__typename":"Droid","appearsIn":["EMPIRE"]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let write = gqlcache("write", path("new.sqlite"), "--create", "--text", "{ hero(episode: JEDI) { appearsIn } }",
+                             "--response", response, "--schema", schema)
+        XCTAssertEqual(write.status, .success, write.stderr)
+        XCTAssertTrue(write.stderr.contains(#"is not a value of enum Episode in the schema; Apollo writes it all the same"#), write.stderr)
+        XCTAssertEqual(try records(path("new.sqlite"))["QUERY_ROOT.hero(episode:JEDI)"]?["appearsIn"], .list([.string("EMPIRE")]))
+    }
+
     /// A schema in several files: each --schema adds one, and an extension
     /// in one extends a type of another, as the codegen config's files do.
     func testRepeatedSchemaFilesMakeOneSchema() throws {

@@ -75,6 +75,7 @@ extension GQLCache {
             defer {
                 if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
                 context.warnOfFragmentOnOtherType(result.fragmentOnOtherType)
+                context.warnOfUnknownEnumValues(result.unknownEnumValues)
             }
             let pretty = output.format == .text
             if partial {

@@ -109,6 +109,7 @@ extension GQLCache {
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
+            context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
         }
     }

@@ -25,6 +25,18 @@ extension CommandContext {
         }
     }
 
+    /// An enum value the schema lacks is no type error (Apollo's
+    /// GraphQLEnum holds it as .unknown), but often means the schema is
+    /// older than the server: say so, with the first one.
+    func warnOfUnknownEnumValues(_ values: [UnknownEnumValue], writing: Bool = false) {
+        guard !isQuiet, let first = values.first else { return }
+        let others = values.count > 1 ? " (and \(values.count - 1) more)" : ""
+        let shown = JSONWriter.string(for: .string(first.value), asStored: false)
+        warn("\(first.path): \(shown) is not a value of enum \(first.enumName) in the schema\(others); Apollo "
+            + "\(writing ? "writes it all the same and reads it" : "reads it") as .unknown(\(shown)), as a value the server added since "
+            + "the schema was fetched")
+    }
+
     /// A fragment at a record of another type reads (or writes) the fields
     /// of that record all the same, as Apollo does: most often the key is
     /// not the one meant.
