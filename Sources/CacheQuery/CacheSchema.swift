@@ -94,11 +94,22 @@ public struct CacheSchema: @unchecked Sendable {
             // Each file parsed alone first: joined, a brace left open at the
             // end of one file would be reported in the next, or in the
             // directives declared after them all.
+            let document: Document
             do {
-                _ = try GraphQL.parse(source: Source(body: text, name: name))
+                document = try GraphQL.parse(source: Source(body: text, name: name))
             } catch let error as GraphQLError {
                 let place = error.firstPlace
                 throw QueryError.schema(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
+            }
+            // An operations file given as the schema: the schema builder
+            // would only say that a type such as Int is unknown.
+            if let executable = document.definitions.first(where: { $0 is OperationDefinition || $0 is GraphQL.FragmentDefinition }) {
+                let place = executable.loc?.place ?? SourcePlace(utf8Offset: 0, in: text)
+                let what = executable is OperationDefinition ? "an operation" : "a fragment"
+                throw QueryError.schema(
+                    source: name, line: place.line, column: place.column,
+                    message: "this is \(what), not a type definition: a schema file holds types (SDL) or an introspection result; "
+                        + "give operations with --document")
             }
         }
         let combined = CombinedSource(sources)

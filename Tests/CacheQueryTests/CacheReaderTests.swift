@@ -287,6 +287,18 @@ final class CacheReaderTests: XCTestCase {
         }
     }
 
+    /// An operations file given as the schema is named as such, where the
+    /// builder would only say that Int is an unknown type.
+    func testAnOperationsFileGivenAsTheSchemaIsNamedAsSuch() {
+        let sources = [("schema.graphqls", "type Query { a: Int }"), ("ops.graphql", "# Viewer\nquery Viewer { viewer { name } }")]
+        XCTAssertThrowsError(try CacheSchema.parse(sources)) { error in
+            XCTAssertEqual("\(error)", "ops.graphql:2:1: schema error: this is an operation, not a type definition: a schema file holds types (SDL) or an introspection result; give operations with --document")
+        }
+        XCTAssertThrowsError(try CacheSchema.parse([("f.graphql", "fragment F on User { name }")])) { error in
+            XCTAssertTrue("\(error)".hasPrefix("f.graphql:1:1: schema error: this is a fragment, not a type definition"), "\(error)")
+        }
+    }
+
     /// A brace left open at the end of a file is reported there, not in
     /// the next file or in the client directives declared after them.
     func testASchemaFileLeftOpenIsReportedAtItsOwnEnd() {
