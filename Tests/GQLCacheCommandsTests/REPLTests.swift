@@ -345,6 +345,11 @@ final class REPLTests: CommandTestCase {
         let asked = try repl(cache, ["rm \(long)"], interactive: true, answers: ["n"])
         XCTAssertTrue(asked.stderr.contains("(\(String(repeating: "k", count: 120))… (5000 characters))? [y/N]"), asked.stderr)
         XCTAssertLessThan(asked.stderr.count, 500)
+        // A key with a tab, or a space at its start, is quoted as keys shows
+        // it: seen raw, `Tab\tkey:1` would read as a backslash and a t.
+        _ = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"Tab\tkey:1","record":{"a":1}}"# + "\n" + #"{"key":" lead:1","record":{"a":1}}"#)
+        let odd = try repl(cache, [#"rm "Tab\tkey:1" " lead:1""#], interactive: true, answers: ["n"])
+        XCTAssertTrue(odd.stderr.contains(#"(" lead:1", "Tab\tkey:1")? [y/N]"#) || odd.stderr.contains(#"("Tab\tkey:1", " lead:1")? [y/N]"#), odd.stderr)
     }
 
     func testTheFileIsOpenedOnceAndAnotherWriterIsSeenByTheNextCommand() throws {

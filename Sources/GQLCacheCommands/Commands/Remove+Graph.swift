@@ -70,7 +70,7 @@ extension GQLCache.Remove {
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
         if !untyped.isEmpty {
-            let shown = untyped.prefix(3).map(\.inMessage).joined(separator: ", ") + (untyped.count > 3 ? ", …" : "")
+            let shown = untyped.prefix(3).map(\.inMessageList).joined(separator: ", ") + (untyped.count > 3 ? ", …" : "")
             context.warn(
                 "\(plural(untyped.count, "damaged record")) in \(file.path) \(untyped.count == 1 ? "has" : "have") no readable __typename "
                     + "and \(untyped.count == 1 ? "was" : "were") left as \(untyped.count == 1 ? "it is" : "they are"): \(shown) "
@@ -107,7 +107,7 @@ extension GQLCache.Remove {
         }
         let keys = try store.read { tx in try selection(tx, try tx.graph()) }
         guard !keys.isEmpty else { return keys }
-        let shown = keys.prefix(5).map(\.inMessage).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+        let shown = keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
         guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }

@@ -95,7 +95,7 @@ extension GQLCache {
                 let existing = try store.read { tx in try tx.existingKeys(among: requested) }
                 let asked = requested.filter { existing.contains($0) }
                 if !asked.isEmpty {
-                    let shown = asked.prefix(5).map(\.inMessage).joined(separator: ", ") + (asked.count > 5 ? ", …" : "")
+                    let shown = asked.prefix(5).map(\.inMessageList).joined(separator: ", ") + (asked.count > 5 ? ", …" : "")
                     guard context.confirm("remove \(plural(asked.count, "record")) from \(file.path) (\(shown))?") else {
                         throw CommandFailure(.notFound, "nothing removed")
                     }
@@ -169,7 +169,7 @@ extension GQLCache {
                 } }
                 let count = digest.count
                 guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
-                let examples = sample.map(\.inMessage).joined(separator: ", ") + (count > sample.count ? ", …" : "")
+                let examples = sample.map(\.inMessageList).joined(separator: ", ") + (count > sample.count ? ", …" : "")
                 guard context.confirm("remove \(plural(count, "record")) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }

@@ -80,6 +80,15 @@ extension CacheKey {
         guard rawValue.count > 200 else { return rawValue }
         return "\(rawValue.prefix(120))… (\(rawValue.count) characters)"
     }
+
+    /// The key in a list of keys within a message, such as a question
+    /// about what to remove: shown as ``display`` shows it (quoted when it
+    /// has a tab, a space at an end, …, so that every key can be told from
+    /// every other) and cut as ``inMessage`` cuts it.
+    var inMessageList: String {
+        guard rawValue.count > 200 else { return display }
+        return "\(String(rawValue.prefix(120)).shownOnLine)… (\(rawValue.count) characters)"
+    }
 }
 
 extension BlobKeyRow {
