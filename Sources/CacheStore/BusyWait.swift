@@ -27,13 +27,19 @@ final class BusyWait: @unchecked Sendable {
     }
 
     func shouldTryAgain(after numberOfTries: Int) -> Bool {
+        // A write that already waited its timeout waits no more.
+        if interruption.gaveUpWaitingAfter != nil { return false }
         let now = ProcessInfo.processInfo.systemUptime
         let waited = lock.withLock {
             // Each lock a statement waits for starts its count at 0.
             if numberOfTries == 0 { startedAt = now }
             return now - startedAt
         }
-        guard !interruption.isPending, waited < timeout else { return false }
+        guard !interruption.isPending else { return false }
+        guard waited < timeout else {
+            interruption.noteGaveUpWaiting(after: timeout)
+            return false
+        }
         let sleep = min(Self.step, timeout - waited)
         usleep(useconds_t(max(sleep, 0.000_1) * 1_000_000))
         return !interruption.isPending

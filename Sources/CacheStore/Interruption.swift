@@ -34,10 +34,32 @@ final class Interruption: @unchecked Sendable {
 
     var isWriting: Bool { lock.withLock { writes > 0 } }
 
+    /// How long a write waited for a lock before giving up, once it has.
+    /// SQLite asks for the lock again at each page it would write out of a
+    /// full cache; a write that waited the busy timeout once gives up at
+    /// once after that, and ends busy (see ``ReadTransaction/checkInterrupt()``),
+    /// instead of waiting the timeout again at every page.
+    private var gaveUpWaiting: Double?
+
+    var gaveUpWaitingAfter: Double? { lock.withLock { gaveUpWaiting } }
+
+    /// A wait for a lock timed out after `seconds`: kept while a write is under way.
+    func noteGaveUpWaiting(after seconds: Double) {
+        lock.withLock { if writes > 0 { gaveUpWaiting = seconds } }
+    }
+
     /// Runs `body` as a write under way.
     func writing<T>(_ body: () throws -> T) rethrows -> T {
-        lock.withLock { writes += 1 }
-        defer { lock.withLock { writes -= 1 } }
+        lock.withLock {
+            writes += 1
+            gaveUpWaiting = nil
+        }
+        defer {
+            lock.withLock {
+                writes -= 1
+                if writes == 0 { gaveUpWaiting = nil }
+            }
+        }
         return try body()
     }
 }

@@ -34,8 +34,11 @@ public class ReadTransaction {
     /// Throws ``CacheStoreError/interrupted(path:)`` when ``CacheStore/interrupt()``
     /// was called since the transaction began: SQLite stops only the
     /// statement running at that moment, loops between statements ask here.
+    /// A write whose wait for a lock timed out (SQLite then goes on, keeping
+    /// in memory the pages it could not write to the file) ends busy here.
     func checkInterrupt() throws {
         if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
+        if let waited = interruption.gaveUpWaitingAfter { throw CacheStoreError.busy(path: path, waited: waited) }
     }
 
     // MARK: Records

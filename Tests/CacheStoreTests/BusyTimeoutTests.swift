@@ -147,6 +147,42 @@ final class BusyTimeoutTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-journal"), "no lock or journal is left behind")
     }
 
+    /// A write larger than its page cache must write pages to the file
+    /// before its commit, which a reader in another process forbids: SQLite
+    /// then asks for the lock again at every page, waiting the whole busy
+    /// timeout each time (a large import took as long as the reader stayed,
+    /// whatever --busy-timeout said). After one timeout the write now ends
+    /// busy at its next statement, and the store reads as before.
+    func testAWriteThatMustSpillPagesWhileAnotherProcessReadsEndsBusyAfterOneTimeout() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let reader = try InteractiveSQLiteShell(path)
+        defer { reader.finish(with: "ROLLBACK;\n.quit\n") }
+        reader.send("BEGIN; SELECT count(*) FROM records;\n")
+        XCTAssertEqual(reader.read(until: "\n"), "10\n")
+
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0.1)
+        let batches = 40
+        var merged = 0
+        XCTAssertThrowsCacheError(try store.write { tx in
+            // A page cache of a few pages: the merges spill at once.
+            try tx.database().execute(sql: "PRAGMA cache_size = 4")
+            for batch in 0..<batches {
+                // Each batch asks for the connection, as every statement of a transaction does.
+                let db = try tx.database()
+                for index in 0..<100 {
+                    try db.execute(
+                        sql: "INSERT INTO records (key, record) VALUES (?, ?)",
+                        arguments: ["Pad:\(batch):\(index)", #"{"pad":""# + String(repeating: "p", count: 200) + #""}"#])
+                }
+                merged += 1
+            }
+        }, .busy(path: path, waited: 0.1))
+        XCTAssertLessThan(merged, batches, "the write went on through every batch, waiting at each page")
+        XCTAssertEqual(try store.read { try $0.recordCount() }, 10)
+        reader.send("SELECT count(*) FROM records;\n")
+        XCTAssertEqual(reader.read(until: "\n"), "10\n")
+    }
+
     func testBusyErrorSaysHowLongItWaitedAndWhatToDo() {
         let error = CacheStoreError.busy(path: "/tmp/c.sqlite", waited: 0.2)
         XCTAssertTrue(error.description.hasPrefix("/tmp/c.sqlite: "))
