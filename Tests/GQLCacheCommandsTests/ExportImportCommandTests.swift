@@ -462,6 +462,38 @@ final class ExportImportCommandTests: CommandTestCase {
     /// An empty input is what exporting an empty cache gives: it imports,
     /// and the summary says the input held nothing (not that the cache
     /// already held it).
+    /// `import CACHE -` reads standard input to its end before it takes the
+    /// write lock: a slow pipe (or `export` of the same file, which waits
+    /// for its reader) never locks the app out of its cache meanwhile.
+    func testImportFromAPipeTakesTheWriteLockOnlyOnceTheInputHasEnded() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let process = Process()
+        let input = Pipe(), errors = Pipe()
+        process.executableURL = URL(fileURLWithPath: builtBinary)
+        process.arguments = ["import", cache, "-", "-q"]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(#"{"key":"A:1","record":{"a":1}}"#.utf8 + [0x0A]))
+        Thread.sleep(forTimeInterval: 0.5)
+        // The app writes while the import waits for the rest of its input.
+        let app = try runProgram("/usr/bin/sqlite3", ["-batch", cache, ".timeout 200", #"INSERT INTO records (key, record) VALUES ('App:1', '{"b":2}')"#])
+        XCTAssertEqual(app.status, 0, app.stderr)
+        input.fileHandleForWriting.write(Data(#"{"key":"B:1","record":{"b":1}}"#.utf8 + [0x0A]))
+        try input.fileHandleForWriting.close()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, said)
+        XCTAssertTrue(Set(try keys(in: cache)).isSuperset(of: ["A:1", "B:1", "App:1"]))
+        // A database on standard input is named for what it is, as a file is.
+        let database = try runProgram(builtBinary, ["import", path("new.sqlite"), "-", "--create"], standardInput: cache)
+        XCTAssertEqual(database.status, 2)
+        XCTAssertEqual(database.stderr, "gqlcache: standard input: an SQLite database, not an export (export it first: gqlcache export CACHE > FILE.jsonl)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.sqlite")))
+    }
+
     func testAnEmptyInputImportsNothingAndSaysSo() throws {
         let new = path("new.sqlite")
         let result = gqlcache("import", new, "-", "--create", input: "")

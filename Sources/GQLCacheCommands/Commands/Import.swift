@@ -57,7 +57,10 @@ extension GQLCache {
             if input == "-" && context.stdinIsTerminal {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
             }
-            let lines: LineSource = input == "-" ? context.stdin : try FileLines(path: input)
+            // Standard input is read whole before the write lock is taken (see
+            // FileLines.spoolingStandardInput); a dry run takes no lock.
+            let lines: LineSource = input == "-"
+                ? (dryRun ? context.stdin : try FileLines.spoolingStandardInput(context.stdin)) : try FileLines(path: input)
             let made = create && CreatedFile.isToBeMade(file.path)
             let wasEmpty = made && CacheStore.isEmptyFile(at: file.path)
             if !made { try CreatedFile.refuseMissing(file.path) }

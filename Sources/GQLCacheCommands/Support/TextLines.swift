@@ -71,7 +71,7 @@ final class FileLines: LineSource {
     private var head: [UInt8] = []
 
     /// Opens `path`, or fails naming it.
-    init(path: String) throws {
+    convenience init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(.io, "\(path): no such file")
@@ -83,16 +83,63 @@ final class FileLines: LineSource {
         guard let file = fopen(path, "r") else {
             throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
+        try self.init(file, shownAs: path, exportCommand: "gqlcache export \(path) > FILE.jsonl")
+    }
+
+    /// Reads `file` (which it closes), a copy of standard input: see ``spoolingStandardInput(_:)``.
+    private init(_ file: UnsafeMutablePointer<FILE>, shownAs name: String, exportCommand: String) throws {
         // A cache file given where its export belongs is named for what it is.
         var header = [UInt8](repeating: 0, count: 16)
         let read = fread(&header, 1, 16, file)
         if read == 16, FileProbe.startsAsSQLite(Data(header)) {
             fclose(file)
-            throw CommandFailure(.usage, "\(path): an SQLite database, not an export (export it first: gqlcache export \(path) > FILE.jsonl)")
+            throw CommandFailure(.usage, "\(name): an SQLite database, not an export (export it first: \(exportCommand))")
         }
         head = Array(header.prefix(read))
         self.file = file
         lines = StreamLines(file)
+    }
+
+    /// The lines of standard input (`input`), copied whole to a temporary
+    /// file first, which is then read: a command that writes what it reads
+    /// (`import CACHE -`) takes the write lock only once the input has
+    /// ended, not while a slow pipe, or an export of the same file that
+    /// waits for its reader, keeps it open. The file is unlinked at once:
+    /// nothing stays behind, however the process ends.
+    static func spoolingStandardInput(_ input: LineSource) throws -> FileLines {
+        var template = Array((NSTemporaryDirectory() + "/gqlcache-input.XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw CommandFailure(.io, "standard input: cannot make a temporary copy (\(String(cString: strerror(errno))))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        guard let file = fdopen(descriptor, "w+") else {
+            close(descriptor)
+            throw CommandFailure(.io, "standard input: cannot make a temporary copy (\(String(cString: strerror(errno))))")
+        }
+        func fail(_ what: String) -> CommandFailure {
+            let error = CommandFailure(.io, "standard input: \(what) (\(String(cString: strerror(errno))))")
+            fclose(file)
+            return error
+        }
+        if input is StandardInputLines {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { throw fail("cannot be read") }
+                if count == 0 { break }
+                guard fwrite(buffer, 1, count, file) == count else { throw fail("cannot make a temporary copy") }
+            }
+        } else {
+            // Lines given as strings (tests, a script's lines).
+            while let line = input.readLine() {
+                guard fputs(line + "\n", file) >= 0 else { throw fail("cannot make a temporary copy") }
+            }
+        }
+        guard fflush(file) == 0 else { throw fail("cannot make a temporary copy") }
+        rewind(file)
+        return try FileLines(file, shownAs: "standard input", exportCommand: "gqlcache export CACHE > FILE.jsonl")
     }
 
     deinit { fclose(file) }
