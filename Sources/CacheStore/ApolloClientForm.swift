@@ -32,7 +32,8 @@
 ///   entity IDs, since they name one record; an entity that is not an
 ///   object; an object with a string `__ref` beside other members (Apollo
 ///   Client reads it as a reference, and Apollo iOS has no place for the
-///   rest). The `__META` member (`extraRootIds`, what `cache.retain` kept)
+///   rest), and one with a string `$reference` beside other members (Apollo
+///   iOS would read it as a reference, as export says). The `__META` member (`extraRootIds`, what `cache.retain` kept)
 ///   is skipped: Apollo iOS has no such notion. An inline
 ///   `{"$reference": …}` in the input becomes a reference, as Apollo iOS
 ///   itself would read it.
@@ -156,6 +157,13 @@ public enum ApolloClientForm {
                 throw CacheStoreError.cannotConvert(
                     message: "entity '\(id)', field '\(field)': an object with a string \"__ref\" beside other members, which Apollo Client "
                         + "reads as a reference to '\(target)'; Apollo iOS has no place for its other members")
+            }
+            // What export refuses to write, import refuses to read: Apollo iOS
+            // would take it for a reference, and lose the other members.
+            if case .string(let target)? = members["$reference"] {
+                throw CacheStoreError.cannotConvert(
+                    message: "entity '\(id)', field '\(field)': an object with a string \"$reference\" beside other members, which Apollo iOS "
+                        + "reads as a reference to '\(target)', losing the others; Apollo Client writes a reference as {\"__ref\": …}")
             }
             var converted: [String: FieldValue] = [:]
             for (name, member) in members { converted[name] = try imported(member, id: id, field: field) }
