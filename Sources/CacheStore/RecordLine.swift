@@ -71,6 +71,9 @@ public enum RecordLine {
         guard case .object(let members)? = try? FieldValue(jsonText: line) else { return beginsAsRecordLine(line) }
         // `{"key":"X:1"}` alone is a record line that lacks its record.
         if members.count == 1, case .string? = members["key"] { return true }
+        // An object `key` is an entity: an Apollo Client object whose
+        // entities are named key and record.
+        if case .object? = members["key"] { return false }
         return members["key"] != nil && members["record"] != nil
     }
 
@@ -79,6 +82,7 @@ public enum RecordLine {
     /// Lines export made pretty, which is no longer one record per line.
     public static func startsWithPrettyRecord(_ text: String) -> Bool {
         guard text.contains("\n"), case .object(let members)? = JSONReader.parseFirstValue(text) else { return false }
+        if case .object? = members["key"] { return false }
         return members.count == 2 && members["key"] != nil && members["record"] != nil
     }
 

@@ -27,6 +27,12 @@ final class ExchangeFormTests: XCTestCase {
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":"K","record":[1]}"#), .cannotConvert(message: #"the "record" of 'K' is not a JSON object"#))
         XCTAssertFalse(RecordLine.isRecordLine(#"{"ROOT_QUERY":{}}"#))
         XCTAssertTrue(RecordLine.isRecordLine(#"{"key":"K","record":{}}"#))
+        // Entities named key and record are an Apollo Client object; a
+        // number for the key is a record line with a bad key.
+        XCTAssertFalse(RecordLine.isRecordLine(#"{"key":{"a":1},"record":{"b":2}}"#))
+        XCTAssertTrue(RecordLine.isRecordLine(#"{"key":1,"record":{}}"#))
+        XCTAssertFalse(RecordLine.startsWithPrettyRecord("{\"key\":{\"a\":1},\n\"record\":{\"b\":2}}\n"))
+        XCTAssertTrue(RecordLine.startsWithPrettyRecord("{\n  \"key\": \"K\",\n  \"record\": {}\n}\n"))
     }
 
     func testExportTranslatesRootsAndReferencesEverywhere() throws {
