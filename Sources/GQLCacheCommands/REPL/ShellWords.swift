@@ -6,7 +6,9 @@ import Foundation
 /// backslash escapes the next character. In double quotes a backslash
 /// starts a JSON escape (`\n`, `\t`, `\u00e9`, `\"`, `\\`), so that a key
 /// shown quoted (`"New\nline:1"`, a key with a line break) is typed back as
-/// shown; before any other character it keeps that character. A word
+/// shown; `\"`, `\\` and `\/` are the character itself, and before any
+/// other character the backslash stays, as a shell keeps it there
+/// (`"^Post:\d+$"`, a regular expression). A word
 /// that begins with an unquoted `~/` (or is `~`) begins in the home
 /// folder. Keys such as `hero(episode:JEDI)` need no quoting.
 enum ShellWords {
@@ -35,6 +37,11 @@ enum ShellWords {
                 if quote == "\"", let (text, length) = jsonEscape(character, followedBy: characters[index...]) {
                     current += text
                     index += length
+                } else if quote == "\"" && !"\"\\/".contains(character) {
+                    // No escape (`"^Post:\d+$"`, a regular expression): the
+                    // backslash stays, as a shell keeps it in double quotes.
+                    current.append("\\")
+                    current.append(character)
                 } else {
                     current.append(character)
                 }
