@@ -876,8 +876,8 @@ _gqlcache_refs() {
 _gqlcache_repl() {
     repeating_flags=()
     non_repeating_flags=(--bail --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(-c --color)
+    repeating_options=(-c)
+    non_repeating_options=(--color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions

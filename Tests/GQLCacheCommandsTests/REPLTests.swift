@@ -301,6 +301,14 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
     }
 
+    /// As psql runs each -c in turn: none is dropped for the last.
+    func testEveryDashCRunsInTurn() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("repl", cache, "-c", "keys --count", "-c", "cd Human:1000; pwd", "-c", "keys --type Droid")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, "10\nQUERY_ROOT → Human:1000\nDroid:2001\n")
+    }
+
     func testHelpListsEveryCommandTheREPLRunsByItsWholeName() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let help = try repl(cache, ["help"]).stdout.split(separator: "\n").map(String.init)

@@ -24,8 +24,10 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Option(name: .short, help: ArgumentHelp("Run these commands (separated by ';' or line breaks) instead of reading standard input.", valueName: "commands"))
-        var commands: String?
+        @Option(name: .short, help: ArgumentHelp(
+            "Run these commands (separated by ';' or line breaks) instead of reading standard input; repeated, each -c in turn, as psql runs them.",
+            valueName: "commands"))
+        var commands: [String] = []
 
         @Flag(help: "Stop at the first command that fails, and exit with its status.")
         var bail = false
@@ -36,12 +38,12 @@ extension GQLCache {
             // A session runs many commands: each store it is done with is
             // freed then, not kept until the exit.
             CacheStore.leavesTeardownToExit = false
-            let interactive = commands == nil && context.stdinIsTerminal
+            let interactive = commands.isEmpty && context.stdinIsTerminal
             let session = REPLSession(cachePath: file.path, context: context, interactive: interactive)
             try session.start()
             let reader: LineReader
-            if let commands {
-                reader = SourceLineReader(lines: ShellWords.commands(commands))
+            if !commands.isEmpty {
+                reader = SourceLineReader(lines: commands.flatMap(ShellWords.commands))
             } else if interactive {
                 let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
                 readline.setCompleter(REPLCompleter(session: session))
