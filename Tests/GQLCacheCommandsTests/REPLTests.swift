@@ -301,6 +301,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
     }
 
+    /// As show does, refs without a key is about the record you are at.
+    func testRefsWithoutAKeyIsAboutTheRecordYouAreAt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("repl", cache, "-c", "cd Starship:3001; refs; refs --format json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("Starship:3001 (Starship)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("  Human:1000 starships[0]\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains(#""key": "Starship:3001""#), result.stdout)
+    }
+
     /// As psql runs each -c in turn: none is dropped for the last.
     func testEveryDashCRunsInTurn() throws {
         let cache = try copyOfFixture("starwars.sqlite")

@@ -197,8 +197,10 @@ public final class REPLSession {
                 return .usage
             }
             var arguments = arguments
-            // `show` with no key shows where you are.
-            if command == "show" && Self.namesNoKey(arguments) { arguments.insert(current.rawValue, at: 0) }
+            // `show` and `refs` with no key are about where you are.
+            if command == "show" && Self.namesNoKey(arguments) || command == "refs" && Self.refsNamesNoKey(arguments) {
+                arguments.insert(current.rawValue, at: 0)
+            }
             return runCommand([command] + arguments)
         }
     }
@@ -245,6 +247,12 @@ public final class REPLSession {
     static func namesNoKey(_ arguments: [String]) -> Bool {
         guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else { return false }
         return parsed.keys == ["KEY"]
+    }
+
+    /// Whether `refs` arguments name no key: they parse with one put first,
+    /// and not without.
+    static func refsNamesNoKey(_ arguments: [String]) -> Bool {
+        (try? GQLCache.Refs.parseAsRoot(["FILE"] + arguments)) == nil && (try? GQLCache.Refs.parseAsRoot(["FILE", "KEY"] + arguments)) != nil
     }
 
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
