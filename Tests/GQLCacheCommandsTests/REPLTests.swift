@@ -301,6 +301,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
     }
 
+    /// A key of thousands of characters would fill the screen as the
+    /// prompt: it is cut in its middle, and pwd still gives it whole.
+    func testAVeryLongKeyIsCutInThePromptButNotInPwd() throws {
+        let long = "Item:" + String(repeating: "x", count: 3000) + ":end"
+        let cache = try makeCache("long.sqlite", [Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: CacheKey(long), fields: ["a": .int(2)])])
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        _ = session.execute("cd \(long)")
+        XCTAssertEqual(session.prompt, "gqlcache Item:" + String(repeating: "x", count: 27) + "…" + String(repeating: "x", count: 20) + ":end> ")
+        let pwd = gqlcache("repl", cache, "-c", "cd \(long); pwd")
+        XCTAssertEqual(pwd.stdout, "QUERY_ROOT → \(long)\n")
+    }
+
     /// As show does, refs without a key is about the record you are at.
     func testRefsWithoutAKeyIsAboutTheRecordYouAreAt() throws {
         let cache = try copyOfFixture("starwars.sqlite")

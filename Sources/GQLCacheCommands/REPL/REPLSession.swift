@@ -49,7 +49,13 @@ public final class REPLSession {
 
     /// The current record's key, quoted when it holds what a terminal would
     /// act on or hide (a carriage return, an escape sequence), as output shows it.
-    var prompt: String { "gqlcache \(current.display)> " }
+    /// The prompt names the record you are at, a long key cut in its middle
+    /// (`pwd` gives it whole), so that the line is left for typing.
+    var prompt: String {
+        let shown = current.display
+        guard shown.count > 60 else { return "gqlcache \(shown)> " }
+        return "gqlcache \(shown.prefix(32))…\(shown.suffix(24))> "
+    }
     static let continuationPrompt = "    ...> "
 
     /// Checks the file once, before the first prompt.
