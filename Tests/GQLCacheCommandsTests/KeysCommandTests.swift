@@ -155,6 +155,18 @@ final class KeysCommandTests: CommandTestCase {
 
     /// An empty key would print as a blank line, and `would remove ` with
     /// nothing after it: it is quoted, `""`, as a key with a newline is.
+    /// `*` in an apollo pattern is a star, as in Apollo's
+    /// removeObjects(matching:): a miss says so, and which mode takes it.
+    func testAMissWithAStarInAnApolloPatternPointsToGlob() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let star = gqlcache("keys", cache, "Human:*")
+        XCTAssertEqual(star.status, .notFound)
+        XCTAssertEqual(star.stderr, "gqlcache: no key matches apollo pattern 'Human:*' in \(cache); '*' and '?' are no wildcards in an apollo pattern (% and _ are its wildcards): give --mode glob for them\n")
+        XCTAssertEqual(gqlcache("keys", cache, "Human:*", "--mode", "glob").stdout, "Human:1000\nHuman:1002\n")
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "Nope:*", "--dry-run").stderr.hasSuffix("give --mode glob for them\n"), true)
+        XCTAssertEqual(gqlcache("keys", cache, "Nope").stderr, "gqlcache: no key matches apollo pattern 'Nope' in \(cache)\n")
+    }
+
     func testAnEmptyKeyIsShownQuoted() throws {
         let cache = try makeCache("empty.sqlite", [
             Record(key: "", fields: ["__typename": .string("Odd")]),

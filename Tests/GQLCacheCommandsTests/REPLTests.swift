@@ -255,13 +255,14 @@ final class REPLTests: CommandTestCase {
 
     func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let lines = ["show Nope:1", "status", "frobnicate", "kyes --count", "keys --count"]
+        let lines = ["show Nope:1", "status", "frobnicate", "kyes --count", "KEYS", "keys --count"]
         let goesOn = try repl(cache, lines)
         XCTAssertEqual(goesOn.stdout, "1\n10\n")
         XCTAssertEqual(goesOn.stderr, """
             gqlcache: no record 'Nope:1' in \(cache)
             gqlcache: unknown command 'frobnicate' (type 'help' for the commands)
             gqlcache: unknown command 'kyes'. Did you mean 'keys'? (type 'help' for the commands)
+            gqlcache: unknown command 'KEYS'. Did you mean 'keys'? (type 'help' for the commands)
 
             """)
         XCTAssertEqual(goesOn.status, .success)

@@ -84,8 +84,8 @@ extension GQLCache {
             let types = typenames.isEmpty ? nil : OptionTable.choices(typenames)
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
-                return "no key matches \(keyPattern) with __typename \(types) in \(file.path)"
-            case (let keyPattern?, nil): return "no key matches \(keyPattern) in \(file.path)"
+                return keyPattern.noMatchMessage(in: file.path, typenames: types)
+            case (let keyPattern?, nil): return keyPattern.noMatchMessage(in: file.path)
             case (nil, _?):
                 return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) }
             case (nil, nil): return "no records in \(file.path)"

@@ -80,7 +80,7 @@ extension GQLCache.Remove {
             throw CommandFailure(
                 .notFound, KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
-        if let pattern, result.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+        if let pattern, result.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
         let missing = try writing.openForReading(file, context).read { tx in
             let existing = try tx.existingKeys(among: requested)
             return try requested.filter { !existing.contains($0) }.map { ($0, try tx.suggestions(for: $0)) }

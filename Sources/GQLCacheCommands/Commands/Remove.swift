@@ -148,7 +148,7 @@ extension GQLCache {
                 } }
                 // No match: the error says it; scripts still get their document.
                 if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
-                if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+                if outcome.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
                 return
             }
             let store = try writing.openForWriting(file, context)
@@ -168,7 +168,7 @@ extension GQLCache {
                     return (try tx.keyDigest(matching: pattern), sample)
                 } }
                 let count = digest.count
-                guard count > 0 else { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+                guard count > 0 else { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
                 let examples = sample.map(\.inMessageList).joined(separator: ", ") + (count > sample.count ? ", …" : "")
                 guard context.confirm("remove \(plural(count, "record")) matching \(pattern) from \(file.path) (\(examples))?") else {
                     throw CommandFailure(.notFound, "nothing removed")
@@ -191,7 +191,7 @@ extension GQLCache {
             let removal = pending.result { report.add($0) }
             let outcome = RemovalOutcome(count: removal.count, keys: removal.keys, dryRun: false, dangling: report)
             if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
-            if outcome.count == 0 { throw CommandFailure(.notFound, "no key matches \(pattern) in \(file.path)") }
+            if outcome.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
         }
     }
 }

@@ -243,7 +243,9 @@ public final class REPLSession {
 
     /// A name that is no command at the prompt, with the nearest that are.
     static func unknownCommand(_ name: String) -> String {
-        let meant = OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
+        // KEYS, INFO and QUIT, as redis-cli takes them: commands are lower case.
+        let lower = name.lowercased()
+        let meant = REPLCompleter.commandNames.contains(lower) ? [lower] : OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
         let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
         return "unknown command '\(name)'\(suggestion) (type 'help' for the commands)"
     }

@@ -124,3 +124,18 @@ extension ReferenceLocation {
     /// ``location`` for line-based text output.
     var shownLocation: String { GQLCacheCommands.shownLocation(field: field, path: path ?? []) }
 }
+
+extension KeyPattern {
+    /// `no key matches apollo pattern 'Post:*' in FILE`, with a hint when the
+    /// text has a wildcard of another mode: in an apollo or literal pattern
+    /// `*` and `?` are themselves (as in Apollo's removeObjects(matching:)).
+    func noMatchMessage(in path: String, typenames: String? = nil) -> String {
+        let types = typenames.map { " with __typename \($0)" } ?? ""
+        var hint = ""
+        if [.apollo, .literal, .prefix].contains(mode), text.contains(where: { $0 == "*" || $0 == "?" }) {
+            let wildcards = mode == .apollo ? "% and _ are its wildcards" : "it has no wildcards"
+            hint = "; '*' and '?' are no wildcards in a\(mode == .apollo ? "n" : "") \(mode.rawValue) pattern (\(wildcards)): give --mode glob for them"
+        }
+        return "no key matches \(self)\(types) in \(path)\(hint)"
+    }
+}
