@@ -444,6 +444,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"))
     }
 
+    /// doctor's suggested repair is typed at the prompt as shown: without
+    /// `gqlcache` and the file, which the prompt refuses.
+    func testDoctorAtThePromptSuggestsRepairsAsTheyAreTypedThere() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = gqlcache("rm", cache, "Human:1002", "--force", "-q")
+        let run = try repl(cache, ["doctor", "gc --dangling --force"])
+        XCTAssertTrue(run.stdout.contains("repair with: gc --dangling (add --dry-run to see each change first)\n"), run.stdout)
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success, "the repair as suggested ran at the prompt")
+    }
+
     func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")

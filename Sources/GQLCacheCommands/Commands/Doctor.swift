@@ -36,6 +36,7 @@ extension GQLCache {
             }
             var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
             rendering.walIsThisSessions = store.fileIsOpenForWritingHere
+            rendering.atThePrompt = context.isREPLCommand
             switch output.format {
             case .text: context.stdout.write(rendering.text())
             case .json: output.format.emit(rendering.json(), to: context)

@@ -11,6 +11,12 @@ struct HealthRendering {
     /// The -wal file's changes may be this session's own: a store of it
     /// that writes has the file open (see ``CacheStore/fileIsOpenForWritingHere``).
     var walIsThisSessions = false
+    /// At the REPL's prompt the suggested commands are typed without
+    /// `gqlcache` and the file, which the prompt supplies.
+    var atThePrompt = false
+
+    /// `gqlcache rm FILE`, or `rm` at the prompt.
+    private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(Self.fileWord(path))" }
 
     /// Changes waiting in the -wal file that nothing here explains.
     private var unexplainedWAL: PendingWAL? { walIsThisSessions ? nil : pendingWAL }
@@ -87,7 +93,6 @@ struct HealthRendering {
         if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
-        let file = Self.fileWord(path)
         if !report.damagedRecords.isEmpty {
             // Apollo cannot read them either; removing them is the one repair, and a person's call.
             let listed = report.damagedRecords.count <= Self.sampleSize
@@ -96,10 +101,10 @@ struct HealthRendering {
                 : "KEY… (each damaged key; --format json lists them all)"
             // A key starting with '-' would be read as an option: the keys go after '--'.
             let endOfOptions = !listed || report.damagedRecords.contains { $0.key.rawValue.hasPrefix("-") } ? "-- " : ""
-            text += "remove damaged records with: gqlcache rm \(file) \(endOfOptions)\(keys)\n"
+            text += "remove damaged records with: \(command("rm")) \(endOfOptions)\(keys)\n"
         }
         if !repairs.isEmpty {
-            text += "repair with: gqlcache gc \(file) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
+            text += "repair with: \(command("gc")) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
         }
         return text
     }
