@@ -580,6 +580,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(REPLCompleter.insertion(for: ones, completing: ShellWords.partialWord("Post:1"))?.text, "Post:1")
     }
 
+    /// `café:1` composed and decomposed are two keys: Tab offers both and
+    /// inserts only what both share by their bytes, never one for the other.
+    func testKeysThatDifferOnlyInUnicodeNormalizationAreBothOffered() throws {
+        let composed = "caf\u{E9}:1", decomposed = "cafe\u{301}:1"
+        let cache = try makeCache("cafe.sqlite", [
+            Record(key: .queryRoot, fields: ["a": .int(1)]),
+            Record(key: CacheKey(composed), fields: ["v": .int(1)]), Record(key: CacheKey(decomposed), fields: ["v": .int(2)]),
+        ])
+        let completer = try completer(cache)
+        guard case .candidates(let found) = completer.complete(word: "caf", before: "show ") else { return XCTFail() }
+        XCTAssertEqual(Set(found.map { Array($0.utf8) }), [Array(composed.utf8), Array(decomposed.utf8)])
+        XCTAssertEqual(REPLCompleter.insertion(for: found, completing: ShellWords.partialWord("caf"))?.text, "caf")
+    }
+
     func testTypeCompletesTheTypenamesTheFileHoldsUntilTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])

@@ -77,11 +77,17 @@ public final class REPLCompleter {
     static func insertion(for candidates: [String], completing word: ShellWords.PartialWord) -> (from: Int, text: String)? {
         // An open quote stays where it is, and what the word says before it too.
         let kept = word.openQuote == nil ? "" : word.valueBeforeOpenQuote
-        let rests = candidates.filter { $0.hasPrefix(kept) }.map { String($0.dropFirst(kept.count)) }
+        // Compared by Unicode scalars, not as Swift's String compares: `café`
+        // composed and decomposed are two keys, and neither may stand for both.
+        let rests = candidates.filter { $0.unicodeScalars.starts(with: kept.unicodeScalars) }
+            .map { String(String.UnicodeScalarView($0.unicodeScalars.dropFirst(kept.unicodeScalars.count))) }
         guard let first = rests.first else { return nil }
         let from = word.openQuote == nil ? word.start : word.openQuoteOffset
         guard rests.count > 1 else { return (from, ShellWords.quote(first, with: word.openQuote, closed: true)) }
-        let shared = rests.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+        let shared = rests.dropFirst().reduce(first) { shared, rest in
+            let length = zip(shared.unicodeScalars, rest.unicodeScalars).prefix { $0 == $1 }.count
+            return String(String.UnicodeScalarView(shared.unicodeScalars.prefix(length)))
+        }
         return (from, ShellWords.quote(shared, with: word.openQuote, closed: false))
     }
 

@@ -95,8 +95,10 @@ enum ReadlineCompletion {
             return nil
         case .candidates(let found):
             gqlcache_set_completion_over(1)
-            var seen = Set<String>()
-            let candidates = found.filter { seen.insert($0).inserted }
+            // By bytes: Swift's String equality would take `café` composed
+            // and decomposed, two keys, for one.
+            var seen = Set<[UInt8]>()
+            let candidates = found.filter { seen.insert(Array($0.utf8)).inserted }
             // readline replaces its word from `start`, or from the quote
             // before it when the text begins with that quote.
             guard let insertion = REPLCompleter.insertion(for: candidates, completing: word),
