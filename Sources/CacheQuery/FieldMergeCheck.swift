@@ -39,22 +39,12 @@ struct FieldMergeCheck {
     /// fragments' sets, and the fragments spread (each once).
     private mutating func checkSets(_ selections: [Selection], type: String?, checkedFragments: inout Set<String>) throws {
         try checkWithin(selections, type: type)
-        for selection in selections {
-            switch selection {
-            case .field(let field):
-                guard let inner = field.selections else { continue }
-                try checkSets(inner, type: fieldType(field, on: type), checkedFragments: &checkedFragments)
-            case .inlineFragment(let typeCondition, _, let inner):
-                // Its fields were compared as part of this set; the sets inside them are checked here.
-                try checkNested(inner, type: typeCondition ?? type, checkedFragments: &checkedFragments)
-            case .fragmentSpread(let name, _):
-                guard checkedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
-                try checkSets(fragment.selections, type: fragment.typeCondition, checkedFragments: &checkedFragments)
-            }
-        }
+        try checkNested(selections, type: type, checkedFragments: &checkedFragments)
     }
 
-    /// The selection sets below the fields of a fragment's selections.
+    /// The selection sets below `selections`: an inline fragment's fields
+    /// were compared as part of the set it is in, the sets inside them are
+    /// checked here.
     private mutating func checkNested(_ selections: [Selection], type: String?, checkedFragments: inout Set<String>) throws {
         for selection in selections {
             switch selection {
