@@ -86,7 +86,8 @@ final class FileLines: LineSource {
         try self.init(file, shownAs: path, exportCommand: "gqlcache export \(path) > FILE.jsonl")
     }
 
-    /// Reads `file` (which it closes), a copy of standard input: see ``spoolingStandardInput(_:)``.
+    /// Reads `file`, which it closes; `name` names it in messages, and
+    /// `exportCommand` is the command that exports a cache given instead.
     private init(_ file: UnsafeMutablePointer<FILE>, shownAs name: String, exportCommand: String) throws {
         // A cache file given where its export belongs is named for what it is.
         var header = [UInt8](repeating: 0, count: 16)
