@@ -344,7 +344,12 @@ private struct Pass {
         return object
     }
 
-    mutating func write(_ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?) throws {
+    /// `collected`: the object's fields, when the caller collected them
+    /// already (to find its key); otherwise they are collected here.
+    mutating func write(
+        _ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?,
+        collected: [(String, [FieldSelection])]? = nil
+    ) throws {
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
         // Below the root: a fragment is written at whatever key it is given
@@ -363,7 +368,7 @@ private struct Pass {
             records[key] = [:]
             order.append(key)
         }
-        for (responseKey, fields) in collector.collect(
+        for (responseKey, fields) in collected ?? collector.collect(
             selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type
         ) {
             let field = fields[0]
@@ -512,13 +517,15 @@ private struct Pass {
             // its path key, whatever record it was read from. Without one,
             // the records read are kept (``ExistingObjects``).
             let key: CacheKey
+            var collected: [(String, [FieldSelection])]?
             if let typename, let keyFields = normalizer.keyPolicy.keyFields(of: typename, schema: schema), !keyFields.isEmpty {
                 // Key fields are not added to the selection (spec §3): a
                 // value the data has but the selection does not ask for
                 // (a hand-written response may hold anything) keys nothing.
-                var quiet = collector
-                quiet.log = nil
-                let selected = Set(quiet.collect(selections, typename: typename, parentType: staticType).map(\.0))
+                // The fields collected here are the ones written below.
+                let fields = collector.collect(selections, typename: typename, parentType: staticType)
+                collected = fields
+                let selected = Set(fields.map(\.0))
                 if let identity = normalizer.keyPolicy.key(for: object.filter { selected.contains($0.key) }, typename: typename, schema: schema) {
                     key = identity
                 } else {
@@ -540,7 +547,7 @@ private struct Pass {
             } else {
                 key = CacheKey(pathKey)
             }
-            try write(object, key: key, selections: selections, path: path, type: staticType)
+            try write(object, key: key, selections: selections, path: path, type: staticType, collected: collected)
             return .reference(key)
         default:
             throw NormalizationError(
