@@ -877,12 +877,15 @@ _gqlcache_repl() {
     repeating_flags=()
     non_repeating_flags=(--bail --quiet -q --version -h --help)
     repeating_options=(-c)
-    non_repeating_options=(--color)
+    non_repeating_options=(--busy-timeout --color)
     __gqlcache_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '-c')
+        return
+        ;;
+    '--busy-timeout')
         return
         ;;
     '--color')

@@ -538,6 +538,55 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(confirmed.stdout.contains("removed 1 unreachable record:\n  Starship:3001\n"), confirmed.stdout)
     }
 
+    /// `repl --busy-timeout S` is the session's wait while the app holds
+    /// the lock: for its own `cd` and for every command that names no wait
+    /// of its own; one that does keeps it.
+    func testREPLBusyTimeoutHoldsForItsCommandsUnlessOneGivesItsOwn() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false, busyTimeout: 0.2)
+        try session.start()
+        XCTAssertEqual(session.sessionWait(for: ["keys", "Hu%"]), ["--busy-timeout", "0.2"])
+        XCTAssertEqual(session.sessionWait(for: ["keys", "--busy-timeout=1"]), [])
+        XCTAssertEqual(session.sessionWait(for: ["grep", "--", "--busy-timeout"]), ["--busy-timeout", "0.2"], "a value after -- is no option")
+
+        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        defer { app.finish() }
+        let deadline = Date().addingTimeInterval(30)
+        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
+            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
+            usleep(10_000)
+        }
+        let started = Date()
+        let status = session.run(reader: SourceLineReader(lines: ["keys --count", "cd Human:1000", "info --busy-timeout 0.3"]), bail: false)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "each waited a fraction of a second, not the standard 5 s")
+        XCTAssertEqual(status, .busy)
+        let lines = stderr.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, stderr.text)
+        XCTAssertTrue(lines[0].contains("(waited 0.2s)"), stderr.text)
+        XCTAssertTrue(lines[1].contains("(waited 0.2s)"), "cd reads with the session's wait: \(stderr.text)")
+        XCTAssertTrue(lines[2].contains("(waited 0.3s)"), "a command's own --busy-timeout wins: \(stderr.text)")
+    }
+
+    /// Starting the REPL on a file the app holds fails after the wait given,
+    /// with the option to raise named.
+    func testREPLThatCannotOpenItsFileSaysToRaiseBusyTimeout() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        defer { app.finish() }
+        let deadline = Date().addingTimeInterval(30)
+        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
+            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
+            usleep(10_000)
+        }
+        let result = gqlcache(arguments: ["repl", cache, "--busy-timeout", "0.2", "-c", "keys"])
+        XCTAssertEqual(result.status, .busy)
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout\n")
+    }
+
     // MARK: - Completion
 
     func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {

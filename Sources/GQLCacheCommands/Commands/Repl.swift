@@ -17,7 +17,8 @@ extension GQLCache {
                 need, runs with read. Tab completes commands, flags, keys, fields and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
                 clears the line or stops the running command; Ctrl-D or quit leaves. Removals ask first \
-                unless --force. No lock is held between commands, so the app may write meanwhile. \
+                unless --force. No lock is held between commands, so the app may write meanwhile; \
+                --busy-timeout holds for every command at the prompt that gives none of its own. \
                 Without a terminal (a script on standard input, or -c), lines run without prompts and \
                 the exit status is the last command's; --bail stops at the first failure.
                 """)
@@ -32,6 +33,8 @@ extension GQLCache {
         @Flag(help: "Stop at the first command that fails, and exit with its status.")
         var bail = false
 
+        @OptionGroup var reading: ReadOptions
+
         @OptionGroup var display: DisplayOptions
 
         func run(in context: CommandContext) throws {
@@ -39,7 +42,7 @@ extension GQLCache {
             // freed then, not kept until the exit.
             CacheStore.leavesTeardownToExit = false
             let interactive = commands.isEmpty && context.stdinIsTerminal
-            let session = REPLSession(cachePath: file.path, context: context, interactive: interactive)
+            let session = REPLSession(cachePath: file.path, context: context, interactive: interactive, busyTimeout: reading.busyTimeout)
             try session.start()
             let reader: LineReader
             if !commands.isEmpty {

@@ -38,11 +38,17 @@ public final class REPLSession {
     /// The lines run come from standard input (a script piped in), so a
     /// command must not read it as its own input.
     var scriptIsStandardInput = false
+    /// Seconds to wait while the app holds the lock: for the session's own
+    /// reads (`cd`, `ls`, `open`) and for every command that gives no
+    /// `--busy-timeout` of its own.
+    let busyTimeout: Double
 
-    public init(cachePath: String, context: CommandContext, interactive: Bool) {
+    /// `busyTimeout`: 5, as BusyTimeout.standard (internal, so not nameable here), when not given.
+    public init(cachePath: String, context: CommandContext, interactive: Bool, busyTimeout: Double = 5) {
         self.cachePath = cachePath
         self.context = context
         self.interactive = interactive
+        self.busyTimeout = busyTimeout
     }
 
     var current: CacheKey { trail.last ?? .queryRoot }
@@ -284,7 +290,7 @@ public final class REPLSession {
         commandContext.progressDelay = context.progressDelay
         commandContext.clock = context.clock
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
-            ? words : [command, cachePath] + words.dropFirst()
+            ? words : [command, cachePath] + sessionWait(for: words) + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
         // Documents a command could not read (missing, not GraphQL, the
         // cache file itself) are not offered to the next ones.
@@ -341,10 +347,19 @@ public final class REPLSession {
         return lines.joined(separator: "\n")
     }
 
+    /// `--busy-timeout S` when the session was started with a wait of its
+    /// own and the command gives none (every command the prompt runs takes it).
+    func sessionWait(for words: [String]) -> [String] {
+        guard busyTimeout != BusyTimeout.standard else { return [] }
+        let options = words.prefix { $0 != "--" }
+        if options.contains(where: { $0 == "--busy-timeout" || $0.hasPrefix("--busy-timeout=") }) { return [] }
+        return ["--busy-timeout", String(busyTimeout)]
+    }
+
     func readStore() throws -> CacheStore {
-        // The store a read-only command opens with the default wait: one connection for both.
-        try stores.store(path: cachePath, access: .readOnly, busyTimeout: BusyTimeout.standard) {
-            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: BusyTimeout.standard)
+        // The store a read-only command opens with the session's wait: one connection for both.
+        try stores.store(path: cachePath, access: .readOnly, busyTimeout: busyTimeout) {
+            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: busyTimeout)
         }
     }
 
