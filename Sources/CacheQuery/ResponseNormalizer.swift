@@ -101,8 +101,9 @@ public struct ResponseNormalizer {
 
     /// `refusingConflicts`: refuse data that gives one field of one record
     /// two different values, through two aliases or two paths to the same
-    /// object. Apollo keeps the last one; for data a person edited (a local
-    /// cache mutation), that silently drops the change made to the first.
+    /// object. Apollo keeps one of them (``Normalization/overwritten`` says
+    /// which); for data a person edited (a local cache mutation), that
+    /// silently drops the change made to the other.
     public init(document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy(), refusingConflicts: Bool = false) {
         self.document = document
         self.schema = schema
@@ -152,7 +153,7 @@ public struct ResponseNormalizer {
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
             objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed,
-            unknownEnumValues: pass.unknownEnumValues)
+            unknownEnumValues: pass.unknownEnumValues, overwritten: pass.overwritten)
     }
 }
 
@@ -176,6 +177,21 @@ public struct Normalization: Sendable {
     public var unkeyed: [UnkeyedObject] = []
     /// With a schema: enum values written that the schema's enum lacks.
     public var unknownEnumValues: [UnknownEnumValue] = []
+    /// Fields of one record given two different values by the data (two
+    /// aliases of one field, or two paths to one keyed object), and which
+    /// value Apollo keeps. Empty when refusing conflicts.
+    public var overwritten: [OverwrittenField] = []
+}
+
+/// A field of a record the data gives two different values (see
+/// ``Normalization/overwritten``).
+public struct OverwrittenField: Sendable {
+    public let key: CacheKey
+    public let fieldKey: String
+    /// The value kept and the value dropped: each its response path
+    /// (`hero.name`) and its JSON.
+    public let kept: (path: String, value: String)
+    public let dropped: (path: String, value: String)
 }
 
 /// An object whose type has key fields, written at its path key (see
@@ -303,7 +319,8 @@ private struct Pass {
     var keptWithoutID: [KeptObject] = []
     var unkeyed: [UnkeyedObject] = []
     var unknownEnumValues: [UnknownEnumValue] = []
-    /// Where each field's value came from, kept when refusing conflicts.
+    var overwritten: [OverwrittenField] = []
+    /// Where each field's value came from, to name both places of a conflict.
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
     /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
     let rootIsOperation: Bool
@@ -368,6 +385,7 @@ private struct Pass {
             records[key] = [:]
             order.append(key)
         }
+        var entries: [(fieldKey: String, value: FieldValue, path: [PathComponent])] = []
         for (responseKey, fields) in collected ?? collector.collect(
             selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type
         ) {
@@ -400,16 +418,26 @@ private struct Pass {
                     value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,
                     path: fieldPath, type: declared)
             }
-            if normalizer.refusesConflicts {
-                if let earlier = records[key]![fieldKey], earlier != stored, let source = writtenFrom[key]?[fieldKey] {
+            entries.append((fieldKey, stored, fieldPath))
+        }
+        // As Apollo's normalizer does, an object's fields go into its record
+        // once every object inside it has gone into its own: where one keyed
+        // object is met again inside itself, its outer fields are kept.
+        for (fieldKey, stored, fieldPath) in entries {
+            if let earlier = records[key]![fieldKey], earlier != stored, let source = writtenFrom[key]?[fieldKey] {
+                if normalizer.refusesConflicts {
                     throw NormalizationError(
                         path: fieldPath,
                         message: "it is field '\(fieldKey)' of \(key), as \(source.map(\.description).joined(separator: ".")) is, "
                             + "and the two hold different values (\(JSONWriter.string(for: earlier, asStored: false)) and "
                             + "\(JSONWriter.string(for: stored, asStored: false))); give both the same value")
                 }
-                writtenFrom[key, default: [:]][fieldKey] = fieldPath
+                overwritten.append(OverwrittenField(
+                    key: key, fieldKey: fieldKey,
+                    kept: (fieldPath.map(\.description).joined(separator: "."), JSONWriter.string(for: stored, asStored: false)),
+                    dropped: (source.map(\.description).joined(separator: "."), JSONWriter.string(for: earlier, asStored: false))))
             }
+            writtenFrom[key, default: [:]][fieldKey] = fieldPath
             records[key]![fieldKey] = stored
         }
         // Apollo's code generator selects __typename in every selection set

@@ -110,6 +110,37 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(agreeing.records.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["name": .string("x")])
     }
 
+    /// Apollo merges an object's fields into its record once the objects
+    /// inside it are merged: a keyed object met again inside itself keeps
+    /// the outer values, and one met twice side by side keeps the second.
+    /// Each case is reported with the value kept and the value dropped.
+    func testAnObjectMetAgainInsideItselfKeepsItsOuterValuesAsApolloDoes() throws {
+        let text = "{ hero { __typename id name friends { __typename id name friends { __typename id name } } } }"
+        let data = #"""
+            {"hero":{"__typename":"Droid","id":"2001","name":"outer","friends":[
+              {"__typename":"Human","id":"1000","name":"first","friends":[{"__typename":"Droid","id":"2001","name":"inner"}]},
+              {"__typename":"Human","id":"1000","name":"second","friends":[]}]}}
+            """#
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let normalization = try ResponseNormalizer(document: document, keyPolicy: Self.policy)
+            .normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data))
+        let written = Dictionary(uniqueKeysWithValues: normalization.records.map { ($0.key, $0.fields) })
+        XCTAssertEqual(written[CacheKey("Droid:2001")]?["name"], .string("outer"))
+        XCTAssertEqual(written[CacheKey("Human:1000")]?["name"], .string("second"))
+        XCTAssertEqual(written[CacheKey("Human:1000")]?["friends"], .list([]))
+        let reported = normalization.overwritten.map { "\($0.key.rawValue).\($0.fieldKey): \($0.kept.value) at \($0.kept.path), not \($0.dropped.value) at \($0.dropped.path)" }
+        // In the order Apollo merges them: inner objects first.
+        XCTAssertEqual(reported, [
+            #"Human:1000.name: "second" at hero.friends.1.name, not "first" at hero.friends.0.name"#,
+            #"Human:1000.friends: [] at hero.friends.1.friends, not [{"$reference":"Droid:2001"}] at hero.friends.0.friends"#,
+            #"Droid:2001.name: "outer" at hero.name, not "inner" at hero.friends.0.friends.0.name"#,
+        ])
+        let agreeing = try ResponseNormalizer(document: document, keyPolicy: Self.policy).normalize(
+            try document.operation(named: nil),
+            data: try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","id":"2001","name":"R2","friends":[]}}"#))
+        XCTAssertEqual(agreeing.overwritten.count, 0, "values that agree are no conflict")
+    }
+
     func testTheWildcardPolicyKeysEveryTypeThatHasTheField() throws {
         let written = try normalize(
             "{ a { __typename id } b { __typename name } }", data: #"{"a":{"__typename":"A","id":"1"},"b":{"__typename":"B","name":"n"}}"#,

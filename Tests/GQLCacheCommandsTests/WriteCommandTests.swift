@@ -243,6 +243,39 @@ final class WriteCommandTests: CommandTestCase {
     /// With a schema, a `__typename` is a value with a type like any other:
     /// one that is not the field's type, nor one of its possible types, is
     /// refused, and nothing is written.
+    /// Data that gives one field of a record two values writes the one
+    /// Apollo keeps, and a warning names both, which stays and where each
+    /// came from; values that agree get no warning.
+    func testTwoValuesForOneFieldOfARecordAreWarnedOfWithTheOneKept() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","a":"R2","b":"Artoo"}}}"#
+            .write(toFile: path("aliases.json"), atomically: true, encoding: .utf8)
+        let aliases = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name } }", "--response", path("aliases.json"),
+                               "--key-field", "Droid=id")
+        XCTAssertEqual(aliases.status, .success, aliases.stderr)
+        XCTAssertEqual(aliases.stderr, """
+            gqlcache: warning: the data gives Droid:2001 two values of 'name': Apollo keeps "Artoo" (hero.b) and drops "R2" (hero.a)
+
+            """)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo"))
+
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2","friends":[{"__typename":"Droid","id":"2001","name":"Artoo"}]}}}"#
+            .write(toFile: path("nested.json"), atomically: true, encoding: .utf8)
+        let nested = gqlcache("write", cache, "--text", "{ hero { __typename id name friends { __typename id name } } }",
+                              "--response", path("nested.json"), "--key-field", "Droid=id", "--dry-run")
+        XCTAssertEqual(nested.status, .success, nested.stderr)
+        XCTAssertEqual(nested.stderr, """
+            gqlcache: warning: the data gives Droid:2001 two values of 'name': Apollo keeps "R2" (hero.name) and drops "Artoo" \
+            (hero.friends.0.name), and so would this write
+
+            """)
+        XCTAssertTrue(nested.stdout.contains(#"name: "Artoo" → "R2""#), nested.stdout)
+
+        let quiet = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name } }", "--response", path("aliases.json"),
+                                "--key-field", "Droid=id", "--quiet")
+        XCTAssertEqual(quiet.stderr, "", "--quiet leaves the warning out")
+    }
+
     func testWithASchemaATypenameThatDoesNotFitTheFieldIsRefused() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -136,7 +136,7 @@ extension GQLCache {
             let document = loaded.document.addingTypename()
             let target = try target(loaded, document: document, context: context)
             // Data a person edited: two aliases of one field, or two paths to one
-            // object, that now disagree would keep only the last (Apollo's rule),
+            // object, that now disagree would keep only one (Apollo's rule),
             // and drop the change made to the other.
             let normalizer = ResponseNormalizer(
                 document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)

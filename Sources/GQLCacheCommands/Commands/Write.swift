@@ -110,6 +110,7 @@ extension GQLCache {
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
+            context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
         }
     }

@@ -37,6 +37,17 @@ extension CommandContext {
             + "the schema was fetched")
     }
 
+    /// Data that gives one field of one record two different values has
+    /// Apollo keep one without a word; typed by hand it is most often a
+    /// mistake (an alias of the wrong field, one object edited in one
+    /// place only): say which value stays, with the first case.
+    func warnOfOverwrittenFields(_ fields: [OverwrittenField], dryRun: Bool) {
+        guard !isQuiet, let first = fields.first else { return }
+        let others = fields.count > 1 ? " (and \(fields.count - 1) more)" : ""
+        warn("the data gives \(first.key.display) two values of '\(first.fieldKey)'\(others): Apollo keeps \(first.kept.value) "
+            + "(\(first.kept.path)) and drops \(first.dropped.value) (\(first.dropped.path))\(dryRun ? ", and so would this write" : "")")
+    }
+
     /// A fragment at a record of another type reads (or writes) the fields
     /// of that record all the same, as Apollo does: most often the key is
     /// not the one meant.
