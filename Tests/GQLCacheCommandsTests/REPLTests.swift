@@ -249,8 +249,13 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys --count", "{ hero(episode: NEWHOPE) {", "  name"])
         XCTAssertEqual(run.stdout, "10\n")
-        XCTAssertEqual(run.stderr, "gqlcache: the GraphQL document was not finished (a '}' is missing); not run\n")
+        XCTAssertEqual(run.stderr, "gqlcache: the GraphQL document begun with '{ hero(episode: NEWHOPE) {' was not finished (a '}' is missing); its 2 lines, to the end of the input, were not run\n")
         XCTAssertEqual(run.status, .usage)
+        // `query` alone begins a document, which takes the lines after it: the message says how many.
+        let swallowed = try repl(cache, ["query", "keys --count", "info"])
+        XCTAssertEqual(swallowed.stdout, "")
+        XCTAssertEqual(swallowed.stderr, "gqlcache: the GraphQL document begun with 'query' was not finished (no '{' came); its 3 lines, to the end of the input, were not run\n")
+        XCTAssertEqual(try repl(cache, ["{"]).stderr, "gqlcache: the GraphQL document begun with '{' was not finished (a '}' is missing); not run\n")
     }
 
     func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {

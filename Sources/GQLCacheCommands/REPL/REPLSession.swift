@@ -93,7 +93,7 @@ public final class REPLSession {
                 if interactive { context.stdout.write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
                 if !pending.isEmpty {
-                    context.report(.usage, "the GraphQL document was not finished (a '}' is missing); not run")
+                    context.report(.usage, Self.unfinishedDocument(pending))
                     lastStatus = .usage
                 }
                 break
@@ -121,6 +121,17 @@ public final class REPLSession {
         }
         context.stdout.flush()
         return lastStatus
+    }
+
+    /// Input that ended inside a GraphQL document: what it began with and
+    /// how many lines it took, as a line like `query` alone (no brace yet)
+    /// takes every line after it for the document's.
+    static func unfinishedDocument(_ lines: [String]) -> String {
+        let first = lines[0].trimmingCharacters(in: .whitespaces)
+        let shown = first.count > 40 ? first.prefix(39) + "…" : first
+        let missing = GraphQLInput.depth(lines.joined(separator: "\n")).sawBrace ? "a '}' is missing" : "no '{' came"
+        let taken = lines.count == 1 ? "not run" : "its \(lines.count) lines, to the end of the input, were not run"
+        return "the GraphQL document begun with '\(shown)' was not finished (\(missing)); \(taken)"
     }
 
     /// Runs `body` while a watcher turns Ctrl-C into interrupting the open
