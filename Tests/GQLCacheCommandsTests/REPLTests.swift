@@ -675,8 +675,23 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "keys --mode "), .candidates(["apollo", "literal", "prefix", "glob", "regex"]))
         XCTAssertEqual(completer.complete(word: "j", before: "show Droid:2001 --format "), .candidates(["json", "jsonl"]))
         XCTAssertEqual(completer.complete(word: "a", before: "rm --match x --color "), .candidates(["auto", "always"]))
-        // An option with a free value still completes keys.
+        // Once an option's free value is given, the words after it are keys again.
         XCTAssertEqual(completer.complete(word: "Human:100", before: "keys --limit 3 "), .candidates(["Human:1000", "Human:1002"]))
+    }
+
+    /// Keys are offered where a key goes, and nowhere else: not for an
+    /// option's number or text, nor after commands that take no key.
+    func testTabOffersKeysOnlyWhereTheCommandTakesAKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        for before in ["keys --limit ", "show --depth ", "grep ", "grep --field ", "info ", "pwd ", "stats --top ", "read --var ",
+                       "read --text ", "gc ", "export -- "] {
+            XCTAssertEqual(completer.complete(word: "", before: before), .candidates([]), before)
+        }
+        XCTAssertEqual(completer.complete(word: "Hu", before: "rm --match "), .candidates(["Human:1000", "Human:1002"]), "a pattern starts like a key")
+        XCTAssertEqual(completer.complete(word: "Hu", before: "refs "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "st", before: "help "), .candidates(["stats", "status"]))
+        XCTAssertEqual(completer.complete(word: "", before: "help keys "), .candidates([]))
     }
 
     func testCdCompletesTheCurrentRecordsReferenceFields() throws {

@@ -20,8 +20,11 @@ public final class REPLCompleter {
     static let fileOptions: Set<String> = [
         "--document", "--schema", "--variables-file", "--response", "--data", "--apollo-config", "--output", "-o",
     ]
-    /// Options of each CLI command that take a cache key.
-    static let keyOptions: Set<String> = ["--key"]
+    /// Options of each CLI command that take a cache key (or a key pattern).
+    static let keyOptions: Set<String> = ["--key", "--match"]
+    /// The commands whose arguments are keys (or a key pattern): the others
+    /// take none, or a name or text Tab cannot guess (`grep VALUE`).
+    static let keyTakingCommands: Set<String> = ["keys", "show", "refs", "rm", "cd", "ls"]
     static let keyLimit = 200
 
     init(session: REPLSession) {
@@ -37,9 +40,13 @@ public final class REPLCompleter {
         }
         if let previous = previousWords.last, previousWords.count > 1, Self.fileOptions.contains(previous) { return .fileNames }
         if command == "open" { return .fileNames }
+        if command == "help" || command == "?" {
+            return .candidates(previousWords.count == 1 ? Self.matching(word, in: Self.commandNames) : [])
+        }
         // After `--` every word is an argument, so a key such as `-x`, never a flag.
         if previousWords.dropFirst().contains("--") {
-            return ["diff", "import"].contains(command) ? .fileNames : .candidates(keys(startingWith: word))
+            if ["diff", "import"].contains(command) { return .fileNames }
+            return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
         }
         // diff's other cache and import's input are files, not keys.
         if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
@@ -57,6 +64,11 @@ public final class REPLCompleter {
         if previousWords.last == "--fragment" {
             return .candidates(Self.matching(word, in: definitionNames(adding: documents).fragments))
         }
+        // The value of any other option: a number (--limit), text (--text, --set), a name.
+        if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
+            OptionTable.commands.valueTaking[command]?.contains(previous) == true {
+            return .candidates([])
+        }
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
             let operations = definitionNames(adding: documents).operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
@@ -64,7 +76,7 @@ public final class REPLCompleter {
         if command == "cd" || command == "ls" {
             return .candidates(Self.matching(word, in: fieldsHere()) + keys(startingWith: word))
         }
-        return .candidates(keys(startingWith: word))
+        return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
     }
 
     /// What Tab writes for `candidates` of `word`, the word the line ends
