@@ -42,4 +42,26 @@ final class HistoryFileTests: CommandTestCase {
         XCTAssertEqual(reader.historyProblem, "cannot write the history file \(path("missing/history")) (No such file or directory); this session's commands are not kept")
         XCTAssertNil(ReadlineLineReader(historyPath: path("history")).historyProblem)
     }
+
+    /// GQLCACHE_HISTORY names the file (empty keeps none); else it is in
+    /// HOME, or, with HOME unset or empty, in the account's home, as bash
+    /// and sqlite3 find it.
+    func testHistoryIsKeptInTheAccountsHomeWhenHOMEIsUnset() {
+        let account = { "/home/account" as String? }
+        XCTAssertEqual(ReadlineLineReader.historyPath(environment: ["HOME": "/h"], accountHome: account), "/h/.gqlcache_history")
+        XCTAssertEqual(ReadlineLineReader.historyPath(environment: [:], accountHome: account), "/home/account/.gqlcache_history")
+        XCTAssertEqual(ReadlineLineReader.historyPath(environment: ["HOME": ""], accountHome: account), "/home/account/.gqlcache_history")
+        XCTAssertEqual(ReadlineLineReader.historyPath(environment: ["GQLCACHE_HISTORY": "/x/h"], accountHome: account), "/x/h")
+        XCTAssertNil(ReadlineLineReader.historyPath(environment: ["GQLCACHE_HISTORY": "", "HOME": "/h"], accountHome: account))
+        XCTAssertNil(ReadlineLineReader.historyPath(environment: [:], accountHome: { nil }))
+    }
+
+    /// The account's home is the one the password database gives, as
+    /// getent prints it.
+    func testTheAccountsHomeIsThePasswordDatabases() throws {
+        let entry = try runProgram("/usr/bin/getent", ["passwd", String(getuid())])
+        let fields = entry.stdout.trimmingCharacters(in: .newlines).split(separator: ":", omittingEmptySubsequences: false)
+        guard entry.status == 0, fields.count == 7 else { throw XCTSkip("getent knows no entry for this user") }
+        XCTAssertEqual(ReadlineLineReader.accountHome(), String(fields[5]))
+    }
 }

@@ -32,11 +32,22 @@ public final class ReadlineLineReader: LineReader {
     }
 
     /// The history file: `GQLCACHE_HISTORY`, else `~/.gqlcache_history`;
-    /// nil without either (no `HOME`), or when `GQLCACHE_HISTORY` is empty.
-    public static func historyPath(environment: [String: String]) -> String? {
+    /// nil when `GQLCACHE_HISTORY` is empty. Without `HOME` the home is
+    /// the account's (as bash and sqlite3 find it), `accountHome`.
+    public static func historyPath(environment: [String: String], accountHome: () -> String? = accountHome) -> String? {
         if let path = environment["GQLCACHE_HISTORY"] { return path.isEmpty ? nil : path }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? accountHome() else { return nil }
         return (home as NSString).appendingPathComponent(".gqlcache_history")
+    }
+
+    /// The home directory the password database gives the user running.
+    public static func accountHome() -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let directory = entry.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.isEmpty ? nil : home
     }
 
     /// The lines after the first of a paste of several, and the Ctrl-C
