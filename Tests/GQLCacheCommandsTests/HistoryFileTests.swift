@@ -23,6 +23,16 @@ final class HistoryFileTests: CommandTestCase {
         XCTAssertEqual(HistoryFile(path: path("history"), limit: 1000).entries(), ["keys --count", "show 'a b'", "{ hero { name } }"])
     }
 
+    /// A file whose last line has no newline (cut short, or edited by
+    /// hand) keeps that entry apart from the next one added.
+    func testAnEntryAddedAfterAnUnfinishedLastLineStaysAnEntryOfItsOwn() throws {
+        try "info\nkeys Hu".write(toFile: path("history"), atomically: true, encoding: .utf8)
+        let file = HistoryFile(path: path("history"), limit: 10)
+        file.append("keys --count")
+        file.append("quit")
+        XCTAssertEqual(file.entries(), ["info", "keys Hu", "keys --count", "quit"])
+    }
+
     func testOnlyTheLastEntriesAreKeptAndOnlyTheOwnerMayReadThem() throws {
         let file = HistoryFile(path: path("history"), limit: 3)
         XCTAssertNil(file.prepare())

@@ -39,11 +39,18 @@ struct HistoryFile {
         return nil
     }
 
-    /// Adds `entry` at the end, then drops the oldest beyond `limit`.
+    /// Adds `entry` at the end, then drops the oldest beyond `limit`. A
+    /// file whose last line is unfinished (cut short, or edited by hand)
+    /// gets its newline first, so that the two entries stay two.
     func append(_ entry: String) {
-        let line = entry.replacingOccurrences(of: Self.newline, with: Self.newlineInEntry) + Self.newline
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        var line = entry.replacingOccurrences(of: Self.newline, with: Self.newlineInEntry) + Self.newline
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT, 0o600)
         guard descriptor >= 0 else { return }
+        var status = stat()
+        var last: UInt8 = 0
+        if fstat(descriptor, &status) == 0, status.st_size > 0, pread(descriptor, &last, 1, status.st_size - 1) == 1, last != UInt8(ascii: "\n") {
+            line = Self.newline + line
+        }
         _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         keepLast()
