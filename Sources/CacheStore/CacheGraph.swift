@@ -44,9 +44,10 @@ public struct CacheGraph: Sendable {
     public private(set) var damagedRecords: [DamagedRecord] = []
     /// Rows whose key is NULL (only a damaged file has them), by `_id`.
     public private(set) var keylessRowIDs: [Int64] = []
-    /// Rows whose key is a BLOB (only another program writes one), in row
-    /// order. They are not records: a BLOB never equals the text that
-    /// Apollo looks a key up by, so references to their keys dangle.
+    /// Rows whose key is a BLOB or text that is not UTF-8 (only another
+    /// program writes one), in row order. They are not records: neither
+    /// ever equals the text that Apollo looks a key up by, so references
+    /// to their keys dangle.
     public private(set) var blobKeyRows: [BlobKeyRow] = []
     /// Where the pass met a row whose `_id` was not above the one before:
     /// a scan of a sound table gives them in ascending order, so the
@@ -149,8 +150,8 @@ public struct CacheGraph: Sendable {
 
     mutating func addKeylessRow(id: Int64) { keylessRowIDs.append(id) }
 
-    mutating func addBlobKeyRow(id: Int64, key: UnsafeBufferPointer<UInt8>) {
-        blobKeyRows.append(BlobKeyRow(rowID: id, bytes: Array(key)))
+    mutating func addBlobKeyRow(id: Int64, key: UnsafeBufferPointer<UInt8>, isBlob: Bool = true) {
+        blobKeyRows.append(BlobKeyRow(rowID: id, bytes: Array(key), isBlob: isBlob))
     }
 
     /// The key of a node.
@@ -313,7 +314,8 @@ public struct DamagedRecord: Equatable, Sendable {
     public let problem: CacheStoreError.RecordProblem
 }
 
-/// A row whose key column holds a BLOB, with the BLOB's bytes.
+/// A row whose key column holds a BLOB, or text that is not UTF-8, with
+/// the key's bytes.
 /// Two rows a pass over the table met in the wrong order: `next` came
 /// right after `previous`, and is not above it.
 public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
@@ -327,10 +329,13 @@ public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
 public struct BlobKeyRow: Equatable, Sendable {
     public let rowID: Int64
     public let bytes: [UInt8]
+    /// A BLOB; otherwise text whose bytes are not UTF-8.
+    public let isBlob: Bool
 
-    public init(rowID: Int64, bytes: [UInt8]) {
+    public init(rowID: Int64, bytes: [UInt8], isBlob: Bool = true) {
         self.rowID = rowID
         self.bytes = bytes
+        self.isBlob = isBlob
     }
 
     /// The bytes read as text, or nil when they are not UTF-8 (a key shown

@@ -12,7 +12,7 @@ final class GraphBuilder: @unchecked Sendable {
     enum Step {
         case batch(ScanBatch)
         case keylessRow(id: Int64)
-        case blobKeyRow(id: Int64, key: [UInt8])
+        case blobKeyRow(id: Int64, key: [UInt8], isBlob: Bool)
         case nullRecord(id: Int64, key: [UInt8])
         /// A text the scanner refused: decoded to say why, or read after all.
         case decode(id: Int64, key: [UInt8], text: [UInt8])
@@ -53,8 +53,8 @@ final class GraphBuilder: @unchecked Sendable {
             scanner.flush(emit: apply)
         case .keylessRow(let id):
             graph.addKeylessRow(id: id)
-        case .blobKeyRow(let id, let key):
-            key.withUnsafeBufferPointer { graph.addBlobKeyRow(id: id, key: $0) }
+        case .blobKeyRow(let id, let key, let isBlob):
+            key.withUnsafeBufferPointer { graph.addBlobKeyRow(id: id, key: $0, isBlob: isBlob) }
         case .nullRecord(let id, let key):
             key.withUnsafeBufferPointer { graph.markDamaged(graph.beginRecord(key: $0, rowID: id, bytes: 0), problem: .null) }
         case .decode(let id, let key, let text):

@@ -48,7 +48,8 @@ extension ReadTransaction {
                 let id = sqlite3_column_int64(handle, 0)
                 if let previousID, id <= previousID, orderBreak == nil { orderBreak = RowOrderBreak(previous: previousID, next: id) }
                 previousID = id
-                if sqlite3_column_type(handle, 1) == SQLITE_BLOB {
+                let keyIsBlob = sqlite3_column_type(handle, 1) == SQLITE_BLOB
+                if keyIsBlob || Self.column(handle, 1).map(Self.isUTF8) == false {
                     // Not a record (CacheGraph.blobKeyRows); sent after the
                     // rows before it, as every step keeps the rows' order.
                     if !raw.isEmpty {
@@ -56,7 +57,7 @@ extension ReadTransaction {
                         raw = RawRows()
                     }
                     scanner.flush(emit: builder.send)
-                    builder.send(.blobKeyRow(id: id, key: Self.column(handle, 1).map(Array.init) ?? []))
+                    builder.send(.blobKeyRow(id: id, key: Self.column(handle, 1).map(Array.init) ?? [], isBlob: keyIsBlob))
                     continue
                 }
                 let key = Self.column(handle, 1)

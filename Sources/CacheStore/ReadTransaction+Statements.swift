@@ -76,6 +76,22 @@ extension ReadTransaction {
         return try Record(key: key, utf8: text, fields: fields)
     }
 
+    /// Whether `bytes` are UTF-8. A key that is not is never found:
+    /// Apollo looks keys up by Swift strings, which are UTF-8, and SQLite
+    /// compares keys byte by byte. Keys are short and mostly ASCII.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// The bytes of a column as SQLite holds them (valid until the next
     /// step), or nil for NULL. A BLOB's bytes are taken as they are, as text.
     static func column(_ handle: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {

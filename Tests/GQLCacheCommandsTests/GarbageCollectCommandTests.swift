@@ -102,6 +102,38 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'blob'"), "0")
     }
 
+    /// A text key whose bytes are not UTF-8 is never found either (Apollo
+    /// looks keys up by Swift strings): it is a stray row named by its
+    /// bytes, not by the replacement characters that would name another
+    /// record (here the real `Key\u{FFFD}`, which stays).
+    func testATextKeyThatIsNotUTF8IsAStrayRowNamedByItsBytes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (CAST(X'4B6579FF' AS TEXT), '{"a":1}'), ('Key' || char(65533), '{"b":2}');
+            UPDATE records SET record = json_set(record, '$.k', json('{"$reference":"Key' || char(65533) || '"}')) WHERE key = 'QUERY_ROOT';
+            """)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("""
+            rows whose key is a BLOB or not UTF-8 text, which Apollo never finds (1)
+              _id 11: X'4B6579FF' (not UTF-8)
+
+            """), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("unreachable"), "the row is no record, so not an unreachable one")
+        let problems = try XCTUnwrap(try gqlcache("doctor", cache, "--format", "json").json() as? [String: Any])["problems"] as? [[String: Any]]
+        XCTAssertEqual(problems?.count, 1)
+        XCTAssertEqual(problems?.first?["kind"] as? String, "nonUTF8KeyRow")
+        XCTAssertEqual(problems?.first?["keyHex"] as? String, "4B6579FF")
+        XCTAssertTrue(gqlcache("info", cache).stdout.contains("rows with a bad key  1 (a BLOB, or text not UTF-8: Apollo never finds them"))
+        XCTAssertEqual(gqlcache("gc", cache, "--stray-rows", "--force").stdout, """
+            deleted 1 row Apollo never finds:
+              _id 11: key X'4B6579FF' (not UTF-8)
+
+            """)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT hex(key) FROM records WHERE key LIKE 'Key%'"), "4B6579EFBFBD")
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+    }
+
     func testNothingToCollectChangesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

@@ -10,7 +10,7 @@ extension GQLCache {
             abstract: "Check a cache for damaged records, dangling references, unreachable records and other problems.",
             discussion: """
                 Read-only. Reports records whose JSON is NULL, does not parse or is not an object; rows \
-                without a key, or whose key is a BLOB (Apollo looks keys up by text and never finds them); \
+                without a key, or whose key is a BLOB or not UTF-8 (Apollo looks keys up by text and never finds them); \
                 references to keys that have no record (which record, which field, which \
                 key); records that no root (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT) reaches; keys \
                 that differ only by case; what SQLite's PRAGMA quick_check (or integrity_check with \

@@ -13,7 +13,7 @@ extension GQLCache {
                 SUBSCRIPTION_ROOT) reaches through references. --dangling drops each reference to a \
                 key that has no record: the field when the field is the reference, the list element \
                 when it sits in a list, and says which. --stray-rows deletes the rows Apollo never \
-                finds, those without a key or with a BLOB key, which no other command can name. \
+                finds, those without a key or with a key that is a BLOB or not UTF-8, named by _id. \
                 --all does all three. Damaged records are never removed (doctor lists them; rm \
                 removes them). Everything happens in one write \
                 transaction after one pass over the table: an interrupted gc changes nothing. \
@@ -33,7 +33,7 @@ extension GQLCache {
         @Flag(help: "Drop references to keys that have no record (the field, or the list element).")
         var dangling = false
 
-        @Flag(help: "Delete the rows Apollo never finds: without a key, or with a BLOB key (doctor lists them by _id).")
+        @Flag(help: "Delete the rows Apollo never finds: without a key, or with a key that is a BLOB or not UTF-8 (doctor lists them by _id).")
         var strayRows = false
 
         @Flag(help: "--unreachable, --dangling and --stray-rows.")

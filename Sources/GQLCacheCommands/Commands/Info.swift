@@ -91,7 +91,7 @@ struct CacheOverview {
         if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)")) }
         if keylessRowCount > 0 { rows.append(("rows without a key", "\(keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
         if blobKeyRowCount > 0 {
-            rows.append(("rows with a BLOB key", "\(blobKeyRowCount) (Apollo never finds them; 'gqlcache doctor' lists them)"))
+            rows.append(("rows with a bad key", "\(blobKeyRowCount) (a BLOB, or text not UTF-8: Apollo never finds them; 'gqlcache doctor' lists them)"))
         }
         var text = aligned(rows)
         if !typeCounts.isEmpty {

@@ -38,7 +38,7 @@ struct GarbageReport {
             if collected.removedStrayRowCount > 0 {
                 text += "\(dryRun ? "would delete" : "deleted") \(plural(collected.removedStrayRowCount, "row")) Apollo never finds:\n"
                 for id in collected.removedKeylessRowIDs { text += "  _id \(id): no key\n" }
-                for row in collected.removedBlobKeyRows { text += "  _id \(row.rowID): BLOB key \(row.display)\n" }
+                for row in collected.removedBlobKeyRows { text += "  _id \(row.rowID): \(row.isBlob ? "BLOB key" : "key") \(row.display)\n" }
             }
         }
         if let vacuum {
@@ -79,7 +79,7 @@ struct GarbageReport {
         ])
     }
 
-    /// Each stray row: its `_id` and key (null, or a BLOB's text and bytes).
+    /// Each stray row: its `_id` and key (null, or a BLOB's or non-UTF-8 text's text and bytes).
     private var strayRows: [[(String, JSONOutput)]] {
         guard let collected else { return [] }
         return collected.removedKeylessRowIDs.map { [("rowid", .int(Int($0))), ("key", .null)] }

@@ -77,7 +77,7 @@ struct HealthRendering {
         }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
-        text += section("rows whose key is a BLOB, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
+        text += section("rows whose key is a BLOB or not UTF-8 text, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
         text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.shownLocation) → \($0.to.display)" }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
@@ -168,7 +168,7 @@ struct HealthRendering {
         }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
         problems += report.blobKeyRows.map {
-            .object([("kind", .string("blobKeyRow")), ("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers)
+            .object([("kind", .string($0.isBlob ? "blobKeyRow" : "nonUTF8KeyRow")), ("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers)
         }
         problems += report.danglingReferences.map { .object([("kind", .string("dangling"))] + $0.jsonMembers) }
         return problems

@@ -24,7 +24,7 @@ struct StatisticsRendering {
         // As info says them: no record, so in no list below.
         if stats.keylessRowCount > 0 { rows.append(("rows without a key", "\(stats.keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
         if stats.blobKeyRowCount > 0 {
-            rows.append(("rows with a BLOB key", "\(stats.blobKeyRowCount) (Apollo never finds them; 'gqlcache doctor' lists them)"))
+            rows.append(("rows with a bad key", "\(stats.blobKeyRowCount) (a BLOB, or text not UTF-8: Apollo never finds them; 'gqlcache doctor' lists them)"))
         }
         rows += [
             ("path-keyed", "\(stats.pathKeyedCount) (\(percent(stats.pathKeyedCount, of: stats.recordCount)))"),
