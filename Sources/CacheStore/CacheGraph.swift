@@ -292,6 +292,13 @@ public struct CacheGraph: Sendable {
         return sortedKeys((0..<Int32(nodeCount)).filter { numbers.contains(typenameOf[Int($0)]) })
     }
 
+    /// Those of `typenames` that no record has as its `__typename`.
+    public func absentTypenames(_ typenames: [String]) -> [String] {
+        var held = Set<Int32>()
+        for index in 0..<nodeCount where states[index] == .record && typenameOf[index] >= 0 { held.insert(typenameOf[index]) }
+        return typenames.filter { name in typenameTable.find(name).map { !held.contains($0) } ?? true }
+    }
+
     /// The references to any of `targets` held by records not in
     /// `targets`, ordered by holding key, then field: after removing
     /// `targets`, the references left dangling.

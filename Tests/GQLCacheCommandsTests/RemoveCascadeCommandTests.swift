@@ -116,7 +116,8 @@ final class RemoveCascadeCommandTests: CommandTestCase {
     func testARepeatedTypeRemovesTheRecordsOfEveryTypeNamed() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Human", "--type", "Starship", "--type", "Wookiee", "--force", "--format", "json")
-        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.status, .notFound, "Wookiee has no record")
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document["keys"] as? [String], ["Human:1000", "Human:1002", "Starship:3001"])
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") || $0.hasPrefix("Starship:") }, [])
@@ -190,7 +191,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)
         XCTAssertTrue(doctor.stdout.contains("""
-            rows whose key is a BLOB, which Apollo never finds (1)
+            rows whose key is a BLOB or not UTF-8 text, which Apollo never finds (1)
               _id 11: Wookiee:1
             dangling references (1)
               Droid:2001 pilot → Wookiee:1
@@ -207,6 +208,21 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let json = gqlcache("rm", cache, "--type", "Wookiee", "--force", "--format", "json")
         XCTAssertEqual(json.status, .notFound)
         XCTAssertEqual((try json.json() as? [String: Any])?["removed"] as? Int, 0, "scripts still get their document")
+    }
+
+    /// Beside a type that has records, one that has none is still named,
+    /// with exit status 1, as rm names a key that has no record beside
+    /// keys that it removes.
+    func testATypeNoRecordHasIsNamedBesideOneThatHasRecords() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("rm", cache, "--type", "Starship", "--type", "Humen", "--force")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Humen' in \(cache); nearest typenames: Human\n")
+        XCTAssertTrue(result.stdout.hasPrefix("removed 1 record"), result.stdout)
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Starship") }, [])
+        let dryRun = gqlcache("rm", cache, "--type", "Droid", "--type", "Ewok", "--dry-run")
+        XCTAssertEqual(dryRun.status, .notFound)
+        XCTAssertEqual(dryRun.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache)\n")
     }
 
     func testCleanReferencesAlsoWorksForPlainKeysAndPatterns() throws {

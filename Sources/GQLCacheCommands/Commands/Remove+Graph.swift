@@ -15,9 +15,12 @@ extension GQLCache.Remove {
         // A damaged record has no __typename to read: --type cannot tell
         // whether it is one of the records asked for, and leaves it.
         var untyped: [CacheKey] = []
+        // Types asked for that no record has, named as rm names keys that have no record.
+        var absentTypenames: [String] = []
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
             if !typenames.isEmpty {
                 untyped = graph.damagedRecords.map(\.key)
+                absentTypenames = graph.absentTypenames(typenames)
                 return graph.keys(typenames: typenames)
             }
             if let pattern { return try tx.keys(matching: pattern) }
@@ -79,6 +82,10 @@ extension GQLCache.Remove {
         if !typenames.isEmpty, result.count == 0 {
             throw CommandFailure(
                 .notFound, KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) })
+        }
+        if !absentTypenames.isEmpty {
+            context.report(
+                .notFound, KeySuggestions.typenameNotFoundMessage(absentTypenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
         let missing = try writing.openForReading(file, context).read { tx in
