@@ -218,6 +218,21 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(HealthRendering.fileWord("/tmp/-e.sqlite"), "/tmp/-e.sqlite")
     }
 
+    /// A key with a line break or a tab goes into ANSI-C quotes, so the
+    /// suggested command stays on one line, and bash reads it back as the key.
+    func testAKeyWithControlCharactersIsSuggestedOnOneLineInANSICQuotes() throws {
+        XCTAssertEqual(HealthRendering.shellWord("new\nline"), #"$'new\nline'"#)
+        let odd = "a\tb'c\\d\u{1}e\u{85}f\u{7F}é"
+        let word = HealthRendering.shellWord(odd)
+        XCTAssertEqual(word, #"$'a\tb\'c\\d\x01e\u0085f\x7Fé'"#)
+        let bash = try runProgram("/bin/bash", ["-c", "printf %s " + word])
+        XCTAssertEqual(bash.stdout, odd, "bash reads the word back as the key")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, "INSERT INTO records(key, record) VALUES ('new' || char(10) || 'line', NULL)")
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertTrue(doctor.stdout.contains("remove damaged records with: gqlcache rm \(cache) $'new\\nline'\n"), doctor.stdout)
+    }
+
     func testAnEmptyCacheIsHealthyAndHasNothingToCollect() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("clear", cache, "--force").status, .success)

@@ -236,7 +236,7 @@ public final class REPLSession {
         guard !["diff", "import"].contains(command), let first = arguments.first, !first.hasPrefix("-") else { return nil }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         guard first == cachePath || FileManager.default.fileExists(atPath: first) && resolved(first) == resolved(cachePath) else { return nil }
-        let meant = ([command] + arguments.dropFirst()).map(HealthRendering.shellWord).joined(separator: " ")
+        let meant = ([command] + arguments.dropFirst()).map { ShellWords.quote($0) }.joined(separator: " ")
         return "commands at this prompt work on \(cachePath), the file the REPL opened: leave its name out (\(meant))"
     }
 

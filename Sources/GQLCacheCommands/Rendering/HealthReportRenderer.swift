@@ -110,11 +110,34 @@ struct HealthRendering {
     }
 
     /// `word` as one shell word: as it is when nothing in it is special to
-    /// a shell, else in single quotes.
+    /// a shell, else in single quotes, or, when it holds a control
+    /// character (a line break, a tab), in ANSI-C quotes (`$'a\nb'`, as
+    /// bash, zsh and ksh read them) so the command stays on one line.
     static func shellWord(_ word: String) -> String {
         let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
         if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        guard word.unicodeScalars.contains(where: Self.isControl) else {
+            return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        }
+        var inside = ""
+        for scalar in word.unicodeScalars {
+            switch scalar {
+            case "\n": inside += #"\n"#
+            case "\t": inside += #"\t"#
+            case "\r": inside += #"\r"#
+            case "\\": inside += #"\\"#
+            case "'": inside += #"\'"#
+            case _ where scalar.value < 0x80 && Self.isControl(scalar): inside += "\\x" + String(format: "%02X", scalar.value)
+            case _ where Self.isControl(scalar): inside += "\\u" + String(format: "%04X", scalar.value)
+            default: inside.unicodeScalars.append(scalar)
+            }
+        }
+        return "$'" + inside + "'"
+    }
+
+    /// C0 and C1 control characters and DEL, which a terminal acts on or hides.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// A file named on a suggested command line: a shell word, and
