@@ -539,6 +539,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(declined.status, .notFound)
         XCTAssertTrue(declined.stderr.contains("remove 1 record and drop 4 references in \(cache)? [y/N]"), declined.stderr)
         XCTAssertEqual(try bytes(cache), before)
+        // Only what it would do: no "remove 0 records".
+        let onlyDrops = try repl(cache, ["gc --dangling"], interactive: true, answers: ["n"])
+        XCTAssertTrue(onlyDrops.stderr.hasPrefix("drop 4 references in \(cache)? [y/N]"), onlyDrops.stderr)
+        XCTAssertEqual(try bytes(cache), before)
         let confirmed = try repl(cache, ["gc --all", "doctor"], interactive: true, answers: ["y"])
         XCTAssertEqual(confirmed.status, .success, confirmed.stderr)
         XCTAssertTrue(confirmed.stdout.contains("removed 1 unreachable record:\n  Starship:3001\n"), confirmed.stdout)

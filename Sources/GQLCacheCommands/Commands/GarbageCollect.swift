@@ -133,14 +133,22 @@ extension GQLCache {
             }
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             guard !plan.isEmpty else { return plan }
-            let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
-            let rows = plan.removedStrayRowCount > 0 ? ", delete \(plural(plan.removedStrayRowCount, "stray row"))" : ""
-            guard context.confirm(
-                "remove \(plural(plan.removedKeys.count, "record"))\(rows) and drop \(plural(references, "reference")) in \(file.path)?")
-            else {
+            guard context.confirm("\(Self.question(plan)) in \(file.path)?") else {
                 throw CommandFailure(.notFound, "nothing changed")
             }
             return plan
+        }
+
+        /// What gc asks to do, naming only the changes it would make:
+        /// "remove 2 records and drop 1 reference", "drop 6 references".
+        static func question(_ plan: GarbageCollection) -> String {
+            let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
+            var changes: [String] = []
+            if !plan.removedKeys.isEmpty { changes.append("remove \(plural(plan.removedKeys.count, "record"))") }
+            if plan.removedStrayRowCount > 0 { changes.append("delete \(plural(plan.removedStrayRowCount, "stray row"))") }
+            if references > 0 { changes.append("drop \(plural(references, "reference"))") }
+            guard let last = changes.popLast() else { return "change nothing" }
+            return changes.isEmpty ? last : changes.joined(separator: ", ") + " and " + last
         }
     }
 }
