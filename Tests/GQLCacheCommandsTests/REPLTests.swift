@@ -689,7 +689,7 @@ final class REPLTests: CommandTestCase {
     func testTabOffersKeysOnlyWhereTheCommandTakesAKey() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)
-        for before in ["keys --limit ", "show --depth ", "grep ", "grep --field ", "info ", "pwd ", "stats --top ", "read --var ",
+        for before in ["keys --limit ", "show --depth ", "grep --field ", "info ", "pwd ", "stats --top ", "read --var ",
                        "read --text ", "gc ", "export -- "] {
             XCTAssertEqual(completer.complete(word: "", before: before), .candidates([]), before)
         }

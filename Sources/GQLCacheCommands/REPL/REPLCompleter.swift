@@ -22,9 +22,10 @@ public final class REPLCompleter {
     ]
     /// Options of each CLI command that take a cache key (or a key pattern).
     static let keyOptions: Set<String> = ["--key", "--match"]
-    /// The commands whose arguments are keys (or a key pattern): the others
-    /// take none, or a name or text Tab cannot guess (`grep VALUE`).
-    static let keyTakingCommands: Set<String> = ["keys", "show", "refs", "rm", "cd", "ls"]
+    /// The commands whose arguments are keys (or a key pattern, or, for
+    /// grep, text that is often a key a reference names): the others take
+    /// none, or a name or text Tab cannot guess.
+    static let keyTakingCommands: Set<String> = ["keys", "show", "refs", "rm", "cd", "ls", "grep"]
     static let keyLimit = 200
 
     init(session: REPLSession) {
