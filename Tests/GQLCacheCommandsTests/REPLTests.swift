@@ -719,6 +719,11 @@ final class REPLTests: CommandTestCase {
         let completer = REPLCompleter(session: session)
         XCTAssertEqual(completer.complete(word: "H", before: "read "), .candidates(["HeroName", "HumanName"]))
         XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F"]))
+        // update takes only local cache mutations, and is offered only those.
+        let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
+        XCTAssertEqual(completer.complete(word: "", before: "update --document \(blog) "), .candidates(["RenameViewer"]))
+        XCTAssertEqual(completer.complete(word: "", before: "update --document \(blog) --fragment "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --document \(blog) --fragment "), .candidates(["F", "UserSummary"]))
     }
 
     /// The names Tab offered can be run: a read that names no document

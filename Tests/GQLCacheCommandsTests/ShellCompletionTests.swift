@@ -127,6 +127,10 @@ final class ShellCompletionTests: CommandTestCase {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment "), ["DroidDetails"])
+        // update is offered only the local cache mutations it takes.
+        let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
+        XCTAssertEqual(try bashCompletions("gqlcache update starwars.sqlite --document \(blog) "), ["RenameViewer"])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document \(blog) R"), ["RenameViewer"])
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --fragment DroidDetails --key Dr"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
         // No cache file, or not a cache: nothing offered, nothing printed, nothing created.
         XCTAssertEqual(try bashCompletions("gqlcache rm missing.sqlite Droid:"), [])

@@ -11,7 +11,8 @@ extension GQLCache {
                 Completes commands, options, file names, cache keys and (for --type) __typenames from \
                 the cache file named on the command line, and operation and fragment names from the --document, --text and \
                 --apollo-config files named there. Install with: \
-                gqlcache completions bash > ~/.local/share/bash-completion/completions/gqlcache; \
+                gqlcache completions bash > ~/.local/share/bash-completion/completions/gqlcache (where the \
+                bash-completion package looks; without it, put 'source <(gqlcache completions bash)' in ~/.bashrc); \
                 gqlcache completions zsh > ~/.zfunc/_gqlcache (a folder in $fpath); \
                 gqlcache completions fish > ~/.config/fish/completions/gqlcache.fish. \
                 'make install' puts all three where the shells look.

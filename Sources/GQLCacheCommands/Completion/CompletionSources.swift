@@ -32,9 +32,10 @@ enum CompletionSources {
 
     /// The names of the operations and fragments in these documents (each
     /// parsed on its own, so one that does not parse hides only its own),
-    /// and in the files an Apollo codegen config finds.
+    /// and in the files an Apollo codegen config finds. For `update`, only
+    /// the local cache mutations (`forUpdate`): it refuses the others.
     static func definitionNames(
-        documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil
+        documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil, forUpdate: Bool = false
     ) -> (operations: [String], fragments: [String]) {
         var sources: [(name: String, text: String)] = []
         if let apolloConfig, let config = try? ApolloConfig.load(apolloConfig),
@@ -51,8 +52,8 @@ enum CompletionSources {
         var fragments: Set<String> = []
         for source in sources {
             guard let document = try? QueryDocument.parse([source]) else { continue }
-            operations.formUnion(document.operations.compactMap(\.name))
-            fragments.formUnion(document.fragments.keys)
+            operations.formUnion(document.operations.filter { !forUpdate || $0.isLocalCacheMutation }.compactMap(\.name))
+            fragments.formUnion(document.fragments.filter { !forUpdate || $0.value.isLocalCacheMutation }.map(\.key))
         }
         return (operations.sorted(), fragments.sorted())
     }

@@ -133,7 +133,7 @@ struct CompletionWords {
         CompletionSources.definitionNames(
             documentFiles: values(of: "--document"),
             texts: options.filter { $0.name == "--text" }.map { ShellCompletion.unquoted($0.value) },
-            apolloConfig: values(of: "--apollo-config").last)
+            apolloConfig: values(of: "--apollo-config").last, forUpdate: subcommand == "update")
     }
 
     /// A file name as typed: quotes removed, `~/` expanded (the shells

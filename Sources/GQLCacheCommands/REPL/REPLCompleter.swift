@@ -63,7 +63,7 @@ public final class REPLCompleter {
         // Documents named on this line count too, before the line has run.
         let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
         if previousWords.last == "--fragment" {
-            return .candidates(Self.matching(word, in: definitionNames(adding: documents).fragments))
+            return .candidates(Self.matching(word, in: definitionNames(adding: documents, forUpdate: command == "update").fragments))
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
@@ -71,7 +71,7 @@ public final class REPLCompleter {
             return .candidates([])
         }
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
-            let operations = definitionNames(adding: documents).operations
+            let operations = definitionNames(adding: documents, forUpdate: command == "update").operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
@@ -175,7 +175,8 @@ public final class REPLCompleter {
         return REPLSession.referencePaths(of: record) + [".."]
     }
 
-    func definitionNames(adding documents: [String] = []) -> (operations: [String], fragments: [String]) {
-        CompletionSources.definitionNames(documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) })
+    func definitionNames(adding documents: [String] = [], forUpdate: Bool = false) -> (operations: [String], fragments: [String]) {
+        CompletionSources.definitionNames(
+            documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) }, forUpdate: forUpdate)
     }
 }
