@@ -289,4 +289,13 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(
             try fishCompletions("gqlcache keys starwars.sqlite --type "), ["Droid", "FriendsConnection", "Human", "Review", "Starship"])
     }
+
+    /// A key that starts with '-' is offered only after `--`: before it
+    /// the word is an option, and the key would be refused as one.
+    func testAKeyStartingWithADashIsOfferedOnlyAfterDoubleDash() throws {
+        _ = try sqliteShell(path("starwars.sqlite"), "INSERT INTO records(key, record) VALUES ('-dash:1', '{}')")
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache show starwars.sqlite -da"), [])
+        XCTAssertEqual(try fishCompletions("gqlcache show starwars.sqlite -- -da"), ["-dash:1"])
+    }
 }

@@ -21,8 +21,11 @@ enum ShellCompletion {
     /// Tab must answer at once, with nothing when the file is busy.
     static let busyTimeout = 0.2
 
-    /// Cache keys starting with the word being completed.
+    /// Cache keys starting with the word being completed. A word that
+    /// starts with '-' is an option unless a `--` came before it: a key
+    /// `-x` offered there would be refused as an unknown option.
     @Sendable static func keys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        if unquoted(prefix).hasPrefix("-") && !words.prefix(min(index, words.count)).contains("--") { return [] }
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
         return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
