@@ -197,4 +197,23 @@ final class RunningSQLiteShell {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
+
+    struct LockNotTaken: Error, CustomStringConvertible {
+        var description: String { "the sqlite3 shell never took the lock" }
+    }
+
+    /// A shell that holds an exclusive lock on `path`, as the app does while
+    /// it commits, returned once the file can no longer be opened.
+    static func holdingExclusiveLock(on path: String) throws -> RunningSQLiteShell {
+        let shell = try RunningSQLiteShell(path, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        let deadline = Date().addingTimeInterval(30)
+        while (try? CacheStore.open(at: path, busyTimeout: 0)) != nil {
+            guard Date() < deadline else {
+                shell.finish()
+                throw LockNotTaken()
+            }
+            usleep(10_000)
+        }
+        return shell
+    }
 }

@@ -563,13 +563,8 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(session.sessionWait(for: ["keys", "--busy-timeout=1"]), [])
         XCTAssertEqual(session.sessionWait(for: ["grep", "--", "--busy-timeout"]), ["--busy-timeout", "0.2"], "a value after -- is no option")
 
-        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
         defer { app.finish() }
-        let deadline = Date().addingTimeInterval(30)
-        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
-            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
-            usleep(10_000)
-        }
         let started = Date()
         let status = session.run(reader: SourceLineReader(lines: ["keys --count", "cd Human:1000", "info --busy-timeout 0.3"]), bail: false)
         XCTAssertLessThan(Date().timeIntervalSince(started), 4, "each waited a fraction of a second, not the standard 5 s")
@@ -585,13 +580,8 @@ final class REPLTests: CommandTestCase {
     /// with the option to raise named.
     func testREPLThatCannotOpenItsFileSaysToRaiseBusyTimeout() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
         defer { app.finish() }
-        let deadline = Date().addingTimeInterval(30)
-        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
-            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
-            usleep(10_000)
-        }
         let result = gqlcache(arguments: ["repl", cache, "--busy-timeout", "0.2", "-c", "keys"])
         XCTAssertEqual(result.status, .busy)
         XCTAssertEqual(result.stderr, "gqlcache: \(cache): another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout\n")

@@ -59,13 +59,8 @@ final class ShellCompletionTests: CommandTestCase {
     /// way) answers at once with no keys, not after the 5 s a command waits.
     func testKeysOfAFileHeldExclusivelyCompleteToNothingAtOnce() throws {
         let cache = path("starwars.sqlite")
-        let app = try RunningSQLiteShell(cache, running: "BEGIN EXCLUSIVE; DELETE FROM records WHERE key = 'Human:1000';")
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
         defer { app.finish() }
-        let deadline = Date().addingTimeInterval(30)
-        while (try? CacheStore.open(at: cache, busyTimeout: 0)) != nil {
-            guard Date() < deadline else { return XCTFail("the sqlite3 shell never took the lock") }
-            usleep(10_000)
-        }
         let started = Date()
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Hu"), [])
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "it did not wait out the busy timeout")
