@@ -49,7 +49,8 @@ extension ReadTransaction {
                 if let previousID, id <= previousID, orderBreak == nil { orderBreak = RowOrderBreak(previous: previousID, next: id) }
                 previousID = id
                 let keyIsBlob = sqlite3_column_type(handle, 1) == SQLITE_BLOB
-                if keyIsBlob || Self.column(handle, 1).map(Self.isUTF8) == false {
+                let key = Self.column(handle, 1)
+                if keyIsBlob || key.map(Self.isUTF8) == false {
                     // Not a record (CacheGraph.blobKeyRows); sent after the
                     // rows before it, as every step keeps the rows' order.
                     if !raw.isEmpty {
@@ -57,10 +58,9 @@ extension ReadTransaction {
                         raw = RawRows()
                     }
                     scanner.flush(emit: builder.send)
-                    builder.send(.blobKeyRow(id: id, key: Self.column(handle, 1).map(Array.init) ?? [], isBlob: keyIsBlob))
+                    builder.send(.blobKeyRow(id: id, key: key.map(Array.init) ?? [], isBlob: keyIsBlob))
                     continue
                 }
-                let key = Self.column(handle, 1)
                 let text = Self.column(handle, 2)
                 if scanner.isEmpty && raw.isEmpty {
                     switch scanning {
