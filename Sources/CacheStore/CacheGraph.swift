@@ -348,16 +348,8 @@ public struct BlobKeyRow: Equatable, Sendable {
     /// The bytes read as text, or nil when they are not UTF-8 (a key shown
     /// then would not be the key the row holds).
     public var key: CacheKey? {
-        var iterator = bytes.makeIterator()
-        var text = ""
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
-            case .emptyInput: return CacheKey(text)
-            case .error: return nil
-            }
-        }
+        guard bytes.withUnsafeBufferPointer(ReadTransaction.isUTF8) else { return nil }
+        return CacheKey(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The bytes in hexadecimal, `FF00`: exact whatever they hold.

@@ -149,7 +149,7 @@ enum ShellWords {
             && !(word == "~" || word.hasPrefix("~/"))
         // A line break or another control character can be typed only as a
         // JSON escape, in double quotes: written as it is, it would end the line.
-        let hasControl = word.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        let hasControl = word.unicodeScalars.contains(where: \.isControl)
         // In a single quote the user opened, an empty '' closes it first, so
         // that the text still begins with that quote (readline replaces from it).
         if hasControl && quote == "'" { return "''" + Self.quote(word, with: "\"", closed: closed) }

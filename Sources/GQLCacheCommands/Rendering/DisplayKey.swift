@@ -58,6 +58,9 @@ extension Unicode.Scalar {
         return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
+    /// A C0 or C1 control character or DEL: what a terminal acts on or hides.
+    var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+
     /// A line or paragraph separator, or a bidirectional control: shown
     /// raw, it breaks a line or reorders the text around it.
     var movesText: Bool {

@@ -116,7 +116,7 @@ struct HealthRendering {
     static func shellWord(_ word: String) -> String {
         let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
         if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
-        guard word.unicodeScalars.contains(where: Self.isControl) else {
+        guard word.unicodeScalars.contains(where: \.isControl) else {
             return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
         }
         var inside = ""
@@ -127,17 +127,12 @@ struct HealthRendering {
             case "\r": inside += #"\r"#
             case "\\": inside += #"\\"#
             case "'": inside += #"\'"#
-            case _ where scalar.value < 0x80 && Self.isControl(scalar): inside += "\\x" + String(format: "%02X", scalar.value)
-            case _ where Self.isControl(scalar): inside += "\\u" + String(format: "%04X", scalar.value)
+            case _ where scalar.isControl && scalar.value < 0x80: inside += "\\x" + String(format: "%02X", scalar.value)
+            case _ where scalar.isControl: inside += "\\u" + String(format: "%04X", scalar.value)
             default: inside.unicodeScalars.append(scalar)
             }
         }
         return "$'" + inside + "'"
-    }
-
-    /// C0 and C1 control characters and DEL, which a terminal acts on or hides.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// A file named on a suggested command line: a shell word, and

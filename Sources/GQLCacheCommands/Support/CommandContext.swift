@@ -181,10 +181,10 @@ public final class CommandContext {
     /// a newline would split the message, an escape sequence would act and
     /// an override would show the rest of the line reversed.
     static func oneLine(_ message: String) -> String {
-        guard message.unicodeScalars.contains(where: isControl) else { return message }
+        guard message.unicodeScalars.contains(where: isEscapedOnOneLine) else { return message }
         var line = ""
         for scalar in message.unicodeScalars {
-            guard isControl(scalar) else {
+            guard isEscapedOnOneLine(scalar) else {
                 line.unicodeScalars.append(scalar)
                 continue
             }
@@ -198,9 +198,10 @@ public final class CommandContext {
         return line
     }
 
-    /// C0 and C1 controls and DEL: what a terminal may act on.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.movesText
+    /// What ``oneLine(_:)`` escapes: C0 and C1 controls and DEL, which a
+    /// terminal may act on, and what breaks a line or reorders the text.
+    private static func isEscapedOnOneLine(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isControl || scalar.movesText
     }
 
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
