@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product gqlcache
 bin="$(swift build --show-bin-path)/gqlcache"
+version="$("$bin" --version)"
 # The scripts 'gqlcache completions SHELL' prints: the parser's, with the
 # additions that let bash and fish complete cache keys (CompletionScripts.swift).
 "$bin" completions bash > completions/gqlcache.bash
@@ -20,10 +21,12 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
     # An empty line is not mdoc (man warns); a paragraph break is what it means.
     # No hyphenation: paths and option names must copy as they are. The
     # synopsis says that every command takes the cache file first.
+    # The footer names gqlcache and its version; an empty .Os makes man print
+    # "BSD" there.
     # '…' is written '...': a page read without a UTF-8 locale has no glyph
     # for it, and troff would drop it with a warning.
     sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
-        -e 's/^\.Os$/.Os\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' "$page"
+        -e "s/^\\.Os\$/.Os gqlcache $version/" -e 's/^\.Os gqlcache .*$/&\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
 echo "updated completions/ and man/"

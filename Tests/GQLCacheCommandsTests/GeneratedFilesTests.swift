@@ -108,5 +108,10 @@ final class GeneratedFilesTests: XCTestCase {
             XCTAssertTrue(text.contains("\n\(heading)\n"), "man -l shows no \(heading) section")
         }
         XCTAssertTrue(text.contains("gqlcache rm cache.sqlite --match 'Post:' --dry-run"), text)
+        // The footer names the program and its version, where an empty .Os
+        // gives "BSD". (groff 1.22 still titles every mdoc page "BSD General
+        // Commands Manual"; that is the formatter's, not the page's.)
+        let lines = text.split(separator: "\n")
+        XCTAssertTrue(lines.last?.hasPrefix("gqlcache \(GQLCacheVersion.current)") ?? false, "run Scripts/update-generated.sh")
     }
 }
