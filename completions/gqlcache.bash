@@ -933,6 +933,10 @@ _gqlcache_help() {
     repeating_options=()
     non_repeating_options=()
     __gqlcache_offer_flags_options -1
+    # Added (see CompletionScripts.swift): the command to explain.
+    if [[ "${positional_number}" -eq 1 ]]; then
+        COMPREPLY+=($(compgen -W 'info keys show read write update rm clear grep diff export import doctor gc stats refs repl completions help' -- "${cur}"))
+    fi
 }
 
 # Added to the generated script (see CompletionScripts.swift): cache keys

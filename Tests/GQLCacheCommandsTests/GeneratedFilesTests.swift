@@ -48,8 +48,10 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertFalse(bash.stdout.contains(expanding))
         let parsersBody = String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
-        XCTAssertTrue(bash.stdout.hasPrefix(parsersBody))
-        XCTAssertEqual(gqlcache("completions", "zsh").stdout, CompletionScripts.zsh(GQLCache.completionScript(for: .zsh)) + "\n")
+        XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.helpOfCommand(bash: parsersBody)))
+        XCTAssertEqual(
+            gqlcache("completions", "zsh").stdout,
+            CompletionScripts.zsh(CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh))) + "\n")
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
         // The parser's own option, which packagers call, prints the same scripts.
         for shell in ["bash", "zsh", "fish"] {

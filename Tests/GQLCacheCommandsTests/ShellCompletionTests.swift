@@ -39,19 +39,24 @@ final class ShellCompletionTests: CommandTestCase {
         ["HOME": folder.path, "PATH": URL(fileURLWithPath: builtBinary).deletingLastPathComponent().path + ":/usr/bin:/bin", "TERM": "xterm"]
     }
 
-    /// Runs `arguments` in the test folder; returns standard output.
-    func run(_ executable: String, _ arguments: [String]) throws -> String {
+    /// Runs `arguments` in the test folder; returns standard output. The
+    /// shell loading the script, or completing, writes nothing on standard
+    /// error: an error there would show in the user's prompt.
+    func run(_ executable: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = folder
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        XCTAssertEqual(String(decoding: errorData, as: UTF8.self), "", "standard error", file: file, line: line)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -215,6 +220,16 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("ran2")))
     }
 
+    func testHelpCompletesTheCommandToExplainOnce() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache help st"), ["stats"])
+        XCTAssertTrue(try bashCompletions("gqlcache help ").contains("completions"))
+        XCTAssertEqual(try bashCompletions("gqlcache help stats st"), [])
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache help st"), ["stats"])
+        XCTAssertEqual(try fishCompletions("gqlcache help stats st"), [])
+    }
+
     // MARK: zsh
 
     func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {
@@ -260,6 +275,10 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("gqlcache keys starwars.sqlite --type Fr")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache keys starwars.sqlite --type FriendsConnection ")
+        try terminal.press("C-u")
+        try terminal.type("gqlcache help doc")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache help doctor ")
     }
 
     // MARK: fish

@@ -2,16 +2,54 @@ import ArgumentParser
 
 /// The completion scripts, as `gqlcache completions SHELL` prints them and
 /// completions/ holds them: swift-argument-parser's, generated from the
-/// command tree, with one addition for bash (below).
+/// command tree, with the additions below.
 enum CompletionScripts {
     static func script(for shell: CompletionShell) -> String {
         let generated = GQLCache.completionScript(for: shell)
         switch shell {
-        case .bash: return bash(generated)
-        case .fish: return fish(generated)
-        case .zsh: return zsh(generated)
+        case .bash: return bash(helpOfCommand(bash: generated))
+        case .fish: return fish(helpOfCommand(fish: generated))
+        case .zsh: return zsh(helpOfCommand(zsh: generated))
         default: return generated
         }
+    }
+
+    /// The commands `gqlcache help` explains, offered for its argument: the
+    /// generated scripts offer nothing after `help`.
+    static let helpTopics = GQLCache.commandNames.joined(separator: " ")
+
+    static func helpOfCommand(bash generated: String) -> String {
+        let body = "_gqlcache_help() {\n"
+        let offer = "    __gqlcache_offer_flags_options -1\n"
+        guard let start = generated.range(of: body), let end = generated.range(of: offer, range: start.upperBound..<generated.endIndex)
+        else { return generated }
+        return generated.replacingCharacters(
+            in: end,
+            with: offer + """
+                    # Added (see CompletionScripts.swift): the command to explain.
+                    if [[ "${positional_number}" -eq 1 ]]; then
+                        COMPREPLY+=($(compgen -W '\(helpTopics)' -- "${cur}"))
+                    fi
+
+                """)
+    }
+
+    static func helpOfCommand(zsh generated: String) -> String {
+        let body = "_gqlcache_help() {\n"
+        let empty = "        '*:subcommands:'\n"
+        guard let start = generated.range(of: body), let end = generated.range(of: empty, range: start.upperBound..<generated.endIndex)
+        else { return generated }
+        return generated.replacingCharacters(in: end, with: "        ':subcommand:(\(helpTopics))'\n")
+    }
+
+    /// fish: each command, with its description, as after `gqlcache`.
+    static func helpOfCommand(fish generated: String) -> String {
+        let topLevel = #"complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1' -fa '"#
+        let topics = generated.split(separator: "\n").filter { $0.hasPrefix(topLevel) }.map {
+            $0.replacingOccurrences(of: #""gqlcache" -eq 1"#, with: #""gqlcache help" -eq 1"#)
+        }
+        guard !topics.isEmpty else { return generated }
+        return generated + (generated.hasSuffix("\n") ? "" : "\n") + "# Added (see CompletionScripts.swift): the command to explain.\n" + topics.joined(separator: "\n") + "\n"
     }
 
     /// The generated zsh function turns BANG_HIST off for itself, and zsh
