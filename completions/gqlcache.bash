@@ -966,6 +966,12 @@ _gqlcache_whole_words() {
             word+="${c}"
         fi
     done
+    # A value typed after '=' (--format=j) is completed as the word
+    # after its option: bash's own word also begins after the '='.
+    if [[ "${word}" =~ ^(--[[:alnum:]-]+)=(.*)$ ]]; then
+        words+=("${BASH_REMATCH[1]}")
+        word="${BASH_REMATCH[2]}"
+    fi
     words+=("${word}")
 
     # Where bash's own word starts in the last one: after the last

@@ -51,8 +51,11 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.helpOfCommand(bash: parsersBody)))
         XCTAssertEqual(
             gqlcache("completions", "zsh").stdout,
-            CompletionScripts.zsh(CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh))) + "\n")
+            CompletionScripts.zsh(CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh)))) + "\n")
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
+        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'--format=[Output format"))
+        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'(-o --output)'{-o,--output=}'["))
+        XCTAssertFalse(gqlcache("completions", "zsh").stdout.contains("'--count=["), "a flag takes no value")
         // The parser's own option, which packagers call, prints the same scripts.
         for shell in ["bash", "zsh", "fish"] {
             XCTAssertEqual(gqlcache("--generate-completion-script", shell).stdout, gqlcache("completions", shell).stdout, shell)

@@ -230,6 +230,19 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache help stats st"), [])
     }
 
+    func testAValueTypedAfterEqualsCompletesAsTheOptionsValue() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --format=j"), ["json", "jsonl"])
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --type=Dr"), ["Droid"])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --key=Dro"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
+        // bash's own word begins after the value's last ':'.
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --key=Droid:"), ["2001", "2001.friendsConnection(after:null,first:2)"])
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite --format=json Hu"), ["Human:1000", "Human:1002"])
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --key=Dro"), ["--key=Droid:2001", "--key=Droid:2001.friendsConnection(after:null,first:2)"])
+        XCTAssertEqual(try fishCompletions("gqlcache keys starwars.sqlite --type=Dr"), ["--type=Droid"])
+    }
+
     // MARK: zsh
 
     func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {
@@ -279,6 +292,15 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("gqlcache help doc")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache help doctor ")
+        try terminal.press("C-u")
+        // A value after '=', and what follows such a word.
+        try terminal.type("gqlcache keys starwars.sqlite --type=Dr")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache keys starwars.sqlite --type=Droid ")
+        try terminal.press("C-u")
+        try terminal.type("gqlcache show starwars.sqlite --format=text Hu")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache show starwars.sqlite --format=text Human:100")
     }
 
     // MARK: fish

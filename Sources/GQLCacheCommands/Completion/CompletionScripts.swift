@@ -9,7 +9,7 @@ enum CompletionScripts {
         switch shell {
         case .bash: return bash(helpOfCommand(bash: generated))
         case .fish: return fish(helpOfCommand(fish: generated))
-        case .zsh: return zsh(helpOfCommand(zsh: generated))
+        case .zsh: return zsh(valuesAfterEquals(zsh: helpOfCommand(zsh: generated)))
         default: return generated
         }
     }
@@ -50,6 +50,24 @@ enum CompletionScripts {
         }
         guard !topics.isEmpty else { return generated }
         return generated + (generated.hasSuffix("\n") ? "" : "\n") + "# Added (see CompletionScripts.swift): the command to explain.\n" + topics.joined(separator: "\n") + "\n"
+    }
+
+    /// zsh's `_arguments` takes an option's value from the next word only,
+    /// unless its spec says `--name=`: after `--format=json` it completed
+    /// nothing more, and after `--format=` it offered no values. Each long
+    /// option that takes a value (its spec goes on past the description)
+    /// is given the `=`, which lets the value come either way.
+    static func valuesAfterEquals(zsh generated: String) -> String {
+        generated.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let spec = line.drop(while: { $0 == " " })
+            guard spec.hasPrefix("'"), !spec.hasSuffix("]'"), let open = line.firstIndex(of: "[") else { return String(line) }
+            var name = line[..<open]
+            if name.hasSuffix("}'") { name = name.dropLast(2) }
+            guard let dashes = name.range(of: "--", options: .backwards),
+                name[dashes.upperBound...].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+            else { return String(line) }
+            return String(line[..<name.endIndex]) + "=" + String(line[name.endIndex...])
+        }.joined(separator: "\n")
     }
 
     /// The generated zsh function turns BANG_HIST off for itself, and zsh
@@ -98,6 +116,7 @@ enum CompletionScripts {
     /// being completed unquoted, then trims each candidate to the part bash
     /// replaces: what follows the last unquoted break character of the word
     /// (or its opening quote). The user's COMP_WORDBREAKS is left alone.
+    /// A word `--option=value` is completed as the option's value.
     ///
     /// The generated script also hands the candidates gqlcache prints (cache
     /// keys, definition names) to `compgen -W`, which expands `$(…)`, `$VAR`,
@@ -141,6 +160,12 @@ enum CompletionScripts {
                     word+="${c}"
                 fi
             done
+            # A value typed after '=' (--format=j) is completed as the word
+            # after its option: bash's own word also begins after the '='.
+            if [[ "${word}" =~ ^(--[[:alnum:]-]+)=(.*)$ ]]; then
+                words+=("${BASH_REMATCH[1]}")
+                word="${BASH_REMATCH[2]}"
+            fi
             words+=("${word}")
 
             # Where bash's own word starts in the last one: after the last

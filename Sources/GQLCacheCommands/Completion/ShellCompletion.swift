@@ -25,10 +25,21 @@ enum ShellCompletion {
     /// starts with '-' is an option unless a `--` came before it: a key
     /// `-x` offered there would be refused as an unknown option.
     @Sendable static func keys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let prefix = valueTyped(prefix)
         if unquoted(prefix).hasPrefix("-") && !words.prefix(min(index, words.count)).contains("--") { return [] }
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
         return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
+    }
+
+    /// The value typed in `--key=Dro` (`Dro`): the shells hand over the
+    /// whole word, and complete only what follows the `=`. Any other word
+    /// is the value itself.
+    static func valueTyped(_ word: String) -> String {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "="),
+            word[word.index(word.startIndex, offsetBy: 2)..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+        else { return word }
+        return String(word[word.index(after: equals)...])
     }
 
     /// The `__typename`s the cache file holds that start with the word
@@ -36,7 +47,7 @@ enum ShellCompletion {
     @Sendable static func typenames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
-        let prefix = unquoted(prefix)
+        let prefix = unquoted(valueTyped(prefix))
         return forShell(CompletionSources.typenames(in: store).filter { $0.hasPrefix(prefix) })
     }
 
