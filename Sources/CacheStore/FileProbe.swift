@@ -75,6 +75,12 @@ public enum FileProbe {
         return String(cString: real)
     }
 
+    /// Whether `path` itself is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// True when the header says the file is in WAL mode (format bytes 18 and 19 are 2).
     static func isWALMode(_ path: String) -> Bool {
         guard case .success(let head) = OpenStoreFiles.shared.read(path, count: 20) else { return false }

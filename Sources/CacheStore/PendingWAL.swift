@@ -7,6 +7,9 @@ public struct PendingWAL: Equatable, Sendable {
     public let frames: Int
     /// The size of the -wal file.
     public let walBytes: Int64
+    /// The -wal file: beside the file the path names, or, where the path
+    /// is a symbolic link, beside the file it leads to, where SQLite keeps it.
+    public let walPath: String
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
@@ -14,7 +17,9 @@ public struct PendingWAL: Equatable, Sendable {
     /// current generation that end in a commit are counted.
     static func inspect(path: String) -> PendingWAL? {
         // Only headers are read: a -wal file may be large.
+        let named = path
         let path = FileProbe.resolved(path)
+        let walPath = (FileProbe.isSymbolicLink(named) ? path : named) + "-wal"
         guard let wal = FileHandle(forReadingAtPath: path + "-wal") else { return nil }
         defer { try? wal.close() }
         let walBytes = Int64((try? wal.seekToEnd()) ?? 0)
@@ -29,7 +34,7 @@ public struct PendingWAL: Equatable, Sendable {
                 let maxFrame = native32(index, 16)
                 let backfilled = native32(index, 96)
                 guard maxFrame > backfilled else { return nil }
-                return PendingWAL(frames: Int(maxFrame - backfilled), walBytes: walBytes)
+                return PendingWAL(frames: Int(maxFrame - backfilled), walBytes: walBytes, walPath: walPath)
             }
         }
         let pageSize = Int64(bigEndian32(header, 8))
@@ -44,7 +49,7 @@ public struct PendingWAL: Equatable, Sendable {
             if bigEndian32(frameHeader, 4) != 0 { committed = frame }
             offset += 24 + pageSize
         }
-        return committed > 0 ? PendingWAL(frames: committed, walBytes: walBytes) : nil
+        return committed > 0 ? PendingWAL(frames: committed, walBytes: walBytes, walPath: walPath) : nil
     }
 
     private static func read(_ handle: FileHandle, at offset: Int64, count: Int) -> Data? {

@@ -324,7 +324,15 @@ final class DoctorCommandTests: CommandTestCase {
         let wal = try XCTUnwrap(try problems(result).first)
         XCTAssertEqual(wal["kind"] as? String, "uncheckpointedWAL")
         XCTAssertGreaterThan(wal["frames"] as? Int ?? 0, 0)
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("of committed changes in \(cache)-wal ("))
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("not checkpointed into the database"))
+        // Through a link, the -wal file named is the one beside the file, where SQLite keeps it.
+        let link = path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cache)
+        let linked = gqlcache("doctor", link).stdout
+        let real = try XCTUnwrap(realpath(cache, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) })
+        XCTAssertTrue(linked.contains("of committed changes in \(real)-wal ("), linked)
+        XCTAssertFalse(linked.contains("\(link)-wal"), linked)
         app.finish()  // the app closes the file: SQLite checkpoints
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }

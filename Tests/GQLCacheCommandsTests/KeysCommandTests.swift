@@ -153,6 +153,35 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--format", "jsonl").lines, [#""T:1""#, #""T:\u009b1m""#], "JSON Lines gives the key exactly, escaped")
     }
 
+    /// A `__typename` is shown as info shows it: quoted with its escape
+    /// sequence or line break escaped, and an empty one as `""`.
+    func testTypenamesWithControlCharactersAreShownEscapedInShowAndRefs() throws {
+        let cache = try makeCache("typename.sqlite", [
+            Record(key: "C:1", fields: ["__typename": .string("Evil\u{1B}[2J\nType")]),
+            Record(key: "C:2", fields: ["__typename": .string(""), "to": .reference("C:1")]),
+        ])
+        XCTAssertEqual(gqlcache("show", cache, "C:1").lines.first, #"C:1 ("Evil\u001b[2J\nType")"#)
+        XCTAssertEqual(gqlcache("show", cache, "C:2").lines.first, #"C:2 ("")"#)
+        XCTAssertEqual(gqlcache("refs", cache, "C:2").lines.prefix(2), [#"C:2 ("")"#, #"└─ to → C:1 ("Evil\u001b[2J\nType")"#])
+        XCTAssertEqual(gqlcache("refs", cache, "C:1").lines.first, #"C:1 ("Evil\u001b[2J\nType")"#)
+    }
+
+    /// A file name with a line break or an escape sequence is escaped in
+    /// the text that names it, as in the error messages.
+    func testAFileNameWithControlCharactersIsShownEscapedInTextOutput() throws {
+        let odd = try copyOfFixture("starwars.sqlite", as: "nl\nname\u{1B}[31m.sqlite")
+        func shown(_ path: String) -> String {
+            "\"" + path.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\u001b") + "\""
+        }
+        XCTAssertTrue(gqlcache("info", odd).stdout.hasPrefix("file          \(shown(odd))\n"), gqlcache("info", odd).stdout)
+        XCTAssertEqual(gqlcache("doctor", odd).lines.first, "\(shown(odd)): no problems in 10 records")
+        XCTAssertTrue(gqlcache("stats", odd).stdout.contains(shown(odd) + ", "), gqlcache("stats", odd).stdout)
+        XCTAssertEqual(gqlcache("export", odd, "-o", odd + ".jsonl").stdout, "exported 10 records (jsonl) to \(shown(odd + ".jsonl"))\n")
+        XCTAssertTrue(gqlcache("import", odd, odd + ".jsonl").stdout.contains("into \(shown(odd))"))
+        let json = try XCTUnwrap(try gqlcache("info", odd, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(json["file"] as? String, odd, "JSON gives the name exactly")
+    }
+
     /// An empty key would print as a blank line, and `would remove ` with
     /// nothing after it: it is quoted, `""`, as a key with a newline is.
     /// `*` in an apollo pattern is a star, as in Apollo's

@@ -87,7 +87,7 @@ extension GQLCache {
                 try fileOutput.commit()
                 // -o /dev/stdout is standard output, as -o - is: no summary in the data.
                 if !fileOutput.isStandardOutput {
-                    context.note("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path)")
+                    context.note("exported \(plural(count, "record")) (\(format.rawValue)) to \(fileOutput.path.shownOnLine)")
                 }
             }
         }

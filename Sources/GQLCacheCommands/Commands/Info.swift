@@ -78,7 +78,7 @@ struct CacheOverview {
         }
         if !extras.isEmpty { size += " (database \(formatBytes(sizes.database)), " + extras.joined(separator: ", ") + ")" }
         var rows: [(String, String)] = [
-            ("file", path),
+            ("file", path.shownOnLine),
             ("format", format.summary),
             ("journal mode", journalMode == "wal" && sizes.wal == nil
                 ? "wal (no -wal file beside it: all is in this file, unless it was copied without its -wal)"

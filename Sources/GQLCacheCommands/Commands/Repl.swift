@@ -52,7 +52,7 @@ extension GQLCache {
                 readline.setCompleter(REPLCompleter(session: session))
                 reader = readline
                 session.answers = TerminalAnswers()
-                context.note("gqlcache \(GQLCacheVersion.current) on \(file.path); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
+                context.note("gqlcache \(GQLCacheVersion.current) on \(file.path.shownOnLine); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
                 if let problem = readline.historyProblem { context.warn(problem) }
             } else {
                 reader = SourceLineReader(source: context.stdin)

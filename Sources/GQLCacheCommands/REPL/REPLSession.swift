@@ -487,7 +487,7 @@ public final class REPLSession {
         trail = [.queryRoot]
         do {
             try start()
-            context.print("opened \(path)")
+            context.print("opened \(path.shownOnLine)")
             return .success
         } catch {
             (cachePath, trail) = previous

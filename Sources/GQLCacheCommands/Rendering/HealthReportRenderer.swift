@@ -26,11 +26,13 @@ struct HealthRendering {
     var pragma: String { report.fullIntegrityCheck ? "integrity_check" : "quick_check" }
 
     func text() -> String {
+        // The file's name as a line shows it: a newline or escape sequence in it is escaped.
+        let shownPath = path.shownOnLine
         var text = isHealthy
-            ? "\(path): no problems in \(plural(report.recordCount, "record"))\n"
+            ? "\(shownPath): no problems in \(plural(report.recordCount, "record"))\n"
             : report.unreadTable != nil
-            ? "\(path): \(plural(problemCount, "problem")); the records could not all be read\n"
-            : "\(path): \(plural(problemCount, "problem")) in \(plural(report.recordCount, "record"))\n"
+            ? "\(shownPath): \(plural(problemCount, "problem")); the records could not all be read\n"
+            : "\(shownPath): \(plural(problemCount, "problem")) in \(plural(report.recordCount, "record"))\n"
         // Summary lines first, indented; then each list of problems under its title.
         text += report.integrityProblems.isEmpty
             ? "  SQLite \(pragma): ok\n"
@@ -39,10 +41,10 @@ struct HealthRendering {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
         if let pendingWAL, walIsThisSessions {
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
+            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
         } else if let pendingWAL {
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(path)-wal (\(formatBytes(pendingWAL.walBytes))) "
+            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
                 + "with the app or sqlite3 to checkpoint\n"
         } else {

@@ -35,7 +35,7 @@ struct ImportReport {
     /// "imported 10 records (jsonl) into new.sqlite, created: 10 added, 0 changed (36 fields)".
     func summary(path: String) -> String {
         let verb = dryRun ? "would import" : "imported"
-        let into = "\(path)" + (created ? (dryRun ? ", which would be created" : ", created") : "")
+        let into = path.shownOnLine + (created ? (dryRun ? ", which would be created" : ", created") : "")
         // An empty input is an empty cache's export: no error, but said plainly.
         let outcome = read == 0
             ? "the input holds no records"

@@ -63,7 +63,7 @@ struct RecordTreeRenderer {
     }
 
     private func typeSuffix(_ record: Record) -> String {
-        record.typename.map { " " + style.dim("(\($0))") } ?? ""
+        record.typename.map { " " + style.dim("(\($0.shownOnLine))") } ?? ""
     }
 
     private func renderFields(

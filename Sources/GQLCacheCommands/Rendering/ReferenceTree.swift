@@ -81,7 +81,7 @@ struct ReferenceTree {
     /// printed as they are drawn rather than held whole.
     func drawText(style: TextStyle = .plain, emit: (String) -> Void) {
         switch root {
-        case .found(let record)?: emit(style.key(key.display) + (record.typename.map { " " + style.dim("(\($0))") } ?? ""))
+        case .found(let record)?: emit(style.key(key.display) + (record.typename.map { " " + style.dim("(\($0.shownOnLine))") } ?? ""))
         case .damaged(let message)?: emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
         case .missing?, nil: emit(style.key(key.display) + " " + style.problem("(missing)"))
         }
@@ -90,7 +90,7 @@ struct ReferenceTree {
             for (index, node) in nodes.enumerated() {
                 let last = index == nodes.count - 1
                 var line = prefix + (last ? "└─ " : "├─ ") + "\(node.reference.shownLocation) → " + style.reference(node.reference.target.display)
-                if let typename = node.typename { line += " " + style.dim("(\(typename))") }
+                if let typename = node.typename { line += " " + style.dim("(\(typename.shownOnLine))") }
                 if let state = node.state { line += " " + style.problem("(\(state))") }
                 if let elsewhere = node.elsewhere { line += " " + style.dim("(\(elsewhere.rawValue))") }
                 emit(line)

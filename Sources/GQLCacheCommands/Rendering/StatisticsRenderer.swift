@@ -17,7 +17,7 @@ struct StatisticsRendering {
     func text() -> String {
         let stats = statistics
         var rows = [
-            ("file", "\(path), \(formatBytes(sizes.total))"),
+            ("file", "\(path.shownOnLine), \(formatBytes(sizes.total))"),
             ("records", "\(stats.recordCount), \(formatBytes(Int64(stats.totalBytes))) of JSON"
                 + (stats.damagedCount > 0 ? ", \(stats.damagedCount) damaged" : "")),
         ]
