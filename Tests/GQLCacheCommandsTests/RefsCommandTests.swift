@@ -125,6 +125,31 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertEqual(result.lines, ["B:1 (damaged: text that is not JSON, not a JSON object)", "incoming references (1)", "  A:1 b"])
     }
 
+    /// A script tells a damaged record, and one whose references lie
+    /// beyond --depth, from a record without references.
+    func testJSONMarksDamagedRecordsAndReferencesBeyondTheDepth() throws {
+        let cache = try makeCache("damaged.sqlite", [
+            Record(key: "A:1", fields: ["b": .reference("B:1"), "c": .reference("C:1")]),
+            Record(key: "C:1", fields: ["d": .reference("D:1")]),
+            Record(key: "D:1", fields: ["e": .string("leaf")]),
+        ], raw: [("B:1", "not json")])
+        let root = try XCTUnwrap(try gqlcache("refs", cache, "B:1", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(root["error"] as? String, "text that is not JSON, not a JSON object")
+        let tree = try XCTUnwrap(try gqlcache("refs", cache, "A:1", "--format", "json").json() as? [String: Any])
+        let references = try XCTUnwrap(tree["references"] as? [[String: Any]])
+        XCTAssertEqual(references.map { $0["to"] as? String }, ["B:1", "C:1"])
+        XCTAssertEqual(references[0]["error"] as? String, "text that is not JSON, not a JSON object")
+        XCTAssertEqual(references[1]["beyondDepth"] as? Bool, true)
+        XCTAssertNil(references[1]["error"])
+        let deeper = try XCTUnwrap(try gqlcache("refs", cache, "A:1", "--depth", "2", "--format", "json").json() as? [String: Any])
+        let c = try XCTUnwrap((deeper["references"] as? [[String: Any]])?[1])
+        XCTAssertNil(c["beyondDepth"])
+        let d = try XCTUnwrap((c["references"] as? [[String: Any]])?.first)
+        XCTAssertEqual(d["to"] as? String, "D:1")
+        XCTAssertNil(d["beyondDepth"], "D:1 has no references")
+        XCTAssertNil(tree["error"])
+    }
+
     func testJSONNestsReferencesToTheDepthAsked() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("refs", cache, "Human:1000", "--depth", "2", "--format", "json")

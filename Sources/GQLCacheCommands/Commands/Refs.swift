@@ -14,7 +14,8 @@ extension GQLCache {
                 turn, N levels deep, each record's references once, where it is nearest the top; its \
                 other places say (above) or (below), and (cycle) inside itself. Incoming references are found by reading the records whose text \
                 mentions the key; they are listed for a key without a record too, which is how to \
-                see who holds a dangling reference.
+                see who holds a dangling reference. In JSON, a damaged record has "error", and one \
+                whose own references lie beyond --depth has "beyondDepth": true.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -53,10 +54,14 @@ extension GQLCache {
             case .json, .jsonl:
                 var typename: JSONOutput = .null
                 if case .found(let record)? = graph.entries[key] { typename = record.typename.map(JSONOutput.string) ?? .null }
+                // A damaged record's "error", as show gives it: its references cannot be read.
+                var damage: [(String, JSONOutput)] = []
+                if case .damaged(let problem)? = graph.entries[key] { damage = [("error", .string(problem))] }
                 output.format.emit(.object([
                     ("key", .string(key.rawValue)),
                     ("exists", .bool(graph.exists(key))),
                     ("typename", typename),
+                ] + damage + [
                     ("references", .array(tree.json())),
                     ("referencedBy", .array(incoming.map {
                         .object([("from", .string($0.from.rawValue)), ("field", .string($0.field)), ("location", .string($0.location))])

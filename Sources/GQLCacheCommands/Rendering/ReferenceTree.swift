@@ -14,11 +14,16 @@ struct ReferenceTree {
     struct Node {
         let reference: ReferencePath
         let state: String?
+        /// The problem of a damaged record, whose references cannot be read.
+        let damage: String?
         let typename: String?
         let exists: Bool
         let children: [Node]
         /// Expanded at another place in the tree.
         let elsewhere: Elsewhere?
+        /// A record at the last level drawn that has references of its
+        /// own: a deeper --depth would draw them.
+        let beyondDepth: Bool
     }
 
     let key: CacheKey
@@ -39,9 +44,12 @@ struct ReferenceTree {
                 let entry = graph.entries[target]
                 var typename: String?
                 var state: String?
+                var damage: String?
                 switch entry {
                 case .found(let record)?: typename = record.typename
-                case .damaged(let message)?: state = "damaged: \(message)"
+                case .damaged(let message)?:
+                    state = "damaged: \(message)"
+                    damage = message
                 case .missing?: state = "missing"
                 case nil: state = graph.exists(target) ? nil : "missing"
                 }
@@ -60,9 +68,11 @@ struct ReferenceTree {
                         below = children(of: target, level: level + 1, path: path.union([target]))
                     }
                 }
+                var beyondDepth = false
+                if level == depth, elsewhere == nil, case .found(let record)? = entry { beyondDepth = !record.referencePaths.isEmpty }
                 nodes.append(Node(
-                    reference: reference, state: state, typename: typename, exists: graph.exists(target),
-                    children: below, elsewhere: elsewhere))
+                    reference: reference, state: state, damage: damage, typename: typename, exists: graph.exists(target),
+                    children: below, elsewhere: elsewhere, beyondDepth: beyondDepth))
             }
             return nodes
         }
@@ -109,7 +119,10 @@ struct ReferenceTree {
                 ("exists", .bool(node.exists)),
                 ("typename", node.typename.map(JSONOutput.string) ?? .null),
             ]
+            if let damage = node.damage { members.append(("error", .string(damage))) }
             if !node.children.isEmpty { members.append(("references", .array(node.children.map(encode)))) }
+            // Not drawn for the depth: not a record without references.
+            if node.beyondDepth { members.append(("beyondDepth", .bool(true))) }
             // As the text's "(above)" and "(below)": its references are in the tree, not absent.
             switch node.elsewhere {
             case .above?, .cycle?: members.append(("shownAbove", .bool(true)))
