@@ -17,7 +17,8 @@ enum StoreErrors {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return .busy(path: path, waited: waited)
         case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
-            return .io(path: path, message: "an interrupted write left a hot -journal file that must be rolled back first, which needs write access (open the file once with the app or sqlite3)")
+            return .io(path: path, message: "an interrupted write left a hot -journal file, which must be rolled back before the records can be read; "
+                + "a read-only open never writes, so open the file once with the app or sqlite3, which roll it back")
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:
