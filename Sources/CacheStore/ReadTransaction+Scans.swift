@@ -21,10 +21,14 @@ extension ReadTransaction {
     /// ``forEachStoredRecord(_:)`` that also says, from SQLite's own JSON
     /// check, whether each row is surely well formed (a JSON object), so
     /// that a row can be passed on as text without being decoded; a row
-    /// that is not may still decode.
-    public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool) throws -> Void) throws {
+    /// that is not may still decode. And whether the row's bytes are
+    /// UTF-8: where they are not, the text holds U+FFFD in place of the
+    /// bad bytes, as Apollo's reading of the row (a Swift string) does.
+    public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool, _ isUTF8: Bool) throws -> Void) throws {
         try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
-            stored, handle in try body(stored, sqlite3_column_int64(handle, 2) == 0 && !stored.holdsSurrogateEscape)
+            stored, handle in
+            let isUTF8 = Self.column(handle, 1).map(Self.isUTF8) ?? true
+            try body(stored, sqlite3_column_int64(handle, 2) == 0 && !stored.holdsSurrogateEscape, isUTF8)
         }
     }
 

@@ -140,7 +140,7 @@ final class DamagedRecordTests: XCTestCase {
         XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, failing)
         var notWellFormed: [CacheKey] = []
         try store.read { tx in
-            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed in
+            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, _ in
                 if !isWellFormed { notWellFormed.append(stored.key) }
             }
         }

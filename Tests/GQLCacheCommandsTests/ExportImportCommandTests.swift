@@ -164,6 +164,23 @@ final class ExportImportCommandTests: CommandTestCase {
             """)
     }
 
+    /// Apollo reads a row as a Swift string, U+FFFD in place of bytes that
+    /// are not UTF-8: so it is exported, in both forms, and said.
+    func testARecordWithBytesThatAreNotUTF8IsExportedAsApolloReadsItWithAWarning() throws {
+        let cache = try makeCache("bytes.sqlite", [Record(key: "A:1", fields: ["n": .int(1)])])
+        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('B:1', CAST(X'7B2273223A2261FF62227D' AS TEXT)), ('C:1', CAST(X'7B2273223A22FE227D' AS TEXT))"#)
+        let lines = gqlcache("export", cache)
+        XCTAssertEqual(lines.status, .success)
+        XCTAssertEqual(lines.lines, [#"{"key":"A:1","record":{"n":1}}"#, #"{"key":"B:1","record":{"s":"a\#u{FFFD}b"}}"#, #"{"key":"C:1","record":{"s":"\#u{FFFD}"}}"#])
+        XCTAssertEqual(lines.stderr, "gqlcache: warning: 2 records (the first 'B:1') hold bytes that are not UTF-8; "
+            + "exported as Apollo reads them, with U+FFFD in place of each bad sequence\n")
+        let extract = gqlcache("export", cache, "--format", "apollo-client")
+        XCTAssertEqual(extract.status, .success)
+        XCTAssertTrue(extract.stdout.contains("a\u{FFFD}b"), extract.stdout)
+        XCTAssertEqual(extract.stderr, lines.stderr)
+        XCTAssertEqual(gqlcache("export", try copyOfFixture("starwars.sqlite")).stderr, "", "no warning for UTF-8 text")
+    }
+
     func testImportMergesFieldByFieldAndKeepsWhatTheInputLacks() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let input = """

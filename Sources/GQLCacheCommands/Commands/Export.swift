@@ -94,24 +94,50 @@ extension GQLCache {
 
         private func writeLines(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
             var count = 0
-            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed in
+            var notUTF8 = NotUTF8Records()
+            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, isUTF8 in
                 do {
                     sink.write(try RecordLine.line(for: stored, isWellFormed: isWellFormed))
                     sink.write("\n")
                     count += 1
+                    if !isUTF8 { notUTF8.note(stored.key) }
                 } catch let error as CacheStoreError {
                     context.report(.damagedRecord, "\(error); not exported")
                 }
             }
+            notUTF8.warn(context)
             return count
+        }
+
+        /// Records whose text holds bytes that are not UTF-8. Apollo reads
+        /// such a row as a Swift string, with U+FFFD in place of each bad
+        /// sequence, and that is what is exported: said, since the export
+        /// otherwise holds the text as the file does.
+        struct NotUTF8Records {
+            private(set) var count = 0
+            private(set) var first: CacheKey?
+
+            mutating func note(_ key: CacheKey) {
+                count += 1
+                if first == nil { first = key }
+            }
+
+            func warn(_ context: CommandContext) {
+                guard let first else { return }
+                let which = count == 1 ? "record '\(first.rawValue)' holds" : "\(count) records (the first '\(first.rawValue)') hold"
+                context.warn("\(which) bytes that are not UTF-8; exported as Apollo reads them, with U+FFFD in place of each bad sequence")
+            }
         }
 
         private func writeExtract(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
             var count = 0
+            var notUTF8 = NotUTF8Records()
+            defer { notUTF8.warn(context) }
             sink.write("{")
-            try tx.forEachStoredRecord { stored in
+            try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
                 switch stored.result {
                 case .success(let record):
+                    if !isUTF8 { notUTF8.note(stored.key) }
                     sink.write(count == 0 ? "\n" : ",\n")
                     sink.write(try ApolloClientForm.member(for: record))
                     count += 1
