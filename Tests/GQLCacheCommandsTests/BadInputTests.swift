@@ -257,6 +257,20 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --top must be zero or more (see 'gqlcache info --help')\n")
     }
 
+    /// A key that starts with '-' reads as an option: the message says
+    /// where it goes instead, as for a file named so.
+    func testAKeyThatLooksLikeAnOptionIsToldToGoAfterDoubleDash() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let show = gqlcache("show", cache, "-dash:1")
+        XCTAssertEqual(show.status, .usage)
+        XCTAssertEqual(show.stderr, "gqlcache: unknown option '-dash:1'; a key that starts with '-' goes after '--' (see 'gqlcache show --help')\n")
+        XCTAssertTrue(gqlcache("grep", cache, "-1000").stderr.contains("; a value that starts with '-' goes after '--'"))
+        XCTAssertTrue(gqlcache("keys", cache, "-Dro%").stderr.contains("; a pattern that starts with '-' goes after '--'"))
+        XCTAssertEqual(gqlcache("info", cache, "-xy").stderr, "gqlcache: unknown option '-xy' (see 'gqlcache info --help')\n", "info takes nothing after the file")
+        XCTAssertEqual(gqlcache("show", cache, "-x").stderr, "gqlcache: unknown option '-x' (see 'gqlcache show --help')\n", "a mistyped short option")
+        XCTAssertEqual(gqlcache("show", cache, "--", "-dash:1").stderr.hasPrefix("gqlcache: no record '-dash:1'"), true)
+    }
+
     /// A slip in a command's name, or in one of the root's own options,
     /// gets the nearest names; several when the slip fits several, and
     /// none when nothing is near.
@@ -307,7 +321,7 @@ final class BadInputTests: CommandTestCase {
         let dashed2 = gqlcache("rm", cache, "-dash")
         XCTAssertEqual(dashed2.status, .usage)
         XCTAssertEqual(dashed2.stdout, "")
-        XCTAssertEqual(dashed2.stderr, "gqlcache: unknown option '-dash' (see 'gqlcache rm --help')\n")
+        XCTAssertEqual(dashed2.stderr, "gqlcache: unknown option '-dash'; a key that starts with '-' goes after '--' (see 'gqlcache rm --help')\n")
         XCTAssertEqual(try keys(in: cache).count, 10, "nothing removed")
         XCTAssertEqual(gqlcache("rm", "-h").status, .success)
         XCTAssertEqual(gqlcache("rm", cache, "--match", "-Droid").stderr, "gqlcache: missing value for '--match <pattern>' (see 'gqlcache rm --help')\n")

@@ -233,6 +233,9 @@ public enum GQLCacheMain {
         return .usage
     }
 
+    /// What the commands that take more than the file take after it.
+    private static let argumentsAfterTheFile = ["keys": "pattern", "show": "key", "rm": "key", "refs": "key", "grep": "value"]
+
     /// An option the command does not have, named as ArgumentParser names
     /// one: it would do so only once the rest parsed, and a missing
     /// argument or a failed check would hide the mistyped option.
@@ -244,6 +247,10 @@ public enum GQLCacheMain {
             message += ". Did you mean \(OptionTable.choices(meant))?"
         } else if isRegularFile(word) {
             message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
+        } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
+            // `show cache.sqlite -dash:1`: a key that looks like an option
+            // (`-x` looks like a mistyped one).
+            message += "; a \(what) that starts with '-' goes after '--'"
         }
         return message
     }
