@@ -27,7 +27,7 @@ extension ReadTransaction {
         for start in stride(from: 0, to: holders.count, by: 500) {
             let batch = Array(holders[start..<min(start + 500, holders.count)])
             var edits: [CacheKey: (text: String, dropped: [ReferencePath])] = [:]
-            try forEachBatch(of: Array(Set(batch)), sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
+            try forEachBatch(of: batch.uniqued(), sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
                 while try Self.step(handle) {
                     guard let key = Self.key(handle, column: 0), let text = Self.column(handle, 1),
                         let record = try? Record(key: key, utf8: text, fields: nil)

@@ -83,7 +83,7 @@ public class ReadTransaction {
             hasLookupCache = true
         }
         let filter = fields.map(JSONReader.MemberFilter.init)
-        let unique = Array(Set(keys))
+        let unique = keys.uniqued()
         var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
         found.reserveCapacity(unique.count)
         // A typed read loads thousands of records: each is decoded where
@@ -107,7 +107,7 @@ public class ReadTransaction {
     /// Which of `keys` have a record, looked up through the key index.
     public func existingKeys(among keys: [CacheKey]) throws -> Set<CacheKey> {
         var existing: Set<CacheKey> = []
-        try forEachBatch(of: Array(Set(keys)), sql: { "SELECT key FROM records WHERE key IN (\($0))" }) { handle in
+        try forEachBatch(of: keys.uniqued(), sql: { "SELECT key FROM records WHERE key IN (\($0))" }) { handle in
             while try Self.step(handle) {
                 if let key = Self.key(handle, column: 0) { existing.insert(key) }
             }
