@@ -41,24 +41,12 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=lib.sh
 source "$REPO/Benchmarks/lib.sh"
-BUILD="${BENCH_BUILD:-$REPO/.build}"
-RUNS="${RUNS:-3}"
-KEEP="${BENCH_KEEP:-0}"
-NO_BUILD="${BENCH_NO_BUILD:-0}"
+common_settings
 RECORDS="${RECORDS:-1000000}"
 SMALL="${SMALL:-100000}"
 TARGET=3
 
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-        --runs) [[ $# -ge 2 ]] || die "--runs needs a number"; RUNS="$2"; shift 2 ;;
-        --keep) KEEP=1; shift ;;
-        --no-build) NO_BUILD=1; shift ;;
-        -h|--help) usage; exit 0 ;;
-        *) die "unexpected argument '$1' (see --help)" ;;
-    esac
-done
-is_count "$RUNS" && [[ "$RUNS" -ge 1 ]] || die "RUNS must be a whole number >= 1"
+parse_common_flags "$@"
 is_count "$RECORDS" && is_count "$SMALL" || die "RECORDS and SMALL must be whole numbers"
 command -v sqlite3 >/dev/null || die "sqlite3 (the CLI) is needed for the baseline"
 

@@ -53,10 +53,7 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=lib.sh
 source "$REPO/Benchmarks/lib.sh"
-BUILD="${BENCH_BUILD:-$REPO/.build}"
-RUNS="${RUNS:-10}"
-KEEP="${BENCH_KEEP:-0}"
-NO_BUILD="${BENCH_NO_BUILD:-0}"
+common_settings 10
 RECORDS="${RECORDS:-100000}"
 SMALL_RECORDS="${SMALL_RECORDS:-10000}"
 LARGE_RECORDS="${LARGE_RECORDS:-1000000}"
@@ -68,19 +65,14 @@ PER_USER=7            # records a user: the user, an avatar, 5 posts (no comment
 TARGET_MS=50
 FLAT_RATIO=1.5
 
-while [[ $# -gt 0 ]]; do
+script_flag() {
     case "$1" in
-        --records) [[ $# -ge 2 ]] || die "--records needs a number"; RECORDS="$2"; shift 2 ;;
-        --runs) [[ $# -ge 2 ]] || die "--runs needs a number"; RUNS="$2"; shift 2 ;;
-        --no-large) LARGE=0; shift ;;
-        --keep) KEEP=1; shift ;;
-        --no-build) NO_BUILD=1; shift ;;
-        -h|--help) usage; exit 0 ;;
-        *) die "unexpected argument '$1' (see --help)" ;;
+        --records) [[ $# -ge 2 ]] || die "--records needs a number"; RECORDS="$2"; FLAG_WORDS=2 ;;
+        --no-large) LARGE=0; FLAG_WORDS=1 ;;
+        *) return 1 ;;
     esac
-done
-
-is_count "$RUNS" && [[ "$RUNS" -ge 1 ]] || die "RUNS must be a whole number >= 1"
+}
+parse_common_flags "$@"
 for n in "$RECORDS" "$SMALL_RECORDS" "$LARGE_RECORDS"; do is_count "$n" || die "record counts must be whole numbers"; done
 [[ "$LARGE" == 0 || "$LARGE" == 1 ]] || die "LARGE must be 0 or 1"
 

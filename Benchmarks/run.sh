@@ -38,11 +38,8 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=lib.sh
 source "$REPO/Benchmarks/lib.sh"
-BUILD="${BENCH_BUILD:-$REPO/.build}"
-RUNS="${RUNS:-3}"
+common_settings
 QUICK_RUNS="${QUICK_RUNS:-}"
-KEEP="${BENCH_KEEP:-0}"
-NO_BUILD="${BENCH_NO_BUILD:-0}"
 USERS="${USERS:-}"
 RECORDS="${RECORDS:-1000000}"
 
@@ -50,18 +47,13 @@ RM_TARGET=1.2
 KEYS_TARGET=1.2
 SHOW_TARGET_MS=30
 
-while [[ $# -gt 0 ]]; do
+script_flag() {
     case "$1" in
-        --users) [[ $# -ge 2 ]] || die "--users needs a number"; USERS="$2"; shift 2 ;;
-        --runs) [[ $# -ge 2 ]] || die "--runs needs a number"; RUNS="$2"; shift 2 ;;
-        --keep) KEEP=1; shift ;;
-        --no-build) NO_BUILD=1; shift ;;
-        -h|--help) usage; exit 0 ;;
-        *) die "unexpected argument '$1' (see --help)" ;;
+        --users) [[ $# -ge 2 ]] || die "--users needs a number"; USERS="$2"; FLAG_WORDS=2 ;;
+        *) return 1 ;;
     esac
-done
-
-is_count "$RUNS" && [[ "$RUNS" -ge 1 ]] || die "RUNS must be a whole number >= 1"
+}
+parse_common_flags "$@"
 is_count "$RECORDS" || die "RECORDS must be a whole number"
 if [[ -z "$USERS" ]]; then
     # The generator writes 5 records a user (user, 2 posts, 2 comments) and 2 roots.
