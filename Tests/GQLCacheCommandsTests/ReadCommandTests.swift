@@ -4,6 +4,17 @@ import GQLCacheCommands
 import XCTest
 
 final class ReadCommandTests: CommandTestCase {
+    /// The tests' starwars schema with one text replaced, written to `name`
+    /// in the test folder: a schema older or stricter than the cache.
+    func starwarsSchema(replacing text: String, with replacement: String, as name: String) throws -> String {
+        let schema = path(name)
+        let original = try String(
+            contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
+        XCTAssertTrue(original.contains(text), "the schema has no '\(text)' to replace")
+        try original.replacingOccurrences(of: text, with: replacement).write(toFile: schema, atomically: true, encoding: .utf8)
+        return schema
+    }
+
     /// The blog example's operations, shipped beside it.
     var blogDocument: String { repositoryRoot.appendingPathComponent("Examples/blog.graphql").path }
     var blogCache: String { repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path }
@@ -107,10 +118,7 @@ final class ReadCommandTests: CommandTestCase {
     }
 
     func testWithASchemaATypeErrorExitsSixAndSaysWhatDoesNotFit() throws {
-        let schema = path("changed.graphqls")
-        try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
-            .replacingOccurrences(of: "mass: Float", with: "mass: Float!")
-            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let schema = try starwarsSchema(replacing: "mass: Float", with: "mass: Float!", as: "changed.graphqls")
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("read", cache, "--text", #"{ human(id: "1000") { name mass } }"#, "--schema", schema)
         XCTAssertEqual(result.status, .damagedRecord)
@@ -121,10 +129,7 @@ final class ReadCommandTests: CommandTestCase {
     /// Apollo's GraphQLEnum reads them as .unknown, so read gives them
     /// (exit 0) and warns; write stores one, as Apollo's normalizer does.
     func testAnEnumValueTheSchemaLacksIsReadAndWrittenWithAWarning() throws {
-        let schema = path("older.graphqls")
-        try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
-            .replacingOccurrences(of: "enum Episode { NEWHOPE EMPIRE JEDI }", with: "enum Episode { NEWHOPE JEDI }")
-            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let schema = try starwarsSchema(replacing: "enum Episode { NEWHOPE EMPIRE JEDI }", with: "enum Episode { NEWHOPE JEDI }", as: "older.graphqls")
         let cache = try copyOfFixture("starwars.sqlite")
         let read = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { appearsIn } }", "--schema", schema, "--format", "json")
         XCTAssertEqual(read.status, .success, read.stderr)
