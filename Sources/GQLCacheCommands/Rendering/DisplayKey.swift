@@ -79,18 +79,19 @@ extension CacheKey {
     /// report escapes): cut to its first 120 characters when longer than
     /// 200, saying how long it is, so that a 100,000-character key typed
     /// by mistake does not fill the screen.
-    var inMessage: String {
-        guard rawValue.count > 200 else { return rawValue }
-        return "\(rawValue.prefix(120))… (\(rawValue.count) characters)"
-    }
+    var inMessage: String { cut { $0 } }
 
     /// The key in a list of keys within a message, such as a question
     /// about what to remove: shown as ``display`` shows it (quoted when it
     /// has a tab, a space at an end, …, so that every key can be told from
     /// every other) and cut as ``inMessage`` cuts it.
-    var inMessageList: String {
-        guard rawValue.count > 200 else { return display }
-        return "\(String(rawValue.prefix(120)).shownOnLine)… (\(rawValue.count) characters)"
+    var inMessageList: String { cut(\.shownOnLine) }
+
+    /// The key, or its first 120 characters when it has more than 200,
+    /// through `shown`, with its length after a cut one.
+    private func cut(_ shown: (String) -> String) -> String {
+        guard rawValue.count > 200 else { return shown(rawValue) }
+        return "\(shown(String(rawValue.prefix(120))))… (\(rawValue.count) characters)"
     }
 }
 
