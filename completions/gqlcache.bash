@@ -1001,7 +1001,18 @@ _gqlcache_whole_words() {
     _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
     # The first word is a command: with -o filenames, bash would take
     # 'completions' for the folder of that name and append a slash.
-    [[ "${cword}" -eq 1 ]] && compopt +o filenames 2>/dev/null
+    # A word no command starts is a cache file ('gqlcache CACHE' opens
+    # the REPL on it).
+    if [[ "${cword}" -eq 1 ]]; then
+        if [[ "${#COMPREPLY[@]}" -eq 0 && "${word}" != -* ]]; then
+            local file
+            while IFS='' read -r file; do
+                [[ -n "${file}" ]] && COMPREPLY+=("${file}")
+            done < <(compgen -f -- "$(__gqlcache_dequote "${word}")")
+        else
+            compopt +o filenames 2>/dev/null
+        fi
+    fi
 
     local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
     if [[ -n "${head}" ]]; then

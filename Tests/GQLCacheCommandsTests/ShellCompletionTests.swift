@@ -245,6 +245,24 @@ final class ShellCompletionTests: CommandTestCase {
 
     // MARK: zsh
 
+    /// `gqlcache CACHE` opens the REPL: a first word that no command name
+    /// starts is a file name, one that a command starts stays a command.
+    func testAFirstWordNoCommandStartsCompletesAsACacheFile() throws {
+        try FileManager.default.createDirectory(atPath: path("caches"), withIntermediateDirectories: true)
+        _ = try copyOfFixture("starwars.sqlite", as: "caches/app cache.sqlite")
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache starwars.s"), ["starwars.sqlite"])
+        XCTAssertEqual(try bashCompletions("gqlcache caches/"), ["caches/app cache.sqlite"])
+        XCTAssertEqual(try bashCompletions("gqlcache st"), ["stats"])
+        XCTAssertFalse(try bashCompletions("gqlcache ").contains("starwars.sqlite"))
+        XCTAssertEqual(try bashCompletions("gqlcache --v"), ["--version"])
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache starwars.s"), ["starwars.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache caches/"), ["caches/app cache.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache st"), ["stats"])
+        XCTAssertFalse(try fishCompletions("gqlcache ").contains("starwars.sqlite"))
+    }
+
     func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {
         try requireProgram(shell("zsh"), "zsh")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
@@ -257,6 +275,15 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("fpath=(\(functions) $fpath); autoload -U compinit; compinit -u; PS1='%% '; echo READY\n")
         try terminal.waitFor("READY")
 
+        try terminal.type("gqlcache sta")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache stats ")
+        try terminal.press("C-u")
+        // 'gqlcache CACHE' opens the REPL: a word no command starts is a file.
+        try terminal.type("gqlcache starwars.s")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache starwars.sqlite ")
+        try terminal.press("C-u")
         try terminal.type("gqlcache sh")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache show ")

@@ -8,8 +8,8 @@ enum CompletionScripts {
         let generated = GQLCache.completionScript(for: shell)
         switch shell {
         case .bash: return bash(helpOfCommand(bash: generated))
-        case .fish: return fish(helpOfCommand(fish: generated))
-        case .zsh: return zsh(valuesAfterEquals(zsh: helpOfCommand(zsh: generated)))
+        case .fish: return fish(cacheFirst(fish: helpOfCommand(fish: generated)))
+        case .zsh: return zsh(cacheFirst(zsh: valuesAfterEquals(zsh: helpOfCommand(zsh: generated))))
         default: return generated
         }
     }
@@ -50,6 +50,35 @@ enum CompletionScripts {
         }
         guard !topics.isEmpty else { return generated }
         return generated + (generated.hasSuffix("\n") ? "" : "\n") + "# Added (see CompletionScripts.swift): the command to explain.\n" + topics.joined(separator: "\n") + "\n"
+    }
+
+    /// `gqlcache CACHE` opens the REPL on the file, but the generated
+    /// scripts offer only command names for the first word. A word that
+    /// no command name starts completes as a file name.
+    static func cacheFirst(zsh generated: String) -> String {
+        let commands = "        _describe -V subcommand subcommands && ret=0\n"
+        guard let found = generated.range(of: commands) else { return generated }
+        return generated.replacingCharacters(
+            in: found,
+            with: commands + """
+                        # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL.
+                        [[ "${ret}" -ne 0 && "${PREFIX}" != -* ]] && _files && ret=0
+
+                """)
+    }
+
+    static func cacheFirst(fish generated: String) -> String {
+        let names = GQLCache.commandNames.map { "'\($0)'" }.joined(separator: " ")
+        return generated + (generated.hasSuffix("\n") ? "" : "\n") + """
+            # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL, so a
+            # first word that no command name starts completes as a file name.
+            function __gqlcache_no_command_starts_with_token
+                set -l token (__gqlcache_tokens -t)
+                not contains -- "$token" (string sub -l (string length -- "$token") -- \(names))
+            end
+            complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1; and __gqlcache_no_command_starts_with_token' -F
+
+            """
     }
 
     /// zsh's `_arguments` takes an option's value from the next word only,
@@ -195,7 +224,18 @@ enum CompletionScripts {
             _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
             # The first word is a command: with -o filenames, bash would take
             # 'completions' for the folder of that name and append a slash.
-            [[ "${cword}" -eq 1 ]] && compopt +o filenames 2>/dev/null
+            # A word no command starts is a cache file ('gqlcache CACHE' opens
+            # the REPL on it).
+            if [[ "${cword}" -eq 1 ]]; then
+                if [[ "${#COMPREPLY[@]}" -eq 0 && "${word}" != -* ]]; then
+                    local file
+                    while IFS='' read -r file; do
+                        [[ -n "${file}" ]] && COMPREPLY+=("${file}")
+                    done < <(compgen -f -- "$(__gqlcache_dequote "${word}")")
+                else
+                    compopt +o filenames 2>/dev/null
+                fi
+            fi
 
             local -r head="$(__gqlcache_dequote "${word:0:${start}}")"
             if [[ -n "${head}" ]]; then
