@@ -28,6 +28,13 @@
 # from N to 4N. Targets: each ratio <= 6, and growth <= 6 (a list 4 times as
 # long; a cost in the square of the list would grow 16 times).
 #
+# Memory (GNU /usr/bin/time -f %M; skipped without it): the peak RSS of
+#   gqlcache show FILE QUERY_ROOT --depth 2 --format jsonl
+# on both caches, which reaches every record. Printed: what each record
+# more costs from N to 4N, in bytes. The json forms are written as they are
+# read, holding the keys seen, not the records. Target: <= 200 bytes a
+# record (holding the decoded records took over 1,300).
+#
 # It is a report, not a test: it exits 0 when a target is missed, and
 # non-zero only when a command fails or the benchmark cannot run.
 set -euo pipefail
@@ -40,6 +47,7 @@ LIST="${LIST:-50000}"
 
 RATIO_TARGET=6
 GROWTH_TARGET=6
+BYTES_PER_RECORD_TARGET=200
 
 parse_common_flags "$@"
 is_count "$LIST" && [[ "$LIST" -ge 1 ]] || die "LIST must be a whole number >= 1"
@@ -125,6 +133,12 @@ for size in "$LIST" $(( 4 * LIST )); do
     generate "$file" "$size"
     echo "== timing: $RUNS runs each" >&2
     measure "$size" "$file"
+    if [[ "$HAVE_TIME" == 1 ]]; then
+        echo "== peak memory of show --depth 2" >&2
+        /usr/bin/time -f %M -o "$WORK/rss.txt" "$GQLCACHE" show "$file" QUERY_ROOT --depth 2 --format jsonl >/dev/null 2>"$WORK/stderr.txt" \
+            || { sed 's/^/  | /' "$WORK/stderr.txt" >&2; exit 1; }
+        MEDIAN[rss.$size]="$(tail -n 1 "$WORK/rss.txt")"
+    fi
 done
 
 secs() { awk -v us="$1" 'BEGIN { printf "%.3f s", us / 1e6 }'; }
@@ -147,3 +161,12 @@ for command in refs show base; do
         echo "growth from $LIST to $big: $name $growth (target <= $GROWTH_TARGET) $(verdict "$growth" "$GROWTH_TARGET")"
     fi
 done
+if [[ "$HAVE_TIME" == 1 ]]; then
+    # Each user brings 7 records: itself, its avatar and five posts.
+    per_record="$(awk -v a="${MEDIAN[rss.$LIST]}" -v b="${MEDIAN[rss.$big]}" -v n="$(( 7 * (big - LIST) ))" \
+        'BEGIN { printf "%.0f", (b - a) * 1024 / n }')"
+    echo "peak RSS of show --depth 2 --format jsonl: ${MEDIAN[rss.$LIST]} KiB at $LIST, ${MEDIAN[rss.$big]} KiB at $big;" \
+        "$per_record bytes a record more (target <= $BYTES_PER_RECORD_TARGET) $(verdict "$per_record" "$BYTES_PER_RECORD_TARGET")"
+else
+    echo "peak RSS: not measured (no GNU /usr/bin/time)"
+fi

@@ -1,5 +1,5 @@
 import CacheStore
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 final class ShowCommandTests: CommandTestCase {
@@ -165,6 +165,59 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .notFound)
         let entries = try XCTUnwrap(try result.json() as? [[String: Any]])
         XCTAssertEqual(entries.first?["missing"] as? Bool, true)
+    }
+
+    /// QUERY_ROOT → A:1, B:1 and a missing C:9; A:1 → B:1 and the
+    /// damaged D:1; B:1 → A:1 (a cycle) and E:1.
+    func makeGraphWithACycleAMissingAndADamagedRecord() throws -> String {
+        try makeCache(
+            "graph.sqlite",
+            [
+                Record(key: "QUERY_ROOT", fields: ["hero": .reference("A:1"), "list": .list([.reference("B:1"), .reference("A:1"), .reference("C:9")])]),
+                Record(key: "A:1", fields: ["__typename": .string("A"), "friend": .reference("B:1"), "damaged": .reference("D:1")]),
+                Record(key: "B:1", fields: ["__typename": .string("B"), "back": .reference("A:1"), "next": .reference("E:1")]),
+                Record(key: "E:1", fields: ["__typename": .string("E")]),
+            ],
+            raw: [("D:1", "{not json")])
+    }
+
+    func testJSONFormsListEachRecordOnceAtTheLevelNearestTheTop() throws {
+        let cache = try makeGraphWithACycleAMissingAndADamagedRecord()
+        let expected: [(key: String, depth: Int, kind: String)] = [
+            ("QUERY_ROOT", 0, "record"), ("A:1", 1, "record"), ("B:1", 1, "record"), ("C:9", 1, "missing"),
+            ("D:1", 2, "error"), ("E:1", 2, "record"),
+        ]
+        let lines = gqlcache("show", cache, "QUERY_ROOT", "--depth", "2", "--format", "jsonl")
+        XCTAssertEqual(lines.status, .success, lines.stderr)
+        let json = gqlcache("show", cache, "QUERY_ROOT", "--depth", "2", "--format", "json")
+        XCTAssertEqual(json.status, .success, json.stderr)
+        // Written a record at a time: still one pretty array.
+        XCTAssertTrue(json.stdout.hasPrefix("[\n  {\n    \"key\": \"QUERY_ROOT\",\n    \"depth\": 0,\n"), json.stdout)
+        XCTAssertTrue(json.stdout.hasSuffix("\n  }\n]\n"), json.stdout)
+        let fromJSON = try XCTUnwrap(try json.json() as? [[String: Any]])
+        let fromLines = try lines.lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        for entries in [fromJSON, fromLines] {
+            XCTAssertEqual(entries.map { $0["key"] as? String }, expected.map(\.key))
+            XCTAssertEqual(entries.map { $0["depth"] as? Int }, expected.map(\.depth))
+            XCTAssertEqual(entries.map { Set($0.keys).subtracting(["key", "depth"]) }, expected.map { [$0.kind] })
+        }
+    }
+
+    func testRecordsReadAFewAtATimeComeInTheSameOrderAsReadAllAtOnce() throws {
+        let cache = try makeGraphWithACycleAMissingAndADamagedRecord()
+        let store = try CacheStore.open(at: cache, access: .readOnly)
+        func walked(chunkSize: Int) throws -> [String] {
+            try store.read { tx in
+                var seen: [String] = []
+                let beyond = try RecordGraph.walk(["QUERY_ROOT", "B:1"], depth: 1, in: tx, chunkSize: chunkSize, collectingBeyond: true) { level, key, entry in
+                    seen.append("\(level) \(key.rawValue) \(entry == .missing ? "missing" : "")")
+                }
+                return seen + beyond.map { "beyond \($0.rawValue)" }
+            }
+        }
+        let whole = try walked(chunkSize: 4096)
+        XCTAssertEqual(whole, ["0 QUERY_ROOT ", "0 B:1 ", "1 A:1 ", "1 C:9 missing", "1 E:1 ", "beyond D:1"])
+        for chunkSize in 1...3 { XCTAssertEqual(try walked(chunkSize: chunkSize), whole, "chunks of \(chunkSize)") }
     }
 
     func testShowLeavesTheFileByteIdentical() throws {

@@ -43,29 +43,45 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let requested = keys.map { CacheKey($0) }
             let store = try reading.openForReading(file, context)
-            let (graph, suggestions) = try store.read { tx in
-                let graph = try RecordGraph.load(requested, depth: depth, in: tx)
-                var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
-                for key in requested where graph.entries[key] == .missing {
-                    suggestions[key] = try tx.suggestions(for: key)
-                }
-                return (graph, suggestions)
-            }
+            var found: [CacheKey: RecordGraph.Entry] = [:]
+            var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
             switch output.format {
             case .text:
+                let graph = try store.read { tx in
+                    let graph = try RecordGraph.load(requested, depth: depth, in: tx)
+                    found = graph.entries
+                    suggestions = try missingKeySuggestions(found, in: tx)
+                    return graph
+                }
                 let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
                 let shown = requested.filter { graph.entries[$0] != .missing }
                 for (index, key) in shown.enumerated() {
                     if index > 0 { context.print("") }
                     renderer.render(key) { context.print($0) }
                 }
-            case .json:
-                context.print(JSONOutput.array(jsonEntries(graph).map { $0 }).rendered(pretty: true))
-            case .jsonl:
-                for entry in jsonEntries(graph) { context.print(entry.rendered(pretty: false)) }
+            case .json, .jsonl:
+                // Written as read, level by level: what --depth reaches on a
+                // large cache is never held whole.
+                let pretty = output.format == .json
+                var written = 0
+                if pretty { context.stdout.write("[") }
+                try store.read { tx in
+                    try RecordGraph.walk(requested, depth: depth, in: tx) { level, key, entry in
+                        if level == 0 { found[key] = entry }
+                        let line = jsonEntry(key, level: level, entry).rendered(pretty: pretty, indent: pretty ? 1 : 0)
+                        if pretty {
+                            context.stdout.write((written == 0 ? "\n  " : ",\n  ") + line)
+                        } else {
+                            context.print(line)
+                        }
+                        written += 1
+                    }
+                    suggestions = try missingKeySuggestions(found, in: tx)
+                }
+                if pretty { context.stdout.write(written == 0 ? "]\n" : "\n]\n") }
             }
             for key in requested {
-                switch graph.entries[key] {
+                switch found[key] {
                 case .missing?:
                     context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))
                 case .damaged(let problem)?:
@@ -76,20 +92,23 @@ extension GQLCache {
             }
         }
 
-        private func jsonEntries(_ graph: RecordGraph) -> [JSONOutput] {
-            var entries: [JSONOutput] = []
-            for (level, keys) in graph.levels.enumerated() {
-                for key in keys {
-                    var members: [(String, JSONOutput)] = [("key", .string(key.rawValue)), ("depth", .int(level))]
-                    switch graph.entries[key] {
-                    case .found(let record)?: members.append(("record", .record(record.fields)))
-                    case .damaged(let message)?: members.append(("error", .string(message)))
-                    case .missing?, nil: members.append(("missing", .bool(true)))
-                    }
-                    entries.append(.object(members))
-                }
+        /// The nearest keys to each requested key that has no record.
+        private func missingKeySuggestions(_ found: [CacheKey: RecordGraph.Entry], in tx: ReadTransaction) throws -> [CacheKey: KeySuggestions.Hint] {
+            var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
+            for key in keys.map({ CacheKey($0) }) where found[key] == .missing {
+                suggestions[key] = try tx.suggestions(for: key)
             }
-            return entries
+            return suggestions
+        }
+
+        private func jsonEntry(_ key: CacheKey, level: Int, _ entry: RecordGraph.Entry) -> JSONOutput {
+            var members: [(String, JSONOutput)] = [("key", .string(key.rawValue)), ("depth", .int(level))]
+            switch entry {
+            case .found(let record): members.append(("record", .record(record.fields)))
+            case .damaged(let message): members.append(("error", .string(message)))
+            case .missing: members.append(("missing", .bool(true)))
+            }
+            return .object(members)
         }
     }
 }

@@ -21,10 +21,11 @@ indirect enum JSONOutput: Equatable {
 
     static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool { lhs.rendered(pretty: false) == rhs.rendered(pretty: false) }
 
-    /// Compact on one line, or pretty with two-space indentation.
-    func rendered(pretty: Bool) -> String {
+    /// Compact on one line, or pretty with two-space indentation; `indent`
+    /// levels in, for an element of an array written a piece at a time.
+    func rendered(pretty: Bool, indent: Int = 0) -> String {
         var output = JSONText()
-        write(to: &output, pretty: pretty, indent: 0)
+        write(to: &output, pretty: pretty, indent: indent)
         return output.string
     }
 

@@ -28,27 +28,56 @@ struct RecordGraph {
     /// Loads `keys` and what they reference up to `depth` levels away.
     static func load(_ keys: [CacheKey], depth: Int, in tx: ReadTransaction) throws -> RecordGraph {
         var graph = RecordGraph()
-        var frontier = unique(keys)
+        let beyond = try walk(keys, depth: depth, in: tx, collectingBeyond: true) { level, key, entry in
+            if level == graph.levels.count { graph.levels.append([]) }
+            graph.levels[level].append(key)
+            graph.entries[key] = entry
+        }
+        graph.existingBeyond = try tx.existingKeys(among: beyond)
+        return graph
+    }
+
+    /// Hands over `keys`, then what they reference, level by level up to
+    /// `depth` levels away, each key once, where it is nearest the top:
+    /// its level, its entry. Records are read `chunkSize` keys at a time
+    /// and let go once handed over, so memory follows the keys, not the
+    /// records. Returns the keys referenced past the last level that were
+    /// not handed over when `collectingBeyond`, else nothing.
+    @discardableResult
+    static func walk(
+        _ keys: [CacheKey], depth: Int, in tx: ReadTransaction, chunkSize: Int = 4096, collectingBeyond: Bool = false,
+        _ body: (_ level: Int, _ key: CacheKey, _ entry: Entry) throws -> Void
+    ) throws -> [CacheKey] {
+        var seen: Set<CacheKey> = []
+        var frontier = keys.filter { seen.insert($0).inserted }
         for level in 0...depth {
-            let loaded = try tx.records(for: frontier)
-            for key in frontier {
-                switch loaded[key] {
-                case .success(let record)?: graph.entries[key] = .found(record)
-                case .failure(.damagedRecord(_, let problem))?: graph.entries[key] = .damaged(problem.description)
-                case .failure(let error)?: graph.entries[key] = .damaged(error.description)
-                case nil: graph.entries[key] = .missing
+            let follows = level < depth || collectingBeyond
+            var next: [CacheKey] = []
+            var start = 0
+            while start < frontier.count {
+                let chunk = Array(frontier[start..<min(start + chunkSize, frontier.count)])
+                start += chunk.count
+                let loaded = try tx.records(for: chunk)
+                for key in chunk {
+                    let entry: Entry
+                    switch loaded[key] {
+                    case .success(let record)?: entry = .found(record)
+                    case .failure(.damagedRecord(_, let problem))?: entry = .damaged(problem.description)
+                    case .failure(let error)?: entry = .damaged(error.description)
+                    case nil: entry = .missing
+                    }
+                    try body(level, key, entry)
+                    guard follows, case .found(let record) = entry else { continue }
+                    for reference in record.references where seen.insert(reference.key).inserted {
+                        next.append(reference.key)
+                    }
                 }
             }
-            graph.levels.append(frontier)
-            let referenced = unique(frontier.flatMap { graph.references(of: $0) }).filter { graph.entries[$0] == nil }
-            if level == depth {
-                graph.existingBeyond = try tx.existingKeys(among: referenced)
-                break
-            }
-            if referenced.isEmpty { break }
-            frontier = referenced
+            if level == depth { return collectingBeyond ? next : [] }
+            if next.isEmpty { break }
+            frontier = next
         }
-        return graph
+        return []
     }
 
     /// The fewest references from `key` to each record reached within
@@ -71,15 +100,5 @@ struct RecordGraph {
             frontier = next
         }
         return nearest
-    }
-
-    private func references(of key: CacheKey) -> [CacheKey] {
-        guard case .found(let record)? = entries[key] else { return [] }
-        return record.references.map(\.key)
-    }
-
-    private static func unique(_ keys: [CacheKey]) -> [CacheKey] {
-        var seen: Set<CacheKey> = []
-        return keys.filter { seen.insert($0).inserted }
     }
 }
