@@ -51,7 +51,9 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.helpOfCommand(bash: parsersBody)))
         XCTAssertEqual(
             gqlcache("completions", "zsh").stdout,
-            CompletionScripts.zsh(CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh)))) + "\n")
+            CompletionScripts.zsh(
+                CompletionScripts.cacheFirst(
+                    zsh: CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh))))) + "\n")
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'--format=[Output format"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'(-o --output)'{-o,--output=}'["))
