@@ -98,17 +98,26 @@ public struct ResponseNormalizer {
         keyPolicy.keyFields(of: typename, schema: schema).flatMap { $0.isEmpty ? nil : $0 }
     }
     let refusesConflicts: Bool
+    let refusesUnselected: Bool
 
     /// `refusingConflicts`: refuse data that gives one field of one record
     /// two different values, through two aliases or two paths to the same
     /// object. Apollo keeps one of them (``Normalization/overwritten`` says
     /// which); for data a person edited (a local cache mutation), that
     /// silently drops the change made to the other.
-    public init(document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy(), refusingConflicts: Bool = false) {
+    /// `refusingUnselected`: refuse an object member the selection does not
+    /// select (`__typename` aside). Apollo writes only what is selected and
+    /// ignores the rest of a server's response; in data a person typed, such
+    /// a member is a typo (`nmae`) that would be dropped without a word.
+    public init(
+        document: QueryDocument, schema: CacheSchema? = nil, keyPolicy: KeyPolicy = KeyPolicy(), refusingConflicts: Bool = false,
+        refusingUnselected: Bool = false
+    ) {
         self.document = document
         self.schema = schema
         self.keyPolicy = keyPolicy
         self.refusesConflicts = refusingConflicts
+        self.refusesUnselected = refusingUnselected
     }
 
     /// The records for `data`, the response's `data` object, written from
@@ -386,9 +395,18 @@ private struct Pass {
             order.append(key)
         }
         var entries: [(fieldKey: String, value: FieldValue, path: [PathComponent])] = []
-        for (responseKey, fields) in collected ?? collector.collect(
-            selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type
-        ) {
+        let selected = collected ?? collector.collect(
+            selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type)
+        if normalizer.refusesUnselected {
+            let names = Set(selected.map(\.0))
+            if let extra = object.keys.filter({ $0 != "__typename" && !names.contains($0) }).sorted(by: byteOrder).first {
+                let selects = selected.map(\.0).joined(separator: ", ")
+                throw NormalizationError(
+                    path: path + [.field(extra)],
+                    message: "not in the selection\(typename.map { " for a \($0)" } ?? "") (it selects: \(selects))")
+            }
+        }
+        for (responseKey, fields) in selected {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] else {

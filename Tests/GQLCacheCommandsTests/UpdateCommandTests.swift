@@ -354,6 +354,40 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001.friends.2"]?["name"], .string("C3"))
     }
 
+    /// A new object has no data read to be compared with: a member the
+    /// selection lacks (a typo, or a field of another type's condition)
+    /// would be dropped without a word, as Apollo drops what a response
+    /// holds beyond the selection.
+    func testANewObjectWithAMemberTheSelectionLacksIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let query = """
+            query M @apollo_client_ios_localCacheMutation {
+              hero(episode: NEWHOPE) { name friends { name ... on Droid { primaryFunction } } }
+            }
+            """
+        for (assignment, problem) in [
+            (#"hero.friends.3={"__typename":"Droid","name":"C-3PO","nmae":"typo"}"#,
+             "cannot write hero.friends.3.nmae: not in the selection for a Droid (it selects: __typename, name, primaryFunction)"),
+            (#"hero.friends.2={"__typename":"Human","name":"Han","primaryFunction":"Smuggler"}"#,
+             "cannot write hero.friends.2.primaryFunction: not in the selection for a Human (it selects: __typename, name)"),
+        ] {
+            let result = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", assignment)
+            XCTAssertEqual(result.status, .usage, result.stderr)
+            XCTAssertEqual(result.stderr, "gqlcache: --set: \(problem); nothing written\n")
+        }
+        let data = path("data.json")
+        try Data(#"{"hero":{"name":"R2-D2","friends":[{"name":"Luke"},{"name":"Leia"},{"__typename":"Human","name":"Lando","homeplanet":"Socorro"}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: data))
+        let typo = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--data", data)
+        XCTAssertEqual(typo.status, .usage, typo.stderr)
+        XCTAssertTrue(typo.stderr.contains("cannot write hero.friends.2.homeplanet: not in the selection for a Human"), typo.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        let fits = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", #"hero.friends.3={"__typename":"Droid","name":"C-3PO","primaryFunction":"Protocol"}"#)
+        XCTAssertEqual(fits.status, .success, fits.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001.friends.3"]?["primaryFunction"], .string("Protocol"))
+    }
+
     /// Apollo keeps the last of two values for one field; a change made
     /// through one alias, or one of two paths to an object, must not be
     /// dropped in silence because the other still holds the old value.

@@ -139,7 +139,8 @@ extension GQLCache {
             // object, that now disagree would keep only one (Apollo's rule),
             // and drop the change made to the other.
             let normalizer = ResponseNormalizer(
-                document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true)
+                document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true,
+                refusingUnselected: true)
             // --edit reads the data twice: the warnings are said once.
             var warned = false
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
