@@ -119,6 +119,13 @@ public struct FragmentOnOtherType: Equatable, Sendable {
     public let typeCondition: String
     public let key: CacheKey
     public let typename: String
+
+    /// The mismatch of `fragment` at `key`, whose record is a `typename`,
+    /// when `schema` says that is not a type the fragment is on.
+    public static func of(_ fragment: FragmentDefinition, at key: CacheKey, typename: String, schema: CacheSchema) -> FragmentOnOtherType? {
+        guard !schema.matches(typeCondition: fragment.typeCondition, typename: typename) else { return nil }
+        return FragmentOnOtherType(fragment: fragment.name, typeCondition: fragment.typeCondition, key: key, typename: typename)
+    }
 }
 
 /// Where a read finds records: the store's read transaction, or records in

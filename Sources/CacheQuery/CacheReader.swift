@@ -57,10 +57,8 @@ public struct CacheReader {
             rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, forUpdate: forUpdate)
         // Apollo reads a fragment from whatever record the key names; a
         // schema can tell when that record's type is not one the fragment is on.
-        if let schema, case .string(let typename)? = result.records[key]?.fields["__typename"],
-            !schema.matches(typeCondition: fragment.typeCondition, typename: typename) {
-            result.fragmentOnOtherType = FragmentOnOtherType(
-                fragment: fragment.name, typeCondition: fragment.typeCondition, key: key, typename: typename)
+        if let schema, case .string(let typename)? = result.records[key]?.fields["__typename"] {
+            result.fragmentOnOtherType = FragmentOnOtherType.of(fragment, at: key, typename: typename, schema: schema)
         }
         return result
     }

@@ -84,6 +84,27 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
         XCTAssertEqual(try records(cache)["Human:1000"]?["primaryFunction"], .string("Pilot"))
+        XCTAssertEqual(
+            result.stderr, "gqlcache: warning: fragment 'D' is on Droid, but Human:1000 is a Human; Apollo writes it all the same, so check the key\n")
+    }
+
+    /// Data whose __typename is not the type of the record at --key changes
+    /// that record's type: without a schema to tell the fragment's types,
+    /// the change itself is warned of.
+    func testAFragmentWhoseDataChangesTheTypeAtItsKeyIsWarnedOf() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"__typename":"Human","name":"X"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let changing = gqlcache("write", cache, "--text", "fragment F on Character { __typename name }",
+                                "--fragment", "F", "--key", "Droid:2001", "--response", path("f.json"), "--dry-run")
+        XCTAssertEqual(changing.status, .success, changing.stderr)
+        XCTAssertEqual(
+            changing.stderr,
+            "gqlcache: warning: the data would change the __typename of Droid:2001 from \"Droid\" to \"Human\"; Apollo writes it all the same, so check the key\n")
+        try #"{"__typename":"Droid","name":"X"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let keeping = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "fragment F on Character { __typename name }",
+                               "--fragment", "F", "--key", "Droid:2001", "--response", path("f.json"))
+        XCTAssertEqual(keeping.status, .success, keeping.stderr)
+        XCTAssertEqual(keeping.stderr, "")
     }
 
     func testResponseAndVariablesCannotBothReadStandardInput() {

@@ -106,12 +106,35 @@ extension GQLCache {
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
             }
             changes.render(format: output.format, context: context)
+            if let fragment, let key {
+                warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)
+            }
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
+        }
+
+        /// A fragment written at a record of a type it is not on, as `read`
+        /// and `update` warn of it, or data that changes the `__typename` of
+        /// the record at `--key`: Apollo writes either, and most often the
+        /// key is not the one meant.
+        private func warnOfAnotherType(fragment: FragmentDefinition, key: CacheKey, changes: RecordChanges, schema: CacheSchema?, context: CommandContext) {
+            let change = changes.records.first { $0.key == key }
+            let typenameChange = change?.fields.first { $0.field == "__typename" }
+            func name(_ value: FieldValue?) -> String? {
+                if case .string(let name)? = value { return name }
+                return nil
+            }
+            let before = typenameChange.map { name($0.before) } ?? (change?.isNew == true ? nil : changes.typenames[key])
+            guard let before else { return }
+            if let schema, let mismatch = FragmentOnOtherType.of(fragment, at: key, typename: before, schema: schema) {
+                context.warnOfFragmentOnOtherType(mismatch, writing: true)
+            } else if let after = name(typenameChange?.after), after != before {
+                context.warnOfTypenameChange(at: key, from: before, to: after, dryRun: dryRun)
+            }
         }
     }
 }

@@ -57,6 +57,17 @@ extension CommandContext {
             + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
     }
 
+    /// Data written as a fragment at a key that changes the record's
+    /// `__typename`: the record the key names is of one type, and the data
+    /// of another; Apollo writes it, and most often the key is not the one
+    /// meant.
+    func warnOfTypenameChange(at key: CacheKey, from before: String, to after: String, dryRun: Bool) {
+        guard !isQuiet else { return }
+        let shown = { (name: String) in JSONWriter.string(for: .string(name), asStored: false) }
+        warn("the data \(dryRun ? "would change" : "changed") the __typename of \(key.display) from \(shown(before)) to \(shown(after)); "
+            + "Apollo writes it all the same, so check the key")
+    }
+
     /// A variable the operation does not define changes nothing: Apollo's
     /// generated operations carry only the variables they define. Given
     /// anyway, it is most often a misspelled name, so say so.
