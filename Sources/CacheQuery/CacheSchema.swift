@@ -291,6 +291,18 @@ extension CacheSchema {
         fieldTypes[type].map { $0[field] != nil }
     }
 
+    /// Why `field` of `type` cannot be a key field, or nil when it can: a
+    /// key is made of single values (a string, a number, a boolean), and a
+    /// list or an object has none.
+    public func keyFieldProblem(_ field: String, on type: String) -> String? {
+        guard let declared = fieldTypes[type]?[field] else { return nil }
+        switch declared.nullable {
+        case .list: return "\(type)'s field '\(field)' is a list (\(declared)); a key field holds one value"
+        case .named(let name, .composite): return "\(type)'s field '\(field)' is an object (\(name)); a key field holds one value"
+        default: return nil
+        }
+    }
+
     /// The `@typePolicy(keyFields:)` key fields of an object type.
     func keyFields(of typename: String) -> [String]? { typePolicies[typename] }
 

@@ -258,7 +258,35 @@ final class WriteCommandTests: CommandTestCase {
         try Data(#"{"human":{"__typename":"Human","id":null,"name":"Luke"}}"#.utf8).write(to: URL(fileURLWithPath: response))
         let null = gqlcache("write", path("null.sqlite"), "--create", "--text", #"{ human(id: "1000") { id name } }"#, "--response", response,
                             "--key-field", "Human=id", "--dry-run")
-        XCTAssertEqual(null.stderr, "gqlcache: warning: human: the Human would be written at its path key, QUERY_ROOT.human(id:1000), as Apollo keys it: the data has no value for 'id' (its key field); give it in the data to key it\n")
+        XCTAssertEqual(null.stderr, "gqlcache: warning: human: the Human would be written at its path key, QUERY_ROOT.human(id:1000), as Apollo keys it: the data has no value for 'id' (its key field) that can key it (a string, a number or a boolean); give one in the data to key it\n")
+    }
+
+    /// A key is made of single values: a list or an object keys nothing.
+    /// With a schema such a key field is refused; without one, the warning
+    /// says the value is there but cannot key the object.
+    func testAKeyFieldThatHoldsAListOrAnObjectIsRefusedOrExplained() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let response = path("hero.json")
+        try Data(#"{"hero":{"__typename":"Droid","id":"2001","appearsIn":["JEDI"],"friends":[]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let text = "{ hero(episode: NEWHOPE) { __typename id appearsIn friends { __typename id } } }"
+        for (keyField, problem) in [
+            ("Droid=appearsIn", "Droid's field 'appearsIn' is a list ([Episode]!); a key field holds one value"),
+            ("Character=id,friends", "Character's field 'friends' is a list ([Character]); a key field holds one value"),
+            ("Query=hero", "Query's field 'hero' is an object (Character); a key field holds one value"),
+        ] {
+            let refused = gqlcache("write", cache, "--schema", starwarsSchema, "--text", text, "--response", response, "--key-field", keyField)
+            XCTAssertEqual(refused.status, .usage, refused.stderr)
+            XCTAssertEqual(refused.stderr, "gqlcache: --key-field \(keyField): \(problem)\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        let unkeyed = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=appearsIn", "--dry-run")
+        XCTAssertEqual(unkeyed.status, .success, unkeyed.stderr)
+        XCTAssertTrue(
+            unkeyed.stderr.contains(
+                "the Droid written has no value for 'appearsIn' (its key field) that can key it (a string, a number or a boolean), "
+                    + "so it is keyed by its path"),
+            unkeyed.stderr)
     }
 
     /// With a schema, a `__typename` is a value with a type like any other:

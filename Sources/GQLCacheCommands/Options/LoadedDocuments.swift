@@ -70,8 +70,13 @@ struct KeyFieldOptions: ParsableArguments {
                 throw CommandFailure(.usage, "--key-field \(assignment): the schema has no type '\(type)'"
                     + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"))
             }
-            for field in parts[1].split(separator: ",").map(String.init) where schema.hasField(field, on: type) == false {
-                throw CommandFailure(.usage, "--key-field \(assignment): \(type) has no field '\(field)' in the schema")
+            for field in parts[1].split(separator: ",").map(String.init) {
+                if schema.hasField(field, on: type) == false {
+                    throw CommandFailure(.usage, "--key-field \(assignment): \(type) has no field '\(field)' in the schema")
+                }
+                if let problem = schema.keyFieldProblem(field, on: type) {
+                    throw CommandFailure(.usage, "--key-field \(assignment): \(problem)")
+                }
             }
         }
     }

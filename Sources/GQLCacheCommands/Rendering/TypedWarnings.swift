@@ -100,8 +100,16 @@ extension CommandContext {
                 + "by its path; select __typename, as Apollo's generated models do, and give it in the data"
         } else if let typename, let fields = keyFields(typename) {
             let names = fields.map { "'\($0)'" }.joined(separator: ", ")
-            why = "the \(typename) written has no \(names), its key \(fields.count == 1 ? "field" : "fields"), so it is keyed by its "
-                + "path, as Apollo keys it; select \(names) to keep it in \(first.before.display)"
+            let which = "its key \(fields.count == 1 ? "field" : "fields")"
+            // Written, so selected: the value is null, a list or an object.
+            let written = Set(changes.records.first { $0.key == first.after }?.fields.map(\.field) ?? [])
+            if fields.allSatisfy(written.contains) {
+                why = "the \(typename) written has no value for \(names) (\(which)) that can key it (a string, a number or a boolean), "
+                    + "so it is keyed by its path, as Apollo keys it"
+            } else {
+                why = "the \(typename) written has no \(names), \(which), so it is keyed by its "
+                    + "path, as Apollo keys it; select \(names) to keep it in \(first.before.display)"
+            }
         }
         warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), "
             + "not \(first.before.display)\(others): \(why)")
@@ -121,7 +129,8 @@ extension CommandContext {
         let written = dryRun ? "would be written" : "was written"
         if first.keyFieldsSelected {
             warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others), as Apollo keys it: "
-                + "the data has no value for \(names) (\(which)); give \(first.keyFields.count == 1 ? "it" : "them") in the data to key it")
+                + "the data has no value for \(names) (\(which)) that can key it (a string, a number or a boolean); give "
+                + "\(first.keyFields.count == 1 ? "one" : "them") in the data to key it")
         } else if let key = first.keyInData {
             warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others): the selection has no "
                 + "\(names) (\(which); Apollo adds none to a selection), so the data's value keys nothing; select \(names) to write it into \(key.display)")
