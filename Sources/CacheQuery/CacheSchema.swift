@@ -173,11 +173,33 @@ public struct CacheSchema: @unchecked Sendable {
         guard let ast = try? GraphQL.parse(source: Source(body: combined.text, name: "documents")) else { return [] }
         let skipped: Set = [Self.noUnusedFragmentsRuleIndex, Self.loneAnonymousOperationRuleIndex]
         let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }.map(\.element)
-        var problems = GraphQL.validate(schema: schema, ast: ast, rules: rules).map { error in
-            let place = error.firstPlace
-            let location = combined.location(ofLine: place.line)
-            return QueryError.validation(source: location.name, line: location.line, column: place.column, message: error.message)
+        var found: [(place: (line: Int, column: Int), message: String)] = GraphQL.validate(schema: schema, ast: ast, rules: rules).map {
+            ($0.firstPlace, $0.message)
         }
+        // GraphQL's rules check no operation against a root type the schema
+        // lacks: a subscription would only miss its root record.
+        for case let operation as OperationDefinition in ast.definitions {
+            let kind = operation.operation
+            let root: GraphQLObjectType? =
+                switch kind {
+                case .query: schema.queryType
+                case .mutation: schema.mutationType
+                case .subscription: schema.subscriptionType
+                }
+            guard root == nil else { continue }
+            let place = operation.loc?.place ?? SourcePlace(utf8Offset: 0, in: combined.text)
+            found.append((
+                (place.line, place.column),
+                "the schema has no \(kind.rawValue) type, so a \(kind.rawValue) cannot be checked or read with it"))
+        }
+        // In the order of the text, as the rules find them rule by rule.
+        var problems = found.enumerated()
+            .sorted { ($0.element.place.line, $0.element.place.column, $0.offset) < ($1.element.place.line, $1.element.place.column, $1.offset) }
+            .map { problem in
+                let location = combined.location(ofLine: problem.element.place.line)
+                return QueryError.validation(
+                    source: location.name, line: location.line, column: problem.element.place.column, message: problem.element.message)
+            }
         for source in document.sources {
             guard let ast = try? GraphQL.parse(source: Source(body: source.text, name: source.name)) else { continue }
             problems += GraphQL.validate(schema: schema, ast: ast, rules: [specifiedRules[Self.loneAnonymousOperationRuleIndex]]).map { error in

@@ -270,4 +270,25 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(invalid.status, .usage)
         XCTAssertEqual(invalid.stderr, "gqlcache: --text:1:10: Cannot query field \"nme\" on type \"Character\". Did you mean \"name\"?\n")
     }
+
+    func testValidationProblemsAreListedInTheOrderOfTheText() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let result = gqlcache("read", cache, "--text", "{ hero { a b } }", "--text", "{ human(id: 1) { c } }", "--schema", schema)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(
+            result.stderr.split(separator: "\n").map { $0.split(separator: ":").prefix(4).joined(separator: ":") },
+            ["gqlcache: --text 1:1:10", "gqlcache: --text 1:1:12", "gqlcache: --text 2:1:18"])
+    }
+
+    /// GraphQL's rules check no operation against a root type the schema
+    /// lacks: without this, a subscription only missed its root record.
+    func testAnOperationOfAKindTheSchemaHasNoRootTypeForIsAUsageError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let result = gqlcache("read", cache, "--text", "subscription { reviewAdded { stars } }", "--schema", schema)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(
+            result.stderr, "gqlcache: --text:1:1: the schema has no subscription type, so a subscription cannot be checked or read with it\n")
+    }
 }

@@ -22,9 +22,10 @@ extension DocumentOptions {
         } catch let error as QueryError {
             throw CommandFailure(error.status, error.description)
         }
-        if let problems = loaded.schema?.validate(loaded.document), let first = problems.first {
-            for problem in problems.dropFirst() { context.report(.usage, problem.description) }
-            throw CommandFailure(.usage, first.description)
+        if let problems = loaded.schema?.validate(loaded.document), let last = problems.last {
+            // In the order of the text: the last is the one the failure says.
+            for problem in problems.dropLast() { context.report(.usage, problem.description) }
+            throw CommandFailure(.usage, last.description)
         }
         return loaded
     }
