@@ -520,13 +520,30 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
-    func testTheModesAreExclusiveAndOneIsNeeded() {
+    func testTheModesAreExclusiveAndOneIsNeeded() throws {
         XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document).stderr.contains("say what to change: --set PATH=VALUE, --data FILE or --edit"))
         XCTAssertTrue(gqlcache("update", "c.sqlite", "--text", document, "--edit", "--data", "d.json").stderr.contains("give one of --set, --data and --edit"))
         // Only the last of two values for one path would be written.
         let twice = gqlcache("update", "c.sqlite", "--text", document, "--set", "hero.name=Han", "--set", "hero.name=Solo")
         XCTAssertEqual(twice.status, .usage)
         XCTAssertTrue(twice.stderr.hasPrefix("gqlcache: --set hero.name is given twice, as 'Han' and 'Solo'; give one value"), twice.stderr)
+        // A path set after one inside it would undo that one's change; set first, it is the base the other changes.
+        let replaced = gqlcache("update", "c.sqlite", "--text", document, "--set", "hero.friends.0.name=M", "--set", "hero.friends=[]")
+        XCTAssertEqual(replaced.status, .usage)
+        XCTAssertTrue(
+            replaced.stderr.hasPrefix(
+                "gqlcache: --set hero.friends comes after --set hero.friends.0.name and replaces what it changed; set hero.friends first, or give the change in its value"),
+            replaced.stderr)
+        let cache = try copyOfFixture("starwars.sqlite")
+        let based = gqlcache(
+            "update", cache, "HeroName", "--text", document, "--var", "episode=NEWHOPE",
+            "--set", #"hero.friends.2={"__typename":"Human","name":"Han"}"#, "--set", "hero.friends.2.name=Solo")
+        XCTAssertEqual(based.status, .success, based.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001.friends.2"]?["name"], .string("Solo"))
+        // So for two values of one variable: only the last would be used.
+        let variable = gqlcache("read", cache, "--text", document, "--var", "episode=JEDI", "--var", "episode=EMPIRE")
+        XCTAssertEqual(variable.status, .usage)
+        XCTAssertTrue(variable.stderr.hasPrefix("gqlcache: --var episode is given twice, as 'JEDI' and 'EMPIRE'; give one value"), variable.stderr)
     }
 
     func testDataAndVariablesCannotBothReadStandardInput() {

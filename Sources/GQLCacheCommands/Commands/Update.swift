@@ -82,6 +82,15 @@ extension GQLCache {
                     throw ValidationError("--set \(path) is given twice, as '\(earlier)' and '\(value)'; give one value")
                 }
             }
+            // A path set after one inside it replaces what that one changed.
+            let paths = assignments.map { $0.prefix { $0 != "=" }.split(separator: ".", omittingEmptySubsequences: false) }
+            for (index, inner) in paths.enumerated() {
+                if let outer = paths[(index + 1)...].first(where: { $0.count < inner.count && inner.starts(with: $0) }) {
+                    let innerPath = inner.joined(separator: "."), outerPath = outer.joined(separator: ".")
+                    throw ValidationError(
+                        "--set \(outerPath) comes after --set \(innerPath) and replaces what it changed; set \(outerPath) first, or give the change in its value")
+                }
+            }
         }
 
         /// The definition being written, and how to read and write it.

@@ -54,6 +54,14 @@ struct DocumentOptions: ParsableArguments {
         for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
+        // Two values for one variable: only the last would be used.
+        var values: [Substring: Substring] = [:]
+        for assignment in variableAssignments {
+            let name = assignment.prefix { $0 != "=" }, value = assignment.drop { $0 != "=" }.dropFirst()
+            if let earlier = values.updateValue(value, forKey: name), earlier != value {
+                throw ValidationError("--var \(name) is given twice, as '\(earlier)' and '\(value)'; give one value")
+            }
+        }
     }
 
     /// Every document, parsed together so fragments may live in any of them:
