@@ -312,7 +312,7 @@ private struct Walk {
             } else {
                 if let declared, let problem = reader.schema?.leafProblem(value, type: declared) {
                     members.append((responseKey, try miss(CacheMiss(
-                        path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)': \(problem)")))))
+                        path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)'\(problem.place): \(problem.message)")))))
                     continue
                 }
                 if let declared, let unknown = reader.schema?.unknownEnumValue(value, type: declared) {

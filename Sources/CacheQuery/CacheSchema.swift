@@ -339,24 +339,37 @@ extension CacheSchema {
         }
     }
 
+    /// Why a leaf value does not fit its declared type: where in its lists
+    /// (`[0, 1]` for `[[1, null]]`) and what is wrong.
+    struct LeafProblem: Equatable {
+        var indexes: [Int]
+        let message: String
+
+        /// " (element 0.1)" in a list, else "".
+        var place: String { indexes.isEmpty ? "" : " (element \(indexes.map(String.init).joined(separator: ".")))" }
+    }
+
     /// Why a leaf value does not fit its declared type, or nil when it does.
     /// Custom scalars take any JSON value; ID takes a string or an integer;
     /// Float takes any number, Int an integral one.
-    func leafProblem(_ value: FieldValue, type: OutputType) -> String? {
+    func leafProblem(_ value: FieldValue, type: OutputType) -> LeafProblem? {
         switch (type, value) {
         case (.nonNull, .null):
-            return "null in a non-null field of type \(type)"
+            return LeafProblem(indexes: [], message: "null in a non-null field of type \(type)")
         case (.nonNull(let inner), _):
             return leafProblem(value, type: inner)
         case (_, .null):
             return nil
         case (.list(let inner), .list(let elements)):
-            for element in elements {
-                if let problem = leafProblem(element, type: inner) { return problem }
+            for (index, element) in elements.enumerated() {
+                if var problem = leafProblem(element, type: inner) {
+                    problem.indexes.insert(index, at: 0)
+                    return problem
+                }
             }
             return nil
         case (.list, _):
-            return "expected a list of type \(type), found \(JSONWriter.string(for: value, asStored: false))"
+            return LeafProblem(indexes: [], message: "expected a list of type \(type), found \(JSONWriter.string(for: value, asStored: false))")
         case (.named(let name, let kind), _):
             let fits: Bool
             switch (kind, name, value) {
@@ -374,7 +387,7 @@ extension CacheSchema {
             default: fits = true
             }
             if fits { return nil }
-            return "expected \(name), found \(JSONWriter.string(for: value, asStored: false))"
+            return LeafProblem(indexes: [], message: "expected \(name), found \(JSONWriter.string(for: value, asStored: false))")
         }
     }
 

@@ -423,7 +423,7 @@ private struct Pass {
             let stored: FieldValue
             if field.selections == nil {
                 if let declared, let problem = schema?.leafProblem(value, type: declared) {
-                    throw NormalizationError(path: fieldPath, message: problem)
+                    throw NormalizationError(path: fieldPath + problem.indexes.map(PathComponent.index), message: problem.message)
                 }
                 if let declared, let unknown = schema?.unknownEnumValue(value, type: declared) {
                     unknownEnumValues.append(UnknownEnumValue(

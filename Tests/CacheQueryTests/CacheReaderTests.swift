@@ -191,7 +191,7 @@ final class CacheReaderTests: XCTestCase {
         let document = try QueryDocument.parse([("q.graphql", "{ hero(episode: NEWHOPE) { appearsIn } }")])
         let typeError = try CacheReader(document: document, schema: schema, source: number).read(try document.operation(named: nil))
         XCTAssertEqual(typeError.misses.map(\.description), [
-            "type error at hero.appearsIn: record 'Droid:2001', field 'appearsIn': expected Episode, found 4",
+            "type error at hero.appearsIn: record 'Droid:2001', field 'appearsIn' (element 0): expected Episode, found 4",
         ])
     }
 

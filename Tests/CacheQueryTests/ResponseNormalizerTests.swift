@@ -170,7 +170,7 @@ final class ResponseNormalizerTests: XCTestCase {
         }
         XCTAssertThrowsError(try normalize(
             #"{ hero { __typename appearsIn } }"#, data: #"{"hero":{"__typename":"Droid","appearsIn":["JEDI",7]}}"#)) { error in
-            XCTAssertEqual("\(error)", #"cannot write hero.appearsIn: expected Episode, found 7"#)
+            XCTAssertEqual("\(error)", #"cannot write hero.appearsIn.1: expected Episode, found 7"#)
         }
         XCTAssertThrowsError(try normalize(
             #"{ human(id: "1") { __typename isJedi } }"#, data: #"{"human":{"__typename":"Human","isJedi":"yes"}}"#)) { error in
