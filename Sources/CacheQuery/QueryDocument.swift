@@ -179,7 +179,7 @@ public struct QueryDocument: Sendable {
         } else {
             let anonymous = operations.filter { $0.name == nil }
             guard anonymous.count == 1 else {
-                throw operations.isEmpty ? QueryError.noOperation(source: "the documents") : QueryError.ambiguousOperation(available: names)
+                throw operations.isEmpty ? QueryError.noOperation(source: "the documents", fragments: fragments.keys.sorted()) : QueryError.ambiguousOperation(available: names)
             }
             operation = anonymous[0]
         }

@@ -2,7 +2,8 @@
 public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The document does not parse: where and why.
     case syntax(source: String, line: Int, column: Int, message: String)
-    case noOperation(source: String)
+    /// No operation, with the fragments the documents do hold.
+    case noOperation(source: String, fragments: [String])
     case unknownOperation(String, available: [String])
     /// Two operations with one name: which one it picks would depend on the
     /// order of the files.
@@ -30,8 +31,10 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(place(source, line, column)): schema error: \(message)"
         case .validation(let source, let line, let column, let message):
             return "\(place(source, line, column)): \(message)"
-        case .noOperation(let source):
+        case .noOperation(let source, let fragments) where fragments.isEmpty:
             return "\(source): no operation or fragment to read"
+        case .noOperation(let source, let fragments):
+            return "\(source) hold no operation; a fragment takes --fragment NAME --key KEY" + listing(fragments, "fragments")
         case .unknownOperation(let name, let available):
             return "no operation named '\(name)'" + listing(available, "operations")
         case .duplicateOperation(let name, let sources):

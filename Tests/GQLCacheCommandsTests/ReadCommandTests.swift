@@ -271,6 +271,14 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --text:1:10: Cannot query field \"nme\" on type \"Character\". Did you mean \"name\"?\n")
     }
 
+    func testADocumentOfFragmentsOnlySaysHowToReadOne() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "--text", "fragment F on Character { name } fragment D on Droid { primaryFunction }")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(
+            result.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: D, F)\n")
+    }
+
     func testValidationProblemsAreListedInTheOrderOfTheText() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
