@@ -409,7 +409,10 @@ private struct Pass {
         for (responseKey, fields) in selected {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
-            guard let value = object[responseKey] else {
+            // A new object below the root whose field's type is an object
+            // type has that type, as the app's generated model for it has.
+            let schemaTypename = path.isEmpty ? nil : type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }
+            guard let value = object[responseKey] ?? (responseKey == "__typename" ? schemaTypename.map(FieldValue.string) : nil) else {
                 if existing.absent.contains(fieldPath.map(\.description).joined(separator: ".")) { continue }
                 var message = "the data has no '\(responseKey)', which the selection asks for"
                 if responseKey == "__typename" {

@@ -190,6 +190,23 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// Where the schema says a field's type is an object type, a new object
+    /// there is of that type, as the app's generated model for it is; an
+    /// interface or union still needs the data to say which type.
+    func testWithASchemaANewObjectOfAnObjectTypedFieldGetsItsTypename() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query Q @apollo_client_ios_localCacheMutation { human(id: 1000) { starships { name } } }"
+        let added = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", #"human.starships.1={"name":"X-wing"}"#)
+        XCTAssertEqual(added.status, .success, added.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000.starships.1"]?["__typename"], .string("Starship"))
+        let before = try bytes(cache)
+        let heroFriends = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { name } } }"
+        let friend = gqlcache("update", cache, "--schema", starwarsSchema, "--text", heroFriends, "--set", #"hero.friends.2={"name":"Han"}"#)
+        XCTAssertEqual(friend.status, .usage)
+        XCTAssertTrue(friend.stderr.contains("cannot write hero.friends.2.__typename: the data has no '__typename'"), friend.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// A new object where a keyed one was moves the reference to a path
     /// key, and the keyed record goes stale: said, as write says it.
     func testANewObjectWhereAKeyedOneWasIsWarnedOf() throws {
