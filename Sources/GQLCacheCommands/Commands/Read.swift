@@ -31,7 +31,7 @@ extension GQLCache {
         @Option(help: ArgumentHelp("The record a fragment is read from, e.g. 'Droid:2001'.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String?
 
-        @Flag(help: "Print what was found, with every miss in \"errors\", instead of stopping at the first miss.")
+        @Flag(help: "Print what was found, with every miss in \"errors\" and null in its place (also in a non-null field: no null propagates up, so nothing found is hidden), instead of stopping at the first miss.")
         var partial = false
 
         @OptionGroup var output: OutputOptions
