@@ -120,6 +120,13 @@ static inline char *gqlcache_readline(const char *prompt, const char *fresh_prom
     sigaddset(&acted_on, SIGCONT);
     sigaddset(&acted_on, SIGWINCH);
     pthread_sigmask(SIG_BLOCK, &acted_on, &waiting);
+    // Ctrl-\ at the prompt does nothing, as in bash: ending the process
+    // here would leave the terminal as readline set it (no echo).
+    struct sigaction ignoring, quit_before;
+    memset(&ignoring, 0, sizeof ignoring);
+    ignoring.sa_handler = SIG_IGN;
+    sigemptyset(&ignoring.sa_mask);
+    sigaction(SIGQUIT, &ignoring, &quit_before);
     rl_callback_handler_install(prompt, gqlcache_take_line);
     // readline cannot wait for an answer in callback mode: it would ask
     // "Display all N possibilities? (y or n)" and go on without one.
@@ -164,6 +171,7 @@ static inline char *gqlcache_readline(const char *prompt, const char *fresh_prom
         if (gqlcache_interrupt_count != seen) continue;
         if (count > 0) rl_callback_read_char();
     }
+    sigaction(SIGQUIT, &quit_before, NULL);
     pthread_sigmask(SIG_SETMASK, &waiting, NULL);
     return gqlcache_line;
 }

@@ -33,6 +33,7 @@ int gqlcache_catch_stop_signals(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGQUIT, &action, NULL);
     return ends[0];
 }
 

@@ -21,7 +21,7 @@ public struct GQLCache: ParsableCommand {
             being confirmed); \
             5 I/O error (missing, unreadable, read-only or damaged file, or a folder); 6 damaged record, or a value read with \
             --schema that does not fit its type (one to write is a usage error); 7 doctor found problems; \
-            130 a write interrupted (Ctrl-C, SIGTERM, SIGHUP).
+            130 a write interrupted (Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP).
             """,
         version: GQLCacheVersion.current,
         subcommands: [

@@ -48,6 +48,7 @@ final class StopSignalTests: CommandTestCase {
         for (signal, arguments) in [
             (SIGINT, ["rm", cache, "--match", "Post:", "--force"]),
             (SIGTERM, ["gc", cache, "--unreachable", "--force"]),
+            (SIGQUIT, ["rm", cache, "--match", "Post:", "--force"]),
         ] {
             let (process, stdout, stderr) = try start(arguments)
             try signalOnceWriting(process, cache: cache, signal)
@@ -138,6 +139,41 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationStatus, SIGINT)
         XCTAssertFalse(try keys(in: cache).contains("Human:1000"), "the write had committed")
         // That command had ended, its report whole: nothing to say about it.
+        XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+    }
+
+    /// Ctrl-\ (SIGQUIT) quits as it quits any program: not through the
+    /// Swift runtime's crash reporter, which printed a backtrace and then
+    /// held the terminal for half a minute.
+    func testQuitEndsTheProcessWithoutACrashReport() throws {
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_CORE.rawValue), &saved)
+        noCore.rlim_max = saved.rlim_max
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+        defer { setrlimit(Int32(RLIMIT_CORE.rawValue), &saved) }
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = Pipe()
+        let (process, stdout, stderr) = try start(["repl", cache], input: input)
+        input.fileHandleForWriting.write(Data("pwd\n".utf8))
+        var printed = ""
+        while !printed.contains("QUERY_ROOT\n") {
+            let data = stdout.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGQUIT)
+        // The crash reporter held the process: wait a while, not forever.
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("still running 20 s after SIGQUIT")
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGQUIT)
         XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
     }
 

@@ -245,6 +245,20 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("Droid:2001 (Droid)")
     }
 
+    /// Ctrl-\ at the prompt does nothing, as in bash: quitting there would
+    /// leave the terminal without echo.
+    func testCtrlBackslashAtThePromptIsIgnored() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("show Dro")
+        try keys("C-\\")
+        try type("id:2001")
+        try keys("Enter")
+        try waitFor("Droid:2001 (Droid)")
+        XCTAssertFalse(try terminal!.screen().contains("crashed"))
+    }
+
     /// Ctrl-C at a command's question gives the question up: nothing is
     /// removed, and what is typed next is a command again.
     func testCtrlCAtAQuestionAnswersNoAndTheNextLineIsACommand() throws {

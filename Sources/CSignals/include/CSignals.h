@@ -5,7 +5,7 @@
 #ifndef GQLCACHE_CSIGNALS_H
 #define GQLCACHE_CSIGNALS_H
 
-/// Catches SIGINT, SIGTERM and SIGHUP from now on; returns the pipe's end to
+/// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT from now on; returns the pipe's end to
 /// read a byte per signal from, or -1 when the pipe could not be made (the
 /// signals then keep their default action).
 int gqlcache_catch_stop_signals(void);
