@@ -68,10 +68,24 @@ public final class CacheStore: Sendable {
     }
 
     /// Opens an existing cache file, refusing anything that is not one.
-    public static func open(at path: String, access: Access = .readOnly, busyTimeout: Double = 5) throws -> CacheStore {
+    /// `interrupt`: a Ctrl-C while the open still waits for another
+    /// process's lock (which even reading the file's format needs while
+    /// the app holds its exclusive lock) stops the wait, and the open
+    /// fails as ``CacheStoreError/interrupted(path:)``.
+    public static func open(
+        at path: String, access: Access = .readOnly, busyTimeout: Double = 5, interrupt: OpeningInterrupt? = nil
+    ) throws -> CacheStore {
+        let interruption = interrupt?.interruption ?? Interruption()
+        do {
+            return try open(at: path, access: access, busyTimeout: busyTimeout, interruption: interruption)
+        } catch CacheStoreError.busy where interruption.isPending {
+            throw CacheStoreError.interrupted(path: path)
+        }
+    }
+
+    private static func open(at path: String, access: Access, busyTimeout: Double, interruption: Interruption) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
         let readonly = access == .readOnly
-        let interruption = Interruption()
         if readonly && FileProbe.isWALMode(path) && !FileProbe.hasWALSideFiles(path) {
             // No -wal and no -shm: no connection has the file open (SQLite keeps
             // both while one does) and everything is in the main file. Reading
@@ -416,4 +430,15 @@ final class CommitCount: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     func increment() { lock.withLock { count += 1 } }
+}
+
+/// A Ctrl-C for a store that is still being opened: whoever catches it
+/// holds this before the store exists (see ``CacheStore/open(at:access:busyTimeout:interrupt:)``).
+public final class OpeningInterrupt: @unchecked Sendable {
+    let interruption = Interruption()
+
+    public init() {}
+
+    /// Stops the open's wait for a lock, from any thread.
+    public func interrupt() { interruption.request() }
 }

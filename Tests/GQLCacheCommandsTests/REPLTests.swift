@@ -116,7 +116,7 @@ final class REPLTests: CommandTestCase {
     func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let stores = OpenStores()
-        let store = try stores.store(path: cache, access: .readOnly, busyTimeout: 5) { try CacheStore.open(at: cache) }
+        let store = try stores.store(path: cache, access: .readOnly, busyTimeout: 5) { _ in try CacheStore.open(at: cache) }
         // Ctrl-C pressed after a command's last transaction: it is kept for the command...
         stores.interruptAll()
         XCTAssertThrowsError(try store.read { tx in try tx.recordCount() })
@@ -133,7 +133,7 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let stores = OpenStores()
         func count(_ access: CacheStore.Access) throws -> Int {
-            let store = try stores.store(path: cache, access: access, busyTimeout: 5) { try CacheStore.open(at: cache, access: access) }
+            let store = try stores.store(path: cache, access: access, busyTimeout: 5) { _ in try CacheStore.open(at: cache, access: access) }
             return try store.read { tx in try tx.recordCount() }
         }
         XCTAssertEqual(try count(.readOnly), 10)
@@ -576,6 +576,35 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(lines[2].contains("(waited 0.3s)"), "a command's own --busy-timeout wins: \(stderr.text)")
     }
 
+    /// Ctrl-C while a REPL command waits to open the file (the app holds
+    /// its exclusive lock) stops the wait: it reaches the store being
+    /// opened, not only the stores already open.
+    func testAnInterruptStopsTheWaitOfAStoreBeingOpened() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
+        defer { app.finish() }
+        let stores = OpenStores()
+        let started = Date()
+        let outcome = UncheckedResult()
+        let opening = Thread {
+            outcome.value = Result {
+                try stores.store(path: cache, access: .readOnly, busyTimeout: 60) {
+                    try CacheStore.open(at: cache, access: .readOnly, busyTimeout: 60, interrupt: $0)
+                }
+            }
+            outcome.done.signal()
+        }
+        opening.start()
+        usleep(300_000)
+        stores.interruptAll()
+        XCTAssertEqual(outcome.done.wait(timeout: .now() + 20), .success, "the open stopped waiting")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        guard case .failure(CacheStoreError.interrupted(let path))? = outcome.value else {
+            return XCTFail("expected an interrupted open, got \(String(describing: outcome.value))")
+        }
+        XCTAssertEqual(path, cache)
+    }
+
     /// Starting the REPL on a file the app holds fails after the wait given,
     /// with the option to raise named.
     func testREPLThatCannotOpenItsFileSaysToRaiseBusyTimeout() throws {
@@ -874,4 +903,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertFalse(GraphQLInput.isComplete("{ hero # }\n"))
         XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: """ } """) }"#))
     }
+}
+
+/// What a thread gave, for the test that waits on it.
+private final class UncheckedResult: @unchecked Sendable {
+    var value: Result<CacheStore, Error>?
+    let done = DispatchSemaphore(value: 0)
 }

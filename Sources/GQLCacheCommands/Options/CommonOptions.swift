@@ -26,7 +26,7 @@ struct CacheFileArgument: ParsableArguments {
     static func openForReading(_ path: String, _ context: CommandContext, busyTimeout: Double, shared: Bool = true) throws -> CacheStore {
         let openStores = shared ? context.openStores : nil
         let store = try openStores?.store(path: path, access: .readOnly, busyTimeout: busyTimeout) {
-            try CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout)
+            try CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout, interrupt: $0)
         } ?? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout)
         if store.isImmutableSnapshot, let wal = store.fileSizes().wal, wal > 0 {
             context.warn(
@@ -105,7 +105,7 @@ struct WriteOptions: ParsableArguments {
     /// command that writes decides for itself.
     func openForWriting(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
         let store = try context.openStores?.store(path: file.path, access: .readWrite, busyTimeout: busyTimeout) {
-            try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
+            try CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout, interrupt: $0)
         } ?? CacheStore.open(at: file.path, access: .readWrite, busyTimeout: busyTimeout)
         context.watchForStopSignals(store)
         context.closeWhenDone(store)

@@ -370,7 +370,7 @@ public final class REPLSession {
     func readStore() throws -> CacheStore {
         // The store a read-only command opens with the session's wait: one connection for both.
         try stores.store(path: cachePath, access: .readOnly, busyTimeout: busyTimeout) {
-            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: busyTimeout)
+            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: busyTimeout, interrupt: $0)
         }
     }
 
@@ -378,7 +378,7 @@ public final class REPLSession {
     /// while the app holds an exclusive lock, and then offers nothing.
     func completionStore() throws -> CacheStore {
         try stores.store(path: cachePath, access: .readOnly, busyTimeout: ShellCompletion.busyTimeout) {
-            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: ShellCompletion.busyTimeout)
+            try CacheStore.open(at: cachePath, access: .readOnly, busyTimeout: ShellCompletion.busyTimeout, interrupt: $0)
         }
     }
 

@@ -342,6 +342,8 @@ public final class OpenStores: @unchecked Sendable {
     }
 
     private var stores: [Key: (store: CacheStore, file: FileIdentity?)] = [:]
+    /// The interrupt of the store being opened, while one is.
+    private var opening: OpeningInterrupt?
     private let lock = NSLock()
 
     public init() {}
@@ -350,7 +352,7 @@ public final class OpenStores: @unchecked Sendable {
     /// deletes its cache and makes a new one (at logout, say) leaves a
     /// kept store reading the deleted file: when the path names another
     /// file than it did, the old store is closed and the file opened again.
-    func store(path: String, access: CacheStore.Access, busyTimeout: Double, open: () throws -> CacheStore) throws -> CacheStore {
+    func store(path: String, access: CacheStore.Access, busyTimeout: Double, open: (OpeningInterrupt) throws -> CacheStore) throws -> CacheStore {
         let key = Key(path: path, access: access, busyTimeout: busyTimeout)
         let file = FileIdentity(path: path)
         if let kept = lock.withLock({ stores[key] }) {
@@ -359,14 +361,21 @@ public final class OpenStores: @unchecked Sendable {
             lock.withLock { stores[key] = nil }
             try? kept.store.close()
         }
-        let store = try open()
+        // A Ctrl-C while the open waits for the app's lock stops that wait.
+        let interrupt = OpeningInterrupt()
+        lock.withLock { opening = interrupt }
+        defer { lock.withLock { opening = nil } }
+        let store = try open(interrupt)
         lock.withLock { stores[key] = (store, file) }
         return store
     }
 
-    /// Stops whatever statement any open store is running (Ctrl-C).
+    /// Stops whatever statement any open store is running, and the wait of
+    /// one being opened (Ctrl-C).
     public func interruptAll() {
-        for kept in lock.withLock({ Array(stores.values) }) { kept.store.interrupt() }
+        let (kept, opening) = lock.withLock { (Array(stores.values), self.opening) }
+        for kept in kept { kept.store.interrupt() }
+        opening?.interrupt()
     }
 
     /// Forgets interrupts no transaction answered, before a new command.
