@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int write_end = -1;
@@ -37,7 +38,66 @@ int gqlcache_catch_stop_signals(void) {
     return ends[0];
 }
 
+// The pager reading the output, while one does (see gqlcache_page_through).
+static volatile pid_t pager_pid = 0;
+static volatile int pager_fd = -1;
+static const int pager_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static int pager_caught[4] = {0, 0, 0, 0};
+
+// Ends the pager's input and waits for the user to quit it; safe in a
+// signal handler (close and waitpid are).
+static void wait_for_pager(void) {
+    pid_t pid = pager_pid;
+    if (pid <= 0) return;
+    int fd = pager_fd;
+    pager_fd = -1;
+    if (fd >= 0) close(fd);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    pager_pid = 0;
+}
+
+static void end_with_pager(int signal) {
+    wait_for_pager();
+    gqlcache_die_of(signal);
+}
+
+void gqlcache_page_through(int pid, int fd) {
+    pager_pid = pid;
+    pager_fd = fd;
+    struct sigaction action, current;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = end_with_pager;
+    sigemptyset(&action.sa_mask);
+    // The other stop signals wait while the pager is waited for.
+    for (int index = 0; index < 4; index++) sigaddset(&action.sa_mask, pager_signals[index]);
+    for (int index = 0; index < 4; index++) {
+        // A signal something else catches (a write's rollback) is left to it.
+        sigaction(pager_signals[index], NULL, &current);
+        if (current.sa_handler != SIG_DFL) continue;
+        sigaction(pager_signals[index], &action, NULL);
+        pager_caught[index] = 1;
+    }
+}
+
+void gqlcache_pager_input_closed(void) { pager_fd = -1; }
+
+void gqlcache_pager_done(void) {
+    pager_pid = 0;
+    pager_fd = -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    for (int index = 0; index < 4; index++) {
+        if (pager_caught[index]) sigaction(pager_signals[index], &action, NULL);
+        pager_caught[index] = 0;
+    }
+}
+
 void gqlcache_die_of(int signal) {
+    // Never leave a pager behind on the terminal, drawing over the shell's prompt.
+    wait_for_pager();
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = SIG_DFL;

@@ -177,6 +177,31 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
     }
 
+    /// Ctrl-C reaches the pager too, which carries on (less stays until it
+    /// is quit): the process waits for it before it ends, as git does, or
+    /// the pager would be left drawing over the shell's prompt.
+    func testCtrlCWaitsForThePagerBeforeTheProcessEnds() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let pager = path("pager.sh")
+        // Like less: Ctrl-C does not end it; it reads to the end, then quits a moment later.
+        try "trap '' INT; cat > /dev/null; sleep 1; echo PAGER-QUIT\n".write(toFile: pager, atomically: true, encoding: .utf8)
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
+        defer { app.finish() }
+        let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm PS1='$ ' bash --norc --noprofile")
+        defer { terminal.kill() }
+        try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache) --busy-timeout 60\n")
+        usleep(700_000)
+        try terminal.press("C-c")
+        try terminal.waitFor("PAGER-QUIT")
+        usleep(500_000)
+        // The shell's next prompt comes after the pager quit, not before.
+        let screen = try terminal.screen()
+        let quit = try XCTUnwrap(screen.range(of: "PAGER-QUIT"), screen)
+        let prompt = try XCTUnwrap(screen.range(of: "\n$", options: .backwards), screen)
+        XCTAssertLessThan(quit.lowerBound, prompt.lowerBound, "the process ended after its pager: \(screen)")
+    }
+
     /// export -o writes a temporary file beside the target: a signal that
     /// ends the process removes it first, and the target is never made.
     func testASignalDuringAnExportToAFileLeavesNoTemporaryFile() throws {

@@ -10,7 +10,20 @@
 /// signals then keep their default action).
 int gqlcache_catch_stop_signals(void);
 
-/// Gives `signal` its default action back and raises it: the process ends as
+/// A pager (process `pid`) reads the output from the pipe end `fd`: a
+/// signal that ends the process first closes `fd` and waits for the user to
+/// quit the pager, as git does, so that no pager is left drawing over the
+/// shell's prompt. Signals nothing else catches are caught for this.
+void gqlcache_page_through(int pid, int fd);
+
+/// The pager's input was closed by the process itself.
+void gqlcache_pager_input_closed(void);
+
+/// The pager has quit: signals go back to their default action.
+void gqlcache_pager_done(void);
+
+/// Gives `signal` its default action back and raises it (after waiting for
+/// a pager, as above): the process ends as
 /// it would have without the handler (status 128 + signal in a shell).
 void gqlcache_die_of(int signal);
 

@@ -1,3 +1,4 @@
+import CSignals
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -64,6 +65,8 @@ final class Pager {
         // A pager quit before the end of the output makes writes fail (EPIPE)
         // rather than kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // Ctrl-C before the output ends leaves no pager behind.
+        gqlcache_page_through(pid, fds[1])
         return Pager(pid: pid, writeEnd: fds[1])
     }
 
@@ -78,8 +81,10 @@ final class Pager {
     /// Flushes what is left, closes the pipe and waits for the pager to quit.
     func finish() {
         sink.flush()
+        gqlcache_pager_input_closed()
         close(writeEnd)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        gqlcache_pager_done()
     }
 }
