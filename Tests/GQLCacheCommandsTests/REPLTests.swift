@@ -215,6 +215,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(listed.stdout.contains("└─ [0] → Starship:3001 (Starship)\n"), "expanded one level: \(listed.stdout)")
     }
 
+    /// Tab offers ls what it offers cd: `..` and the fields that hold
+    /// references, which ls shows without going there.
+    func testLsShowsTheRecordAFieldOrDotDotNamesAsCdWouldGo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE)", "ls friends.1", "ls ..", "pwd"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        let titles = run.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !"├└│".contains($0.first!) }
+        XCTAssertEqual(titles, ["Human:1002 (Human)", "QUERY_ROOT", "QUERY_ROOT → Droid:2001"])
+    }
+
     func testGraphQLTypedOverSeveralLinesRunsWithRead() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["query {", "  hero(episode: NEWHOPE) {", "    name # a } in a comment", "  }", "}", "{ human(id: \"1000\") { name } }"])

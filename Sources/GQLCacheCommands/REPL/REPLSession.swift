@@ -8,7 +8,7 @@ public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
         ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. — go to a record, follow a reference of this one, or go back"),
-        ("ls", "ls — show the record you are at (ls KEY shows another)"),
+        ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
         ("pwd", "pwd — the references followed to get here"),
         ("open", "open FILE — switch to another cache file"),
@@ -194,7 +194,9 @@ public final class REPLSession {
             context.print(trail.map(\.display).joined(separator: " → "))
             return .success
         case "ls":
-            // As show: with no key named (ls --depth 2), the record you are at.
+            // As show: with no key named (ls --depth 2), the record you are at;
+            // `ls FIELD` and `ls ..` name a record as cd names it.
+            if arguments.count == 1, let key = listedRecord(arguments[0]) { return runCommand(["show", "--", key.rawValue]) }
             return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments)
         case "open":
             return open(arguments)
@@ -468,6 +470,18 @@ public final class REPLSession {
         } catch {
             context.report(.io, "\(error)")
             return .io
+        }
+    }
+
+    /// The record `ls TARGET` shows when TARGET is what `cd` takes besides
+    /// a key: `..` (the record before this one) or a field of this record
+    /// that holds a reference (`friends.0`). Nil: TARGET is taken as a key.
+    private func listedRecord(_ target: String) -> CacheKey? {
+        if target == ".." { return trail.count > 1 ? trail[trail.count - 2] : current }
+        guard !target.hasPrefix("-"), let store = try? readStore() else { return nil }
+        return try? store.read { tx in
+            guard let record = try tx.record(for: current) else { return nil }
+            return try Self.follow(target, in: record)
         }
     }
 
