@@ -531,6 +531,21 @@ final class REPLTests: CommandTestCase {
             """)
     }
 
+    /// The first edit of a session starts from empty braces: saved as they
+    /// are, nothing was typed, and nothing runs.
+    func testAnEditThatLeavesTheStartingBracesRunsNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink(), stderr = StringSink()
+        let context = CommandContext(stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false,
+                                     stdoutIsTerminal: false, environment: ["EDITOR": "true"])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        let status = session.run(reader: SourceLineReader(lines: ["edit"]), bail: false)
+        XCTAssertEqual(status, .success, stderr.text)
+        XCTAssertEqual(stdout.text, "empty query; nothing run\n")
+        XCTAssertEqual(stderr.text, "")
+    }
+
     func testGqlcacheFollowedByAFileOpensTheREPLOnIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache(cache, "-c", "keys --count")

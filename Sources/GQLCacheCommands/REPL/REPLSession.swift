@@ -528,8 +528,9 @@ public final class REPLSession {
         } catch {
             return .io
         }
+        // Nothing typed: the file emptied, or the starting braces left as they were.
         guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            !text.filter({ !$0.isWhitespace }).isEmpty, text.filter({ !$0.isWhitespace }) != "{}"
         else {
             context.print("empty query; nothing run")
             return .success
