@@ -40,6 +40,13 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(help.contains("USAGE: keys [<pattern>] [--mode <mode>]"), help)
         XCTAssertFalse(help.contains("cache-file"), help)
         XCTAssertFalse(help.contains("container."), "the file argument's wrapped help goes with it")
+        // A command's --help is 'help NAME', for the REPL's own commands too.
+        let flagged = try repl(cache, ["keys --help"])
+        XCTAssertEqual(flagged.stdout, help)
+        let own = try repl(cache, ["ls -h", "cd --help"])
+        XCTAssertEqual(own.status, .success, own.stderr)
+        XCTAssertTrue(own.stdout.hasPrefix("ls — show the record you are at"), own.stdout)
+        XCTAssertTrue(own.stdout.contains("\ncd KEY | cd FIELD"), own.stdout)
         XCTAssertTrue(help.contains("  <pattern>               Only keys matching this pattern"), help)
         // A usage too long for one line puts [<options>] before the file.
         for command in ["rm", "gc"] {

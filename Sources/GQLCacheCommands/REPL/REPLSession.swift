@@ -175,6 +175,11 @@ public final class REPLSession {
         }
         guard let command = words.first else { return lastStatus }
         let arguments = Array(words.dropFirst())
+        // 'keys --help' is 'help keys': the prompt's own form, not the shell's
+        // usage with a cache file ('ls --help' is ls's, not show's).
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }), command != "help", command != "?" {
+            return help([command])
+        }
         if let extra = arguments.first, ["quit", "exit", "..", "back", "pwd", "status"].contains(command) {
             // Said, not dropped: 'exit 3' would otherwise end with another status than the one typed.
             let ending = ["quit", "exit"].contains(command) ? " (the REPL ends with the last command's status)" : ""
