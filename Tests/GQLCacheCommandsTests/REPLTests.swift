@@ -40,6 +40,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(help.contains("USAGE: keys [<pattern>] [--mode <mode>]"), help)
         XCTAssertFalse(help.contains("cache-file"), help)
         XCTAssertFalse(help.contains("container."), "the file argument's wrapped help goes with it")
+        // A hint naming another command names it as typed at the prompt.
+        let hinted = try repl(cache, ["rm --match '' --force"])
+        XCTAssertTrue(hinted.stderr.contains("to remove every record use 'clear'"), hinted.stderr)
+        XCTAssertTrue(gqlcache("rm", cache, "--match", "", "--force").stderr.contains("use 'gqlcache clear'"))
         // A command's --help is 'help NAME', for the REPL's own commands too.
         let flagged = try repl(cache, ["keys --help"])
         XCTAssertEqual(flagged.stdout, help)

@@ -38,7 +38,7 @@ extension GQLCache {
                     damagedKeys: census.damagedKeys, largest: census.largest, rowOrderBreak: census.rowOrderBreak)
             } }
             switch output.format {
-            case .text: context.stdout.write(overview.text())
+            case .text: context.stdout.write(context.atThePrompt(overview.text()))
             case .json, .jsonl: output.format.emit(overview.json(), to: context)
             }
             if overview.damagedCount > 0 {

@@ -164,14 +164,26 @@ public final class CommandContext {
     /// and `show B A` end alike.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(Self.oneLine(message))\n")
+        stderr.write("gqlcache: \(Self.oneLine(atThePrompt(message)))\n")
         if status.rawValue > self.status.rawValue { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
     public func warn(_ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: warning: \(Self.oneLine(message))\n")
+        stderr.write("gqlcache: warning: \(Self.oneLine(atThePrompt(message)))\n")
+    }
+
+    /// `text` with each command it names ('gqlcache doctor') as it is typed
+    /// where this command runs: at the REPL's prompt, without `gqlcache`
+    /// ('doctor'). The shell's own commands (repl, completions) keep it.
+    func atThePrompt(_ text: String) -> String {
+        guard isREPLCommand, text.contains("'gqlcache ") else { return text }
+        var text = text
+        for name in GQLCache.commandNames where name != "repl" && name != "completions" {
+            text = text.replacingOccurrences(of: "'gqlcache \(name)", with: "'\(name)")
+        }
+        return text
     }
 
     /// `message` with its control characters escaped as JSON escapes them
