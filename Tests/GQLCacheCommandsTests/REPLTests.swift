@@ -385,6 +385,7 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(confirmed.stderr.contains("remove 1 record from \(cache) (Starship:3001)? [y/N]"), confirmed.stderr)
         XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
         XCTAssertTrue(confirmed.stdout.hasSuffix("\nQUERY_ROOT\n\n"), "the removed record is left: \(confirmed.stdout)")
+        XCTAssertTrue(confirmed.stderr.hasSuffix("gqlcache: Starship:3001 is gone; now at QUERY_ROOT\n"), "and the move said: \(confirmed.stderr)")
         // Where clear clears the screen in a shell or redis-cli, the question says what it does here.
         let cleared = try repl(cache, ["clear"], interactive: true, answers: ["n"])
         XCTAssertTrue(cleared.stderr.contains(

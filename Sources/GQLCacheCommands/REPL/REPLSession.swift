@@ -336,11 +336,15 @@ public final class REPLSession {
         }
     }
 
-    /// After a removal, `cd` places that are gone are left.
+    /// After a removal, `cd` places that are gone are left, and the move said.
     private func dropRemovedRecordsFromTrail() throws {
         let store = try readStore()
         let existing = try store.read { tx in try tx.existingKeys(among: trail) }
+        let before = current
         while trail.count > 1, let last = trail.last, !existing.contains(last) { trail.removeLast() }
+        if current != before, !context.isQuiet {
+            context.stderr.write("gqlcache: \(before.display) is gone; now at \(current.display)\n")
+        }
     }
 
     /// A CLI command's help as the REPL takes the command: without the
