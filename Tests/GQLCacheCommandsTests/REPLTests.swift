@@ -179,7 +179,7 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let field = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
         let run = try repl(cache, ["cd '\(field)'", "cd '\(field).0.0'", "pwd", "cd /", "cd '\(field)[1][0]'", "pwd"])
-        XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0'\"\n")
+        XCTAssertEqual(run.stderr, "gqlcache: \(field) is a list of 2; say which element, e.g. \"cd '\(field).0.0'\"\n")
         XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT → Droid:2001\n")
         XCTAssertEqual(run.status, .success)
         // Typed bare, the key splits at its space: the hint quotes it.
@@ -196,11 +196,12 @@ final class REPLTests: CommandTestCase {
     func testCdToAKeyAndItsMistakesAreExplained() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(
-            cache, ["cd Starship:3001", "pwd", "cd /", "cd friends", "cd hero(episode:NEWHOPE)", "cd friends", "cd name", "cd friends.2", "cd Human:100"])
+            cache, ["cd Starship:3001", "pwd", "cd /", "cd friends", "cd hero(episode:NEWHOPE)", "cd friends", "cd appearsIn", "cd name", "cd friends.2", "cd Human:100"])
         XCTAssertEqual(run.stdout, "QUERY_ROOT → Starship:3001\n")
         XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
             "gqlcache: no field 'friends' with a reference in QUERY_ROOT, and no record 'friends'; fields with references: hero(episode:NEWHOPE), human(id:1000), reviews(episode:JEDI,first:2), search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])",
             "gqlcache: friends is a list of 3; say which element, e.g. 'cd friends.0'",
+            "gqlcache: appearsIn is a list of 3 holding no reference, so there is nothing to go to",
             "gqlcache: name holds a value, not a reference",
             "gqlcache: friends.2 is null, not a reference",
             "gqlcache: no field 'Human:100' with a reference in Droid:2001, and no record 'Human:100'; fields with references: friends, friendsConnection(after:null,first:2); nearest keys: Human:1000, Human:1002",

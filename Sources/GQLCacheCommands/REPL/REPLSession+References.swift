@@ -21,8 +21,13 @@ extension REPLSession {
         switch value {
         case .reference(let key): return key
         case .list(let elements):
+            // The first element that leads to a reference, as the example: a list of
+            // values (appearsIn) has none to go to.
+            guard let first = firstReference(in: elements) else {
+                throw CommandFailure(.usage, "\(path) is a list of \(elements.count) holding no reference, so there is nothing to go to")
+            }
             // The example is typed as shown: a key with spaces or quotes in it comes quoted.
-            let example = "cd " + ShellWords.quote(path + ".0")
+            let example = "cd " + ShellWords.quote(path + first.map { ".\($0)" }.joined())
             let shown = example.contains("'") ? "\"\(example)\"" : "'\(example)'"
             throw CommandFailure(.usage, "\(path) is a list of \(elements.count); say which element, e.g. \(shown)")
         case .null:
@@ -30,6 +35,19 @@ extension REPLSession {
         default:
             throw CommandFailure(.usage, "\(path) holds a value, not a reference")
         }
+    }
+
+    /// The indexes of the first reference in `elements`, in lists at any
+    /// depth (`[1, 0]`), or nil when they hold none.
+    private static func firstReference(in elements: [FieldValue]) -> [Int]? {
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .reference: return [index]
+            case .list(let inner): if let found = firstReference(in: inner) { return [index] + found }
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// Splits `friends.1`, `friends[1]` or `grid.0.1` into a field of
