@@ -33,6 +33,22 @@ final class StopSignalTests: CommandTestCase {
         return (process, stdout, stderr)
     }
 
+    /// The REPL on `cache`, fed `script` through a pipe kept open, once it
+    /// has printed the `pwd` that ends the script (`QUERY_ROOT`): it then
+    /// waits for its next line.
+    func startREPL(_ cache: String, script: String) throws -> (Process, input: Pipe, stderr: Pipe, printed: String) {
+        let input = Pipe()
+        let (process, stdout, stderr) = try start(["repl", cache], input: input)
+        input.fileHandleForWriting.write(Data(script.utf8))
+        var printed = ""
+        while !printed.contains("QUERY_ROOT\n") {
+            let data = stdout.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        return (process, input, stderr, printed)
+    }
+
     /// Waits until the write has changed a page (SQLite made its -journal), then sends `signal`.
     func signalOnceWriting(_ process: Process, cache: String, _ signal: Int32) throws {
         let deadline = Date().addingTimeInterval(60)
@@ -121,16 +137,8 @@ final class StopSignalTests: CommandTestCase {
     func testASignalWhileNothingIsBeingWrittenEndsTheProcessAsBefore() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // A script fed to the REPL: it writes, then waits for its next line.
-        let input = Pipe()
-        let (process, stdout, stderr) = try start(["repl", cache], input: input)
         // `pwd` printed: the removal's command has ended, and the REPL waits for a line.
-        input.fileHandleForWriting.write(Data("rm Human:1000\npwd\n".utf8))
-        var printed = ""
-        while !printed.contains("QUERY_ROOT\n") {
-            let data = stdout.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            printed += String(decoding: data, as: UTF8.self)
-        }
+        let (process, input, stderr, printed) = try startREPL(cache, script: "rm Human:1000\npwd\n")
         XCTAssertTrue(printed.contains("removed 1 record"), printed)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
@@ -153,15 +161,7 @@ final class StopSignalTests: CommandTestCase {
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         defer { setrlimit(Int32(RLIMIT_CORE.rawValue), &saved) }
         let cache = try copyOfFixture("starwars.sqlite")
-        let input = Pipe()
-        let (process, stdout, stderr) = try start(["repl", cache], input: input)
-        input.fileHandleForWriting.write(Data("pwd\n".utf8))
-        var printed = ""
-        while !printed.contains("QUERY_ROOT\n") {
-            let data = stdout.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            printed += String(decoding: data, as: UTF8.self)
-        }
+        let (process, input, stderr, _) = try startREPL(cache, script: "pwd\n")
         kill(process.processIdentifier, SIGQUIT)
         // The crash reporter held the process: wait a while, not forever.
         let deadline = Date().addingTimeInterval(20)
