@@ -395,8 +395,13 @@ private struct Pass {
             order.append(key)
         }
         var entries: [(fieldKey: String, value: FieldValue, path: [PathComponent])] = []
-        let selected = collected ?? collector.collect(
-            selections, typename: typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }, parentType: type)
+        // The field's type when it is an object type: the type of every object there.
+        let objectType = type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }
+        // Below the root, the type a new object without __typename has, as
+        // the app's generated model for it has (a fragment's root is the
+        // record at its key, whose type is its own).
+        let schemaTypename = path.isEmpty ? nil : objectType
+        let selected = collected ?? collector.collect(selections, typename: typename ?? objectType, parentType: type)
         if normalizer.refusesUnselected {
             let names = Set(selected.map(\.0))
             if let extra = object.keys.filter({ $0 != "__typename" && !names.contains($0) }).sorted(by: byteOrder).first {
@@ -409,14 +414,11 @@ private struct Pass {
         for (responseKey, fields) in selected {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
-            // A new object below the root whose field's type is an object
-            // type has that type, as the app's generated model for it has.
-            let schemaTypename = path.isEmpty ? nil : type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }
             guard let value = object[responseKey] ?? (responseKey == "__typename" ? schemaTypename.map(FieldValue.string) : nil) else {
                 if existing.absent.contains(fieldPath.map(\.description).joined(separator: ".")) { continue }
                 var message = "the data has no '\(responseKey)', which the selection asks for"
                 if responseKey == "__typename" {
-                    let example = typename ?? type.flatMap { schema?.isObjectType($0) == true ? $0 : nil } ?? "TypeName"
+                    let example = typename ?? objectType ?? "TypeName"
                     message += " (Apollo's generated models always carry it); give it for each new object, e.g. \"__typename\": \"\(example)\""
                 }
                 throw NormalizationError(path: fieldPath, message: message)
@@ -469,7 +471,7 @@ private struct Pass {
         // an object type (not for a fragment's root: the record at its key
         // has a type of its own, which the data alone may change).
         if !(path.isEmpty && rootIsOperation), records[key]!["__typename"] == nil,
-            let known = typename ?? (path.isEmpty ? nil : type.flatMap({ schema?.isObjectType($0) == true ? $0 : nil }))
+            let known = typename ?? schemaTypename
         {
             records[key]!["__typename"] = .string(known)
         }
