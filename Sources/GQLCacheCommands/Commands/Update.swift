@@ -75,13 +75,7 @@ extension GQLCache {
                 throw ValidationError("--set takes path=value, e.g. hero.name=R2-D2; got '\(assignment)'")
             }
             // Two values for one path: only the last would be written.
-            var values: [Substring: Substring] = [:]
-            for assignment in assignments {
-                let path = assignment.prefix { $0 != "=" }, value = assignment.drop { $0 != "=" }.dropFirst()
-                if let earlier = values.updateValue(value, forKey: path), earlier != value {
-                    throw ValidationError("--set \(path) is given twice, as '\(earlier)' and '\(value)'; give one value")
-                }
-            }
+            try DocumentOptions.refuseTwoValues(in: assignments, of: "--set")
             // A path set after one inside it replaces what that one changed.
             let paths = assignments.map { $0.prefix { $0 != "=" }.split(separator: ".", omittingEmptySubsequences: false) }
             for (index, inner) in paths.enumerated() {

@@ -55,11 +55,18 @@ struct DocumentOptions: ParsableArguments {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
         // Two values for one variable: only the last would be used.
+        try Self.refuseTwoValues(in: variableAssignments, of: "--var")
+    }
+
+    /// Refuses `name=value` assignments of `option` that give one name two
+    /// different values: only the last would count, and the other be
+    /// dropped without a word.
+    static func refuseTwoValues(in assignments: [String], of option: String) throws {
         var values: [Substring: Substring] = [:]
-        for assignment in variableAssignments {
+        for assignment in assignments {
             let name = assignment.prefix { $0 != "=" }, value = assignment.drop { $0 != "=" }.dropFirst()
             if let earlier = values.updateValue(value, forKey: name), earlier != value {
-                throw ValidationError("--var \(name) is given twice, as '\(earlier)' and '\(value)'; give one value")
+                throw ValidationError("\(option) \(name) is given twice, as '\(earlier)' and '\(value)'; give one value")
             }
         }
     }

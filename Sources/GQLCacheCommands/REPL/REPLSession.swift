@@ -538,9 +538,7 @@ public final class REPLSession {
             return .io
         }
         // Nothing typed: the file emptied, or the starting braces left as they were.
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-            !text.filter({ !$0.isWhitespace }).isEmpty, text.filter({ !$0.isWhitespace }) != "{}"
-        else {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !["", "{}"].contains(text.filter { !$0.isWhitespace }) else {
             context.print("empty query; nothing run")
             return .success
         }
