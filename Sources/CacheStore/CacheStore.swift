@@ -76,8 +76,16 @@ public final class CacheStore: Sendable {
         at path: String, access: Access = .readOnly, busyTimeout: Double = 5, interrupt: OpeningInterrupt? = nil
     ) throws -> CacheStore {
         let interruption = interrupt?.interruption ?? Interruption()
+        return try reportingInterrupt(interruption, path: path) {
+            try open(at: path, access: access, busyTimeout: busyTimeout, interruption: interruption)
+        }
+    }
+
+    /// Runs `body`; a wait for another process's lock that was given up
+    /// for a pending interrupt fails as the interrupt it was, not as busy.
+    private static func reportingInterrupt<T>(_ interruption: Interruption, path: String, _ body: () throws -> T) throws -> T {
         do {
-            return try open(at: path, access: access, busyTimeout: busyTimeout, interruption: interruption)
+            return try body()
         } catch CacheStoreError.busy where interruption.isPending {
             throw CacheStoreError.interrupted(path: path)
         }
@@ -395,12 +403,7 @@ public final class CacheStore: Sendable {
     /// committed), and the next one starts afresh.
     private func answeringInterrupts<T>(_ body: () throws -> T) throws -> T {
         defer { interruption.take() }
-        do {
-            return try StoreErrors.mapping(path: path, waited: busyTimeout, body)
-        } catch CacheStoreError.busy where interruption.isPending {
-            // The wait for another process's lock was given up for the interrupt.
-            throw CacheStoreError.interrupted(path: path)
-        }
+        return try Self.reportingInterrupt(interruption, path: path) { try StoreErrors.mapping(path: path, waited: busyTimeout, body) }
     }
 
     /// Sizes of the database and of the journal files beside it.
