@@ -34,7 +34,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, """
             \(cache): no problems in 10 records
               SQLite quick_check: ok
-              WAL: no changes waiting for a checkpoint
+              journal mode: delete (no WAL)
               reachability: every record reached from QUERY_ROOT, MUTATION_ROOT
 
             """)
@@ -51,7 +51,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, """
             \(cache): 1 problem in 9 records
               SQLite quick_check: ok
-              WAL: no changes waiting for a checkpoint
+              journal mode: delete (no WAL)
               reachability: every record reached from QUERY_ROOT, MUTATION_ROOT
             dangling references (1)
               Droid:2001 friends[1] → Human:1002
@@ -148,7 +148,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .problemsFound)
         XCTAssertEqual(result.lines, [
             #"{"kind":"dangling","from":"Droid:2001","field":"friends","path":[1],"to":"Human:1002"}"#,
-            #"{"kind":"summary","file":"\#(cache)","healthy":false,"records":9,"problemCount":1,"integrityCheck":"integrity_check","roots":["QUERY_ROOT","MUTATION_ROOT"]}"#,
+            #"{"kind":"summary","file":"\#(cache)","healthy":false,"records":9,"problemCount":1,"integrityCheck":"integrity_check","journalMode":"delete","roots":["QUERY_ROOT","MUTATION_ROOT"]}"#,
         ])
     }
 
@@ -309,6 +309,18 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(hero.stdout, #"{"hero":{"name":"R2 😀"}}"# + "\n")
         let diff = gqlcache("diff", original, cache)
         XCTAssertTrue(diff.stdout.contains("~ Human:1000 (damaged in the second file: \(problem))"), diff.stdout)
+    }
+
+    func testAWALModeFileWithEveryChangeCheckpointedSaysSoAndARollbackJournalFileNamesItsMode() throws {
+        let wal = try walCopyOfFixture("starwars.sqlite")
+        let walResult = gqlcache("doctor", wal)
+        XCTAssertEqual(walResult.status, .success, walResult.stderr)
+        XCTAssertTrue(walResult.stdout.contains("\n  WAL: no changes waiting for a checkpoint\n"), walResult.stdout)
+        XCTAssertEqual(try XCTUnwrap(try gqlcache("doctor", wal, "--format", "json").json() as? [String: Any])["journalMode"] as? String, "wal")
+        let rollback = try copyOfFixture("starwars.sqlite", as: "rollback.sqlite")
+        let rollbackResult = gqlcache("doctor", rollback)
+        XCTAssertTrue(rollbackResult.stdout.contains("\n  journal mode: delete (no WAL)\n"), rollbackResult.stdout)
+        XCTAssertFalse(rollbackResult.stdout.contains("WAL:"), rollbackResult.stdout)
     }
 
     func testChangesLeftInTheWALWithoutACheckpointAreAProblem() throws {

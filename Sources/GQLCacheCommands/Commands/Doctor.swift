@@ -34,7 +34,8 @@ extension GQLCache {
             let report = try context.withProgress("checking \(file.path)") { progress in
                 try store.healthReport(fullIntegrityCheck: full, progress: progress)
             }
-            var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL())
+            let journalMode = store.isImmutableSnapshot ? "wal" : try store.read { try $0.journalMode() }
+            var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode)
             rendering.walIsThisSessions = store.fileIsOpenForWritingHere
             rendering.atThePrompt = context.isREPLCommand
             switch output.format {

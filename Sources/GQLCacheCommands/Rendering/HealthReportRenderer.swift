@@ -8,6 +8,8 @@ struct HealthRendering {
     let path: String
     let report: HealthReport
     let pendingWAL: PendingWAL?
+    /// As `PRAGMA journal_mode` says: a file not in WAL mode has no -wal file to check.
+    let journalMode: String
     /// The -wal file's changes may be this session's own: a store of it
     /// that writes has the file open (see ``CacheStore/fileIsOpenForWritingHere``).
     var walIsThisSessions = false
@@ -47,8 +49,10 @@ struct HealthRendering {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
                 + "with the app or sqlite3 to checkpoint\n"
-        } else {
+        } else if journalMode == "wal" {
             text += "  WAL: no changes waiting for a checkpoint\n"
+        } else {
+            text += "  journal mode: \(journalMode) (no WAL)\n"
         }
         let roots = report.roots.map(\.rawValue).joined(separator: ", ")
         if let unread = report.unreadTable {
@@ -201,7 +205,7 @@ struct HealthRendering {
     func summaryMembers() -> [(String, JSONOutput)] {
         [
             ("file", .string(path)), ("healthy", .bool(isHealthy)), ("records", .int(report.recordCount)),
-            ("problemCount", .int(problemCount)), ("integrityCheck", .string(pragma)),
+            ("problemCount", .int(problemCount)), ("integrityCheck", .string(pragma)), ("journalMode", .string(journalMode)),
             ("roots", .array(report.roots.map { .string($0.rawValue) })),
         ]
     }
