@@ -99,6 +99,19 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"data":{"viewer":{"name":"Grace Lovelace"},"user":null},"errors":[{"message":"cache miss at user: record 'QUERY_ROOT' has no field 'user(id:9)'; it has 'user(id:2)'","path":["user"]}]}"# + "\n")
     }
 
+    func testPartialExitsWithTheGravestProblemWhateverTheOrderOfTheFields() throws {
+        let schema = try starwarsSchema(replacing: "mass: Float", with: "mass: Float!", as: "changed.graphqls")
+        let cache = try copyOfFixture("starwars.sqlite")
+        for text in [
+            #"{ hero(episode: JEDI) { name } human(id: "1000") { mass } }"#,
+            #"{ human(id: "1000") { mass } hero(episode: JEDI) { name } }"#,
+        ] {
+            let result = gqlcache("read", cache, "--text", text, "--schema", schema, "--partial", "--format", "json")
+            XCTAssertEqual(result.status, .damagedRecord, text)
+            XCTAssertEqual(try XCTUnwrap(try result.json() as? [String: Any])["errors"].map { ($0 as? [Any])?.count }, 2, text)
+        }
+    }
+
     func testAFragmentIsReadFromTheGivenKey() throws {
         let result = gqlcache("read", blogCache, "--fragment", "UserSummary", "--key", "User:3", "--document", blogDocument, "--format", "json")
         XCTAssertEqual(result.stdout, #"{"id":"3","name":"Edsger Lovelace","handle":"@user3"}"# + "\n")

@@ -86,7 +86,8 @@ extension GQLCache {
                     })))
                 }
                 context.print(JSONOutput.object(members).rendered(pretty: pretty))
-                if let first = result.misses.first { throw CommandFailure(first.status, "") }
+                // The gravest status, whatever the order of the fields: a type error after a miss is still 6.
+                if let gravest = result.misses.map(\.status).max(by: { $0.rawValue < $1.rawValue }) { throw CommandFailure(gravest, "") }
                 return
             }
             guard let data = result.data else {
