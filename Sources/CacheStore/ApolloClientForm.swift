@@ -33,10 +33,10 @@
 ///   object; an object with a string `__ref` beside other members (Apollo
 ///   Client reads it as a reference, and Apollo iOS has no place for the
 ///   rest), and one with a string `$reference` beside other members (Apollo
-///   iOS would read it as a reference, as export says). The `__META` member (`extraRootIds`, what `cache.retain` kept)
-///   is skipped: Apollo iOS has no such notion. An inline
-///   `{"$reference": …}` in the input becomes a reference, as Apollo iOS
-///   itself would read it.
+///   iOS would read it as a reference, as export says), or alone (a value
+///   in Apollo Client's form, which Apollo iOS would read as a reference).
+///   The `__META` member (`extraRootIds`, what `cache.retain` kept) is
+///   skipped: Apollo iOS has no such notion.
 public enum ApolloClientForm {
     /// Apollo iOS root keys and Apollo Client's names for them.
     public static let rootNames: [(key: CacheKey, id: String)] = [
@@ -169,7 +169,11 @@ public enum ApolloClientForm {
             for (name, member) in members { converted[name] = try imported(member, id: id, field: field) }
             return .object(converted)
         case .reference(let target):
-            return .reference(cacheKey(forEntityID: target.rawValue))
+            // In Apollo Client's form {"$reference": …} is a custom-scalar value;
+            // Apollo iOS would read it as a reference, and export would then write {"__ref": …}.
+            throw CacheStoreError.cannotConvert(
+                message: "entity '\(id)', field '\(field)': {\"$reference\": \"\(target)\"} is a value in Apollo Client's form, but Apollo iOS "
+                    + "would read it as a reference to '\(target)'; Apollo Client writes a reference as {\"__ref\": …}")
         case .null, .bool, .int, .double, .number, .string:
             return value
         }

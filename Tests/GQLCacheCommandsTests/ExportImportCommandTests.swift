@@ -223,6 +223,19 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try CacheStore.open(at: cache).format.ddl, .legacy, "the file keeps its layout")
     }
 
+    /// In Apollo Client's form `{"$reference": …}` is a custom-scalar value:
+    /// taken in as an Apollo iOS reference it would come back as `{"__ref": …}`.
+    func testImportRefusesADollarReferenceObjectInTheApolloClientFormAndWritesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let input = path("extract.json")
+        try Data(#"{"Post:9":{"__typename":"Post","meta":{"$reference":"Human:1000"}}}"#.utf8).write(to: URL(fileURLWithPath: input))
+        let result = gqlcache("import", cache, input)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(input): entity 'Post:9', field 'meta': {\"$reference\": \"Human:1000\"} is a value"), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// -o /dev/stdout is standard output, as -o - is: the data alone, no
     /// summary line in it for the next program to choke on.
     func testExportToDevStdoutPrintsTheDataAlone() throws {
