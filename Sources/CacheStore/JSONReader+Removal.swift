@@ -28,13 +28,15 @@ extension JSONReader {
     /// Apollo's separators. Nil when the text is not one well-formed object
     /// or an edited object repeats a member name (which one would be meant
     /// is unclear); the caller then writes the record afresh.
-    static func recordText(_ text: UnsafeBufferPointer<UInt8>, removing tree: RemovalTree) -> String? {
+    /// Bytes are kept as bytes: a string's bytes that are not UTF-8 stay as
+    /// the file holds them, not turned into U+FFFD.
+    static func recordText(_ text: UnsafeBufferPointer<UInt8>, removing tree: RemovalTree) -> [UInt8]? {
         var reader = JSONReader(bytes: text)
         reader.skipWhitespace()
         guard reader.peek() == UInt8(ascii: "{"), let kept = try? reader.removing(tree, depth: 0) else { return nil }
         reader.skipWhitespace()
         guard reader.index == text.count else { return nil }
-        return String(decoding: kept, as: UTF8.self)
+        return kept
     }
 
     /// The text cannot be edited as asked: the record is written afresh.

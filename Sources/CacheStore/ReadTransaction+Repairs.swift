@@ -21,12 +21,12 @@ extension ReadTransaction {
     /// else in the record is written afresh (see
     /// ``JSONReader/recordText(_:removing:)``).
     func forEachReferenceDrop(
-        to targets: Set<CacheKey>, in holders: [CacheKey], _ body: (CacheKey, String) throws -> Void
+        to targets: Set<CacheKey>, in holders: [CacheKey], _ body: (CacheKey, [UInt8]) throws -> Void
     ) throws -> [DroppedReferences] {
         var drops: [DroppedReferences] = []
         for start in stride(from: 0, to: holders.count, by: 500) {
             let batch = Array(holders[start..<min(start + 500, holders.count)])
-            var edits: [CacheKey: (text: String, dropped: [ReferencePath])] = [:]
+            var edits: [CacheKey: (text: [UInt8], dropped: [ReferencePath])] = [:]
             try forEachBatch(of: batch.uniqued(), sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
                 while try Self.step(handle) {
                     guard let key = Self.key(handle, column: 0), let text = Self.column(handle, 1),
@@ -48,10 +48,10 @@ extension ReadTransaction {
 
     /// The text of `kept`: the stored `text` without `dropped`, when taking
     /// them out of it gives exactly `kept`; otherwise `kept` written afresh.
-    static func text(of kept: Record, from text: UnsafeBufferPointer<UInt8>, without dropped: [ReferencePath]) -> String {
-        guard var edited = JSONReader.recordText(text, removing: RemovalTree(removing: dropped)),
-            (try? edited.withUTF8 { try JSONReader.parseRecordFields(utf8: $0, only: nil) }) == kept.fields
-        else { return kept.jsonText }
+    static func text(of kept: Record, from text: UnsafeBufferPointer<UInt8>, without dropped: [ReferencePath]) -> [UInt8] {
+        guard let edited = JSONReader.recordText(text, removing: RemovalTree(removing: dropped)),
+            (try? edited.withUnsafeBufferPointer { try JSONReader.parseRecordFields(utf8: $0, only: nil) }) == kept.fields
+        else { return Array(kept.jsonText.utf8) }
         return edited
     }
 }
@@ -67,7 +67,7 @@ extension ReadWriteTransaction {
         return try forEachReferenceDrop(to: targets, in: holders) { key, text in
             try checkInterrupt()
             try Self.stepping(handle, binding: [key]) {
-                try Self.bind(text, to: handle, at: 2)
+                try text.withUnsafeBufferPointer { try Self.bind(utf8: $0, to: handle, at: 2) }
                 _ = try Self.step(handle)
             }
         }

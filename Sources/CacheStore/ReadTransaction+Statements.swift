@@ -17,10 +17,16 @@ extension ReadTransaction {
     /// Binds `text` to parameter `index` (from 1); SQLite keeps its own copy.
     static func bind(_ text: String, to handle: OpaquePointer, at index: Int32) throws {
         var text = text
-        let code = text.isEmpty
+        try text.withUTF8 { try bind(utf8: $0, to: handle, at: index) }
+    }
+
+    /// Binds `bytes` as TEXT as they are, with no check that they are UTF-8:
+    /// a record's bytes that are not are written back as they were read.
+    static func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, to handle: OpaquePointer, at index: Int32) throws {
+        let code = bytes.isEmpty
             // An empty buffer may have no address, which SQLite would bind as NULL.
             ? sqlite3_bind_text(handle, index, "", 0, transient)
-            : text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
+            : bytes.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
         guard code == SQLITE_OK else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))

@@ -42,10 +42,26 @@ final class GarbageCollectionTests: XCTestCase {
                 + #""meta":{"a":1.0},"__typename":"Odd"}"# + "\n")
     }
 
+    /// Apollo reads bytes that are not UTF-8 as U+FFFD, but the file holds
+    /// them: dropping a reference elsewhere in the record leaves them as they are.
+    func testDroppingReferencesKeepsBytesThatAreNotUTF8() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        // "a\xFFb" in one field, a dangling reference in another.
+        let hex = Array(#"{"bad":"a"#.utf8).map { String(format: "%02X", $0) }.joined() + "FF"
+            + Array(#"b","r":{"$reference":"Gone:1"}}"#.utf8).map { String(format: "%02X", $0) }.joined()
+        try SQLiteShell.run(path, "INSERT INTO records(key, record) VALUES ('U8:1', CAST(X'\(hex)' AS TEXT))")
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        try store.write { tx in _ = try tx.dropReferences(to: ["Gone:1"], in: ["U8:1"]) }
+        let expected = Array(#"{"bad":"a"#.utf8).map { String(format: "%02X", $0) }.joined() + "FF"
+            + Array(#"b"}"#.utf8).map { String(format: "%02X", $0) }.joined()
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT hex(record) FROM records WHERE key = 'U8:1'"), expected + "\n")
+    }
+
     func testRemovingFromRecordTextFallsBackWhereTheTextIsAmbiguous() {
         func edited(_ text: String, _ paths: [ReferencePath]) -> String? {
             var text = text
-            return text.withUTF8 { JSONReader.recordText($0, removing: RemovalTree(removing: paths)) }
+            return text.withUTF8 { JSONReader.recordText($0, removing: RemovalTree(removing: paths)) }.map { String(decoding: $0, as: UTF8.self) }
         }
         let best = ReferencePath(field: "best", path: [], target: "Gone:1")
         XCTAssertEqual(edited(#" {"best":{"$reference":"Gone:1"}} "#, [best]), "{}")
