@@ -92,8 +92,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .corrupt(let path, let message):
             return "\(path): the database file is corrupt (SQLite: \(message))"
         case .damagedFile(let path, let finding):
-            return "\(path): the database file is corrupt (\(finding)); nothing was changed, as a damaged file gets no repair "
-                + "('gqlcache doctor' says more)"
+            return "\(path): the database file is corrupt (\(finding)); nothing was changed, as gqlcache "
+                + "does not write to a damaged file ('gqlcache doctor' says more)"
         case .damagedRecord(let key, let problem):
             return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):

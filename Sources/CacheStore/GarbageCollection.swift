@@ -93,7 +93,7 @@ extension ReadTransaction {
     /// Rows without a key are rare in a sound file and common in a damaged
     /// one (cells read from a broken page): before any is deleted, SQLite's
     /// `quick_check` says which it is. A file without them costs nothing more.
-    func checkSoundForRepair(_ graph: CacheGraph, deletingStrayRows: Bool) throws {
+    public func checkSoundForRepair(_ graph: CacheGraph, deletingStrayRows: Bool = false) throws {
         if let orderBreak = graph.rowOrderBreak { throw CacheStoreError.damagedFile(path: path, finding: orderBreak.description) }
         guard deletingStrayRows, !graph.keylessRowIDs.isEmpty || !graph.blobKeyRows.isEmpty else { return }
         let problems = try sqliteIntegrityCheck(full: false)

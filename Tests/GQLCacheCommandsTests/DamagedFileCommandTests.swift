@@ -74,7 +74,7 @@ final class DamagedFileCommandTests: CommandTestCase {
         let cache = try cacheWithBrokenTablePage()
         let before = try bytes(cache)
         let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); nothing was changed, "
-            + "as a damaged file gets no repair ('gqlcache doctor' says more)\n"
+            + "as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
         for arguments in [["--stray-rows", "--dry-run"], ["--dangling", "--dry-run"], ["--all", "--force"], ["--unreachable", "--force"]] {
             let result = gqlcache(arguments: ["gc", cache] + arguments)
             XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
@@ -84,11 +84,31 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// rm's removals that read the whole table (--cascade, --type,
+    /// --clean-references) decide from that pass, as gc does: on a file
+    /// whose rows come out of order they refuse, dry run or not.
+    func testRmThroughTheGraphRefusesAFileWhoseRowsComeOutOfOrderAndChangesNothing() throws {
+        let cache = try cacheWithBrokenTablePage()
+        let before = try bytes(cache)
+        let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); nothing was changed, "
+            + "as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
+        for arguments in [
+            ["--cascade", "Human:1002", "--force"], ["--type", "Droid", "--force"], ["Human:1002", "--clean-references"],
+            ["--type", "Droid", "--dry-run"], ["--cascade", "Human:1002", "--dry-run"],
+        ] {
+            let result = gqlcache(arguments: ["rm", cache] + arguments)
+            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, message, "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testGcChecksTheFileBeforeDeletingRowsWithoutAKey() throws {
         let cache = try cacheWithKeylessRowAndBrokenIndex()
         let before = try bytes(cache)
         let message = "gqlcache: \(cache): the database file is corrupt (SQLite quick_check: Page 3: free space corruption); "
-            + "nothing was changed, as a damaged file gets no repair ('gqlcache doctor' says more)\n"
+            + "nothing was changed, as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
         for arguments in [["--stray-rows", "--dry-run"], ["--all", "--force"]] {
             let result = gqlcache(arguments: ["gc", cache] + arguments)
             XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")

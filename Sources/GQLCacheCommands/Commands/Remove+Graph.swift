@@ -18,6 +18,8 @@ extension GQLCache.Remove {
         // Types asked for that no record has, named as rm names keys that have no record.
         var absentTypenames: [String] = []
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
+            // Rows out of order: what the pass read may be wrong, as for gc.
+            try tx.checkSoundForRepair(graph)
             if !typenames.isEmpty {
                 untyped = graph.damagedRecords.map(\.key)
                 absentTypenames = graph.absentTypenames(typenames)
