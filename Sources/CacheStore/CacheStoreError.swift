@@ -46,6 +46,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     /// ``CacheGraph/rowOrderBreak``, SQLite's `quick_check`): nothing is
     /// repaired in it.
     case damagedFile(path: String, finding: String)
+    /// A scan in key order met a key not above the one before: the key
+    /// index is damaged, and what was read in its order may be wrong.
+    case keyIndexOutOfOrder(path: String, previous: CacheKey, next: CacheKey)
     case damagedRecord(key: CacheKey, problem: RecordProblem)
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
@@ -94,6 +97,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .damagedFile(let path, let finding):
             return "\(path): the database file is corrupt (\(finding)); nothing was changed, as gqlcache "
                 + "does not write to a damaged file ('gqlcache doctor' says more)"
+        case .keyIndexOutOfOrder(let path, let previous, let next):
+            return "\(path): the database file is corrupt (its key index is out of order: '\(next)' after '\(previous)', which only a damaged index gives); "
+                + "the reading stopped there, and what came before may be wrong too ('gqlcache doctor --full' says more)"
         case .damagedRecord(let key, let problem):
             return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):

@@ -24,8 +24,10 @@ extension ReadTransaction {
         // other store's transaction, whose errors name its own file.
         let left = try StoreErrors.mapping(path: path, waited: 0) { try Row.fetchCursor(try database(), sql: sql) }
         let right = try StoreErrors.mapping(path: other.path, waited: 0) { try Row.fetchCursor(try other.database(), sql: sql) }
-        func nextLeft() throws -> Row? { try StoreErrors.mapping(path: path, waited: 0) { try left.next() } }
-        func nextRight() throws -> Row? { try StoreErrors.mapping(path: other.path, waited: 0) { try right.next() } }
+        var leftOrder = KeyOrderCheck(path: path)
+        var rightOrder = KeyOrderCheck(path: other.path)
+        func nextLeft() throws -> Row? { try Self.checked(try StoreErrors.mapping(path: path, waited: 0) { try left.next() }, &leftOrder) }
+        func nextRight() throws -> Row? { try Self.checked(try StoreErrors.mapping(path: other.path, waited: 0) { try right.next() }, &rightOrder) }
         var counts = ComparisonCounts()
         var a = try nextLeft()
         var b = try nextRight()
@@ -62,6 +64,16 @@ extension ReadTransaction {
             }
         }
         return counts
+    }
+
+    /// `row`, once its key is found above the one before (see ``KeyOrderCheck``).
+    private static func checked(_ row: Row?, _ order: inout KeyOrderCheck) throws -> Row? {
+        guard let row else { return nil }
+        try row.withUnsafeData(atIndex: 0) { data in
+            guard let data else { return }
+            try data.withUnsafeBytes { try order.check($0.bindMemory(to: UInt8.self)) }
+        }
+        return row
     }
 
     /// Byte order of one column of two rows, as SQLite's BINARY collation

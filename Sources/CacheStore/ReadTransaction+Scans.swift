@@ -60,13 +60,38 @@ extension ReadTransaction {
     ) throws {
         let statement = try database().makeStatement(sql: sql)
         let handle = statement.sqliteStatement
+        var order = KeyOrderCheck(path: path)
         try Self.stepping(handle, binding: [CacheKey]()) {
             if let text { try Self.bind(text, to: handle, at: 1) }
             while try Self.step(handle) {
-                guard let key = Self.key(handle, column: 0) else { continue }
+                guard let bytes = Self.column(handle, 0) else { continue }
+                try order.check(bytes)
+                let key = CacheKey(String(decoding: bytes, as: UTF8.self))
                 let record = Self.column(handle, 1).map { String(decoding: $0, as: UTF8.self) }
                 try body(StoredRecord(key: key, text: record), handle)
             }
         }
+    }
+}
+
+/// Checks that a scan in key order (through the key index) meets each key
+/// above the one before, as an index that is sound gives them. A damaged
+/// index can give a key that is not the row's, out of order; a scan that
+/// went on would hand out wrong keys (export) or invent differences (diff).
+struct KeyOrderCheck {
+    let path: String
+    private var previous: [UInt8] = []
+    private var started = false
+
+    init(path: String) { self.path = path }
+
+    mutating func check(_ key: UnsafeBufferPointer<UInt8>) throws {
+        if started && !previous.lexicographicallyPrecedes(key) {
+            throw CacheStoreError.keyIndexOutOfOrder(
+                path: path, previous: CacheKey(String(decoding: previous, as: UTF8.self)), next: CacheKey(String(decoding: key, as: UTF8.self)))
+        }
+        previous.removeAll(keepingCapacity: true)
+        previous.append(contentsOf: key)
+        started = true
     }
 }

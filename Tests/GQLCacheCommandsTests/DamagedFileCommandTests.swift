@@ -35,6 +35,19 @@ final class DamagedFileCommandTests: CommandTestCase {
         return cache
     }
 
+    /// The fixture with one key changed in its key index only, as a
+    /// damaged index page may hold it: `Human:1000`'s entry reads `Zuman:1000`.
+    func cacheWithWrongKeyInIndex() throws -> String {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let page = try XCTUnwrap(Int(try sqliteShell(cache, "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_records_1'")))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let pageRange = (page - 1) * 4096..<page * 4096
+        let found = try XCTUnwrap(bytes.range(of: Data("Human:1000".utf8), in: pageRange))
+        bytes.replaceSubrange(found.lowerBound..<found.lowerBound + 1, with: Data("Z".utf8))
+        try bytes.write(to: URL(fileURLWithPath: cache))
+        return cache
+    }
+
     static let orderBreak = "its rows come out of _id order: _id 0 after _id 10"
 
     func testDoctorNamesRowsOutOfOrderAndWarnsThatWhatItReadMayBeTheDamage() throws {
@@ -102,6 +115,26 @@ final class DamagedFileCommandTests: CommandTestCase {
             XCTAssertEqual(result.stdout, "", "\(arguments)")
         }
         XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// A scan in key order goes through the key index: keys out of order
+    /// there would be exported as the wrong records' keys and make diff
+    /// invent changes. The reading stops with the damage named.
+    func testExportAndDiffStopAtAKeyIndexOutOfOrder() throws {
+        let cache = try cacheWithWrongKeyInIndex()
+        let original = try copyOfFixture("starwars.sqlite", as: "original.sqlite")
+        let message = "\(cache): the database file is corrupt (its key index is out of order: 'Human:1002' after 'Zuman:1000', "
+            + "which only a damaged index gives); the reading stopped there, and what came before may be wrong too ('gqlcache doctor --full' says more)"
+        let export = gqlcache("export", cache)
+        XCTAssertEqual(export.status, ExitStatus.io, export.stderr)
+        XCTAssertEqual(export.stderr, "gqlcache: \(message)\n")
+        let written = gqlcache("export", cache, "-o", path("out.jsonl"))
+        XCTAssertEqual(written.status, ExitStatus.io, written.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.jsonl")), "no export file is left")
+        let diff = gqlcache("diff", original, cache)
+        XCTAssertEqual(diff.status, ExitStatus.io, diff.stdout)
+        XCTAssertEqual(diff.stderr, "gqlcache: \(message)\n")
+        XCTAssertTrue(gqlcache("doctor", cache, "--full").stdout.contains("missing from index"))
     }
 
     func testGcChecksTheFileBeforeDeletingRowsWithoutAKey() throws {

@@ -57,7 +57,7 @@ extension ExitStatus {
         case .busy, .changedWhileRead: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
         case .invalidJSON, .invalidPattern, .cannotConvert, .noRootRecord, .keyHoldsNUL: self = .usage
-        case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .transactionEnded: self = .io
+        case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .keyIndexOutOfOrder, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
     }
