@@ -81,6 +81,14 @@ enum FormatDetector {
         guard Set(names) == ["_id", "key", "record"], names.count == 3 else {
             throw refuse(.unexpectedColumns(names))
         }
+        // Both DDL variants make _id the table's row id (INTEGER PRIMARY KEY);
+        // passes over the table go in _id order and take rows out of it as
+        // damage. A WITHOUT ROWID table, or a primary key of another type,
+        // has an index for its key (origin 'pk'); a rowid alias has none.
+        let idIsRowID = columns.contains { $0["name"] == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
+            && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
+        let primaryKeyIndexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)").filter { $0["origin"] == "pk" }
+        guard idIsRowID, primaryKeyIndexes.isEmpty else { throw refuse(.idNotRowID) }
         // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
         // removals rely on one row per key; both DDL variants keep it.
         let uniqueIndexes: [String] = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")

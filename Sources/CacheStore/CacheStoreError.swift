@@ -14,6 +14,7 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case noRecordsTable(tables: [String])
         case unexpectedColumns([String])
         case keyNotUnique
+        case idNotRowID
         case apollo3PerFieldLayout
     }
 
@@ -138,6 +139,8 @@ extension CacheStoreError.NotACacheReason {
             return "not an Apollo iOS cache: an SQLite database without a 'records' table (tables: \(tables.joined(separator: ", ")))"
         case .unexpectedColumns(let columns):
             return "not an Apollo iOS cache: table 'records' has columns (\(columns.joined(separator: ", "))), expected (_id, key, record)"
+        case .idNotRowID:
+            return "not an Apollo iOS cache: table 'records' does not make '_id' its row id (_id INTEGER PRIMARY KEY, as Apollo's table does)"
         case .keyNotUnique:
             return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on 'key')"
         case .apollo3PerFieldLayout:

@@ -213,6 +213,26 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertNoThrow(try CacheStore.open(at: indexed))
     }
 
+    /// Passes over the table go in `_id` order, the row id in both DDL
+    /// variants: a table where `_id` is not the row id would read as damaged.
+    func testARecordsTableWhoseIdIsNotItsRowIDIsRefused() throws {
+        let directory = try TemporaryDirectory(self)
+        for (name, ddl) in [
+            ("plain-id", "CREATE TABLE records(_id INTEGER, key TEXT UNIQUE, record TEXT)"),
+            ("text-id", "CREATE TABLE records(_id TEXT PRIMARY KEY, key TEXT UNIQUE, record TEXT)"),
+            ("without-rowid", "CREATE TABLE records(_id INTEGER PRIMARY KEY, key TEXT UNIQUE, record TEXT) WITHOUT ROWID"),
+            ("two-column-key", "CREATE TABLE records(_id INTEGER, key TEXT UNIQUE, record TEXT, PRIMARY KEY(_id, key))"),
+        ] {
+            let path = directory.path("\(name).sqlite")
+            try SQLiteShell.run(path, ddl + "; INSERT INTO records VALUES (5, 'QUERY_ROOT', '{}'), (3, 'A:1', '{}');")
+            try assertRefused(path, in: directory, expected: .notACacheFile(path: path, reason: .idNotRowID))
+            try FileManager.default.removeItem(atPath: path)
+        }
+        let lowercase = directory.path("lowercase.sqlite")
+        try SQLiteShell.run(lowercase, "CREATE TABLE records(_id integer primary key, key text unique, record text)")
+        XCTAssertNoThrow(try CacheStore.open(at: lowercase))
+    }
+
     func testTheApollo3PerFieldLayoutIsRecognisedAndRefused() throws {
         let directory = try TemporaryDirectory(self)
         let path = directory.path("apollo3.sqlite")
@@ -249,7 +269,7 @@ final class FormatDetectionTests: XCTestCase {
     func testRefusalsDescribeThemselvesWithThePath() {
         let reasons: [CacheStoreError.NotACacheReason] = [
             .empty, .notSQLite(looksLikeText: true), .notSQLite(looksLikeText: false), .noTables,
-            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .apollo3PerFieldLayout,
+            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .idNotRowID, .apollo3PerFieldLayout,
         ]
         var descriptions: Set<String> = []
         for reason in reasons {
