@@ -24,12 +24,19 @@ extension ReadTransaction {
     /// that is not may still decode. And whether the row's bytes are
     /// UTF-8: where they are not, the text holds U+FFFD in place of the
     /// bad bytes, as Apollo's reading of the row (a Swift string) does.
-    public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool, _ isUTF8: Bool) throws -> Void) throws {
+    /// Rows whose key is text that is not UTF-8 (Apollo never finds them,
+    /// and their key could not be written out as it is) are skipped, and
+    /// counted in the number returned.
+    @discardableResult
+    public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool, _ isUTF8: Bool) throws -> Void) throws -> Int {
+        var skipped = 0
         try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
             stored, handle in
+            guard Self.column(handle, 0).map(Self.isUTF8) ?? true else { return skipped += 1 }
             let isUTF8 = Self.column(handle, 1).map(Self.isUTF8) ?? true
             try body(stored, sqlite3_column_int64(handle, 2) == 0 && !stored.holdsSurrogateEscape, isUTF8)
         }
+        return skipped
     }
 
     /// Calls `body` in key order with every row whose text may hold

@@ -70,17 +70,17 @@ extension GQLCache {
             let fileOutput = try output.map { try FileOutput(path: $0, removedOnStop: context.catchesStopSignals) }
             let sink: TextSink = fileOutput ?? context.stdout
             let (count, skipped) = try store.read { tx in
-                let count: Int
+                let (count, notUTF8Keys): (Int, Int)
                 switch format {
-                case .jsonl: count = try writeLines(tx, to: sink, context: context)
-                case .apolloClient: count = try writeExtract(tx, to: sink, context: context)
+                case .jsonl: (count, notUTF8Keys) = try writeLines(tx, to: sink, context: context)
+                case .apolloClient: (count, notUTF8Keys) = try writeExtract(tx, to: sink, context: context)
                 }
-                return (count, try tx.rowsWithoutTextKeyCount())
+                return (count, try tx.rowsWithoutTextKeyCount() + notUTF8Keys)
             }
             if skipped > 0 {
                 // Not records as Apollo reads the file: the export is whole without them, but say so.
                 context.warn(
-                    "\(plural(skipped, "row")) of \(file.path) \(skipped == 1 ? "has" : "have") no text key (NULL or a BLOB), "
+                    "\(plural(skipped, "row")) of \(file.path) \(skipped == 1 ? "has" : "have") no UTF-8 text key (NULL, a BLOB or other bytes), "
                         + "which Apollo never reads; not exported (gqlcache doctor lists them)")
             }
             if let fileOutput {
@@ -92,10 +92,20 @@ extension GQLCache {
             }
         }
 
-        private func writeLines(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
+        /// A record keyed by the empty string: no Apollo cache key is, and
+        /// import refuses it, so it is not exported either.
+        static func refusingEmptyKey(_ stored: StoredRecord, _ context: CommandContext) -> Bool {
+            guard stored.key.rawValue.isEmpty else { return false }
+            context.report(.damagedRecord, "a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported")
+            return true
+        }
+
+        /// Records written, and rows skipped for a key that is not UTF-8.
+        private func writeLines(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> (Int, Int) {
             var count = 0
             var notUTF8 = NotUTF8Records()
-            try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, isUTF8 in
+            let skipped = try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, isUTF8 in
+                if Self.refusingEmptyKey(stored, context) { return }
                 do {
                     sink.write(try RecordLine.line(for: stored, isWellFormed: isWellFormed))
                     sink.write("\n")
@@ -106,7 +116,7 @@ extension GQLCache {
                 }
             }
             notUTF8.warn(context)
-            return count
+            return (count, skipped)
         }
 
         /// Records whose text holds bytes that are not UTF-8. Apollo reads
@@ -129,12 +139,13 @@ extension GQLCache {
             }
         }
 
-        private func writeExtract(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> Int {
+        private func writeExtract(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> (Int, Int) {
             var count = 0
             var notUTF8 = NotUTF8Records()
             defer { notUTF8.warn(context) }
             sink.write("{")
-            try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
+            let skipped = try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
+                if Self.refusingEmptyKey(stored, context) { return }
                 switch stored.result {
                 case .success(let record):
                     if !isUTF8 { notUTF8.note(stored.key) }
@@ -146,7 +157,7 @@ extension GQLCache {
                 }
             }
             sink.write(count == 0 ? "}\n" : "\n}\n")
-            return count
+            return (count, skipped)
         }
     }
 }
