@@ -55,17 +55,25 @@ public final class ReadWriteTransaction: ReadTransaction {
                 if names != nil { for field in fields { names!.insert("\(key.rawValue).\(field)") } }
             }
             guard changedFields > 0 else { continue }
-            count.fields += changedFields
-            if dirty.insert(key).inserted {
-                dirtyOrder.append(key)
-                if loaded[key] == nil { count.added += 1 } else { count.changed += 1 }
-            }
+            if dirty.insert(key).inserted { dirtyOrder.append(key) }
         }
         let upsert = try db.cachedStatement(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
         for key in dirtyOrder {
+            let merged = working[key]!
+            // Counted against the record as it was: two records of the merge
+            // that change a field and change it back leave it unchanged, unwritten.
+            if let before = try loaded[key]?.get() {
+                let changedFields = merged.fields.count { before.fields[$0.key] != $0.value }
+                guard changedFields > 0 else { continue }
+                count.changed += 1
+                count.fields += changedFields
+            } else {
+                count.added += 1
+                count.fields += merged.fields.count
+            }
             try checkInterrupt()
-            try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
+            try upsert.execute(arguments: [key.rawValue, merged.jsonText])
         }
         return count
     }
@@ -121,8 +129,9 @@ public struct MergeCount: Equatable, Sendable {
     public var added = 0
     /// Records that existed and had a field changed.
     public var changed = 0
-    /// Field values changed; a field that two records of the merge with the
-    /// same key both change counts twice.
+    /// Fields whose value differs from the one before the merge (every
+    /// field of an added record); a field two records of the merge change
+    /// counts once, and not at all when the last puts the old value back.
     public var fields = 0
 
     public init(added: Int = 0, changed: Int = 0, fields: Int = 0) {

@@ -201,6 +201,30 @@ final class ExportImportCommandTests: CommandTestCase {
         }
     }
 
+    /// Counted as diff would count: a record the input changes and changes
+    /// back is not changed, nor rewritten, and a field changed twice counts once.
+    func testImportCountsChangesAgainstTheRecordsAsTheyWere() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let original = try copyOfFixture("starwars.sqlite", as: "original.sqlite")
+        let input = """
+            {"key":"Human:1000","record":{"name":"Luke"}}
+            {"key":"Human:1000","record":{"name":"Luke Skywalker"}}
+            {"key":"Droid:2001","record":{"name":"R2"}}
+            {"key":"Droid:2001","record":{"name":"Artoo"}}
+            {"key":"New:1","record":{"x":1}}
+            {"key":"New:1","record":{"x":1}}
+            """
+        let expected = "1 added, 1 changed (2 fields)"
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", input: input)
+        XCTAssertEqual(dryRun.status, .success, dryRun.stderr)
+        XCTAssertTrue(dryRun.stdout.contains(expected), dryRun.stdout)
+        XCTAssertFalse(dryRun.stdout.contains("Human:1000"), dryRun.stdout)
+        XCTAssertTrue(dryRun.stdout.contains(#"name: "R2-D2" → "Artoo""#), dryRun.stdout)
+        let result = gqlcache("import", cache, "-", input: input)
+        XCTAssertEqual(result.stdout, "imported 6 records (jsonl) into \(cache): \(expected)\n")
+        XCTAssertTrue(gqlcache("diff", original, cache).stdout.hasSuffix("2 records differ: 1 added, 1 changed; 9 the same\n"))
+    }
+
     func testImportMergesFieldByFieldAndKeepsWhatTheInputLacks() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let input = """
@@ -603,7 +627,7 @@ final class ExportImportCommandTests: CommandTestCase {
             {"key":"Droid:2001","record":{"name":"Artoo"}}
             {"key":"Droid:2001","record":{"name":"R2-D2"}}
             """
-        let summary = #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":7,"added":1,"changed":1,"fields":5,"withoutFields":1}"#
+        let summary = #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":7,"added":1,"changed":0,"fields":2,"withoutFields":1}"#
         let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: input)
         XCTAssertEqual(dryRun.lines.last, summary.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#), dryRun.stderr)
         let real = gqlcache("import", cache, "-", "--format", "jsonl", input: input)
@@ -611,7 +635,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let records = try records(cache)
         XCTAssertEqual(records["New:1"], ["a": .int(2), "b": .int(3)])
         XCTAssertNil(records["Empty:1"], "a record with no fields changes nothing, so it is not written")
-        XCTAssertEqual(records["Droid:2001"]?["name"], .string("R2-D2"))
+        XCTAssertEqual(records["Droid:2001"]?["name"], .string("R2-D2"), "changed and changed back: not counted as a change")
         XCTAssertEqual(records.count, 11)
     }
 }

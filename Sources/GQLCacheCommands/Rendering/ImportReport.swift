@@ -86,26 +86,32 @@ struct ImportMerge {
         let unseen = batch.map(\.key).filter { overlay?[$0] == nil }
         let loaded = try tx?.records(for: unseen) ?? [:]
         var working: [CacheKey: Record] = [:]
-        var changes: [CacheKey: RecordChanges.RecordChange] = [:]
         var order: [CacheKey] = []
         for record in batch {
-            let earlier = overlay?[record.key]
-            var current = try working[record.key] ?? earlier ?? loaded[record.key]?.get() ?? Record(key: record.key, fields: [:])
-            for field in record.fields.keys.sorted(by: byteOrder) where current.fields[field] != record.fields[field] {
-                if changes[record.key] == nil {
-                    changes[record.key] = RecordChanges.RecordChange(
-                        key: record.key, isNew: earlier == nil && loaded[record.key] == nil, fields: [])
-                    order.append(record.key)
-                }
-                changes[record.key]!.fields.append(
-                    RecordChanges.FieldChange(field: field, before: current.fields[field], after: record.fields[field]!))
-                current.fields[field] = record.fields[field]
-            }
+            if working[record.key] == nil { order.append(record.key) }
+            var current = try working[record.key] ?? before(record.key, loaded)
+            for (field, value) in record.fields { current.fields[field] = value }
             working[record.key] = current
         }
-        if overlay != nil {
-            for key in order { overlay![key] = working[key] }
+        // As the merge counts: against each record as it was before the batch,
+        // so a field changed and changed back is no change.
+        var changes: [RecordChanges.RecordChange] = []
+        for key in order {
+            let old = try before(key, loaded)
+            let merged = working[key]!
+            let fields = merged.fields.keys.sorted(by: byteOrder).filter { old.fields[$0] != merged.fields[$0] }
+            guard !fields.isEmpty else { continue }
+            changes.append(RecordChanges.RecordChange(
+                key: key, isNew: overlay?[key] == nil && loaded[key] == nil,
+                fields: fields.map { RecordChanges.FieldChange(field: $0, before: old.fields[$0], after: merged.fields[$0]!) }))
+            if overlay != nil { overlay![key] = merged }
         }
-        return order.map { changes[$0]! }
+        return changes
+    }
+
+    /// The record as it was before this batch: as an earlier batch of the dry
+    /// run left it, as the file holds it, or empty.
+    private func before(_ key: CacheKey, _ loaded: [CacheKey: Result<Record, CacheStoreError>]) throws -> Record {
+        try overlay?[key] ?? loaded[key]?.get() ?? Record(key: key, fields: [:])
     }
 }
