@@ -27,6 +27,22 @@ final class UpdateCommandTests: CommandTestCase {
         gqlcache(arguments: ["update", cache, "--text", document] + arguments, environment: environment)
     }
 
+    /// As write does: an enum value the schema lacks is written with a
+    /// warning, but one the cache already held and the update writes back
+    /// unchanged is not warned of again.
+    func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
+        let result = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--var", "episode=NEWHOPE",
+                              "--set", #"hero.appearsIn=["SITH"]"#)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, #"gqlcache: warning: hero.appearsIn: "SITH" is not a value of enum Episode in the schema; "#
+            + #"Apollo writes it all the same and reads it as .unknown("SITH"), as a value the server added since the schema was fetched"# + "\n")
+        let again = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--var", "episode=NEWHOPE", "--set", "hero.name=R2")
+        XCTAssertEqual(again.status, .success, again.stderr)
+        XCTAssertEqual(again.stderr, "", "SITH was already in the cache")
+    }
+
     /// Without a schema the Float argument given as -2 is written -2, where
     /// Apollo wrote -2.0: --data, which needs no read, would add a second
     /// field beside the first without a word.

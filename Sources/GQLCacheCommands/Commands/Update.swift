@@ -146,9 +146,12 @@ extension GQLCache {
                 refusingUnselected: true)
             // --edit reads the data twice: the warnings are said once.
             var warned = false
+            // Enum values the schema lacks that the cache already held, which an update writes back unchanged.
+            var enumValuesHeld: [UnknownEnumValue] = []
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
                 let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
+                enumValuesHeld = result.unknownEnumValues
                 // A record of another type than the fragment's explains a miss too.
                 if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
                 if data == nil, result.data == nil, let miss = result.misses.first {
@@ -186,11 +189,13 @@ extension GQLCache {
             // Known once data was normalized (an edit left unsaved writes none).
             var writtenTypenames: Set<String>?
             var keptWithoutID: [KeptObject] = []
+            var newEnumValues: [UnknownEnumValue] = []
             func records(for data: FieldValue, existing: ExistingObjects, origin: String, keptIn kept: String? = nil) throws -> [Record] {
                 do {
                     let normalization = try target.normalize(normalizer, data, existing)
                     writtenTypenames = normalization.objectTypenames
                     keptWithoutID = normalization.keptWithoutID
+                    newEnumValues = normalization.unknownEnumValues.filter { !enumValuesHeld.contains($0) }
                     return normalization.records
                 } catch let error as NormalizationError {
                     throw CommandFailure(.usage, "\(origin): \(error); nothing written" + (kept.map { "; your edit is kept in \($0)" } ?? ""))
@@ -202,6 +207,7 @@ extension GQLCache {
                     context: context, target: target, normalizer: normalizer, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
+                if changes != nil { context.warnOfUnknownEnumValues(newEnumValues, writing: true) }
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
                 return
             }
@@ -244,6 +250,7 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
+            context.warnOfUnknownEnumValues(newEnumValues, writing: true)
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
         }
 
