@@ -55,7 +55,7 @@ extension ResponseValue {
             guard let index = members.firstIndex(where: { $0.0 == head }) else {
                 let field = (place + [head]).joined(separator: ".")
                 if absent.contains(field) {
-                    guard path.count == 1 else { throw DataPathError("\(field) is not in the cache; set it whole (--set \(field)=…)") }
+                    guard path.count == 1 else { throw DataPathError("\(field) is not in the cache; set it whole (--set \(field)=…)", isCacheMiss: true) }
                     members.append((head, value))
                     return .object(members)
                 }
@@ -153,5 +153,11 @@ extension ResponseValue {
 /// A `--set` path that does not lead anywhere in the data.
 public struct DataPathError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The path goes through a field the cache does not hold (a cache
+    /// miss), not through one outside the selection.
+    public let isCacheMiss: Bool
+    init(_ description: String, isCacheMiss: Bool = false) {
+        self.description = description
+        self.isCacheMiss = isCacheMiss
+    }
 }

@@ -491,6 +491,11 @@ final class UpdateCommandTests: CommandTestCase {
         let meta = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.1.meta={"a":1}"#)
         XCTAssertEqual(meta.status, .success, meta.stderr)
         XCTAssertEqual(try records(cache)[second]?["meta"], .object(["a": .int(1)]))
+        // Into a field the cache lacks: a miss, as read's (status 1).
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.meta') WHERE key = '\(second)'")
+        let inside = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.1.meta.a=2")
+        XCTAssertEqual(inside.status, .notFound)
+        XCTAssertEqual(inside.stderr, "gqlcache: --set reviews.1.meta.a: reviews.1.meta is not in the cache; set it whole (--set reviews.1.meta=…); nothing written\n")
 
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.stars') WHERE key = '\(second)'")
         let nonNull = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.0.stars=2")

@@ -232,7 +232,8 @@ extension GQLCache {
                     do {
                         value = try value.setting(components, to: ResponseValue(newValue), absent: current.absentFields)
                     } catch let error as DataPathError {
-                        throw CommandFailure(.usage, "--set \(path): \(error); nothing written")
+                        // A path through a field the cache lacks is a miss, as a read's (status 1).
+                        throw CommandFailure(error.isCacheMiss ? .notFound : .usage, "--set \(path): \(error); nothing written")
                     }
                 }
                 return (value.fieldValue, "--set")
