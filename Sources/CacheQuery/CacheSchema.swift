@@ -123,7 +123,11 @@ public struct CacheSchema: @unchecked Sendable {
             return CacheSchema(schema: schema)
         } catch let error as GraphQLError {
             var place = error.firstPlace
-            if place.line == 0, let found = Self.placeOfUnknownType(in: error.message, text: combined.text) { place = found }
+            if place.line == 0, let found = Self.placeOfUnknownType(in: error.message, text: combined.text)
+                ?? Self.placeOfDuplicateType(in: error.message, text: combined.text)
+            {
+                place = found
+            }
             let location = combined.location(ofLine: place.line)
             throw QueryError.schema(source: location.name, line: location.line, column: place.column, message: error.oneLineMessage)
         }
@@ -144,6 +148,25 @@ public struct CacheSchema: @unchecked Sendable {
         // The match ends with the name: its first byte is where the name starts.
         let offset = text.utf8.distance(from: text.utf8.startIndex, to: found.upperBound.samePosition(in: text.utf8)!) - name.utf8.count
         let place = SourcePlace(utf8Offset: offset, in: text)
+        return (place.line, place.column)
+    }
+
+    /// Where the second definition of a type is, for the schema builder's
+    /// "There can be only one type named" (two files that both define a
+    /// scalar), which has no place of its own.
+    static func placeOfDuplicateType(in message: String, text: String) -> (line: Int, column: Int)? {
+        let prefix = "There can be only one type named \""
+        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
+        let name = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
+        guard !name.isEmpty,
+            let expression = try? NSRegularExpression(
+                pattern: "^[ \\t]*(?:type|scalar|interface|union|enum|input)[ \\t]+" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_])",
+                options: [.anchorsMatchLines])
+        else { return nil }
+        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        guard matches.count > 1, let found = Range(matches[1].range, in: text) else { return nil }
+        let start = text[found].firstIndex { $0 != " " && $0 != "\t" } ?? found.lowerBound
+        let place = SourcePlace(utf8Offset: text.utf8.distance(from: text.utf8.startIndex, to: start.samePosition(in: text.utf8)!), in: text)
         return (place.line, place.column)
     }
 

@@ -38,6 +38,16 @@ public struct QueryDocument: Sendable {
                 let place = error.firstPlace
                 throw QueryError.syntax(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
             }
+            // A schema file given as a document: its types would be skipped,
+            // and the error would only say that no operation has the name.
+            if let first = ast.definitions.first,
+                !ast.definitions.contains(where: { $0 is OperationDefinition || $0 is GraphQL.FragmentDefinition })
+            {
+                let place = first.loc?.place ?? SourcePlace(utf8Offset: 0, in: text)
+                throw QueryError.syntax(
+                    source: name, line: place.line, column: place.column,
+                    message: "this is a type definition (a schema), not an operation or fragment; give a schema with --schema")
+            }
             for definition in ast.definitions {
                 if let operation = definition as? OperationDefinition {
                     document.noteSpreadPlaces(in: operation.selectionSet, source: name)

@@ -285,6 +285,11 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertThrowsError(try CacheSchema.parse([("a.graphqls", "type Query { a: Int }"), ("b.graphqls", sdl)])) { error in
             XCTAssertEqual("\(error)", #"b.graphqls:3:7: schema error: Unknown type "Missing"."#)
         }
+        // Nor a type defined twice (two files that both declare a scalar): it is the second definition.
+        let twice = [("a.graphqls", "type Query { a: Int }\nscalar DateTime"), ("b.graphqls", "type B { x: Int }\n  scalar DateTime\n")]
+        XCTAssertThrowsError(try CacheSchema.parse(twice)) { error in
+            XCTAssertEqual("\(error)", #"b.graphqls:2:3: schema error: There can be only one type named "DateTime"."#)
+        }
     }
 
     /// An operations file given as the schema is named as such, where the

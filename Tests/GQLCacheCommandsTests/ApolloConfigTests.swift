@@ -121,6 +121,27 @@ final class ApolloConfigTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, "**/*.graphqls and **/*.graphql: " + result.stderr)
     }
 
+    /// A schema named schema.graphql is found by the default operation
+    /// search `**/*.graphql` too: it is the schema, not an operation file.
+    func testASchemaFileTheOperationSearchAlsoFindsIsReadAsTheSchemaOnly() throws {
+        try makeProject(input: #"{"schemaSearchPaths": ["schema/**/*.graphql", "schema/**/*.graphqls"], "operationSearchPaths": ["**/*.graphql", "!Sources/Legacy/**"]}"#)
+        try FileManager.default.moveItem(atPath: path("project/schema/starwars.graphqls"), toPath: path("project/schema/schema.graphql"))
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "HeroQuery", "--apollo-config", config, "--var", "episode=NEWHOPE")
+        XCTAssertEqual(result.status, .success, result.stderr)
+    }
+
+    /// The schema given as --document: its types would be skipped and the
+    /// error would only say that no operation has the name asked for.
+    func testASchemaGivenAsADocumentIsNamedAsSuch() throws {
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "Hero", "--document", schema)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(schema):"), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix(": this is a type definition (a schema), not an operation or fragment; give a schema with --schema\n"), result.stderr)
+    }
+
     func testTheBlogExampleReadsThroughItsConfig() throws {
         let blog = repositoryRoot.appendingPathComponent("Examples")
         let viaConfig = gqlcache("read", blog.appendingPathComponent("blog.sqlite").path, "UserPosts", "--var", "id=2",

@@ -79,8 +79,11 @@ struct ApolloConfig {
 
     /// Every operation file the config finds. With `required`, finding none
     /// fails (other documents may come from --document or --text otherwise).
+    /// A file both lists find (a schema named `schema.graphql` under
+    /// `**/*.graphql`) is the schema, not an operation file.
     func operationSources(required: Bool) throws -> [(name: String, text: String)] {
-        let paths = try operationSearchPaths.files(inFolder: folder)
+        let schemaFiles = Set((try? schemaSearchPaths.files(inFolder: folder)) ?? [])
+        let paths = try operationSearchPaths.files(inFolder: folder).filter { !schemaFiles.contains($0) }
         if paths.isEmpty && required {
             throw CommandFailure(.usage, "\(file): no operation file matches input.operationSearchPaths \(listing(operationSearchPaths)) in \(folder); "
                 + "give documents with --document or --text")
