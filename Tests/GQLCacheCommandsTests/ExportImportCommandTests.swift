@@ -62,6 +62,23 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("export", cache).status, .success, "JSON Lines holds any key")
     }
 
+    /// A record the form cannot hold stops the export: the message names
+    /// the file, and says whether standard output was left unfinished.
+    func testARecordTheApolloClientFormCannotHoldStopsTheExportNamingTheFile() throws {
+        let cache = try makeCache("ref.sqlite", [
+            Record(key: "A:1", fields: ["n": .int(1)]), Record(key: "B:1", fields: ["meta": .object(["__ref": .string("A:1")])]),
+        ])
+        let problem = #"record 'B:1', field 'meta': a custom-scalar object with a string "__ref" member would be read back as a reference; "#
+            + "the apollo-client form cannot hold it"
+        let toStdout = gqlcache("export", cache, "--format", "apollo-client")
+        XCTAssertEqual(toStdout.status, .usage)
+        XCTAssertEqual(toStdout.stderr, "gqlcache: \(cache): \(problem); the export stopped there, leaving an unfinished object (--format jsonl holds every record)\n")
+        let toFile = gqlcache("export", cache, "--format", "apollo-client", "-o", path("out.json"))
+        XCTAssertEqual(toFile.status, .usage)
+        XCTAssertEqual(toFile.stderr, "gqlcache: \(cache): \(problem); nothing exported (--format jsonl holds every record)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.json")))
+    }
+
     func testOutputReplacesAFileWholeAndNeverTheCache() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let target = path("out.jsonl")

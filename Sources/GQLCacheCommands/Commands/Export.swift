@@ -149,8 +149,17 @@ extension GQLCache {
                 switch stored.result {
                 case .success(let record):
                     if !isUTF8 { notUTF8.note(stored.key) }
+                    let member: String
+                    do {
+                        member = try ApolloClientForm.member(for: record)
+                    } catch CacheStoreError.cannotConvert(let message) {
+                        // Standard output already holds the records before it: say that the object is cut short.
+                        throw CommandFailure(
+                            .usage, "\(file.path): \(message); \(output == nil ? "the export stopped there, leaving an unfinished object" : "nothing exported") "
+                                + "(--format jsonl holds every record)")
+                    }
                     sink.write(count == 0 ? "\n" : ",\n")
-                    sink.write(try ApolloClientForm.member(for: record))
+                    sink.write(member)
                     count += 1
                 case .failure(let error):
                     context.report(.damagedRecord, "\(error); not exported")
