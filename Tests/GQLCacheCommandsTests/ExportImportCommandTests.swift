@@ -79,6 +79,17 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.json")))
     }
 
+    /// A file cut short inside a string is named as that, as every other
+    /// JSON input is, at the end of the text the file holds.
+    func testAnApolloClientFileCutShortInsideAStringSaysSo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let input = path("cut.json")
+        try Data(#"{"ROOT_QUERY":{"a":"abc"#.utf8).write(to: URL(fileURLWithPath: input))
+        let result = gqlcache("import", cache, input)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: \(input):1:24: not JSON: unterminated string (read as Apollo Client's extract() object); nothing imported\n")
+    }
+
     func testOutputReplacesAFileWholeAndNeverTheCache() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let target = path("out.jsonl")

@@ -101,10 +101,14 @@ final class ImportReader {
 
     private func nextExtracted(size: Int) throws -> [Record]? {
         if extracted == nil {
+            // Lines rejoined with newlines between them only: a file cut short
+            // inside a string must end there, not in a newline the file lacks.
             var text = ""
+            var first = true
             while let line = try nextLine() {
+                if !first { text += "\n" }
                 text += line.text
-                text += "\n"
+                first = false
             }
             if formFound, RecordLine.startsWithPrettyRecord(text) {
                 throw CommandFailure(
