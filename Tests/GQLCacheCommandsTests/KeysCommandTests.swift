@@ -235,11 +235,22 @@ final class KeysCommandTests: CommandTestCase {
             Record(key: "NoBreak:1\u{00A0}", fields: ["a": .int(3)]),
             Record(key: "Café:1", fields: ["a": .int(4)]),
             Record(key: "Zero:1\u{200B}", fields: ["a": .int(5)]),
+            Record(key: "User:\u{200B}1", fields: ["a": .int(6)]),
+            Record(key: "Tag:\u{E0041}", fields: ["a": .int(7)]),
+            Record(key: "Family:👨\u{200D}👩\u{200D}👧", fields: ["a": .int(8)]),
         ])
         let listed = gqlcache("keys", cache).lines
-        XCTAssertEqual(listed, ["Café:1", #""Evil\u202eKey:1""#, #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\"", "\"Zero:1\u{200B}\""])
+        // An invisible character anywhere is escaped, as User:1 and User:\u200b1 would look alike;
+        // the zero-width joiner, which makes one emoji of several, is not.
+        XCTAssertEqual(listed, [
+            "Café:1", #""Evil\u202eKey:1""#, "Family:👨\u{200D}👩\u{200D}👧", #""Line\u2028Break:1""#, "\"NoBreak:1\u{00A0}\"",
+            #""Tag:\udb40\udc41""#, #""User:\u200b1""#, #""Zero:1\u200b""#,
+        ])
+        let miss = gqlcache("show", cache, "User:1").stderr
+        XCTAssertTrue(miss.hasSuffix(#"nearest keys: "User:\u200b1""# + "\n"), "the nearest key is shown escaped too: \(miss)")
         // Typed back at the REPL's prompt as shown, each names its key.
-        for (shown, key) in zip(listed.dropFirst(), ["Evil\u{202E}Key:1", "Line\u{2028}Break:1", "NoBreak:1\u{00A0}"]) {
+        for (shown, key) in zip([listed[1], listed[3], listed[4], listed[5], listed[6]],
+                                ["Evil\u{202E}Key:1", "Line\u{2028}Break:1", "NoBreak:1\u{00A0}", "Tag:\u{E0041}", "User:\u{200B}1"]) {
             XCTAssertEqual(try ShellWords.split("rm " + shown), ["rm", key])
         }
     }

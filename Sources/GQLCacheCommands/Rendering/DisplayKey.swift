@@ -31,32 +31,44 @@ extension String {
             let scalars = unicodeScalars
             // At an end, a space of any kind or an invisible character (U+200B, U+FEFF) looks like nothing.
             func blank(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.properties.generalCategory == .format }
-            if scalars.contains(where: \.movesText) || blank(scalars.first!) || blank(scalars.last!) {
+            if scalars.contains(where: { $0.movesText || $0.isInvisible }) || blank(scalars.first!) || blank(scalars.last!) {
                 return quotedForLine
             }
         }
         return self
     }
 
-    /// JSON-quoted, with the characters that move text escaped.
+    /// JSON-quoted, with the characters that move text, and the invisible
+    /// ones, escaped.
     private var quotedForLine: String {
         let quoted = JSONWriter.quoted(self, asStored: false)
-        guard quoted.unicodeScalars.contains(where: \.movesText) else { return quoted }
+        guard quoted.unicodeScalars.contains(where: { $0.movesText || $0.isInvisible }) else { return quoted }
         var escaped = ""
         for scalar in quoted.unicodeScalars {
-            if scalar.movesText { escaped += scalar.jsonEscape } else { escaped.unicodeScalars.append(scalar) }
+            if scalar.movesText || scalar.isInvisible { escaped += scalar.jsonEscape } else { escaped.unicodeScalars.append(scalar) }
         }
         return escaped
     }
 }
 
 extension Unicode.Scalar {
-    /// `\u001b`, `\u202e`: the scalar (of the Basic Multilingual Plane) as a
-    /// JSON escape, lowercase as JSON output writes control characters.
+    /// `\u001b`, `\u202e`: the scalar as a JSON escape, lowercase as JSON
+    /// output writes control characters; beyond the Basic Multilingual
+    /// Plane, the two escapes of its UTF-16 surrogate pair.
     var jsonEscape: String {
-        let hex = String(value, radix: 16)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        func escape(_ unit: UInt32) -> String {
+            let hex = String(unit, radix: 16)
+            return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        guard value > 0xFFFF else { return escape(value) }
+        let offset = value - 0x10000
+        return escape(0xD800 + (offset >> 10)) + escape(0xDC00 + (offset & 0x3FF))
     }
+
+    /// A format character that shows nothing (a zero-width space U+200B, a
+    /// soft hyphen, U+FEFF): `User:1` and `User:\u200b1` would look alike.
+    /// The zero-width joiner, which joins emoji into one that shows, is not.
+    var isInvisible: Bool { properties.generalCategory == .format && value != 0x200D }
 
     /// A C0 or C1 control character or DEL: what a terminal acts on or hides.
     var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }

@@ -211,9 +211,10 @@ public final class CommandContext {
     }
 
     /// What ``oneLine(_:)`` escapes: C0 and C1 controls and DEL, which a
-    /// terminal may act on, and what breaks a line or reorders the text.
+    /// terminal may act on, what breaks a line or reorders the text, and
+    /// what shows nothing (a key `User:\u200b1` is not `User:1`).
     private static func isEscapedOnOneLine(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isControl || scalar.movesText
+        scalar.isControl || scalar.movesText || scalar.isInvisible
     }
 
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
