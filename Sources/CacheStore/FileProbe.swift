@@ -87,6 +87,21 @@ public enum FileProbe {
         return head.count == 20 && head[18] == 2 && head[19] == 2
     }
 
+    /// The file's size and the size its header gives (page count × page
+    /// size) when the file is shorter: cut short by a copy that stopped, a
+    /// full disk or `head -c`. Nil when it is not, or the header's count is
+    /// not kept up to date (an old SQLite that did not write it).
+    static func truncation(_ path: String) -> (size: Int64, expected: Int64)? {
+        guard case .success(let head) = OpenStoreFiles.shared.read(path, count: 100), head.count == 100 else { return nil }
+        func bigEndian(_ offset: Int, _ count: Int) -> Int64 { head[offset..<offset + count].reduce(0) { $0 << 8 | Int64($1) } }
+        let rawPageSize = bigEndian(16, 2)
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        // The page count is valid only when the change counter matches "version-valid-for".
+        guard pageSize >= 512, bigEndian(24, 4) == bigEndian(92, 4), let size = signature(path)?.size else { return nil }
+        let expected = bigEndian(28, 4) * pageSize
+        return size < expected ? (size, expected) : nil
+    }
+
     /// What changes when another process opens or writes a file: its size,
     /// modification time and inode, and whether a -wal or -shm file sits
     /// beside it. Nil when the file cannot be examined.

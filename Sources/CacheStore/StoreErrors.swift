@@ -24,7 +24,11 @@ enum StoreErrors {
         case .SQLITE_NOTADB:
             return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
         case .SQLITE_CORRUPT:
-            return .corrupt(path: path, message: error.message ?? "malformed")
+            var message = error.message ?? "malformed"
+            if let cut = FileProbe.truncation(path) {
+                message += "; the file is cut short: \(cut.size) bytes, where its header says \(cut.expected)"
+            }
+            return .corrupt(path: path, message: message)
         case .SQLITE_FULL:
             return .io(path: path, message: "the disk is full")
         case .SQLITE_CANTOPEN:

@@ -137,6 +137,28 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("doctor", cache, "--full").stdout.contains("missing from index"))
     }
 
+    /// A copy that stopped part way: SQLite only says "malformed"; the
+    /// header's page count says how much is missing, and doctor gives the
+    /// advice it gives for any damaged file.
+    func testAFileCutShortIsNamedAsSuchAndDoctorAdvisesWhatToDo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, """
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000)
+            INSERT INTO records(key, record) SELECT 'Filler:' || x, '{"pad":"' || hex(zeroblob(200)) || '"}' FROM n
+            """)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cache))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cache))
+        let cut = "the file is cut short: \(whole.count / 2) bytes, where its header says \(whole.count)"
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, ExitStatus.io)
+        XCTAssertTrue(doctor.stderr.contains(cut), doctor.stderr)
+        XCTAssertTrue(doctor.stderr.hasSuffix("; the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
+            + "'sqlite3 \(cache) .recover' may copy out what SQLite can still read\n"), doctor.stderr)
+        let info = gqlcache("info", cache)
+        XCTAssertEqual(info.status, ExitStatus.io)
+        XCTAssertTrue(info.stderr.contains(cut), info.stderr)
+    }
+
     func testGcChecksTheFileBeforeDeletingRowsWithoutAKey() throws {
         let cache = try cacheWithKeylessRowAndBrokenIndex()
         let before = try bytes(cache)

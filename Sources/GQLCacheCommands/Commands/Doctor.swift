@@ -30,9 +30,17 @@ extension GQLCache {
         @OptionGroup var pager: PagerOptions
 
         func run(in context: CommandContext) throws {
-            let store = try reading.openForReading(file, context)
-            let report = try context.withProgress("checking \(file.path)") { progress in
-                try store.healthReport(fullIntegrityCheck: full, progress: progress)
+            let store: CacheStore
+            let report: HealthReport
+            do {
+                store = try reading.openForReading(file, context)
+                report = try context.withProgress("checking \(file.path)") { progress in
+                    try store.healthReport(fullIntegrityCheck: full, progress: progress)
+                }
+            } catch let error as CacheStoreError {
+                // Damage SQLite's own check could not get past: the advice doctor gives for any damaged file.
+                guard case .corrupt = error else { throw error }
+                throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path))")
             }
             let journalMode = store.isImmutableSnapshot ? "wal" : try store.read { try $0.journalMode() }
             var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode)

@@ -17,6 +17,11 @@ struct HealthRendering {
     /// `gqlcache` and the file, which the prompt supplies.
     var atThePrompt = false
 
+    static func damagedFileAdvice(_ path: String) -> String {
+        "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
+            + "'sqlite3 \(fileWord(path)) .recover' may copy out what SQLite can still read"
+    }
+
     /// `gqlcache rm FILE`, or `rm` at the prompt.
     private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(Self.fileWord(path))" }
 
@@ -90,8 +95,7 @@ struct HealthRendering {
         // A file SQLite finds damaged gets no repair by gqlcache: what was read
         // of it may be wrong, and the app can rebuild its cache.
         if report.fileIsDamaged {
-            text += "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
-                + "'sqlite3 \(Self.fileWord(path)) .recover' may copy out what SQLite can still read\n"
+            text += Self.damagedFileAdvice(path) + "\n"
             return text
         }
         var repairs: [String] = []
