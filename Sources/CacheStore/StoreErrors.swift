@@ -18,7 +18,8 @@ enum StoreErrors {
             return .busy(path: path, waited: waited)
         case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
             return .io(path: path, message: "an interrupted write left a hot -journal file, which must be rolled back before the records can be read; "
-                + "a read-only open never writes, so open the file once with the app or sqlite3, which roll it back")
+                + "a read-only open never writes, so open the file once with the app or sqlite3, which roll it back "
+                + "(as a gqlcache command that writes does before its change)")
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:
