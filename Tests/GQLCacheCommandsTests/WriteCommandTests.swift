@@ -127,6 +127,18 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
+    /// Partial data beside errors is written as Apollo writes it, null where
+    /// a field failed, and the errors are said.
+    func testAResponseWithErrorsAndPartialDataIsWrittenWithAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"data":{"hero":null},"errors":[{"message":"hero failed","path":["hero"]}]}"#.write(toFile: path("partial.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { __typename id name } }", "--response", path("partial.json"))
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: \(path("partial.json")): the response holds 1 error (hero failed); "
+            + "its data is written as Apollo writes it, null where a field failed\n")
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:NEWHOPE)"], .null)
+    }
+
     /// A response read from standard input is text or nothing: bytes that
     /// are not UTF-8 are refused, naming the line, not written as U+FFFD
     /// (as a response file's are), and half a surrogate pair too.

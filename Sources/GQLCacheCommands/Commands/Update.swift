@@ -213,7 +213,7 @@ extension GQLCache {
             }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
                 if let data {
-                    return (try JSONInput.responseData(try JSONInput.read(data, what: "data", context: context), from: data), JSONInput.name(of: data))
+                    return (try JSONInput.responseData(try JSONInput.read(data, what: "data", context: context), from: data, context: context), JSONInput.name(of: data))
                 }
                 var value = current.data ?? .null
                 for assignment in assignments {

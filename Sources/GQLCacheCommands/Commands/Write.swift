@@ -67,7 +67,7 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
             try keyFields.check(against: loaded.schema)
-            let data = try JSONInput.responseData(try JSONInput.read(response, what: "response", context: context), from: response)
+            let data = try JSONInput.responseData(try JSONInput.read(response, what: "response", context: context), from: response, context: context)
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
             do {

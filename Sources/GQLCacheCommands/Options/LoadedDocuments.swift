@@ -160,17 +160,24 @@ enum JSONInput {
     /// the object itself when it is the data alone. A response with errors
     /// and no data (or null data) is refused, naming `path` and the errors'
     /// messages: there is nothing to write.
-    static func responseData(_ value: FieldValue, from path: String) throws -> FieldValue {
+    static func responseData(_ value: FieldValue, from path: String, context: CommandContext) throws -> FieldValue {
         guard case .object(let members) = value, Set(members.keys).isSubset(of: ["data", "errors", "extensions"]) else { return value }
-        if let data = members["data"], data != .null { return data }
-        guard let errors = members["errors"] else { return members["data"] ?? value }
         var messages: [String] = []
-        if case .list(let items) = errors {
+        if case .list(let items)? = members["errors"] {
             for case .object(let error) in items {
                 if case .string(let message)? = error["message"] { messages.append(message) }
             }
         }
         let listed = messages.isEmpty ? "" : " (\(messages.joined(separator: "; ")))"
+        if let data = members["data"], data != .null {
+            // Partial data: Apollo writes it as it is, with null where a field failed.
+            if case .list(let items)? = members["errors"], !items.isEmpty {
+                context.warn("\(name(of: path)): the response holds \(plural(items.count, "error"))\(listed); its data is written as Apollo writes it, "
+                    + "null where a field failed")
+            }
+            return data
+        }
+        guard members["errors"] != nil else { return members["data"] ?? value }
         throw CommandFailure(.usage, "\(name(of: path)): the response holds errors and no data\(listed); nothing written")
     }
 }
