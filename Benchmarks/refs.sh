@@ -24,9 +24,12 @@
 #   baseline    sqlite3 FILE: the list's elements joined to their records,
 #               and the references those records hold checked for a record
 #               (what refs reads and looks up)
+#   incoming    gqlcache refs FILE User:0, whom one record (Pins:1, which no
+#               root reaches) references N times in one list, besides its posts
 # Printed: each time and its ratio to the baseline, and how much each grew
 # from N to 4N. Targets: each ratio <= 6, and growth <= 6 (a list 4 times as
-# long; a cost in the square of the list would grow 16 times).
+# long; a cost in the square of the list would grow 16 times: placing N
+# references into one record's list once took 15 minutes at 2,000,000).
 #
 # Memory (GNU /usr/bin/time -f %M; skipped without it): the peak RSS of
 #   gqlcache show FILE QUERY_ROOT --depth 2 --format jsonl
@@ -83,6 +86,7 @@ def rows():
         yield avatar, json.dumps({"__typename": "Image", "url": f"https://example.com/{i}.png"})
         for p in posts:
             yield p, json.dumps({"__typename": "Post", "author": ref(f"User:{i}")})
+    yield "Pins:1", json.dumps({"__typename": "Pins", "pinned": [ref("User:0")] * n})
 db.executemany("INSERT INTO records(key, record) VALUES (?, ?)", rows())
 db.commit()
 PY
@@ -110,12 +114,13 @@ time_of() {  # time_of CMD...: sets ELAPSED_US; a failing command ends the bench
 declare -A MEDIAN
 measure() {  # measure SIZE FILE
     local size="$1" file="$2" i side
-    local -a refs=() show=() base=()
+    local -a refs=() show=() base=() incoming=()
     for (( i = 1; i <= RUNS; i++ )); do
         for side in $( (( i % 2 )) && echo "g s" || echo "s g" ); do
             if [[ "$side" == g ]]; then
                 time_of "$GQLCACHE" refs "$file" QUERY_ROOT; refs+=("$ELAPSED_US")
                 time_of "$GQLCACHE" show "$file" QUERY_ROOT --depth 1 --format jsonl; show+=("$ELAPSED_US")
+                time_of "$GQLCACHE" refs "$file" User:0; incoming+=("$ELAPSED_US")
             else
                 time_of sqlite3 "$file" "$BASELINE_SQL"; base+=("$ELAPSED_US")
             fi
@@ -124,12 +129,13 @@ measure() {  # measure SIZE FILE
     MEDIAN[refs.$size]="$(median "${refs[@]}")"
     MEDIAN[show.$size]="$(median "${show[@]}")"
     MEDIAN[base.$size]="$(median "${base[@]}")"
+    MEDIAN[incoming.$size]="$(median "${incoming[@]}")"
 }
 
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
 for size in "$LIST" $(( 4 * LIST )); do
     file="$WORK/list-$size.sqlite"
-    echo "== generating a list of $size references ($(( 7 * size + 1 )) records)" >&2
+    echo "== generating a list of $size references ($(( 7 * size + 2 )) records)" >&2
     generate "$file" "$size"
     echo "== timing: $RUNS runs each" >&2
     measure "$size" "$file"
@@ -152,7 +158,8 @@ for size in "$LIST" $(( 4 * LIST )); do
         "$(secs "${MEDIAN[base.$size]}")" "$r $(verdict "$r" "$RATIO_TARGET")" "$s $(verdict "$s" "$RATIO_TARGET")"
 done
 big=$(( 4 * LIST ))
-for command in refs show base; do
+echo "refs User:0 (N references from one list): $(secs "${MEDIAN[incoming.$LIST]}") at $LIST, $(secs "${MEDIAN[incoming.$big]}") at $big"
+for command in refs show incoming base; do
     growth="$(ratio "${MEDIAN[$command.$big]}" "${MEDIAN[$command.$LIST]}")"
     name="$command"; [[ "$command" == base ]] && name="sqlite3"
     if [[ "$command" == base ]]; then

@@ -114,14 +114,17 @@ extension ReadTransaction {
             let loaded = try records(for: batch)
             for holder in batch {
                 guard case .success(let record)? = loaded[holder] else { continue }
-                // Each place of the record, taken once.
+                // Each place of the record, taken once, in order: a cursor per
+                // field and target, as one record may hold a million references to one key.
                 var places: [String: [ReferencePath]] = [:]
+                var taken: [String: Int] = [:]
                 for path in record.referencePaths { places["\(path.field)\u{0}\(path.target.rawValue)", default: []].append(path) }
                 for index in indexesByHolder[holder] ?? [] {
                     let slot = "\(references[index].field)\u{0}\(references[index].to.rawValue)"
-                    guard let next = places[slot]?.first else { continue }
-                    places[slot]!.removeFirst()
-                    placed[index].path = next.path
+                    let position = taken[slot, default: 0]
+                    guard let paths = places[slot], position < paths.count else { continue }
+                    taken[slot] = position + 1
+                    placed[index].path = paths[position].path
                 }
             }
         }
