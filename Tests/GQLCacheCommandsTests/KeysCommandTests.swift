@@ -255,6 +255,24 @@ final class KeysCommandTests: CommandTestCase {
         }
     }
 
+    /// A key typed as a listing shows it (the inside of its quotes, escapes
+    /// and all), or with an accent encoded the other way, looks like the
+    /// nearest key the miss names: the message says how the two differ.
+    func testAMissThatLooksLikeItsNearestKeySaysHowTheyDiffer() throws {
+        let cache = try makeCache("alike.sqlite", [
+            Record(key: "New\nline:1", fields: ["a": .int(1)]), Record(key: "Cafe\u{301}:1", fields: ["a": .int(2)]),
+        ])
+        let escaped = gqlcache("show", cache, #"New\nline:1"#)
+        XCTAssertEqual(escaped.status, .notFound)
+        XCTAssertEqual(escaped.stderr, #"gqlcache: no record 'New\nline:1' in \#(cache); nearest keys: "New\nline:1" (a key shown in quotes is a JSON string: "#
+            + #"its escapes stand for the characters, such as \n for a newline; type the characters, as bash's $'…' does, or take the key from --format jsonl)"# + "\n")
+        let composed = gqlcache("show", cache, "Caf\u{E9}:1")
+        XCTAssertEqual(composed.status, .notFound)
+        XCTAssertTrue(composed.stderr.hasSuffix("(the two look alike but differ in their bytes: an accented character is written composed in one "
+            + "and as a letter plus a combining mark in the other, and keys are compared byte by byte)\n"), composed.stderr)
+        XCTAssertFalse(gqlcache("show", cache, "Caff:1").stderr.contains("look alike"))
+    }
+
     /// A text naming `__typename` twice has the last one's type, as JSON
     /// readers (Apollo's among them) keep the last member: keys --type
     /// lists what rm --type removes and info counts.

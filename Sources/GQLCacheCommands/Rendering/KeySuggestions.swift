@@ -41,7 +41,25 @@ enum KeySuggestions {
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
             .joined(separator: ", ")
-        return "no record '\(key.inMessage)' in \(path)\(nearest)"
+        return "no record '\(key.inMessage)' in \(path)\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
+    }
+
+    /// Why a key asked for and a nearest one that look alike are two keys:
+    /// the inside of a quoted key copied with its escapes as typed text
+    /// (`New\nline:1` for a key holding a newline), or one character
+    /// written composed and the other decomposed (`é` and `e` + U+0301).
+    static func lookalikeNote(_ asked: CacheKey, _ near: CacheKey) -> String? {
+        let shown = near.display
+        if shown.hasPrefix("\""), shown.count > 2, String(shown.dropFirst().dropLast()) == asked.rawValue {
+            return " (a key shown in quotes is a JSON string: its escapes stand for the characters, such as \\n for a newline; "
+                + "type the characters, as bash's $'…' does, or take the key from --format jsonl)"
+        }
+        let sameText = asked.rawValue == near.rawValue  // Swift compares strings by canonical equivalence
+        if sameText && !asked.rawValue.utf8.elementsEqual(near.rawValue.utf8) {
+            return " (the two look alike but differ in their bytes: an accented character is written composed in one "
+                + "and as a letter plus a combining mark in the other, and keys are compared byte by byte)"
+        }
+        return nil
     }
 
     /// "no record has __typename 'human' in FILE; nearest typenames: Human":
