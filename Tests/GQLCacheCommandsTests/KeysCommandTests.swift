@@ -273,6 +273,18 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertFalse(gqlcache("show", cache, "Caff:1").stderr.contains("look alike"))
     }
 
+    /// A damaged record has no __typename to read: a --type that finds
+    /// nothing says such records exist, as rm --type warns of them.
+    func testATypeThatFindsNothingNamesTheDamagedRecordsItCouldNotRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('Deep:1', '{"__typename":"Deep",')"#)
+        let result = gqlcache("keys", cache, "--type", "Deep")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertTrue(result.stderr.hasSuffix(" (1 damaged record has no readable __typename; 'gqlcache doctor' lists them)\n"), result.stderr)
+        let sound = gqlcache("keys", try copyOfFixture("starwars.sqlite", as: "sound.sqlite"), "--type", "Deep")
+        XCTAssertFalse(sound.stderr.contains("damaged"), sound.stderr)
+    }
+
     /// A text naming `__typename` twice has the last one's type, as JSON
     /// readers (Apollo's among them) keep the last member: keys --type
     /// lists what rm --type removes and info counts.

@@ -84,12 +84,20 @@ extension GQLCache {
             let types = typenames.isEmpty ? nil : OptionTable.choices(typenames)
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
-                return keyPattern.noMatchMessage(in: file.path, typenames: types)
+                return keyPattern.noMatchMessage(in: file.path, typenames: types) + damagedNote(store)
             case (let keyPattern?, nil): return keyPattern.noMatchMessage(in: file.path)
             case (nil, _?):
                 return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) }
+                    + damagedNote(store)
             case (nil, nil): return "no records in \(file.path)"
             }
+        }
+
+        /// Damaged records have no __typename to read: one of them may be of
+        /// the type asked for, as `rm --type` also warns.
+        private func damagedNote(_ store: CacheStore) -> String {
+            guard let damaged = try? store.read({ tx in try tx.census(largest: 0, damagedKeys: 0) }).damagedCount, damaged > 0 else { return "" }
+            return " (\(plural(damaged, "damaged record")) \(damaged == 1 ? "has" : "have") no readable __typename; 'gqlcache doctor' lists them)"
         }
     }
 }
