@@ -83,38 +83,34 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(result.stdout.contains("repair with: gqlcache gc \(cache) --stray-rows"), result.stdout)
     }
 
-    func testGcRefusesToRepairAFileWhoseRowsComeOutOfOrderAndChangesNothing() throws {
+    /// Runs `command` with each of `argumentLists` on a file whose rows come
+    /// out of order: each is refused with exit 5, prints nothing and changes nothing.
+    func assertRefusesOutOfOrderFile(_ command: String, _ argumentLists: [[String]], file: StaticString = #filePath, line: UInt = #line) throws {
         let cache = try cacheWithBrokenTablePage()
         let before = try bytes(cache)
         let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); nothing was changed, "
             + "as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
-        for arguments in [["--stray-rows", "--dry-run"], ["--dangling", "--dry-run"], ["--all", "--force"], ["--unreachable", "--force"]] {
-            let result = gqlcache(arguments: ["gc", cache] + arguments)
-            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
-            XCTAssertEqual(result.stderr, message, "\(arguments)")
-            XCTAssertEqual(result.stdout, "", "\(arguments): no repair is proposed")
+        for arguments in argumentLists {
+            let result = gqlcache(arguments: [command, cache] + arguments)
+            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)", file: file, line: line)
+            XCTAssertEqual(result.stderr, message, "\(arguments)", file: file, line: line)
+            XCTAssertEqual(result.stdout, "", "\(arguments): nothing is proposed", file: file, line: line)
         }
-        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(try bytes(cache), before, file: file, line: line)
+    }
+
+    func testGcRefusesToRepairAFileWhoseRowsComeOutOfOrderAndChangesNothing() throws {
+        try assertRefusesOutOfOrderFile("gc", [["--stray-rows", "--dry-run"], ["--dangling", "--dry-run"], ["--all", "--force"], ["--unreachable", "--force"]])
     }
 
     /// rm's removals that read the whole table (--cascade, --type,
     /// --clean-references) decide from that pass, as gc does: on a file
     /// whose rows come out of order they refuse, dry run or not.
     func testRmThroughTheGraphRefusesAFileWhoseRowsComeOutOfOrderAndChangesNothing() throws {
-        let cache = try cacheWithBrokenTablePage()
-        let before = try bytes(cache)
-        let message = "gqlcache: \(cache): the database file is corrupt (\(Self.orderBreak)); nothing was changed, "
-            + "as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
-        for arguments in [
+        try assertRefusesOutOfOrderFile("rm", [
             ["--cascade", "Human:1002", "--force"], ["--type", "Droid", "--force"], ["Human:1002", "--clean-references"],
             ["--type", "Droid", "--dry-run"], ["--cascade", "Human:1002", "--dry-run"],
-        ] {
-            let result = gqlcache(arguments: ["rm", cache] + arguments)
-            XCTAssertEqual(result.status, ExitStatus.io, "\(arguments): \(result.stderr)")
-            XCTAssertEqual(result.stderr, message, "\(arguments)")
-            XCTAssertEqual(result.stdout, "", "\(arguments)")
-        }
-        XCTAssertEqual(try bytes(cache), before)
+        ])
     }
 
     /// A scan in key order goes through the key index: keys out of order
