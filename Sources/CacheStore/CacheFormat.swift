@@ -87,12 +87,11 @@ enum FormatDetector {
         // has an index for its key (origin 'pk'); a rowid alias has none.
         let idIsRowID = columns.contains { $0["name"] == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
             && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
-        let primaryKeyIndexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)").filter { $0["origin"] == "pk" }
-        guard idIsRowID, primaryKeyIndexes.isEmpty else { throw refuse(.idNotRowID) }
+        let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
+        guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
         // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
         // removals rely on one row per key; both DDL variants keep it.
-        let uniqueIndexes: [String] = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
-            .filter { $0["unique"] == 1 }.map { $0["name"] }
+        let uniqueIndexes: [String] = indexes.filter { $0["unique"] == 1 }.map { $0["name"] }
         let keyIsUnique = try uniqueIndexes.contains { index in
             try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index]) == ["key"]
         }
