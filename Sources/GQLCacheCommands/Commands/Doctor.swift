@@ -42,7 +42,8 @@ extension GQLCache {
                 guard case .corrupt = error else { throw error }
                 throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path))")
             }
-            let journalMode = store.isImmutableSnapshot ? "wal" : try store.read { try $0.journalMode() }
+            // An immutable snapshot's WAL mode is read from the file's header (see journalMode()).
+            let journalMode = try store.read { try $0.journalMode() }
             var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode)
             rendering.walIsThisSessions = store.fileIsOpenForWritingHere
             rendering.atThePrompt = context.isREPLCommand

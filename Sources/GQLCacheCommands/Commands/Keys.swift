@@ -82,21 +82,24 @@ extension GQLCache {
         /// Worded as `rm`'s: what was asked for, then the file.
         private func noMatchMessage(_ keyPattern: KeyPattern?, store: CacheStore) -> String {
             let types = typenames.isEmpty ? nil : OptionTable.choices(typenames)
+            // One pass over the records, read only for a miss by type: the names
+            // the file holds, and the damaged records whose type cannot be read.
+            let census = types == nil ? nil : try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
-                return keyPattern.noMatchMessage(in: file.path, typenames: types) + damagedNote(store)
+                return keyPattern.noMatchMessage(in: file.path, typenames: types) + Self.damagedNote(census)
             case (let keyPattern?, nil): return keyPattern.noMatchMessage(in: file.path)
             case (nil, _?):
-                return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { CompletionSources.typenames(in: store) }
-                    + damagedNote(store)
+                return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { (census?.typeCounts ?? []).compactMap(\.typename).sorted() }
+                    + Self.damagedNote(census)
             case (nil, nil): return "no records in \(file.path)"
             }
         }
 
         /// Damaged records have no __typename to read: one of them may be of
         /// the type asked for, as `rm --type` also warns.
-        private func damagedNote(_ store: CacheStore) -> String {
-            guard let damaged = try? store.read({ tx in try tx.census(largest: 0, damagedKeys: 0) }).damagedCount, damaged > 0 else { return "" }
+        private static func damagedNote(_ census: RecordCensus?) -> String {
+            guard let damaged = census?.damagedCount, damaged > 0 else { return "" }
             return " (\(plural(damaged, "damaged record")) \(damaged == 1 ? "has" : "have") no readable __typename; 'gqlcache doctor' lists them)"
         }
     }
