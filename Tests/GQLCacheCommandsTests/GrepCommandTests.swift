@@ -32,6 +32,18 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: no value of 'name' contains 'Vader' in \(cache)\n")
     }
 
+    /// As grep -q: a script asks only whether anything matched, so a miss
+    /// with --quiet prints nothing and says it by status 1 alone.
+    func testQuietGrepThatMatchesNothingPrintsNothingAndExitsOne() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let miss = gqlcache("grep", cache, "Vader", "--quiet")
+        XCTAssertEqual(miss.status, .notFound)
+        XCTAssertEqual(miss.stdout + miss.stderr, "")
+        let hit = gqlcache("grep", cache, "Sky", "-q")
+        XCTAssertEqual(hit.status, .success)
+        XCTAssertEqual(hit.stdout, "Human:1000 name: \"Luke Skywalker\"\n")
+    }
+
     func testAnInvalidRegexIsAUsageError() throws {
         let result = gqlcache("grep", try copyOfFixture("starwars.sqlite"), "(", "--regex")
         XCTAssertEqual(result.status, .usage)

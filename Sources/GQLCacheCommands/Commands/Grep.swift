@@ -17,7 +17,8 @@ extension GQLCache {
                 references print as → KEY. Records are read in key order, one at a time, so memory \
                 does not grow with the file; a case-sensitive literal search lets SQLite skip the \
                 records that cannot hold it. Damaged records are reported and skipped. Exit status \
-                1 when nothing matched, as grep.
+                1 when nothing matched, as grep; with --quiet that is said by the status alone, \
+                as with grep -q.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -89,6 +90,8 @@ extension GQLCache {
             }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             if matchedRecords == 0 {
+                // grep -q: a script asks whether anything matched, and the status is the answer.
+                if context.isQuiet { throw CommandFailure(.notFound, "") }
                 let what = regex ? "matches the regular expression" : "contains"
                 let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
                 throw CommandFailure(.notFound, "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)")
