@@ -26,6 +26,9 @@
 #               (what refs reads and looks up)
 #   incoming    gqlcache refs FILE User:0, whom one record (Pins:1, which no
 #               root reaches) references N times in one list, besides its posts
+#   arguments   gqlcache show FILE User:0 … User:K-1 --format jsonl, K = N/5
+#               keys as arguments, as $(cat keys.txt) gives them (the argument
+#               parser once took 9 s over 20,000 keys before the command began)
 # Printed: each time and its ratio to the baseline, and how much each grew
 # from N to 4N. Targets: each ratio <= 6, and growth <= 6 (a list 4 times as
 # long; a cost in the square of the list would grow 16 times: placing N
@@ -53,7 +56,7 @@ GROWTH_TARGET=6
 BYTES_PER_RECORD_TARGET=200
 
 parse_common_flags "$@"
-is_count "$LIST" && [[ "$LIST" -ge 1 ]] || die "LIST must be a whole number >= 1"
+is_count "$LIST" && [[ "$LIST" -ge 5 ]] || die "LIST must be a whole number >= 5"
 command -v sqlite3 >/dev/null || die "sqlite3 (the CLI) is needed for the baseline"
 command -v python3 >/dev/null || die "python3 is needed to generate the caches"
 
@@ -114,13 +117,15 @@ time_of() {  # time_of CMD...: sets ELAPSED_US; a failing command ends the bench
 declare -A MEDIAN
 measure() {  # measure SIZE FILE
     local size="$1" file="$2" i side
-    local -a refs=() show=() base=() incoming=()
+    local -a refs=() show=() base=() incoming=() arguments=() keys=()
+    mapfile -t keys < <(seq 0 $(( size / 5 - 1 )) | sed 's/^/User:/')
     for (( i = 1; i <= RUNS; i++ )); do
         for side in $( (( i % 2 )) && echo "g s" || echo "s g" ); do
             if [[ "$side" == g ]]; then
                 time_of "$GQLCACHE" refs "$file" QUERY_ROOT; refs+=("$ELAPSED_US")
                 time_of "$GQLCACHE" show "$file" QUERY_ROOT --depth 1 --format jsonl; show+=("$ELAPSED_US")
                 time_of "$GQLCACHE" refs "$file" User:0; incoming+=("$ELAPSED_US")
+                time_of "$GQLCACHE" show "$file" "${keys[@]}" --format jsonl; arguments+=("$ELAPSED_US")
             else
                 time_of sqlite3 "$file" "$BASELINE_SQL"; base+=("$ELAPSED_US")
             fi
@@ -130,6 +135,7 @@ measure() {  # measure SIZE FILE
     MEDIAN[show.$size]="$(median "${show[@]}")"
     MEDIAN[base.$size]="$(median "${base[@]}")"
     MEDIAN[incoming.$size]="$(median "${incoming[@]}")"
+    MEDIAN[arguments.$size]="$(median "${arguments[@]}")"
 }
 
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
@@ -159,7 +165,8 @@ for size in "$LIST" $(( 4 * LIST )); do
 done
 big=$(( 4 * LIST ))
 echo "refs User:0 (N references from one list): $(secs "${MEDIAN[incoming.$LIST]}") at $LIST, $(secs "${MEDIAN[incoming.$big]}") at $big"
-for command in refs show incoming base; do
+echo "show of N/5 keys given as arguments: $(secs "${MEDIAN[arguments.$LIST]}") at $LIST, $(secs "${MEDIAN[arguments.$big]}") at $big"
+for command in refs show incoming arguments base; do
     growth="$(ratio "${MEDIAN[$command.$big]}" "${MEDIAN[$command.$LIST]}")"
     name="$command"; [[ "$command" == base ]] && name="sqlite3"
     if [[ "$command" == base ]]; then

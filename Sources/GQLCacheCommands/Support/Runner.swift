@@ -178,6 +178,7 @@ public enum GQLCacheMain {
     static func parsePlainly(_ arguments: [String]) -> ParsableCommand? {
         switch arguments.first {
         case "keys": GQLCache.Keys.parsePlainly(arguments.dropFirst())
+        case "show", "rm": ManyKeysCommandLine.parse(arguments)
         default: nil
         }
     }
