@@ -134,6 +134,34 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
     }
 
+    /// `rm --force | head -1`: the reader goes away once the change has
+    /// committed and its report is being written. SIGPIPE would end the
+    /// process without a word; the one line says the change stands.
+    func testAReaderGoneAfterTheWriteCommittedSaysTheChangeStands() throws {
+        let cache = path("feed.sqlite")
+        _ = try CacheStore.create(at: cache)
+        try sqliteShell(cache, """
+            CREATE TEMP TABLE n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i FROM n;
+            INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
+            INSERT INTO records (key, record) SELECT 'QUERY_ROOT', '{"feed":[' || group_concat('{"$reference":"Post:' || i || '"}') || ']}' FROM n;
+            """)
+        let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force", "--format", "jsonl"])
+        let deadline = Date().addingTimeInterval(60)
+        while try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true) != "1" {
+            guard process.isRunning, Date() < deadline else { return XCTFail("the removal never committed") }
+            usleep(10_000)
+        }
+        XCTAssertTrue(process.isRunning, "the report is still being written")
+        try stdout.fileHandleForReading.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGPIPE)
+        XCTAssertEqual(
+            String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "gqlcache: \(cache): stopped after the change was written; it stands, and its report is cut short\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
+    }
+
     func testASignalWhileNothingIsBeingWrittenEndsTheProcessAsBefore() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // A script fed to the REPL: it writes, then waits for its next line.

@@ -38,7 +38,11 @@ public enum GQLCacheMain {
         // that went away, as `| head` or a pager quit early, is no failure.)
         // A change already committed stays made: the message says so, lest
         // the user run the command again.
-        if let failure = (context.stdout as? FileDescriptorSink)?.takeWriteError(), failure != EPIPE {
+        let failure = (context.stdout as? FileDescriptorSink)?.takeWriteError()
+        // The reader went away while a write was under way, which went on:
+        // now that it is done, say that it stands and end as SIGPIPE would.
+        if failure == EPIPE, !changed.isEmpty { (context.stdout as? FileDescriptorSink)?.onReaderGone?() }
+        if let failure, failure != EPIPE {
             let made = changed.isEmpty ? "" : "; the change to \(changed.joined(separator: " and ")) was made all the same"
             context.report(.io, "cannot write to standard output (\(String(cString: strerror(failure))))\(made)")
             return .io

@@ -37,6 +37,11 @@ final class StopSignals: @unchecked Sendable {
     /// Watches `store` from now on; the first store watched starts the catching.
     func watch(_ store: CacheStore) {
         register { if !stores.contains(where: { $0 === store }) { stores.append(store) } }
+        // `gc --force | head -1`: SIGPIPE would end the process without a
+        // word once the change committed and its report met a closed pipe.
+        // Ignored, the write finds the reader gone (``readerLeft()``), says
+        // that the change stands, and ends the process as SIGPIPE would.
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Removes `path` when a signal ends the process, until ``forget(_:)``.
