@@ -111,6 +111,37 @@ final class OpenStoreFiles: @unchecked Sendable {
         }
     }
 
+    /// Whether another process holds a lock on byte `offset` of the file at
+    /// `path` (this process's own locks are not seen); nil when that cannot
+    /// be told, as for a file that is not there. A file an open store holds
+    /// is asked through the descriptor kept for it, as ``read(_:offset:count:)``.
+    func anotherProcessLocks(_ path: String, offset: Int64) -> Bool? {
+        lock.withLock {
+            if let file = FileID(path: path), let descriptor = kept[file] {
+                return Self.anotherProcessLocks(descriptor, offset: offset)
+            }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { return nil }
+            let result = Self.anotherProcessLocks(descriptor, offset: offset)
+            if let file = FileID(descriptor: descriptor), heldFiles().contains(file) {
+                kept[file] = descriptor
+            } else {
+                Foundation.close(descriptor)
+            }
+            return result
+        }
+    }
+
+    private static func anotherProcessLocks(_ descriptor: Int32, offset: Int64) -> Bool? {
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = off_t(offset)
+        probe.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return nil }
+        return probe.l_type != Int16(F_UNLCK)
+    }
+
     /// The files open stores hold: each one's database and -shm as when it
     /// opened, and the -shm there is now (made once the file turned to WAL).
     /// Called with the lock held.

@@ -10,12 +10,26 @@ public struct PendingWAL: Equatable, Sendable {
     /// The -wal file: beside the file the path names, or, where the path
     /// is a symbolic link, beside the file it leads to, where SQLite keeps it.
     public let walPath: String
+    /// Another process (the app) has the file open in WAL mode, and will
+    /// checkpoint the changes in time or when it closes the file: normal.
+    /// False when none has: the file was not closed cleanly.
+    public var isOpenElsewhere = false
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
     /// checkpointed. Without a -shm file, the frames of the -wal file's
     /// current generation that end in a commit are counted.
     static func inspect(path: String) -> PendingWAL? {
+        guard var pending = framesNotCheckpointed(path: path) else { return nil }
+        // Each connection that has the file open in WAL mode holds a shared
+        // lock on the -shm file's "DMS" byte, 128 (after the 120 bytes of
+        // the index header and the 8 bytes of SQLite's WAL locks), as long
+        // as it is open: SQLite's own test for whether it is the last one.
+        pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128) ?? false
+        return pending
+    }
+
+    private static func framesNotCheckpointed(path: String) -> PendingWAL? {
         // Only headers are read: a -wal file may be large.
         let named = path
         let path = FileProbe.resolved(path)

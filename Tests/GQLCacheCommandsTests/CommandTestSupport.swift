@@ -198,6 +198,13 @@ final class RunningSQLiteShell {
         process.waitUntilExit()
     }
 
+    /// Ends the shell as a crash would (SIGKILL): SQLite does not close the
+    /// file, so a -wal file keeps its changes and -shm its index.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     struct LockNotTaken: Error, CustomStringConvertible {
         var description: String { "the sqlite3 shell never took the lock" }
     }

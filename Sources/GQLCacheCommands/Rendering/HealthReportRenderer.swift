@@ -26,7 +26,7 @@ struct HealthRendering {
     private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(Self.fileWord(path))" }
 
     /// Changes waiting in the -wal file that nothing here explains.
-    private var unexplainedWAL: PendingWAL? { walIsThisSessions ? nil : pendingWAL }
+    private var unexplainedWAL: PendingWAL? { walIsThisSessions || pendingWAL?.isOpenElsewhere == true ? nil : pendingWAL }
 
     var problemCount: Int { report.problemCount + (unexplainedWAL == nil ? 0 : 1) }
     var isHealthy: Bool { problemCount == 0 }
@@ -50,10 +50,13 @@ struct HealthRendering {
         if let pendingWAL, walIsThisSessions {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
                 + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
+        } else if let pendingWAL, pendingWAL.isOpenElsewhere {
+            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
+                + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
         } else if let pendingWAL {
             text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
-                + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
-                + "with the app or sqlite3 to checkpoint\n"
+                + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "
+                + "open it once with the app or sqlite3 to checkpoint\n"
         } else if journalMode == "wal" {
             text += "  WAL: no changes waiting for a checkpoint\n"
         } else {
