@@ -65,6 +65,16 @@ static inline void gqlcache_install_sigint_handler(void) {
     rl_catch_sigwinch = 0;
 }
 
+/// For a signal that ends the process at the prompt: the terminal gets
+/// back the mode it had before readline's, and the shell's next line
+/// starts on a line of its own. Nothing while a command runs (readline
+/// has given the terminal back then).
+static inline void gqlcache_restore_terminal(void) {
+    if (!RL_ISSTATE(RL_STATE_TERMPREPPED)) return;
+    rl_deprep_terminal();
+    (void)write(STDOUT_FILENO, "\n", 1);
+}
+
 static inline int gqlcache_take_interrupt(void) {
     int was = gqlcache_interrupted;
     gqlcache_interrupted = 0;

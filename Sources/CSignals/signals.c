@@ -17,7 +17,7 @@ static void record_signal(int signal) {
     errno = saved;
 }
 
-int gqlcache_catch_stop_signals(void) {
+int gqlcache_catch_stop_signals(int including_interrupt) {
     int ends[2];
     if (pipe(ends) != 0) return -1;
     fcntl(ends[0], F_SETFD, FD_CLOEXEC);
@@ -31,7 +31,7 @@ int gqlcache_catch_stop_signals(void) {
     sigemptyset(&action.sa_mask);
     // System calls the signal lands in (a read of a prompt's answer) go on.
     action.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &action, NULL);
+    if (including_interrupt) sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
     sigaction(SIGQUIT, &action, NULL);

@@ -79,6 +79,25 @@ final class StopSignalTests: CommandTestCase {
         }
     }
 
+    /// A script's REPL that a signal stops during a write: the write rolls
+    /// back and the script ends there, as a command line would, instead of
+    /// going on to its next command.
+    func testASignalDuringAScriptsWriteRollsItBackAndEndsTheScript() throws {
+        let cache = try largeCache(count: 200_000)
+        let input = Pipe()
+        let (process, stdout, stderr) = try start(["repl", cache], input: input)
+        input.fileHandleForWriting.write(Data("rm --type Post --force\nkeys --count\n".utf8))
+        try input.fileHandleForWriting.close()
+        try signalOnceWriting(process, cache: cache, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                       "gqlcache: \(cache): interrupted; nothing was changed\n")
+        XCTAssertEqual(stdout.fileHandleForReading.readDataToEndOfFile(), Data(), "keys --count did not run")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "200001")
+    }
+
     /// SQLite's interrupt does not reach a connection asleep waiting for
     /// another process's lock: the wait must stop at the signal, not run
     /// out its --busy-timeout first.

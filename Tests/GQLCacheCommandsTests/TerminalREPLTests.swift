@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 import XCTest
 
@@ -35,8 +36,9 @@ final class TerminalREPLTests: CommandTestCase {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func start(_ cache: String, history: String, editor: String = "") throws {
-        let command = "cd \(folder.path) && env TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY=\(history) EDITOR=\(editor) \(builtBinary) repl \(cache); echo EXIT=$?; sleep 30"
+    /// `after`: a shell command run once the REPL has ended, before the wait.
+    func start(_ cache: String, history: String, editor: String = "", after: String = "true") throws {
+        let command = "cd \(folder.path) && env TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY=\(history) EDITOR=\(editor) \(builtBinary) repl \(cache); echo EXIT=$?; \(after); sleep 30"
         terminal = try TmuxTerminal(command)
         try waitFor("gqlcache QUERY_ROOT> ")
     }
@@ -257,6 +259,46 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("Droid:2001 (Droid)")
         XCTAssertFalse(try terminal!.screen().contains("crashed"))
+    }
+
+    /// Ctrl-\ (or SIGTERM, or a closed terminal) while a command writes:
+    /// the write rolls back and the session ends with 130, as a command
+    /// line's does, rather than dying with a hot -journal beside the file.
+    func testCtrlBackslashDuringAWriteRollsItBackAndEndsTheSession() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = path("large.sqlite")
+        _ = try CacheStore.create(at: cache)
+        try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES ('QUERY_ROOT', '{"__typename":"Query"}');
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+            INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
+            """)
+        try start(cache, history: path("history"))
+        try type("rm --type Post --force")
+        try keys("Enter")
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: cache + "-journal") {
+            guard Date() < deadline else { return XCTFail("the write never started") }
+            usleep(500)
+        }
+        try keys("C-\\")
+        try waitFor("gqlcache: \(cache): interrupted; nothing was changed\nEXIT=130")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"))
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true), "300001")
+    }
+
+    /// SIGTERM at the prompt ends the session as it ends any program, with
+    /// the terminal given back as it was (readline's mode has no echo).
+    func testSIGTERMAtThePromptGivesTheTerminalBackBeforeTheSessionEnds() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"), after: "stty -a | tr ' ' '\\n' | grep -x -- '-\\{0,1\\}icanon'")
+        try type("show Dro")
+        let pid = try XCTUnwrap(Int32(try output(of: "pgrep -f '^\(builtBinary) repl \(cache)$'").trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTERM)
+        // (The shell may say "Terminated" on the line the prompt's is ended for.)
+        try waitFor("EXIT=143\nicanon\n")
+        XCTAssertTrue(try terminal!.screen().contains("gqlcache QUERY_ROOT> show Dro\n"))
     }
 
     /// Ctrl-C at a command's question gives the question up: nothing is

@@ -5,10 +5,11 @@
 #ifndef GQLCACHE_CSIGNALS_H
 #define GQLCACHE_CSIGNALS_H
 
-/// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT from now on; returns the pipe's end to
-/// read a byte per signal from, or -1 when the pipe could not be made (the
-/// signals then keep their default action).
-int gqlcache_catch_stop_signals(void);
+/// Catches SIGTERM, SIGHUP and SIGQUIT from now on, and SIGINT too when
+/// `including_interrupt` is not 0 (the interactive REPL's Ctrl-C is its
+/// own); returns the pipe's end to read a byte per signal from, or -1 when
+/// the pipe could not be made (the signals then keep their default action).
+int gqlcache_catch_stop_signals(int including_interrupt);
 
 /// A pager (process `pid`) reads the output from the pipe end `fd`: a
 /// signal that ends the process first closes `fd` and waits for the user to

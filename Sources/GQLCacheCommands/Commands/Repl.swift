@@ -51,6 +51,9 @@ extension GQLCache {
                 let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
                 readline.setCompleter(REPLCompleter(session: session))
                 reader = readline
+                // SIGTERM, SIGHUP and Ctrl-\ roll a write back before the
+                // session ends, and leave the terminal as it was.
+                if context.catchesStopSignals { StopSignals.shared.catchForInteractiveSession { readline.restoreTerminal() } }
                 session.answers = TerminalAnswers()
                 context.note("gqlcache \(GQLCacheVersion.current) on \(file.path.shownOnLine); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
                 if let problem = readline.historyProblem { context.warn(problem) }

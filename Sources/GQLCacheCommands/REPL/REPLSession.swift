@@ -116,6 +116,12 @@ public final class REPLSession {
                 guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
                 lastStatus = status
             }
+            // SIGTERM, SIGHUP or Ctrl-\ rolled a write back: the session
+            // ends, as the command line does, once the command said so.
+            if context.catchesStopSignals, StopSignals.shared.takeStopRequest() != nil {
+                lastStatus = .interrupted
+                break
+            }
             context.stdout.flush()
             if bail && lastStatus != .success { break }
         }
@@ -298,8 +304,10 @@ public final class REPLSession {
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
         commandContext.isREPLCommand = true
-        // A script's commands write as the command line's do; at the prompt Ctrl-C is the REPL's.
-        commandContext.catchesStopSignals = context.catchesStopSignals && !interactive
+        // A script's commands write as the command line's do; at the
+        // prompt Ctrl-C is the REPL's, and the other stop signals are
+        // caught once the session leaves SIGINT alone (see Repl).
+        commandContext.catchesStopSignals = context.catchesStopSignals && (!interactive || StopSignals.shared.leavesInterruptAlone)
         // The REPL's own --color and --quiet hold for its commands; its
         // commands never page.
         commandContext.colorChoice = context.colorChoice

@@ -31,6 +31,11 @@ public final class ReadlineLineReader: LineReader {
         }
     }
 
+    /// Gives the terminal back the mode it had before readline set its own
+    /// at the prompt, and ends the line; nothing when readline has not set
+    /// it. For a signal that ends the process at the prompt.
+    public func restoreTerminal() { gqlcache_restore_terminal() }
+
     /// The history file: `GQLCACHE_HISTORY`, else `~/.gqlcache_history`;
     /// nil when `GQLCACHE_HISTORY` is empty. Without `HOME` the home is
     /// the account's (as bash and sqlite3 find it), `accountHome`.

@@ -27,6 +27,39 @@ final class StopSignals: @unchecked Sendable {
     private var isCatching = false
     /// Each watched store's committed writes at the last command boundary.
     private var committedBefore: [ObjectIdentifier: Int] = [:]
+    /// The interactive REPL's: SIGINT is left to it (Ctrl-C stops a command,
+    /// not the session), and the terminal is given back before the process
+    /// ends of a signal at its prompt.
+    private var interactiveSession: InteractiveSession?
+    private struct InteractiveSession { let restoreTerminal: () -> Void }
+    /// A signal that interrupted a write, not yet taken: the session it
+    /// came to (the REPL's) is to end once the command has said so.
+    private var stopRequest: Int32?
+
+    /// The interactive REPL starts: from now on SIGTERM, SIGHUP and SIGQUIT
+    /// (not SIGINT, which is its own) roll a write back before the session
+    /// ends, and end it at any other moment with `restoreTerminal` called
+    /// first (readline holds the terminal in its own mode at the prompt).
+    func catchForInteractiveSession(restoreTerminal: @escaping () -> Void) {
+        let startsCatching = lock.withLock {
+            interactiveSession = InteractiveSession(restoreTerminal: restoreTerminal)
+            defer { isCatching = true }
+            return !isCatching
+        }
+        if startsCatching { startCatching() }
+    }
+
+    /// Whether SIGINT is left to the interactive REPL.
+    var leavesInterruptAlone: Bool { lock.withLock { interactiveSession != nil } }
+
+    /// The signal that interrupted a write since the last call, if any:
+    /// the REPL ends then, as the command line does after such a write.
+    func takeStopRequest() -> Int32? {
+        lock.withLock {
+            defer { stopRequest = nil }
+            return stopRequest
+        }
+    }
 
     /// A command starts or ends: writes committed before now are no longer
     /// the running command's (the REPL runs many in one process).
@@ -65,7 +98,7 @@ final class StopSignals: @unchecked Sendable {
     }
 
     private func startCatching() {
-        let signals = gqlcache_catch_stop_signals()
+        let signals = gqlcache_catch_stop_signals(lock.withLock { interactiveSession == nil } ? 1 : 0)
         guard signals >= 0 else { return }
         let thread = Thread { [self] in
             var signal: UInt8 = 0
@@ -82,10 +115,12 @@ final class StopSignals: @unchecked Sendable {
                 guard !writing.isEmpty, !stillWriting else {
                     for path in lock.withLock({ temporaryFiles }) { unlink(path) }
                     sayWhatWasWritten()
+                    lock.withLock { interactiveSession }?.restoreTerminal()
                     gqlcache_die_of(Int32(signal))
                     return
                 }
                 for store in writing { store.interrupt() }
+                lock.withLock { stopRequest = Int32(signal) }
                 interrupted = writing
                 interruptedAt = now
             }
