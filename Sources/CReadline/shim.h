@@ -5,6 +5,7 @@
 #define GQLCACHE_CREADLINE_SHIM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,26 +30,47 @@ static volatile sig_atomic_t gqlcache_resized = 0;
 static char *gqlcache_line = NULL;
 static int gqlcache_line_done = 0;
 
-/// Only sets flags (which is all a signal handler may safely do): the
-/// reading loop below and the REPL's watcher act on them.
+/// A pipe the handlers below write a byte to, which the reading loop
+/// waits on beside standard input: a signal the kernel hands to another
+/// thread of the process (which does not block it) would otherwise set its
+/// flag without waking the loop, and the line would wait for the next key.
+static int gqlcache_wake_pipe[2] = {-1, -1};
+
+static void gqlcache_wake(void) {
+    int saved = errno;
+    if (gqlcache_wake_pipe[1] >= 0) (void)write(gqlcache_wake_pipe[1], "", 1);
+    errno = saved;
+}
+
+/// Only sets flags and wakes the loop (which is all a signal handler may
+/// safely do): the reading loop below and the REPL's watcher act on them.
 static void gqlcache_sigint(int signal) {
     (void)signal;
     gqlcache_interrupted = 1;
     gqlcache_interrupt_count += 1;
+    gqlcache_wake();
 }
 
 static void gqlcache_sigcont(int signal) {
     (void)signal;
     gqlcache_continued = 1;
+    gqlcache_wake();
 }
 
 static void gqlcache_sigwinch(int signal) {
     (void)signal;
     gqlcache_resized = 1;
+    gqlcache_wake();
 }
 
 /// Ctrl-C interrupts the line or the running command, never the process.
 static inline void gqlcache_install_sigint_handler(void) {
+    if (gqlcache_wake_pipe[0] < 0 && pipe(gqlcache_wake_pipe) == 0) {
+        for (int end = 0; end < 2; end++) {
+            fcntl(gqlcache_wake_pipe[end], F_SETFD, FD_CLOEXEC);
+            fcntl(gqlcache_wake_pipe[end], F_SETFL, fcntl(gqlcache_wake_pipe[end], F_GETFL) | O_NONBLOCK);
+        }
+    }
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = gqlcache_sigint;
@@ -169,11 +191,19 @@ static inline char *gqlcache_readline(const char *prompt, const char *fresh_prom
         fd_set ready;
         FD_ZERO(&ready);
         FD_SET(STDIN_FILENO, &ready);
-        int count = pselect(STDIN_FILENO + 1, &ready, NULL, NULL, NULL, &waiting);
+        int wake = gqlcache_wake_pipe[0];
+        if (wake >= 0) FD_SET(wake, &ready);
+        int count = pselect((wake > STDIN_FILENO ? wake : STDIN_FILENO) + 1, &ready, NULL, NULL, NULL, &waiting);
         if (count < 0) {
             if (errno == EINTR) continue;
             rl_callback_handler_remove();
             break;
+        }
+        if (wake >= 0 && FD_ISSET(wake, &ready)) {
+            // Woken by a signal another thread took: its flag is acted on at the top.
+            char drained[64];
+            while (read(wake, drained, sizeof drained) > 0) {}
+            continue;
         }
         // A Ctrl-C that came with the key is acted on first.
         pthread_sigmask(SIG_SETMASK, &waiting, NULL);
