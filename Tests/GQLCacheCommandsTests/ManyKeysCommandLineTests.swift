@@ -71,4 +71,19 @@ final class ManyKeysCommandLineTests: CommandTestCase {
         XCTAssertEqual(unknown.status, .usage)
         XCTAssertTrue(unknown.stderr.contains("--dpth"), unknown.stderr)
     }
+    /// Each missing key's nearest keys cost a pass over the key index: a
+    /// script's thousands of missing keys took seconds apiece. The first
+    /// ten are given theirs; the rest are named alone.
+    func testOnlyTheFirstTenMissingKeysAreGivenTheirNearestKeys() throws {
+        let cache = try makeCache("few.sqlite", [], raw: [("User:1", #"{"__typename":"User","id":"1"}"#)])
+        let missing = (2...13).map { "User:\($0)" }
+        for command in ["rm", "show"] {
+            let result = gqlcache(arguments: [command, cache] + (command == "rm" ? ["--dry-run"] : []) + missing)
+            XCTAssertEqual(result.status, .notFound)
+            let lines = result.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 12, result.stderr)
+            XCTAssertEqual(lines.filter { $0.hasSuffix("; nearest keys: User:1") }.count, 10, result.stderr)
+            XCTAssertEqual(lines.last, "gqlcache: no record 'User:13' in \(cache)")
+        }
+    }
 }

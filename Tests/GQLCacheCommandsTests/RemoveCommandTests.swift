@@ -228,4 +228,16 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: \(cache): another process holds the database lock (waited 0.2s); try again, or raise --busy-timeout\n")
         XCTAssertTrue(try keys(in: cache).contains("Human:1000"))
     }
+    /// As for --match and --type: text names ten dangling references and
+    /// counts the rest; JSON lists them all.
+    func testRemovingAKeyListsTenDanglingReferencesInTextAndAllInJSON() throws {
+        let posts = (1...12).map { (String(format: "Post:%02d", $0), #"{"__typename":"Post","author":{"$reference":"User:1"}}"#) }
+        let cache = try makeCache("authors.sqlite", [], raw: [("User:1", #"{"__typename":"User"}"#)] + posts)
+        let text = gqlcache("rm", cache, "User:1", "--dry-run")
+        XCTAssertEqual(text.status, .success, text.stderr)
+        XCTAssertEqual(text.lines, ["would remove User:1", "would remove 1 record, leaving 12 references dangling:"]
+            + (1...10).map { String(format: "  Post:%02d author → User:1", $0) } + ["  … and 2 more (--format json lists them all)"])
+        let json = try XCTUnwrap(try gqlcache("rm", cache, "User:1", "--dry-run", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual((json["dangling"] as? [Any])?.count, 12)
+    }
 }

@@ -90,13 +90,16 @@ extension GQLCache.Remove {
                 .notFound, KeySuggestions.typenameNotFoundMessage(absentTypenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
-        let missing = try writing.openForReading(file, context).read { tx in
+        let afterwards = try writing.openForReading(file, context)
+        let missing = try afterwards.read { tx in
             let existing = try tx.existingKeys(among: requested)
-            return try requested.filter { !existing.contains($0) }.map { ($0, try tx.suggestions(for: $0)) }
+            return requested.filter { !existing.contains($0) }
         }
         // After a real removal every key is gone: only keys that never existed are missing.
-        let neverExisted = dryRun ? missing : missing.filter { !(result.keys ?? []).contains($0.0) }
-        for (key, nearest) in neverExisted {
+        let removed = Set(result.keys ?? [])
+        let neverExisted = dryRun ? missing : missing.filter { !removed.contains($0) }
+        let hints = try afterwards.read { tx in try tx.suggestions(forEach: neverExisted) }
+        for (key, nearest) in zip(neverExisted, hints) {
             context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
         }
     }

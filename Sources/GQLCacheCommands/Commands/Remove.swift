@@ -122,7 +122,7 @@ extension GQLCache {
             let gone = Set(outcome.keys ?? [])
             let missing = requested.filter { !gone.contains($0) }
             guard !missing.isEmpty else { return }
-            let suggestions = try store.read { tx in try missing.map { try tx.suggestions(for: $0) } }
+            let suggestions = try store.read { tx in try tx.suggestions(forEach: missing) }
             for (key, nearest) in zip(missing, suggestions) {
                 context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
             }

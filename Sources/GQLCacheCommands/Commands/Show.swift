@@ -94,11 +94,8 @@ extension GQLCache {
 
         /// The nearest keys to each requested key that has no record.
         private func missingKeySuggestions(_ found: [CacheKey: RecordGraph.Entry], in tx: ReadTransaction) throws -> [CacheKey: KeySuggestions.Hint] {
-            var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
-            for key in keys.map({ CacheKey($0) }) where found[key] == .missing {
-                suggestions[key] = try tx.suggestions(for: key)
-            }
-            return suggestions
+            let missing = keys.map { CacheKey($0) }.filter { found[$0] == .missing }
+            return Dictionary(try zip(missing, tx.suggestions(forEach: missing)).map { ($0, $1) }) { first, _ in first }
         }
 
         private func jsonEntry(_ key: CacheKey, level: Int, _ entry: RecordGraph.Entry) -> JSONOutput {

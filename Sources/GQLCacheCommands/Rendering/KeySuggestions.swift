@@ -22,6 +22,9 @@ enum KeySuggestions {
     }
 
     /// What to tell a person about a key that was not found.
+    /// How many of a command's missing keys are given nearest keys.
+    static let hintedKeyLimit = 10
+
     struct Hint: Equatable {
         /// Keys close to it, nearest first.
         var nearest: [CacheKey] = []
@@ -97,6 +100,16 @@ enum KeySuggestions {
 }
 
 extension ReadTransaction {
+    /// A hint for each of `keys`, which were not found: the first
+    /// ``KeySuggestions/hintedKeyLimit`` get theirs, the rest none. Each
+    /// costs a pass over the key index (the match that ignores case), and
+    /// a script's thousands of missing keys took seconds apiece.
+    func suggestions(forEach keys: [CacheKey]) throws -> [KeySuggestions.Hint] {
+        try keys.enumerated().map { index, key in
+            index < KeySuggestions.hintedKeyLimit ? try suggestions(for: key) : KeySuggestions.Hint()
+        }
+    }
+
     /// Keys near `key` to suggest when it is not found: case variants, its
     /// neighbours in key order, and the neighbours of its type prefix. Index
     /// lookups only, so it stays fast on large files. A row whose key is

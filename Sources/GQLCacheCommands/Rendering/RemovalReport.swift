@@ -106,7 +106,8 @@ struct RemovalOutcome {
         }
         text += dryRun ? ", leaving \(plural(dangling.count, "reference")) dangling:\n"
             : "; left \(plural(dangling.count, "reference")) dangling:\n"
-        let shown = dangling.references
+        // All are kept for JSON when few keys were named; text shows a sample, as for --match.
+        let shown = dangling.references.prefix(DanglingReport.sampleSize)
         for reference in shown {
             text += "  \(reference.from.display) \(reference.shownLocation) → \(style.problem(reference.to.display))\n"
         }
