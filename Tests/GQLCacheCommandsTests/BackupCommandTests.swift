@@ -46,6 +46,18 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 9)
     }
 
+    /// A file name with a newline or an escape sequence is escaped in the
+    /// notice, as in every other message: it is one line, and the terminal
+    /// is not sent the name's escape sequences.
+    func testTheBackupNoticeEscapesControlCharactersInTheFileName() throws {
+        let cache = try copyOfFixture("starwars.sqlite", as: "new\nline\u{1B}[31m.sqlite")
+        let result = run("rm", cache, "Human:1002", "--backup")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let backup = "\(cache).backup-\(stamp)"
+        XCTAssertEqual(result.stderr, "gqlcache: backed up \(cache.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\u001b")) to \(backup.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\u001b"))\n")
+        XCTAssertEqual(try keys(in: backup).count, 10)
+    }
+
     /// A cache the user cannot write is named as the problem, not its
     /// backup (which gets the cache's permissions). Run as another user:
     /// root writes any file.

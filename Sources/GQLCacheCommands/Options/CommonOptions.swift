@@ -111,7 +111,7 @@ struct WriteOptions: ParsableArguments {
         context.closeWhenDone(store)
         store.backUpBeforeNextWrite(backup ? BackupRequest(date: context.now()) { copy in
             context.stdout.flush()
-            context.stderr.write("gqlcache: backed up \(file.path) to \(copy)\n")
+            context.stderr.write("gqlcache: \(CommandContext.oneLine("backed up \(file.path) to \(copy)"))\n")
         } : nil)
         return store
     }
