@@ -28,6 +28,20 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache), [])
     }
 
+    /// The app may write while the question waits: the answer was given
+    /// for the records the question counted, as for rm --match and gc.
+    func testClearWhoseRecordsChangedWhileAskingRemovesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let changed = gqlcache(arguments: ["clear", cache], answeringYesAfter: {
+            _ = try? sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Human:1009', '{}')")
+        })
+        XCTAssertEqual(changed.status, .busy)
+        XCTAssertTrue(changed.stderr.hasSuffix(
+            "gqlcache: \(cache) changed while you were asked (11 records now, 10 then): another process wrote the file; nothing removed; run clear again\n"),
+            changed.stderr)
+        XCTAssertEqual(try keys(in: cache).count, 11)
+    }
+
     func testClearOnAnEmptyCacheHasNothingToAsk() throws {
         let cache = try makeCache("empty.sqlite", [])
         let result = gqlcache("clear", cache, answers: [])

@@ -24,6 +24,7 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let store = try writing.openForWriting(file, context)
+            var asked: Int?
             if !force {
                 guard context.canAskQuestions else {
                     throw CommandFailure(
@@ -39,9 +40,18 @@ extension GQLCache {
                 guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?\(screen)") else {
                     throw CommandFailure(.notFound, "nothing removed")
                 }
+                asked = count
             }
             let before = store.fileSizes()
-            let removed = try store.write { tx in try tx.clear() }
+            let removed = try store.write { tx in
+                // As rm --match and gc: the answer was given for the records the question named.
+                if let asked, case let now = try tx.recordCount(), now != asked {
+                    throw CommandFailure(
+                        .busy, "\(file.path) changed while you were asked (\(plural(now, "record")) now, \(asked) then): "
+                            + "another process wrote the file; nothing removed; run clear again")
+                }
+                return try tx.clear()
+            }
             // Stopped during VACUUM, after the removal committed: the report says what stands.
             var vacuumStopped = false
             if vacuum {
