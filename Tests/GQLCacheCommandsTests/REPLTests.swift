@@ -376,6 +376,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(help.contains { $0.hasPrefix("  import  Merge the records") }, "names and abstracts line up")
     }
 
+    /// A record cd went through, removed, no longer lies on the way back:
+    /// back leads to the nearest one left, and the session says so.
+    func testARemovedRecordOnTheWayHereIsDroppedFromTheTrailAndBackSkipsIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "rm Droid:2001 --force --quiet", "pwd", "back", "pwd"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000\nQUERY_ROOT\n")
+        XCTAssertEqual(run.stderr, "gqlcache: Droid:2001, on the way here, is gone; back leads to QUERY_ROOT\n")
+        // Cleared whole: the root is where cd .. ends, and it is said to have no record.
+        let cleared = try repl(cache, ["cd Human:1002", "clear --force --quiet", "pwd"])
+        XCTAssertEqual(cleared.stdout, "QUERY_ROOT\n")
+        XCTAssertEqual(cleared.stderr, "gqlcache: Human:1002 is gone; now at QUERY_ROOT (which has no record either)\n")
+    }
+
     func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])

@@ -349,9 +349,21 @@ public final class REPLSession {
         let store = try readStore()
         let existing = try store.read { tx in try tx.existingKeys(among: trail) }
         let before = current
-        while trail.count > 1, let last = trail.last, !existing.contains(last) { trail.removeLast() }
-        if current != before, !context.isQuiet {
-            context.stderr.write("gqlcache: \(before.display) is gone; now at \(current.display)\n")
+        // Records gone from the way here too: back must not lead to one.
+        // The root stays, record or not: it is where cd .. ends.
+        let gone = trail.dropFirst().filter { !existing.contains($0) }
+        guard !gone.isEmpty else { return }
+        var kept = [trail[0]]
+        for key in trail.dropFirst() where existing.contains(key) && key != kept.last { kept.append(key) }
+        trail = kept
+        guard !context.isQuiet else { return }
+        if current != before {
+            let noRecord = existing.contains(current) ? "" : " (which has no record either)"
+            context.stderr.write("gqlcache: \(before.display) is gone; now at \(current.display)\(noRecord)\n")
+        } else {
+            let names = Array(Set(gone)).sorted().map(\.display).joined(separator: ", ")
+            let back = trail.count > 1 ? trail[trail.count - 2].display : current.display
+            context.stderr.write("gqlcache: \(names), on the way here, \(Set(gone).count == 1 ? "is" : "are") gone; back leads to \(back)\n")
         }
     }
 
