@@ -27,6 +27,22 @@ final class ExportImportCommandTests: CommandTestCase {
         }
     }
 
+    /// Started with standard input closed (`<&-`), the import's temporary
+    /// copy of it took descriptor 0 and was read as the input: an empty
+    /// import that succeeded. A closed descriptor is an error, as a closed
+    /// standard output is.
+    func testImportFromAClosedStandardInputFailsAndChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let run = try runProgram("/bin/sh", ["-c", "\"$0\" import \"$1\" - <&-", builtBinary, cache])
+        XCTAssertEqual(run.status, 5)
+        XCTAssertEqual(run.stderr, "gqlcache: standard input: cannot be read (Bad file descriptor)\n")
+        XCTAssertEqual(try bytes(cache), before)
+        let closedOutput = try runProgram("/bin/sh", ["-c", "\"$0\" keys \"$1\" >&-", builtBinary, cache])
+        XCTAssertEqual(closedOutput.status, 5)
+        XCTAssertEqual(closedOutput.stderr, "gqlcache: cannot write to standard output (Bad file descriptor)\n")
+    }
+
     func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("export", cache)

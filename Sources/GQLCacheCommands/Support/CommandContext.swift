@@ -74,6 +74,7 @@ public final class CommandContext {
 
     /// The process's own streams and environment.
     public static func standard() -> CommandContext {
+        holdClosedStandardDescriptors()
         let standardOutput = FileDescriptorSink(fileDescriptor: 1, bufferSize: 1 << 16)
         // `| head` from a parent that ignores SIGPIPE: stop as SIGPIPE would
         // have stopped the process, not read the rest of the file for no one.
@@ -90,6 +91,22 @@ public final class CommandContext {
         context.keepsResultsUntilExit = true
         context.catchesStopSignals = true
         return context
+    }
+
+    /// A process started with standard input, output or error closed
+    /// (`<&-`) would hand that number to the next file it opens: the
+    /// temporary copy of standard input was then read as the input (an
+    /// empty import that succeeded). Each closed one is held by /dev/null,
+    /// opened the other way round, so reading or writing it still fails
+    /// as a closed descriptor does (EBADF), and no file takes its number.
+    private static func holdClosedStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_WRONLY : O_RDONLY)
+            if placeholder >= 0 && placeholder != descriptor {
+                dup2(placeholder, descriptor)
+                close(placeholder)
+            }
+        }
     }
 
     /// The process's environment. Read from `environ` where the C library
