@@ -50,21 +50,20 @@ extension ReadTransaction {
             let key: String = row[0]
             guard !skipping(key) else { continue }
             let from = CacheKey(key)
-            // The text as SQLite holds it: no copy into a String.
-            let isObject = try row.withUnsafeData(atIndex: 1) { data in
-                (data ?? Data()).withUnsafeBytes { raw in
-                    let text = raw.bindMemory(to: UInt8.self)
-                    if ReferenceScanner.references(inUTF8: text, { field, target in
-                        if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
-                    }) {
-                        return true
-                    }
-                    pending.removeAll(keepingCapacity: true)
-                    guard let decoded = ReferenceScanner.decodedReferences(inUTF8: text) else { return false }
+            // The text as SQLite holds it, no copy into a String; as UTF-8
+            // whatever the file's encoding (a UTF-16 file's bytes as they
+            // are would hold no reference the scanner can see).
+            let text = ReadTransaction.column(statement.sqliteStatement, 1) ?? UnsafeBufferPointer(start: nil, count: 0)
+            var isObject = ReferenceScanner.references(inUTF8: text) { field, target in
+                if isTarget(target) { pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target))) }
+            }
+            if !isObject {
+                pending.removeAll(keepingCapacity: true)
+                if let decoded = ReferenceScanner.decodedReferences(inUTF8: text) {
+                    isObject = true
                     for (field, target) in decoded where isTarget(target) {
                         pending.append(ReferenceLocation(from: from, field: field, to: CacheKey(target)))
                     }
-                    return true
                 }
             }
             // A damaged record (not a JSON object) holds no references, as when decoding.

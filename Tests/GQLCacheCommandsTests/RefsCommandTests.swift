@@ -163,4 +163,21 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertEqual((document["referencedBy"] as? [[String: String]])?.count, 4)
         XCTAssertEqual(gqlcache("refs", cache, "Human:1000", "--depth", "0").status, .usage)
     }
+    /// A file whose text SQLite keeps in UTF-16: the references scanned
+    /// for were looked for in its bytes as they are, and none was found,
+    /// so rm's dry run called a removal safe that left one dangling.
+    func testIncomingReferencesAreFoundInAUTF16File() throws {
+        let cache = path("utf16.sqlite")
+        try sqliteShell(cache, """
+            PRAGMA encoding = 'UTF-16le';
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+            INSERT INTO records(key, record) VALUES ('QUERY_ROOT', '{"x":{"$reference":"A:1"}}'), ('A:1', '{"__typename":"A","name":"Zoë"}');
+            """)
+        XCTAssertEqual(try sqliteShell(cache, "PRAGMA encoding", readOnly: true), "UTF-16le")
+        let refs = gqlcache("refs", cache, "A:1")
+        XCTAssertEqual(refs.status, .success, refs.stderr)
+        XCTAssertTrue(refs.stdout.hasSuffix("incoming references (1)\n  QUERY_ROOT x\n"), refs.stdout)
+        let removal = gqlcache("rm", cache, "A:1", "--dry-run")
+        XCTAssertEqual(removal.stdout, "would remove A:1\nwould remove 1 record, leaving 1 reference dangling:\n  QUERY_ROOT x → A:1\n")
+    }
 }
