@@ -390,6 +390,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(cleared.stderr, "gqlcache: Human:1002 is gone; now at QUERY_ROOT (which has no record either)\n")
     }
 
+    /// `ls FIELD` names the field's record as cd does; a field that holds
+    /// no reference is said to be what it is, not "no record 'friends'".
+    func testLsOfAFieldThatHoldsNoReferenceSaysWhatItHoldsAsCdDoes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd Droid:2001", "ls friends", "ls name", "ls friends.1"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: friends is a list of 3; say which element, e.g. 'ls friends.0'
+            gqlcache: name holds a value, not a reference
+
+            """)
+        XCTAssertTrue(run.stdout.hasPrefix("Human:1002 (Human)\n"), run.stdout)
+    }
+
     func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])

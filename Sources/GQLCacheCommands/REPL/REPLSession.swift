@@ -207,7 +207,15 @@ public final class REPLSession {
         case "ls":
             // As show: with no key named (ls --depth 2), the record you are at;
             // `ls FIELD` and `ls ..` name a record as cd names it.
-            if arguments.count == 1, let key = listedRecord(arguments[0]) { return runCommand(["show", "--", key.rawValue]) }
+            if arguments.count == 1, let listed = listedRecord(arguments[0]) {
+                switch listed {
+                case .success(let key): return runCommand(["show", "--", key.rawValue])
+                case .failure(let failure):
+                    // A field that is no reference (a list, null), said as cd says it.
+                    context.report(failure.status, failure.message)
+                    return failure.status
+                }
+            }
             return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments)
         case "open":
             return open(arguments)
@@ -504,14 +512,21 @@ public final class REPLSession {
 
     /// The record `ls TARGET` shows when TARGET is what `cd` takes besides
     /// a key: `..` (the record before this one) or a field of this record
-    /// that holds a reference (`friends.0`). Nil: TARGET is taken as a key.
-    private func listedRecord(_ target: String) -> CacheKey? {
-        if target == ".." { return trail.count > 1 ? trail[trail.count - 2] : current }
+    /// that holds a reference (`friends.0`). A failure: TARGET is a field
+    /// that holds none (a list, null), said as cd says it. Nil: TARGET is
+    /// taken as a key.
+    private func listedRecord(_ target: String) -> Result<CacheKey, CommandFailure>? {
+        if target == ".." { return .success(trail.count > 1 ? trail[trail.count - 2] : current) }
         guard !target.hasPrefix("-"), let store = try? readStore() else { return nil }
-        return try? store.read { tx in
+        let found: Result<CacheKey, CommandFailure>?? = try? store.read { tx in
             guard let record = try tx.record(for: current) else { return nil }
-            return try Self.follow(target, in: record)
+            do {
+                return try Self.follow(target, in: record, command: "ls").map { .success($0) }
+            } catch let failure as CommandFailure {
+                return .failure(failure)
+            }
         }
+        return found ?? nil
     }
 
     private func goBack() -> ExitStatus {
