@@ -120,10 +120,11 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertTrue(try keys(in: cache).contains("Human:1000"))
     }
 
-    /// A signal after the write committed, while its report is printed,
-    /// ends the process as before, but not silently: status 130 alone
-    /// would read as "nothing was changed".
-    func testASignalAfterTheWriteCommittedSaysTheChangeStands() throws {
+    /// `rm --match Post:% --force --format jsonl` on a root that lists
+    /// 20,000 posts, returned once its removal has committed: the report
+    /// lists every dangling reference (JSON Lines list them all), and,
+    /// unread, the pipe fills and the process waits there.
+    func startRemovalBlockedOnItsReport() throws -> (cache: String, Process, stdout: Pipe, stderr: Pipe) {
         let cache = path("feed.sqlite")
         _ = try CacheStore.create(at: cache)
         try sqliteShell(cache, """
@@ -132,53 +133,48 @@ final class StopSignalTests: CommandTestCase {
             INSERT INTO records (key, record) SELECT 'QUERY_ROOT', '{"feed":[' || group_concat('{"$reference":"Post:' || i || '"}') || ']}' FROM n;
             """)
         let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force", "--format", "jsonl"])
-        // The report lists 20,000 dangling references (JSON Lines list them
-        // all): unread, the pipe fills and the process waits there, its
-        // write committed.
         let deadline = Date().addingTimeInterval(60)
         while try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true) != "1" {
-            guard process.isRunning, Date() < deadline else { return XCTFail("the removal never committed") }
+            guard process.isRunning, Date() < deadline else {
+                XCTFail("the removal never committed")
+                break
+            }
             usleep(10_000)
         }
         XCTAssertTrue(process.isRunning, "the report is still being written")
-        kill(process.processIdentifier, SIGINT)
-        // The one line on standard error fits its pipe: read after the end.
-        _ = stdout.fileHandleForReading.readDataToEndOfFile()
+        return (cache, process, stdout, stderr)
+    }
+
+    /// Ends as `process` ended: of `signal`, having said on standard error
+    /// that the change stands, which it does.
+    func assertEndedOf(_ signal: Int32, sayingTheChangeStands process: Process, cache: String, stderr: Pipe) throws {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
-        XCTAssertEqual(process.terminationStatus, SIGINT)
+        XCTAssertEqual(process.terminationStatus, signal)
         XCTAssertEqual(
             String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
             "gqlcache: \(cache): stopped after the change was written; it stands, and its report is cut short\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
     }
 
+    /// A signal after the write committed, while its report is printed,
+    /// ends the process as before, but not silently: status 130 alone
+    /// would read as "nothing was changed".
+    func testASignalAfterTheWriteCommittedSaysTheChangeStands() throws {
+        let (cache, process, stdout, stderr) = try startRemovalBlockedOnItsReport()
+        kill(process.processIdentifier, SIGINT)
+        // The one line on standard error fits its pipe: read after the end.
+        _ = stdout.fileHandleForReading.readDataToEndOfFile()
+        try assertEndedOf(SIGINT, sayingTheChangeStands: process, cache: cache, stderr: stderr)
+    }
+
     /// `rm --force | head -1`: the reader goes away once the change has
     /// committed and its report is being written. SIGPIPE would end the
     /// process without a word; the one line says the change stands.
     func testAReaderGoneAfterTheWriteCommittedSaysTheChangeStands() throws {
-        let cache = path("feed.sqlite")
-        _ = try CacheStore.create(at: cache)
-        try sqliteShell(cache, """
-            CREATE TEMP TABLE n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i FROM n;
-            INSERT INTO records (key, record) SELECT 'Post:' || i, '{"__typename":"Post","id":"' || i || '"}' FROM n;
-            INSERT INTO records (key, record) SELECT 'QUERY_ROOT', '{"feed":[' || group_concat('{"$reference":"Post:' || i || '"}') || ']}' FROM n;
-            """)
-        let (process, stdout, stderr) = try start(["rm", cache, "--match", "Post:%", "--force", "--format", "jsonl"])
-        let deadline = Date().addingTimeInterval(60)
-        while try sqliteShell(cache, "SELECT count(*) FROM records", readOnly: true) != "1" {
-            guard process.isRunning, Date() < deadline else { return XCTFail("the removal never committed") }
-            usleep(10_000)
-        }
-        XCTAssertTrue(process.isRunning, "the report is still being written")
+        let (cache, process, stdout, stderr) = try startRemovalBlockedOnItsReport()
         try stdout.fileHandleForReading.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
-        XCTAssertEqual(process.terminationStatus, SIGPIPE)
-        XCTAssertEqual(
-            String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            "gqlcache: \(cache): stopped after the change was written; it stands, and its report is cut short\n")
-        XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
+        try assertEndedOf(SIGPIPE, sayingTheChangeStands: process, cache: cache, stderr: stderr)
     }
 
     func testASignalWhileNothingIsBeingWrittenEndsTheProcessAsBefore() throws {
