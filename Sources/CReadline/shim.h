@@ -94,7 +94,7 @@ static inline void gqlcache_install_sigint_handler(void) {
 static inline void gqlcache_restore_terminal(void) {
     if (!RL_ISSTATE(RL_STATE_TERMPREPPED)) return;
     rl_deprep_terminal();
-    (void)write(STDOUT_FILENO, "\n", 1);
+    if (isatty(STDOUT_FILENO)) (void)write(STDOUT_FILENO, "\n", 1);
 }
 
 static inline int gqlcache_take_interrupt(void) {

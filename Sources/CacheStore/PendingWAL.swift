@@ -12,8 +12,9 @@ public struct PendingWAL: Equatable, Sendable {
     public let walPath: String
     /// Another process (the app) has the file open in WAL mode, and will
     /// checkpoint the changes in time or when it closes the file: normal.
-    /// False when none has: the file was not closed cleanly.
-    public var isOpenElsewhere = false
+    /// False when none has: the file was not closed cleanly. Nil when that
+    /// cannot be told (no -shm file, or a file system without POSIX locks).
+    public var isOpenElsewhere: Bool?
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
@@ -25,7 +26,7 @@ public struct PendingWAL: Equatable, Sendable {
         // lock on the -shm file's "DMS" byte, 128 (after the 120 bytes of
         // the index header and the 8 bytes of SQLite's WAL locks), as long
         // as it is open: SQLite's own test for whether it is the last one.
-        pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128) ?? false
+        pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128)
         return pending
     }
 

@@ -85,5 +85,10 @@ final class ManyKeysCommandLineTests: CommandTestCase {
             XCTAssertEqual(lines.filter { $0.hasSuffix("; nearest keys: User:1") }.count, 10, result.stderr)
             XCTAssertEqual(lines.last, "gqlcache: no record 'User:13' in \(cache)")
         }
+        // A key stored as a BLOB is still named as such past the tenth: one index lookup.
+        try sqliteShell(cache, "INSERT INTO records (key, record) VALUES (CAST('User:13' AS BLOB), '{}')")
+        let blob = gqlcache(arguments: ["rm", cache, "--dry-run"] + missing)
+        XCTAssertTrue(blob.stderr.hasSuffix("gqlcache: no record 'User:13' in \(cache): row _id 2 has that key as a BLOB, which Apollo never finds; "
+            + "'gqlcache gc \(cache) --stray-rows' deletes it\n"), blob.stderr)
     }
 }

@@ -116,12 +116,10 @@ public final class REPLSession {
                 guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
                 lastStatus = status
             }
-            // SIGTERM, SIGHUP or Ctrl-\ rolled a write back: the session
-            // ends, as the command line does, once the command said so.
-            if context.catchesStopSignals, StopSignals.shared.takeStopRequest() != nil {
-                lastStatus = .interrupted
-                break
-            }
+            // SIGTERM, SIGHUP or Ctrl-\ came during a write: the session
+            // ends, as the command line does, once the command said what
+            // came of it (rolled back, 130; or committed just before).
+            if context.catchesStopSignals, StopSignals.shared.takeStopRequest() != nil { break }
             context.stdout.flush()
             if bail && lastStatus != .success { break }
         }

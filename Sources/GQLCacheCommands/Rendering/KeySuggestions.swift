@@ -21,10 +21,10 @@ enum KeySuggestions {
         return scored.prefix(limit).map(\.0)
     }
 
-    /// What to tell a person about a key that was not found.
     /// How many of a command's missing keys are given nearest keys.
     static let hintedKeyLimit = 10
 
+    /// What to tell a person about a key that was not found.
     struct Hint: Equatable {
         /// Keys close to it, nearest first.
         var nearest: [CacheKey] = []
@@ -101,12 +101,15 @@ enum KeySuggestions {
 
 extension ReadTransaction {
     /// A hint for each of `keys`, which were not found: the first
-    /// ``KeySuggestions/hintedKeyLimit`` get theirs, the rest none. Each
-    /// costs a pass over the key index (the match that ignores case), and
-    /// a script's thousands of missing keys took seconds apiece.
+    /// ``KeySuggestions/hintedKeyLimit`` get their nearest keys, the rest
+    /// only the row that holds the key as a BLOB, if one does (an index
+    /// lookup). Nearest keys cost a pass over the key index (the match that
+    /// ignores case), and a script's thousands of missing keys took
+    /// seconds apiece.
     func suggestions(forEach keys: [CacheKey]) throws -> [KeySuggestions.Hint] {
         try keys.enumerated().map { index, key in
-            index < KeySuggestions.hintedKeyLimit ? try suggestions(for: key) : KeySuggestions.Hint()
+            if index < KeySuggestions.hintedKeyLimit { return try suggestions(for: key) }
+            return KeySuggestions.Hint(blobKeyRowID: try rowID(ofBlobKey: key))
         }
     }
 

@@ -119,8 +119,9 @@ final class StopSignals: @unchecked Sendable {
                     gqlcache_die_of(Int32(signal))
                     return
                 }
-                for store in writing { store.interrupt() }
+                // Set first: the command may end (rolled back) as soon as it is interrupted.
                 lock.withLock { stopRequest = Int32(signal) }
+                for store in writing { store.interrupt() }
                 interrupted = writing
                 interruptedAt = now
             }
