@@ -41,12 +41,7 @@ final class StopSignals: @unchecked Sendable {
     /// ends, and end it at any other moment with `restoreTerminal` called
     /// first (readline holds the terminal in its own mode at the prompt).
     func catchForInteractiveSession(restoreTerminal: @escaping () -> Void) {
-        let startsCatching = lock.withLock {
-            interactiveSession = InteractiveSession(restoreTerminal: restoreTerminal)
-            defer { isCatching = true }
-            return !isCatching
-        }
-        if startsCatching { startCatching() }
+        register { interactiveSession = InteractiveSession(restoreTerminal: restoreTerminal) }
     }
 
     /// Whether SIGINT is left to the interactive REPL.
