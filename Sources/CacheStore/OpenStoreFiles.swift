@@ -94,42 +94,35 @@ final class OpenStoreFiles: @unchecked Sendable {
     /// `errno` that kept them from being read. A file an open store holds
     /// is read through a descriptor kept open for it.
     func read(_ path: String, offset: Int64 = 0, count: Int) -> Result<[UInt8], POSIXError> {
+        withDescriptor(path) { Self.read($0, offset: offset, count: count) }.flatMap { $0 }
+    }
+
+    /// `body` given a read-only descriptor of the file at `path`: the one
+    /// kept for a file an open store holds (kept from now on if none was),
+    /// else one opened and closed around it; or the `errno` that kept the
+    /// file from being opened.
+    private func withDescriptor<T>(_ path: String, _ body: (Int32) -> T) -> Result<T, POSIXError> {
         lock.withLock {
-            if let file = FileID(path: path), let descriptor = kept[file] {
-                return Self.read(descriptor, offset: offset, count: count)
-            }
+            if let file = FileID(path: path), let descriptor = kept[file] { return .success(body(descriptor)) }
             // Non-blocking: opening a named pipe would otherwise wait for a writer.
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
-            let result = Self.read(descriptor, offset: offset, count: count)
+            let result = body(descriptor)
             if let file = FileID(descriptor: descriptor), heldFiles().contains(file) {
                 kept[file] = descriptor
             } else {
                 Foundation.close(descriptor)
             }
-            return result
+            return .success(result)
         }
     }
 
     /// Whether another process holds a lock on byte `offset` of the file at
     /// `path` (this process's own locks are not seen); nil when that cannot
-    /// be told, as for a file that is not there. A file an open store holds
-    /// is asked through the descriptor kept for it, as ``read(_:offset:count:)``.
+    /// be told, as for a file that is not there. Asked as ``read(_:offset:count:)``
+    /// reads, through the descriptor kept for a file an open store holds.
     func anotherProcessLocks(_ path: String, offset: Int64) -> Bool? {
-        lock.withLock {
-            if let file = FileID(path: path), let descriptor = kept[file] {
-                return Self.anotherProcessLocks(descriptor, offset: offset)
-            }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { return nil }
-            let result = Self.anotherProcessLocks(descriptor, offset: offset)
-            if let file = FileID(descriptor: descriptor), heldFiles().contains(file) {
-                kept[file] = descriptor
-            } else {
-                Foundation.close(descriptor)
-            }
-            return result
-        }
+        (try? withDescriptor(path) { Self.anotherProcessLocks($0, offset: offset) }.get()) ?? nil
     }
 
     private static func anotherProcessLocks(_ descriptor: Int32, offset: Int64) -> Bool? {
