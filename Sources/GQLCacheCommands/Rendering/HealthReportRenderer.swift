@@ -47,21 +47,21 @@ struct HealthRendering {
         if let orderBreak = report.rowOrderBreak {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
-        if let pendingWAL, walIsThisSessions {
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
-                + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
-        } else if let pendingWAL, pendingWAL.isOpenElsewhere == true {
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
-                + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
-        } else if let pendingWAL, pendingWAL.isOpenElsewhere == false {
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
-                + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "
-                + "open it once with the app or sqlite3 to checkpoint\n"
-        } else if let pendingWAL {
-            // Whether another process has the file open cannot be told here.
-            text += "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) (\(formatBytes(pendingWAL.walBytes))) "
-                + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
-                + "with the app or sqlite3 to checkpoint\n"
+        if let pendingWAL {
+            let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
+                + "(\(formatBytes(pendingWAL.walBytes))) "
+            if walIsThisSessions {
+                text += waiting + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
+            } else if pendingWAL.isOpenElsewhere == true {
+                text += waiting + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
+            } else if pendingWAL.isOpenElsewhere == false {
+                text += waiting + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "
+                    + "open it once with the app or sqlite3 to checkpoint\n"
+            } else {
+                // Whether another process has the file open cannot be told here.
+                text += waiting + "not checkpointed into the database; normal while the app has the file open, otherwise open it once "
+                    + "with the app or sqlite3 to checkpoint\n"
+            }
         } else if journalMode == "wal" {
             text += "  WAL: no changes waiting for a checkpoint\n"
         } else {
