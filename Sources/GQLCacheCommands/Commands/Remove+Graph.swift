@@ -90,15 +90,13 @@ extension GQLCache.Remove {
                 .notFound, KeySuggestions.typenameNotFoundMessage(absentTypenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
-        let afterwards = try writing.openForReading(file, context)
-        let missing = try afterwards.read { tx in
-            let existing = try tx.existingKeys(among: requested)
-            return requested.filter { !existing.contains($0) }
-        }
         // After a real removal every key is gone: only keys that never existed are missing.
-        let removed = Set(result.keys ?? [])
-        let neverExisted = dryRun ? missing : missing.filter { !removed.contains($0) }
-        let hints = try afterwards.read { tx in try tx.suggestions(forEach: neverExisted) }
+        let removed = dryRun ? [] : Set(result.keys ?? [])
+        let (neverExisted, hints) = try writing.openForReading(file, context).read { tx in
+            let existing = try tx.existingKeys(among: requested)
+            let missing = requested.filter { !existing.contains($0) && !removed.contains($0) }
+            return (missing, try tx.suggestions(forEach: missing))
+        }
         for (key, nearest) in zip(neverExisted, hints) {
             context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
         }

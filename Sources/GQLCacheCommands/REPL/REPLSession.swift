@@ -357,7 +357,7 @@ public final class REPLSession {
         let before = current
         // Records gone from the way here too: back must not lead to one.
         // The root stays, record or not: it is where cd .. ends.
-        let gone = trail.dropFirst().filter { !existing.contains($0) }
+        let gone = Set(trail.dropFirst().filter { !existing.contains($0) })
         guard !gone.isEmpty else { return }
         var kept = [trail[0]]
         for key in trail.dropFirst() where existing.contains(key) && key != kept.last { kept.append(key) }
@@ -367,9 +367,9 @@ public final class REPLSession {
             let noRecord = existing.contains(current) ? "" : " (which has no record either)"
             context.stderr.write("gqlcache: \(before.display) is gone; now at \(current.display)\(noRecord)\n")
         } else {
-            let names = Array(Set(gone)).sorted().map(\.display).joined(separator: ", ")
+            let names = gone.sorted().map(\.display).joined(separator: ", ")
             let back = trail.count > 1 ? trail[trail.count - 2].display : current.display
-            context.stderr.write("gqlcache: \(names), on the way here, \(Set(gone).count == 1 ? "is" : "are") gone; back leads to \(back)\n")
+            context.stderr.write("gqlcache: \(names), on the way here, \(gone.count == 1 ? "is" : "are") gone; back leads to \(back)\n")
         }
     }
 
