@@ -155,6 +155,20 @@ public class ReadTransaction {
         try forEachKey(sql: sql, arguments: arguments, body)
     }
 
+    /// Those of `typenames` that no record matching `pattern` has as its
+    /// `__typename`: a name mistyped among several that list records, which
+    /// would otherwise pass unseen. One pass over the records, and only over
+    /// those of the types asked for.
+    public func absentTypenames(_ typenames: [String], matching pattern: KeyPattern? = nil) throws -> [String] {
+        guard !typenames.isEmpty else { return [] }
+        let filter = KeyFilter(pattern: pattern, typenames: typenames)
+        let held = try String.fetchSet(
+            try database(), sql: "SELECT DISTINCT \(KeyFilter.typenameExpression) FROM records WHERE \(filter.sql)",
+            arguments: filter.arguments)
+        var seen = Set<String>()
+        return typenames.filter { !held.contains($0) && seen.insert($0).inserted }
+    }
+
     /// Calls `body` with the key in the first column of each row `sql`
     /// gives. Keys are read from SQLite's bytes: a String column value
     /// would stop at a NUL, and a key cut short names another record.
@@ -305,20 +319,23 @@ struct KeyFilter {
         }
         if !typenames.isEmpty {
             let places = Array(repeating: "?", count: typenames.count).joined(separator: ", ")
-            // SQLite's json_extract takes the first of two `__typename`s; a
-            // record's typename is the last, as Apollo's JSON reader and the
-            // rest of the store read it (rm --type, info, stats). Only a text
-            // that names `__typename` twice needs the store's own reading.
-            conditions.append("""
-                (CASE WHEN instr(substr(record, instr(record, '"__typename"') + 12), '"__typename"') > 0 \
-                THEN \(TypenameFunction.sqlName)(record) \
-                WHEN json_valid(record) THEN json_extract(record, '$.__typename') END) IN (\(places))
-                """)
+            conditions.append("\(Self.typenameExpression) IN (\(places))")
             arguments += typenames
         }
         self.sql = conditions.joined(separator: " AND ")
         self.arguments = StatementArguments(arguments)
     }
+
+    /// A record's `__typename`, NULL for a damaged record or one without.
+    /// SQLite's json_extract takes the first of two `__typename`s; a
+    /// record's typename is the last, as Apollo's JSON reader and the rest
+    /// of the store read it (rm --type, info, stats). Only a text that names
+    /// `__typename` twice needs the store's own reading.
+    static let typenameExpression = """
+        (CASE WHEN instr(substr(record, instr(record, '"__typename"') + 12), '"__typename"') > 0 \
+        THEN \(TypenameFunction.sqlName)(record) \
+        WHEN json_valid(record) THEN json_extract(record, '$.__typename') END)
+        """
 }
 
 /// The keys a pattern matches, as ``ReadTransaction/keyDigest(matching:)`` sums them up.

@@ -59,6 +59,7 @@ extension GQLCache {
                 }
                 // Like grep -c: the count is the answer, the status says whether anything matched.
                 if shown == 0 && (keyPattern != nil || !typenames.isEmpty) { throw CommandFailure(.notFound, "") }
+                try warnOfAbsentTypenames(keyPattern, store: store, context: context)
                 return
             }
             var listed = 0
@@ -76,6 +77,23 @@ extension GQLCache {
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             if listed == 0 && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
+            }
+            try warnOfAbsentTypenames(keyPattern, store: store, context: context)
+        }
+
+        /// Of several --type names, one that matched nothing is most often a
+        /// typo, which the others' keys would hide: it is named on standard
+        /// error, as grep names a file it cannot read beside the matches of
+        /// the rest. The status stays that of the keys listed. Read only when
+        /// several names were given and something matched (a second pass).
+        private func warnOfAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
+            guard Set(typenames).count > 1 else { return }
+            let absent = try store.read { tx in try tx.absentTypenames(typenames, matching: keyPattern) }
+            guard !absent.isEmpty else { return }
+            if let keyPattern {
+                context.warn(keyPattern.noMatchMessage(in: file.path, typenames: OptionTable.choices(absent)))
+            } else {
+                context.warn(KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
             }
         }
 
