@@ -196,6 +196,34 @@ final class RemoveCommandTests: CommandTestCase {
         for line in result.lines { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }
     }
 
+    /// Scripts reading the document learn which named keys had no record,
+    /// as standard error tells a person: text, JSON and JSON Lines, with and
+    /// without --cascade.
+    func testKeysWithoutARecordAreListedAsMissingInJSONAndJSONLines() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for extra in [[], ["--cascade"], ["--clean-references"]] {
+            let json = gqlcache(arguments: ["rm", cache, "Human:1002", "Human:9999", "--dry-run", "--format", "json"] + extra)
+            XCTAssertEqual(json.status, .notFound, "\(extra)")
+            let document = try XCTUnwrap(try json.json() as? [String: Any])
+            XCTAssertEqual(document["keys"] as? [String], ["Human:1002"], "\(extra)")
+            XCTAssertEqual(document["missing"] as? [String], ["Human:9999"], "\(extra)")
+            XCTAssertTrue(json.stderr.contains("no record 'Human:9999'"), json.stderr)
+        }
+        let lines = gqlcache("rm", cache, "Human:9999", "Droid:2001", "--force", "--format", "jsonl")
+        XCTAssertEqual(lines.status, .notFound)
+        XCTAssertEqual(lines.lines, [
+            #"{"type":"key","key":"Droid:2001"}"#,
+            #"{"type":"missing","key":"Human:9999"}"#,
+            #"{"type":"dangling","from":"QUERY_ROOT","field":"hero(episode:NEWHOPE)","path":[],"to":"Droid:2001"}"#,
+            #"{"type":"dangling","from":"QUERY_ROOT","field":"search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])","path":[1,0],"to":"Droid:2001"}"#,
+            #"{"type":"summary","dryRun":false,"removed":1,"danglingReferences":2}"#,
+        ])
+        let none = try XCTUnwrap(try gqlcache("rm", cache, "Human:1000", "--force", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(none["missing"] as? [String], [], "present, and empty, when keys were named")
+        let byPattern = try XCTUnwrap(try gqlcache("rm", cache, "--match", "Human:%", "--dry-run", "--format", "json").json() as? [String: Any])
+        XCTAssertNil(byPattern["missing"], "no keys were named")
+    }
+
     func testUsageErrorsExitTwo() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache).status, .usage)

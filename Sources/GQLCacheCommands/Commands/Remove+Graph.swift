@@ -20,6 +20,7 @@ extension GQLCache.Remove {
         func selection(_ tx: ReadTransaction, _ graph: CacheGraph) throws -> [CacheKey] {
             // Rows out of order: what the pass read may be wrong, as for gc.
             try tx.checkSoundForRepair(graph)
+            neverExisted = requested.filter { !graph.containsRecord($0) }
             if !typenames.isEmpty {
                 untyped = graph.damagedRecords.map(\.key)
                 absentTypenames = graph.absentTypenames(typenames)
@@ -45,8 +46,10 @@ extension GQLCache.Remove {
             for reference in graph.references(to: Set(removed)) where holders.last != reference.from { holders.append(reference.from) }
             return holders
         }
-        let result: RemovalOutcome
+        var result: RemovalOutcome
         let store: CacheStore
+        // The keys named that have no record, as the pass found them.
+        var neverExisted: [CacheKey] = []
         if dryRun {
             store = try writing.openForReading(file, context)
             result = try store.read { tx in
@@ -72,6 +75,7 @@ extension GQLCache.Remove {
                 return outcome(removed, graph, dryRun: false, cleaned: cleaned)
             }
         }
+        if !requested.isEmpty { result.missing = neverExisted }
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
         if !untyped.isEmpty {
@@ -90,13 +94,8 @@ extension GQLCache.Remove {
                 .notFound, KeySuggestions.typenameNotFoundMessage(absentTypenames, in: file.path) { CompletionSources.typenames(in: store) })
         }
         if let pattern, result.count == 0 { throw CommandFailure(.notFound, pattern.noMatchMessage(in: file.path)) }
-        // After a real removal every key is gone: only keys that never existed are missing.
-        let removed = dryRun ? [] : Set(result.keys ?? [])
-        let (neverExisted, hints) = try writing.openForReading(file, context).read { tx in
-            let existing = try tx.existingKeys(among: requested)
-            let missing = requested.filter { !existing.contains($0) && !removed.contains($0) }
-            return (missing, try tx.suggestions(forEach: missing))
-        }
+        guard !neverExisted.isEmpty else { return }
+        let hints = try store.read { tx in try tx.suggestions(forEach: neverExisted) }
         for (key, nearest) in zip(neverExisted, hints) {
             context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))
         }

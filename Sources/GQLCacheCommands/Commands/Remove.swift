@@ -103,7 +103,7 @@ extension GQLCache {
                     }
                 }
             }
-            let outcome: RemovalOutcome
+            var outcome: RemovalOutcome
             func outcomeOfRemoving(_ removed: [CacheKey], in tx: ReadTransaction) throws -> RemovalOutcome {
                 try RemovalOutcome.after(
                     removing: Set(removed), count: removed.count, keys: removed, dryRun: dryRun,
@@ -117,10 +117,11 @@ extension GQLCache {
             } else {
                 outcome = try store.write { tx in try outcomeOfRemoving(try requested.filter { try tx.removeObject(for: $0) }, in: tx) }
             }
-            // No key found: the errors below say it; scripts still get their document.
-            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
             let gone = Set(outcome.keys ?? [])
             let missing = requested.filter { !gone.contains($0) }
+            outcome.missing = missing
+            // No key found: the errors below say it; scripts still get their document.
+            if outcome.count > 0 || output.format != .text { outcome.render(format: output.format, context: context, placingIn: store) }
             guard !missing.isEmpty else { return }
             let suggestions = try store.read { tx in try tx.suggestions(forEach: missing) }
             for (key, nearest) in zip(missing, suggestions) {

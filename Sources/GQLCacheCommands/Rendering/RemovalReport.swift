@@ -9,6 +9,9 @@ struct RemovalOutcome {
     var dangling: DanglingReport
     /// With --clean-references: the references dropped instead of left dangling.
     var cleaned: [DroppedReferences]? = nil
+    /// The keys named that have no record, when keys were named: standard
+    /// error says each, and the JSON lists them for scripts.
+    var missing: [CacheKey]? = nil
 
     /// The outcome of removing the records `gone`: every reference to one
     /// of them dangles. `keys` is what to list (nil: only the count);
@@ -65,9 +68,13 @@ struct RemovalOutcome {
                 ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
                 ("danglingReferences", .int(dangling.count)),
                 ("dangling", .array(references.map(\.json))),
-            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json)))] } ?? [])), to: context)
+            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json)))] } ?? [])
+              + (missing.map { [("missing", .array($0.map { .string($0.rawValue) }))] } ?? [])), to: context)
         case .jsonl:
             for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
+            for key in missing ?? [] {
+                context.print(JSONOutput.object([("type", .string("missing")), ("key", .string(key.rawValue))]).rendered(pretty: false))
+            }
             for reference in references {
                 context.print(JSONOutput.object([("type", .string("dangling"))] + reference.jsonMembers).rendered(pretty: false))
             }
