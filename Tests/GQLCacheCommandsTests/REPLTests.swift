@@ -193,6 +193,15 @@ final class REPLTests: CommandTestCase {
         ])
     }
 
+    /// `cd` alone goes home, as a shell's does: to QUERY_ROOT, the trail
+    /// cleared, as `cd /` does.
+    func testCdAloneReturnsToQueryRootFromAnyDepth() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "pwd", "cd", "pwd", "back", "pwd"])
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Droid:2001 → Human:1000\nQUERY_ROOT\nQUERY_ROOT\n")
+    }
+
     func testCdToAKeyAndItsMistakesAreExplained() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(

@@ -7,7 +7,7 @@ import Foundation
 public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
-        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. — go to a record, follow a reference of this one, or go back"),
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. | cd — go to a record, follow a reference of this one, go back, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
         ("pwd", "pwd — the references followed to get here"),
