@@ -32,7 +32,9 @@ struct VariableScope: Sendable {
 
     /// The value with variables substituted; nil when it is an absent
     /// variable (Apollo then leaves the argument out of the field key). In
-    /// an input object an absent member is left out; in a list it is null.
+    /// an input object an absent member is left out, and so is an absent
+    /// element of a list: Apollo evaluates both with compactMap, so
+    /// `[1, $x]` without `$x` is `[1]`, not `[1, null]`.
     func resolve(_ node: ValueNode) -> InputValue? {
         switch node {
         case .variable(let name): return values[name]
@@ -42,7 +44,7 @@ struct VariableScope: Sendable {
         case .string(let text): return .string(text)
         case .boolean(let flag): return .boolean(flag)
         case .enumValue(let name): return .enumValue(name)
-        case .list(let elements): return .list(elements.map { resolve($0) ?? .null })
+        case .list(let elements): return .list(elements.compactMap { resolve($0) })
         case .object(let members):
             var object: [String: InputValue] = [:]
             for (name, value) in members {

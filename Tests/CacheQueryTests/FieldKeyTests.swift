@@ -14,6 +14,17 @@ final class FieldKeyTests: XCTestCase {
         return FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
     }
 
+    /// The keys of every top-level field of the operation in `text`.
+    private func fieldKeys(_ text: String, variables: [String: InputValue] = [:]) throws -> [String] {
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let operation = try document.operation(named: nil)
+        let scope = try VariableScope(given: variables, definitions: operation.variables, operationName: "test")
+        return operation.selections.compactMap { selection in
+            guard case .field(let field) = selection else { return nil }
+            return FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
+        }
+    }
+
     func testAFieldWithoutArgumentsIsItsName() throws {
         XCTAssertEqual(try key("{ name }"), "name")
     }
@@ -42,6 +53,17 @@ final class FieldKeyTests: XCTestCase {
     func testAnAbsentNullableVariableDropsTheArgument() throws {
         XCTAssertEqual(try key("query Q($episode: Episode) { hero(episode: $episode) { name } }"), "hero")
         XCTAssertEqual(try key("query Q($e: Episode, $n: Int) { f(episode: $e, first: $n, x: 1) }"), "f(x:1)")
+    }
+
+    /// Apollo evaluates list elements as it does input object members, with
+    /// compactMap: an absent variable is left out of the list, and a list
+    /// that held only absent ones is empty (an explicit null is kept).
+    func testAnAbsentVariableInAListIsLeftOutOfTheList() throws {
+        let text = "query Q($x: Int, $t: String) { f(g: [1, $x]) h: f(g: [$x]) i: f(l: [[$x], []]) j: f(o: [{a: $x, t: $t}]) }"
+        let keys = try fieldKeys(text)
+        XCTAssertEqual(keys, ["f(g:[1])", "f(g:[])", "f(l:[[], []])", "f(o:[])"])
+        XCTAssertEqual(try key("query Q($x: Int) { f(g: [1, $x]) }", variables: ["x": .null]), "f(g:[1, null])")
+        XCTAssertEqual(try key("query Q($x: Int) { f(g: [1, $x]) }", variables: ["x": .int(7)]), "f(g:[1, 7])")
     }
 
     func testOperationVariableDefaultsApply() throws {
