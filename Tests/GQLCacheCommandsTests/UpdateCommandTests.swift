@@ -243,7 +243,10 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, "gqlcache: warning: hero was written into Droid:2001, the record it was read from (and 2 more); the selection has no id, so if the app keys Droid by id, Apollo writes it at QUERY_ROOT.hero(episode:NEWHOPE) instead: give --key-field Droid=id (or '*=id') to do the same, or select id\n")
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
-        XCTAssertEqual(update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=R3", "-q").stderr, "")
+        let quiet = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=R3", "-q")
+        XCTAssertEqual(quiet.stdout, "", "--quiet leaves out the report")
+        XCTAssertEqual(quiet.stderr, result.stderr, "and keeps the warning")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R3"))
         // Nothing written, nothing to warn of; with id selected, or a key policy, there is no guess to make.
         let unchanged = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=R3")
         XCTAssertEqual(unchanged.stdout, "nothing to write: the cache already holds this data\n")
@@ -449,7 +452,8 @@ final class UpdateCommandTests: CommandTestCase {
         let result = gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").first, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); if Character is an interface or union, give --schema to read as Apollo does")
-        XCTAssertEqual(gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run", "--quiet").stderr, "")
+        XCTAssertEqual(gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run", "--quiet").stderr, result.stderr,
+                       "--quiet keeps warnings")
     }
 
     func testBadPathsMissesAndTypeErrorsWriteNothing() throws {

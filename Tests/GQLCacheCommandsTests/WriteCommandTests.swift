@@ -334,7 +334,8 @@ final class WriteCommandTests: CommandTestCase {
 
         let quiet = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name } }", "--response", path("aliases.json"),
                                 "--key-field", "Droid=id", "--quiet")
-        XCTAssertEqual(quiet.stderr, "", "--quiet leaves the warning out")
+        XCTAssertEqual(quiet.stdout, "", "--quiet leaves out the report")
+        XCTAssertTrue(quiet.stderr.hasPrefix("gqlcache: warning: the data gives Droid:2001 two values of 'name'"), "and keeps the warning: \(quiet.stderr)")
     }
 
     func testWithASchemaATypenameThatDoesNotFitTheFieldIsRefused() throws {

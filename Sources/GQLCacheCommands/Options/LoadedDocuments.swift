@@ -87,7 +87,6 @@ struct KeyFieldOptions: ParsableArguments {
     /// that were written (an interface or union counts as written when one
     /// of its types was, with the schema to say so).
     func warnOfTypesNotWritten(_ written: Set<String>, schema: CacheSchema?, context: CommandContext) {
-        guard !context.isQuiet else { return }
         let types = written.sorted()
         let keyingNothing = policy.typesKeyingNothing(written: written, schema: schema)
         func hint(for type: String) -> String {

@@ -5,6 +5,8 @@ import CacheStore
 /// not as meant, as Apollo would have done it without a word: fragments that
 /// applied to nothing, a fragment read at a record of another type,
 /// variables the operation does not define, references moved to path keys.
+/// --quiet keeps them, as it keeps every warning: a script that passes it
+/// is the one that most needs to hear of a misspelled variable.
 extension CommandContext {
     /// Without a schema a fragment on an interface or union applies to
     /// nothing, and the data silently lacks its fields: say which type
@@ -12,7 +14,6 @@ extension CommandContext {
     /// (`read`, and the read `update` changes), or that their fields were
     /// not written (`write`).
     func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
-        guard !isQuiet else { return }
         for condition in conditions {
             var met = condition.typenames.map { "'\($0)'" }
             if condition.metObjectsWithoutTypename { met.append("objects without __typename") }
@@ -29,7 +30,7 @@ extension CommandContext {
     /// GraphQLEnum holds it as .unknown), but often means the schema is
     /// older than the server: say so, with the first one.
     func warnOfUnknownEnumValues(_ values: [UnknownEnumValue], writing: Bool = false) {
-        guard !isQuiet, let first = values.first else { return }
+        guard let first = values.first else { return }
         let others = values.count > 1 ? " (and \(values.count - 1) more)" : ""
         let shown = JSONWriter.string(for: .string(first.value), asStored: false)
         warn("\(first.path): \(shown) is not a value of enum \(first.enumName) in the schema\(others); Apollo "
@@ -42,7 +43,7 @@ extension CommandContext {
     /// mistake (an alias of the wrong field, one object edited in one
     /// place only): say which value stays, with the first case.
     func warnOfOverwrittenFields(_ fields: [OverwrittenField], dryRun: Bool) {
-        guard !isQuiet, let first = fields.first else { return }
+        guard let first = fields.first else { return }
         let others = fields.count > 1 ? " (and \(fields.count - 1) more)" : ""
         warn("the data gives \(first.key.display) two values of '\(first.fieldKey)'\(others): Apollo keeps \(first.kept.value) "
             + "(\(first.kept.path)) and drops \(first.dropped.value) (\(first.dropped.path))\(dryRun ? ", and so would this write" : "")")
@@ -52,7 +53,7 @@ extension CommandContext {
     /// of that record all the same, as Apollo does: most often the key is
     /// not the one meant.
     func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
-        guard !isQuiet, let mismatch else { return }
+        guard let mismatch else { return }
         warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.display) is a \(mismatch.typename); "
             + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
     }
@@ -62,7 +63,6 @@ extension CommandContext {
     /// of another; Apollo writes it, and most often the key is not the one
     /// meant.
     func warnOfTypenameChange(at key: CacheKey, from before: String, to after: String, dryRun: Bool) {
-        guard !isQuiet else { return }
         let shown = { (name: String) in JSONWriter.string(for: .string(name), asStored: false) }
         warn("the data \(dryRun ? "would change" : "changed") the __typename of \(key.display) from \(shown(before)) to \(shown(after)); "
             + "Apollo writes it all the same, so check the key")
@@ -74,7 +74,7 @@ extension CommandContext {
     func warnOfUndefinedVariables(_ variables: [String: InputValue], in operation: CacheQuery.Operation) {
         let defined = operation.variables.map(\.name)
         let extra = variables.keys.filter { !defined.contains($0) }.sorted()
-        guard !isQuiet, !extra.isEmpty else { return }
+        guard !extra.isEmpty else { return }
         let names = extra.map { "$\($0)" }.joined(separator: ", ")
         let definitions = defined.isEmpty ? "it defines none" : "it defines " + defined.map { "$\($0)" }.joined(separator: ", ")
         warn("\(operation.name.map { "operation '\($0)'" } ?? "the operation") does not define \(names), so "
@@ -90,7 +90,7 @@ extension CommandContext {
     /// (`keyFields` says which): say that instead.
     func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool, keyFields: (String) -> [String]?) {
         let moved = changes.referencesMovedToPathKeys
-        guard let first = moved.first, !isQuiet else { return }
+        guard let first = moved.first else { return }
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
         var why = "objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field "
             + "(e.g. '*=id') or a schema with @typePolicy"
@@ -122,7 +122,7 @@ extension CommandContext {
     /// a selection): say so, with the first case, unless ``warnOfPathKeys``
     /// already said it of a reference that moved.
     func warnOfUnkeyedObjects(_ unkeyed: [UnkeyedObject], changes: RecordChanges, dryRun: Bool) {
-        guard !isQuiet, let first = unkeyed.first, changes.referencesMovedToPathKeys.isEmpty else { return }
+        guard let first = unkeyed.first, changes.referencesMovedToPathKeys.isEmpty else { return }
         let others = unkeyed.count > 1 ? " (and \(unkeyed.count - 1) more)" : ""
         let names = first.keyFields.map { "'\($0)'" }.joined(separator: ", ")
         let which = first.keyFields.count == 1 ? "its key field" : "its key fields"
@@ -146,7 +146,7 @@ extension CommandContext {
     /// (the key is computed from the data written): say so, with the first
     /// case, and how to do as Apollo would.
     func warnOfObjectsKeptWithoutID(_ kept: [KeptObject], dryRun: Bool) {
-        guard !isQuiet, let first = kept.first else { return }
+        guard let first = kept.first else { return }
         let others = kept.count > 1 ? " (and \(kept.count - 1) more)" : ""
         warn("\(first.path) \(dryRun ? "would be" : "was") written into \(first.key.display), the record it was read from\(others); "
             + "the selection has no id, so if the app keys \(first.typename) by id, Apollo writes it at \(first.pathKey.display) "
