@@ -7,7 +7,7 @@ import GraphQL
 /// them, and documents are validated with line and column.
 ///
 /// Apollo's client directives (`@typePolicy`, `@fieldPolicy`,
-/// `@apollo_client_ios_localCacheMutation`, `@import`) are declared for the
+/// `@apollo_client_ios_localCacheMutation`, `@import`, `@defer`) are declared for the
 /// user when the SDL does not declare them; `extend type` works.
 public struct CacheSchema: @unchecked Sendable {
     let schema: GraphQLSchema
@@ -67,6 +67,9 @@ public struct CacheSchema: @unchecked Sendable {
         ("apollo_client_ios_localCacheMutation",
          "directive @apollo_client_ios_localCacheMutation on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
         ("import", "directive @import(module: String!) repeatable on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+        // Apollo iOS codegen adds @defer to the schema it is given; a
+        // deferred fragment is read from the cache as any other is.
+        ("defer", "directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
     ]
 
     /// Builds the schema from SDL text named `source` (a file name).

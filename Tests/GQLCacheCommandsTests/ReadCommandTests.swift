@@ -160,6 +160,25 @@ final class ReadCommandTests: CommandTestCase {
 
     /// A schema in several files: each --schema adds one, and an extension
     /// in one extends a type of another, as the codegen config's files do.
+    /// Apollo iOS codegen declares @defer for the schema it is given, so a
+    /// document that defers a fragment is valid without the SDL declaring
+    /// it; the fragment is read from the cache as any other is.
+    func testADeferredFragmentIsValidWithASchemaAndReadLikeAnyOther() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        for query in [
+            #"{ hero(episode: NEWHOPE) { id ... on Droid @defer(label: "d") { name } } }"#,
+            "{ hero(episode: NEWHOPE) { id ...D @defer(if: true) } } fragment D on Droid { name }",
+        ] {
+            let result = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(result.stdout, #"{"hero":{"id":"2001","name":"R2-D2"}}"# + "\n")
+        }
+        let onAField = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name @defer } }", "--schema", schema)
+        XCTAssertEqual(onAField.status, .usage)
+        XCTAssertEqual(onAField.stderr, "gqlcache: --text:1:33: Directive \"@defer\" may not be used on FIELD.\n")
+    }
+
     func testRepeatedSchemaFilesMakeOneSchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let starwars = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
