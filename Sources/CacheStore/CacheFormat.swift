@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 /// A kind of cache file the store can open. Each format is one type, found by
 /// ``FormatDetector`` from what the file holds, never assumed.
@@ -92,13 +93,36 @@ enum FormatDetector {
         // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
         // removals rely on one row per key; both DDL variants keep it.
         let uniqueIndexes: [String] = indexes.filter { $0["unique"] == 1 }.map { $0["name"] }
-        let keyIsUnique = try uniqueIndexes.contains { index in
-            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index]) == ["key"]
+        var keyCollations: [String] = []
+        for index in uniqueIndexes {
+            let keyColumns = try Row.fetchAll(db, sql: "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1", arguments: [index])
+            if keyColumns.count == 1, keyColumns[0]["name"] == "key" { keyCollations.append(keyColumns[0]["coll"] ?? "BINARY") }
         }
-        guard keyIsUnique else { throw refuse(.keyNotUnique) }
+        guard !keyCollations.isEmpty else { throw refuse(.keyNotUnique) }
+        // Apollo's keys are told apart byte by byte: a column or index that
+        // compares them otherwise (COLLATE NOCASE) makes 'a' and 'A' one
+        // key, and a write to one would replace the other's record.
+        let columnCollation = Self.declaredCollation(of: "key", in: db) ?? "BINARY"
+        for collation in [columnCollation] + keyCollations where collation.uppercased() != "BINARY" {
+            throw refuse(.keyCollation(collation))
+        }
         let keyIsNotNull = columns.contains { $0["name"] == "key" && $0["notnull"] == 1 }
         let hasLegacyIndex = try Bool.fetchOne(
             db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key'") ?? false
         return ApolloIOSSQLiteFormat(ddl: (keyIsNotNull || hasLegacyIndex) ? .legacy : .current)
+    }
+
+    /// The collation a column of `records` compares with, as declared
+    /// (nil when SQLite cannot say).
+    private static func declaredCollation(of column: String, in db: Database) -> String? {
+        var type: UnsafePointer<CChar>?
+        var collation: UnsafePointer<CChar>?
+        var notNull: Int32 = 0
+        var primaryKey: Int32 = 0
+        var autoincrement: Int32 = 0
+        let code = sqlite3_table_column_metadata(
+            db.sqliteConnection, "main", "records", column, &type, &collation, &notNull, &primaryKey, &autoincrement)
+        guard code == SQLITE_OK, let collation else { return nil }
+        return String(cString: collation)
     }
 }

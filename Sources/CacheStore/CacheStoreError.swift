@@ -14,6 +14,8 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case noRecordsTable(tables: [String])
         case unexpectedColumns([String])
         case keyNotUnique
+        /// Keys are compared with a collation other than BINARY.
+        case keyCollation(String)
         case idNotRowID
         case apollo3PerFieldLayout
     }
@@ -143,6 +145,9 @@ extension CacheStoreError.NotACacheReason {
             return "not an Apollo iOS cache: table 'records' does not make '_id' its row id (_id INTEGER PRIMARY KEY, as Apollo's table does)"
         case .keyNotUnique:
             return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on 'key')"
+        case .keyCollation(let collation):
+            return "not an Apollo iOS cache: table 'records' compares keys with collation \(collation), so keys such as 'a' and 'A' "
+                + "would be one; Apollo's table tells keys apart byte by byte (BINARY), and a write could replace another key's record"
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
         }

@@ -266,10 +266,36 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertEqual(try directory.contents(), ["garbage.sqlite"])
     }
 
+    /// Keys compared without regard to case (a column or unique index with
+    /// COLLATE NOCASE) make 'a' and 'A' one key: an import of 'a' replaced
+    /// the record of 'A'. Such a table is not Apollo's, and is refused
+    /// before anything is read or written; an extra index does no harm.
+    func testARecordsTableThatComparesKeysWithAnotherCollationIsRefused() throws {
+        let directory = try TemporaryDirectory(self)
+        let column = directory.path("column.sqlite")
+        try SQLiteShell.run(column, """
+            CREATE TABLE records(_id INTEGER, key TEXT UNIQUE COLLATE NOCASE, record TEXT, PRIMARY KEY(_id AUTOINCREMENT));
+            INSERT INTO records(key, record) VALUES ('A', '{"k":1}');
+            """)
+        try assertRefused(column, in: directory, expected: .notACacheFile(path: column, reason: .keyCollation("NOCASE")))
+        let index = directory.path("index.sqlite")
+        try SQLiteShell.run(index, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT, record TEXT);
+            CREATE UNIQUE INDEX index_records_on_key ON records(key COLLATE NOCASE);
+            """)
+        try assertRefused(index, in: directory, expected: .notACacheFile(path: index, reason: .keyCollation("NOCASE")))
+        let extra = directory.path("extra.sqlite")
+        try SQLiteShell.run(extra, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+            CREATE INDEX by_key_nocase ON records(key COLLATE NOCASE);
+            """)
+        XCTAssertNoThrow(try CacheStore.open(at: extra))
+    }
+
     func testRefusalsDescribeThemselvesWithThePath() {
         let reasons: [CacheStoreError.NotACacheReason] = [
             .empty, .notSQLite(looksLikeText: true), .notSQLite(looksLikeText: false), .noTables,
-            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .idNotRowID, .apollo3PerFieldLayout,
+            .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .keyCollation("NOCASE"), .idNotRowID, .apollo3PerFieldLayout,
         ]
         var descriptions: Set<String> = []
         for reason in reasons {
