@@ -61,26 +61,29 @@ final class KeysCommandTests: CommandTestCase {
     }
 
     /// Of several --type names, one the file lacks is named on standard
-    /// error beside the others' keys (a typo the listing would hide); the
-    /// status stays that of a listing that found keys.
-    func testAnAbsentTypenameAmongSeveralIsWarnedOfBesideTheKeysOfTheRest() throws {
+    /// error after the others' keys (a typo the listing would hide), with
+    /// exit status 1, as rm --type names it.
+    func testAnAbsentTypenameAmongSeveralIsNamedAfterTheKeysOfTheRest() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let listed = gqlcache("keys", cache, "--type", "Droid", "--type", "Humen")
-        XCTAssertEqual(listed.status, .success, listed.stderr)
+        XCTAssertEqual(listed.status, .notFound, listed.stderr)
         XCTAssertEqual(listed.lines, ["Droid:2001"])
-        XCTAssertEqual(listed.stderr, "gqlcache: warning: no record has __typename 'Humen' in \(cache); nearest typenames: Human\n")
+        XCTAssertEqual(listed.stderr, "gqlcache: no record has __typename 'Humen' in \(cache); nearest typenames: Human\n")
 
         let counted = gqlcache("keys", cache, "--type", "Droid", "--type", "Human", "--type", "Ewok", "--count")
         XCTAssertEqual(counted.stdout, "3\n")
-        XCTAssertEqual(counted.stderr, "gqlcache: warning: no record has __typename 'Ewok' in \(cache)\n")
+        XCTAssertEqual(counted.status, .notFound)
+        XCTAssertEqual(counted.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache)\n")
 
         let patterned = gqlcache("keys", cache, "Human:%", "--type", "Human", "--type", "Droid", "--limit", "1")
         XCTAssertEqual(patterned.lines, ["Human:1000"])
-        XCTAssertEqual(patterned.stderr, "gqlcache: warning: no key matches apollo pattern 'Human:%' with __typename 'Droid' in \(cache)\n")
+        XCTAssertEqual(patterned.status, .notFound)
+        XCTAssertEqual(patterned.stderr, "gqlcache: no key matches apollo pattern 'Human:%' with __typename 'Droid' in \(cache)\n")
 
         let allHeld = gqlcache("keys", cache, "--type", "Droid", "--type", "Human", "--type", "Droid")
         XCTAssertEqual(allHeld.lines, ["Droid:2001", "Human:1000", "Human:1002"])
         XCTAssertEqual(allHeld.stderr, "")
+        XCTAssertEqual(allHeld.status, .success)
     }
 
     func testPrefixGlobAndRegexModes() throws {

@@ -83,17 +83,18 @@ extension GQLCache {
 
         /// Of several --type names, one that matched nothing is most often a
         /// typo, which the others' keys would hide: it is named on standard
-        /// error, as grep names a file it cannot read beside the matches of
-        /// the rest. The status stays that of the keys listed. Read only when
-        /// several names were given and something matched (a second pass).
+        /// error after the keys of the rest, with exit status 1, as rm --type
+        /// names it after removing the rest (and ls a missing file beside
+        /// others). Read only when several names were given and something
+        /// matched (a second pass).
         private func warnOfAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
             guard Set(typenames).count > 1 else { return }
             let absent = try store.read { tx in try tx.absentTypenames(typenames, matching: keyPattern) }
             guard !absent.isEmpty else { return }
             if let keyPattern {
-                context.warn(keyPattern.noMatchMessage(in: file.path, typenames: OptionTable.choices(absent)))
+                context.report(.notFound, keyPattern.noMatchMessage(in: file.path, typenames: OptionTable.choices(absent)))
             } else {
-                context.warn(KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
+                context.report(.notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
             }
         }
 
