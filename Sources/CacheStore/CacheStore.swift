@@ -296,7 +296,7 @@ public final class CacheStore: Sendable {
                     result = try body(transaction)
                     // A Ctrl-C that came between statements rolls the write back.
                     try transaction.checkInterrupt()
-                    changed = db.totalChangesCount != changesBefore
+                    changed = db.totalChangesCount - transaction.scratchChanges != changesBefore
                     return .commit
                 }
             } catch {

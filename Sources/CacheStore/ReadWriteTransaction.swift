@@ -4,6 +4,11 @@ internal import GRDB
 /// ``CacheStore/write(_:)``. Everything it does commits together when the
 /// closure returns, or not at all when it throws.
 public final class ReadWriteTransaction: ReadTransaction {
+    /// Rows this transaction changed in its own scratch tables (TEMP), which
+    /// are no change to the cache: a write that made only these commits no
+    /// change, and keeps no backup.
+    var scratchChanges = 0
+
     /// Merges records into the cache field by field, as Apollo does: each
     /// record is loaded, the fields that differ are copied in, and only
     /// records with a changed field are rewritten (with Apollo's upsert, so
@@ -27,9 +32,16 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     /// The merge itself; with `names`, adds each changed field to it as
-    /// `KEY.FIELD`.
+    /// `KEY.FIELD`. `counting` hears each record that will be written: its
+    /// state before this merge (nil: none) and after; it returns what to
+    /// add to the count, by default the change from one to the other.
+    /// `beforeWriting` is given the keys of those records, before any is.
     @discardableResult
-    private func merge(_ records: [Record], naming names: inout Set<String>?) throws -> MergeCount {
+    func merge(
+        _ records: [Record], naming names: inout Set<String>?,
+        counting: ((_ key: CacheKey, _ before: Record?, _ after: Record) throws -> MergeCount)? = nil,
+        beforeWriting: (([CacheKey]) throws -> Void)? = nil
+    ) throws -> MergeCount {
         let db = try database()
         if let record = records.first(where: { $0.key.rawValue.utf8.contains(0) }) { throw CacheStoreError.keyHoldsNUL(record.key) }
         let loaded = try self.records(for: records.map(\.key))
@@ -57,23 +69,23 @@ public final class ReadWriteTransaction: ReadTransaction {
             guard changedFields > 0 else { continue }
             if dirty.insert(key).inserted { dirtyOrder.append(key) }
         }
-        let upsert = try db.cachedStatement(
-            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
+        var toWrite: [CacheKey] = []
         for key in dirtyOrder {
             let merged = working[key]!
             // Counted against the record as it was: two records of the merge
             // that change a field and change it back leave it unchanged, unwritten.
-            if let before = try loaded[key]?.get() {
-                let changedFields = merged.fields.count { before.fields[$0.key] != $0.value }
-                guard changedFields > 0 else { continue }
-                count.changed += 1
-                count.fields += changedFields
-            } else {
-                count.added += 1
-                count.fields += merged.fields.count
-            }
+            let before = try loaded[key]?.get()
+            let change = MergeCount(from: before, to: merged)
+            guard change.added + change.changed > 0 else { continue }
+            count += try counting?(key, before, merged) ?? change
+            toWrite.append(key)
+        }
+        try beforeWriting?(toWrite)
+        let upsert = try db.cachedStatement(
+            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
+        for key in toWrite {
             try checkInterrupt()
-            try upsert.execute(arguments: [key.rawValue, merged.jsonText])
+            try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
         }
         return count
     }
@@ -133,6 +145,29 @@ public struct MergeCount: Equatable, Sendable {
     /// field of an added record); a field two records of the merge change
     /// counts once, and not at all when the last puts the old value back.
     public var fields = 0
+
+    /// The change from `before` (nil: no record) to `after`, which holds
+    /// every field of `before` (a merge never removes one).
+    init(from before: Record?, to after: Record) {
+        if let before {
+            let changedFields = after.fields.count { before.fields[$0.key] != $0.value }
+            self.init(changed: changedFields > 0 ? 1 : 0, fields: changedFields)
+        } else {
+            self.init(added: 1, fields: after.fields.count)
+        }
+    }
+
+    static func += (lhs: inout MergeCount, rhs: MergeCount) {
+        lhs.added += rhs.added
+        lhs.changed += rhs.changed
+        lhs.fields += rhs.fields
+    }
+
+    static func -= (lhs: inout MergeCount, rhs: MergeCount) {
+        lhs.added -= rhs.added
+        lhs.changed -= rhs.changed
+        lhs.fields -= rhs.fields
+    }
 
     public init(added: Int = 0, changed: Int = 0, fields: Int = 0) {
         self.added = added

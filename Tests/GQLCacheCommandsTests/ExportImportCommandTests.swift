@@ -648,16 +648,57 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))
     }
 
-    /// A key given twice: the second line is merged over the first, in a
-    /// dry run as in the import.
+    /// A key given twice, in two batches of 1,000 lines: the second line is
+    /// merged over the first, in a dry run as in the import, and the record
+    /// is counted once, against the file as it was: added, not added and
+    /// then changed.
     func testADryRunSeesEarlierLinesOfTheSameInput() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let lines = (0..<1500).map { #"{"key":"K:\#($0 % 1200)","record":{"n":\#($0)}}"# }.joined(separator: "\n")
         let dryRun = gqlcache("import", cache, "-", "--dry-run", "--format", "jsonl", input: lines)
         let real = gqlcache("import", cache, "-", "--format", "jsonl", input: lines)
         XCTAssertEqual(dryRun.lines.last, real.lines.last?.replacingOccurrences(of: #""dryRun":false"#, with: #""dryRun":true"#))
-        XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":300,"fields":1500,"withoutFields":0}"#)
+        XCTAssertEqual(real.lines.last, #"{"type":"summary","dryRun":false,"created":false,"form":"jsonl","read":1500,"added":1200,"changed":0,"fields":1200,"withoutFields":0}"#)
         XCTAssertEqual(try records(cache)["K:5"], ["n": .int(1205)])
+    }
+
+    /// Batches are 1,000 lines: a record that two batches change is counted
+    /// once, against the file as it was, and one changed and changed back
+    /// far apart is no change: the file keeps its bytes and no backup is
+    /// made, as when the input changes nothing. The dry run lists each
+    /// record once, with the value the file holds as "before".
+    func testARecordChangedAgainInALaterBatchIsCountedOnceAgainstTheFileAsItWas() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let filler = (0..<1500).map { _ in #"{"key":"Droid:2001","record":{"id":"2001"}}"# }
+        let back = ([#"{"key":"Droid:2001","record":{"name":"Artoo"}}"#] + filler + [#"{"key":"Droid:2001","record":{"name":"R2-D2"}}"#])
+            .joined(separator: "\n")
+        let before = try bytes(cache)
+        let unchanged = gqlcache("import", cache, "-", "--backup", input: back)
+        XCTAssertEqual(unchanged.status, .success, unchanged.stderr)
+        XCTAssertEqual(unchanged.stdout, "imported 1502 records (jsonl) into \(cache): nothing to change, the cache already holds them\n")
+        XCTAssertEqual(try bytes(cache), before, "changed and changed back: the file is as it was")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (cache as NSString).deletingLastPathComponent)
+            .filter { $0.contains("backup") }, [], "no backup of a file left unchanged")
+
+        let twice = ([#"{"key":"Droid:2001","record":{"name":"Artoo"}}"#] + filler
+            + [#"{"key":"Droid:2001","record":{"name":"Artoo Detoo","model":"R2"}}"#, #"{"key":"New:1","record":{"a":1}}"#]
+            + filler.prefix(1000) + [#"{"key":"New:1","record":{"a":2}}"#]).joined(separator: "\n")
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", input: twice)
+        XCTAssertEqual(dryRun.status, .success, dryRun.stderr)
+        XCTAssertEqual(dryRun.lines, [
+            "Droid:2001",
+            "  + model: \"R2\"",
+            "  name: \"R2-D2\" → \"Artoo Detoo\"",
+            "New:1 (new record)",
+            "  + a: 2",
+            "would import 2504 records (jsonl) into \(cache): 1 added, 1 changed (3 fields); dry run, nothing written",
+        ])
+        let real = gqlcache("import", cache, "-", input: twice)
+        XCTAssertEqual(real.stdout, "imported 2504 records (jsonl) into \(cache): 1 added, 1 changed (3 fields)\n")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo Detoo"))
+        XCTAssertEqual(try records(cache)["New:1"], ["a": .int(2)])
+        let diff = gqlcache("diff", try copyOfFixture("starwars.sqlite", as: "original.sqlite"), cache, "--summary")
+        XCTAssertEqual(diff.lines, ["2 records differ: 1 added, 1 changed; 9 the same"])
     }
 
     func testImportCountsAKeyThatComesAgainInOneBatchAsADryRunDoes() throws {

@@ -26,7 +26,7 @@ extension GQLCache {
                 fields are replaced or added, never removed, and records not in the input stay. \
                 Everything is written in one transaction, or nothing is. --create makes the cache \
                 file (Apollo iOS's current layout) when it does not exist or is empty. JSON Lines is read a \
-                batch at a time, so memory does not grow with the input; the apollo-client form is \
+                batch at a time, so memory grows only with the keys written, not the records; the apollo-client form is \
                 one JSON document and is read whole. --dry-run lists what would change (and keeps \
                 it in memory, to compare later lines with).
                 """)
@@ -66,16 +66,19 @@ extension GQLCache {
             if !made { try CreatedFile.refuseMissing(file.path) }
             let reader = try ImportReader(name: JSONInput.name(of: input), lines: lines, form: inputFormat.exchangeForm)
             var report = ImportReport(form: reader.form, dryRun: dryRun, created: made)
-            var merge = ImportMerge(dryRun: dryRun)
+            var merge = ImportMerge()
+            var batches = BatchedMerge()
             func importAll(into tx: ReadTransaction?, writing: ReadWriteTransaction?) throws {
                 while let batch = try reader.nextBatch(size: Self.batchSize) {
                     report.withoutFields += batch.count { $0.fields.isEmpty }
+                    report.read += batch.count
                     do {
                         if let writing {
-                            // The merge counts its own changes: the batch is loaded once.
-                            report.count(try writing.mergeCounting(batch), read: batch.count)
+                            // The merge counts its own changes, against the records
+                            // as they were before the first batch: the batch is loaded once.
+                            try writing.mergeCounting(batch, across: &batches)
                         } else {
-                            report.count(try merge.changes(of: batch, in: tx), read: batch.count)
+                            try merge.merge(batch, in: tx)
                         }
                     } catch CacheStoreError.damagedRecord(let key, let problem) {
                         // Apollo merges field by field; a record it cannot read takes no fields.
@@ -87,7 +90,17 @@ extension GQLCache {
                                 + "merged into it; nothing imported (remove it first with: \(remove))")
                     }
                 }
+                guard let writing else {
+                    report.count(merge.changes)
+                    return
+                }
+                try writing.endBatchedMerge(&batches)
+                report.count(batches.count)
+                // Records changed and changed back: the file is left as it
+                // was, byte for byte, with no backup, as for no change at all.
+                if batches.count.added + batches.count.changed == 0 { throw NothingChanged() }
             }
+            struct NothingChanged: Error {}
             if dryRun {
                 if made {
                     try importAll(into: nil, writing: nil)
@@ -95,12 +108,16 @@ extension GQLCache {
                     try writing.openForReading(file, context).read { tx in try importAll(into: tx, writing: nil) }
                 }
             } else if !made {
-                try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
+                do {
+                    try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
+                } catch is NothingChanged {}
             } else {
                 let store = try CacheStore.create(at: file.path)
                 context.watchForStopSignals(store)
                 do {
                     try store.write { tx in try importAll(into: tx, writing: tx) }
+                } catch is NothingChanged {
+                    // A new file keeps its table, as an empty input leaves it.
                 } catch {
                     // The file is this command's own: nothing half-done stays behind.
                     CreatedFile.undo(file.path, wasEmpty: wasEmpty)

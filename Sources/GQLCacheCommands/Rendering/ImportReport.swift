@@ -16,8 +16,7 @@ struct ImportReport {
     /// With a dry run, what would change, record by record.
     var records: [RecordChanges.RecordChange] = []
 
-    mutating func count(_ changes: [RecordChanges.RecordChange], read batch: Int) {
-        read += batch
+    mutating func count(_ changes: [RecordChanges.RecordChange]) {
         for change in changes {
             if change.isNew { added += 1 } else { changed += 1 }
             fields += change.fields.count
@@ -25,8 +24,7 @@ struct ImportReport {
         if dryRun { records += changes }
     }
 
-    mutating func count(_ merged: MergeCount, read batch: Int) {
-        read += batch
+    mutating func count(_ merged: MergeCount) {
         added += merged.added
         changed += merged.changed
         fields += merged.fields
@@ -71,47 +69,61 @@ struct ImportReport {
     }
 }
 
-/// Works out what merging batches of records changes, as the store's merge
-/// does: later records win field by field, fields are never removed. In a
-/// dry run nothing is written, so the records merged so far are kept here
-/// to compare later batches with (memory then grows with what would change).
+/// Works out what a dry run's batches of records would change, as the
+/// store's merge does: later records win field by field, fields are never
+/// removed, and what changes is counted against the records as they were
+/// before the first batch (``BatchedMerge``), so a record two batches
+/// change is one change, and one changed back is none. Nothing is written,
+/// so the records that would change are kept here (memory grows with what
+/// would change); any other is still as the file holds it.
 struct ImportMerge {
-    private var overlay: [CacheKey: Record]?
+    private var states: [CacheKey: (original: Record?, merged: Record)] = [:]
+    /// Keys in the order they first changed; some may have changed back since.
+    private var order: [CacheKey] = []
 
-    init(dryRun: Bool) { overlay = dryRun ? [:] : nil }
-
-    /// The changes `batch` makes over `tx` (nil: a cache not created yet)
-    /// and what earlier batches of this dry run would have written.
-    mutating func changes(of batch: [Record], in tx: ReadTransaction?) throws -> [RecordChanges.RecordChange] {
-        let unseen = batch.map(\.key).filter { overlay?[$0] == nil }
+    /// Merges `batch` over `tx` (nil: a cache not created yet) and what
+    /// earlier batches would have written.
+    mutating func merge(_ batch: [Record], in tx: ReadTransaction?) throws {
+        let unseen = Array(Set(batch.map(\.key)).filter { states[$0] == nil })
         let loaded = try tx?.records(for: unseen) ?? [:]
-        var working: [CacheKey: Record] = [:]
-        var order: [CacheKey] = []
+        var touched: [CacheKey] = []
         for record in batch {
-            if working[record.key] == nil { order.append(record.key) }
-            var current = try working[record.key] ?? before(record.key, loaded)
-            for (field, value) in record.fields { current.fields[field] = value }
-            working[record.key] = current
+            var state: (original: Record?, merged: Record)
+            if let known = states[record.key] {
+                state = known
+            } else {
+                let original = try loaded[record.key]?.get()
+                state = (original, original ?? Record(key: record.key, fields: [:]))
+                touched.append(record.key)
+            }
+            for (field, value) in record.fields { state.merged.fields[field] = value }
+            states[record.key] = state
         }
-        // As the merge counts: against each record as it was before the batch,
-        // so a field changed and changed back is no change.
-        var changes: [RecordChanges.RecordChange] = []
-        for key in order {
-            let old = try before(key, loaded)
-            let merged = working[key]!
-            let fields = merged.fields.keys.sorted(by: byteOrder).filter { old.fields[$0] != merged.fields[$0] }
-            guard !fields.isEmpty else { continue }
-            changes.append(RecordChanges.RecordChange(
-                key: key, isNew: overlay?[key] == nil && loaded[key] == nil,
-                fields: fields.map { RecordChanges.FieldChange(field: $0, before: old.fields[$0], after: merged.fields[$0]!) }))
-            if overlay != nil { overlay![key] = merged }
+        var checked: Set<CacheKey> = []
+        for record in batch where checked.insert(record.key).inserted {
+            let key = record.key
+            guard let state = states[key] else { continue }
+            if Self.changedFields(state.original, state.merged).isEmpty {
+                states[key] = nil
+            } else if touched.contains(key) || !order.contains(key) {
+                order.append(key)
+            }
         }
-        return changes
     }
 
-    /// The record as it was before this batch: as an earlier batch of the dry
-    /// run left it, as the file holds it, or empty.
-    private func before(_ key: CacheKey, _ loaded: [CacheKey: Result<Record, CacheStoreError>]) throws -> Record {
-        try overlay?[key] ?? loaded[key]?.get() ?? Record(key: key, fields: [:])
+    /// What would change, record by record, in the order each first changed.
+    var changes: [RecordChanges.RecordChange] {
+        var listed: Set<CacheKey> = []
+        return order.compactMap { key in
+            guard let state = states[key], listed.insert(key).inserted else { return nil }
+            let fields = Self.changedFields(state.original, state.merged)
+            return RecordChanges.RecordChange(
+                key: key, isNew: state.original == nil,
+                fields: fields.map { RecordChanges.FieldChange(field: $0, before: state.original?.fields[$0], after: state.merged.fields[$0]!) })
+        }
+    }
+
+    private static func changedFields(_ original: Record?, _ merged: Record) -> [String] {
+        merged.fields.keys.sorted(by: byteOrder).filter { original?.fields[$0] != merged.fields[$0] }
     }
 }
