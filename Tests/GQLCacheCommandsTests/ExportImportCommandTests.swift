@@ -225,17 +225,18 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("export", try copyOfFixture("starwars.sqlite")).stderr, "", "no warning for UTF-8 text")
     }
 
-    /// What import refuses, export does not write: a key that is empty, or
-    /// text that is not UTF-8 (Apollo never finds it, and U+FFFD in its
-    /// place would make another key).
+    /// What import refuses, export does not write: a key that is empty or
+    /// holds a NUL character, or text that is not UTF-8 (Apollo never finds
+    /// it, and U+FFFD in its place would make another key).
     func testExportLeavesOutKeysImportCannotTakeAndSaysSo() throws {
         let cache = try makeCache("keys.sqlite", [Record(key: "A:1", fields: ["n": .int(1)])])
-        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('', '{"e":1}'), (CAST(X'4E6F6E5554463AFF' AS TEXT), '{"u":1}')"#)
+        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('', '{"e":1}'), (CAST(X'4E6F6E5554463AFF' AS TEXT), '{"u":1}'), ('N' || char(0) || 'ul', '{"z":1}')"#)
         for format in ["jsonl", "apollo-client"] {
             let result = gqlcache("export", cache, "--format", format, "-o", path("out.\(format)"))
             XCTAssertEqual(result.status, .damagedRecord, format)
             XCTAssertEqual(result.stderr, """
                 gqlcache: a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported
+                gqlcache: the key "N\\u0000ul" holds a NUL character, which no Apollo cache key does (import refuses it); not exported
                 gqlcache: warning: 1 row of \(cache) has no UTF-8 text key (NULL, a BLOB or other bytes), which Apollo never reads; not exported (gqlcache doctor lists them)
 
                 """, format)

@@ -92,12 +92,23 @@ extension GQLCache {
             }
         }
 
-        /// A record keyed by the empty string: no Apollo cache key is, and
-        /// import refuses it, so it is not exported either.
-        static func refusingEmptyKey(_ stored: StoredRecord, _ context: CommandContext) -> Bool {
-            guard stored.key.rawValue.isEmpty else { return false }
-            context.report(.damagedRecord, "a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported")
-            return true
+        /// A record keyed by the empty string, or by a key that holds a NUL
+        /// character: no Apollo cache key is, and import refuses both (a
+        /// NUL would cut the key short), so they are not exported either:
+        /// the export stays one that import takes back whole.
+        static func refusingKeyImportRefuses(_ stored: StoredRecord, _ context: CommandContext) -> Bool {
+            if stored.key.rawValue.isEmpty {
+                context.report(.damagedRecord, "a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported")
+                return true
+            }
+            if stored.key.rawValue.utf8.contains(0) {
+                context.report(
+                    .damagedRecord,
+                    "the key \(JSONWriter.quoted(stored.key.rawValue, asStored: false)) holds a NUL character, which no Apollo cache key does "
+                        + "(import refuses it); not exported")
+                return true
+            }
+            return false
         }
 
         /// Records written, and rows skipped for a key that is not UTF-8.
@@ -105,7 +116,7 @@ extension GQLCache {
             var count = 0
             var notUTF8 = NotUTF8Records()
             let skipped = try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, isUTF8 in
-                if Self.refusingEmptyKey(stored, context) { return }
+                if Self.refusingKeyImportRefuses(stored, context) { return }
                 do {
                     sink.write(try RecordLine.line(for: stored, isWellFormed: isWellFormed))
                     sink.write("\n")
@@ -145,7 +156,7 @@ extension GQLCache {
             defer { notUTF8.warn(context) }
             sink.write("{")
             let skipped = try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
-                if Self.refusingEmptyKey(stored, context) { return }
+                if Self.refusingKeyImportRefuses(stored, context) { return }
                 switch stored.result {
                 case .success(let record):
                     if !isUTF8 { notUTF8.note(stored.key) }
