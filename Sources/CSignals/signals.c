@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,4 +109,10 @@ void gqlcache_die_of(int signal) {
     sigaddset(&set, signal);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(signal);
+}
+
+int gqlcache_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
 }

@@ -325,6 +325,24 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(ProgressIndicator.line(label: "x", progress: over, scans: 3, elapsed: 2), "gqlcache: x 99% (2.0 s)")
     }
 
+    /// A line wider than the terminal wraps, and each redraw then leaves a
+    /// line behind: the label is cut to leave the last column free.
+    func testProgressLineIsCutToTheTerminalWidth() {
+        let progress = ScanProgress(rowsVisited: 40, totalRows: 100)
+        let long = "checking /Users/someone/Library/Developer/cache.sqlite"
+        let line = ProgressIndicator.line(label: long, progress: progress, scans: 1, elapsed: 0.5, width: 40)
+        XCTAssertEqual(line, "gqlcache: checking /Users/… 40% (0.5 s)")
+        XCTAssertEqual(line.count, 39)
+        XCTAssertEqual(ProgressIndicator.line(label: "x", progress: progress, scans: 1, elapsed: 0.5, width: 40), "gqlcache: x 40% (0.5 s)")
+        XCTAssertEqual(ProgressIndicator.line(label: long, progress: progress, scans: 1, elapsed: 0.5, width: 0), "gqlcache: \(long) 40% (0.5 s)")
+        let sink = StringSink()
+        var now = 100.0
+        let indicator = ProgressIndicator(label: long, scans: 1, sink: sink, clock: { now }, delay: 0.5, columns: { 30 })
+        now = 101
+        indicator.update(progress)
+        XCTAssertEqual(sink.text, "\rgqlcache: checki… 40% (1.0 s)\u{1B}[K")
+    }
+
     func testProgressIsDrawnOnlyAfterTheDelayAndErasedAtTheEnd() {
         let sink = StringSink()
         var now = 100.0

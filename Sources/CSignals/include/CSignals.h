@@ -28,4 +28,9 @@ void gqlcache_pager_done(void);
 /// it would have without the handler (status 128 + signal in a shell).
 void gqlcache_die_of(int signal);
 
+/// The columns of the terminal `fd` is, or 0 when it is none or cannot say
+/// (ioctl is variadic in C, which Swift cannot call). Kept beside the
+/// signals as the one other thing the terminal is asked.
+int gqlcache_terminal_columns(int fd);
+
 #endif

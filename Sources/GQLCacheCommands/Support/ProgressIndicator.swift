@@ -1,4 +1,5 @@
 import CacheStore
+import CSignals
 import Foundation
 
 /// A one-line progress indicator on standard error for operations that scan
@@ -23,9 +24,14 @@ final class ProgressIndicator {
     private let start: Double
     private let delay: Double
     private var lastDrawn: Double?
+    /// The terminal's width, read when the line is first drawn: a line
+    /// wider than the terminal would wrap, and each redraw leave a line behind.
+    private let columns: () -> Int
+    private var width: Int?
     private static let redrawInterval = 0.1
 
-    init(label: String, scans: Int, sink: TextSink, clock: @escaping () -> Double, delay: Double) {
+    init(label: String, scans: Int, sink: TextSink, clock: @escaping () -> Double, delay: Double, columns: @escaping () -> Int = { 0 }) {
+        self.columns = columns
         self.label = label
         self.scans = max(scans, 1)
         self.sink = sink
@@ -39,7 +45,9 @@ final class ProgressIndicator {
         guard now - start >= delay else { return }
         if let lastDrawn, now - lastDrawn < Self.redrawInterval { return }
         lastDrawn = now
-        sink.write("\r" + Self.line(label: label, progress: progress, scans: scans, elapsed: now - start) + "\u{1B}[K")
+        if width == nil { width = columns() }
+        let line = Self.line(label: label, progress: progress, scans: scans, elapsed: now - start, width: width ?? 0)
+        sink.write("\r" + line + "\u{1B}[K")
         sink.flush()
     }
 
@@ -51,11 +59,22 @@ final class ProgressIndicator {
     }
 
     /// The text of the line: `gqlcache: removing keys matching 'Post:' 42% (1.3 s)`.
-    static func line(label: String, progress: ScanProgress, scans: Int, elapsed: Double) -> String {
+    /// With `width` (columns; 0: unknown), the label is cut to leave the
+    /// last column free, so that the line never wraps.
+    static func line(label: String, progress: ScanProgress, scans: Int, elapsed: Double, width: Int = 0) -> String {
         let whole = max(progress.totalRows, 1) * max(scans, 1)
         // Never 100% while still running: the last steps after the scans take time too.
         let percent = min(99, progress.rowsVisited * 100 / whole)
-        return "gqlcache: \(label) \(percent)% (\(String(format: "%.1f", elapsed)) s)"
+        let prefix = "gqlcache: "
+        let suffix = " \(percent)% (\(String(format: "%.1f", elapsed)) s)"
+        let room = width - 1 - prefix.count - suffix.count
+        guard width > 0, label.displayWidth > room else { return prefix + label + suffix }
+        var cut = ""
+        for character in label {
+            guard (cut + String(character)).displayWidth <= room - 1 else { break }
+            cut.append(character)
+        }
+        return prefix + (room > 0 ? cut + "…" : "") + suffix
     }
 }
 
@@ -65,7 +84,8 @@ extension CommandContext {
     func withProgress<T>(_ label: String, scans: Int = 1, _ body: (ProgressHandler?) throws -> T) rethrows -> T {
         guard stderrIsTerminal else { return try body(nil) }
         stdout.flush()
-        let indicator = ProgressIndicator(label: label, scans: scans, sink: stderr, clock: clock, delay: progressDelay)
+        let indicator = ProgressIndicator(
+            label: label, scans: scans, sink: stderr, clock: clock, delay: progressDelay, columns: { Int(gqlcache_terminal_columns(2)) })
         defer { indicator.finish() }
         return try body { indicator.update($0) }
     }
