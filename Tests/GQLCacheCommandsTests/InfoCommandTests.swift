@@ -159,6 +159,20 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, #"gqlcache: no record has __typename 'X' in \#(cache); nearest typenames: "", "X ""# + "\n")
     }
 
+    /// Records without a __typename are listed as (none); a record whose
+    /// __typename is the text "(none)" gets its own row, quoted, in info
+    /// and stats alike.
+    func testATypenameThatIsTheTextNoneIsToldApartFromRecordsWithout() throws {
+        let cache = try makeCache("none.sqlite", [
+            Record(key: "A:1", fields: ["__typename": .string("(none)")]), Record(key: "B:1", fields: ["n": .int(1)]),
+        ])
+        let info = gqlcache("info", cache)
+        XCTAssertTrue(info.stdout.contains("\n  \"(none)\"  1\n"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("\n  (none)    1\n"), info.stdout)
+        let stats = gqlcache("stats", cache)
+        XCTAssertTrue(stats.stdout.contains("\"(none)\""), stats.stdout)
+    }
+
     func testInfoRecognisesTheLegacyDDL() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("info", cache, "--format", "jsonl")

@@ -96,7 +96,7 @@ struct CacheOverview {
         var text = aligned(rows)
         if !typeCounts.isEmpty {
             text += "\nrecords by __typename\n"
-            text += aligned(typeCounts.map { ("  " + ($0.typename?.shownOnLine ?? "(none)"), String($0.count)) }, rightAlignValues: true)
+            text += aligned(typeCounts.map { ("  " + typenameLabel($0.typename), String($0.count)) }, rightAlignValues: true)
         }
         if !largest.isEmpty {
             text += "\nlargest records\n"

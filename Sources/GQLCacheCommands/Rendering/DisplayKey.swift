@@ -40,7 +40,7 @@ extension String {
 
     /// JSON-quoted, with the characters that move text, and the invisible
     /// ones, escaped.
-    private var quotedForLine: String {
+    fileprivate var quotedForLine: String {
         let quoted = JSONWriter.quoted(self, asStored: false)
         guard quoted.unicodeScalars.contains(where: { $0.movesText || $0.isInvisible }) else { return quoted }
         var escaped = ""
@@ -154,4 +154,12 @@ extension KeyPattern {
         }
         return "no key matches \(self)\(types) in \(path)\(hint)"
     }
+}
+
+/// A `__typename` as `info` and `stats` list it: `(none)` for the records
+/// that have none, and a typename that is itself the text `(none)` quoted,
+/// so that the two rows are told apart.
+func typenameLabel(_ name: String?) -> String {
+    guard let name else { return "(none)" }
+    return name == "(none)" ? name.quotedForLine : name.shownOnLine
 }

@@ -37,7 +37,7 @@ struct StatisticsRendering {
         func more(_ count: Int) -> String { count > top ? "  … and \(count - top) more (--top N)\n" : "" }
         if !stats.byTypename.isEmpty {
             text += "\n" + table(["by __typename", "records", "bytes"], stats.byTypename.prefix(top).map {
-                [$0.name?.shownOnLine ?? "(none)", String($0.records), formatBytes(Int64($0.bytes))]
+                [typenameLabel($0.name), String($0.records), formatBytes(Int64($0.bytes))]
             }) + more(stats.byTypename.count)
         }
         if !stats.byRootField.isEmpty || stats.unreachable.records > 0 {
