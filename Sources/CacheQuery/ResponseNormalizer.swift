@@ -132,18 +132,24 @@ public struct ResponseNormalizer {
     }
 
     /// The records for `data` read as `fragment`, written at `key`.
+    /// `keyHoldsTypename` false: the record at `key` has no `__typename`
+    /// (or there is none), so data without one gets the fragment's type
+    /// when the schema makes it an object type, as the app's generated
+    /// fragment model carries it. A record with a type of its own keeps
+    /// it unless the data says otherwise.
     public func normalize(
         _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
-        existing: ExistingObjects = ExistingObjects()
+        existing: ExistingObjects = ExistingObjects(), keyHoldsTypename: Bool = true
     ) throws -> Normalization {
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
         return try run(
-            data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing, isOperation: false)
+            data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing, isOperation: false,
+            rootTypeFromSchema: !keyHoldsTypename)
     }
 
     private func run(
         _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects,
-        isOperation: Bool
+        isOperation: Bool, rootTypeFromSchema: Bool = false
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
         var fieldMergeCheck = FieldMergeCheck(document: document, schema: schema)
@@ -154,6 +160,7 @@ public struct ResponseNormalizer {
         }
         let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
         var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing, rootIsOperation: isOperation)
+        pass.rootTypeFromSchema = rootTypeFromSchema
         let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections)
         try pass.write(given, key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
@@ -333,6 +340,9 @@ private struct Pass {
     var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
     /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
     let rootIsOperation: Bool
+    /// A fragment's root without a `__typename` of its own takes the
+    /// fragment's object type, as objects below the root take their field's.
+    var rootTypeFromSchema = false
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -399,8 +409,8 @@ private struct Pass {
         let objectType = type.flatMap { schema?.isObjectType($0) == true ? $0 : nil }
         // Below the root, the type a new object without __typename has, as
         // the app's generated model for it has (a fragment's root is the
-        // record at its key, whose type is its own).
-        let schemaTypename = path.isEmpty ? nil : objectType
+        // record at its key, whose type is its own, if it has one).
+        let schemaTypename = path.isEmpty && !rootTypeFromSchema ? nil : objectType
         let selected = collected ?? collector.collect(selections, typename: typename ?? objectType, parentType: type)
         if normalizer.refusesUnselected {
             let names = Set(selected.map(\.0))
@@ -468,8 +478,8 @@ private struct Pass {
         // even when the document does not spell it: it is stored too, and
         // fragments' type conditions then apply when the data is read back.
         // Taken from the data, or from the schema when the field's type is
-        // an object type (not for a fragment's root: the record at its key
-        // has a type of its own, which the data alone may change).
+        // an object type (at a fragment's root, only for a record with no
+        // type of its own, which otherwise the data alone may change).
         if !(path.isEmpty && rootIsOperation), records[key]!["__typename"] == nil,
             let known = typename ?? schemaTypename
         {

@@ -74,6 +74,28 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertTrue(aliased.stdout.contains(#"primaryFunction: "Astromech""#), aliased.stdout)
     }
 
+    /// The app's generated model of a fragment on an object type carries
+    /// its __typename, and Apollo writes it: with --schema, a fragment
+    /// written at a new key, or at a record without a type, gets the
+    /// fragment's type. A fragment on an interface says no one type.
+    func testAFragmentOnAnObjectTypeWrittenAtANewKeyGetsItsTypename() throws {
+        let cache = try makeCache("f.sqlite", [Record(key: "Untyped:1", fields: ["name": .string("x")])])
+        try #"{"name":"Artoo","height":1}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let fragments = "fragment H on Human { name height } fragment C on Character { name }"
+        for key in ["New:1", "Untyped:1"] {
+            let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "H", "--key", key, "--response", path("f.json"))
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(try records(cache)[key]?["__typename"], .string("Human"), key)
+        }
+        try #"{"name":"Artoo"}"#.write(toFile: path("c.json"), atomically: true, encoding: .utf8)
+        let interface = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
+        XCTAssertEqual(interface.status, .success, interface.stderr)
+        XCTAssertEqual(try records(cache)["New:2"], ["name": .string("Artoo")])
+        let noSchema = gqlcache("write", cache, "--text", fragments, "--fragment", "H", "--key", "New:3", "--response", path("f.json"))
+        XCTAssertEqual(noSchema.status, .success, noSchema.stderr)
+        XCTAssertNil(try records(cache)["New:3"]?["__typename"], "without a schema, H could be an interface")
+    }
+
     /// A fragment written at a key of another type keeps the record's type:
     /// only a __typename in the data would change it.
     func testAFragmentWrittenAtARecordOfAnotherTypeLeavesItsTypename() throws {

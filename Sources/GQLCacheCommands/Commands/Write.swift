@@ -73,7 +73,8 @@ extension GQLCache {
             do {
                 if let fragment, let key {
                     normalization = try normalizer.normalize(
-                        try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables)
+                        try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables,
+                        keyHoldsTypename: loaded.schema == nil || holdsTypename(CacheKey(key), context: context))
                 } else {
                     let definition = try loaded.document.operation(named: operation)
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
@@ -115,6 +116,18 @@ extension GQLCache {
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
+        }
+
+        /// Whether the record at `key` has a `__typename` (true when it
+        /// cannot be read: its type is then left as it is).
+        private func holdsTypename(_ key: CacheKey, context: CommandContext) -> Bool {
+            if create && CreatedFile.isToBeMade(file.path) { return false }
+            do {
+                let record = try writing.openForReading(file, context).read { tx in try tx.record(for: key) }
+                return record?.fields["__typename"] != nil
+            } catch {
+                return true
+            }
         }
 
         /// A fragment written at a record of a type it is not on, as `read`
