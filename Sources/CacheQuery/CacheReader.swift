@@ -330,7 +330,8 @@ private struct Walk {
                         reason: .typeMismatch("field '\(fieldKey)' holds a reference to \(target.rawValue), not a value; \(advice)")))))
                     continue
                 }
-                members.append((responseKey, value == .null ? .null : .scalar(value)))
+                let read = declared.flatMap { reader.schema?.readByApollo(value, type: $0) } ?? value
+                members.append((responseKey, read == .null ? .null : .scalar(read)))
             }
         }
         return .object(members)

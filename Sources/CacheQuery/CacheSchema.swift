@@ -365,6 +365,22 @@ extension CacheSchema {
         }
     }
 
+    /// The value as Apollo's generated model reads it from the cache: a
+    /// String or ID field decodes a number as its text (`5` → `"5"`,
+    /// `1.5` → `"1.5"`, a whole `5.0` → `"5"`, as Swift's NSNumber casts
+    /// it), also inside lists. Any other value is as stored.
+    func readByApollo(_ value: FieldValue, type: OutputType) -> FieldValue {
+        switch (type, value) {
+        case (.nonNull(let inner), _): return readByApollo(value, type: inner)
+        case (.list(let inner), .list(let elements)): return .list(elements.map { readByApollo($0, type: inner) })
+        case (.named("String", _), .int(let number)), (.named("ID", _), .int(let number)): return .string(String(number))
+        case (.named("String", _), .double(let number)), (.named("ID", _), .double(let number)):
+            if number.rounded() == number, abs(number) < 9.2e18 { return .string(String(Int64(number))) }
+            return .string(String(number))
+        default: return value
+        }
+    }
+
     /// Why a leaf value does not fit its declared type: where in its lists
     /// (`[0, 1]` for `[[1, null]]`) and what is wrong.
     struct LeafProblem: Equatable {
@@ -376,7 +392,8 @@ extension CacheSchema {
     }
 
     /// Why a leaf value does not fit its declared type, or nil when it does.
-    /// Custom scalars take any JSON value; ID takes a string or an integer;
+    /// Custom scalars take any JSON value; String and ID take a string or
+    /// a number (Apollo's String decodes an Int or a Double as its text);
     /// Float takes any number, Int an integral one.
     func leafProblem(_ value: FieldValue, type: OutputType) -> LeafProblem? {
         switch (type, value) {
@@ -407,7 +424,8 @@ extension CacheSchema {
             case (_, "Int", .double(let number)): fits = number.rounded() == number && abs(number) < 9.3e18
             case (_, "Float", .number): fits = true  // one too large to store is refused as such
             case (_, "Int", _), (_, "Float", _): fits = false
-            case (_, "String", .string), (_, "ID", .string), (_, "ID", .int), (_, "Boolean", .bool): fits = true
+            case (_, "String", .string), (_, "ID", .string), (_, "Boolean", .bool): fits = true
+            case (_, "String", .int), (_, "ID", .int), (_, "String", .double), (_, "ID", .double): fits = true
             case (_, "String", _), (_, "ID", _), (_, "Boolean", _): fits = false
             case (.composite, _, _): fits = false
             default: fits = true

@@ -179,6 +179,24 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(onAField.stderr, "gqlcache: --text:1:33: Directive \"@defer\" may not be used on FIELD.\n")
     }
 
+    /// Apollo's String (and so ID) decodes an Int or a Double as its text:
+    /// with a schema a number in a String or ID field is read as Apollo's
+    /// model reads it, not as a type error; without one it is as stored.
+    func testWithASchemaANumberInAStringOrIDFieldIsReadAsItsText() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.name', 5, '$.id', 1000.0) WHERE key = 'Human:1000'")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let query = #"{ human(id: "1000") { id name } }"#
+        let typed = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(typed.stdout, #"{"human":{"id":"1000","name":"5"}}"# + "\n")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.name', 1.5) WHERE key = 'Human:1000'")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json").stdout, #"{"human":{"id":"1000","name":"1.5"}}"# + "\n")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--format", "json").stdout, #"{"human":{"id":1000.0,"name":1.5}}"# + "\n")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.name', json('true')) WHERE key = 'Human:1000'")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema).status, .damagedRecord, "a Boolean is no String")
+    }
+
     func testRepeatedSchemaFilesMakeOneSchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let starwars = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
