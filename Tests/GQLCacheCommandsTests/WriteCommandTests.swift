@@ -149,6 +149,26 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
+    /// The first payload of a deferred response carries hasNext beside its
+    /// data: it is a response, written as one. A later payload holds only
+    /// the deferred parts, and is refused with what to give instead.
+    func testTheFirstPayloadOfADeferredResponseIsAResponseAndALaterOneIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo"}},"hasNext":true}"#
+            .write(toFile: path("first.json"), atomically: true, encoding: .utf8)
+        let first = gqlcache("write", cache, "--text", "{ hero(episode: EMPIRE) { __typename id name } }", "--response", path("first.json"))
+        XCTAssertEqual(first.status, .success, first.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.hero(episode:EMPIRE)"]?["name"], .string("Artoo"))
+        let before = try bytes(cache)
+        try #"{"incremental":[{"data":{"name":"R2"},"path":["hero"]}],"hasNext":false}"#
+            .write(toFile: path("later.json"), atomically: true, encoding: .utf8)
+        let later = gqlcache("write", cache, "--text", "{ hero(episode: EMPIRE) { __typename id name } }", "--response", path("later.json"))
+        XCTAssertEqual(later.status, .usage)
+        XCTAssertEqual(later.stderr, "gqlcache: \(path("later.json")): a later payload of a deferred (@defer) response, which holds only the "
+            + "deferred parts; give the data whole: the first payload's data with each part's fields added at its path; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// Partial data beside errors is written as Apollo writes it, null where
     /// a field failed, and the errors are said.
     func testAResponseWithErrorsAndPartialDataIsWrittenWithAWarning() throws {

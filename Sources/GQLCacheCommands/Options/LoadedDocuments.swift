@@ -159,8 +159,19 @@ enum JSONInput {
     /// the object itself when it is the data alone. A response with errors
     /// and no data (or null data) is refused, naming `path` and the errors'
     /// messages: there is nothing to write.
+    /// The first payload of a deferred response (`hasNext` beside `data`)
+    /// is a response too; a later one (`incremental`) holds only parts.
     static func responseData(_ value: FieldValue, from path: String, context: CommandContext) throws -> FieldValue {
-        guard case .object(let members) = value, Set(members.keys).isSubset(of: ["data", "errors", "extensions"]) else { return value }
+        if case .object(let members) = value, members["incremental"] != nil,
+            Set(members.keys).isSubset(of: ["incremental", "hasNext", "errors", "extensions", "completed", "pending"])
+        {
+            throw CommandFailure(
+                .usage, "\(name(of: path)): a later payload of a deferred (@defer) response, which holds only the deferred parts; "
+                    + "give the data whole: the first payload's data with each part's fields added at its path; nothing written")
+        }
+        guard case .object(let members) = value, members["data"] != nil || members["errors"] != nil,
+            Set(members.keys).isSubset(of: ["data", "errors", "extensions", "hasNext", "pending"])
+        else { return value }
         var messages: [String] = []
         if case .list(let items)? = members["errors"] {
             for case .object(let error) in items {
