@@ -146,8 +146,9 @@ extension CacheStoreError.NotACacheReason {
         case .keyNotUnique:
             return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on 'key')"
         case .keyCollation(let collation):
-            return "not an Apollo iOS cache: table 'records' compares keys with collation \(collation), so keys such as 'a' and 'A' "
-                + "would be one; Apollo's table tells keys apart byte by byte (BINARY), and a write could replace another key's record"
+            return "not an Apollo iOS cache: table 'records' compares keys with collation \(collation), under which two different keys "
+                + "(such as 'a' and 'A' for NOCASE) can be one; Apollo's table tells keys apart byte by byte (BINARY), and a write "
+                + "could replace another key's record"
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
         }

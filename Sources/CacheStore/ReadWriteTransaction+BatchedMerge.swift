@@ -26,9 +26,9 @@ extension ReadWriteTransaction {
     public func mergeCounting(_ records: [Record], across merge: inout BatchedMerge) throws {
         let db = try database()
         // Records an earlier batch rewrote, as they were before the first.
-        let rewritten = Set(records.map(\.key)).filter { merge.written[$0] == false }
+        var seen: Set<CacheKey> = []
+        let rewrittenKeys = records.map(\.key).filter { merge.written[$0] == false && seen.insert($0).inserted }
         var originals: [CacheKey: Record] = [:]
-        let rewrittenKeys = Array(rewritten)
         for start in stride(from: 0, to: rewrittenKeys.count, by: 500) {
             let chunk = rewrittenKeys[start..<min(start + 500, rewrittenKeys.count)]
             let places = Array(repeating: "?", count: chunk.count).joined(separator: ",")

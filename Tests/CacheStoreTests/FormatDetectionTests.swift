@@ -284,6 +284,11 @@ final class FormatDetectionTests: XCTestCase {
             CREATE UNIQUE INDEX index_records_on_key ON records(key COLLATE NOCASE);
             """)
         try assertRefused(index, in: directory, expected: .notACacheFile(path: index, reason: .keyCollation("NOCASE")))
+        let trailing = directory.path("rtrim.sqlite")
+        try SQLiteShell.run(trailing, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE COLLATE RTRIM, record TEXT NOT NULL);
+            """)
+        try assertRefused(trailing, in: directory, expected: .notACacheFile(path: trailing, reason: .keyCollation("RTRIM")))
         let extra = directory.path("extra.sqlite")
         try SQLiteShell.run(extra, """
             CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);

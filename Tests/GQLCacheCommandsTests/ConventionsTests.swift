@@ -335,6 +335,8 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(line.count, 39)
         XCTAssertEqual(ProgressIndicator.line(label: "x", progress: progress, scans: 1, elapsed: 0.5, width: 40), "gqlcache: x 40% (0.5 s)")
         XCTAssertEqual(ProgressIndicator.line(label: long, progress: progress, scans: 1, elapsed: 0.5, width: 0), "gqlcache: \(long) 40% (0.5 s)")
+        XCTAssertEqual(ProgressIndicator.line(label: long, progress: progress, scans: 1, elapsed: 0.5, width: 20), "40% (0.5 s)", "no room for the label")
+        XCTAssertEqual(ProgressIndicator.line(label: long, progress: progress, scans: 1, elapsed: 0.5, width: 6), "40% (")
         let sink = StringSink()
         var now = 100.0
         let indicator = ProgressIndicator(label: long, scans: 1, sink: sink, clock: { now }, delay: 0.5, columns: { 30 })

@@ -80,13 +80,14 @@ struct ImportMerge {
     private var states: [CacheKey: (original: Record?, merged: Record)] = [:]
     /// Keys in the order they first changed; some may have changed back since.
     private var order: [CacheKey] = []
+    private var ordered: Set<CacheKey> = []
 
     /// Merges `batch` over `tx` (nil: a cache not created yet) and what
     /// earlier batches would have written.
     mutating func merge(_ batch: [Record], in tx: ReadTransaction?) throws {
-        let unseen = Array(Set(batch.map(\.key)).filter { states[$0] == nil })
+        var seen: Set<CacheKey> = []
+        let unseen = batch.map(\.key).filter { states[$0] == nil && seen.insert($0).inserted }
         let loaded = try tx?.records(for: unseen) ?? [:]
-        var touched: [CacheKey] = []
         for record in batch {
             var state: (original: Record?, merged: Record)
             if let known = states[record.key] {
@@ -94,7 +95,6 @@ struct ImportMerge {
             } else {
                 let original = try loaded[record.key]?.get()
                 state = (original, original ?? Record(key: record.key, fields: [:]))
-                touched.append(record.key)
             }
             for (field, value) in record.fields { state.merged.fields[field] = value }
             states[record.key] = state
@@ -105,7 +105,7 @@ struct ImportMerge {
             guard let state = states[key] else { continue }
             if Self.changedFields(state.original, state.merged).isEmpty {
                 states[key] = nil
-            } else if touched.contains(key) || !order.contains(key) {
+            } else if ordered.insert(key).inserted {
                 order.append(key)
             }
         }
@@ -113,9 +113,8 @@ struct ImportMerge {
 
     /// What would change, record by record, in the order each first changed.
     var changes: [RecordChanges.RecordChange] {
-        var listed: Set<CacheKey> = []
-        return order.compactMap { key in
-            guard let state = states[key], listed.insert(key).inserted else { return nil }
+        order.compactMap { key in
+            guard let state = states[key] else { return nil }
             let fields = Self.changedFields(state.original, state.merged)
             return RecordChanges.RecordChange(
                 key: key, isNew: state.original == nil,

@@ -74,7 +74,8 @@ final class ProgressIndicator {
             guard (cut + String(character)).displayWidth <= room - 1 else { break }
             cut.append(character)
         }
-        return prefix + (room > 0 ? cut + "…" : "") + suffix
+        guard room > 0 else { return String(suffix.dropFirst().prefix(max(width - 1, 0))) }
+        return prefix + cut + "…" + suffix
     }
 }
 
