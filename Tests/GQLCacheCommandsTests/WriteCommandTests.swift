@@ -149,10 +149,10 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
-    /// The first payload of a deferred response carries hasNext beside its
-    /// data: it is a response, written as one. A later payload holds only
-    /// the deferred parts, and is refused with what to give instead.
-    func testTheFirstPayloadOfADeferredResponseIsAResponseAndALaterOneIsRefused() throws {
+    /// hasNext beside data (a payload of an incremental response) marks a
+    /// response, written as one. A later payload holds only the deferred
+    /// parts, and is refused with what to give instead.
+    func testHasNextBesideDataMarksAResponseAndALaterPayloadIsRefused() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo"}},"hasNext":true}"#
             .write(toFile: path("first.json"), atomically: true, encoding: .utf8)
