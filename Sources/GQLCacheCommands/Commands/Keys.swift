@@ -59,7 +59,7 @@ extension GQLCache {
                 }
                 // Like grep -c: the count is the answer, the status says whether anything matched.
                 if shown == 0 && (keyPattern != nil || !typenames.isEmpty) { throw CommandFailure(.notFound, "") }
-                try warnOfAbsentTypenames(keyPattern, store: store, context: context)
+                try reportAbsentTypenames(keyPattern, store: store, context: context)
                 return
             }
             var listed = 0
@@ -78,7 +78,7 @@ extension GQLCache {
             if listed == 0 && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
             }
-            try warnOfAbsentTypenames(keyPattern, store: store, context: context)
+            try reportAbsentTypenames(keyPattern, store: store, context: context)
         }
 
         /// Of several --type names, one that matched nothing is most often a
@@ -87,7 +87,7 @@ extension GQLCache {
         /// names it after removing the rest (and ls a missing file beside
         /// others). Read only when several names were given and something
         /// matched (a second pass).
-        private func warnOfAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
+        private func reportAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
             guard Set(typenames).count > 1 else { return }
             let absent = try store.read { tx in try tx.absentTypenames(typenames, matching: keyPattern) }
             guard !absent.isEmpty else { return }
