@@ -26,18 +26,12 @@ extension ReadWriteTransaction {
     public func mergeCounting(_ records: [Record], across merge: inout BatchedMerge) throws {
         let db = try database()
         // Records an earlier batch rewrote, as they were before the first.
-        var seen: Set<CacheKey> = []
-        let rewrittenKeys = records.map(\.key).filter { merge.written[$0] == false && seen.insert($0).inserted }
+        let rewrittenKeys = records.map(\.key).filter { merge.written[$0] == false }.uniqued()
         var originals: [CacheKey: Record] = [:]
-        for start in stride(from: 0, to: rewrittenKeys.count, by: 500) {
-            let chunk = rewrittenKeys[start..<min(start + 500, rewrittenKeys.count)]
-            let places = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT key, record FROM temp.\(BatchedMerge.table) WHERE key IN (\(places))",
-                arguments: StatementArguments(chunk.map(\.rawValue)))
-            while let row = try rows.next() {
-                let key = CacheKey(row["key"] as String)
-                originals[key] = try Record(key: key, jsonText: row["record"] as String)
+        try forEachBatch(of: rewrittenKeys, sql: { "SELECT key, record FROM temp.\(BatchedMerge.table) WHERE key IN (\($0))" }) { handle in
+            while try Self.step(handle) {
+                guard let key = Self.key(handle, column: 0) else { continue }
+                originals[key] = try Self.record(key, column: 1, of: handle, fields: nil)
             }
         }
         if !merge.holdsOriginals {
@@ -46,15 +40,11 @@ extension ReadWriteTransaction {
             merge.holdsOriginals = true
         }
         var names: Set<String>? = nil
-        var count = merge.count
         var written = merge.written
-        defer {
-            merge.count = count
-            merge.written = written
-        }
+        defer { merge.written = written }
         // Records about to change for the first time, kept as they were.
         var firstChanged: [CacheKey] = []
-        try self.merge(records, naming: &names, counting: { key, before, after in
+        merge.count += try self.merge(records, naming: &names, counting: { key, before, after in
             let original: Record?
             var counted = MergeCount()
             if let hadNoRecord = written[key] {
@@ -68,15 +58,11 @@ extension ReadWriteTransaction {
             }
             var change = MergeCount(from: original, to: after)
             change -= counted
-            count += change
             return change
-        }, beforeWriting: { _ in
-            for start in stride(from: 0, to: firstChanged.count, by: 500) {
-                let chunk = firstChanged[start..<min(start + 500, firstChanged.count)]
-                let places = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO temp.\(BatchedMerge.table) (key, record) SELECT key, record FROM main.records WHERE key IN (\(places))",
-                    arguments: StatementArguments(chunk.map(\.rawValue)))
+        }, beforeWriting: {
+            let keep = "INSERT OR IGNORE INTO temp.\(BatchedMerge.table) (key, record) SELECT key, record FROM main.records WHERE key IN"
+            try self.forEachBatch(of: firstChanged, sql: { "\(keep) (\($0))" }) { handle in
+                _ = try Self.step(handle)
                 self.scratchChanges += db.changesCount
             }
         })

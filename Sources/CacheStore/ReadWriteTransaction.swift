@@ -35,12 +35,12 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// `KEY.FIELD`. `counting` hears each record that will be written: its
     /// state before this merge (nil: none) and after; it returns what to
     /// add to the count, by default the change from one to the other.
-    /// `beforeWriting` is given the keys of those records, before any is.
+    /// `beforeWriting` runs once they are counted, before any is written.
     @discardableResult
     func merge(
         _ records: [Record], naming names: inout Set<String>?,
         counting: ((_ key: CacheKey, _ before: Record?, _ after: Record) throws -> MergeCount)? = nil,
-        beforeWriting: (([CacheKey]) throws -> Void)? = nil
+        beforeWriting: (() throws -> Void)? = nil
     ) throws -> MergeCount {
         let db = try database()
         if let record = records.first(where: { $0.key.rawValue.utf8.contains(0) }) { throw CacheStoreError.keyHoldsNUL(record.key) }
@@ -80,7 +80,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             count += try counting?(key, before, merged) ?? change
             toWrite.append(key)
         }
-        try beforeWriting?(toWrite)
+        try beforeWriting?()
         let upsert = try db.cachedStatement(
             sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
         for key in toWrite {
