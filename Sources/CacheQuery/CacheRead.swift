@@ -71,6 +71,33 @@ public indirect enum ResponseValue: Equatable, Sendable {
     }
 }
 
+extension ResponseValue {
+    /// `members` with those of `more` added: an object or a list of
+    /// objects under a name both have is merged member by member, as the
+    /// fields of one object selected twice are; otherwise the first stays.
+    static func merging(_ members: [(String, ResponseValue)], _ more: [(String, ResponseValue)]) -> [(String, ResponseValue)] {
+        var merged = members
+        var index = Dictionary(members.enumerated().map { ($1.0, $0) }, uniquingKeysWith: { first, _ in first })
+        for (name, value) in more {
+            guard let at = index[name] else {
+                index[name] = merged.count
+                merged.append((name, value))
+                continue
+            }
+            merged[at].1 = merged[at].1.merging(value)
+        }
+        return merged
+    }
+
+    func merging(_ other: ResponseValue) -> ResponseValue {
+        switch (self, other) {
+        case let (.object(a), .object(b)): return .object(Self.merging(a, b))
+        case let (.list(a), .list(b)) where a.count == b.count: return .list(zip(a, b).map { $0.merging($1) })
+        default: return self
+        }
+    }
+}
+
 /// What a read gave: the data (nil when a miss stopped it) and every miss.
 public struct ReadResult: Sendable {
     public let data: ResponseValue?
@@ -93,6 +120,9 @@ public struct ReadResult: Sendable {
     public var fragmentOnOtherType: FragmentOnOtherType?
     /// With a schema: enum values read that the schema's enum lacks.
     public var unknownEnumValues: [UnknownEnumValue] = []
+    /// Deferred fragments left out of the data because the cache lacks
+    /// some of their fields, as Apollo leaves them pending.
+    public var pendingFragments: [PendingFragment] = []
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects {
@@ -100,6 +130,17 @@ public struct ReadResult: Sendable {
         existing.absent = absentFields
         return existing
     }
+}
+
+/// A fragment `@defer` defers that a read left out: Apollo reads one from
+/// the cache on its own, and where any of its fields misses, returns the
+/// rest of the data with the fragment pending.
+public struct PendingFragment: Sendable {
+    /// The response path of the object it is on, `""` for the root.
+    public let path: String
+    public let label: String?
+    /// The first miss inside it.
+    public let miss: CacheMiss
 }
 
 /// A string in an enum field that the schema's enum has no value for:

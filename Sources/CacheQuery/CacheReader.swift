@@ -75,6 +75,7 @@ public struct CacheReader {
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
             result.absentFields = walk.absentFields
             result.unknownEnumValues = walk.unknownEnumValues
+            result.pendingFragments = walk.pending
             // An object type of the cache has records keyed `Type:…`.
             result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
             return result
@@ -91,8 +92,12 @@ private struct Walk {
     let reader: CacheReader
     let scope: VariableScope
     let collector: FieldCollector
-    let partial: Bool
+    /// Whether a miss is collected (the walk goes on with null) rather
+    /// than ending the read; never inside a deferred fragment.
+    var partial: Bool
     var misses: [CacheMiss] = []
+    /// Deferred fragments left out of the data, where each first missed.
+    var pending: [PendingFragment] = []
     /// Where the walk is in the response: pushed and popped around each
     /// field and list element, and copied only into a miss.
     var path: [PathComponent] = []
@@ -147,7 +152,14 @@ private struct Walk {
         let parentType: String?
     }
 
-    var collected: [CollectKey: [SelectedField]] = [:]
+    /// The fields of a selection set for an object, and the fragments
+    /// deferred, which are read apart.
+    struct Plan {
+        let fields: [SelectedField]
+        let deferred: [DeferredFragment]
+    }
+
+    var collected: [CollectKey: Plan] = [:]
 
     /// Every key looked up so far, and what was found: one dictionary, so
     /// that each step of the walk hashes a key once.
@@ -205,7 +217,7 @@ private struct Walk {
             switch value {
             case .reference(let key):
                 guard case .record(let record, _)? = known[key] else { return }
-                for field in collect(selections, typename: record.typename) {
+                for field in collect(selections, typename: record.typename).fields {
                     guard let childSelections = field.selections, let child = record.fields[field.fieldKey] else { continue }
                     if let identity = childSelections.identity, let group = groupOf[identity] {
                         next[group].values.append(child)
@@ -224,14 +236,15 @@ private struct Walk {
 
     /// The fields to read for an object of `typename` where `parentType`
     /// is declared, worked out once per selection set and types.
-    mutating func collect(_ selections: Selections, typename: String?, parentType: String? = nil) -> [SelectedField] {
-        func plan() -> [SelectedField] {
-            collector.collect(selections.list, typename: typename, parentType: parentType).map { responseKey, fields in
+    mutating func collect(_ selections: Selections, typename: String?, parentType: String? = nil) -> Plan {
+        func plan() -> Plan {
+            let collected = collector.collect(selections.list, typename: typename, parentType: parentType)
+            return Plan(fields: collected.fields.map { responseKey, fields in
                 SelectedField(
                     responseKey: responseKey, fields: fields,
                     fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])),
                     selections: fields[0].selections == nil ? nil : Selections(fields))
-            }
+            }, deferred: collected.deferred)
         }
         guard let identity = selections.identity else { return plan() }
         let key = CollectKey(selections: identity, typename: typename, parentType: parentType)
@@ -269,7 +282,8 @@ private struct Walk {
         // A record without `__typename` where the schema declares an object
         // type is of that type, as Apollo's generated model for the field is.
         let typename = record.typename ?? type.flatMap { reader.schema?.isObjectType($0) == true ? $0 : nil }
-        let selected = collect(selections, typename: typename, parentType: type)
+        let plan = collect(selections, typename: typename, parentType: type)
+        let selected = plan.fields
         // Decoded for another selection set, the record may lack a field
         // this one asks for: decode it whole, and read that. (Decoded for
         // this very set, a field it lacks is missing from the whole record.)
@@ -334,7 +348,32 @@ private struct Walk {
                 members.append((responseKey, read == .null ? .null : .scalar(read)))
             }
         }
+        for fragment in plan.deferred {
+            try readDeferred(fragment, from: record, decoded: decoded, type: type, into: &members)
+        }
         return .object(members)
+    }
+
+    /// Reads a deferred fragment as Apollo's executor does from the cache:
+    /// on its own, after the fields beside it. Where any of its fields
+    /// misses (or holds a value of the wrong type), the fragment is
+    /// pending: its fields are left out of the data, and the read goes on.
+    mutating func readDeferred(
+        _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
+    ) throws {
+        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial)
+        partial = false
+        defer { partial = saved.4 }
+        let read: ResponseValue
+        do {
+            read = try object(record, decoded: decoded, selections: Selections(document: fragment.selections), type: type)
+        } catch let stop as Stop {
+            (misses, objectKeys, absentFields, unknownEnumValues) = (saved.0, saved.1, saved.2, saved.3)
+            pending.append(PendingFragment(path: path.map(\.description).joined(separator: "."), label: fragment.label, miss: stop.miss))
+            return
+        }
+        guard case .object(let fields) = read else { return }
+        members = ResponseValue.merging(members, fields)
     }
 
     /// `record` decoded whole: itself, or decoded again (once; the walk then

@@ -20,7 +20,12 @@ struct FieldCollector {
     /// meets whatever its `__typename`, as Apollo's generated models merge
     /// such a fragment in without a check: `...C` on `Character` inside a
     /// `Character` field, also for a type the schema does not know.
-    func collect(_ selections: [Selection], typename: String?, parentType: String? = nil) -> [(String, [FieldSelection])] {
+    ///
+    /// A fragment `@defer` defers (see ``Deferral``) is not collected but
+    /// returned in ``CollectedFields/deferred``, for the caller to read or
+    /// write on its own, as Apollo does.
+    func collect(_ selections: [Selection], typename: String?, parentType: String? = nil) -> CollectedFields {
+        var deferred: [DeferredFragment] = []
         var order: [String] = []
         var fields: [String: [FieldSelection]] = [:]
         var visitedFragments: Set<String> = []
@@ -56,6 +61,12 @@ struct FieldCollector {
                     else { continue }
                     visitedFragments.insert(name)
                     collect(fragment.selections)
+                case .deferred(let deferral, let inner):
+                    if scope.isDeferred(deferral) {
+                        deferred.append(DeferredFragment(label: deferral.label, selections: inner))
+                    } else {
+                        collect(inner)
+                    }
                 }
             }
         }
@@ -67,7 +78,7 @@ struct FieldCollector {
             for condition in compared.applied { log.note(condition, appliedTo: typename, true) }
             for condition in compared.notApplied { log.note(condition, appliedTo: typename, false, besideOneThatApplied: alternatives) }
         }
-        return order.map { ($0, fields[$0]!) }
+        return CollectedFields(fields: order.map { ($0, fields[$0]!) }, deferred: deferred)
     }
 
     /// The field cache keys a record may be asked for under `selections`,
@@ -81,7 +92,7 @@ struct FieldCollector {
                 switch selection {
                 case .field(let field):
                     keys.insert(FieldKey.render(name: field.name, arguments: scope.arguments(of: field)))
-                case .inlineFragment(_, _, let inner):
+                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
                     visit(inner)
                 case .fragmentSpread(let name, _):
                     guard visitedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
@@ -107,6 +118,22 @@ struct FieldCollector {
         if let schema { return schema.matches(typeCondition: typeCondition, typename: typename) }
         return typeCondition == typename
     }
+}
+
+/// The fields of one object's selection set, and the fragments deferred.
+struct CollectedFields {
+    /// By response name in selection order.
+    var fields: [(String, [FieldSelection])]
+    /// In selection order.
+    var deferred: [DeferredFragment]
+}
+
+/// A fragment `@defer` defers, to be read or written apart from the
+/// fields beside it.
+struct DeferredFragment {
+    let label: String?
+    /// The inline fragment's selections, or the spread.
+    let selections: [Selection]
 }
 
 /// Without a schema, which type conditions a read applied to which

@@ -53,6 +53,8 @@ struct FieldMergeCheck {
                 try checkSets(inner, type: fieldType(field, on: type), checkedFragments: &checkedFragments)
             case .inlineFragment(let typeCondition, _, let inner):
                 try checkNested(inner, type: typeCondition ?? type, checkedFragments: &checkedFragments)
+            case .deferred(_, let inner):
+                try checkNested(inner, type: type, checkedFragments: &checkedFragments)
             case .fragmentSpread(let name, _):
                 guard checkedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
                 try checkSets(fragment.selections, type: fragment.typeCondition, checkedFragments: &checkedFragments)
@@ -87,6 +89,8 @@ struct FieldMergeCheck {
                     fields[field.responseKey, default: []].append(Placed(field: field, parentType: type))
                 case .inlineFragment(let typeCondition, _, let inner):
                     visit(inner, type: typeCondition ?? type)
+                case .deferred(_, let inner):
+                    visit(inner, type: type)
                 case .fragmentSpread(let name, _):
                     guard visited.insert(name).inserted, let fragment = document.fragments[name] else { continue }
                     visit(fragment.selections, type: fragment.typeCondition)

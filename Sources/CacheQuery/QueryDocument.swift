@@ -103,7 +103,7 @@ public struct QueryDocument: Sendable {
                 switch selection {
                 case .field(let field):
                     try visit(field.selections ?? [])
-                case .inlineFragment(_, _, let inner):
+                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
                     try visit(inner)
                 case .fragmentSpread(let name, _):
                     if let start = path.firstIndex(of: name) { throw QueryError.fragmentCycle(Array(path[start...]) + [name]) }
@@ -147,6 +147,8 @@ public struct QueryDocument: Sendable {
                 try field.conditions.forEach { try check($0.value) }
             case .inlineFragment(_, let conditions, _), .fragmentSpread(_, let conditions):
                 try conditions.forEach { try check($0.value) }
+            case .deferred(let deferral, _):
+                try deferral.condition.map(check)
             }
         }
     }
@@ -162,7 +164,7 @@ public struct QueryDocument: Sendable {
                 switch selection {
                 case .field(let field):
                     try visit(field.selections ?? [])
-                case .inlineFragment(_, _, let inner):
+                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
                     try visit(inner)
                 case .fragmentSpread(let name, _):
                     guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
@@ -248,12 +250,14 @@ enum ASTConversion {
                     place: field.loc.map { SelectionPlace(source: source, utf8Offset: $0.start) }))
             }
             if let inline = selection as? InlineFragment {
+                let inner = selections(inline.selectionSet, source: source)
                 return .inlineFragment(
                     typeCondition: inline.typeCondition?.name.value, conditions: conditions(inline.directives),
-                    selections: selections(inline.selectionSet, source: source))
+                    selections: deferral(inline.directives).map { [.deferred($0, selections: inner)] } ?? inner)
             }
             if let spread = selection as? FragmentSpread {
-                return .fragmentSpread(name: spread.name.value, conditions: conditions(spread.directives))
+                let spreading = Selection.fragmentSpread(name: spread.name.value, conditions: conditions(spread.directives))
+                return deferral(spread.directives).map { .deferred($0, selections: [spreading]) } ?? spreading
             }
             return nil
         }
@@ -266,6 +270,13 @@ enum ASTConversion {
             else { return nil }
             return Condition(include: directive.name.value == "include", value: value(argument.value))
         }
+    }
+
+    /// `@defer`, with its label and `if:` as written.
+    static func deferral(_ directives: [Directive]) -> Deferral? {
+        guard let directive = directives.first(where: { $0.name.value == "defer" }) else { return nil }
+        let label = directive.arguments.first(where: { $0.name.value == "label" }).flatMap { ($0.value as? StringValue)?.value }
+        return Deferral(label: label, condition: directive.arguments.first(where: { $0.name.value == "if" }).map { value($0.value) })
     }
 
     static func value(_ node: GraphQL.Value) -> ValueNode {

@@ -61,6 +61,21 @@ indirect enum Selection: Sendable {
     case field(FieldSelection)
     case inlineFragment(typeCondition: String?, conditions: [Condition], selections: [Selection])
     case fragmentSpread(name: String, conditions: [Condition])
+    /// The selections of a fragment marked `@defer`: a spread, or an
+    /// inline fragment's own selections (its type condition and
+    /// `@include`/`@skip` stay on the inline fragment around it, as in
+    /// Apollo's generated models).
+    case deferred(Deferral, selections: [Selection])
+}
+
+/// `@defer(label:if:)`. Apollo reads a deferred fragment from the cache on
+/// its own: where its fields miss, the fragment is pending and the rest of
+/// the data is read. It writes one only from the incremental payload that
+/// delivers it, not from the response that defers it.
+struct Deferral: Sendable {
+    let label: String?
+    /// `if:`; nil where it is not given (it defaults to true).
+    let condition: ValueNode?
 }
 
 struct FieldSelection: Sendable {
@@ -144,6 +159,8 @@ extension QueryDocument {
                     typeCondition: typeCondition, conditions: conditions, selections: addingTypename(to: inner, atRoot: atRoot))
             case .fragmentSpread:
                 return selection
+            case .deferred(let deferral, let inner):
+                return .deferred(deferral, selections: addingTypename(to: inner, atRoot: atRoot))
             }
         }
         let hasTypename = selections.contains { selection in

@@ -121,14 +121,87 @@ public struct ResponseNormalizer {
     }
 
     /// The records for `data`, the response's `data` object, written from
-    /// the operation's root record.
+    /// the operation's root record. `deferredFragments` says whether the
+    /// data is a server's response, which Apollo writes without the
+    /// fragments `@defer` defers (their fields come in a later payload), or
+    /// an operation's model (a local cache mutation's), whose deferred
+    /// fragments Apollo writes when the data holds them.
     public func normalize(
-        _ operation: Operation, data: FieldValue, variables: [String: InputValue] = [:], existing: ExistingObjects = ExistingObjects()
+        _ operation: Operation, data: FieldValue, variables: [String: InputValue] = [:], existing: ExistingObjects = ExistingObjects(),
+        deferredFragments: DeferredFragmentWriting = .notWritten
     ) throws -> Normalization {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
-                       type: schema?.rootTypeName(operation.kind), existing: existing, isOperation: true)
+                       type: schema?.rootTypeName(operation.kind), existing: existing, isOperation: true, deferredFragments: deferredFragments)
+    }
+
+    /// The records for one part of a later payload of a deferred response
+    /// (an element of its `incremental` list), as Apollo writes it: the
+    /// data of the deferred fragment with that label at that path, at the
+    /// key of the path from the operation's root record, response names
+    /// and list indexes joined by dots (`QUERY_ROOT.hero.friends.0`), not
+    /// at the key of the object the path leads to.
+    public func normalize(
+        _ operation: Operation, incremental data: FieldValue, path: [PathComponent], label: String, variables: [String: InputValue] = [:]
+    ) throws -> Normalization {
+        let fieldPath = path.compactMap { component -> String? in
+            if case .field(let name) = component { return name }
+            return nil
+        }
+        guard let fragment = deferredFragment(in: operation, label: label, fieldPath: fieldPath) else {
+            let labels = deferredLabels(in: operation).map { "'\($0.label)' at \($0.fieldPath.isEmpty ? "the root" : $0.fieldPath.joined(separator: "."))" }
+            throw NormalizationError(
+                path: path,
+                message: "the operation has no fragment deferred with label '\(label)' at "
+                    + "\(fieldPath.isEmpty ? "the root" : fieldPath.joined(separator: "."))"
+                    + (labels.isEmpty ? "; it defers none" : "; it defers \(labels.joined(separator: ", "))"))
+        }
+        let scope = try VariableScope(
+            given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
+        let key = ([operation.rootKey.rawValue] + path.map(\.description)).joined(separator: ".")
+        do {
+            return try run(
+                data, rootKey: CacheKey(key), selections: fragment.selections, scope: scope, type: fragment.type, existing: ExistingObjects(),
+                isOperation: false, deferredFragments: .notWritten)
+        } catch let error as NormalizationError {
+            // Placed in the response, as the part's data is.
+            throw NormalizationError(path: path + error.path, message: error.message)
+        }
+    }
+
+    /// The labelled deferred fragments of `operation`, each with the
+    /// response names of the fields from the root to the object it is on,
+    /// as Apollo's generated operation lists them.
+    func deferredLabels(in operation: Operation) -> [(label: String, fieldPath: [String], selections: [Selection], type: String?)] {
+        var found: [(label: String, fieldPath: [String], selections: [Selection], type: String?)] = []
+        var spreading: [String] = []
+        func visit(_ selections: [Selection], fieldPath: [String], type: String?) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    guard let inner = field.selections else { continue }
+                    let fieldType = type.flatMap { schema?.fieldType(on: $0, field: field.name)?.namedType.name }
+                    visit(inner, fieldPath: fieldPath + [field.responseKey], type: fieldType)
+                case .inlineFragment(let typeCondition, _, let inner):
+                    visit(inner, fieldPath: fieldPath, type: typeCondition ?? type)
+                case .fragmentSpread(let name, _):
+                    guard !spreading.contains(name), let fragment = document.fragments[name] else { continue }
+                    spreading.append(name)
+                    visit(fragment.selections, fieldPath: fieldPath, type: fragment.typeCondition)
+                    spreading.removeLast()
+                case .deferred(let deferral, let inner):
+                    if let label = deferral.label { found.append((label, fieldPath, inner, type)) }
+                    visit(inner, fieldPath: fieldPath, type: type)
+                }
+            }
+        }
+        visit(operation.selections, fieldPath: [], type: schema?.rootTypeName(operation.kind))
+        return found
+    }
+
+    func deferredFragment(in operation: Operation, label: String, fieldPath: [String]) -> (selections: [Selection], type: String?)? {
+        deferredLabels(in: operation).first { $0.label == label && $0.fieldPath == fieldPath }.map { ($0.selections, $0.type) }
     }
 
     /// The records for `data` read as `fragment`, written at `key`.
@@ -142,14 +215,15 @@ public struct ResponseNormalizer {
         existing: ExistingObjects = ExistingObjects(), keyHoldsTypename: Bool = true
     ) throws -> Normalization {
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        // A fragment's data is a model's: Apollo's `write(data:forKey:)`.
         return try run(
             data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing, isOperation: false,
-            rootTypeFromSchema: !keyHoldsTypename)
+            deferredFragments: .whereGiven, rootTypeFromSchema: !keyHoldsTypename)
     }
 
     private func run(
         _ data: FieldValue, rootKey: CacheKey, selections: [Selection], scope: VariableScope, type: String?, existing: ExistingObjects,
-        isOperation: Bool, rootTypeFromSchema: Bool = false
+        isOperation: Bool, deferredFragments: DeferredFragmentWriting, rootTypeFromSchema: Bool = false
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: selections)
         var fieldMergeCheck = FieldMergeCheck(document: document, schema: schema)
@@ -161,6 +235,7 @@ public struct ResponseNormalizer {
         let collector = FieldCollector(document: document, schema: schema, scope: scope, log: schema == nil ? TypeConditionLog() : nil)
         var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing, rootIsOperation: isOperation)
         pass.rootTypeFromSchema = rootTypeFromSchema
+        pass.deferredFragments = deferredFragments
         let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections)
         try pass.write(given, key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
@@ -169,16 +244,54 @@ public struct ResponseNormalizer {
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
             objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed,
-            unknownEnumValues: pass.unknownEnumValues, overwritten: pass.overwritten)
+            unknownEnumValues: pass.unknownEnumValues, overwritten: pass.overwritten, deferredNotWritten: pass.deferredNotWritten)
     }
+}
+
+extension Normalization {
+    /// This normalization and `other`, one after the other: both sets of
+    /// records in order (a key may then come twice), and what each found.
+    public func adding(_ other: Normalization) -> Normalization {
+        var sum = self
+        sum.records += other.records
+        sum.typeConditionsNotApplied += other.typeConditionsNotApplied.filter { !typeConditionsNotApplied.contains($0) }
+        sum.objectTypenames.formUnion(other.objectTypenames)
+        sum.keptWithoutID += other.keptWithoutID
+        sum.unkeyed += other.unkeyed
+        sum.unknownEnumValues += other.unknownEnumValues
+        sum.overwritten += other.overwritten
+        sum.deferredNotWritten += other.deferredNotWritten
+        return sum
+    }
+}
+
+/// What Apollo writes of the fragments `@defer` defers.
+public enum DeferredFragmentWriting: Sendable {
+    /// None: a server's response lacks them, and Apollo's normalizer
+    /// leaves them to the incremental payloads that deliver them, also
+    /// when the data holds their fields.
+    case notWritten
+    /// Those the data holds a field of, as Apollo writes a model's
+    /// fulfilled fragments; one it holds none of is pending.
+    case whereGiven
+}
+
+/// A deferred fragment of a response that was not written though the data
+/// holds fields that only it selects.
+public struct DeferredFragmentNotWritten: Equatable, Sendable {
+    /// The response path of the object, `""` for the root.
+    public let path: String
+    public let label: String?
+    /// The fields the data holds for it, by response name.
+    public let fields: [String]
 }
 
 /// What a normalization gives: the records to merge, in the order they
 /// were first met, and, without a schema, the type conditions that applied
 /// to no object (their fields were left out, as a read leaves them out).
 public struct Normalization: Sendable {
-    public let records: [Record]
-    public let typeConditionsNotApplied: [TypeConditionNotApplied]
+    public var records: [Record]
+    public var typeConditionsNotApplied: [TypeConditionNotApplied]
     /// The `__typename`s of the objects below the root, the ones a key
     /// policy can key.
     public var objectTypenames: Set<String> = []
@@ -197,6 +310,9 @@ public struct Normalization: Sendable {
     /// aliases of one field, or two paths to one keyed object), and which
     /// value Apollo keeps. Empty when refusing conflicts.
     public var overwritten: [OverwrittenField] = []
+    /// Deferred fragments whose fields the data holds but Apollo does not
+    /// write from a response (see ``DeferredFragmentWriting/notWritten``).
+    public var deferredNotWritten: [DeferredFragmentNotWritten] = []
 }
 
 /// A field of a record the data gives two different values (see
@@ -343,6 +459,8 @@ private struct Pass {
     /// A fragment's root without a `__typename` of its own takes the
     /// fragment's object type, as objects below the root take their field's.
     var rootTypeFromSchema = false
+    var deferredFragments = DeferredFragmentWriting.notWritten
+    var deferredNotWritten: [DeferredFragmentNotWritten] = []
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -384,7 +502,7 @@ private struct Pass {
     /// already (to find its key); otherwise they are collected here.
     mutating func write(
         _ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?,
-        collected: [(String, [FieldSelection])]? = nil
+        collected: CollectedFields? = nil
     ) throws {
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
@@ -411,7 +529,9 @@ private struct Pass {
         // the app's generated model for it has (a fragment's root is the
         // record at its key, whose type is its own, if it has one).
         let schemaTypename = path.isEmpty && !rootTypeFromSchema ? nil : objectType
-        let selected = collected ?? collector.collect(selections, typename: typename ?? objectType, parentType: type)
+        let selected = fields(
+            of: object, collected: collected ?? collector.collect(selections, typename: typename ?? objectType, parentType: type),
+            typename: typename ?? objectType, parentType: type, path: path)
         if normalizer.refusesUnselected {
             let names = Set(selected.map(\.0))
             if let extra = object.keys.filter({ $0 != "__typename" && !names.contains($0) }).sorted(by: byteOrder).first {
@@ -487,6 +607,42 @@ private struct Pass {
         }
     }
 
+    /// The fields to write of `object`: those collected, and those of the
+    /// deferred fragments Apollo writes (see ``DeferredFragmentWriting``),
+    /// each merged in after the fields beside it, as Apollo's executor
+    /// adds a deferred fragment's fields after the others.
+    mutating func fields(
+        of object: [String: FieldValue], collected: CollectedFields, typename: String?, parentType: String?, path: [PathComponent]
+    ) -> [(String, [FieldSelection])] {
+        var fields = collected.fields
+        var index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.0, $0) })
+        var deferred = collected.deferred[...]
+        while let fragment = deferred.popFirst() {
+            let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
+            let own = inner.fields.map(\.0).filter { $0 != "__typename" && object[$0] != nil }
+            switch deferredFragments {
+            case .notWritten:
+                let onlyHere = own.filter { index[$0] == nil }
+                if !onlyHere.isEmpty {
+                    deferredNotWritten.append(DeferredFragmentNotWritten(
+                        path: path.map(\.description).joined(separator: "."), label: fragment.label, fields: onlyHere))
+                }
+            case .whereGiven:
+                guard !own.isEmpty else { continue }
+                for (responseKey, selections) in inner.fields {
+                    if let at = index[responseKey] {
+                        fields[at].1 += selections
+                    } else {
+                        index[responseKey] = fields.count
+                        fields.append((responseKey, selections))
+                    }
+                }
+                deferred.append(contentsOf: inner.deferred)
+            }
+        }
+        return fields
+    }
+
     /// For an object without `__typename` whose field's type has several
     /// possible types: refuses selections with inline fragments whose type
     /// condition only its `__typename` could decide. Without it their
@@ -507,6 +663,8 @@ private struct Pass {
                     guard scope.isIncluded(conditions), visited.insert(name).inserted, let fragment = normalizer.document.fragments[name] else { continue }
                     if !decided(fragment.typeCondition) { return fragment.typeCondition }
                     if let found = undecided(fragment.selections) { return found }
+                case .deferred(_, let inner):
+                    if let found = undecided(inner) { return found }
                 }
             }
             return nil
@@ -578,15 +736,15 @@ private struct Pass {
             // its path key, whatever record it was read from. Without one,
             // the records read are kept (``ExistingObjects``).
             let key: CacheKey
-            var collected: [(String, [FieldSelection])]?
+            var collected: CollectedFields?
             if let typename, let keyFields = normalizer.keyPolicy.keyFields(of: typename, schema: schema), !keyFields.isEmpty {
                 // Key fields are not added to the selection (spec §3): a
                 // value the data has but the selection does not ask for
                 // (a hand-written response may hold anything) keys nothing.
                 // The fields collected here are the ones written below.
-                let fields = collector.collect(selections, typename: typename, parentType: staticType)
-                collected = fields
-                let selected = Set(fields.map(\.0))
+                let collectedHere = collector.collect(selections, typename: typename, parentType: staticType)
+                collected = collectedHere
+                let selected = Set(collectedHere.fields.map(\.0))
                 if let identity = normalizer.keyPolicy.key(for: object.filter { selected.contains($0.key) }, typename: typename, schema: schema) {
                     key = identity
                 } else {

@@ -70,14 +70,15 @@ struct VariableScope: Sendable {
     /// or keep a field.
     func checkConditions(in selections: [Selection], document: QueryDocument) throws {
         try document.forEachSelection(in: selections) { selection in
-            let conditions: [Condition]
+            let conditions: [(directive: String, value: ValueNode)]
             switch selection {
-            case .field(let field): conditions = field.conditions
-            case .inlineFragment(_, let own, _), .fragmentSpread(_, let own): conditions = own
+            case .field(let field): conditions = field.conditions.map { ($0.include ? "@include" : "@skip", $0.value) }
+            case .inlineFragment(_, let own, _), .fragmentSpread(_, let own):
+                conditions = own.map { ($0.include ? "@include" : "@skip", $0.value) }
+            case .deferred(let deferral, _): conditions = deferral.condition.map { [("@defer", $0)] } ?? []
             }
-            for condition in conditions {
-                guard case .variable(let name) = condition.value else { continue }
-                let directive = condition.include ? "@include" : "@skip"
+            for (directive, value) in conditions {
+                guard case .variable(let name) = value else { continue }
                 switch values[name] {
                 case .boolean?: continue
                 case nil:
@@ -87,6 +88,13 @@ struct VariableScope: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether `@defer` defers its fragment: unless its `if:` is false.
+    func isDeferred(_ deferral: Deferral) -> Bool {
+        guard let condition = deferral.condition else { return true }
+        if case .boolean(let flag)? = resolve(condition) { return flag }
+        return true
     }
 
     /// Whether `@include` / `@skip` keep a selection.
@@ -127,6 +135,8 @@ extension VariableScope {
                     }
                 case .inlineFragment(let condition, _, let inner):
                     visit(inner, on: condition ?? typeName)
+                case .deferred(_, let inner):
+                    visit(inner, on: typeName)
                 case .fragmentSpread(let name, _):
                     guard visited.insert(name).inserted, let spread = document.fragments[name] else { continue }
                     visit(spread.selections, on: spread.typeCondition)

@@ -63,6 +63,43 @@ final class CacheReaderTests: XCTestCase {
         }
     }
 
+    /// Apollo reads a deferred fragment from the cache on its own: where
+    /// one of its fields misses, the fragment is pending and the rest of
+    /// the data is read, not a miss of the whole read.
+    func testADeferredFragmentThatMissesIsLeftOutPendingAndTheRestIsRead() throws {
+        let missing = try read(
+            #"{ hero(episode: NEWHOPE) { name ... on Droid @defer(label: "d") { primaryFunction nope } } }"#, variables: [:])
+        XCTAssertEqual(missing.data, .object([("hero", .object([("name", .scalar(.string("R2-D2")))]))]))
+        XCTAssertEqual(missing.misses, [])
+        XCTAssertEqual(missing.pendingFragments.map(\.label), ["d"])
+        XCTAssertEqual(missing.pendingFragments.first?.path, "hero")
+        XCTAssertEqual(missing.pendingFragments.first?.miss.reason, .missingField(fieldKey: "nope", similar: []))
+        // All its fields cached: read with the rest, after the fields beside it.
+        let cached = try read(#"{ hero(episode: NEWHOPE) { ...D @defer(label: "d") name } } fragment D on Droid { primaryFunction }"#, variables: [:])
+        XCTAssertEqual(cached.data, .object([("hero", .object([
+            ("name", .scalar(.string("R2-D2"))), ("primaryFunction", .scalar(.string("Astromech")))]))]))
+        XCTAssertEqual(cached.pendingFragments.count, 0)
+        // In partial mode too, a pending fragment adds no error.
+        let partial = try read(#"{ hero(episode: NEWHOPE) { name ... @defer { nope } } }"#, variables: [:], partial: true)
+        XCTAssertEqual(partial.misses, [])
+        XCTAssertEqual(partial.pendingFragments.map(\.label), [nil])
+    }
+
+    /// `@defer(if: false)` defers nothing: its fragment is read as any
+    /// other, and a miss in it is a miss of the read.
+    func testADeferThatIsOffReadsItsFragmentAsAnyOther() throws {
+        for (text, variables) in [
+            (#"{ hero(episode: NEWHOPE) { name ... @defer(if: false) { nope } } }"#, [String: InputValue]()),
+            (#"query Q($d: Boolean!) { hero(episode: NEWHOPE) { name ... @defer(if: $d) { nope } } }"#, ["d": .boolean(false)]),
+        ] {
+            let result = try read(text, variables: variables)
+            XCTAssertNil(result.data, text)
+            XCTAssertEqual(result.misses.first?.reason, .missingField(fieldKey: "nope", similar: []), text)
+        }
+        let on = try read(#"query Q($d: Boolean!) { hero(episode: NEWHOPE) { name ... @defer(if: $d) { nope } } }"#, variables: ["d": .boolean(true)])
+        XCTAssertEqual(on.pendingFragments.count, 1)
+    }
+
     func testAFragmentThatSpreadsItselfIsAnErrorNotAnEmptyObject() throws {
         let cycle = "query Q { ...A } fragment A on Query { ...B } fragment B on Query { hero(episode: NEWHOPE) { name } ...A }"
         XCTAssertThrowsError(try read(cycle, variables: [:])) { error in

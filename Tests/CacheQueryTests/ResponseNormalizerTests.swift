@@ -55,6 +55,54 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(fromMutation.map(\.rawValue).sorted().filter { !$0.hasPrefix("MUTATION_ROOT") }, [])
     }
 
+    /// A server's response lacks the fragments `@defer` defers, and
+    /// Apollo's normalizer leaves them to the payloads that deliver them:
+    /// not written even when the data holds their fields, which is said.
+    /// A model's data (a local cache mutation's) writes those it holds.
+    func testAResponseIsWrittenWithoutItsDeferredFragmentsAndAModelWithThoseItHolds() throws {
+        let text = #"{ hero(episode: NEWHOPE) { __typename id name ... on Droid @defer(label: "d") { primaryFunction } } }"#
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let operation = try document.operation(named: nil)
+        let normalizer = ResponseNormalizer(document: document, schema: CacheReaderTests.schema, keyPolicy: Self.policy)
+        let data = try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","id":"2001","name":"R2","primaryFunction":"Protocol"}}"#)
+        let response = try normalizer.normalize(operation, data: data)
+        let droid = try XCTUnwrap(response.records.first { $0.key == CacheKey("Droid:2001") })
+        XCTAssertNil(droid.fields["primaryFunction"])
+        XCTAssertEqual(droid.fields["name"], .string("R2"))
+        XCTAssertEqual(response.deferredNotWritten, [DeferredFragmentNotWritten(path: "hero", label: "d", fields: ["primaryFunction"])])
+
+        let model = try normalizer.normalize(operation, data: data, deferredFragments: .whereGiven)
+        XCTAssertEqual(model.records.first { $0.key == CacheKey("Droid:2001") }?.fields["primaryFunction"], .string("Protocol"))
+        XCTAssertEqual(model.deferredNotWritten, [])
+        // A model whose fragment is pending (none of its fields) writes the rest.
+        let pending = try normalizer.normalize(
+            operation, data: try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","id":"2001","name":"R2"}}"#), deferredFragments: .whereGiven)
+        XCTAssertEqual(pending.records.first { $0.key == CacheKey("Droid:2001") }?.fields["name"], .string("R2"))
+    }
+
+    /// A later payload's part is written as Apollo 2.x writes it: the
+    /// deferred fragment found by label and field path, its data at the key
+    /// of the path from the root (not at the object's own key).
+    func testAnIncrementalPartIsWrittenAtThePathKeyFromTheRoot() throws {
+        let text = #"""
+            query Q { hero(episode: NEWHOPE) { __typename id friends { __typename id ... on Human @defer(label: "home") { homePlanet } } } }
+            """#
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let operation = try document.operation(named: nil)
+        let normalizer = ResponseNormalizer(document: document, schema: CacheReaderTests.schema, keyPolicy: Self.policy)
+        let part = try normalizer.normalize(
+            operation, incremental: try FieldValue(jsonText: #"{"homePlanet":"Tatooine"}"#),
+            path: [.field("hero"), .field("friends"), .index(0)], label: "home")
+        XCTAssertEqual(part.records.map(\.key), [CacheKey("QUERY_ROOT.hero.friends.0")])
+        XCTAssertEqual(part.records.first?.fields, ["homePlanet": .string("Tatooine")])
+
+        XCTAssertThrowsError(try normalizer.normalize(
+            operation, incremental: .object([:]), path: [.field("hero")], label: "home")) { error in
+            XCTAssertEqual("\(error)", "cannot write hero: the operation has no fragment deferred with label 'home' at hero; "
+                + "it defers 'home' at hero.friends")
+        }
+    }
+
     func testTheMutationResultIsStoredUnderMutationRootAtItsPathKey() throws {
         let written = try normalize(
             "mutation CreateReview($episode: Episode, $review: ReviewInput!) { createReview(episode: $episode, review: $review) { __typename stars commentary } }",

@@ -30,6 +30,34 @@ final class UpdateCommandTests: CommandTestCase {
     /// As write does: an enum value the schema lacks is written with a
     /// warning, but one the cache already held and the update writes back
     /// unchanged is not warned of again.
+    /// An update reads as Apollo's does: a deferred fragment whose fields
+    /// miss is pending and left out, the rest is updated, and the pending
+    /// fragment's fields (absent from the data) are not written back nor
+    /// settable. One whose fields are cached is updated with the rest.
+    func testAPendingDeferredFragmentIsLeftOutOfAnUpdateAndItsFieldsCannotBeSet() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let pending = #"query U @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name ... on Droid @defer(label: "d") { primaryFunction nope } } }"#
+        let renamed = gqlcache("update", cache, "--text", pending, "--set", "hero.name=Artoo")
+        XCTAssertEqual(renamed.status, .success, renamed.stderr)
+        XCTAssertEqual(renamed.stdout, "Droid:2001\n  name: \"R2-D2\" → \"Artoo\"\n1 record changed (1 field)\n")
+        XCTAssertTrue(renamed.stderr.contains("deferred fragment 'd' at hero is left out, pending"), renamed.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["primaryFunction"], .string("Astromech"))
+
+        let before = try bytes(cache)
+        let refused = gqlcache("update", cache, "--text", pending, "--set", "hero.primaryFunction=Mech")
+        XCTAssertEqual(refused.status, .usage)
+        XCTAssertTrue(refused.stderr.hasSuffix(
+            "gqlcache: --set hero.primaryFunction: hero has no 'primaryFunction' in the selection (it has: __typename, id, name); "
+                + "deferred fragment 'd' at hero is pending (cache miss at hero.nope: record 'Droid:2001' has no field 'nope'), "
+                + "and Apollo's update cannot set the fields of a pending fragment; nothing written\n"), refused.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+
+        let cached = #"query U @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id ... on Droid @defer(label: "d") { primaryFunction } } }"#
+        let set = gqlcache("update", cache, "--text", cached, "--set", "hero.primaryFunction=Mech")
+        XCTAssertEqual(set.status, .success, set.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["primaryFunction"], .string("Mech"))
+    }
+
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"

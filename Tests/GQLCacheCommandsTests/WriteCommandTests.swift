@@ -149,23 +149,47 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
-    /// hasNext beside data (a payload of an incremental response) marks a
-    /// response, written as one. A later payload holds only the deferred
-    /// parts, and is refused with what to give instead.
-    func testHasNextBesideDataMarksAResponseAndALaterPayloadIsRefused() throws {
+    /// A deferred response as Apollo 2.x writes it, payload by payload:
+    /// the first (`hasNext` beside `data`) without the deferred fragment,
+    /// also when its data holds the fragment's fields (said in a warning);
+    /// a later one's part at the key of its path from the root. A part
+    /// without a label or of a fragment the operation lacks is refused.
+    func testADeferredResponseIsWrittenPayloadByPayloadAsApolloWritesIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo"}},"hasNext":true}"#
+        let query = #"{ hero(episode: EMPIRE) { __typename id name ... on Droid @defer(label: "more") { primaryFunction } } }"#
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo","primaryFunction":"Early"}},"hasNext":true}"#
             .write(toFile: path("first.json"), atomically: true, encoding: .utf8)
-        let first = gqlcache("write", cache, "--text", "{ hero(episode: EMPIRE) { __typename id name } }", "--response", path("first.json"))
+        let first = gqlcache("write", cache, "--text", query, "--response", path("first.json"))
         XCTAssertEqual(first.status, .success, first.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT.hero(episode:EMPIRE)"]?["name"], .string("Artoo"))
-        let before = try bytes(cache)
-        try #"{"incremental":[{"data":{"name":"R2"},"path":["hero"]}],"hasNext":false}"#
+        XCTAssertNil(try records(cache)["QUERY_ROOT.hero(episode:EMPIRE)"]?["primaryFunction"])
+        XCTAssertEqual(first.stderr, "gqlcache: warning: the data holds 'primaryFunction' of deferred fragment 'more' at hero, which was "
+            + "not written: Apollo writes a deferred fragment from the incremental payload that delivers it, not from the response that defers it\n")
+        // Read back, the fragment is pending: the rest is read, and the miss is said.
+        let pending = gqlcache("read", cache, "--text", query)
+        XCTAssertEqual(pending.status, .success, pending.stderr)
+        XCTAssertEqual(pending.stdout, "{\n  \"hero\": {\n    \"__typename\": \"Droid\",\n    \"id\": \"2001\",\n    \"name\": \"Artoo\"\n  }\n}\n")
+        XCTAssertEqual(pending.stderr, "gqlcache: warning: deferred fragment 'more' at hero is left out, pending, as Apollo leaves it: "
+            + "cache miss at hero.primaryFunction: record 'QUERY_ROOT.hero(episode:EMPIRE)' has no field 'primaryFunction'\n")
+
+        try #"{"incremental":[{"data":{"primaryFunction":"Astromech"},"path":["hero"],"label":"more"}],"hasNext":false}"#
             .write(toFile: path("later.json"), atomically: true, encoding: .utf8)
-        let later = gqlcache("write", cache, "--text", "{ hero(episode: EMPIRE) { __typename id name } }", "--response", path("later.json"))
-        XCTAssertEqual(later.status, .usage)
-        XCTAssertEqual(later.stderr, "gqlcache: \(path("later.json")): a later payload of a deferred (@defer) response, which holds only the "
-            + "deferred parts; give the data whole: the first payload's data with each part's fields added at its path; nothing written\n")
+        let later = gqlcache("write", cache, "--text", query, "--response", path("later.json"))
+        XCTAssertEqual(later.status, .success, later.stderr)
+        XCTAssertEqual(later.stdout, "QUERY_ROOT.hero (new record)\n  + primaryFunction: \"Astromech\"\n1 record added (1 field)\n")
+
+        let before = try bytes(cache)
+        for (name, text, message) in [
+            ("unlabelled.json", #"{"incremental":[{"data":{"primaryFunction":"x"},"path":["hero"]}]}"#,
+             "incremental part 0 has no 'label'; Apollo needs it to find the deferred fragment (label each @defer); nothing written"),
+            ("unknown.json", #"{"incremental":[{"data":{"primaryFunction":"x"},"path":["hero"],"label":"less"}]}"#,
+             "incremental part 0: cannot write hero: the operation has no fragment deferred with label 'less' at hero; it defers 'more' at hero; nothing written"),
+        ] {
+            try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+            let refused = gqlcache("write", cache, "--text", query, "--response", path(name))
+            XCTAssertEqual(refused.status, .usage, name)
+            XCTAssertEqual(refused.stderr, "gqlcache: \(path(name)): \(message)\n")
+        }
         XCTAssertEqual(try bytes(cache), before)
     }
 

@@ -76,6 +76,7 @@ extension GQLCache {
                 if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
                 context.warnOfFragmentOnOtherType(result.fragmentOnOtherType)
                 context.warnOfUnknownEnumValues(result.unknownEnumValues)
+                if result.data != nil { context.warnOfPendingFragments(result.pendingFragments) }
             }
             let pretty = output.format == .text
             if partial {

@@ -117,7 +117,7 @@ extension GQLCache {
                     name: "\(definition.kind.rawValue) \(name)",
                     read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, forUpdate: true) },
                     normalize: { normalizer, data, existing in
-                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing)
+                        try normalizer.normalize(definition, data: data, variables: variables, existing: existing, deferredFragments: .whereGiven)
                     })
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
@@ -183,6 +183,8 @@ extension GQLCache {
                 // The fields of a fragment that applied to nothing can be
                 // neither read nor written: say so, as read does.
                 if !warned { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
+                // Its fields are not in the data, and are not written back.
+                if !warned, data == nil { context.warnOfPendingFragments(result.pendingFragments) }
                 warned = true
                 return result
             }
@@ -233,7 +235,17 @@ extension GQLCache {
                         value = try value.setting(components, to: ResponseValue(newValue), absent: current.absentFields)
                     } catch let error as DataPathError {
                         // A path through a field the cache lacks is a miss, as a read's (status 1).
-                        throw CommandFailure(error.isCacheMiss ? .notFound : .usage, "--set \(path): \(error); nothing written")
+                        var message = "--set \(path): \(error)"
+                        // A field of a pending deferred fragment is not in the data to set.
+                        let parent = components.dropLast().joined(separator: ".")
+                        if !error.isCacheMiss, let pending = current.pendingFragments.first(where: {
+                            $0.path.isEmpty || parent == $0.path || parent.hasPrefix($0.path + ".")
+                        }) {
+                            message += "; \(pending.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment") at "
+                                + "\(pending.path.isEmpty ? "the root" : pending.path) is pending (\(pending.miss)), and Apollo's update "
+                                + "cannot set the fields of a pending fragment"
+                        }
+                        throw CommandFailure(error.isCacheMiss ? .notFound : .usage, "\(message); nothing written")
                     }
                 }
                 return (value.fieldValue, "--set")

@@ -22,7 +22,9 @@ extension GQLCache {
                 changed field is printed, and --dry-run prints them without writing. With --schema, \
                 values (and each object's __typename) are type-checked first and nothing is written when \
                 one does not fit. Reading the \
-                operation back gives the response's data.
+                operation back gives the response's data. A response to an operation with @defer is \
+                written payload by payload, as Apollo writes it: the first without the deferred \
+                fragments, each later one's parts at the key of their path from the root record.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -33,7 +35,9 @@ extension GQLCache {
         @OptionGroup var documents: DocumentOptions
 
         @Option(
-            help: ArgumentHelp("The response as JSON: {\"data\": …} or the data object itself; - reads piped standard input.", valueName: "file"),
+            help: ArgumentHelp(
+                "The response as JSON: {\"data\": …}, the data object itself, or a later payload of a deferred response "
+                    + "({\"incremental\": …}); - reads piped standard input.", valueName: "file"),
             completion: .file(extensions: ["json"]))
         var response: String
 
@@ -67,15 +71,25 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
             try keyFields.check(against: loaded.schema)
-            let data = try JSONInput.responseData(try JSONInput.read(response, what: "response", context: context), from: response, context: context)
+            let input = try JSONInput.read(response, what: "response", context: context)
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
             do {
-                if let fragment, let key {
+                if let parts = try JSONInput.incrementalParts(input, from: response) {
+                    guard fragment == nil else {
+                        throw CommandFailure(.usage, "\(JSONInput.name(of: response)): a later payload of a deferred response belongs to an "
+                            + "operation, not to --fragment; nothing written")
+                    }
+                    let definition = try loaded.document.operation(named: operation)
+                    context.warnOfUndefinedVariables(loaded.variables, in: definition)
+                    normalization = try incremental(parts, of: definition, normalizer: normalizer, variables: loaded.variables, context: context)
+                } else if let fragment, let key {
+                    let data = try JSONInput.responseData(input, from: response, context: context)
                     normalization = try normalizer.normalize(
                         try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables,
                         keyHoldsTypename: loaded.schema == nil || holdsTypename(CacheKey(key), context: context))
                 } else {
+                    let data = try JSONInput.responseData(input, from: response, context: context)
                     let definition = try loaded.document.operation(named: operation)
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
                     normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
@@ -115,7 +129,44 @@ extension GQLCache {
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
+            context.warnOfDeferredNotWritten(normalization.deferredNotWritten, dryRun: dryRun)
             keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
+        }
+
+        /// The records of a later payload's parts, each written as Apollo
+        /// writes one (see ``ResponseNormalizer/normalize(_:incremental:path:label:variables:)``),
+        /// in order: a field two parts give takes the later part's value.
+        private func incremental(
+            _ parts: [JSONInput.IncrementalPart], of operation: CacheQuery.Operation, normalizer: ResponseNormalizer,
+            variables: [String: InputValue], context: CommandContext
+        ) throws -> Normalization {
+            var merged: [CacheKey: [String: FieldValue]] = [:]
+            var order: [CacheKey] = []
+            var combined: Normalization?
+            for (index, part) in parts.enumerated() {
+                let place = "incremental part \(index)"
+                if !part.errors.isEmpty {
+                    context.warn("\(JSONInput.name(of: response)): \(place) holds \(plural(part.errors.count, "error")) (\(part.errors.joined(separator: "; ")))"
+                        + (part.data == nil ? " and no data; nothing of it is written" : "; its data is written as Apollo writes it, null where a field failed"))
+                }
+                guard let data = part.data else { continue }
+                let normalization: Normalization
+                do {
+                    normalization = try normalizer.normalize(operation, incremental: data, path: part.path, label: part.label, variables: variables)
+                } catch let error as NormalizationError {
+                    throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(place): \(error); nothing written")
+                }
+                for record in normalization.records {
+                    if merged[record.key] == nil { order.append(record.key) }
+                    merged[record.key, default: [:]].merge(record.fields) { _, later in later }
+                }
+                combined = combined.map { $0.adding(normalization) } ?? normalization
+            }
+            guard var result = combined else {
+                throw CommandFailure(.usage, "\(JSONInput.name(of: response)): the payload's parts hold no data; nothing written")
+            }
+            result.records = order.map { Record(key: $0, fields: merged[$0]!) }
+            return result
         }
 
         /// Whether the record at `key` has a `__typename` (true when it

@@ -155,6 +155,56 @@ enum JSONInput {
         }
     }
 
+    /// One part of a later payload of a deferred response: an element of
+    /// its `incremental` list.
+    struct IncrementalPart {
+        let data: FieldValue?
+        let path: [PathComponent]
+        let label: String
+        let errors: [String]
+    }
+
+    /// The parts of a later payload of a deferred (`@defer`) response
+    /// (`{"incremental": [{"data", "path", "label"}, …], "hasNext": …}`),
+    /// or nil when `value` is not one. Each part needs its path and label,
+    /// as Apollo's parser does, to find the fragment it delivers.
+    static func incrementalParts(_ value: FieldValue, from path: String) throws -> [IncrementalPart]? {
+        guard case .object(let members) = value, let incremental = members["incremental"],
+            Set(members.keys).isSubset(of: ["incremental", "hasNext", "errors", "extensions", "completed", "pending"])
+        else { return nil }
+        func refuse(_ message: String) -> CommandFailure {
+            CommandFailure(.usage, "\(name(of: path)): \(message); nothing written")
+        }
+        guard case .list(let items) = incremental else { throw refuse("'incremental' must be a list of parts") }
+        return try items.enumerated().map { index, item in
+            guard case .object(let part) = item else { throw refuse("incremental part \(index) is not an object") }
+            if part["items"] != nil {
+                throw refuse("incremental part \(index) holds 'items', a part of a @stream list, which Apollo iOS does not support")
+            }
+            guard case .list(let steps)? = part["path"] else {
+                throw refuse("incremental part \(index) has no 'path' list; Apollo needs it to find the deferred fragment")
+            }
+            let pathComponents = try steps.map { step -> PathComponent in
+                switch step {
+                case .string(let name): return .field(name)
+                case .int(let index) where index >= 0: return .index(Int(index))
+                default: throw refuse("incremental part \(index): 'path' holds \(JSONWriter.string(for: step, asStored: false)), not a field name or a list index")
+                }
+            }
+            guard case .string(let label)? = part["label"] else {
+                throw refuse("incremental part \(index) has no 'label'; Apollo needs it to find the deferred fragment (label each @defer)")
+            }
+            var errors: [String] = []
+            if case .list(let list)? = part["errors"] {
+                for case .object(let error) in list {
+                    if case .string(let message)? = error["message"] { errors.append(message) }
+                }
+            }
+            let data = part["data"].flatMap { $0 == .null ? nil : $0 }
+            return IncrementalPart(data: data, path: pathComponents, label: label, errors: errors)
+        }
+    }
+
     /// The `data` of a GraphQL response (`{"data": …, "errors": …}`), or
     /// the object itself when it is the data alone. A response with errors
     /// and no data (or null data) is refused, naming `path` and the errors'
@@ -167,7 +217,7 @@ enum JSONInput {
         {
             throw CommandFailure(
                 .usage, "\(name(of: path)): a later payload of a deferred (@defer) response, which holds only the deferred parts; "
-                    + "give the data whole: the first payload's data with each part's fields added at its path; nothing written")
+                    + "give the data whole, with each part's fields added at its path; nothing written")
         }
         guard case .object(let members) = value, members["data"] != nil || members["errors"] != nil,
             Set(members.keys).isSubset(of: ["data", "errors", "extensions", "hasNext", "pending"])

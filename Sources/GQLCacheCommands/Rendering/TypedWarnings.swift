@@ -26,6 +26,31 @@ extension CommandContext {
         }
     }
 
+    /// A deferred fragment whose fields the cache lacks leaves the read
+    /// successful but without them, as Apollo's does (the fragment is
+    /// pending): say which fragments, and the first miss in each, so that
+    /// missing data is not taken for data the query does not select.
+    func warnOfPendingFragments(_ pending: [PendingFragment]) {
+        for fragment in pending {
+            let name = fragment.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment"
+            let place = fragment.path.isEmpty ? "at the root" : "at \(fragment.path)"
+            warn("\(name) \(place) is left out, pending, as Apollo leaves it: \(fragment.miss)")
+        }
+    }
+
+    /// Deferred fragments of a response are not written, as Apollo writes
+    /// them from their incremental payloads only: where the data holds
+    /// their fields all the same, say they were left out.
+    func warnOfDeferredNotWritten(_ fragments: [DeferredFragmentNotWritten], dryRun: Bool) {
+        guard let first = fragments.first else { return }
+        let others = fragments.count > 1 ? " (and \(fragments.count - 1) more)" : ""
+        let name = first.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment"
+        let place = first.path.isEmpty ? "at the root" : "at \(first.path)"
+        let fields = first.fields.map { "'\($0)'" }.joined(separator: ", ")
+        warn("the data holds \(fields) of \(name) \(place)\(others), which \(dryRun ? "would not be" : "was not") written: Apollo writes "
+            + "a deferred fragment from the incremental payload that delivers it, not from the response that defers it")
+    }
+
     /// An enum value the schema lacks is no type error (Apollo's
     /// GraphQLEnum holds it as .unknown), but often means the schema is
     /// older than the server: say so, with the first one.
