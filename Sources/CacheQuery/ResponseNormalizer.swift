@@ -374,8 +374,8 @@ public struct ExistingObjects: Sendable {
     var bySignature: [String: CacheKey] = [:]
     /// The `__typename` of every object read, path-keyed ones and the root too.
     var typenames: [String: String] = [:]
-    /// The objects of each list, by the list's path.
-    var listElements: [String: [Object]] = [:]
+    /// The objects of each list, with their indexes, by the list's path.
+    var listElements: [String: [(index: Int, object: Object)]] = [:]
     /// The paths of selected nullable fields the read found no value for
     /// (``ReadResult/absentFields``): data without them leaves the field
     /// unwritten, as Apollo's update does, instead of being refused.
@@ -399,13 +399,16 @@ public struct ExistingObjects: Sendable {
                 for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name, parent: key ?? parent) }
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
-                listElements[path] = elements.indices.compactMap { byPath[path + "." + String($0)] }
+                listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
             case .null, .scalar:
                 break
             }
         }
         visit(data, path: "", parent: nil)
     }
+
+    /// The data of the object read at `path` from a record of its own.
+    func data(at path: String) -> FieldValue? { byPath[path]?.data }
 
     /// The `__typename` of the object read at `path`, if one was.
     func typename(at path: String) -> String? { typenames[path] }
@@ -421,18 +424,21 @@ public struct ExistingObjects: Sendable {
 
     /// The identity-keyed record for the object now at `path`: the one
     /// that was there if it is unchanged; else the one with the same
-    /// `__typename` and `id`; else an unchanged element of the same list;
-    /// else the one that was there, unless its `id` says it is another
-    /// object. Nil: the object is keyed by its path.
-    func key(at path: String, object: [String: FieldValue]) -> CacheKey? {
+    /// `__typename` and `id`; else an unchanged element of the same list
+    /// that has moved (`unchangedAt` says whether the list still holds an
+    /// element unchanged at its old index: one that stayed is not taken
+    /// for another element edited to look the same); else the one that was
+    /// there, unless its `id` says it is another object. Nil: the object
+    /// is keyed by its path.
+    func key(at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false }) -> CacheKey? {
         let value = FieldValue.object(object)
         let old = byPath[path]
         if let old, old.data == value { return old.key }
         let signature = Self.signature(object["__typename"], object["id"])
         if let signature, let key = bySignature[signature] { return key }
         if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
-            let moved = listElements[String(path[..<dot])]?.first(where: { $0.data == value }) {
-            return moved.key
+            let moved = listElements[String(path[..<dot])]?.first(where: { $0.object.data == value && !unchangedAt($0.index) }) {
+            return moved.object.key
         }
         if let old, old.signature == nil || signature == nil || old.signature == signature { return old.key }
         return nil
@@ -461,6 +467,9 @@ private struct Pass {
     var rootTypeFromSchema = false
     var deferredFragments = DeferredFragmentWriting.notWritten
     var deferredNotWritten: [DeferredFragmentNotWritten] = []
+    /// The lists of the data, by response path, to tell a list element
+    /// that moved from one that stayed (``ExistingObjects/key(at:object:unchangedAt:)``).
+    var newLists: [String: [FieldValue]] = [:]
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -714,6 +723,7 @@ private struct Pass {
             case nil: elementType = nil
             default: throw NormalizationError(path: path, message: "expected \(type!), found a list")
             }
+            newLists[path.map(\.description).joined(separator: ".")] = elements
             var stored: [FieldValue] = []
             for (index, element) in elements.enumerated() {
                 stored.append(try complete(
@@ -758,7 +768,15 @@ private struct Pass {
                             keyFieldsSelected: keyFields.allSatisfy(selected.contains), keyInData: inData))
                     }
                 }
-            } else if let kept = existing.key(at: pathText, object: object) {
+            } else if let kept = existing.key(at: pathText, object: object, unchangedAt: { index in
+                // Whether the new list holds the element read at `index`, unchanged, at `index`.
+                guard case .index? = path.last else { return false }
+                let elementPath = Array(path.dropLast()) + [.index(index)]
+                guard let elements = newLists[path.dropLast().map(\.description).joined(separator: ".")], elements.indices.contains(index),
+                    case .object(let given) = elements[index], let read = existing.data(at: elementPath.map(\.description).joined(separator: "."))
+                else { return false }
+                return read == .object(withAliasedTypename(withKnownTypename(given, path: elementPath), selections: selections))
+            }) {
                 key = kept
                 if object["id"] == nil, let typename {
                     keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))

@@ -58,6 +58,28 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["primaryFunction"], .string("Mech"))
     }
 
+    /// A list element edited to hold the same values as another element
+    /// is still the object read at its place, not the other one: before,
+    /// `friends.0` renamed to Han became a second reference to Human:1002,
+    /// Luke fell out of the list and nobody was renamed. An element that
+    /// moved (one removed before it) still keeps its record.
+    func testAnElementEditedToLookLikeAnotherStaysItsOwnRecord() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query NF @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id friends { name } } }"
+        let renamed = gqlcache("update", cache, "--text", query, "--set", "hero.friends.0.name=Han Solo")
+        XCTAssertEqual(renamed.status, .success, renamed.stderr)
+        XCTAssertEqual(renamed.stdout, "Human:1000\n  name: \"Luke Skywalker\" → \"Han Solo\"\n1 record changed (1 field)\n")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"],
+                       .list([.reference(CacheKey("Human:1000")), .reference(CacheKey("Human:1002")), .null]))
+
+        let removed = try copyOfFixture("starwars.sqlite", as: "removed.sqlite")
+        try #"{"hero":{"__typename":"Droid","id":"2001","friends":[{"__typename":"Human","name":"Han Solo"},null]}}"#
+            .write(toFile: path("removed.json"), atomically: true, encoding: .utf8)
+        let shortened = gqlcache("update", removed, "--text", query, "--data", path("removed.json"))
+        XCTAssertEqual(shortened.status, .success, shortened.stderr)
+        XCTAssertEqual(try records(removed)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1002")), .null]))
+    }
+
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
