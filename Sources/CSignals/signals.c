@@ -116,3 +116,9 @@ int gqlcache_terminal_columns(int fd) {
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
     return size.ws_col;
 }
+
+int gqlcache_pending_input(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return 0;
+    return count;
+}

@@ -175,6 +175,21 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
     }
 
+    /// Lines typed ahead of a question (a paste the terminal does not
+    /// bracket) do not answer it, and are not lost either: they run after
+    /// the command, shown at the prompt as if typed then.
+    func testLinesTypedAheadOfAQuestionRunAfterTheCommand() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("rm Human:1002\nkeys Hu\npwd\n")
+        try waitFor("(Human:1002)? [y/N] ")
+        try type("y")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> keys Hu\nHuman:1000\ngqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+        XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+    }
+
     /// A terminal editor runs in the foreground: `edit` opens vi on the
     /// last query, and what is saved runs.
     func testEditOpensATerminalEditorInTheForeground() throws {

@@ -33,4 +33,9 @@ void gqlcache_die_of(int signal);
 /// signals as the one other thing the terminal is asked.
 int gqlcache_terminal_columns(int fd);
 
+/// The bytes of whole lines waiting to be read from the terminal `fd`
+/// (FIONREAD; a line not yet ended is not counted in canonical mode), or
+/// 0 when it cannot say.
+int gqlcache_pending_input(int fd);
+
 #endif

@@ -12,12 +12,16 @@ public protocol LineReader: AnyObject {
     func takeInterrupt() -> Bool
     /// Lets completion ask the session (readline only).
     func setCompleter(_ completer: REPLCompleter?)
+    /// Lines typed before a command's question, to read after those
+    /// already queued (readline only).
+    func keep(typedAhead lines: [String])
 }
 
 extension LineReader {
     public func addToHistory(_ line: String) {}
     public func takeInterrupt() -> Bool { false }
     public func setCompleter(_ completer: REPLCompleter?) {}
+    public func keep(typedAhead lines: [String]) {}
 }
 
 /// Lines from a fixed list (`-c 'cmd; cmd'`, tests) or any ``LineSource``.

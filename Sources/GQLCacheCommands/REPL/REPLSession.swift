@@ -35,6 +35,8 @@ public final class REPLSession {
     /// Where the session keeps its history while it runs at a prompt: the
     /// query `edit` runs goes there too, as if typed.
     private var history: LineReader?
+    /// The reader that lines typed before a question go back to.
+    private var typedAheadReader: LineReader?
     /// The lines run come from standard input (a script piped in), so a
     /// command must not read it as its own input.
     var scriptIsStandardInput = false
@@ -81,7 +83,8 @@ public final class REPLSession {
 
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
         history = interactive ? reader : nil
-        defer { history = nil }
+        typedAheadReader = interactive ? reader : nil
+        defer { history = nil; typedAheadReader = nil }
         var pending: [String] = []
         while true {
             context.stdout.flush()
@@ -310,6 +313,7 @@ public final class REPLSession {
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
         commandContext.isREPLCommand = true
+        if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are
         // caught once the session leaves SIGINT alone (see Repl).

@@ -67,6 +67,16 @@ public final class ReadlineLineReader: LineReader {
             if gqlcache_interrupts() == pastedAtInterrupt { return pasted.removeFirst() }
             pasted.removeAll()
         }
+        if !typedAhead.isEmpty {
+            if gqlcache_interrupts() == typedAheadAtInterrupt {
+                // Read while the terminal did not echo: shown as if typed now.
+                let line = typedAhead.removeFirst()
+                let shown = Array((prompt + line + "\n").utf8)
+                _ = shown.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+                return line
+            }
+            typedAhead.removeAll()
+        }
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
         var lines = String(cString: line).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
@@ -74,6 +84,15 @@ public final class ReadlineLineReader: LineReader {
         pasted = lines
         pastedAtInterrupt = gqlcache_interrupts()
         return first
+    }
+
+    /// Lines typed before a command's question, and the Ctrl-C count then.
+    private var typedAhead: [String] = []
+    private var typedAheadAtInterrupt = 0
+
+    public func keep(typedAhead lines: [String]) {
+        if typedAhead.isEmpty { typedAheadAtInterrupt = gqlcache_interrupts() }
+        typedAhead += lines
     }
 
     /// A statement typed over several lines is one entry, newlines and all.

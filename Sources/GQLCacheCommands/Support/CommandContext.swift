@@ -1,5 +1,6 @@
 import CacheStore
 import Foundation
+import CSignals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +30,10 @@ public final class CommandContext {
     /// true only for the process's own context, never in an interactive
     /// REPL (Ctrl-C is its own there) or in tests.
     public var catchesStopSignals = false
+    /// Where whole lines typed before a question go (``confirm(_:)``):
+    /// the REPL runs them after the command; without it they are dropped,
+    /// and a warning says so.
+    public var keepTypedAhead: (([String]) -> Void)?
     /// The clock (backup names); tests set a fixed one.
     public var now: () -> Date = Date.init
 
@@ -240,7 +245,20 @@ public final class CommandContext {
         // Only a key pressed after the question answers it: a `y` typed (or
         // pasted) while the command was still working out what to ask is
         // dropped, as the terminal drops what was typed before a Ctrl-C.
-        if stdinIsTerminal && isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+        if stdinIsTerminal && isatty(STDIN_FILENO) == 1 {
+            let typed = Self.takeTypedAhead()
+            tcflush(STDIN_FILENO, TCIFLUSH)
+            // Whole lines typed ahead (a paste the terminal did not bracket)
+            // are commands to run after this one, not lost without a word.
+            if !typed.isEmpty {
+                if let keepTypedAhead {
+                    keepTypedAhead(typed)
+                } else {
+                    warn("\(plural(typed.count, "line")) typed before the question \(typed.count == 1 ? "was" : "were") dropped, "
+                        + "so that \(typed.count == 1 ? "it" : "they") could not answer it")
+                }
+            }
+        }
         stderr.write("\(Self.oneLine(question)) [y/N] ")
         stderr.flush()
         guard let answer = stdin.readLine() else {
@@ -248,6 +266,21 @@ public final class CommandContext {
             return false
         }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// The whole lines waiting on the terminal at standard input, read.
+    private static func takeTypedAhead() -> [String] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20, gqlcache_pending_input(STDIN_FILENO) > 0 {
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        guard !bytes.isEmpty else { return [] }
+        var lines = String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 
     /// True when questions can be asked: a person is at the terminal.
