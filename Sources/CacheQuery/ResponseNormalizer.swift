@@ -272,7 +272,9 @@ public enum DeferredFragmentWriting: Sendable {
     /// when the data holds their fields.
     case notWritten
     /// Those the data holds a field of, as Apollo writes a model's
-    /// fulfilled fragments; one it holds none of is pending.
+    /// fulfilled fragments; one it holds none of is pending. The data is a
+    /// model's in all: with a schema, a number in a String or ID field is
+    /// written as its text, as the model holds it.
     case whereGiven
 }
 
@@ -574,7 +576,10 @@ private struct Pass {
                         path: fieldPath.map(\.description).joined(separator: "."), value: unknown.raw, enumName: unknown.enumName))
                 }
                 if let problem = Self.unstorableProblem(value) { throw NormalizationError(path: fieldPath, message: problem) }
-                stored = declared.flatMap { schema?.serialized(value, type: $0) } ?? value
+                // A model holds a number given for a String or ID as its text (`--set name=5` where
+                // the cache held null), and writes that; a server's response is stored as sent.
+                let held = deferredFragments == .whereGiven ? declared.flatMap { schema?.readByApollo(value, type: $0) } ?? value : value
+                stored = declared.flatMap { schema?.serialized(held, type: $0) } ?? held
             } else {
                 stored = try complete(
                     value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,

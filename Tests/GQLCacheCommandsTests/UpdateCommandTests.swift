@@ -80,6 +80,20 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(removed)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1002")), .null]))
     }
 
+    /// With a schema, a number set in a String field is written as its
+    /// text, as the app's model holds it, also where the cache held null
+    /// (before, `"commentary": 123` was stored, which no model writes).
+    func testANumberSetInAStringFieldIsWrittenAsTextWithASchema() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { __typename stars commentary } }"
+        let result = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.1.commentary=123",
+                              "--set", "reviews.1.stars=4")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let review = try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).1"]
+        XCTAssertEqual(review?["commentary"], .string("123"))
+        XCTAssertEqual(review?["stars"], .int(4))
+    }
+
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
