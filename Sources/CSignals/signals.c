@@ -32,10 +32,14 @@ int gqlcache_catch_stop_signals(int including_interrupt) {
     sigemptyset(&action.sa_mask);
     // System calls the signal lands in (a read of a prompt's answer) go on.
     action.sa_flags = SA_RESTART;
-    if (including_interrupt) sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
-    sigaction(SIGQUIT, &action, NULL);
+    // A signal the process was started ignoring (nohup's SIGHUP, SIGINT
+    // for `cmd &` in a script) stays ignored, as its starter asked.
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (int index = including_interrupt ? 0 : 1; index < 4; index++) {
+        struct sigaction current;
+        if (sigaction(signals[index], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        sigaction(signals[index], &action, NULL);
+    }
     return ends[0];
 }
 

@@ -79,6 +79,24 @@ final class StopSignalTests: CommandTestCase {
         }
     }
 
+    /// A stop signal the process was started ignoring (nohup's SIGHUP)
+    /// stays ignored: the write goes on to the end instead of rolling back.
+    func testASignalTheProcessWasStartedIgnoringDoesNotStopTheWrite() throws {
+        let cache = try largeCache(count: 200_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap "" HUP; exec "$0" rm "$1" --match Post: --force -q"#, builtBinary, cache]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try signalOnceWriting(process, cache: cache, SIGHUP)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "1")
+    }
+
     /// A script's REPL that a signal stops during a write: the write rolls
     /// back and the script ends there, as a command line would, instead of
     /// going on to its next command.
