@@ -486,6 +486,19 @@ final class REPLTests: CommandTestCase {
     /// not remembered: Tab would read it for operation names, and reading
     /// the open cache file through a descriptor of its own would release
     /// the session's locks on it.
+    /// A document that reads well is remembered also when the command
+    /// failed for another reason, such as naming no operation of several.
+    func testADocumentThatReadsWellIsRememberedWhenItsCommandFailedOtherwise() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }\nquery HumanName { human(id: \"1000\") { name } }"
+            .write(toFile: document, atomically: true, encoding: .utf8)
+        let run = try repl(cache, ["read --document \(document)", "read HeroName --format jsonl"])
+        XCTAssertTrue(run.stderr.hasPrefix("gqlcache: the documents hold several operations; name one"), run.stderr)
+        XCTAssertEqual(run.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+        XCTAssertEqual(run.session.documentFiles, [document])
+    }
+
     func testADocumentACommandCouldNotReadIsNotOfferedToLaterCommands() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("hero.graphql")

@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 import Foundation
 
@@ -329,8 +330,10 @@ public final class REPLSession {
             ? words : [command, cachePath] + sessionWait(for: words) + words.dropFirst()
         let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
         // Documents a command could not read (missing, not GraphQL, the
-        // cache file itself) are not offered to the next ones.
-        if ![.usage, .io, .notACache].contains(status) { rememberDocuments(in: typed) }
+        // cache file itself) are not offered to the next ones; those that
+        // read well are, also when the command failed for another reason
+        // (`read --document ops.graphql` that names no operation of several).
+        rememberDocuments(in: typed, onlyReadable: [.usage, .io, .notACache].contains(status))
         if ["rm", "clear", "gc"].contains(command) { try? dropRemovedRecordsFromTrail() }
         return status
     }
@@ -348,9 +351,14 @@ public final class REPLSession {
         return namesItsOwn ? words : words + documentFiles.flatMap { ["--document", $0] }
     }
 
-    private func rememberDocuments(in words: [String]) {
+    private func rememberDocuments(in words: [String], onlyReadable: Bool) {
         for (index, word) in words.enumerated() where word == "--document" && index + 1 < words.count {
-            if !documentFiles.contains(words[index + 1]) { documentFiles.append(words[index + 1]) }
+            let file = words[index + 1]
+            guard !documentFiles.contains(file) else { continue }
+            if onlyReadable {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8), (try? QueryDocument.parse([(file, text)])) != nil else { continue }
+            }
+            documentFiles.append(file)
         }
     }
 
