@@ -361,7 +361,7 @@ private struct Walk {
     mutating func readDeferred(
         _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
     ) throws {
-        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial)
+        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial, pending.count)
         partial = false
         defer { partial = saved.4 }
         let read: ResponseValue
@@ -369,6 +369,8 @@ private struct Walk {
             read = try object(record, decoded: decoded, selections: Selections(document: fragment.selections), type: type)
         } catch let stop as Stop {
             (misses, objectKeys, absentFields, unknownEnumValues) = (saved.0, saved.1, saved.2, saved.3)
+            // Fragments inside this one that went pending are left out with it.
+            pending.removeSubrange(saved.5...)
             pending.append(PendingFragment(path: path.map(\.description).joined(separator: "."), label: fragment.label, miss: stop.miss))
             return
         }

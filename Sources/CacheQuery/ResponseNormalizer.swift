@@ -191,7 +191,12 @@ public struct ResponseNormalizer {
                     visit(fragment.selections, fieldPath: fieldPath, type: fragment.typeCondition)
                     spreading.removeLast()
                 case .deferred(let deferral, let inner):
-                    if let label = deferral.label { found.append((label, fieldPath, inner, type)) }
+                    // A deferred spread's data is of the fragment's type.
+                    var ownType = type
+                    if inner.count == 1, case .fragmentSpread(let name, _) = inner[0], let fragment = document.fragments[name] {
+                        ownType = fragment.typeCondition
+                    }
+                    if let label = deferral.label { found.append((label, fieldPath, inner, ownType)) }
                     visit(inner, fieldPath: fieldPath, type: type)
                 }
             }
@@ -628,31 +633,46 @@ private struct Pass {
     mutating func fields(
         of object: [String: FieldValue], collected: CollectedFields, typename: String?, parentType: String?, path: [PathComponent]
     ) -> [(String, [FieldSelection])] {
-        var fields = collected.fields
-        var index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.0, $0) })
-        var deferred = collected.deferred[...]
-        while let fragment = deferred.popFirst() {
-            let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
-            let own = inner.fields.map(\.0).filter { $0 != "__typename" && object[$0] != nil }
-            switch deferredFragments {
-            case .notWritten:
-                let onlyHere = own.filter { index[$0] == nil }
+        if case .notWritten = deferredFragments {
+            for fragment in collected.deferred {
+                let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
+                let onlyHere = inner.fields.map(\.0).filter { name in
+                    name != "__typename" && object[name] != nil && !collected.fields.contains { $0.0 == name }
+                }
                 if !onlyHere.isEmpty {
                     deferredNotWritten.append(DeferredFragmentNotWritten(
                         path: path.map(\.description).joined(separator: "."), label: fragment.label, fields: onlyHere))
                 }
-            case .whereGiven:
-                guard !own.isEmpty else { continue }
-                for (responseKey, selections) in inner.fields {
-                    if let at = index[responseKey] {
-                        fields[at].1 += selections
-                    } else {
-                        index[responseKey] = fields.count
-                        fields.append((responseKey, selections))
-                    }
-                }
-                deferred.append(contentsOf: inner.deferred)
             }
+        }
+        return fieldsWritten(of: object, collected: collected, typename: typename, parentType: parentType)
+    }
+
+    /// The fields ``fields(of:collected:typename:parentType:path:)`` gives,
+    /// without a word of the fragments left out: the ones an object's key
+    /// is computed from, as Apollo computes it from the model's data.
+    func fieldsWritten(
+        of object: [String: FieldValue], collected: CollectedFields, typename: String?, parentType: String?
+    ) -> [(String, [FieldSelection])] {
+        var fields = collected.fields
+        guard case .whereGiven = deferredFragments else { return fields }
+        var index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.0, $0) })
+        var deferred = collected.deferred[...]
+        while let fragment = deferred.popFirst() {
+            let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
+            // Fulfilled where the data holds a field only it selects; one
+            // whose fields are all selected beside it adds nothing to tell.
+            let onlyHere = inner.fields.map(\.0).filter { $0 != "__typename" && index[$0] == nil }
+            guard onlyHere.contains(where: { object[$0] != nil }) else { continue }
+            for (responseKey, selections) in inner.fields {
+                if let at = index[responseKey] {
+                    fields[at].1 += selections
+                } else {
+                    index[responseKey] = fields.count
+                    fields.append((responseKey, selections))
+                }
+            }
+            deferred.append(contentsOf: inner.deferred)
         }
         return fields
     }
@@ -759,7 +779,7 @@ private struct Pass {
                 // The fields collected here are the ones written below.
                 let collectedHere = collector.collect(selections, typename: typename, parentType: staticType)
                 collected = collectedHere
-                let selected = Set(collectedHere.fields.map(\.0))
+                let selected = Set(fieldsWritten(of: object, collected: collectedHere, typename: typename, parentType: staticType).map(\.0))
                 if let identity = normalizer.keyPolicy.key(for: object.filter { selected.contains($0.key) }, typename: typename, schema: schema) {
                     key = identity
                 } else {

@@ -85,6 +85,17 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(partial.pendingFragments.map(\.label), [nil])
     }
 
+    /// A deferred fragment inside one that goes pending goes with it: only
+    /// the outer one is reported, as only it is left out of the data.
+    func testAFragmentDeferredInsideAPendingOneIsNotReportedApart() throws {
+        let result = try read(#"""
+            { hero(episode: NEWHOPE) { name ... @defer(label: "a") {
+              friends { name ... on Human @defer(label: "b") { homePlanet } } nope } } }
+            """#, variables: [:], schema: Self.schema)
+        XCTAssertEqual(result.data, .object([("hero", .object([("name", .scalar(.string("R2-D2")))]))]))
+        XCTAssertEqual(result.pendingFragments.map(\.label), ["a"])
+    }
+
     /// `@defer(if: false)` defers nothing: its fragment is read as any
     /// other, and a miss in it is a miss of the read.
     func testADeferThatIsOffReadsItsFragmentAsAnyOther() throws {

@@ -80,6 +80,25 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(pending.records.first { $0.key == CacheKey("Droid:2001") }?.fields["name"], .string("R2"))
     }
 
+    /// A model's deferred fragment is fulfilled where the data holds a
+    /// field only it selects: one sharing `id` with the fields beside it is
+    /// not taken as given by that, and a key field only it selects keys the
+    /// object when it is given.
+    func testAModelsDeferredFragmentIsGivenByTheFieldsOnlyItSelects() throws {
+        let text = #"query U { hero(episode: NEWHOPE) { __typename name ... @defer(label: "m") { name id appearsIn } } }"#
+        let document = try QueryDocument.parse([("test.graphql", text)])
+        let operation = try document.operation(named: nil)
+        let normalizer = ResponseNormalizer(document: document, schema: CacheReaderTests.schema, keyPolicy: KeyPolicy(keyFields: ["*": ["id"]]))
+        let pending = try normalizer.normalize(
+            operation, data: try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","name":"R3"}}"#), deferredFragments: .whereGiven)
+        XCTAssertEqual(pending.records.first { $0.key == CacheKey("QUERY_ROOT.hero(episode:NEWHOPE)") }?.fields["name"], .string("R3"))
+        let given = try normalizer.normalize(
+            operation, data: try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","name":"R3","id":"2001","appearsIn":[]}}"#),
+            deferredFragments: .whereGiven)
+        XCTAssertEqual(given.records.first { $0.key == CacheKey("Droid:2001") }?.fields["appearsIn"], .list([]))
+        XCTAssertEqual(given.records.first { $0.key == .queryRoot }?.fields["hero(episode:NEWHOPE)"], .reference(CacheKey("Droid:2001")))
+    }
+
     /// A later payload's part is written as Apollo 2.x writes it: the
     /// deferred fragment found by label and field path, its data at the key
     /// of the path from the root (not at the object's own key).

@@ -190,6 +190,24 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
     }
 
+    /// A line typed ahead but not ended (no Enter) is no command: it is
+    /// dropped with the rest of the unanswered input, not run.
+    func testALineTypedAheadButNotEndedIsNotRun() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try start(cache, history: path("history"))
+        try type("rm Human:1002\nkeys")
+        try waitFor("(Human:1002)? [y/N] ")
+        try type("y")
+        try keys("Enter")
+        try waitFor("removed Human:1002")
+        try type("pwd")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
+        let screen = try terminal!.screen()
+        XCTAssertFalse(screen.contains("QUERY_ROOT> keys"), screen)
+    }
+
     /// A terminal editor runs in the foreground: `edit` opens vi on the
     /// last query, and what is saved runs.
     func testEditOpensATerminalEditorInTheForeground() throws {

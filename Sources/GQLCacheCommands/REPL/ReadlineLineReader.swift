@@ -69,7 +69,8 @@ public final class ReadlineLineReader: LineReader {
         }
         if !typedAhead.isEmpty {
             if gqlcache_interrupts() == typedAheadAtInterrupt {
-                // Read while the terminal did not echo: shown as if typed now.
+                // Shown as if typed now: a paste readline was reading (its
+                // terminal mode echoes nothing) is not on the screen.
                 let line = typedAhead.removeFirst()
                 let shown = Array((prompt + line + "\n").utf8)
                 _ = shown.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }

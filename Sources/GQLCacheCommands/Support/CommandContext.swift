@@ -277,10 +277,12 @@ public final class CommandContext {
             guard count > 0 else { break }
             bytes += buffer[..<count]
         }
-        guard !bytes.isEmpty else { return [] }
-        var lines = String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
+        // A line not yet ended (typed in raw mode, before readline handed
+        // the terminal back, it counts as readable) is no command: only
+        // what a newline ends is kept, and the rest dropped with the flush.
+        guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     }
 
     /// True when questions can be asked: a person is at the terminal.
