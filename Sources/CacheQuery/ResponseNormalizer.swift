@@ -254,11 +254,20 @@ public struct ResponseNormalizer {
 }
 
 extension Normalization {
-    /// This normalization and `other`, one after the other: both sets of
-    /// records in order (a key may then come twice), and what each found.
+    /// This normalization and `other`, one after the other: the records of
+    /// both, a key's fields merged (a field both give takes `other`'s
+    /// value) in the order keys were first met, and what each found.
     public func adding(_ other: Normalization) -> Normalization {
         var sum = self
-        sum.records += other.records
+        var index = Dictionary(records.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for record in other.records {
+            if let at = index[record.key] {
+                sum.records[at] = Record(key: record.key, fields: sum.records[at].fields.merging(record.fields) { _, later in later })
+            } else {
+                index[record.key] = sum.records.count
+                sum.records.append(record)
+            }
+        }
         sum.typeConditionsNotApplied += other.typeConditionsNotApplied.filter { !typeConditionsNotApplied.contains($0) }
         sum.objectTypenames.formUnion(other.objectTypenames)
         sum.keptWithoutID += other.keptWithoutID
@@ -514,11 +523,12 @@ private struct Pass {
         return object
     }
 
-    /// `collected`: the object's fields, when the caller collected them
-    /// already (to find its key); otherwise they are collected here.
+    /// `fieldsToWrite`: the object's fields, deferred ones merged in, when
+    /// the caller worked them out already (to find its key); otherwise
+    /// they are worked out here.
     mutating func write(
         _ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?,
-        collected: CollectedFields? = nil
+        fieldsToWrite: [(String, [FieldSelection])]? = nil
     ) throws {
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
@@ -545,8 +555,8 @@ private struct Pass {
         // the app's generated model for it has (a fragment's root is the
         // record at its key, whose type is its own, if it has one).
         let schemaTypename = path.isEmpty && !rootTypeFromSchema ? nil : objectType
-        let selected = fields(
-            of: object, collected: collected ?? collector.collect(selections, typename: typename ?? objectType, parentType: type),
+        let selected = fieldsToWrite ?? fields(
+            of: object, collected: collector.collect(selections, typename: typename ?? objectType, parentType: type),
             typename: typename ?? objectType, parentType: type, path: path)
         if normalizer.refusesUnselected {
             let names = Set(selected.map(\.0))
@@ -633,46 +643,33 @@ private struct Pass {
     mutating func fields(
         of object: [String: FieldValue], collected: CollectedFields, typename: String?, parentType: String?, path: [PathComponent]
     ) -> [(String, [FieldSelection])] {
-        if case .notWritten = deferredFragments {
-            for fragment in collected.deferred {
-                let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
-                let onlyHere = inner.fields.map(\.0).filter { name in
-                    name != "__typename" && object[name] != nil && !collected.fields.contains { $0.0 == name }
-                }
-                if !onlyHere.isEmpty {
-                    deferredNotWritten.append(DeferredFragmentNotWritten(
-                        path: path.map(\.description).joined(separator: "."), label: fragment.label, fields: onlyHere))
-                }
-            }
-        }
-        return fieldsWritten(of: object, collected: collected, typename: typename, parentType: parentType)
-    }
-
-    /// The fields ``fields(of:collected:typename:parentType:path:)`` gives,
-    /// without a word of the fragments left out: the ones an object's key
-    /// is computed from, as Apollo computes it from the model's data.
-    func fieldsWritten(
-        of object: [String: FieldValue], collected: CollectedFields, typename: String?, parentType: String?
-    ) -> [(String, [FieldSelection])] {
         var fields = collected.fields
-        guard case .whereGiven = deferredFragments else { return fields }
         var index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.0, $0) })
         var deferred = collected.deferred[...]
         while let fragment = deferred.popFirst() {
             let inner = collector.collect(fragment.selections, typename: typename, parentType: parentType)
-            // Fulfilled where the data holds a field only it selects; one
-            // whose fields are all selected beside it adds nothing to tell.
+            // The fields only the fragment selects, which tell whether the data gives it.
             let onlyHere = inner.fields.map(\.0).filter { $0 != "__typename" && index[$0] == nil }
-            guard onlyHere.contains(where: { object[$0] != nil }) else { continue }
-            for (responseKey, selections) in inner.fields {
-                if let at = index[responseKey] {
-                    fields[at].1 += selections
-                } else {
-                    index[responseKey] = fields.count
-                    fields.append((responseKey, selections))
+            switch deferredFragments {
+            case .notWritten:
+                let given = onlyHere.filter { object[$0] != nil }
+                if !given.isEmpty {
+                    deferredNotWritten.append(DeferredFragmentNotWritten(
+                        path: path.map(\.description).joined(separator: "."), label: fragment.label, fields: given))
                 }
+            case .whereGiven:
+                // One whose fields are all selected beside it adds nothing to tell.
+                guard onlyHere.contains(where: { object[$0] != nil }) else { continue }
+                for (responseKey, selections) in inner.fields {
+                    if let at = index[responseKey] {
+                        fields[at].1 += selections
+                    } else {
+                        index[responseKey] = fields.count
+                        fields.append((responseKey, selections))
+                    }
+                }
+                deferred.append(contentsOf: inner.deferred)
             }
-            deferred.append(contentsOf: inner.deferred)
         }
         return fields
     }
@@ -771,15 +768,18 @@ private struct Pass {
             // its path key, whatever record it was read from. Without one,
             // the records read are kept (``ExistingObjects``).
             let key: CacheKey
-            var collected: CollectedFields?
+            var fieldsToWrite: [(String, [FieldSelection])]?
             if let typename, let keyFields = normalizer.keyPolicy.keyFields(of: typename, schema: schema), !keyFields.isEmpty {
                 // Key fields are not added to the selection (spec §3): a
                 // value the data has but the selection does not ask for
                 // (a hand-written response may hold anything) keys nothing.
                 // The fields collected here are the ones written below.
-                let collectedHere = collector.collect(selections, typename: typename, parentType: staticType)
-                collected = collectedHere
-                let selected = Set(fieldsWritten(of: object, collected: collectedHere, typename: typename, parentType: staticType).map(\.0))
+                // Deferred ones included where written, as Apollo keys a model by its data.
+                let written = fields(
+                    of: object, collected: collector.collect(selections, typename: typename, parentType: staticType),
+                    typename: typename, parentType: staticType, path: path)
+                fieldsToWrite = written
+                let selected = Set(written.map(\.0))
                 if let identity = normalizer.keyPolicy.key(for: object.filter { selected.contains($0.key) }, typename: typename, schema: schema) {
                     key = identity
                 } else {
@@ -809,7 +809,7 @@ private struct Pass {
             } else {
                 key = CacheKey(pathKey)
             }
-            try write(object, key: key, selections: selections, path: path, type: staticType, collected: collected)
+            try write(object, key: key, selections: selections, path: path, type: staticType, fieldsToWrite: fieldsToWrite)
             return .reference(key)
         default:
             throw NormalizationError(

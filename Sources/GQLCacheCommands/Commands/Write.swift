@@ -140,8 +140,6 @@ extension GQLCache {
             _ parts: [JSONInput.IncrementalPart], of operation: CacheQuery.Operation, normalizer: ResponseNormalizer,
             variables: [String: InputValue], context: CommandContext
         ) throws -> Normalization {
-            var merged: [CacheKey: [String: FieldValue]] = [:]
-            var order: [CacheKey] = []
             var combined: Normalization?
             for (index, part) in parts.enumerated() {
                 let place = "incremental part \(index)"
@@ -156,17 +154,12 @@ extension GQLCache {
                 } catch let error as NormalizationError {
                     throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(place): \(error); nothing written")
                 }
-                for record in normalization.records {
-                    if merged[record.key] == nil { order.append(record.key) }
-                    merged[record.key, default: [:]].merge(record.fields) { _, later in later }
-                }
                 combined = combined.map { $0.adding(normalization) } ?? normalization
             }
-            guard var result = combined else {
+            guard let combined else {
                 throw CommandFailure(.usage, "\(JSONInput.name(of: response)): the payload's parts hold no data; nothing written")
             }
-            result.records = order.map { Record(key: $0, fields: merged[$0]!) }
-            return result
+            return combined
         }
 
         /// Whether the record at `key` has a `__typename` (true when it
