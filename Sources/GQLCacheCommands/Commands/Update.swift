@@ -241,9 +241,8 @@ extension GQLCache {
                         if !error.isCacheMiss, let pending = current.pendingFragments.first(where: {
                             $0.path.isEmpty || parent == $0.path || parent.hasPrefix($0.path + ".")
                         }) {
-                            message += "; \(pending.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment") at "
-                                + "\(pending.path.isEmpty ? "the root" : pending.path) is pending (\(pending.miss)), and Apollo's update "
-                                + "cannot set the fields of a pending fragment"
+                            message += "; \(CommandContext.deferredFragment(pending.label, at: pending.path)) is pending (\(pending.miss)), "
+                                + "and Apollo's update cannot set the fields of a pending fragment"
                         }
                         throw CommandFailure(error.isCacheMiss ? .notFound : .usage, "\(message); nothing written")
                     }

@@ -32,10 +32,13 @@ extension CommandContext {
     /// missing data is not taken for data the query does not select.
     func warnOfPendingFragments(_ pending: [PendingFragment]) {
         for fragment in pending {
-            let name = fragment.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment"
-            let place = fragment.path.isEmpty ? "at the root" : "at \(fragment.path)"
-            warn("\(name) \(place) is left out, pending, as Apollo leaves it: \(fragment.miss)")
+            warn("\(Self.deferredFragment(fragment.label, at: fragment.path)) is left out, pending, as Apollo leaves it: \(fragment.miss)")
         }
+    }
+
+    /// `deferred fragment 'more' at hero`, `a deferred fragment at the root`.
+    static func deferredFragment(_ label: String?, at path: String) -> String {
+        (label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment") + (path.isEmpty ? " at the root" : " at \(path)")
     }
 
     /// Deferred fragments of a response are not written, as Apollo writes
@@ -44,10 +47,8 @@ extension CommandContext {
     func warnOfDeferredNotWritten(_ fragments: [DeferredFragmentNotWritten], dryRun: Bool) {
         guard let first = fragments.first else { return }
         let others = fragments.count > 1 ? " (and \(fragments.count - 1) more)" : ""
-        let name = first.label.map { "deferred fragment '\($0)'" } ?? "a deferred fragment"
-        let place = first.path.isEmpty ? "at the root" : "at \(first.path)"
         let fields = first.fields.map { "'\($0)'" }.joined(separator: ", ")
-        warn("the data holds \(fields) of \(name) \(place)\(others), which \(dryRun ? "would not be" : "was not") written: Apollo writes "
+        warn("the data holds \(fields) of \(Self.deferredFragment(first.label, at: first.path))\(others), which \(dryRun ? "would not be" : "was not") written: Apollo writes "
             + "a deferred fragment from the incremental payload that delivers it, not from the response that defers it")
     }
 
