@@ -55,46 +55,52 @@ public final class ReadlineLineReader: LineReader {
         return home.isEmpty ? nil : home
     }
 
-    /// The lines after the first of a paste of several, and the Ctrl-C
-    /// count when they came: one pressed since drops them.
-    private var pasted: [String] = []
-    private var pastedAtInterrupt = 0
+    /// Lines waiting to be read, and the Ctrl-C count when they came: one
+    /// pressed since drops them all.
+    private struct QueuedLines {
+        private var lines: [String] = []
+        private var atInterrupt = 0
+
+        mutating func add(_ more: [String]) {
+            if lines.isEmpty { atInterrupt = gqlcache_interrupts() }
+            lines += more
+        }
+
+        mutating func next() -> String? {
+            guard !lines.isEmpty else { return nil }
+            guard gqlcache_interrupts() == atInterrupt else {
+                lines.removeAll()
+                return nil
+            }
+            return lines.removeFirst()
+        }
+    }
+
+    /// The lines after the first of a paste of several.
+    private var pasted = QueuedLines()
+    /// Lines typed before a command's question.
+    private var typedAhead = QueuedLines()
 
     /// A paste of several lines (a terminal's bracketed paste gives them as
     /// one) runs line by line, as typed, as sqlite3 and bash run them.
     public func readLine(prompt: String, freshPrompt: String) -> String? {
-        if !pasted.isEmpty {
-            if gqlcache_interrupts() == pastedAtInterrupt { return pasted.removeFirst() }
-            pasted.removeAll()
-        }
-        if !typedAhead.isEmpty {
-            if gqlcache_interrupts() == typedAheadAtInterrupt {
-                // Shown as if typed now: a paste readline was reading (its
-                // terminal mode echoes nothing) is not on the screen.
-                let line = typedAhead.removeFirst()
-                let shown = Array((prompt + line + "\n").utf8)
-                _ = shown.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-                return line
-            }
-            typedAhead.removeAll()
+        if let line = pasted.next() { return line }
+        if let line = typedAhead.next() {
+            // Shown as if typed now: a paste readline was reading (its
+            // terminal mode echoes nothing) is not on the screen.
+            let shown = Array((prompt + line + "\n").utf8)
+            _ = shown.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            return line
         }
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
         var lines = String(cString: line).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         let first = lines.removeFirst()
-        pasted = lines
-        pastedAtInterrupt = gqlcache_interrupts()
+        pasted.add(lines)
         return first
     }
 
-    /// Lines typed before a command's question, and the Ctrl-C count then.
-    private var typedAhead: [String] = []
-    private var typedAheadAtInterrupt = 0
-
-    public func keep(typedAhead lines: [String]) {
-        if typedAhead.isEmpty { typedAheadAtInterrupt = gqlcache_interrupts() }
-        typedAhead += lines
-    }
+    public func keep(typedAhead lines: [String]) { typedAhead.add(lines) }
 
     /// A statement typed over several lines is one entry, newlines and all.
     public func addToHistory(_ line: String) {
