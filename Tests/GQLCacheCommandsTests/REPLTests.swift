@@ -399,6 +399,28 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(cleared.stderr, "gqlcache: Human:1002 is gone; now at QUERY_ROOT (which has no record either)\n")
     }
 
+    /// Another program removing the record you are at (the app, a second
+    /// shell) is noticed at the next line: the move is said, and the
+    /// command runs where the session now is.
+    func testARecordRemovedByAnotherProgramIsLeftAtTheNextLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        var lines = ["cd hero(episode:NEWHOPE)", "cd friends.0", "pwd", "pwd", "keys --count"][...]
+        let status = session.run(reader: SourceLineReader(source: LinesFrom {
+            // Between the two pwds, another connection removes Human:1000.
+            if lines.count == 2 { _ = try? sqliteShell(cache, "DELETE FROM records WHERE key = 'Human:1000';") }
+            return lines.popFirst()
+        }), bail: false)
+        XCTAssertEqual(status, .success, stderr.text)
+        XCTAssertEqual(stdout.text, "QUERY_ROOT → Droid:2001 → Human:1000\nQUERY_ROOT → Droid:2001\n9\n")
+        XCTAssertEqual(stderr.text, "gqlcache: Human:1000 is gone; now at Droid:2001\n")
+    }
+
     /// `ls FIELD` names the field's record as cd does; a field that holds
     /// no reference is said to be what it is, not "no record 'friends'".
     func testLsOfAFieldThatHoldsNoReferenceSaysWhatItHoldsAsCdDoes() throws {
@@ -996,4 +1018,12 @@ final class REPLTests: CommandTestCase {
 private final class UncheckedResult: @unchecked Sendable {
     var value: Result<CacheStore, Error>?
     let done = DispatchSemaphore(value: 0)
+}
+
+/// Lines from a closure, which may change the cache between them as
+/// another program would.
+private final class LinesFrom: LineSource {
+    let next: () -> String?
+    init(_ next: @escaping () -> String?) { self.next = next }
+    func readLine() -> String? { next() }
 }

@@ -194,6 +194,10 @@ public final class REPLSession {
             context.report(.usage, "\(command) takes no arguments, not '\(extra)'\(ending)")
             return .usage
         }
+        // Another program (the app, a second shell) may have removed the
+        // record you are at since the last line: the move is said before
+        // the command runs where it now is.
+        if !["quit", "exit", "help", "?"].contains(command) { try? dropRemovedRecordsFromTrail() }
         switch command {
         case "quit", "exit":
             return nil
@@ -362,8 +366,10 @@ public final class REPLSession {
         }
     }
 
-    /// After a removal, `cd` places that are gone are left, and the move said.
+    /// After a removal, here or by another program, `cd` places that are
+    /// gone are left, and the move said.
     private func dropRemovedRecordsFromTrail() throws {
+        guard trail.count > 1 else { return }
         let store = try readStore()
         let existing = try store.read { tx in try tx.existingKeys(among: trail) }
         let before = current
