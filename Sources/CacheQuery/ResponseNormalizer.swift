@@ -523,6 +523,9 @@ private struct Pass {
         return object
     }
 
+    static let missingTypename = "the data has no '__typename', which Apollo's generated models select in every object; "
+        + "give it for each new object, e.g. \"__typename\": \"TypeName\""
+
     /// `fieldsToWrite`: the object's fields, deferred ones merged in, when
     /// the caller worked them out already (to find its key); otherwise
     /// they are worked out here.
@@ -555,6 +558,14 @@ private struct Pass {
         // the app's generated model for it has (a fragment's root is the
         // record at its key, whose type is its own, if it has one).
         let schemaTypename = path.isEmpty && !rootTypeFromSchema ? nil : objectType
+        // Apollo's generated models select __typename in every object below
+        // an operation's root, so data without it is data Apollo's
+        // normalizer refuses (a missing value); no object of no type is stored.
+        if !path.isEmpty, typename == nil, schemaTypename == nil {
+            throw NormalizationError(
+                path: path + [.field("__typename")],
+                message: Self.missingTypename)
+        }
         let selected = fieldsToWrite ?? fields(
             of: object, collected: collector.collect(selections, typename: typename ?? objectType, parentType: type),
             typename: typename ?? objectType, parentType: type, path: path)
@@ -572,11 +583,7 @@ private struct Pass {
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] ?? (responseKey == "__typename" ? schemaTypename.map(FieldValue.string) : nil) else {
                 if existing.absent.contains(fieldPath.map(\.description).joined(separator: ".")) { continue }
-                var message = "the data has no '\(responseKey)', which the selection asks for"
-                if responseKey == "__typename" {
-                    let example = typename ?? objectType ?? "TypeName"
-                    message += " (Apollo's generated models always carry it); give it for each new object, e.g. \"__typename\": \"\(example)\""
-                }
+                let message = responseKey == "__typename" ? Self.missingTypename : "the data has no '\(responseKey)', which the selection asks for"
                 throw NormalizationError(path: fieldPath, message: message)
             }
             let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))

@@ -146,7 +146,7 @@ final class ResponseNormalizerTests: XCTestCase {
 
     func testObjectsWithoutAnIdentityGetPathKeysWithListIndexes() throws {
         let written = try normalize(
-            "{ grid { cells { v } } }", data: #"{"grid":{"cells":[[{"v":1},{"v":2}],[null]]}}"#, schema: nil, policy: KeyPolicy())
+            "{ grid { cells { v } } }", data: #"{"grid":{"__typename":"G","cells":[[{"__typename":"C","v":1},{"__typename":"C","v":2}],[null]]}}"#, schema: nil, policy: KeyPolicy())
         XCTAssertEqual(written[.queryRoot]?["grid"], .reference(CacheKey("QUERY_ROOT.grid")))
         XCTAssertEqual(written[CacheKey("QUERY_ROOT.grid")]?["cells"], .list([
             .list([.reference(CacheKey("QUERY_ROOT.grid.cells.0.0")), .reference(CacheKey("QUERY_ROOT.grid.cells.0.1"))]), .list([.null]),
@@ -156,25 +156,25 @@ final class ResponseNormalizerTests: XCTestCase {
 
     func testAliasesNeverEnterKeysAndArgumentsDo() throws {
         let written = try normalize(
-            #"{ orphan: node(id: "b-9") { label: name } }"#, data: #"{"orphan":{"label":"x"}}"#, schema: nil, policy: KeyPolicy())
+            #"{ orphan: node(id: "b-9") { label: name } }"#, data: #"{"orphan":{"__typename":"Node","label":"x"}}"#, schema: nil, policy: KeyPolicy())
         XCTAssertEqual(written[.queryRoot]?["node(id:b-9)"], .reference(CacheKey("QUERY_ROOT.node(id:b-9)")))
-        XCTAssertEqual(written[CacheKey("QUERY_ROOT.node(id:b-9)")]?.fields, ["name": .string("x")])
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.node(id:b-9)")]?.fields, ["__typename": .string("Node"), "name": .string("x")])
     }
 
     /// Apollo's rule for a response: two aliases of one field keep the last
     /// value. Only a normalizer told to refuse conflicts (update) says so.
     func testTwoAliasesOfOneFieldKeepTheLastValueUnlessConflictsAreRefused() throws {
         let text = "{ hero { a: name b: name } }"
-        let data = #"{"hero":{"a":"first","b":"last"}}"#
+        let data = #"{"hero":{"__typename":"Droid","a":"first","b":"last"}}"#
         let written = try normalize(text, data: data, schema: nil, policy: KeyPolicy())
-        XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?.fields, ["name": .string("last")])
+        XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?.fields, ["__typename": .string("Droid"), "name": .string("last")])
         let document = try QueryDocument.parse([("test.graphql", text)])
         let strict = ResponseNormalizer(document: document, refusingConflicts: true)
         XCTAssertThrowsError(try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: data))) { error in
             XCTAssertEqual((error as? NormalizationError)?.path.map(\.description), ["hero", "b"])
         }
-        let agreeing = try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: #"{"hero":{"a":"x","b":"x"}}"#))
-        XCTAssertEqual(agreeing.records.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["name": .string("x")])
+        let agreeing = try strict.normalize(try document.operation(named: nil), data: try FieldValue(jsonText: #"{"hero":{"__typename":"Droid","a":"x","b":"x"}}"#))
+        XCTAssertEqual(agreeing.records.first { $0.key == CacheKey("QUERY_ROOT.hero") }?.fields, ["__typename": .string("Droid"), "name": .string("x")])
     }
 
     /// Apollo merges an object's fields into its record once the objects
@@ -222,8 +222,13 @@ final class ResponseNormalizerTests: XCTestCase {
     }
 
     func testMissingDataAndWrongShapesAreRefusedWithTheirPath() throws {
-        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{}}"#, schema: nil)) { error in
+        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{"__typename":"Droid"}}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero.name: the data has no 'name', which the selection asks for")
+        }
+        // Apollo's generated models select __typename in every object below
+        // the root: a response without it is refused, selected or not.
+        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{"name":"R2"}}"#, schema: nil)) { error in
+            XCTAssertEqual("\(error)", #"cannot write hero.__typename: the data has no '__typename', which Apollo's generated models select in every object; give it for each new object, e.g. "__typename": "TypeName""#)
         }
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":5}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero: the selection needs an object, found 5")

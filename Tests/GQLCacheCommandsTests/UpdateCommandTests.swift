@@ -266,7 +266,7 @@ final class UpdateCommandTests: CommandTestCase {
         let before = try bytes(cache)
         let added = gqlcache("update", cache, "--text", document, "--data", data)
         XCTAssertEqual(added.status, .usage)
-        XCTAssertEqual(added.stderr, #"gqlcache: \#(data): cannot write hero.friends.2.__typename: the data has no '__typename', which the selection asks for (Apollo's generated models always carry it); give it for each new object, e.g. "__typename": "TypeName"; nothing written"# + "\n")
+        XCTAssertEqual(added.stderr, #"gqlcache: \#(data): cannot write hero.friends.2.__typename: the data has no '__typename', which Apollo's generated models select in every object; give it for each new object, e.g. "__typename": "TypeName"; nothing written"# + "\n")
         XCTAssertEqual(try bytes(cache), before)
     }
 

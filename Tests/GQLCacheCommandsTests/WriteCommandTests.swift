@@ -424,25 +424,30 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
-    /// A key is TYPENAME:fields: an object without `__typename` has none,
-    /// whatever key fields are given. The warnings say that, not to give
-    /// the --key-field that was given, and name the inline fragment its
-    /// unknown type could not take.
-    func testAnObjectWithoutTypenameIsWarnedOfForWhatItLacks() throws {
+    /// Apollo's generated models select `__typename` in every object below
+    /// the root, so Apollo's normalizer refuses a response without it (a
+    /// missing value), whether or not the document spells it: nothing is
+    /// written. With a schema, an object field's type says it instead.
+    func testAnObjectWithoutTypenameIsRefusedUnlessTheSchemaSaysItsType() throws {
         let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
         let response = path("r.json")
         try Data(#"{"data":{"hero":{"id":"2001","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
-        let planned = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name ... on Droid { primaryFunction } } }",
-                               "--response", response, "--key-field", "Droid=id", "--dry-run")
-        XCTAssertEqual(planned.status, .success, planned.stderr)
-        XCTAssertEqual(planned.stderr.split(separator: "\n").map(String.init), [
-            "gqlcache: warning: QUERY_ROOT hero(episode:NEWHOPE) would point at QUERY_ROOT.hero(episode:NEWHOPE), not Droid:2001: "
-                + "the object written has no __typename, so no key field can key it (a key is TYPENAME:fields) and it is keyed by its path; "
-                + "select __typename, as Apollo's generated models do, and give it in the data",
-            "gqlcache: warning: without a schema, fragments on 'Droid' applied to no object (they met objects without __typename); "
-                + "their fields were not written; an object's type is its __typename, or with --schema the type its field declares",
-            "gqlcache: warning: --key-field Droid=id: no object of type Droid was written, so it keyed nothing (no object written had a __typename)",
-        ])
+        let refused = #"gqlcache: \#(response): cannot write hero.__typename: the data has no '__typename', which Apollo's generated models select in every object; give it for each new object, e.g. "__typename": "TypeName"; nothing written"# + "\n"
+        let plain = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name ... on Droid { primaryFunction } } }",
+                             "--response", response, "--key-field", "Droid=id")
+        XCTAssertEqual(plain.status, .usage)
+        XCTAssertEqual(plain.stderr, refused)
+        // hero is a Character, an interface: the schema cannot say which type.
+        let abstract = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name } }", "--response", response,
+                                "--schema", starwarsSchema)
+        XCTAssertEqual(abstract.stderr, refused)
+        XCTAssertEqual(try bytes(cache), before)
+        try Data(#"{"data":{"human":{"id":"1000","name":"Luke"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let typed = gqlcache("write", cache, "--text", #"{ human(id: "1000") { id name } }"#, "--response", response,
+                             "--schema", starwarsSchema, "--key-field", "Human=id")
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
     }
 
     func testAVariableTheOperationDoesNotDefineIsNamedInAWarning() throws {

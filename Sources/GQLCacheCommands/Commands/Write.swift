@@ -18,7 +18,8 @@ extension GQLCache {
                 --key-field names its key fields (the app's cacheKeyInfo is not in the file, so say \
                 --key-field '*=id' if the app keys every type by id); otherwise it gets a path key such \
                 as QUERY_ROOT.hero. Each object's __typename is stored even when the document does not \
-                select it, as Apollo's generated models always select it. Records are merged field by field; fields are never removed. Every \
+                select it, as Apollo's generated models always select it, so an object without one is refused \
+                (unless --schema gives its field an object type). Records are merged field by field; fields are never removed. Every \
                 changed field is printed, and --dry-run prints them without writing. With --schema, \
                 values (and each object's __typename) are type-checked first and nothing is written when \
                 one does not fit. Reading the \

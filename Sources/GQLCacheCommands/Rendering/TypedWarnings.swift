@@ -120,11 +120,9 @@ extension CommandContext {
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
         var why = "objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field "
             + "(e.g. '*=id') or a schema with @typePolicy"
-        let typename = changes.typename(of: first.after)
-        if typename == nil {
-            why = "the object written has no __typename, so no key field can key it (a key is TYPENAME:fields) and it is keyed "
-                + "by its path; select __typename, as Apollo's generated models do, and give it in the data"
-        } else if let typename, let fields = keyFields(typename) {
+        // Every object written below the root has a __typename (data
+        // without one is refused).
+        if let typename = changes.typename(of: first.after), let fields = keyFields(typename) {
             let names = fields.map { "'\($0)'" }.joined(separator: ", ")
             let which = "its key \(fields.count == 1 ? "field" : "fields")"
             // Written, so selected: the value is null, a list or an object.
