@@ -55,8 +55,15 @@ final class KeysCommandTests: CommandTestCase {
             (["keys", cache, "--type", "Humans", "--type", "droid"],
              "no record has __typename 'Humans' or 'droid' in \(cache); nearest typenames: Human, Droid"),
             (["keys", cache, "--type", "Starships"], "no record has __typename 'Starships' in \(cache); nearest typenames: Starship"),
+            // The typo, not the pattern, is why nothing matched; and --count, whose 0 alone would hide it.
+            (["keys", cache, "Hu%", "--type", "Humn"], "no record has __typename 'Humn' in \(cache); nearest typenames: Human"),
+            (["keys", cache, "--type", "Humn", "--count"], "no record has __typename 'Humn' in \(cache); nearest typenames: Human"),
         ]
         assertEachFails(cases, with: .notFound)
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Humn", "--count").stdout, "0\n")
+        // A type the file holds, with a pattern that matches none of it: a count of 0, said by the status alone.
+        let none = gqlcache("keys", cache, "zzz", "--type", "Human", "--count")
+        XCTAssertEqual([none.stdout, none.stderr], ["0\n", ""])
         XCTAssertEqual(try keys(in: cache).count, 10, "nothing was removed")
     }
 

@@ -57,8 +57,17 @@ extension GQLCache {
                 case .text: context.print(String(shown))
                 case .json, .jsonl: output.format.emit(.object([("count", .int(shown))]), to: context)
                 }
-                // Like grep -c: the count is the answer, the status says whether anything matched.
-                if shown == 0 && (keyPattern != nil || !typenames.isEmpty) { throw CommandFailure(.notFound, "") }
+                // Like grep -c: the count is the answer, the status says whether
+                // anything matched; but a type no record has is most often a
+                // typo, named as without --count.
+                if shown == 0 && (keyPattern != nil || !typenames.isEmpty) {
+                    let absent = try store.read { tx in try tx.absentTypenames(typenames) }
+                    guard absent.isEmpty else {
+                        throw CommandFailure(
+                            .notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
+                    }
+                    throw CommandFailure(.notFound, "")
+                }
                 try reportAbsentTypenames(keyPattern, store: store, context: context)
                 return
             }
@@ -106,6 +115,12 @@ extension GQLCache {
             let census = types == nil ? nil : try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
+                // A type no record has at all, not the pattern, is what matched nothing.
+                let held = Set((census?.typeCounts ?? []).compactMap(\.typename))
+                let absent = typenames.filter { !held.contains($0) }
+                if census != nil, !absent.isEmpty {
+                    return KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { held.sorted() } + Self.damagedNote(census)
+                }
                 return keyPattern.noMatchMessage(in: file.path, typenames: types) + Self.damagedNote(census)
             case (let keyPattern?, nil): return keyPattern.noMatchMessage(in: file.path)
             case (nil, _?):
