@@ -51,6 +51,34 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertTrue(result.stdout.contains("│  ├─ [0] → Human:1000\n"), result.stdout)
     }
 
+    /// Apollo reads any inline object with a string `$reference` back as a
+    /// reference, also one with other members or inside a custom scalar's
+    /// object: the text draws and follows those as --format jsonl lists
+    /// them, dangling ones marked missing.
+    func testReferencesInsideInlineObjectsAreDrawnAndFollowedAsJSONListsThem() throws {
+        let cache = try makeCache("inline.sqlite", [], raw: [
+            ("S:1", #"{"__typename":"S","meta":{"inner":{"$reference":"A:1"},"list":[{"$reference":"Gone:9"}],"n":1},"odd":{"$reference":"Gone:8","extra":1}}"#),
+            ("A:1", #"{"__typename":"A","name":"a"}"#),
+        ])
+        let result = gqlcache("show", cache, "S:1", "--depth", "1")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            S:1 (S)
+            ├─ __typename: "S"
+            ├─ meta {3}
+            │  ├─ inner → A:1 (A)
+            │  │  ├─ __typename: "A"
+            │  │  └─ name: "a"
+            │  ├─ list [1]
+            │  │  └─ [0] → Gone:9 (missing)
+            │  └─ n: 1
+            └─ odd (an object with extra beside $reference) → Gone:8 (missing)
+
+            """)
+        let listed = gqlcache("show", cache, "S:1", "--depth", "1", "--format", "jsonl").lines
+        XCTAssertEqual(listed.count, 4, "S:1, A:1 and the two missing: \(listed)")
+    }
+
     func testDepthExpandsReferencedRecordsInline() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("show", cache, "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "MUTATION_ROOT", "--depth", "1")

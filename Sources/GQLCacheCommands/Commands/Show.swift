@@ -9,7 +9,9 @@ extension GQLCache {
             _superCommandName: GQLCache.superCommandName,
             abstract: "Show records as trees, with references as links to their keys.",
             discussion: """
-                References are drawn as '→ KEY'; a reference to a key with no record is marked (missing). \
+                References are drawn as '→ KEY', also inside a custom scalar's object (any object with a \
+                string $reference, which Apollo reads back as a reference); a reference to a key with no \
+                record is marked (missing). \
                 --depth N expands referenced records inline, N levels deep, each record once, where it is \
                 nearest the top; its other places say (above) or (below), and (cycle) inside itself. \
                 With --format json or jsonl each \

@@ -49,17 +49,10 @@ struct RecordTreeRenderer {
     }
 
     /// The fewest references from `key` to each record the drawing follows
-    /// (those `→` draws: in fields and lists, not inside inline objects),
-    /// up to `maxDepth`.
+    /// (every one `→` draws: in fields, lists and inline objects, as Apollo
+    /// reads them), up to `maxDepth`.
     private func nearestDepths(from key: CacheKey) -> [CacheKey: Int] {
-        func drawnReferences(_ value: FieldValue) -> [CacheKey] {
-            switch value {
-            case .reference(let target): return [target]
-            case .list(let elements): return elements.flatMap(drawnReferences)
-            default: return []
-            }
-        }
-        return graph.nearestLevels(from: key, within: maxDepth) { $0.fields.values.flatMap(drawnReferences) }
+        graph.nearestLevels(from: key, within: maxDepth) { $0.fields.values.flatMap(\.references) }
     }
 
     private func typeSuffix(_ record: Record) -> String {
@@ -84,8 +77,16 @@ struct RecordTreeRenderer {
         _ value: FieldValue, label: String, prefix: String, isLast: Bool, depth: Int, path: Set<CacheKey>,
         tree: inout Tree, emit: (String) -> Void
     ) {
-        let head = prefix + (isLast ? "└─ " : "├─ ") + label
+        var head = prefix + (isLast ? "└─ " : "├─ ") + label
         let childPrefix = prefix + (isLast ? "   " : "│  ")
+        var value = value
+        // An inline object with a string $reference is one to Apollo, which
+        // reads it back as a reference; its other members are named.
+        if let target = value.mixedReferenceTarget, case .object(let members) = value {
+            let others = members.keys.filter { $0 != "$reference" }.sorted(by: byteOrder).map(\.shownOnLine)
+            head += " " + style.dim("(an object with \(others.joined(separator: ", ")) beside $reference)")
+            value = .reference(target)
+        }
         switch value {
         case .reference(let target):
             if path.contains(target) {
@@ -111,6 +112,14 @@ struct RecordTreeRenderer {
                 renderValue(element, label: "[\(index)]", prefix: childPrefix, isLast: index == elements.count - 1,
                             depth: depth, path: path, tree: &tree, emit: emit)
             }
+        case .object(let members) where value.hasStructure:
+            // A custom scalar's object holding references: its members drawn as fields are.
+            emit(head + " {\(members.count)}")
+            let names = members.keys.sorted(by: byteOrder)
+            for (index, name) in names.enumerated() {
+                renderValue(members[name]!, label: name.shownOnLine, prefix: childPrefix, isLast: index == names.count - 1,
+                            depth: depth, path: path, tree: &tree, emit: emit)
+            }
         default:
             emit(head + ": " + displayText(value))
         }
@@ -128,11 +137,14 @@ struct RecordTreeRenderer {
 }
 
 extension FieldValue {
-    /// True for values drawn as a subtree: references and lists holding them.
+    /// True for values drawn as a subtree: references (objects Apollo
+    /// reads as one too), and lists and inline objects holding them.
     var hasStructure: Bool {
+        if mixedReferenceTarget != nil { return true }
         switch self {
         case .reference: return true
         case .list(let elements): return elements.contains(where: \.hasStructure)
+        case .object(let members): return members.values.contains(where: \.hasStructure)
         default: return false
         }
     }
