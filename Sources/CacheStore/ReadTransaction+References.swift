@@ -7,12 +7,19 @@ extension ReadTransaction {
     /// or from any record, them too, with `fromTargetsToo` (what points at
     /// a record, as `refs` lists it), ordered by the holding record's key,
     /// then field. `filter` narrows the records read to those whose text
-    /// may hold such a reference; nil reads them all.
+    /// may hold such a reference; nil reads them all. `damaged` is called
+    /// with each record read whose text is not a JSON object, so holds no
+    /// reference that can be read.
     public func references(
-        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false
+        to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false,
+        damaged: ((CacheKey) -> Void)? = nil
     ) throws -> [ReferenceLocation] {
         var found: [(Int, ReferenceLocation)] = []
-        try forEachReference(to: targets, filter: filter, fromTargetsToo: fromTargetsToo) { found.append((found.count, $0)) }
+        let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
+        guard !targets.isEmpty else { return [] }
+        try scanReferences(
+            filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: damaged
+        ) { found.append((found.count, $0)) }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
             if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
@@ -32,13 +39,13 @@ extension ReadTransaction {
     ) throws {
         guard !targets.isEmpty else { return }
         let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
-        try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, body)
+        try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: nil, body)
     }
 
     /// Reads the records the filter lets through and reports their references
     /// to targets, finding them in the JSON text without decoding records.
     private func scanReferences(
-        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool,
+        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool, damaged: ((CacheKey) -> Void)?,
         _ body: (ReferenceLocation) throws -> Void
     ) throws {
         let statement = try database().makeStatement(
@@ -69,6 +76,8 @@ extension ReadTransaction {
             // A damaged record (not a JSON object) holds no references, as when decoding.
             if isObject {
                 for reference in pending { try body(reference) }
+            } else {
+                damaged?(from)
             }
             pending.removeAll(keepingCapacity: true)
         }

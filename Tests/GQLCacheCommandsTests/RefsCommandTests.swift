@@ -125,6 +125,19 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertEqual(result.lines, ["B:1 (damaged: text that is not JSON, not a JSON object)", "incoming references (1)", "  A:1 b"])
     }
 
+    /// A damaged record whose text names the key may hold a reference to it
+    /// that cannot be read: the incoming list is said to be possibly short,
+    /// as grep warns of a record it could not search.
+    func testADamagedRecordThatNamesTheKeyIsWarnedOfBesideTheIncomingReferences() throws {
+        let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["b": .reference("B:1")]), Record(key: "B:1", fields: ["n": .int(1)])],
+                                  raw: [("Bad:1", #"{"x":{"$reference":"B:1"}"#), ("Other:1", "not json")])
+        let result = gqlcache("refs", cache, "B:1")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.lines, ["B:1", "└─ (no references)", "incoming references (1)", "  A:1 b"])
+        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'Bad:1' is damaged (not a JSON object) and its text holds 'B:1'; "
+            + "any reference it holds cannot be read and is not listed ('gqlcache doctor' lists damaged records)\n")
+    }
+
     /// A script tells a damaged record, and one whose references lie
     /// beyond --depth, from a record without references.
     func testJSONMarksDamagedRecordsAndReferencesBeyondTheDepth() throws {

@@ -14,7 +14,8 @@ extension GQLCache {
                 turn, N levels deep, each record's references once, where it is nearest the top; its \
                 other places say (above) or (below), and (cycle) inside itself. Incoming references are found by reading the records whose text \
                 mentions the key; they are listed for a key without a record too, which is how to \
-                see who holds a dangling reference. In JSON, a damaged record has "error", and one \
+                see who holds a dangling reference; a damaged record whose text mentions it is warned \
+                of, as a reference it holds cannot be read. In JSON, a damaged record has "error", and one \
                 whose own references lie beyond --depth has "beyondDepth": true.
                 """)
 
@@ -23,7 +24,7 @@ extension GQLCache {
         @Argument(help: ArgumentHelp("The exact key of the record.", valueName: "key"), completion: .custom(ShellCompletion.keys))
         var key: String
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw (at most 1000).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many levels of references to draw, from 1 to 1000.", valueName: "n"))
         var depth: Int = 1
 
         @OptionGroup var output: OutputOptions
@@ -40,8 +41,9 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let key = CacheKey(self.key)
             let store = try reading.openForReading(file, context)
+            var unreadable: [CacheKey] = []
             let (graph, incoming) = try store.read { tx in
-                let incoming = try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true)
+                let incoming = try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true) { unreadable.append($0) }
                 // With where each sits in its field (friends[1]), as the outgoing ones are listed.
                 return (try RecordGraph.load([key], depth: depth, in: tx), try tx.placing(incoming))
             }
@@ -67,6 +69,12 @@ extension GQLCache {
                         .object([("from", .string($0.from.rawValue)), ("field", .string($0.field)), ("location", .string($0.location))])
                     })),
                 ]), to: context)
+            }
+            // Damaged records whose text names the key: one may point at it, as
+            // far as anyone can tell, so the incoming list may be short (grep warns likewise).
+            for holder in unreadable where holder != key {
+                context.warn("record '\(holder.rawValue)' is damaged (not a JSON object) and its text holds '\(key.rawValue)'; "
+                    + "any reference it holds cannot be read and is not listed ('gqlcache doctor' lists damaged records)")
             }
             if case .damaged(let problem)? = graph.entries[key] {
                 // Its references cannot be read, as show says with the same status.
