@@ -8,23 +8,18 @@
 ///
 /// Export writes the record's text exactly as the file holds it (member
 /// order, `\/`, numbers beyond 64 bits), so nothing is lost on the way out;
-/// references stay `{"$reference":"KEY"}`. The only exception is a record
-/// whose JSON has a line break between its tokens: it is written again on
-/// one line.
+/// references stay `{"$reference":"KEY"}`. The only change is to a record
+/// whose JSON has a line break between its tokens: each break becomes a
+/// space, and the rest of the text stays as it is.
 public enum RecordLine {
     /// The line for a row, without its newline. `isWellFormed`: SQLite
     /// found the row a JSON object the decoder reads too; otherwise it is
-    /// decoded to find out. Writes the record again only when its text
-    /// holds a line break. Throws for a damaged row.
+    /// decoded to find out. Throws for a damaged row.
     public static func line(for stored: StoredRecord, isWellFormed: Bool) throws -> String {
         // A row SQLite cannot vouch for is decoded: that throws when damaged.
-        let decoded = isWellFormed ? nil : try stored.decoded()
-        let text: String
-        if let stored = stored.text, !stored.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            text = stored
-        } else {
-            text = try (decoded ?? stored.decoded()).jsonText
-        }
+        if !isWellFormed || stored.text == nil { _ = try stored.decoded() }
+        var text = stored.text ?? ""
+        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { text = onOneLine(text) }
         var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)
         line.append("{\"key\":")
         line.appendQuoted(stored.key.rawValue, asStored: false)
@@ -32,6 +27,38 @@ public enum RecordLine {
         line.append(raw: text)
         line.append("}")
         return line.string
+    }
+
+    /// JSON text with its line breaks between tokens made spaces, and any
+    /// inside a string (which a lenient writer may have left) escaped, so
+    /// that the value is the same and nothing else changes: numbers keep
+    /// every digit, members their order.
+    static func onOneLine(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var inString = false
+        var escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte == 0x0A || byte == 0x0D {
+                    bytes += [UInt8(ascii: "\\"), UInt8(ascii: byte == 0x0A ? "n" : "r")]
+                    continue
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == 0x0A || byte == 0x0D {
+                bytes.append(UInt8(ascii: " "))
+                continue
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads one line back. Throws ``CacheStoreError/cannotConvert(message:)``

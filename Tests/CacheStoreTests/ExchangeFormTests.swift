@@ -15,9 +15,14 @@ final class ExchangeFormTests: XCTestCase {
         XCTAssertEqual(record["a"], .string("x/y"))
     }
 
-    func testARecordWithALineBreakIsWrittenOnOneLine() throws {
-        let stored = StoredRecord(key: "K", text: "{\"a\":\n1}")
-        XCTAssertEqual(try RecordLine.line(for: stored, isWellFormed: true), #"{"key":"K","record":{"a":1}}"#)
+    /// Only the breaks go: numbers keep every digit and their spelling,
+    /// members their order, and a break a lenient writer left inside a
+    /// string is escaped, so the value read back is the same.
+    func testARecordWithALineBreakIsWrittenOnOneLineAndNothingElseChanges() throws {
+        let stored = StoredRecord(key: "K", text: "{\"b\": 0.30000000000000000001,\r\n\"a\":1e2,\n\"c\":12345678901234567890.5}")
+        XCTAssertEqual(try RecordLine.line(for: stored, isWellFormed: true),
+                       #"{"key":"K","record":{"b": 0.30000000000000000001,  "a":1e2, "c":12345678901234567890.5}}"#)
+        XCTAssertEqual(RecordLine.onOneLine("{\"s\":\"a\\\"\nb\",\n\"t\":\"\\\\\"}"), #"{"s":"a\"\nb", "t":"\\"}"#)
         XCTAssertThrowsError(try RecordLine.line(for: StoredRecord(key: "K", text: "[1]"), isWellFormed: false))
     }
 
