@@ -132,6 +132,28 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("-")))
     }
 
+    /// A file the user may not write is left as it is, though its folder
+    /// would let it be replaced, as a shell's > leaves it. Run as another
+    /// user: root writes any file.
+    func testOutputLeavesAFileTheUserCannotWrite() throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs root and setpriv to run the command as another user")
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let target = path("kept.jsonl")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cache)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        let run = try runProgram(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary, "export", cache, "-o", target])
+        XCTAssertEqual(run.status, 5)
+        XCTAssertEqual(run.stderr, "gqlcache: \(target): cannot write the file (Permission denied); it was left as it was\n")
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["kept.jsonl", "starwars.sqlite"])
+    }
+
     func testOutputThroughALinkReplacesItsTargetAndAPipeIsWrittenInPlace() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let expected = gqlcache("export", cache).stdout

@@ -46,6 +46,11 @@ final class FileOutput: TextSink {
             return
         }
         destination = FileOutput.linkDestination(of: path)
+        // A file the user may not write is not replaced behind its back
+        // (the folder allowing it): refused, as a shell's > refuses it.
+        if access(destination, F_OK) == 0 && access(destination, W_OK) != 0 {
+            throw CommandFailure(.io, "\(path): cannot write the file (\(String(cString: strerror(errno)))); it was left as it was")
+        }
         let url = URL(fileURLWithPath: destination)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).gqlcache-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))").path
