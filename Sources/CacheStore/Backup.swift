@@ -36,11 +36,16 @@ enum Backup {
     /// `PATH.backup-YYYYMMDD-HHMMSS`, then `-2`, `-3`, … until a name is
     /// free. The file is created empty (never overwriting one: O_EXCL), with
     /// the cache's permissions, so no other process can take the name.
+    /// Where `path` is a symbolic link, the copy goes beside the file it
+    /// names: `mv` of the copy back over that file restores it, where one
+    /// over the link would put a copy in the link's place and leave the
+    /// file changed.
     static func reserveFile(besides path: String, date: Date) throws -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let base = "\(path).backup-\(formatter.string(from: date))"
+        let file = FileProbe.isSymbolicLink(path) ? FileProbe.resolved(path) : path
+        let base = "\(file).backup-\(formatter.string(from: date))"
         // The permissions of the file a link names, not the link's own.
         let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
         let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)

@@ -46,6 +46,22 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 9)
     }
 
+    /// Through a symbolic link the copy goes beside the file the link
+    /// names, so that moving it back restores that file, not the link.
+    func testThroughASymbolicLinkTheBackupGoesBesideTheFileItNames() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.createDirectory(atPath: path("links"), withIntermediateDirectories: false)
+        let link = path("links/cache.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../starwars.sqlite")
+        let result = run("rm", link, "Human:1002", "--backup")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(try backups(), ["starwars.sqlite.backup-\(stamp)"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("links")), ["cache.sqlite"])
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: backed up \(link) to "), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("starwars.sqlite.backup-\(stamp)\n"), result.stderr)
+        XCTAssertEqual(try keys(in: "\(cache).backup-\(stamp)").count, 10)
+    }
+
     /// A file name with a newline or an escape sequence is escaped in the
     /// notice, as in every other message: it is one line, and the terminal
     /// is not sent the name's escape sequences.
