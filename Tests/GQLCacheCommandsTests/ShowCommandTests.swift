@@ -79,6 +79,24 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(listed.count, 4, "S:1, A:1 and the two missing: \(listed)")
     }
 
+    /// A value holding a right-to-left override or a line separator would
+    /// reorder or break the line it is shown on: text output escapes them,
+    /// as it escapes them in keys.
+    func testCharactersThatMoveTextAreEscapedInValuesShownAsText() throws {
+        let cache = try makeCache("bidi.sqlite", [Record(key: "B:1", fields: ["v": .string("x\u{202E}y"), "ls": .string("a\u{2028}b")])])
+        XCTAssertEqual(gqlcache("show", cache, "B:1").stdout, #"""
+            B:1
+            ├─ ls: "a\u2028b"
+            └─ v: "x\u202ey"
+
+            """#)
+        XCTAssertEqual(gqlcache("grep", cache, "x").stdout, #"B:1 v: "x\u202ey""# + "\n")
+        let other = try makeCache("other.sqlite", [Record(key: "B:1", fields: ["v": .string("x\u{202E}z"), "ls": .string("a\u{2028}b")])])
+        XCTAssertTrue(gqlcache("diff", cache, other).stdout.contains(#"~ v: "x\u202ey" → "x\u202ez""#))
+        // The record as stored, for scripts.
+        XCTAssertTrue(gqlcache("show", cache, "B:1", "--format", "jsonl").stdout.contains("\"x\u{202E}y\""))
+    }
+
     func testDepthExpandsReferencedRecordsInline() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("show", cache, "QUERY_ROOT.reviews(episode:JEDI,first:2).0", "MUTATION_ROOT", "--depth", "1")

@@ -34,7 +34,7 @@ enum DiffReport {
     }
 
     static func textLine(for field: FieldDifference, style: TextStyle = .plain) -> String {
-        func json(_ value: FieldValue) -> String { JSONWriter.string(for: value, asStored: false) }
+        func json(_ value: FieldValue) -> String { value.shownOnLine }
         switch (field.before, field.after) {
         case (nil, let after?): return style.added("+ \(field.field.shownOnLine): \(json(after))")
         case (let before?, nil): return style.removed("- \(field.field.shownOnLine): \(json(before))")

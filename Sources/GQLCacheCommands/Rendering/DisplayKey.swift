@@ -40,15 +40,27 @@ extension String {
 
     /// JSON-quoted, with the characters that move text, and the invisible
     /// ones, escaped.
-    fileprivate var quotedForLine: String {
-        let quoted = JSONWriter.quoted(self, asStored: false)
-        guard quoted.unicodeScalars.contains(where: { $0.movesText || $0.isInvisible }) else { return quoted }
+    fileprivate var quotedForLine: String { JSONWriter.quoted(self, asStored: false).escapingWhatMovesText }
+
+    /// JSON text with the characters that move text (a line separator, a
+    /// right-to-left override) and the invisible ones as `\u` escapes,
+    /// which JSON reads back as the same characters.
+    fileprivate var escapingWhatMovesText: String {
+        guard unicodeScalars.contains(where: { $0.movesText || $0.isInvisible }) else { return self }
         var escaped = ""
-        for scalar in quoted.unicodeScalars {
+        for scalar in unicodeScalars {
             if scalar.movesText || scalar.isInvisible { escaped += scalar.jsonEscape } else { escaped.unicodeScalars.append(scalar) }
         }
         return escaped
     }
+}
+
+extension FieldValue {
+    /// The value as text output shows it: compact JSON, `/` unescaped,
+    /// control characters escaped as JSON escapes them, and so are those
+    /// that move text or show nothing, so that a value cannot reorder or
+    /// hide the line it is on (`"x\u202ey"`), as keys cannot.
+    var shownOnLine: String { JSONWriter.string(for: self, asStored: false).escapingWhatMovesText }
 }
 
 extension Unicode.Scalar {

@@ -16,7 +16,7 @@ enum GrepReport {
         if case .reference(let target) = match.value {
             return "\(style.key(key.display)) \(path(match)) → \(marked(match.matched, in: target.display, style: style))"
         }
-        let value = match.numberText ?? JSONWriter.string(for: match.value, asStored: false)
+        let value = match.numberText ?? match.value.shownOnLine
         return "\(style.key(key.display)) \(path(match)): \(marked(match.matched, in: value, asJSONString: match.numberText == nil, style: style))"
     }
 

@@ -139,9 +139,9 @@ extension RecordChanges.RecordChange {
     /// The key (with "(new record)"), then one line per changed field.
     func textLines(style: TextStyle = .plain) -> [String] {
         [style.key(key.display) + (isNew ? " " + style.added("(new record)") : "")] + fields.map { change in
-            let after = style.added(JSONWriter.string(for: change.after, asStored: false))
+            let after = style.added(change.after.shownOnLine)
             if let before = change.before {
-                return "  \(change.field.shownOnLine): \(style.removed(JSONWriter.string(for: before, asStored: false))) → \(after)"
+                return "  \(change.field.shownOnLine): \(style.removed(before.shownOnLine)) → \(after)"
             }
             return "  \(style.added("+")) \(change.field.shownOnLine): \(after)"
         }

@@ -131,7 +131,7 @@ struct RecordTreeRenderer {
         case .list(let elements):
             return "[" + elements.map(displayText).joined(separator: ", ") + "]"
         default:
-            return JSONWriter.string(for: value, asStored: false)
+            return value.shownOnLine
         }
     }
 }
