@@ -328,6 +328,13 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("gqlcache show starwars.sqlite --format=text Hu")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache show starwars.sqlite --format=text Human:100")
+        try terminal.press("C-u")
+        // A key typed before an option, the cursor taken back to it: zsh
+        // hands over the whole line, whose last word is not the key's.
+        try terminal.type("gqlcache rm starwars.sqlite Star --dry-run")
+        for _ in 0..<10 { try terminal.press("Left") }
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache rm starwars.sqlite Starship:3001  --dry-run")
     }
 
     // MARK: fish

@@ -25,7 +25,7 @@ enum ShellCompletion {
     /// starts with '-' is an option unless a `--` came before it: a key
     /// `-x` offered there would be refused as an unknown option.
     @Sendable static func keys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        let prefix = valueTyped(prefix)
+        let prefix = valueTyped(typedPrefix(words, index, prefix))
         if unquoted(prefix).hasPrefix("-") && !words.prefix(min(index, words.count)).contains("--") { return [] }
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
@@ -47,8 +47,20 @@ enum ShellCompletion {
     @Sendable static func typenames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
-        let prefix = unquoted(valueTyped(prefix))
+        let prefix = unquoted(valueTyped(typedPrefix(words, index, prefix)))
         return forShell(CompletionSources.typenames(in: store).filter { $0.hasPrefix(prefix) })
+    }
+
+    /// The part of the word being completed before the cursor. The
+    /// argument parser cuts `prefix` from the line's last word, not from
+    /// `words[index]`: in zsh, which hands over the whole line, a key typed
+    /// before `--dry-run` would be completed as `--dry-run`. Where the word
+    /// is not the last, its start up to the cursor is taken (the whole
+    /// word when the parser's cut does not say where the cursor is).
+    static func typedPrefix(_ words: [String], _ index: Int, _ prefix: String) -> String {
+        guard index >= 0, index < words.count - 1, let last = words.last else { return prefix }
+        let cursor = prefix.count < last.count ? prefix.count : Int.max
+        return String(words[index].prefix(cursor))
     }
 
     /// Names of the operations in the documents named on the command line.
