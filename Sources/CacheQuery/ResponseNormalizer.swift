@@ -499,15 +499,32 @@ private struct Pass {
 
     /// `object`, with the `__typename` an alias gives (`kind: __typename`)
     /// when it has none under its own name: the object's type all the same.
+    /// The alias may sit in a fragment (`...F`, `... on Character`): the
+    /// type is not known yet to say which apply, and the alias says it.
     func withAliasedTypename(_ object: [String: FieldValue], selections: [Selection]) -> [String: FieldValue] {
         guard object["__typename"] == nil else { return object }
-        for case .field(let field) in selections where field.name == "__typename" && scope.isIncluded(field.conditions) {
-            if case .string? = object[field.responseKey] {
-                var object = object
-                object["__typename"] = object[field.responseKey]
-                return object
+        var visited: Set<String> = []
+        func aliased(in selections: [Selection]) -> FieldValue? {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if field.name == "__typename", scope.isIncluded(field.conditions), case .string? = object[field.responseKey] {
+                        return object[field.responseKey]
+                    }
+                case .inlineFragment(_, let conditions, let inner):
+                    if scope.isIncluded(conditions), let found = aliased(in: inner) { return found }
+                case .fragmentSpread(let name, let conditions):
+                    if scope.isIncluded(conditions), visited.insert(name).inserted, let fragment = normalizer.document.fragments[name],
+                        let found = aliased(in: fragment.selections) { return found }
+                case .deferred(_, let inner):
+                    if let found = aliased(in: inner) { return found }
+                }
             }
+            return nil
         }
+        guard let typename = aliased(in: selections) else { return object }
+        var object = object
+        object["__typename"] = typename
         return object
     }
 
@@ -562,9 +579,8 @@ private struct Pass {
         // an operation's root, so data without it is data Apollo's
         // normalizer refuses (a missing value); no object of no type is stored.
         if !path.isEmpty, typename == nil, schemaTypename == nil {
-            throw NormalizationError(
-                path: path + [.field("__typename")],
-                message: Self.missingTypename)
+            let message = object["__typename"].map { "'__typename' holds \(JSONWriter.string(for: $0, asStored: false)), not a type name" }
+            throw NormalizationError(path: path + [.field("__typename")], message: message ?? Self.missingTypename)
         }
         let selected = fieldsToWrite ?? fields(
             of: object, collected: collector.collect(selections, typename: typename ?? objectType, parentType: type),

@@ -230,6 +230,14 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{"name":"R2"}}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", #"cannot write hero.__typename: the data has no '__typename', which Apollo's generated models select in every object; give it for each new object, e.g. "__typename": "TypeName""#)
         }
+        XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{"__typename":null,"name":"R2"}}"#, schema: nil)) { error in
+            XCTAssertEqual("\(error)", "cannot write hero.__typename: '__typename' holds null, not a type name")
+        }
+        // An alias says the type, also in a fragment whose type is not known yet.
+        for text in ["{ hero { ...F } } fragment F on Character { kind: __typename name }", "{ hero { ... on Character { kind: __typename name } } }"] {
+            let written = try normalize(text, data: #"{"hero":{"kind":"Droid","name":"R2"}}"#, schema: nil)
+            XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?["__typename"], .string("Droid"), text)
+        }
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":5}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero: the selection needs an object, found 5")
         }
