@@ -8,8 +8,9 @@ extension ReadTransaction {
     /// a record, as `refs` lists it), ordered by the holding record's key,
     /// then field. `filter` narrows the records read to those whose text
     /// may hold such a reference; nil reads them all. `damaged` is called
-    /// with each record read whose text is not a JSON object, so holds no
-    /// reference that can be read.
+    /// with each record whose text is not a JSON object but holds a target
+    /// as a JSON string (`"Human:1000"`, `/` also as `\/`): a reference
+    /// that cannot be read may be there.
     public func references(
         to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false,
         damaged: ((CacheKey) -> Void)? = nil
@@ -17,8 +18,16 @@ extension ReadTransaction {
         var found: [(Int, ReferenceLocation)] = []
         let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
         guard !targets.isEmpty else { return [] }
+        let spellings = targets.flatMap { key in
+            Set([key.rawValue, key.rawValue.replacingOccurrences(of: "/", with: "\\/")]).map { Array("\"\($0)\"".utf8) }
+        }
+        let mentioned = damaged.map { damaged in
+            { (key: CacheKey, text: UnsafeBufferPointer<UInt8>) in
+                if spellings.contains(where: { text.firstRange(of: $0) != nil }) { damaged(key) }
+            }
+        }
         try scanReferences(
-            filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: damaged
+            filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: mentioned
         ) { found.append((found.count, $0)) }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
@@ -45,7 +54,8 @@ extension ReadTransaction {
     /// Reads the records the filter lets through and reports their references
     /// to targets, finding them in the JSON text without decoding records.
     private func scanReferences(
-        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool, damaged: ((CacheKey) -> Void)?,
+        filter: ReferenceScanFilter, skipping: (String) -> Bool, isTarget: (String) -> Bool,
+        damaged: ((CacheKey, UnsafeBufferPointer<UInt8>) -> Void)?,
         _ body: (ReferenceLocation) throws -> Void
     ) throws {
         let statement = try database().makeStatement(
@@ -77,7 +87,7 @@ extension ReadTransaction {
             if isObject {
                 for reference in pending { try body(reference) }
             } else {
-                damaged?(from)
+                damaged?(from, text)
             }
             pending.removeAll(keepingCapacity: true)
         }

@@ -130,7 +130,9 @@ final class RefsCommandTests: CommandTestCase {
     /// as grep warns of a record it could not search.
     func testADamagedRecordThatNamesTheKeyIsWarnedOfBesideTheIncomingReferences() throws {
         let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["b": .reference("B:1")]), Record(key: "B:1", fields: ["n": .int(1)])],
-                                  raw: [("Bad:1", #"{"x":{"$reference":"B:1"}"#), ("Other:1", "not json")])
+                                  raw: [("Bad:1", #"{"x":{"$reference":"B:1"}"#), ("Other:1", "not json"),
+                                        // Damaged, and naming another key that starts alike, or an escape any key may hide in.
+                                        ("Near:1", #"{"x":{"$reference":"B:10"}"#), ("Escape:1", #"{"name":"Caf\u00e9""#)])
         let result = gqlcache("refs", cache, "B:1")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines, ["B:1", "└─ (no references)", "incoming references (1)", "  A:1 b"])
