@@ -410,10 +410,11 @@ final class REPLTests: CommandTestCase {
             stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
         let session = REPLSession(cachePath: cache, context: context, interactive: false)
         try session.start()
-        var lines = ["cd hero(episode:NEWHOPE)", "cd friends.0", "pwd", "pwd", "keys --count"][...]
+        var lines = ["cd hero(episode:NEWHOPE)", "cd friends.0", "pwd", "..", "pwd", "keys --count"][...]
         let status = session.run(reader: SourceLineReader(source: LinesFrom {
-            // Between the two pwds, another connection removes Human:1000.
-            if lines.count == 2 { _ = try? sqliteShell(cache, "DELETE FROM records WHERE key = 'Human:1000';") }
+            // After the first pwd, another connection removes Human:1000;
+            // the move up it makes is the one '..' asked for, not one more.
+            if lines.count == 3 { _ = try? sqliteShell(cache, "DELETE FROM records WHERE key = 'Human:1000';") }
             return lines.popFirst()
         }), bail: false)
         XCTAssertEqual(status, .success, stderr.text)

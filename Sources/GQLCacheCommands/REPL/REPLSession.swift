@@ -196,8 +196,13 @@ public final class REPLSession {
         }
         // Another program (the app, a second shell) may have removed the
         // record you are at since the last line: the move is said before
-        // the command runs where it now is.
-        if !["quit", "exit", "help", "?"].contains(command) { try? dropRemovedRecordsFromTrail() }
+        // the command runs where it now is. Looked at briefly, as Tab
+        // looks: a file the app holds locked does not hold up the line.
+        if !["quit", "exit", "help", "?", "status", "open"].contains(command) {
+            let moved = (try? dropRemovedRecordsFromTrail(from: completionStore())) ?? false
+            // The move up was the one asked for.
+            if moved && ["..", "back"].contains(command) { return .success }
+        }
         switch command {
         case "quit", "exit":
             return nil
@@ -367,20 +372,21 @@ public final class REPLSession {
     }
 
     /// After a removal, here or by another program, `cd` places that are
-    /// gone are left, and the move said.
-    private func dropRemovedRecordsFromTrail() throws {
-        guard trail.count > 1 else { return }
-        let store = try readStore()
+    /// gone are left, and the move said; true when the session moved.
+    @discardableResult
+    private func dropRemovedRecordsFromTrail(from store: CacheStore? = nil) throws -> Bool {
+        guard trail.count > 1 else { return false }
+        let store = try store ?? readStore()
         let existing = try store.read { tx in try tx.existingKeys(among: trail) }
         let before = current
         // Records gone from the way here too: back must not lead to one.
         // The root stays, record or not: it is where cd .. ends.
         let gone = Set(trail.dropFirst().filter { !existing.contains($0) })
-        guard !gone.isEmpty else { return }
+        guard !gone.isEmpty else { return false }
         var kept = [trail[0]]
         for key in trail.dropFirst() where existing.contains(key) && key != kept.last { kept.append(key) }
         trail = kept
-        guard !context.isQuiet else { return }
+        guard !context.isQuiet else { return current != before }
         if current != before {
             let noRecord = existing.contains(current) ? "" : " (which has no record either)"
             context.stderr.write("gqlcache: \(before.display) is gone; now at \(current.display)\(noRecord)\n")
@@ -389,6 +395,7 @@ public final class REPLSession {
             let back = trail.count > 1 ? trail[trail.count - 2].display : current.display
             context.stderr.write("gqlcache: \(names), on the way here, \(gone.count == 1 ? "is" : "are") gone; back leads to \(back)\n")
         }
+        return current != before
     }
 
     /// A CLI command's help as the REPL takes the command: without the
