@@ -83,14 +83,21 @@ final class ShowCommandTests: CommandTestCase {
     /// reorder or break the line it is shown on: text output escapes them,
     /// as it escapes them in keys.
     func testCharactersThatMoveTextAreEscapedInValuesShownAsText() throws {
-        let cache = try makeCache("bidi.sqlite", [Record(key: "B:1", fields: ["v": .string("x\u{202E}y"), "ls": .string("a\u{2028}b")])])
+        let cache = try makeCache("bidi.sqlite", [Record(key: "B:1", fields: [
+            "v": .string("x\u{202E}y"), "ls": .string("a\u{2028}b"), "word": .string("Donau\u{00AD}dampf"),
+        ])])
+        // A soft hyphen is ordinary text: it stays.
         XCTAssertEqual(gqlcache("show", cache, "B:1").stdout, #"""
             B:1
             ├─ ls: "a\u2028b"
-            └─ v: "x\u202ey"
+            ├─ v: "x\u202ey"
+            └─ word: "Donau\#u{00AD}dampf"
 
             """#)
         XCTAssertEqual(gqlcache("grep", cache, "x").stdout, #"B:1 v: "x\u202ey""# + "\n")
+        // In colour the match is marked as it is spelled on the line.
+        XCTAssertEqual(gqlcache("grep", cache, "--regex", "x.y", "--color", "always").stdout,
+                       "\u{1B}[1mB:1\u{1B}[0m v: \"\u{1B}[1;31mx\\u202ey\u{1B}[0m\"\n")
         let other = try makeCache("other.sqlite", [Record(key: "B:1", fields: ["v": .string("x\u{202E}z"), "ls": .string("a\u{2028}b")])])
         XCTAssertTrue(gqlcache("diff", cache, other).stdout.contains(#"~ v: "x\u202ey" → "x\u202ez""#))
         // The record as stored, for scripts.

@@ -40,27 +40,30 @@ extension String {
 
     /// JSON-quoted, with the characters that move text, and the invisible
     /// ones, escaped.
-    fileprivate var quotedForLine: String { JSONWriter.quoted(self, asStored: false).escapingWhatMovesText }
+    fileprivate var quotedForLine: String {
+        JSONWriter.quoted(self, asStored: false).escaping { $0.movesText || $0.isInvisible }
+    }
 
-    /// JSON text with the characters that move text (a line separator, a
-    /// right-to-left override) and the invisible ones as `\u` escapes,
-    /// which JSON reads back as the same characters.
-    fileprivate var escapingWhatMovesText: String {
-        guard unicodeScalars.contains(where: { $0.movesText || $0.isInvisible }) else { return self }
-        var escaped = ""
+    /// JSON text with the scalars `escaped` picks as `\u` escapes, which
+    /// JSON reads back as the same characters.
+    fileprivate func escaping(_ escaped: (Unicode.Scalar) -> Bool) -> String {
+        guard unicodeScalars.contains(where: escaped) else { return self }
+        var text = ""
         for scalar in unicodeScalars {
-            if scalar.movesText || scalar.isInvisible { escaped += scalar.jsonEscape } else { escaped.unicodeScalars.append(scalar) }
+            if escaped(scalar) { text += scalar.jsonEscape } else { text.unicodeScalars.append(scalar) }
         }
-        return escaped
+        return text
     }
 }
 
 extension FieldValue {
     /// The value as text output shows it: compact JSON, `/` unescaped,
     /// control characters escaped as JSON escapes them, and so are those
-    /// that move text or show nothing, so that a value cannot reorder or
-    /// hide the line it is on (`"x\u202ey"`), as keys cannot.
-    var shownOnLine: String { JSONWriter.string(for: self, asStored: false).escapingWhatMovesText }
+    /// that move text, so that a value cannot break or reorder the line it
+    /// is on (`"x\u202ey"`). Invisible ones, which keys escape so that two
+    /// keys never look alike, stay: a soft hyphen or a zero-width non-joiner
+    /// is part of ordinary text.
+    var shownOnLine: String { JSONWriter.string(for: self, asStored: false).escaping(\.movesText) }
 }
 
 extension Unicode.Scalar {

@@ -26,7 +26,7 @@ enum GrepReport {
     /// returned untouched, with no search.
     private static func marked(_ matched: String, in text: String, asJSONString: Bool = false, style: TextStyle) -> String {
         guard style.isColored, !matched.isEmpty else { return text }
-        let spelled = asJSONString ? String(JSONWriter.quoted(matched, asStored: false).dropFirst().dropLast()) : matched
+        let spelled = asJSONString ? String(FieldValue.string(matched).shownOnLine.dropFirst().dropLast()) : matched
         guard let range = text.range(of: spelled) else { return text }
         return String(text[..<range.lowerBound]) + style.match(String(text[range])) + String(text[range.upperBound...])
     }

@@ -84,7 +84,8 @@ struct RecordTreeRenderer {
         // reads it back as a reference; its other members are named.
         if let target = value.mixedReferenceTarget, case .object(let members) = value {
             let others = members.keys.filter { $0 != "$reference" }.sorted(by: byteOrder).map(\.shownOnLine)
-            head += " " + style.dim("(an object with \(others.joined(separator: ", ")) beside $reference)")
+            let named = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
+            head += " " + style.dim("(an object with \(named) beside $reference)")
             value = .reference(target)
         }
         switch value {
