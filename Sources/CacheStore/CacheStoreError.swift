@@ -31,7 +31,7 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         public var description: String {
             switch self {
             case .null: return "its record column is NULL"
-            case .invalidJSON(let offset, let message): return "\(message) at byte \(offset)"
+            case .invalidJSON(let offset, let message): return "\(message) at byte \(offset + 1)"
             case .notAnObject(let kind): return "\(kind), not a JSON object"
             }
         }
@@ -106,7 +106,7 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .damagedRecord(let key, let problem):
             return "record '\(key)' is damaged: \(problem)"
         case .invalidJSON(let offset, let message):
-            return "invalid JSON: \(message) at byte \(offset)"
+            return "invalid JSON: \(message) at byte \(offset + 1)"
         case .invalidPattern(let pattern, let message):
             return "invalid pattern '\(pattern.shortenedForMessage)': \(message)"
         case .cannotConvert(let message):

@@ -144,7 +144,7 @@ final class IntrospectionSchemaTests: XCTestCase {
 
     func testJSONThatIsNotAnIntrospectionResultIsRefusedWithWhatToGive() {
         let cases: [(json: String, message: String)] = [
-            (#"{"__schema": "#, "schema.json: schema error: invalid JSON: unexpected end of JSON at byte 13"),
+            (#"{"__schema": "#, "schema.json: schema error: invalid JSON: unexpected end of JSON at byte 14"),
             (#"{"data": {"hero": null}}"#,
              "schema.json: schema error: a JSON schema must be an introspection result, with a __schema object; or give the schema as SDL (.graphqls)"),
             (#"{"__schema": {"types": []}}"#, "schema.json: schema error: __schema has no queryType"),

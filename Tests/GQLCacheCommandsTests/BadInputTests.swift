@@ -200,12 +200,12 @@ final class BadInputTests: CommandTestCase {
         let show = gqlcache("show", cache, "Broken:1", "Droid:2001", "Null:1")
         XCTAssertEqual(show.status, .damagedRecord)
         XCTAssertTrue(show.stdout.contains("Droid:2001 (Droid)\n├─ __typename: \"Droid\"\n└─ name: \"R2-D2\""), show.stdout)
-        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Broken:1' is damaged: unterminated string at byte 22\n"), show.stderr)
+        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Broken:1' is damaged: unterminated string at byte 23\n"), show.stderr)
         XCTAssertTrue(show.stderr.contains("gqlcache: record 'Null:1' is damaged: its record column is NULL\n"), show.stderr)
 
         let root = gqlcache("show", cache, "QUERY_ROOT", "--depth", "1")
         XCTAssertEqual(root.status, .success, root.stderr)
-        XCTAssertTrue(root.stdout.contains("├─ broken → Broken:1 (damaged: unterminated string at byte 22)"), root.stdout)
+        XCTAssertTrue(root.stdout.contains("├─ broken → Broken:1 (damaged: unterminated string at byte 23)"), root.stdout)
         XCTAssertTrue(root.stdout.contains("└─ hero → Droid:2001 (Droid)"), root.stdout)
 
         let info = gqlcache("info", cache)

@@ -163,7 +163,7 @@ final class DiffCommandTests: CommandTestCase {
         let b = try makeCache("b.sqlite", [], raw: [("K:1", "{oops")])
         let result = gqlcache("diff", a, b)
         XCTAssertEqual(result.status, .notFound)
-        XCTAssertEqual(result.lines.first, "~ K:1 (damaged in the second file: expected a member name in quotes at byte 1)")
+        XCTAssertEqual(result.lines.first, "~ K:1 (damaged in the second file: expected a member name in quotes at byte 2)")
     }
 
     func testAMissingOrForeignSecondFileIsAnErrorNotADifference() throws {

@@ -113,7 +113,7 @@ final class DoctorCommandTests: CommandTestCase {
         let result = gqlcache("doctor", cache, "--format", "json")
         XCTAssertEqual(result.status, .problemsFound)
         XCTAssertEqual(try problems(result), [NSDictionary]([
-            ["kind": "invalidRecord", "key": "Broken:1", "message": "unterminated object at byte 12"],
+            ["kind": "invalidRecord", "key": "Broken:1", "message": "unterminated object at byte 13"],
             ["kind": "nullRecord", "key": "Null:1"],
             ["kind": "keylessRow", "rowid": 15],
             ["kind": "caseDuplicate", "keys": ["Droid:2001", "droid:2001"]],
@@ -121,7 +121,7 @@ final class DoctorCommandTests: CommandTestCase {
         let text = gqlcache("doctor", cache)
         XCTAssertTrue(text.stdout.contains("""
             damaged records (2)
-              Broken:1: unterminated object at byte 12
+              Broken:1: unterminated object at byte 13
               Null:1: its record column is NULL
             rows without a key (1)
               _id 15
@@ -263,9 +263,9 @@ final class DoctorCommandTests: CommandTestCase {
         let cache = path("nul.sqlite")
         try FileManager.default.copyItem(atPath: original, toPath: cache)
         try sqlite(cache, "UPDATE records SET record = record || char(0) || 'x' WHERE key = 'Starship:3001'")
-        let damaged = "record 'Starship:3001' is damaged: unexpected text after the record object at byte 97"
+        let damaged = "record 'Starship:3001' is damaged: unexpected text after the record object at byte 98"
 
-        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Starship:3001: unexpected text after the record object at byte 97\n"))
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Starship:3001: unexpected text after the record object at byte 98\n"))
         XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL, not a JSON object, or nested too deep): Starship:3001\n")
         let show = gqlcache("show", cache, "Starship:3001")
         XCTAssertEqual(show.status, .damagedRecord)
@@ -275,7 +275,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: warning: \(damaged); not searched\n"))
         let diff = gqlcache("diff", original, cache)
         XCTAssertEqual(diff.status, .notFound)
-        XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 97)"), diff.stdout)
+        XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 98)"), diff.stdout)
     }
 
     /// Foundation's JSON parser, and so Apollo, refuses half a surrogate
@@ -289,7 +289,7 @@ final class DoctorCommandTests: CommandTestCase {
             UPDATE records SET record = replace(record, '"name":"Luke Skywalker"', '"name":"Luke \ud83d"') WHERE key = 'Human:1000';
             UPDATE records SET record = replace(record, '"name":"R2-D2"', '"name":"R2 \ud83d\ude00"') WHERE key = 'Droid:2001';
             """#)
-        let problem = #"lone surrogate \ud83d (half of a pair) at byte 132"#
+        let problem = #"lone surrogate \ud83d (half of a pair) at byte 133"#
 
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)

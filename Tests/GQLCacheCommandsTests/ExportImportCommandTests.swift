@@ -465,16 +465,16 @@ final class ExportImportCommandTests: CommandTestCase {
         for dryRun in [[], ["--dry-run"]] {
             let result = gqlcache(arguments: ["import", cache, input] + dryRun)
             XCTAssertEqual(result.status, .usage, "\(dryRun)")
-            XCTAssertEqual(result.stderr, "gqlcache: \(input):2: not UTF-8 text at byte 12 of the line (counting from 1); nothing imported\n")
+            XCTAssertEqual(result.stderr, "gqlcache: \(input):2: not UTF-8 text at byte 12 of the line; nothing imported\n")
         }
         let piped = try runProgram(builtBinary, ["import", cache, "-"], standardInput: input)
         XCTAssertEqual(piped.status, 2)
-        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: not UTF-8 text at byte 12 of the line (counting from 1); nothing imported\n")
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: not UTF-8 text at byte 12 of the line; nothing imported\n")
         let extract = path("latin1.json")
         try (Data("{\n  \"ROOT_QUERY\": {\"a\": \"".utf8) + Data([0xC3]) + Data("\"}\n}\n".utf8)).write(to: URL(fileURLWithPath: extract))
         let fromExtract = gqlcache("import", cache, extract)
         XCTAssertEqual(fromExtract.status, .usage)
-        XCTAssertEqual(fromExtract.stderr, "gqlcache: \(extract):2: not UTF-8 text at byte 24 of the line (counting from 1); nothing imported\n")
+        XCTAssertEqual(fromExtract.stderr, "gqlcache: \(extract):2: not UTF-8 text at byte 24 of the line; nothing imported\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 

@@ -100,6 +100,6 @@ final class GrepCommandTests: CommandTestCase {
         let result = gqlcache("grep", cache, "needle")
         XCTAssertEqual(result.status, .success)
         XCTAssertEqual(result.stdout, "A:1 name: \"needle\"\n")
-        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'B:1' is damaged: expected a member name in quotes at byte 1; not searched\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'B:1' is damaged: expected a member name in quotes at byte 2; not searched\n")
     }
 }

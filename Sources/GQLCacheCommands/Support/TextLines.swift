@@ -14,7 +14,7 @@ extension LineSource {
         do {
             return try readTextLine()
         } catch let error as NotUTF8Text {
-            throw CommandFailure(.usage, "\(name):\(number): not UTF-8 text at byte \(error.offset + 1) of the line (counting from 1)")
+            throw CommandFailure(.usage, "\(name):\(number): not UTF-8 text at byte \(error.offset + 1) of the line")
         }
     }
 }
