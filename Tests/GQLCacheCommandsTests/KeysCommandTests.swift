@@ -112,6 +112,11 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Review", "--limit", "1").lines,
                        ["MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"])
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
+        // --limit 0 lists none of what matched, which is no miss; a type no record has still is.
+        let limited = gqlcache("keys", cache, "--type", "Human", "--limit", "0")
+        XCTAssertEqual([limited.stdout, limited.stderr], ["", ""])
+        XCTAssertEqual(limited.status, .success)
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Humn", "--limit", "0").status, .notFound)
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid").lines, ["Droid:2001", "Human:1000", "Human:1002"],
                        "a repeated --type lists the records of every type named")
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid", "--count").stdout, "3\n")

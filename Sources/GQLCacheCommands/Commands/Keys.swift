@@ -84,7 +84,9 @@ extension GQLCache {
                 }
             }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
-            if listed == 0 && (keyPattern != nil || !typenames.isEmpty) {
+            // --limit 0 lists none of what matched: only a miss is one.
+            let matchedUnlisted = try limit == 0 && store.read { tx in try tx.countKeys(matching: keyPattern, typenames: typenames) } > 0
+            if listed == 0 && !matchedUnlisted && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
             }
             try reportAbsentTypenames(keyPattern, store: store, context: context)
