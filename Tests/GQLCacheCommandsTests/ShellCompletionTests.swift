@@ -358,6 +358,10 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --type H"), ["Human"])
         XCTAssertEqual(
             try fishCompletions("gqlcache keys starwars.sqlite --type "), ["Droid", "FriendsConnection", "Human", "Review", "Starship"])
+        // A quote in the file's name, as typed: fish 3 unquotes the words it hands over, once.
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("Bob's cache.sqlite"))
+        XCTAssertEqual(try fishCompletions(#"gqlcache show Bob\'s\ cache.sqlite Hu"#), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try fishCompletions(#"gqlcache show "Bob's cache.sqlite" Hu"#), ["Human:1000", "Human:1002"])
     }
 
     /// A key that starts with '-' is offered only after `--`: before it

@@ -86,9 +86,16 @@ enum ShellCompletion {
     }
 
     /// A word as the shell would pass it to a command: quotes and
-    /// backslash escapes removed, an unclosed quote tolerated (bash and zsh
-    /// hand words over as typed).
+    /// backslash escapes removed, an unclosed quote tolerated (bash, zsh
+    /// and fish 4 hand words over as typed; fish 3's `commandline -o` has
+    /// removed them already, and a second pass would take the quote in
+    /// `Bob's` for one).
     static func unquoted(_ word: String) -> String {
+        if CompletionShell.requesting == .fish, let major = CompletionShell.requestingVersion?.split(separator: ".").first.flatMap({ Int($0) }),
+            major <= 3
+        {
+            return word
+        }
         var text = ""
         var quote: Character?
         var escaped = false
