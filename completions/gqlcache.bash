@@ -992,6 +992,11 @@ _gqlcache_whole_words() {
         fi
     done
 
+    # 'gqlcache CACHE …' is 'gqlcache repl CACHE …': after the file come
+    # the REPL's options, not command names, which would be refused there.
+    if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " info keys show read write update rm clear grep diff export import doctor gc stats refs repl completions help " != *" ${words[1]} "* ]]; then
+        words=("${words[0]}" repl "${words[@]:1}")
+    fi
     local -ir cword="$((${#words[@]} - 1))"
     local prev=''
     [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"

@@ -64,7 +64,23 @@ function __gqlcache_parse_tokens -S
     end
 end
 
+# Added (see CompletionScripts.swift): 'gqlcache CACHE …' is 'gqlcache repl CACHE …'.
 function __gqlcache_tokens
+    # The words before the cursor (-pc), or those and the one at it (-p).
+    if not contains -- "$argv" -p -pc
+        __gqlcache_tokens_as_typed $argv
+        return
+    end
+    set -l tokens (__gqlcache_tokens_as_typed $argv)
+    set -l whole 3
+    test "$argv" = -pc; and set whole 2
+    if test (count $tokens) -ge $whole; and not string match -q -- '-*' $tokens[2]; and not contains -- $tokens[2] 'info' 'keys' 'show' 'read' 'write' 'update' 'rm' 'clear' 'grep' 'diff' 'export' 'import' 'doctor' 'gc' 'stats' 'refs' 'repl' 'completions' 'help'
+        set tokens $tokens[1] repl $tokens[2..]
+    end
+    printf '%s\n' $tokens
+end
+
+function __gqlcache_tokens_as_typed
     if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
         commandline --tokens-raw $argv
     else

@@ -263,6 +263,20 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(try fishCompletions("gqlcache ").contains("starwars.sqlite"))
     }
 
+    /// After `gqlcache CACHE ` come the REPL's options, as for `gqlcache
+    /// repl CACHE `: a command name there is refused ("the command comes
+    /// first"), so none is offered.
+    func testAfterACacheFileFirstTheREPLsOptionsAreOfferedNotCommands() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache starwars.sqlite --b"), ["--bail", "--busy-timeout"])
+        XCTAssertEqual(try bashCompletions("gqlcache starwars.sqlite ").filter { !$0.hasPrefix("-") }, [])
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Human:100"), ["1000", "1002"], "from the colon, where bash's word starts")
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache starwars.sqlite --b"), ["--bail", "--busy-timeout"])
+        XCTAssertEqual(try fishCompletions("gqlcache starwars.sqlite "), [])
+        XCTAssertEqual(try fishCompletions("gqlcache show starwars.sqlite Human:100"), ["Human:1000", "Human:1002"])
+    }
+
     func testZshAtARealPromptCompletesSubcommandsFlagsFilesAndWholeKeys() throws {
         try requireProgram(shell("zsh"), "zsh")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")

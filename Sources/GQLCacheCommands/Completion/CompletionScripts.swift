@@ -69,6 +69,33 @@ enum CompletionScripts {
 
     static func cacheFirst(fish generated: String) -> String {
         let names = GQLCache.commandNames.map { "'\($0)'" }.joined(separator: " ")
+        // After 'gqlcache CACHE ' the words are those of 'gqlcache repl
+        // CACHE ': the REPL's options, not command names, which would each
+        // be refused there.
+        let tokens = "function __gqlcache_tokens\n"
+        var generated = generated
+        if let found = generated.range(of: tokens) {
+            generated.replaceSubrange(found, with: """
+                # Added (see CompletionScripts.swift): 'gqlcache CACHE …' is 'gqlcache repl CACHE …'.
+                function __gqlcache_tokens
+                    # The words before the cursor (-pc), or those and the one at it (-p).
+                    if not contains -- "$argv" -p -pc
+                        __gqlcache_tokens_as_typed $argv
+                        return
+                    end
+                    set -l tokens (__gqlcache_tokens_as_typed $argv)
+                    set -l whole 3
+                    test "$argv" = -pc; and set whole 2
+                    if test (count $tokens) -ge $whole; and not string match -q -- '-*' $tokens[2]; and not contains -- $tokens[2] \(names)
+                        set tokens $tokens[1] repl $tokens[2..]
+                    end
+                    printf '%s\\n' $tokens
+                end
+
+                function __gqlcache_tokens_as_typed
+
+                """)
+        }
         return generated + (generated.hasSuffix("\n") ? "" : "\n") + """
             # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL, so a
             # first word that no command name starts completes as a file name.
@@ -215,6 +242,11 @@ enum CompletionScripts {
                 fi
             done
 
+            # 'gqlcache CACHE …' is 'gqlcache repl CACHE …': after the file come
+            # the REPL's options, not command names, which would be refused there.
+            if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " \#(helpTopics) " != *" ${words[1]} "* ]]; then
+                words=("${words[0]}" repl "${words[@]:1}")
+            fi
             local -ir cword="$((${#words[@]} - 1))"
             local prev=''
             [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
