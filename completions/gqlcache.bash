@@ -1000,7 +1000,34 @@ _gqlcache_whole_words() {
     local -ir cword="$((${#words[@]} - 1))"
     local prev=''
     [[ "${cword}" -gt 0 ]] && prev="${words[$((cword - 1))]}"
-    local -a COMP_WORDS=("${words[@]}")
+    # The words after the cursor too (what is left of the word at it
+    # aside): a --document there names the operations to offer.
+    local rest="${COMP_LINE:${COMP_POINT}}"
+    rest="${rest#"${rest%%[[:space:]]*}"}"
+    local -a after=()
+    word=''
+    quote=''
+    for ((i = 0; i < ${#rest}; i++)); do
+        c="${rest:${i}:1}"
+        if [[ -n "${quote}" ]]; then
+            [[ "${c}" == "${quote}" ]] && quote=''
+            word+="${c}"
+        elif [[ "${c}" == '\' ]]; then
+            word+="${c}${rest:$((i + 1)):1}"
+            i+=1
+        elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
+            quote="${c}"
+            word+="${c}"
+        elif [[ "${c}" == [[:space:]] ]]; then
+            [[ -n "${word}" ]] && after+=("${word}")
+            word=''
+        else
+            word+="${c}"
+        fi
+    done
+    [[ -n "${word}" ]] && after+=("${word}")
+    word="${words[${cword}]}"
+    local -a COMP_WORDS=("${words[@]}" "${after[@]}")
     local COMP_CWORD="${cword}"
     local __gqlcache_literal=0
     _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"

@@ -74,22 +74,23 @@ final class ShellCompletionTests: CommandTestCase {
     // MARK: bash
 
     /// What bash's completion function offers with the cursor at the end of
-    /// `line`, as bash calls it: COMP_LINE and COMP_POINT as typed, and
-    /// COMP_WORDS split at COMP_WORDBREAKS as bash splits them.
-    func bashCompletions(_ line: String) throws -> [String] {
+    /// `line` (or after its first `cursor` characters), as bash calls it:
+    /// COMP_LINE and COMP_POINT as typed, and COMP_WORDS split at
+    /// COMP_WORDBREAKS as bash splits them.
+    func bashCompletions(_ line: String, cursor: Int? = nil) throws -> [String] {
         let bash = try XCTUnwrap(shell("bash"))
         let program = """
             source "$1"
             COMP_LINE="$2"
-            COMP_POINT=${#COMP_LINE}
+            COMP_POINT=${3:-${#COMP_LINE}}
             # bash's own split: blanks and the COMP_WORDBREAKS characters.
-            COMP_WORDS=($(printf '%s' "$COMP_LINE" | sed -E 's/([:=(])/ \\1 /g'))
-            [[ "$COMP_LINE" =~ [[:space:]]$ ]] && COMP_WORDS+=('')
+            COMP_WORDS=($(printf '%s' "${COMP_LINE:0:${COMP_POINT}}" | sed -E 's/([:=(])/ \\1 /g'))
+            [[ "${COMP_LINE:0:${COMP_POINT}}" =~ [[:space:]]$ ]] && COMP_WORDS+=('')
             COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
             _gqlcache_whole_words gqlcache "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        return try run(bash, ["--norc", "--noprofile", "-c", program, "bash", script("gqlcache.bash"), line])
+        return try run(bash, ["--norc", "--noprofile", "-c", program, "bash", script("gqlcache.bash"), line] + (cursor.map { [String($0)] } ?? []))
             .split(separator: "\n").map(String.init)
     }
 
@@ -127,6 +128,9 @@ final class ShellCompletionTests: CommandTestCase {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment "), ["DroidDetails"])
+        // The document may come after the word at the cursor.
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite HeroN --document starwars.graphql", cursor: 35), ["HeroName"])
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Star --dry-run", cursor: 32), ["Starship:3001"])
         // update is offered only the local cache mutations it takes.
         let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
         XCTAssertEqual(try bashCompletions("gqlcache update starwars.sqlite --document \(blog) "), ["RenameViewer"])
