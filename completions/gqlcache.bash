@@ -950,7 +950,11 @@ _gqlcache_whole_words() {
     local -i i
     for ((i = 0; i < ${#line}; i++)); do
         c="${line:${i}:1}"
-        if [[ -n "${quote}" ]]; then
+        if [[ "${quote}" == '"' && "${c}" == '\' ]]; then
+            # In double quotes a backslash escapes the next character (\").
+            word+="${c}${line:$((i + 1)):1}"
+            i+=1
+        elif [[ -n "${quote}" ]]; then
             [[ "${c}" == "${quote}" ]] && quote=''
             word+="${c}"
         elif [[ "${c}" == '\' ]]; then
@@ -980,7 +984,9 @@ _gqlcache_whole_words() {
     quote=''
     for ((i = 0; i < ${#word}; i++)); do
         c="${word:${i}:1}"
-        if [[ -n "${quote}" ]]; then
+        if [[ "${quote}" == '"' && "${c}" == '\' ]]; then
+            i+=1
+        elif [[ -n "${quote}" ]]; then
             [[ "${c}" == "${quote}" ]] && quote=''
         elif [[ "${c}" == '\' ]]; then
             i+=1
@@ -1009,7 +1015,11 @@ _gqlcache_whole_words() {
     quote=''
     for ((i = 0; i < ${#rest}; i++)); do
         c="${rest:${i}:1}"
-        if [[ -n "${quote}" ]]; then
+        if [[ "${quote}" == '"' && "${c}" == '\' ]]; then
+            # In double quotes a backslash escapes the next character (\").
+            word+="${c}${rest:$((i + 1)):1}"
+            i+=1
+        elif [[ -n "${quote}" ]]; then
             [[ "${c}" == "${quote}" ]] && quote=''
             word+="${c}"
         elif [[ "${c}" == '\' ]]; then

@@ -131,6 +131,9 @@ final class ShellCompletionTests: CommandTestCase {
         // The document may come after the word at the cursor.
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite HeroN --document starwars.graphql", cursor: 35), ["HeroName"])
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Star --dry-run", cursor: 32), ["Starship:3001"])
+        // A file named in double quotes, with a quote escaped in them.
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path(#"it's "q".sqlite"#))
+        XCTAssertEqual(try bashCompletions(#"gqlcache show "it's \"q\".sqlite" Star"#), ["Starship:3001"])
         // update is offered only the local cache mutations it takes.
         let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
         XCTAssertEqual(try bashCompletions("gqlcache update starwars.sqlite --document \(blog) "), ["RenameViewer"])
