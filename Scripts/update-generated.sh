@@ -25,7 +25,9 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
     # "BSD" there.
     # '…' is written '...': a page read without a UTF-8 locale has no glyph
     # for it, and troff would drop it with a warning.
-    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
+    # The one-line description goes unquoted and without a full stop, as
+    # mdoc has it: whatis and apropos read the quotes as part of it.
+    sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^\.Nd "\(.*\)\."$/.Nd \1/' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
         -e "s/^\\.Os\$/.Os gqlcache $version/" -e 's/^\.Os gqlcache .*$/&\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
