@@ -117,6 +117,9 @@ final class ExportImportCommandTests: CommandTestCase {
         let before = try bytes(cache)
         let refused = gqlcache("export", cache, "--output", cache)
         XCTAssertEqual(refused.status, .usage)
+        XCTAssertEqual(refused.stderr, "gqlcache: --output \(cache) is the cache file itself; name another file\n")
+        let wal = gqlcache("export", cache, "-o", cache + "-wal")
+        XCTAssertEqual(wal.stderr, "gqlcache: --output \(cache)-wal is the cache's -wal file, which SQLite keeps beside it; name another file\n")
         XCTAssertEqual(try bytes(cache), before)
         // Another cache is not replaced either: a slip of the keyboard would lose it.
         let other = try copyOfFixture("legacy-sqlite-swift.sqlite")

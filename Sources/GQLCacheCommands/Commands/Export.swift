@@ -50,8 +50,8 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             // `-o -` is standard output, as for curl and most tools.
             let output = self.output == "-" ? nil : self.output
-            if let output, FileOutput.isCacheFile(output, cache: file.path) {
-                throw CommandFailure(.usage, "--output \(output) is the cache file itself; name another file")
+            if let output, let part = FileOutput.cachePart(output, cache: file.path) {
+                throw CommandFailure(.usage, "--output \(output) is \(part); name another file")
             }
             if let output, FileProbe.isSQLiteFile(atPath: output) {
                 // A slip of the keyboard would replace a cache with its JSON.

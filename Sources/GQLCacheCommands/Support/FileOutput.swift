@@ -136,17 +136,20 @@ final class FileOutput: TextSink {
         }
     }
 
-    /// True when `output` names the cache file or one of SQLite's files beside it.
-    static func isCacheFile(_ output: String, cache: String) -> Bool {
+    /// What `output` is when it names the cache file ("the cache file
+    /// itself") or one of SQLite's files beside it ("the cache's -wal
+    /// file"); nil for any other file.
+    static func cachePart(_ output: String, cache: String) -> String? {
         var outputStat = stat()
         var cacheStat = stat()
         if stat(output, &outputStat) == 0, stat(cache, &cacheStat) == 0,
             outputStat.st_dev == cacheStat.st_dev, outputStat.st_ino == cacheStat.st_ino
         {
-            return true
+            return "the cache file itself"
         }
         let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
         let cachePath = URL(fileURLWithPath: cache).standardizedFileURL.path
-        return ["", "-wal", "-shm", "-journal"].contains { outputPath == cachePath + $0 }
+        if outputPath == cachePath { return "the cache file itself" }
+        return ["-wal", "-shm", "-journal"].first { outputPath == cachePath + $0 }.map { "the cache's \($0) file, which SQLite keeps beside it" }
     }
 }
