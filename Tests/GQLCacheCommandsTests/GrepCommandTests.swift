@@ -47,7 +47,7 @@ final class GrepCommandTests: CommandTestCase {
     func testAnInvalidRegexIsAUsageError() throws {
         let result = gqlcache("grep", try copyOfFixture("starwars.sqlite"), "(", "--regex")
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression (see 'gqlcache grep --help')\n")
     }
 
     /// An empty VALUE would list every value of the cache, and one mode

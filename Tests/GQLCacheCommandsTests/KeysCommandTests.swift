@@ -141,14 +141,14 @@ final class KeysCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "(", "--mode", "regex")
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression\n")
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern '(': not a valid regular expression (see 'gqlcache keys --help')\n")
     }
 
     func testAGlobWithAnOpenBracketIsAUsageErrorNotAnEmptyResult() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "Human:[1", "--mode", "glob")
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern 'Human:[1': a '[' is never closed by ']' (write [[] for a literal '[')\n")
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern 'Human:[1': a '[' is never closed by ']' (write [[] for a literal '[') (see 'gqlcache keys --help')\n")
         XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:[1", "--mode", "glob", "--force").status, .usage)
         XCTAssertEqual(try gqlcache("keys", cache, "Human:100[02]", "--mode", "glob").stdout, "Human:1000\nHuman:1002\n")
     }

@@ -148,6 +148,11 @@ public enum GQLCacheMain {
             let status = ExitStatus(for: error)
             if case .busy(let path, let waited) = error, !Conventions.takesBusyTimeout(command) {
                 context.report(status, CacheStoreError.busyMessage(path: path, waited: waited, suggestingBusyTimeout: false))
+            } else if case .invalidPattern = error {
+                // A usage error, ending as the parser's do with the help to read.
+                let name = type(of: command).configuration.commandName ?? "gqlcache"
+                let help = context.isREPLCommand ? "help \(name)" : "gqlcache \(name) --help"
+                context.report(status, error.description + " (see '\(help)')")
             } else {
                 context.report(status, error.description)
             }
