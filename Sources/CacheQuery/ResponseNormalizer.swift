@@ -554,7 +554,12 @@ private struct Pass {
         if case .string(let name)? = object["__typename"] { typename = name }
         // Below the root: a fragment is written at whatever key it is given
         // (Apollo does so), which a warning covers.
-        if !path.isEmpty, let schema, let typename, let type, !schema.matches(typeCondition: type, typename: typename) {
+        // A type the schema lacks that the object was read with (a newer
+        // app's, in a record of the cache) stays as read: Apollo's models
+        // take it as the field's type, and update writes back what it read.
+        let keptAsRead = typename != nil && schema?.isObjectType(typename!) == false
+            && existing.typename(at: path.map(\.description).joined(separator: ".")) == typename
+        if !path.isEmpty, !keptAsRead, let schema, let typename, let type, !schema.matches(typeCondition: type, typename: typename) {
             // A value that does not fit its type, as a string in an Int field is.
             let why = !schema.isObjectType(typename) ? "the schema has no object type '\(typename)'"
                 : schema.isObjectType(type) ? "the field's type is \(type)" : "it is not one of \(type)'s possible types"

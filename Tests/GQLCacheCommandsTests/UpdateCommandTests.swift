@@ -94,6 +94,25 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(review?["stars"], .int(4))
     }
 
+    /// A record whose __typename the schema lacks (a newer app's type)
+    /// does not block an update with the schema: Apollo's model takes it
+    /// as the field's type and writes back what it read. A type set anew
+    /// must still be one the schema has.
+    func testATypenameTheSchemaLacksIsKeptAsReadAndRefusedWhenSet() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.__typename', 'Wookiee') WHERE key = 'Human:1002'")
+        let text = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id friends { __typename name } } }"
+        let kept = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--set", "hero.friends.0.name=Luke")
+        XCTAssertEqual(kept.status, .success, kept.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
+        XCTAssertEqual(try records(cache)["Human:1002"]?["__typename"], .string("Wookiee"))
+        let before = try bytes(cache)
+        let set = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--set", "hero.friends.0.__typename=Ewok")
+        XCTAssertEqual(set.status, .usage)
+        XCTAssertTrue(set.stderr.hasSuffix(#"cannot write hero.friends.0.__typename: "Ewok" does not fit: the schema has no object type 'Ewok'; nothing written"# + "\n"), set.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
