@@ -130,6 +130,28 @@ extension FragmentDefinition {
 extension QueryDocument {
     static let localCacheMutationDirective = "apollo_client_ios_localCacheMutation"
 
+    /// The response names an operation's data may hold at its top level,
+    /// through fragments too: whether `{"data": …}` may be that data
+    /// itself, where the operation selects a field named `data`.
+    public func rootResponseNames(of operation: Operation) -> Set<String> { responseNames(in: operation.selections) }
+
+    /// As ``rootResponseNames(of:)``, for a fragment's data.
+    public func rootResponseNames(of fragment: FragmentDefinition) -> Set<String> { responseNames(in: fragment.selections) }
+
+    private func responseNames(in selections: [Selection], visited: Set<String> = []) -> Set<String> {
+        var names: Set<String> = []
+        for selection in selections {
+            switch selection {
+            case .field(let field): names.insert(field.responseKey)
+            case .inlineFragment(_, _, let inner), .deferred(_, let inner): names.formUnion(responseNames(in: inner, visited: visited))
+            case .fragmentSpread(let name, _):
+                guard !visited.contains(name), let fragment = fragments[name] else { continue }
+                names.formUnion(responseNames(in: fragment.selections, visited: visited.union([name])))
+            }
+        }
+        return names
+    }
+
     /// The document as Apollo's code generator sees it: `__typename`
     /// selected first in every selection set that has none (but an
     /// operation's root), so that generated models, and so local cache

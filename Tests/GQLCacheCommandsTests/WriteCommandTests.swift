@@ -451,6 +451,28 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1003"]?["__typename"], .string("Human"))
     }
 
+    /// Where the operation selects a top-level field named `data`,
+    /// `{"data": X}` is the data itself unless X holds a `data` too, which
+    /// only the response around such data does.
+    func testATopLevelFieldNamedDataIsTakenFromTheDataAloneOrFromAResponse() throws {
+        let cache = path("data.sqlite")
+        let query = "{ data { __typename x } }"
+        let alone = path("alone.json")
+        try Data(#"{"data":{"__typename":"D","x":1}}"#.utf8).write(to: URL(fileURLWithPath: alone))
+        let first = gqlcache("write", cache, "--create", "--text", query, "--response", alone)
+        XCTAssertEqual(first.status, .success, first.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.data"]?["x"], .int(1))
+        let wrapped = path("wrapped.json")
+        try Data(#"{"data":{"data":{"__typename":"D","x":2}}}"#.utf8).write(to: URL(fileURLWithPath: wrapped))
+        XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", wrapped).status, .success)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.data"]?["x"], .int(2))
+        // Any other operation: {"data": …} is the response around the data.
+        let other = path("other.json")
+        try Data(#"{"data":{"hero":{"__typename":"Droid","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: other))
+        XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { __typename name } }", "--response", other).status, .success)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.hero"]?["name"], .string("R2"))
+    }
+
     func testAVariableTheOperationDoesNotDefineIsNamedInAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let response = path("r.json")

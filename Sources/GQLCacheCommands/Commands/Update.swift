@@ -92,6 +92,8 @@ extension GQLCache {
             let name: String
             let read: (CacheReader, Bool) throws -> ReadResult
             let normalize: (ResponseNormalizer, FieldValue, ExistingObjects) throws -> Normalization
+            /// The response names the data may hold at its top level.
+            let rootNames: Set<String>
         }
 
         private func target(_ loaded: LoadedDocuments, document: QueryDocument, context: CommandContext) throws -> Target {
@@ -105,7 +107,8 @@ extension GQLCache {
                         read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, forUpdate: true) },
                         normalize: { normalizer, data, existing in
                             try normalizer.normalize(definition, key: CacheKey(key), data: data, variables: variables, existing: existing)
-                        })
+                        },
+                        rootNames: document.rootResponseNames(of: definition))
                 }
                 let definition = try document.operation(named: operation)
                 context.warnOfUndefinedVariables(variables, in: definition)
@@ -118,7 +121,8 @@ extension GQLCache {
                     read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, forUpdate: true) },
                     normalize: { normalizer, data, existing in
                         try normalizer.normalize(definition, data: data, variables: variables, existing: existing, deferredFragments: .whereGiven)
-                    })
+                    },
+                    rootNames: document.rootResponseNames(of: definition))
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
             }
@@ -215,7 +219,8 @@ extension GQLCache {
             }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
                 if let data {
-                    return (try JSONInput.responseData(try JSONInput.read(data, what: "data", context: context), from: data, context: context), JSONInput.name(of: data))
+                    let input = try JSONInput.read(data, what: "data", context: context)
+                    return (try JSONInput.responseData(input, from: data, rootNames: target.rootNames, context: context), JSONInput.name(of: data))
                 }
                 var value = current.data ?? .null
                 for assignment in assignments {

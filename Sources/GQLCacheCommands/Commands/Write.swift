@@ -85,13 +85,16 @@ extension GQLCache {
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
                     normalization = try incremental(parts, of: definition, normalizer: normalizer, variables: loaded.variables, context: context)
                 } else if let fragment, let key {
-                    let data = try JSONInput.responseData(input, from: response, context: context)
+                    let definition = try loaded.document.fragment(named: fragment)
+                    let data = try JSONInput.responseData(
+                        input, from: response, rootNames: loaded.document.rootResponseNames(of: definition), context: context)
                     normalization = try normalizer.normalize(
-                        try loaded.document.fragment(named: fragment), key: CacheKey(key), data: data, variables: loaded.variables,
+                        definition, key: CacheKey(key), data: data, variables: loaded.variables,
                         keyHoldsTypename: loaded.schema == nil || holdsTypename(CacheKey(key), context: context))
                 } else {
-                    let data = try JSONInput.responseData(input, from: response, context: context)
                     let definition = try loaded.document.operation(named: operation)
+                    let data = try JSONInput.responseData(
+                        input, from: response, rootNames: loaded.document.rootResponseNames(of: definition), context: context)
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
                     normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
                 }

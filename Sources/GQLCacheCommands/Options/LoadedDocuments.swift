@@ -211,7 +211,19 @@ enum JSONInput {
     /// messages: there is nothing to write.
     /// The first payload of a deferred response (`hasNext` beside `data`)
     /// is a response too; a later one (`incremental`) holds only parts.
-    static func responseData(_ value: FieldValue, from path: String, context: CommandContext) throws -> FieldValue {
+    /// `rootNames`: the response names the data may hold at its top level.
+    /// Where they include `data`, `{"data": X}` is the data alone unless X
+    /// itself holds a `data` (the selection asks for one at the top).
+    static func responseData(
+        _ value: FieldValue, from path: String, rootNames: Set<String> = [], context: CommandContext
+    ) throws -> FieldValue {
+        if rootNames.contains("data"), case .object(let members) = value, Set(members.keys).isSubset(of: rootNames) {
+            if case .object(let inner)? = members["data"], inner["data"] != nil {
+                // The envelope around data that has its own `data`.
+            } else {
+                return value
+            }
+        }
         if case .object(let members) = value, members["incremental"] != nil,
             Set(members.keys).isSubset(of: ["incremental", "hasNext", "errors", "extensions", "completed", "pending"])
         {
