@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Returns false when the text is not a JSON object, or not valid JSON, or
 /// holds what only the decoder reads right (a member name with an escape,
-/// `$reference` twice in one object); callers then decode the text
+/// a name twice in one object, `$reference` among them, or names beyond
+/// ASCII, which Swift may take for one); callers then decode the text
 /// (``decodedReferences(inUTF8:)``) and treat the record as damaged only
 /// when that fails too.
 enum ReferenceScanner {
@@ -72,6 +73,46 @@ enum ReferenceScanner {
         var index = 0
         /// Whether a string read so far holds a backslash escape.
         private(set) var sawEscape = false
+        /// The member names of the objects being read, innermost last.
+        private var names: [Range<Int>] = []
+        /// Whether an object being read has a name beyond ASCII.
+        private var sawWideName = false
+
+        /// Notes a member name of the object whose names begin at `start`;
+        /// false where the decoder may read the object otherwise than the
+        /// scan: a name given twice (the decoder keeps the last member,
+        /// whose value may hold no reference where the first did), or more
+        /// names than are worth comparing one by one. The decoder reads those.
+        private mutating func noteName(_ name: Range<Int>, since start: Int) -> Bool {
+            guard names.count - start < 256 else { return false }
+            if !sawWideName {
+                for offset in name where bytes[offset] >= 0x80 {
+                    sawWideName = true
+                    break
+                }
+            }
+            let base = bytes.baseAddress!
+            for earlier in names[start...] where earlier.count == name.count {
+                if memcmp(base + earlier.lowerBound, base + name.lowerBound, name.count) == 0 { return false }
+            }
+            names.append(name)
+            return true
+        }
+
+        /// Ends the object whose names begin at `start`; false when two of
+        /// them differ in their bytes but are one name to Swift, which
+        /// compares strings by canonical equivalence (`café` composed and
+        /// decomposed, `K` and the Kelvin sign): the decoder keeps one.
+        /// Only an object with a name beyond ASCII can hold such a pair.
+        private mutating func endObject(since start: Int) -> Bool {
+            defer {
+                names.removeSubrange(start...)
+                sawWideName = false
+            }
+            guard sawWideName, names.count - start > 1 else { return true }
+            let decoded = names[start...].map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            return Set(decoded).count == decoded.count
+        }
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -85,7 +126,8 @@ enum ReferenceScanner {
                 return atEnd()
             }
             while true {
-                guard let nameRange = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(nameRange) else { return false }
+                guard let nameRange = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(nameRange), noteName(nameRange, since: 0)
+                else { return false }
                 if reportsTypename, isName(nameRange, "__typename"), peek() == UInt8(ascii: "\"") {
                     guard let value = scanStringRange() else { return false }
                     typename(value, sawEscape)
@@ -97,7 +139,7 @@ enum ReferenceScanner {
                     index &+= 1
                 case UInt8(ascii: "}"):
                     index &+= 1
-                    return atEnd()
+                    return endObject(since: 0) && atEnd()
                 default:
                     return false
                 }
@@ -153,8 +195,12 @@ enum ReferenceScanner {
             }
             var referenceTarget: Range<Int>?
             var nested: [Range<Int>] = []
+            let start = names.count
+            let outerSawWideName = sawWideName
+            sawWideName = false
             members: while true {
-                guard let name = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(name) else { return false }
+                guard let name = scanStringRange(), expect(UInt8(ascii: ":")), !isEscapedName(name), noteName(name, since: start)
+                else { return false }
                 if isReferenceName(name), peek() == UInt8(ascii: "\"") {
                     // Twice in one object, the decoder keeps the last: a
                     // reference the scanner would not see. Left to it.
@@ -173,6 +219,8 @@ enum ReferenceScanner {
                     return false
                 }
             }
+            guard endObject(since: start) else { return false }
+            sawWideName = outerSawWideName
             // An object with a string $reference is one, whatever else it
             // holds: Apollo reads it back as a reference (mixedReferenceTarget).
             if let referenceTarget {
