@@ -21,11 +21,10 @@ enum ReferenceScanner {
 
     /// The same over the UTF-8 bytes of the text, as SQLite hands them out.
     static func references(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ found: (_ field: String, _ target: String) -> Void) -> Bool {
-        var scanner = Scanner(bytes: bytes)
         // A list field holds many references: its name is decoded once.
         var lastField: Range<Int>?
         var fieldName = ""
-        return scanner.scanRecord(
+        return Scanner.withScanner(bytes) { scanner in scanner.scanRecord(
             { field, target, _ in
                 if field != lastField {
                     lastField = field
@@ -33,7 +32,7 @@ enum ReferenceScanner {
                 }
                 found(fieldName, decodeString(bytes, target))
             },
-            typename: { _, _ in }, reportsTypename: false)
+            typename: { _, _ in }, reportsTypename: false) }
     }
 
     /// The references decoding finds in a text the scanner refused, in the
@@ -54,8 +53,7 @@ enum ReferenceScanner {
         references found: (_ field: Range<Int>, _ target: Range<Int>, _ escaped: Bool) -> Void,
         typename: (_ name: Range<Int>, _ escaped: Bool) -> Void
     ) -> Bool {
-        var scanner = Scanner(bytes: bytes)
-        return scanner.scanRecord(found, typename: typename, reportsTypename: true)
+        Scanner.withScanner(bytes) { $0.scanRecord(found, typename: typename, reportsTypename: true) }
     }
 
     /// The string between quotes, unescaped (through the full parser when
@@ -73,18 +71,29 @@ enum ReferenceScanner {
         var index = 0
         /// Whether a string read so far holds a backslash escape.
         private(set) var sawEscape = false
-        /// The member names of the objects being read, innermost last.
-        private var names: [Range<Int>] = []
+        /// The member names of the objects being read, innermost last: room
+        /// on the stack for a record's worth, no allocation per record.
+        private let names: UnsafeMutableBufferPointer<Range<Int>>
+        private var nameCount = 0
         /// Whether an object being read has a name beyond ASCII.
         private var sawWideName = false
+
+        /// Runs `body` with a scanner over `bytes`.
+        static func withScanner<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout Scanner) -> T) -> T {
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 128) { names in
+                var scanner = Scanner(bytes: bytes, names: names)
+                return body(&scanner)
+            }
+        }
 
         /// Notes a member name of the object whose names begin at `start`;
         /// false where the decoder may read the object otherwise than the
         /// scan: a name given twice (the decoder keeps the last member,
         /// whose value may hold no reference where the first did), or more
-        /// names than are worth comparing one by one. The decoder reads those.
+        /// names in the objects being read than the room kept for them (128;
+        /// a record of that many fields is rare). The decoder reads those.
         private mutating func noteName(_ name: Range<Int>, since start: Int) -> Bool {
-            guard names.count - start < 256 else { return false }
+            guard nameCount < names.count else { return false }
             if !sawWideName {
                 for offset in name where bytes[offset] >= 0x80 {
                     sawWideName = true
@@ -92,10 +101,14 @@ enum ReferenceScanner {
                 }
             }
             let base = bytes.baseAddress!
-            for earlier in names[start...] where earlier.count == name.count {
-                if memcmp(base + earlier.lowerBound, base + name.lowerBound, name.count) == 0 { return false }
+            var earlierIndex = start
+            while earlierIndex < nameCount {
+                let earlier = names[earlierIndex]
+                if earlier.count == name.count, memcmp(base + earlier.lowerBound, base + name.lowerBound, name.count) == 0 { return false }
+                earlierIndex &+= 1
             }
-            names.append(name)
+            names[nameCount] = name
+            nameCount &+= 1
             return true
         }
 
@@ -106,15 +119,18 @@ enum ReferenceScanner {
         /// Only an object with a name beyond ASCII can hold such a pair.
         private mutating func endObject(since start: Int) -> Bool {
             defer {
-                names.removeSubrange(start...)
+                nameCount = start
                 sawWideName = false
             }
-            guard sawWideName, names.count - start > 1 else { return true }
-            let decoded = names[start...].map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            guard sawWideName, nameCount - start > 1 else { return true }
+            let decoded = names[start..<nameCount].map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
             return Set(decoded).count == decoded.count
         }
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        private init(bytes: UnsafeBufferPointer<UInt8>, names: UnsafeMutableBufferPointer<Range<Int>>) {
+            self.bytes = bytes
+            self.names = names
+        }
 
         mutating func scanRecord(
             _ found: (Range<Int>, Range<Int>, Bool) -> Void, typename: (Range<Int>, Bool) -> Void, reportsTypename: Bool
@@ -195,7 +211,7 @@ enum ReferenceScanner {
             }
             var referenceTarget: Range<Int>?
             var nested: [Range<Int>] = []
-            let start = names.count
+            let start = nameCount
             let outerSawWideName = sawWideName
             sawWideName = false
             members: while true {
