@@ -15,6 +15,10 @@ final class REPLTests: CommandTestCase {
     }
 
     func repl(_ cache: String, _ lines: [String], interactive: Bool = false, answers: [String] = [], bail: Bool = false) throws -> Run {
+        try repl(cache, reader: SourceLineReader(lines: lines), interactive: interactive, answers: answers, bail: bail)
+    }
+
+    func repl(_ cache: String, reader: LineReader, interactive: Bool = false, answers: [String] = [], bail: Bool = false) throws -> Run {
         let stdout = StringSink()
         let stderr = StringSink()
         let context = CommandContext(
@@ -22,7 +26,7 @@ final class REPLTests: CommandTestCase {
             environment: [:])
         let session = REPLSession(cachePath: cache, context: context, interactive: interactive)
         try session.start()
-        let status = session.run(reader: SourceLineReader(lines: lines), bail: bail)
+        let status = session.run(reader: reader, bail: bail)
         return Run(status: status, stdout: stdout.text, stderr: stderr.text, session: session)
     }
 
@@ -404,22 +408,16 @@ final class REPLTests: CommandTestCase {
     /// command runs where the session now is.
     func testARecordRemovedByAnotherProgramIsLeftAtTheNextLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let stdout = StringSink()
-        let stderr = StringSink()
-        let context = CommandContext(
-            stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
         var lines = ["cd hero(episode:NEWHOPE)", "cd friends.0", "pwd", "..", "pwd", "keys --count"][...]
-        let status = session.run(reader: SourceLineReader(source: LinesFrom {
+        let run = try repl(cache, reader: SourceLineReader(source: LinesFrom {
             // After the first pwd, another connection removes Human:1000;
             // the move up it makes is the one '..' asked for, not one more.
             if lines.count == 3 { _ = try? sqliteShell(cache, "DELETE FROM records WHERE key = 'Human:1000';") }
             return lines.popFirst()
-        }), bail: false)
-        XCTAssertEqual(status, .success, stderr.text)
-        XCTAssertEqual(stdout.text, "QUERY_ROOT → Droid:2001 → Human:1000\nQUERY_ROOT → Droid:2001\n9\n")
-        XCTAssertEqual(stderr.text, "gqlcache: Human:1000 is gone; now at Droid:2001\n")
+        }))
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Droid:2001 → Human:1000\nQUERY_ROOT → Droid:2001\n9\n")
+        XCTAssertEqual(run.stderr, "gqlcache: Human:1000 is gone; now at Droid:2001\n")
     }
 
     /// `ls FIELD` names the field's record as cd does; a field that holds

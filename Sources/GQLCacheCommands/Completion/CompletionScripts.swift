@@ -193,22 +193,25 @@ enum CompletionScripts {
         # hold ':' and '(', at which bash splits words (COMP_WORDBREAKS). This runs
         # _gqlcache on the words split at unquoted blanks only, then gives bash
         # each candidate from where its own word begins.
-        _gqlcache_whole_words() {
-            local -r line="${COMP_LINE:0:${COMP_POINT}}"
-            local -a words=()
-            local word='' quote='' c
+        # Splits ${1} at unquoted blanks, as the shell will split it: each
+        # whole word is added to the caller's words, and what follows the
+        # last blank, unfinished or empty, is left in the caller's word.
+        __gqlcache_split_words() {
+            local -r text="${1}"
+            local quote='' c
             local -i i
-            for ((i = 0; i < ${#line}; i++)); do
-                c="${line:${i}:1}"
+            word=''
+            for ((i = 0; i < ${#text}; i++)); do
+                c="${text:${i}:1}"
                 if [[ "${quote}" == '"' && "${c}" == '\' ]]; then
                     # In double quotes a backslash escapes the next character (\").
-                    word+="${c}${line:$((i + 1)):1}"
+                    word+="${c}${text:$((i + 1)):1}"
                     i+=1
                 elif [[ -n "${quote}" ]]; then
                     [[ "${c}" == "${quote}" ]] && quote=''
                     word+="${c}"
                 elif [[ "${c}" == '\' ]]; then
-                    word+="${c}${line:$((i + 1)):1}"
+                    word+="${c}${text:$((i + 1)):1}"
                     i+=1
                 elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
                     quote="${c}"
@@ -220,6 +223,13 @@ enum CompletionScripts {
                     word+="${c}"
                 fi
             done
+        }
+
+        _gqlcache_whole_words() {
+            local -a words=()
+            local word='' quote='' c
+            local -i i
+            __gqlcache_split_words "${COMP_LINE:0:${COMP_POINT}}"
             # A value typed after '=' (--format=j) is completed as the word
             # after its option: bash's own word also begins after the '='.
             if [[ "${word}" =~ ^(--[[:alnum:]-]+)=(.*)$ ]]; then
@@ -260,32 +270,12 @@ enum CompletionScripts {
             # aside): a --document there names the operations to offer.
             local rest="${COMP_LINE:${COMP_POINT}}"
             rest="${rest#"${rest%%[[:space:]]*}"}"
-            local -a after=()
-            word=''
-            quote=''
-            for ((i = 0; i < ${#rest}; i++)); do
-                c="${rest:${i}:1}"
-                if [[ "${quote}" == '"' && "${c}" == '\' ]]; then
-                    # In double quotes a backslash escapes the next character (\").
-                    word+="${c}${rest:$((i + 1)):1}"
-                    i+=1
-                elif [[ -n "${quote}" ]]; then
-                    [[ "${c}" == "${quote}" ]] && quote=''
-                    word+="${c}"
-                elif [[ "${c}" == '\' ]]; then
-                    word+="${c}${rest:$((i + 1)):1}"
-                    i+=1
-                elif [[ "${c}" == "'" || "${c}" == '"' ]]; then
-                    quote="${c}"
-                    word+="${c}"
-                elif [[ "${c}" == [[:space:]] ]]; then
-                    [[ -n "${word}" ]] && after+=("${word}")
-                    word=''
-                else
-                    word+="${c}"
-                fi
-            done
-            [[ -n "${word}" ]] && after+=("${word}")
+            local -a before=("${words[@]}")
+            words=()
+            __gqlcache_split_words "${rest}"
+            [[ -n "${word}" ]] && words+=("${word}")
+            local -a after=("${words[@]}")
+            words=("${before[@]}")
             word="${words[${cword}]}"
             local -a COMP_WORDS=("${words[@]}" "${after[@]}")
             local COMP_CWORD="${cword}"
