@@ -147,6 +147,17 @@ func sqliteShell(_ path: String, _ sql: String, readOnly: Bool = false) throws -
 /// Runs a program to its end: its exit status and what it printed on each
 /// stream. `environment` nil passes the tests' own; `standardInput` is a
 /// file to read from.
+/// Runs the built gqlcache as another user (nobody), for what root alone
+/// may do (write any file); skips the test unless run as root with setpriv.
+func runBuiltBinaryAsAnotherUser(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let setpriv = "/usr/bin/setpriv"
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+        throw XCTSkip("needs root and setpriv to run the command as another user")
+    }
+    XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+    return try runProgram(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary] + arguments)
+}
+
 func runProgram(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
