@@ -429,6 +429,9 @@ public struct ExistingObjects: Sendable {
     /// The `__typename` of the object read at `path`, if one was.
     func typename(at path: String) -> String? { typenames[path] }
 
+    /// Every `__typename` read.
+    var readTypenames: Set<String> { Set(typenames.values) }
+
     static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
         guard case .string(let typename)? = typename else { return nil }
         switch id {
@@ -554,11 +557,11 @@ private struct Pass {
         if case .string(let name)? = object["__typename"] { typename = name }
         // Below the root: a fragment is written at whatever key it is given
         // (Apollo does so), which a warning covers.
-        // A type the schema lacks that the object was read with (a newer
-        // app's, in a record of the cache) stays as read: Apollo's models
-        // take it as the field's type, and update writes back what it read.
-        let keptAsRead = typename != nil && schema?.isObjectType(typename!) == false
-            && existing.typename(at: path.map(\.description).joined(separator: ".")) == typename
+        // A type the schema lacks that objects were read with (a newer
+        // app's, in records of the cache) stays as read, wherever the object
+        // now is in a list: Apollo's models take it as the field's type, and
+        // update writes back what it read.
+        let keptAsRead = typename.map { schema?.isObjectType($0) == false && existing.readTypenames.contains($0) } ?? false
         if !path.isEmpty, !keptAsRead, let schema, let typename, let type, !schema.matches(typeCondition: type, typename: typename) {
             // A value that does not fit its type, as a string in an Int field is.
             let why = !schema.isObjectType(typename) ? "the schema has no object type '\(typename)'"

@@ -80,7 +80,7 @@ enum ReferenceScanner {
 
         /// Runs `body` with a scanner over `bytes`.
         static func withScanner<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout Scanner) -> T) -> T {
-            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 128) { names in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 1024) { names in
                 var scanner = Scanner(bytes: bytes, names: names)
                 return body(&scanner)
             }
@@ -90,8 +90,9 @@ enum ReferenceScanner {
         /// false where the decoder may read the object otherwise than the
         /// scan: a name given twice (the decoder keeps the last member,
         /// whose value may hold no reference where the first did), or more
-        /// names in the objects being read than the room kept for them (128;
-        /// a record of that many fields is rare). The decoder reads those.
+        /// names in the objects being read than the room kept for them (1,024:
+        /// a QUERY_ROOT may hold hundreds of fields, one per argument set).
+        /// The decoder reads those.
         private mutating func noteName(_ name: Range<Int>, since start: Int) -> Bool {
             guard nameCount < names.count else { return false }
             if !sawWideName {

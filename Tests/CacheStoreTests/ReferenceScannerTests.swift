@@ -297,6 +297,35 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
         return Scanned(references: record.references.map { "\($0.field) → \($0.key.rawValue)" }, typename: record.typename)
     }
 
+    /// Whether an object in this JSON text (one the decoder reads) has two
+    /// members whose names are one Swift string.
+    private static func repeatsAName(_ bytes: [UInt8]) -> Bool {
+        var objects: [Set<String>?] = []
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"): objects.append([])
+            case UInt8(ascii: "["): objects.append(nil)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): objects.removeLast()
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                var after = index + 1
+                while after < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[after]) { after += 1 }
+                if after < bytes.count, bytes[after] == UInt8(ascii: ":"), objects.last != nil,
+                    case .string(let name)? = try? JSONReader.parseValue(String(decoding: bytes[start...index], as: UTF8.self)),
+                    objects[objects.count - 1]?.insert(name).inserted == false
+                {
+                    return true
+                }
+            default: break
+            }
+            index += 1
+        }
+        return false
+    }
+
     func testScannerAndDecoderAgreeOnGeneratedTextsWholeAndDamaged() {
         var generator = Generator(state: 0x5EED)
         var accepted = 0
@@ -323,7 +352,7 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
                 // Refused, the text goes to the decoder (decodedReferences): fine
                 // for what the scanner leaves to it, a lost speed-up otherwise.
                 // (Damage may put a backslash into a name, or make two names one.)
-                let damagedAlike = round % 2 == 1
+                let damagedAlike = round % 2 == 1 && (text.contains("\\") || Self.repeatsAName(bytes))
                 XCTAssertTrue(generator.leftToDecoder || damagedAlike, "the scanner refuses what the decoder reads: \(text)")
                 let references = bytes.withUnsafeBufferPointer { ReferenceScanner.decodedReferences(inUTF8: $0) }
                 XCTAssertEqual(references?.map { "\($0.field) → \($0.target)" }.sorted(), decoded.references.sorted(), text)

@@ -144,9 +144,6 @@ func sqliteShell(_ path: String, _ sql: String, readOnly: Bool = false) throws -
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
-/// Runs a program to its end: its exit status and what it printed on each
-/// stream. `environment` nil passes the tests' own; `standardInput` is a
-/// file to read from.
 /// Runs the built gqlcache as another user (nobody), for what root alone
 /// may do (write any file); skips the test unless run as root with setpriv.
 func runBuiltBinaryAsAnotherUser(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -158,6 +155,9 @@ func runBuiltBinaryAsAnotherUser(_ arguments: [String]) throws -> (status: Int32
     return try runProgram(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", builtBinary] + arguments)
 }
 
+/// Runs a program to its end: its exit status and what it printed on each
+/// stream. `environment` nil passes the tests' own; `standardInput` is a
+/// file to read from.
 func runProgram(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {

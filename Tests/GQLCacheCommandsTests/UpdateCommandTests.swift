@@ -106,6 +106,13 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(kept.status, .success, kept.stderr)
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
         XCTAssertEqual(try records(cache)["Human:1002"]?["__typename"], .string("Wookiee"))
+        // Wherever the object now is in the list: the first friend removed, it is friends.0.
+        let data = path("friends.json")
+        try #"{"hero":{"id":"2001","friends":[{"__typename":"Wookiee","name":"Han Solo"},null]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let moved = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--data", data)
+        XCTAssertEqual(moved.status, .success, moved.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.reference("Human:1002"), .null]))
         let before = try bytes(cache)
         let set = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--set", "hero.friends.0.__typename=Ewok")
         XCTAssertEqual(set.status, .usage)

@@ -466,6 +466,12 @@ final class WriteCommandTests: CommandTestCase {
         try Data(#"{"data":{"data":{"__typename":"D","x":2}}}"#.utf8).write(to: URL(fileURLWithPath: wrapped))
         XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", wrapped).status, .success)
         XCTAssertEqual(try records(cache)["QUERY_ROOT.data"]?["x"], .int(2))
+        // Data alone whose data has a data of its own, beside other members: not a response.
+        let nested = path("nested.json")
+        try Data(#"{"data":{"__typename":"W","data":{"__typename":"D","x":3}}}"#.utf8).write(to: URL(fileURLWithPath: nested))
+        let deeper = gqlcache("write", cache, "--text", "{ data { __typename data { __typename x } } }", "--response", nested)
+        XCTAssertEqual(deeper.status, .success, deeper.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.data.data"]?["x"], .int(3))
         // Any other operation: {"data": …} is the response around the data.
         let other = path("other.json")
         try Data(#"{"data":{"hero":{"__typename":"Droid","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: other))

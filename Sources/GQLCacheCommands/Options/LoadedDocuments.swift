@@ -213,14 +213,12 @@ enum JSONInput {
     /// is a response too; a later one (`incremental`) holds only parts.
     /// `rootNames`: the response names the data may hold at its top level.
     /// Where they include `data`, `{"data": X}` is the data alone unless X
-    /// itself holds a `data` (the selection asks for one at the top).
+    /// could be the data too: it holds a `data` and only such names.
     static func responseData(
         _ value: FieldValue, from path: String, rootNames: Set<String> = [], context: CommandContext
     ) throws -> FieldValue {
         if rootNames.contains("data"), case .object(let members) = value, Set(members.keys).isSubset(of: rootNames) {
-            if case .object(let inner)? = members["data"], inner["data"] != nil {
-                // The envelope around data that has its own `data`.
-            } else {
+            guard case .object(let inner)? = members["data"], inner["data"] != nil, Set(inner.keys).isSubset(of: rootNames) else {
                 return value
             }
         }
