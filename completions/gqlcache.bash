@@ -1010,7 +1010,7 @@ _gqlcache_whole_words() {
 
     # 'gqlcache CACHE …' is 'gqlcache repl CACHE …': after the file come
     # the REPL's options, not command names, which would be refused there.
-    if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " info keys show read write update rm clear grep diff export import doctor gc stats refs repl completions help " != *" ${words[1]} "* ]]; then
+    if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " info keys show read write update rm clear grep diff export import doctor gc stats refs repl completions help " != *" $(__gqlcache_dequote "${words[1]}") "* ]]; then
         words=("${words[0]}" repl "${words[@]:1}")
     fi
     local -ir cword="$((${#words[@]} - 1))"

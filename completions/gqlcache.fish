@@ -72,9 +72,10 @@ function __gqlcache_tokens
         return
     end
     set -l tokens (__gqlcache_tokens_as_typed $argv)
-    set -l whole 3
-    test "$argv" = -pc; and set whole 2
-    if test (count $tokens) -ge $whole; and not string match -q -- '-*' $tokens[2]; and not contains -- $tokens[2] 'info' 'keys' 'show' 'read' 'write' 'update' 'rm' 'clear' 'grep' 'diff' 'export' 'import' 'doctor' 'gc' 'stats' 'refs' 'repl' 'completions' 'help'
+    # Decided from the words before the cursor: the first is a
+    # file once a word follows it.
+    set -l before (__gqlcache_tokens_as_typed -pc)
+    if test (count $before) -ge 2; and not string match -q -- '-*' $before[2]; and not contains -- $before[2] 'info' 'keys' 'show' 'read' 'write' 'update' 'rm' 'clear' 'grep' 'diff' 'export' 'import' 'doctor' 'gc' 'stats' 'refs' 'repl' 'completions' 'help'
         set tokens $tokens[1] repl $tokens[2..]
     end
     printf '%s\n' $tokens

@@ -84,9 +84,10 @@ enum CompletionScripts {
                         return
                     end
                     set -l tokens (__gqlcache_tokens_as_typed $argv)
-                    set -l whole 3
-                    test "$argv" = -pc; and set whole 2
-                    if test (count $tokens) -ge $whole; and not string match -q -- '-*' $tokens[2]; and not contains -- $tokens[2] \(names)
+                    # Decided from the words before the cursor: the first is a
+                    # file once a word follows it.
+                    set -l before (__gqlcache_tokens_as_typed -pc)
+                    if test (count $before) -ge 2; and not string match -q -- '-*' $before[2]; and not contains -- $before[2] \(names)
                         set tokens $tokens[1] repl $tokens[2..]
                     end
                     printf '%s\\n' $tokens
@@ -260,7 +261,7 @@ enum CompletionScripts {
 
             # 'gqlcache CACHE …' is 'gqlcache repl CACHE …': after the file come
             # the REPL's options, not command names, which would be refused there.
-            if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " \#(helpTopics) " != *" ${words[1]} "* ]]; then
+            if [[ "${#words[@]}" -ge 3 && "${words[1]}" != -* && " \#(helpTopics) " != *" $(__gqlcache_dequote "${words[1]}") "* ]]; then
                 words=("${words[0]}" repl "${words[@]:1}")
             fi
             local -ir cword="$((${#words[@]} - 1))"
