@@ -1088,6 +1088,8 @@ __gqlcache_dequote() {
         if [[ "${quote}" == "'" ]]; then
             [[ "${c}" == "'" ]] && quote='' || text+="${c}"
         elif [[ "${c}" == '\' ]]; then
+            # In double quotes a backslash escapes only $ ` " \ (and a line break).
+            [[ -n "${quote}" && "${word:$((i + 1)):1}" != [\$\`\"\\] ]] && text+="${c}"
             i+=1
             text+="${word:${i}:1}"
         elif [[ -n "${quote}" ]]; then

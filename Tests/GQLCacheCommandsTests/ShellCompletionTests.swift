@@ -134,6 +134,9 @@ final class ShellCompletionTests: CommandTestCase {
         // A file named in double quotes, with a quote escaped in them.
         try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path(#"it's "q".sqlite"#))
         XCTAssertEqual(try bashCompletions(#"gqlcache show "it's \"q\".sqlite" Star"#), ["Starship:3001"])
+        // Before another character the backslash stays, as the shell keeps it.
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path(#"a\b.sqlite"#))
+        XCTAssertEqual(try bashCompletions(#"gqlcache show "a\b.sqlite" Star"#), ["Starship:3001"])
         // update is offered only the local cache mutations it takes.
         let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
         XCTAssertEqual(try bashCompletions("gqlcache update starwars.sqlite --document \(blog) "), ["RenameViewer"])

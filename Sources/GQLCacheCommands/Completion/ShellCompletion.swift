@@ -101,6 +101,8 @@ enum ShellCompletion {
         var escaped = false
         for character in word {
             if escaped {
+                // In double quotes a backslash escapes only $ ` " \ and a line break.
+                if quote != nil && !"$`\"\\\n".contains(character) { text.append("\\") }
                 text.append(character)
                 escaped = false
             } else if quote == "'" {
