@@ -241,7 +241,7 @@ public struct ResponseNormalizer {
         var pass = Pass(normalizer: self, collector: collector, scope: scope, existing: existing, rootIsOperation: isOperation)
         pass.rootTypeFromSchema = rootTypeFromSchema
         pass.deferredFragments = deferredFragments
-        let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections)
+        let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections, parentType: type)
         try pass.write(given, key: rootKey, selections: selections, path: [], type: type)
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
@@ -502,30 +502,33 @@ private struct Pass {
 
     /// `object`, with the `__typename` an alias gives (`kind: __typename`)
     /// when it has none under its own name: the object's type all the same.
-    /// The alias may sit in a fragment (`...F`, `... on Character`): the
-    /// type is not known yet to say which apply, and the alias says it.
-    func withAliasedTypename(_ object: [String: FieldValue], selections: [Selection]) -> [String: FieldValue] {
+    /// The alias may sit in a fragment (`...F`, `... on Droid`), whose
+    /// type condition the type it gives must then meet (`parentType`, the
+    /// field's type, meets its own): `... on Droid { kind: __typename }`
+    /// holding "Human" says nothing.
+    func withAliasedTypename(_ object: [String: FieldValue], selections: [Selection], parentType: String?) -> [String: FieldValue] {
         guard object["__typename"] == nil else { return object }
         var visited: Set<String> = []
-        func aliased(in selections: [Selection]) -> FieldValue? {
+        func aliased(in selections: [Selection], condition: String?) -> FieldValue? {
             for selection in selections {
                 switch selection {
                 case .field(let field):
-                    if field.name == "__typename", scope.isIncluded(field.conditions), case .string? = object[field.responseKey] {
-                        return object[field.responseKey]
-                    }
-                case .inlineFragment(_, let conditions, let inner):
-                    if scope.isIncluded(conditions), let found = aliased(in: inner) { return found }
+                    guard field.name == "__typename", scope.isIncluded(field.conditions), case .string(let name)? = object[field.responseKey]
+                    else { continue }
+                    if let condition, condition != parentType, !collector.applies(condition, to: name) { continue }
+                    return .string(name)
+                case .inlineFragment(let typeCondition, let conditions, let inner):
+                    if scope.isIncluded(conditions), let found = aliased(in: inner, condition: typeCondition ?? condition) { return found }
                 case .fragmentSpread(let name, let conditions):
                     if scope.isIncluded(conditions), visited.insert(name).inserted, let fragment = normalizer.document.fragments[name],
-                        let found = aliased(in: fragment.selections) { return found }
+                        let found = aliased(in: fragment.selections, condition: fragment.typeCondition) { return found }
                 case .deferred(_, let inner):
-                    if let found = aliased(in: inner) { return found }
+                    if let found = aliased(in: inner, condition: condition) { return found }
                 }
             }
             return nil
         }
-        guard let typename = aliased(in: selections) else { return object }
+        guard let typename = aliased(in: selections, condition: nil) else { return object }
         var object = object
         object["__typename"] = typename
         return object
@@ -787,7 +790,7 @@ private struct Pass {
             if case .list? = type?.nullable {
                 throw NormalizationError(path: path, message: "expected a list of type \(type!), found an object")
             }
-            let object = withAliasedTypename(withKnownTypename(given, path: path), selections: selections)
+            let object = withAliasedTypename(withKnownTypename(given, path: path), selections: selections, parentType: type?.namedType.name)
             var typename: String?
             if case .string(let name)? = object["__typename"] { typename = name }
             let staticType = type?.namedType.name
@@ -831,7 +834,8 @@ private struct Pass {
                 guard let elements = newLists[path.dropLast().map(\.description).joined(separator: ".")], elements.indices.contains(index),
                     case .object(let given) = elements[index], let read = existing.data(at: elementPath.map(\.description).joined(separator: "."))
                 else { return false }
-                return read == .object(withAliasedTypename(withKnownTypename(given, path: elementPath), selections: selections))
+                return read == .object(withAliasedTypename(
+                    withKnownTypename(given, path: elementPath), selections: selections, parentType: type?.namedType.name))
             }) {
                 key = kept
                 if object["id"] == nil, let typename {

@@ -233,10 +233,21 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":{"__typename":null,"name":"R2"}}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero.__typename: '__typename' holds null, not a type name")
         }
-        // An alias says the type, also in a fragment whose type is not known yet.
-        for text in ["{ hero { ...F } } fragment F on Character { kind: __typename name }", "{ hero { ... on Character { kind: __typename name } } }"] {
-            let written = try normalize(text, data: #"{"hero":{"kind":"Droid","name":"R2"}}"#, schema: nil)
+        // An alias says the type, also in a fragment the type it gives meets.
+        for (text, schema) in [
+            ("{ hero { ...F } } fragment F on Character { kind: __typename name }", CacheReaderTests.schema),
+            ("{ hero { ... on Character { kind: __typename name } } }", CacheReaderTests.schema),
+            ("{ hero { ... on Droid { kind: __typename name } } }", nil),
+        ] {
+            let written = try normalize(text, data: #"{"hero":{"kind":"Droid","name":"R2"}}"#, schema: schema)
             XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?["__typename"], .string("Droid"), text)
+            XCTAssertEqual(written[CacheKey("QUERY_ROOT.hero")]?["name"], .string("R2"), text)
+        }
+        // In one it does not meet, it says nothing: the fragment would not apply.
+        XCTAssertThrowsError(try normalize(
+            "{ hero { ... on Droid { kind: __typename name } } }", data: #"{"hero":{"kind":"Human","name":"R2"}}"#, schema: CacheReaderTests.schema)
+        ) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot write hero.__typename: the data has no '__typename'"), "\(error)")
         }
         XCTAssertThrowsError(try normalize("{ hero { name } }", data: #"{"hero":5}"#, schema: nil)) { error in
             XCTAssertEqual("\(error)", "cannot write hero: the selection needs an object, found 5")
