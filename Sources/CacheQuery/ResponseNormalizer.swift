@@ -390,6 +390,8 @@ public struct ExistingObjects: Sendable {
     var bySignature: [String: CacheKey] = [:]
     /// The `__typename` of every object read, path-keyed ones and the root too.
     var typenames: [String: String] = [:]
+    /// The `__typename`s of the objects read with each `id`.
+    var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
     var listElements: [String: [(index: Int, object: Object)]] = [:]
     /// The paths of selected nullable fields the read found no value for
@@ -406,7 +408,10 @@ public struct ExistingObjects: Sendable {
             switch value {
             case .object(let members):
                 let key = keys[path]
-                if key != nil, case .string(let name)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue { typenames[path] = name }
+                if key != nil, case .string(let name)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue {
+                    typenames[path] = name
+                    if let id = Self.idText(members.first { $0.0 == "id" }?.1.fieldValue) { typenamesByID[id, default: []].insert(name) }
+                }
                 if let key, let parent, !key.rawValue.hasPrefix(parent.rawValue + ".") {
                     let signature = Self.signature(members.first { $0.0 == "__typename" }?.1.fieldValue, members.first { $0.0 == "id" }?.1.fieldValue)
                     byPath[path] = Object(key: key, signature: signature, data: value.fieldValue)
@@ -429,16 +434,28 @@ public struct ExistingObjects: Sendable {
     /// The `__typename` of the object read at `path`, if one was.
     func typename(at path: String) -> String? { typenames[path] }
 
+    /// The `__typename` of the object now at `path` with this `id`: that of
+    /// the one object read with the id, wherever it was (a list reordered
+    /// by hand moves objects); else that of the one read at `path`.
+    func typename(at path: String, id: FieldValue?) -> String? {
+        if let id = Self.idText(id), let found = typenamesByID[id], found.count == 1 { return found.first }
+        return typenames[path]
+    }
+
+    static func idText(_ id: FieldValue?) -> String? {
+        switch id {
+        case .string(let text)?: return text
+        case .int(let number)?: return String(number)
+        default: return nil
+        }
+    }
+
     /// Every `__typename` read.
     var readTypenames: Set<String> { Set(typenames.values) }
 
     static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
-        guard case .string(let typename)? = typename else { return nil }
-        switch id {
-        case .string(let text)?: return typename + "\u{0}" + text
-        case .int(let number)?: return typename + "\u{0}" + String(number)
-        default: return nil
-        }
+        guard case .string(let typename)? = typename, let id = idText(id) else { return nil }
+        return typename + "\u{0}" + id
     }
 
     /// The identity-keyed record for the object now at `path`: the one
@@ -538,7 +555,7 @@ private struct Pass {
     /// has none: data edited from what `read` prints (no `__typename`
     /// there) keeps the type of each object it was read as.
     func withKnownTypename(_ object: [String: FieldValue], path: [PathComponent]) -> [String: FieldValue] {
-        guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: ".")) else {
+        guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: "."), id: object["id"]) else {
             return object
         }
         var object = object

@@ -120,6 +120,27 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// Objects that do not select __typename take the type of the object
+    /// read with their id, wherever it now is in the list: a list of a
+    /// Human and a Droid reordered by hand keeps each one's record.
+    func testAReorderedListOfObjectsWithoutTypenameKeepsEachOnesTypeByID() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.friends', json('[{"$reference":"Human:1000"},{"$reference":"Droid:2001"}]')) WHERE key = 'Droid:2001'"#)
+        let text = "query TN @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { __typename id friends { id name } } }"
+        let data = path("swapped.json")
+        try #"{"hero":{"__typename":"Droid","id":"2001","friends":[{"id":"2001","name":"R2-D2"},{"id":"1000","name":"Luke Skywalker"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        for keyFields in [[], ["--key-field", "*=id"]] {
+            let result = gqlcache(arguments: ["update", cache, "--text", text, "--data", data, "--dry-run"] + keyFields)
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(result.lines, [
+                "Droid:2001",
+                #"  friends: [{"$reference":"Human:1000"},{"$reference":"Droid:2001"}] → [{"$reference":"Droid:2001"},{"$reference":"Human:1000"}]"#,
+                "1 record changed (1 field); dry run, nothing written",
+            ], "\(keyFields)")
+        }
+    }
+
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
