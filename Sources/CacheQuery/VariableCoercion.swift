@@ -14,6 +14,26 @@ struct VariableCoercion {
     /// becomes a double (rendered `-2.0`, not `-2`); a whole number for an
     /// Int an integer; a number for a String or ID its text. Custom scalars
     /// take any value.
+    /// Refuses a number beyond a Double (`1e400`), wherever it sits in the
+    /// value, custom scalars and input objects without a schema included:
+    /// Apollo's JSON cannot hold it, and a field key would say `inf`.
+    static func checkFinite(_ value: InputValue) throws(VariableProblem) {
+        switch value {
+        case .float(let number) where !number.isFinite:
+            throw VariableProblem("a number beyond a Double, which Apollo's JSON cannot hold")
+        case .list(let elements):
+            for (index, element) in elements.enumerated() {
+                do { try checkFinite(element) } catch { throw error.at("[\(index)]") }
+            }
+        case .object(let members):
+            for name in members.keys.sorted() {
+                do { try checkFinite(members[name]!) } catch { throw error.at(".\(name)") }
+            }
+        default:
+            break
+        }
+    }
+
     func coerce(_ value: InputValue, to type: TypeReference) throws(VariableProblem) -> InputValue {
         switch (type, value) {
         case (.nonNull, .null):

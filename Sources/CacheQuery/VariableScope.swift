@@ -20,6 +20,7 @@ struct VariableScope: Sendable {
         for definition in definitions {
             guard let value = values[definition.name] else { continue }
             do {
+                try VariableCoercion.checkFinite(value)
                 values[definition.name] = try coercion.coerce(value, to: definition.type)
             } catch {
                 throw QueryError.invalidVariables("$\(definition.name)\(error.path): \(error.message)")
@@ -149,6 +150,7 @@ extension VariableScope {
         for (name, value) in given {
             guard let type = types[name] else { continue }
             do {
+                try VariableCoercion.checkFinite(value)
                 values[name] = try coercion.coerce(value, to: type)
             } catch {
                 throw QueryError.invalidVariables("$\(name)\(error.path): \(error.message)")

@@ -26,6 +26,15 @@ final class VariableCheckTests: XCTestCase {
         }
     }
 
+    /// A number beyond a Double (1e400 read as infinity) is refused where it
+    /// sits, also in a custom scalar, which takes any other value: Apollo's
+    /// JSON cannot hold it, and a field key would say `inf`.
+    func testANumberBeyondADoubleIsRefusedWhereverItSits() {
+        XCTAssertEqual(problem(["x": .float(.infinity)]), "invalid variables: $x: a number beyond a Double, which Apollo's JSON cannot hold")
+        XCTAssertEqual(problem(["when": .object(["at": .list([.int(1), .float(-.infinity)])])]),
+                       "invalid variables: $when.at[1]: a number beyond a Double, which Apollo's JSON cannot hold")
+    }
+
     func testValuesThatFitAreHeldAsApolloHoldsThem() throws {
         let values = try scope([
             "e": .string("JEDI"), "n": .float(10), "x": .int(-2), "id": .int(1000), "s": .string("7"), "b": .boolean(true),
