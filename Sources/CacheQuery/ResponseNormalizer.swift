@@ -606,7 +606,9 @@ private struct Pass {
         // Apollo's generated models select __typename in every object below
         // an operation's root, so data without it is data Apollo's
         // normalizer refuses (a missing value); no object of no type is stored.
-        if !path.isEmpty, typename == nil, schemaTypename == nil {
+        // So is a fragment's root at a key whose record has no type of its
+        // own (a new one): a fragment model carries its __typename too.
+        if !path.isEmpty || (!rootIsOperation && rootTypeFromSchema), typename == nil, schemaTypename == nil {
             let message = object["__typename"].map { "'__typename' holds \(JSONWriter.string(for: $0, asStored: false)), not a type name" }
             throw NormalizationError(path: path + [.field("__typename")], message: message ?? Self.missingTypename)
         }

@@ -74,11 +74,12 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertTrue(aliased.stdout.contains(#"primaryFunction: "Astromech""#), aliased.stdout)
     }
 
-    /// The app's generated model of a fragment on an object type carries
-    /// its __typename, and Apollo writes it: with --schema, a fragment
+    /// The app's generated model of a fragment carries its __typename, and
+    /// Apollo writes it: with --schema, a fragment on an object type
     /// written at a new key, or at a record without a type, gets the
-    /// fragment's type. A fragment on an interface says no one type.
-    func testAFragmentOnAnObjectTypeWrittenAtANewKeyGetsItsTypename() throws {
+    /// fragment's type. Where nothing says one type (a fragment on an
+    /// interface, no schema) the data must give it, as a model would.
+    func testAFragmentAtANewKeyGetsItsObjectTypeOrNeedsTheDataToSayIt() throws {
         let cache = try makeCache("f.sqlite", [Record(key: "Untyped:1", fields: ["name": .string("x")])])
         try #"{"name":"Artoo","height":1}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
         let fragments = "fragment H on Human { name height } fragment C on Character { name }"
@@ -88,12 +89,18 @@ final class WriteCommandTests: CommandTestCase {
             XCTAssertEqual(try records(cache)[key]?["__typename"], .string("Human"), key)
         }
         try #"{"name":"Artoo"}"#.write(toFile: path("c.json"), atomically: true, encoding: .utf8)
+        let before = try bytes(cache)
         let interface = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
-        XCTAssertEqual(interface.status, .success, interface.stderr)
-        XCTAssertEqual(try records(cache)["New:2"], ["name": .string("Artoo")])
+        XCTAssertEqual(interface.status, .usage)
+        XCTAssertTrue(interface.stderr.contains("cannot write __typename: the data has no '__typename'"), interface.stderr)
+        // Without a schema, H could be an interface.
         let noSchema = gqlcache("write", cache, "--text", fragments, "--fragment", "H", "--key", "New:3", "--response", path("f.json"))
-        XCTAssertEqual(noSchema.status, .success, noSchema.stderr)
-        XCTAssertNil(try records(cache)["New:3"]?["__typename"], "without a schema, H could be an interface")
+        XCTAssertEqual(noSchema.status, .usage)
+        XCTAssertEqual(try bytes(cache), before)
+        try #"{"__typename":"Droid","name":"Artoo"}"#.write(toFile: path("c.json"), atomically: true, encoding: .utf8)
+        let given = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
+        XCTAssertEqual(given.status, .success, given.stderr)
+        XCTAssertEqual(try records(cache)["New:2"], ["__typename": .string("Droid"), "name": .string("Artoo")])
     }
 
     /// A fragment written at a key of another type keeps the record's type:

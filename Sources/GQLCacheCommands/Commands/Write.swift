@@ -90,7 +90,7 @@ extension GQLCache {
                         input, from: response, rootNames: loaded.document.rootResponseNames(of: definition), context: context)
                     normalization = try normalizer.normalize(
                         definition, key: CacheKey(key), data: data, variables: loaded.variables,
-                        keyHoldsTypename: loaded.schema == nil || holdsTypename(CacheKey(key), context: context))
+                        keyHoldsTypename: holdsTypename(CacheKey(key), context: context))
                 } else {
                     let definition = try loaded.document.operation(named: operation)
                     let data = try JSONInput.responseData(
