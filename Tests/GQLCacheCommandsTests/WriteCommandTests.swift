@@ -460,7 +460,8 @@ final class WriteCommandTests: CommandTestCase {
 
     /// Where the operation selects a top-level field named `data`,
     /// `{"data": X}` is the data itself unless X holds a `data` too, which
-    /// only the response around such data does.
+    /// only the response around such data does; one named `incremental`
+    /// is not a later @defer payload.
     func testATopLevelFieldNamedDataIsTakenFromTheDataAloneOrFromAResponse() throws {
         let cache = path("data.sqlite")
         let query = "{ data { __typename x } }"
@@ -479,6 +480,12 @@ final class WriteCommandTests: CommandTestCase {
         let deeper = gqlcache("write", cache, "--text", "{ data { __typename data { __typename x } } }", "--response", nested)
         XCTAssertEqual(deeper.status, .success, deeper.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT.data.data"]?["x"], .int(3))
+        // So is a top-level field named like a later @defer payload's member.
+        let incremental = path("incremental.json")
+        try Data(#"{"incremental":[{"__typename":"T","x":8}]}"#.utf8).write(to: URL(fileURLWithPath: incremental))
+        let listed = gqlcache("write", cache, "--text", "{ incremental { __typename x } }", "--response", incremental)
+        XCTAssertEqual(listed.status, .success, listed.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.incremental.0"]?["x"], .int(8))
         // Any other operation: {"data": …} is the response around the data.
         let other = path("other.json")
         try Data(#"{"data":{"hero":{"__typename":"Droid","name":"R2"}}}"#.utf8).write(to: URL(fileURLWithPath: other))

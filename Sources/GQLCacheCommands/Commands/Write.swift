@@ -76,7 +76,9 @@ extension GQLCache {
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
             do {
-                if let parts = try JSONInput.incrementalParts(input, from: response) {
+                // `{ incremental { … } }` is answered by data that looks like a later payload.
+                let rootNames = fragment == nil ? (try? loaded.document.operation(named: operation)).map(loaded.document.rootResponseNames(of:)) : nil
+                if !JSONInput.isData(input, rootNames: rootNames ?? []), let parts = try JSONInput.incrementalParts(input, from: response) {
                     guard fragment == nil else {
                         throw CommandFailure(.usage, "\(JSONInput.name(of: response)): a later payload of a deferred response belongs to an "
                             + "operation, not to --fragment; nothing written")

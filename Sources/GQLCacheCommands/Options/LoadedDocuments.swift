@@ -211,6 +211,15 @@ enum JSONInput {
     /// messages: there is nothing to write.
     /// The first payload of a deferred response (`hasNext` beside `data`)
     /// is a response too; a later one (`incremental`) holds only parts.
+    /// Whether `value` is data whose members are all among `rootNames`
+    /// where these hold a name a response or a later payload has too
+    /// (`incremental`): an operation selecting such a field is answered by
+    /// data that looks like them.
+    static func isData(_ value: FieldValue, rootNames: Set<String>) -> Bool {
+        guard case .object(let members) = value, !members.isEmpty else { return false }
+        return rootNames.contains("incremental") && Set(members.keys).isSubset(of: rootNames)
+    }
+
     /// `rootNames`: the response names the data may hold at its top level.
     /// Where they include `data`, `{"data": X}` is the data alone unless X
     /// could be the data too: it holds a `data` and only such names.
@@ -222,7 +231,7 @@ enum JSONInput {
                 return value
             }
         }
-        if case .object(let members) = value, members["incremental"] != nil,
+        if case .object(let members) = value, members["incremental"] != nil, !isData(value, rootNames: rootNames),
             Set(members.keys).isSubset(of: ["incremental", "hasNext", "errors", "extensions", "completed", "pending"])
         {
             throw CommandFailure(
