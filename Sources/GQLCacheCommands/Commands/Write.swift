@@ -76,16 +76,20 @@ extension GQLCache {
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
             do {
+                let operationDefinition = fragment == nil ? try loaded.document.operation(named: operation) : nil
                 // `{ incremental { … } }` is answered by data that looks like a later payload.
-                let rootNames = fragment == nil ? (try? loaded.document.operation(named: operation)).map(loaded.document.rootResponseNames(of:)) : nil
-                if !JSONInput.isData(input, rootNames: rootNames ?? []), let parts = try JSONInput.incrementalParts(input, from: response) {
-                    guard fragment == nil else {
+                let rootNames = operationDefinition.map(loaded.document.rootResponseNames(of:)) ?? []
+                if !JSONInput.isData(input, rootNames: rootNames), let parts = try JSONInput.incrementalParts(input, from: response) {
+                    guard let definition = operationDefinition else {
                         throw CommandFailure(.usage, "\(JSONInput.name(of: response)): a later payload of a deferred response belongs to an "
                             + "operation, not to --fragment; nothing written")
                     }
-                    let definition = try loaded.document.operation(named: operation)
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
                     normalization = try incremental(parts, of: definition, normalizer: normalizer, variables: loaded.variables, context: context)
+                } else if let definition = operationDefinition {
+                    let data = try JSONInput.responseData(input, from: response, rootNames: rootNames, context: context)
+                    context.warnOfUndefinedVariables(loaded.variables, in: definition)
+                    normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
                 } else if let fragment, let key {
                     let definition = try loaded.document.fragment(named: fragment)
                     let data = try JSONInput.responseData(
@@ -94,11 +98,8 @@ extension GQLCache {
                         definition, key: CacheKey(key), data: data, variables: loaded.variables,
                         keyHoldsTypename: holdsTypename(CacheKey(key), context: context))
                 } else {
-                    let definition = try loaded.document.operation(named: operation)
-                    let data = try JSONInput.responseData(
-                        input, from: response, rootNames: loaded.document.rootResponseNames(of: definition), context: context)
-                    context.warnOfUndefinedVariables(loaded.variables, in: definition)
-                    normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
+                    // validate() has made sure of it.
+                    throw CommandFailure(.usage, "--fragment needs --key, the record to write it to")
                 }
             } catch let error as QueryError {
                 throw CommandFailure(error.status, error.description)
