@@ -41,7 +41,8 @@ public struct CacheStatistics: Equatable, Sendable {
     /// Records reachable from no root.
     public let unreachable: Group
     /// Per key prefix (`User:*`, `User:*.*` for path keys under `User:` keys,
-    /// `QUERY_ROOT.*`), most bytes first.
+    /// `QUERY_ROOT.*`), most bytes first; a nil name groups the keys with no
+    /// prefix (no `:` and not under a root).
     public let byKeyPrefix: [Group]
     /// Records keyed by path (`QUERY_ROOT.reviews(…).0`, `Droid:2001.friendsConnection(…)`).
     public let pathKeyedCount: Int
@@ -97,7 +98,8 @@ extension CacheGraph {
                 name: $0 < typeCount ? typenameTable.string(Int32($0)) : nil, records: typeRecords[$0], bytes: typeBytes[$0])
         }
         let prefixes = (0..<prefixRecords.count).map {
-            CacheStatistics.Group(name: prefixTable.string(Int32($0)), records: prefixRecords[$0], bytes: prefixBytes[$0])
+            let name = prefixTable.string(Int32($0))
+            return CacheStatistics.Group(name: name.isEmpty ? nil : name, records: prefixRecords[$0], bytes: prefixBytes[$0])
         }
         let rootFields = reachedBy.groups.enumerated().map { index, group in
             CacheStatistics.RootField(
@@ -241,7 +243,7 @@ extension CacheGraph {
             }
         }
         if let colon = key.firstIndex(of: UInt8(ascii: ":")) { return (colon, ":*", false) }
-        return (0, "(no prefix)", false)
+        return (0, "", false)  // no prefix: the empty name, a group of its own
     }
 
     /// Which root field reaches each record first, breadth-first from every

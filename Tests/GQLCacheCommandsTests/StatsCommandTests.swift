@@ -28,6 +28,21 @@ final class StatsCommandTests: CommandTestCase {
         ])
     }
 
+    func testKeysWithNoPrefixAreANullPrefixInJSONAndNamedSoInText() throws {
+        let cache = try makeCache("noprefix.sqlite", [], raw: [
+            ("QUERY_ROOT", #"{"me":{"$reference":"viewer"}}"#), ("viewer", #"{"__typename":"User"}"#),
+            ("(no prefix)", #"{"__typename":"User"}"#),
+        ])
+        let json = gqlcache("stats", cache, "--format", "json")
+        let document = try XCTUnwrap(try json.json() as? [String: Any])
+        let prefixes = try XCTUnwrap(document["keyPrefixes"] as? [[String: Any]])
+        // A key that is literally "(no prefix)" is one of the keys without a prefix, not a label.
+        XCTAssertEqual(prefixes.count, 2)
+        XCTAssertTrue(prefixes.contains { $0["prefix"] is NSNull && $0["records"] as? Int == 2 }, "\(prefixes)")
+        let text = gqlcache("stats", cache)
+        XCTAssertTrue(text.stdout.contains("  (no prefix)     2"), text.stdout)
+    }
+
     func testEachReachableRecordCountsOnceUnderTheRootFieldNearestToIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)

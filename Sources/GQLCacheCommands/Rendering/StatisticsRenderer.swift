@@ -51,7 +51,7 @@ struct StatisticsRendering {
         }
         if !stats.byKeyPrefix.isEmpty {
             text += "\n" + table(["by key prefix", "records", "bytes"], stats.byKeyPrefix.prefix(top).map {
-                [$0.name?.shownOnLine ?? "", String($0.records), formatBytes(Int64($0.bytes))]
+                [$0.name?.shownOnLine ?? "(no prefix)", String($0.records), formatBytes(Int64($0.bytes))]
             }) + more(stats.byKeyPrefix.count)
         }
         if !stats.largest.isEmpty {
