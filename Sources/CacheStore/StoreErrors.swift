@@ -23,7 +23,15 @@ enum StoreErrors {
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:
-            return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
+            // A file that begins as SQLite's do, yet SQLite refuses: a damaged
+            // database, not some other kind of file.
+            guard FileProbe.isSQLiteFile(atPath: FileProbe.resolved(path)), let size = FileProbe.signature(path)?.size else {
+                return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
+            }
+            let finding = size < 100
+                ? "the file is cut short: \(size) bytes, less than the 100 bytes of the header"
+                : "its 100-byte header is damaged"
+            return .corrupt(path: path, message: "\(error.message ?? "file is not a database"); \(finding)")
         case .SQLITE_CORRUPT:
             var message = error.message ?? "malformed"
             if let cut = FileProbe.truncation(path) {

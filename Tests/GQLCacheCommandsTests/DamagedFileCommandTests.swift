@@ -155,6 +155,28 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(info.stderr.contains(cut), info.stderr)
     }
 
+    /// A file that begins as SQLite's do but that SQLite refuses is a
+    /// damaged database (exit 5), not "not an SQLite database" (exit 3).
+    func testAFileWithTheSQLiteMagicThatSQLiteRefusesIsCalledDamaged() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try copyOfFixture("starwars.sqlite")))
+        let short = path("short.sqlite")
+        try whole.prefix(16).write(to: URL(fileURLWithPath: short))
+        var badHeader = whole
+        badHeader[16] = 0; badHeader[17] = 3  // a page size of 3 bytes
+        let damaged = path("header.sqlite")
+        try badHeader.write(to: URL(fileURLWithPath: damaged))
+        for (file, finding) in [(short, "the file is cut short: 16 bytes, less than the 100 bytes of the header"),
+                                (damaged, "its 100-byte header is damaged")] {
+            let keys = gqlcache("keys", file)
+            XCTAssertEqual(keys.status, ExitStatus.io, keys.stderr)
+            XCTAssertEqual(keys.stderr, "gqlcache: \(file): the database file is corrupt (SQLite: file is not a database; \(finding))\n")
+            XCTAssertEqual(gqlcache("doctor", file).status, ExitStatus.io)
+        }
+        let text = path("text.sqlite")
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))
+        XCTAssertEqual(gqlcache("keys", text).status, ExitStatus.notACache)
+    }
+
     func testGcChecksTheFileBeforeDeletingRowsWithoutAKey() throws {
         let cache = try cacheWithKeylessRowAndBrokenIndex()
         let before = try bytes(cache)
