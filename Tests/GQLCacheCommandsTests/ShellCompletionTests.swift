@@ -307,6 +307,10 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.type("gqlcache starwars.s")
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache starwars.sqlite ")
+        // ...and what follows it is what follows 'gqlcache repl CACHE'.
+        try terminal.type("--bu")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache starwars.sqlite --busy-timeout")
         try terminal.press("C-u")
         try terminal.type("gqlcache sh")
         try terminal.press("Tab")

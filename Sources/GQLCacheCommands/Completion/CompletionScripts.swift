@@ -58,13 +58,30 @@ enum CompletionScripts {
     static func cacheFirst(zsh generated: String) -> String {
         let commands = "        _describe -V subcommand subcommands && ret=0\n"
         guard let found = generated.range(of: commands) else { return generated }
-        return generated.replacingCharacters(
+        var generated = generated.replacingCharacters(
             in: found,
             with: commands + """
                         # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL.
                         [[ "${ret}" -ne 0 && "${PREFIX}" != -* ]] && _files && ret=0
 
                 """)
+        // After 'gqlcache CACHE ' the words are those of 'gqlcache repl CACHE '.
+        let names = GQLCache.commandNames.joined(separator: "|")
+        let dispatch = "            \"_gqlcache_${words[1]}\" && ret=0\n            ;;\n"
+        guard let cases = generated.range(of: "        \(names))\n"),
+              let end = generated.range(of: dispatch, range: cases.upperBound..<generated.endIndex) else { return generated }
+        generated.replaceSubrange(end, with: dispatch + """
+                    # Added (see CompletionScripts.swift): 'gqlcache CACHE …' is 'gqlcache repl CACHE …'.
+                    -*)
+                        ;;
+                    *)
+                        words=(repl "${words[@]}")
+                        (( CURRENT++ ))
+                        _gqlcache_repl && ret=0
+                        ;;
+
+            """)
+        return generated
     }
 
     static func cacheFirst(fish generated: String) -> String {
