@@ -197,6 +197,29 @@ final class REPLTests: CommandTestCase {
         ])
     }
 
+    /// `cd -` goes back to where the last move started, as a shell's does
+    /// (and says where it went); twice returns. `cd -- -` is the key '-'.
+    func testCdDashReturnsToWhereTheLastMoveStarted() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "cd -", "cd hero(episode:NEWHOPE)", "cd friends.0", "cd /", "cd -", "pwd", "cd -", "pwd", "cd Starship:3001", "..", "cd -", "pwd",
+        ])
+        XCTAssertEqual(run.stderr, "gqlcache: cd -: no move yet to go back on\n")
+        XCTAssertEqual(run.stdout, """
+            Human:1000
+            QUERY_ROOT → Droid:2001 → Human:1000
+            QUERY_ROOT
+            QUERY_ROOT
+            Starship:3001
+            QUERY_ROOT → Starship:3001
+
+            """)
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('-', '{"__typename":"Dash"}')"#)
+        let dash = try repl(cache, ["cd -- -", "pwd", "open \(cache)", "cd -"])
+        XCTAssertEqual(dash.stdout, "QUERY_ROOT → -\nopened \(cache)\n")
+        XCTAssertEqual(dash.stderr, "gqlcache: cd -: no move yet to go back on\n", "another file starts afresh")
+    }
+
     /// `cd` alone goes home, as a shell's does: to QUERY_ROOT, the trail
     /// cleared, as `cd /` does.
     func testCdAloneReturnsToQueryRootFromAnyDepth() throws {

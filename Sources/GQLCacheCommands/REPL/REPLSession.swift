@@ -8,7 +8,8 @@ import Foundation
 public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
-        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. | cd — go to a record, follow a reference of this one, go back, or return to QUERY_ROOT"),
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. | cd - | cd — go to a record, follow a reference of this one, go back, "
+            + "return to where the last move started, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
         ("pwd", "pwd — the references followed to get here"),
@@ -24,6 +25,8 @@ public final class REPLSession {
     let stores = OpenStores()
     /// The records visited by `cd`, the current one last.
     private(set) var trail: [CacheKey] = [.queryRoot]
+    /// Where the last move started, for `cd -` (a shell's OLDPWD).
+    private var previousTrail: [CacheKey]?
     public private(set) var lastStatus: ExitStatus = .success
     private(set) var lastQuery: String?
     /// `--document` files named in earlier commands, for completion.
@@ -481,8 +484,12 @@ public final class REPLSession {
     // MARK: - Moving through the graph
 
     private func changeRecord(_ arguments: [String]) -> ExitStatus {
+        var arguments = arguments
+        // `cd -- -` for a key spelled '-'.
+        let keyFollows = arguments.first == "--"
+        if keyFollows { arguments.removeFirst() }
         guard let target = arguments.first else {
-            trail = [.queryRoot]
+            move(to: [.queryRoot])
             return .success
         }
         if arguments.count > 1 {
@@ -491,9 +498,19 @@ public final class REPLSession {
             context.report(.usage, "cd takes one key or field; one with spaces is quoted: cd \(ShellWords.quote(joined))")
             return .usage
         }
-        if target == ".." { return goBack() }
-        if target == "/" {
-            trail = [.queryRoot]
+        if target == "-" && !keyFollows {
+            guard let previous = previousTrail else {
+                context.report(.notFound, "cd -: no move yet to go back on")
+                return .notFound
+            }
+            move(to: previous)
+            // As a shell's 'cd -', which says where it went.
+            context.print(current.display)
+            return .success
+        }
+        if target == ".." && !keyFollows { return goBack() }
+        if target == "/" && !keyFollows {
+            move(to: [.queryRoot])
             return .success
         }
         do {
@@ -519,7 +536,7 @@ public final class REPLSession {
                 }
                 throw CommandFailure(.notFound, message)
             }
-            trail.append(destination)
+            move(to: trail + [destination])
             return .success
         } catch let failure as CommandFailure {
             context.report(failure.status, failure.message)
@@ -553,8 +570,14 @@ public final class REPLSession {
     }
 
     private func goBack() -> ExitStatus {
-        if trail.count > 1 { trail.removeLast() }
+        if trail.count > 1 { move(to: Array(trail.dropLast())) }
         return .success
+    }
+
+    /// Moves, remembering where from for `cd -`.
+    private func move(to newTrail: [CacheKey]) {
+        if newTrail != trail { previousTrail = trail }
+        trail = newTrail
     }
 
     private func open(_ arguments: [String]) -> ExitStatus {
@@ -566,12 +589,15 @@ public final class REPLSession {
         stores.closeAll()
         cachePath = path
         trail = [.queryRoot]
+        let previousMove = previousTrail
+        previousTrail = nil
         do {
             try start()
             context.print("opened \(path.shownOnLine)")
             return .success
         } catch {
             (cachePath, trail) = previous
+            previousTrail = previousMove
             stores.closeAll()
             let status = (error as? CacheStoreError).map(ExitStatus.init(for:)) ?? .io
             context.report(status, "\(error); still on \(cachePath)")
