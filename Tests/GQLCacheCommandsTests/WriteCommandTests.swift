@@ -185,6 +185,11 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(later.status, .success, later.stderr)
         XCTAssertEqual(later.stdout, "QUERY_ROOT.hero (new record)\n  + primaryFunction: \"Astromech\"\n1 record added (1 field)\n")
 
+        // The same flags for every payload: a later one that keys nothing is no typo.
+        let keyed = gqlcache("write", cache, "--text", query, "--response", path("later.json"), "--key-field", "Droid=id", "--dry-run")
+        XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(keyed.stderr, "")
+
         let before = try bytes(cache)
         for (name, text, message) in [
             ("unlabelled.json", #"{"incremental":[{"data":{"primaryFunction":"x"},"path":["hero"]}]}"#,

@@ -75,6 +75,7 @@ extension GQLCache {
             let input = try JSONInput.read(response, what: "response", context: context)
             let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
             let normalization: Normalization
+            var isLaterPayload = false
             do {
                 let operationDefinition = fragment == nil ? try loaded.document.operation(named: operation) : nil
                 // `{ incremental { … } }` is answered by data that looks like a later payload.
@@ -85,6 +86,7 @@ extension GQLCache {
                             + "operation, not to --fragment; nothing written")
                     }
                     context.warnOfUndefinedVariables(loaded.variables, in: definition)
+                    isLaterPayload = true
                     normalization = try incremental(parts, of: definition, normalizer: normalizer, variables: loaded.variables, context: context)
                 } else if let definition = operationDefinition {
                     let data = try JSONInput.responseData(input, from: response, rootNames: rootNames, context: context)
@@ -137,7 +139,11 @@ extension GQLCache {
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
             context.warnOfDeferredNotWritten(normalization.deferredNotWritten, dryRun: dryRun)
-            keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
+            // Each payload of a deferred response is written with the same
+            // flags, and a later one may well hold none of the keyed types.
+            if !isLaterPayload {
+                keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
+            }
         }
 
         /// The records of a later payload's parts, each written as Apollo
