@@ -48,6 +48,9 @@ final class VariableCheckTests: XCTestCase {
         XCTAssertEqual(values["f"], .object(["text": .string("sky"), "limit": .int(2)]))
         XCTAssertEqual(values["when"], .object(["any": .null]), "a custom scalar takes any value")
         XCTAssertNoThrow(try scope(["e": .null, "tags": .null]), "null fits a nullable type")
+        // JSON's 1000.0 is the number 1000, for an ID as for an Int; 2.5 fits neither.
+        XCTAssertEqual(try scope(["id": .float(1000)]).values["id"], .string("1000"))
+        XCTAssertEqual(problem(["id": .float(2.5)]), "invalid variables: $id: expected ID, found 2.5")
     }
 
     func testValuesThatDoNotFitAreRefusedNamingTheVariableAndThePlace() {
