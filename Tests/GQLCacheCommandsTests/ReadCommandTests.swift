@@ -38,6 +38,14 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(fromFile.stdout, fromVar.stdout)
         XCTAssertEqual(fromJSON.stdout, fromVar.stdout)
         XCTAssertEqual(fromStandardInput.stdout, fromVar.stdout, fromStandardInput.stderr)
+        // Given together, --var wins over --variables, which wins over the file.
+        try #"{"id": "1"}"#.write(toFile: variablesFile, atomically: true, encoding: .utf8)
+        let layered = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", variablesFile,
+                               "--variables", #"{"id": "3"}"#, "--var", "id=2", "--format", "json")
+        XCTAssertEqual(layered.stdout, fromVar.stdout, layered.stderr)
+        let overFile = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--variables-file", variablesFile,
+                                "--variables", #"{"id": "2"}"#, "--format", "json")
+        XCTAssertEqual(overFile.stdout, fromVar.stdout, overFile.stderr)
     }
 
     func testADocumentThatIsAFolderOrNotTextIsNamedWithWhatItIs() throws {

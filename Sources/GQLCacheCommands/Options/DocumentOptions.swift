@@ -31,7 +31,7 @@ struct DocumentOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var apolloConfig: String?
 
-    @Option(help: ArgumentHelp("Variables as a JSON object.", valueName: "json"))
+    @Option(help: ArgumentHelp("Variables as a JSON object; its members win over those of --variables-file.", valueName: "json"))
     var variables: String?
 
     @Option(
@@ -43,7 +43,7 @@ struct DocumentOptions: ParsableArguments {
     @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
-            "One variable as name=value; the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable).",
+            "One variable as name=value; the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
             valueName: "name=value"))
     var variableAssignments: [String] = []
 
