@@ -146,6 +146,26 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertTrue(try keys(in: cache).contains("Starship:3001"))
     }
 
+    /// With --clean-references the question names the references to drop,
+    /// and one the app added meanwhile is not dropped unseen.
+    func testReferencesToCleanThatChangedWhileAskingRemoveNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let changed = gqlcache(arguments: ["rm", cache, "--type", "Starship", "--clean-references"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.ship', json('{"$reference":"Starship:3001"}')) WHERE key = 'QUERY_ROOT'"#)
+        })
+        XCTAssertEqual(changed.status, .busy)
+        XCTAssertTrue(changed.stderr.contains("remove 1 record from \(cache) (Starship:3001) and drop 1 reference to them?"), changed.stderr)
+        XCTAssertTrue(changed.stderr.hasSuffix(
+            "gqlcache: the references to drop changed while you were asked: another process wrote the file; nothing removed; run rm again\n"),
+            changed.stderr)
+        XCTAssertTrue(try keys(in: cache).contains("Starship:3001"))
+        XCTAssertNotEqual(try bytes(cache), before, "the other process's change stands")
+        let again = gqlcache("rm", cache, "--type", "Starship", "--clean-references", answers: ["y"])
+        XCTAssertEqual(again.status, .success, again.stderr)
+        XCTAssertTrue(again.stderr.contains("and drop 2 references to them?"), again.stderr)
+    }
+
     func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for extra in [["--force"], ["--dry-run"]] {

@@ -65,10 +65,15 @@ extension GQLCache.Remove {
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
                 // The app may write while the question waits: what a person agreed to, or nothing.
-                if let confirmed, Set(removed) != Set(confirmed) {
+                if let confirmed, Set(removed) != Set(confirmed.keys) {
                     throw CommandFailure(
                         .busy, "the records to remove changed while you were asked (\(plural(removed.count, "record")) now, "
-                            + "\(confirmed.count) then): another process wrote the file; nothing removed; run rm again")
+                            + "\(confirmed.keys.count) then): another process wrote the file; nothing removed; run rm again")
+                }
+                if let confirmed, let agreed = confirmed.references, Set(graph.references(to: Set(removed))) != agreed {
+                    throw CommandFailure(
+                        .busy, "the references to drop changed while you were asked: another process wrote the file; "
+                            + "nothing removed; run rm again")
                 }
                 let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(graph, removed)) : nil
                 try tx.removeObjects(forKeys: removed)
@@ -104,23 +109,29 @@ extension GQLCache.Remove {
     /// Asks before a removal by type, pattern or cascade (or any removal at
     /// the REPL's prompt), counting in a read transaction so that the write
     /// lock is never held while a person thinks. Returns the keys agreed
-    /// to; nil when nobody was asked.
+    /// to, and with --clean-references the references to drop; nil when
+    /// nobody was asked.
     private func confirmGraphRemoval(
         store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
         context: CommandContext
-    ) throws -> [CacheKey]? {
+    ) throws -> (keys: [CacheKey], references: Set<ReferenceLocation>?)? {
         let asksAlways = !typenames.isEmpty || cascade || match != nil
         guard !force, asksAlways || context.confirmsEveryRemoval else { return nil }
         guard context.canAskQuestions else {
             throw CommandFailure(.usage, "rm \(!typenames.isEmpty ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
         }
-        let keys = try store.read { tx in try selection(tx, try tx.graph()) }
-        guard !keys.isEmpty else { return keys }
+        let (keys, references) = try store.read { tx in
+            let graph = try tx.graph()
+            let keys = try selection(tx, graph)
+            return (keys, cleanReferences ? Set(graph.references(to: Set(keys))) : nil)
+        }
+        guard !keys.isEmpty else { return (keys, references) }
         let shown = keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
-        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))?") else {
+        let dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to them" } ?? ""
+        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))\(dropping)?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
-        return keys
+        return (keys, references)
     }
 }
 
