@@ -72,11 +72,13 @@ enum FormatDetector {
             .notACacheFile(path: path, reason: reason)
         }
         guard !tables.isEmpty else { throw refuse(.noTables) }
-        guard tables.contains("records") else { throw refuse(.noRecordsTable(tables: tables)) }
+        // SQLite folds the case of ASCII letters in names, so Apollo's SQL
+        // (`FROM records`, `key`) finds a table "Records" or a column "KEY".
+        guard tables.contains(where: { $0.lowercased() == "records" }) else { throw refuse(.noRecordsTable(tables: tables)) }
 
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(records)")
-        let names: [String] = columns.map { $0["name"] }
-        if tables.contains("schema_metadata") || (names.contains("cache_key") && names.contains("field_name")) {
+        let names: [String] = columns.map { ($0["name"] as String).lowercased() }
+        if tables.contains(where: { $0.lowercased() == "schema_metadata" }) || (names.contains("cache_key") && names.contains("field_name")) {
             throw refuse(.apollo3PerFieldLayout)
         }
         guard Set(names) == ["_id", "key", "record"], names.count == 3 else {
@@ -86,7 +88,7 @@ enum FormatDetector {
         // passes over the table go in _id order and take rows out of it as
         // damage. A WITHOUT ROWID table, or a primary key of another type,
         // has an index for its key (origin 'pk'); a rowid alias has none.
-        let idIsRowID = columns.contains { $0["name"] == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
+        let idIsRowID = columns.contains { ($0["name"] as String).lowercased() == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
             && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
         let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
         guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
@@ -96,7 +98,7 @@ enum FormatDetector {
         var keyCollations: [String] = []
         for index in uniqueIndexes {
             let keyColumns = try Row.fetchAll(db, sql: "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1", arguments: [index])
-            if keyColumns.count == 1, keyColumns[0]["name"] == "key" { keyCollations.append(keyColumns[0]["coll"] ?? "BINARY") }
+            if keyColumns.count == 1, (keyColumns[0]["name"] as String?)?.lowercased() == "key" { keyCollations.append(keyColumns[0]["coll"] ?? "BINARY") }
         }
         guard !keyCollations.isEmpty else { throw refuse(.keyNotUnique) }
         // Apollo's keys are told apart byte by byte: a column or index that
@@ -106,9 +108,9 @@ enum FormatDetector {
         for collation in [columnCollation] + keyCollations where collation.uppercased() != "BINARY" {
             throw refuse(.keyCollation(collation))
         }
-        let keyIsNotNull = columns.contains { $0["name"] == "key" && $0["notnull"] == 1 }
+        let keyIsNotNull = columns.contains { ($0["name"] as String).lowercased() == "key" && $0["notnull"] == 1 }
         let hasLegacyIndex = try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key'") ?? false
+            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key' COLLATE NOCASE") ?? false
         return ApolloIOSSQLiteFormat(ddl: (keyIsNotNull || hasLegacyIndex) ? .legacy : .current)
     }
 

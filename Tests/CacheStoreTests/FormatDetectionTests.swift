@@ -233,6 +233,24 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertNoThrow(try CacheStore.open(at: lowercase))
     }
 
+    /// SQLite folds the case of names, so Apollo's own SQL (`FROM records`,
+    /// `key`) works on a table "Records" with a column "KEY": so does gqlcache.
+    /// The legacy index is found under any case too.
+    func testTheTableAndColumnNamesAreFoundWithoutRegardToCase() throws {
+        let directory = try TemporaryDirectory(self)
+        let path = directory.path("upper.sqlite")
+        try SQLiteShell.run(path, """
+            CREATE TABLE "Records" ("_ID" INTEGER PRIMARY KEY AUTOINCREMENT, "KEY" TEXT NOT NULL, "Record" TEXT NOT NULL);
+            CREATE UNIQUE INDEX "Index_Records_On_Key" ON "Records" ("KEY");
+            INSERT INTO records(key, record) VALUES ('QUERY_ROOT', '{"a":1}');
+            """)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        XCTAssertEqual(store.format.ddl, .legacy)
+        try store.write { tx in try tx.merge([Record(key: "A:1", fields: ["b": .int(2)])]) }
+        XCTAssertEqual(try store.read { tx in try tx.record(for: "QUERY_ROOT")?.fields["a"] }, .int(1))
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT record FROM records WHERE key = 'A:1'"), #"{"b":2}"# + "\n")
+    }
+
     func testTheApollo3PerFieldLayoutIsRecognisedAndRefused() throws {
         let directory = try TemporaryDirectory(self)
         let path = directory.path("apollo3.sqlite")
