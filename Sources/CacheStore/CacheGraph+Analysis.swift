@@ -108,7 +108,7 @@ extension CacheGraph {
     /// What removing `keys` with their cascade takes: those keys (the ones
     /// with a record) and every record reachable from them that nothing
     /// else reaches: no root, and no record outside what is removed. In key order.
-    /// Throws ``CacheStoreError/reachabilityUnknown(damaged:)`` when a
+    /// Throws ``CacheStoreError/reachabilityUnknown(path:damaged:)`` when a
     /// damaged record might reference what the cascade would take.
     public func cascade(from keys: [CacheKey]) throws -> [CacheKey] {
         try checkReachabilityIsKnown()

@@ -20,6 +20,8 @@ public struct CacheGraph: Sendable {
         case damaged
     }
 
+    /// The file read, for messages.
+    public internal(set) var path = ""
     /// Keys by node number.
     private(set) var keyTable: KeyTable
     private(set) var states: [State] = []
@@ -240,11 +242,11 @@ public struct CacheGraph: Sendable {
         return seen
     }
 
-    /// Throws ``CacheStoreError/reachabilityUnknown(damaged:)`` when damaged
+    /// Throws ``CacheStoreError/reachabilityUnknown(path:damaged:)`` when damaged
     /// records exist: their references cannot be read, so anything may be
     /// reached through them.
     public func checkReachabilityIsKnown() throws {
-        guard damagedRecords.isEmpty else { throw CacheStoreError.reachabilityUnknown(damaged: damagedRecords.map(\.key)) }
+        guard damagedRecords.isEmpty else { throw CacheStoreError.reachabilityUnknown(path: path, damaged: damagedRecords.map(\.key)) }
     }
 
     /// Keys of the records that no root reaches, in key order. Damaged

@@ -64,7 +64,7 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case interrupted(path: String)
     /// Damaged records may hold references nobody can read, so what is
     /// reachable (for gc --unreachable, rm --cascade) cannot be told.
-    case reachabilityUnknown(damaged: [CacheKey])
+    case reachabilityUnknown(path: String, damaged: [CacheKey])
     /// No root record: every record would count as unreachable.
     case noRootRecord(path: String)
     /// A record to write has a key with a NUL character, which SQLite's text
@@ -117,9 +117,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "a transaction was used after its closure returned"
         case .interrupted(let path):
             return "\(path): interrupted; nothing was changed"
-        case .reachabilityUnknown(let damaged):
+        case .reachabilityUnknown(let path, let damaged):
             let shown = damaged.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (damaged.count > 3 ? ", …" : "")
-            return "cannot tell which records are reachable: \(damaged.count) damaged record\(damaged.count == 1 ? "" : "s") (\(shown)) "
+            return "\(path): cannot tell which records are reachable: \(damaged.count) damaged record\(damaged.count == 1 ? "" : "s") (\(shown)) "
                 + "may hold references that cannot be read; nothing was changed. Remove or repair them first (gqlcache doctor lists them)"
         case .noRootRecord(let path):
             return "\(path): there is no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT), so every record would count "

@@ -95,6 +95,7 @@ extension ReadTransaction {
         if !raw.isEmpty { builder.send(.rows(raw)) }
         scanner.flush(emit: builder.send)
         var graph = builder.finish()
+        graph.path = path
         graph.rowOrderBreak = orderBreak
         return graph
     }

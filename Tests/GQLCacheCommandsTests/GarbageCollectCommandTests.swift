@@ -221,7 +221,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let gc = gqlcache("gc", cache, "--unreachable", "--force")
         XCTAssertEqual(gc.status, .damagedRecord)
         XCTAssertEqual(gc.stderr, """
-            gqlcache: cannot tell which records are reachable: 1 damaged record ('QUERY_ROOT') may hold references that cannot be read; \
+            gqlcache: \(cache): cannot tell which records are reachable: 1 damaged record ('QUERY_ROOT') may hold references that cannot be read; \
             nothing was changed. Remove or repair them first (gqlcache doctor lists them)
 
             """)
