@@ -272,7 +272,7 @@ final class DoctorCommandTests: CommandTestCase {
         let export = gqlcache("export", cache)
         XCTAssertEqual(export.status, .damagedRecord)
         XCTAssertEqual(export.stderr, "gqlcache: \(damaged); not exported\n")
-        XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: warning: \(damaged); not searched\n"))
+        XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: \(damaged); not searched\n"))
         let diff = gqlcache("diff", original, cache)
         XCTAssertEqual(diff.status, .notFound)
         XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 98)"), diff.stdout)

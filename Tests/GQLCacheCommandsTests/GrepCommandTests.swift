@@ -95,11 +95,16 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", cache, "e+22").status, .notFound, "the Double's shortest text is not in the file")
     }
 
-    func testDamagedRecordsAreReportedAndTheOthersSearched() throws {
+    /// The others are searched, and the status says the search did not
+    /// cover the file, as export's does (GNU grep: 2 after an error).
+    func testDamagedRecordsAreReportedTheOthersSearchedAndTheStatusSaysSo() throws {
         let cache = try makeCache("damaged.sqlite", [Record(key: "A:1", fields: ["name": .string("needle")])], raw: [("B:1", "{needle")])
         let result = gqlcache("grep", cache, "needle")
-        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.status, .damagedRecord)
         XCTAssertEqual(result.stdout, "A:1 name: \"needle\"\n")
-        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'B:1' is damaged: expected a member name in quotes at byte 2; not searched\n")
+        XCTAssertEqual(result.stderr, "gqlcache: record 'B:1' is damaged: expected a member name in quotes at byte 2; not searched\n")
+        let nothing = gqlcache("grep", cache, "haystack")
+        XCTAssertEqual(nothing.status, .damagedRecord)
+        XCTAssertTrue(nothing.stderr.hasSuffix("gqlcache: no field value contains 'haystack' in \(cache)\n"), nothing.stderr)
     }
 }

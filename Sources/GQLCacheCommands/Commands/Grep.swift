@@ -16,7 +16,8 @@ extension GQLCache {
                 the record's key, the path to the value (friends[1], meta.source) and the value; \
                 references print as → KEY. Records are read in key order, one at a time, so memory \
                 does not grow with the file; a case-sensitive literal search lets SQLite skip the \
-                records that cannot hold it. Damaged records are reported and skipped. Exit status \
+                records that cannot hold it. Damaged records are reported and skipped, and the exit \
+                status is then 6, as for export, whatever matched. Exit status \
                 1 when nothing matched, as grep; with --quiet that is said by the status alone, \
                 as with grep -q.
                 """)
@@ -72,7 +73,8 @@ extension GQLCache {
                         matches = try tx.matches(of: pattern, in: stored, inFields: fields)
                     } catch let error as CacheStoreError {
                         guard case .damagedRecord = error else { throw error }
-                        context.warn("\(error); not searched")
+                        // Reported, not warned of: the search did not cover the file (as export's status says).
+                        context.report(.damagedRecord, "\(error); not searched")
                         return
                     }
                     guard !matches.isEmpty else { return }
