@@ -277,10 +277,15 @@ public final class CommandContext {
             guard count > 0 else { break }
             bytes += buffer[..<count]
         }
-        // A line not yet ended (typed in raw mode, before readline handed
-        // the terminal back, it counts as readable) is no command: only
-        // what a newline ends is kept, and the rest dropped with the flush.
-        guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        // Typed while readline still had the terminal raw (in the same
+        // burst as the command's own line), Enter is a carriage return:
+        // the terminal translates it to a newline only in its usual mode.
+        let lineEnds: Set<UInt8> = [UInt8(ascii: "\n"), UInt8(ascii: "\r")]
+        // A line not yet ended is no command: only what Enter ends is
+        // kept, and the rest dropped with the flush.
+        guard var end = bytes.lastIndex(where: lineEnds.contains) else { return [] }
+        // "\r\n" is one line end (Swift takes it for one Character).
+        if end > 0, bytes[end] == UInt8(ascii: "\n"), bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return String(decoding: bytes[..<end], as: UTF8.self)
             .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     }
