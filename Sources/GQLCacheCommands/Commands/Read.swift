@@ -66,6 +66,11 @@ extension GQLCache {
                     context.warnOfUndefinedVariables(variables, in: definition)
                     return try reader.read(definition, variables: variables, partial: partial)
                 } catch let error as QueryError {
+                    if case .missingVariable(let name, let operation) = error, context.readsQueryTypedAtPrompt {
+                        throw CommandFailure(
+                            error.status, "operation '\(operation)' needs variable $\(name) (a non-null variable without a default); "
+                                + "give it with 'read --var \(name)=VALUE', which reads the query typed last")
+                    }
                     throw CommandFailure(error.status, error.description)
                 }
             }

@@ -14,7 +14,7 @@ extension GQLCache {
                 the documents named earlier), and its output is not paged. The REPL adds cd KEY or \
                 cd FIELD to follow references, ls (ls FIELD and ls .. show where cd would go), back (or cd ..), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
                 query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
-                need, runs with read. Tab completes commands, flags, keys, fields and file names. History \
+                need, runs with read (and a later read that names no document reads it: read --var id=1). Tab completes commands, flags, keys, fields and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
                 clears the line or stops the running command; Ctrl-D or quit leaves. Removals ask first \
                 unless --force. No lock is held between commands, so the app may write meanwhile; \

@@ -116,7 +116,7 @@ public final class REPLSession {
                 pending.removeAll()
                 if interactive { reader.addToHistory(text) }
                 lastQuery = text
-                lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text]) }
+                lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
                 linesRun += 1
             } else {
                 if interactive { reader.addToHistory(line) }
@@ -316,7 +316,8 @@ public final class REPLSession {
     }
 
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
-    func runCommand(_ words: [String]) -> ExitStatus {
+    /// `typedQuery`: GraphQL typed at the prompt (or saved from `edit`).
+    func runCommand(_ words: [String], typedQuery: Bool = false) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
         let words = withDocumentsNamedEarlier(words)
@@ -326,6 +327,7 @@ public final class REPLSession {
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
         commandContext.isREPLCommand = true
+        commandContext.readsQueryTypedAtPrompt = typedQuery
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are
@@ -353,14 +355,28 @@ public final class REPLSession {
     /// `read NAME` after an earlier `read … --document FILE`: the
     /// documents named earlier in the session, which Tab completes
     /// operation names from, are the ones a typed command that names
-    /// none reads (`read`, `update` and `write`).
+    /// none reads (`read`, `update` and `write`). `read` also reads the
+    /// last query typed at the prompt (`read --var id=1000` after a query
+    /// that needs `$id`), unless a file defines one of its names.
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
-        guard let command = words.first, ["read", "update", "write"].contains(command), !documentFiles.isEmpty else { return words }
+        guard let command = words.first, ["read", "update", "write"].contains(command) else { return words }
         let namesItsOwn = words.contains { word in
             ["--document", "--text", "--apollo-config", "-h", "--help"].contains(word)
                 || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
         }
-        return namesItsOwn ? words : words + documentFiles.flatMap { ["--document", $0] }
+        guard !namesItsOwn else { return words }
+        var added = documentFiles.flatMap { ["--document", $0] }
+        if command == "read", let lastQuery, let typed = try? QueryDocument.parse([("typed", lastQuery)]) {
+            let files = documentFiles.compactMap { file in
+                (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { try? QueryDocument.parse([(file, $0)]) }
+            }
+            let clashes = files.contains { document in
+                typed.operations.contains { operation in document.operations.contains { $0.name == operation.name } }
+                    || typed.fragments.keys.contains { document.fragments[$0] != nil }
+            }
+            if !clashes { added += ["--text", lastQuery] }
+        }
+        return words + added
     }
 
     private func rememberDocuments(in words: [String], onlyReadable: Bool) {
@@ -630,7 +646,7 @@ public final class REPLSession {
         lastQuery = query
         // Up brings back what ran, not only 'edit'.
         history?.addToHistory(query)
-        return runCommand(["read", "--text", query])
+        return runCommand(["read", "--text", query], typedQuery: true)
     }
 }
 

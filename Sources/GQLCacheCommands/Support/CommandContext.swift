@@ -25,6 +25,9 @@ public final class CommandContext {
     /// A command typed at the REPL: where to read more is named as the
     /// REPL takes it (`help keys`, not `gqlcache keys --help`).
     public var isREPLCommand = false
+    /// GraphQL typed at the REPL's prompt, run as `read --text`: it has no
+    /// command line to add `--var` to, but a `read` after it reads it.
+    var readsQueryTypedAtPrompt = false
     /// Ctrl-C, kill and a closed terminal interrupt a write under way
     /// rather than end the process in the middle of it (``StopSignals``):
     /// true only for the process's own context, never in an interactive
