@@ -973,6 +973,14 @@ final class REPLTests: CommandTestCase {
         for typed in ["show Note:s", "show \"Note:s", "show 'Note:s", "show No'te:'s"] {
             XCTAssertEqual(try ShellWords.split(try tab(typed, [odd])), ["show", odd], typed)
         }
+        // A character that would reorder the line or show nothing goes in
+        // escaped, as keys are shown, and splits back into itself.
+        for key in ["RTL:\u{202E}abc", "Zero:\u{200B}1", "Tab:\t1"] {
+            let line = try tab("show \(key.prefix(3))", [key])
+            XCTAssertEqual(try ShellWords.split(line), ["show", key], line)
+            XCTAssertFalse(line.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x200B || $0 == "\t" }, line)
+        }
+        XCTAssertEqual(try tab("show RTL", ["RTL:\u{202E}abc"]), #"show "RTL:\u202eabc""#)
         // Plain candidates stay bare.
         XCTAssertEqual(try tab("show Human:10", ["Human:1000", "Human:1002"]), "show Human:100")
         XCTAssertEqual(try tab("show Human:100", ["Human:1000"]), "show Human:1000")

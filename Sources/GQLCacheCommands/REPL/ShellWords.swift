@@ -148,8 +148,10 @@ enum ShellWords {
         let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
             && !(word == "~" || word.hasPrefix("~/"))
         // A line break or another control character can be typed only as a
-        // JSON escape, in double quotes: written as it is, it would end the line.
-        let hasControl = word.unicodeScalars.contains(where: \.isControl)
+        // JSON escape, in double quotes: written as it is, it would end the
+        // line. So are those that would reorder the line or show nothing
+        // (U+202E, U+200B), as keys are shown.
+        let hasControl = word.unicodeScalars.contains { $0.isControl || $0.movesText || $0.isInvisible }
         // In a single quote the user opened, an empty '' closes it first, so
         // that the text still begins with that quote (readline replaces from it).
         if hasControl && quote == "'" { return "''" + Self.quote(word, with: "\"", closed: closed) }
@@ -159,7 +161,7 @@ enum ShellWords {
             inside = word.replacingOccurrences(of: "'", with: #"'\''"#)
         } else {
             // A JSON string's inside, as output shows keys: what split reads back in double quotes.
-            inside = String(JSONWriter.quoted(word, asStored: false).dropFirst().dropLast())
+            inside = String(word.quotedForLine.dropFirst().dropLast())
         }
         return String(mark) + inside + (closed ? String(mark) : "")
     }

@@ -40,7 +40,7 @@ extension String {
 
     /// JSON-quoted, with the characters that move text, and the invisible
     /// ones, escaped.
-    fileprivate var quotedForLine: String {
+    var quotedForLine: String {
         JSONWriter.quoted(self, asStored: false).escaping { $0.movesText || $0.isInvisible }
     }
 
