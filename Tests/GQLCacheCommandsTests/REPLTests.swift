@@ -220,6 +220,22 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(dash.stderr, "gqlcache: cd -: no move yet to go back on\n", "another file starts afresh")
     }
 
+    /// `cd ../..` goes back as many records, as in a shell, and stops at QUERY_ROOT.
+    func testCdDotDotSlashDotDotGoesBackAsManyRecords() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "cd hero(episode:NEWHOPE)", "cd friends.0", "cd starships.0", "cd ../..", "pwd", "cd -", "cd ../", "pwd", "cd ../../../..", "pwd",
+        ])
+        XCTAssertEqual(run.stdout, """
+            QUERY_ROOT → Droid:2001
+            Starship:3001
+            QUERY_ROOT → Droid:2001 → Human:1000
+            QUERY_ROOT
+
+            """)
+        XCTAssertEqual(run.stderr, "")
+    }
+
     /// `cd` alone goes home, as a shell's does: to QUERY_ROOT, the trail
     /// cleared, as `cd /` does.
     func testCdAloneReturnsToQueryRootFromAnyDepth() throws {

@@ -8,7 +8,7 @@ import Foundation
 public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
-        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. | cd - | cd — go to a record, follow a reference of this one, go back, "
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../..) | cd - | cd [/] — go to a record, follow a reference of this one, go back, "
             + "return to where the last move started, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
@@ -524,7 +524,13 @@ public final class REPLSession {
             context.print(current.display)
             return .success
         }
-        if target == ".." && !keyFollows { return goBack() }
+        // `cd ../..`, as in a shell: back as many records (no further than QUERY_ROOT).
+        let ups = target.split(separator: "/", omittingEmptySubsequences: false)
+        if !keyFollows, ups.count > 1 || target == "..", ups.dropLast().allSatisfy({ $0 == ".." }), ups.last == ".." || ups.last == "" {
+            let count = ups.filter { $0 == ".." }.count
+            move(to: Array(trail.prefix(max(1, trail.count - count))))
+            return .success
+        }
         if target == "/" && !keyFollows {
             move(to: [.queryRoot])
             return .success
