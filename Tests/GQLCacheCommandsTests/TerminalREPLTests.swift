@@ -387,6 +387,24 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("}\n{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\ngqlcache QUERY_ROOT> ")
     }
 
+    /// The history keeps a line once when it comes again, without the
+    /// space a Tab left after it, and keeps a statement Ctrl-D left unfinished.
+    func testHistoryKeepsRepeatsOnceAndAStatementLeftUnfinished() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let history = path("history")
+        try start(cache, history: history)
+        for line in ["pwd", "pwd ", "pwd", #"show Note:a\ "#, "{ hero(episode: NEWHOPE) {"] {
+            try type(line)
+            try keys("Enter")
+        }
+        try waitFor("    ...> ")
+        try keys("C-d")
+        try waitFor("EXIT=2")
+        let entries = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(entries, ["pwd", #"show Note:a\ "#, "{ hero(episode: NEWHOPE) {"])
+    }
+
     /// A key with spaces in it (a mutation's input) comes quoted from Tab,
     /// so the completed command finds it; inside a quote already opened too.
     func testTabQuotesKeysWithSpacesSoTheCompletedCommandFindsThem() throws {

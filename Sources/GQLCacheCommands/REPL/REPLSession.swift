@@ -100,6 +100,8 @@ public final class REPLSession {
                 if interactive { context.stdout.write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
                 if !pending.isEmpty {
+                    // Not lost with the session: Up brings it back next time.
+                    if interactive { reader.addToHistory(pending.joined(separator: "\n")) }
                     context.report(.usage, Self.unfinishedDocument(pending))
                     lastStatus = .usage
                 }

@@ -27,7 +27,9 @@ public final class ReadlineLineReader: LineReader {
         if let historyFile {
             historyProblem = historyFile.prepare().map { "cannot write the history file \(historyFile.path) (\($0)); this session's commands are not kept" }
             // Read by HistoryFile, not readline, which would split a statement of several lines.
-            for entry in historyFile.entries() { add_history(entry) }
+            let entries = historyFile.entries()
+            for entry in entries { add_history(entry) }
+            lastEntry = entries.last
         }
     }
 
@@ -80,6 +82,8 @@ public final class ReadlineLineReader: LineReader {
     private var pasted = QueuedLines()
     /// Lines typed before a command's question.
     private var typedAhead = QueuedLines()
+    /// The newest history entry, which the same line again does not repeat.
+    private var lastEntry: String?
 
     /// A paste of several lines (a terminal's bracketed paste gives them as
     /// one) runs line by line, as typed, as sqlite3 and bash run them.
@@ -103,9 +107,17 @@ public final class ReadlineLineReader: LineReader {
     public func keep(typedAhead lines: [String]) { typedAhead.add(lines) }
 
     /// A statement typed over several lines is one entry, newlines and all.
+    /// Spaces after the last word (a Tab's) are left out where the line
+    /// reads the same without them, and a line the same as the one before
+    /// it is kept once, as fish and zsh's HIST_IGNORE_DUPS keep it.
     public func addToHistory(_ line: String) {
-        add_history(line)
-        historyFile?.append(line)
+        var entry = line
+        while entry.last == " " { entry.removeLast() }
+        if entry != line, (try? ShellWords.split(entry)) != (try? ShellWords.split(line)) { entry = line }
+        guard entry != lastEntry else { return }
+        lastEntry = entry
+        add_history(entry)
+        historyFile?.append(entry)
     }
 
     public func takeInterrupt() -> Bool { gqlcache_take_interrupt() != 0 }
