@@ -604,6 +604,14 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.session.cachePath, legacy)
     }
 
+    /// A file name with a space, typed bare, is two words: the message
+    /// says how to quote it, as cd's does.
+    func testOpenOfTwoWordsSaysHowToQuoteAFileNameWithASpace() throws {
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open"])
+        XCTAssertEqual(run.stderr, "gqlcache: open takes one cache file; one with spaces is quoted: open 'app cache.sqlite'\n"
+            + "gqlcache: open takes the cache file to switch to\n")
+    }
+
     func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys --count", "quit", "keys --count"])

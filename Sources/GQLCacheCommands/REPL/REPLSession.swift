@@ -606,7 +606,9 @@ public final class REPLSession {
 
     private func open(_ arguments: [String]) -> ExitStatus {
         guard arguments.count == 1, let path = arguments.first else {
-            context.report(.usage, "open takes the cache file to switch to")
+            // Most often a file name with a space in it, typed bare.
+            context.report(.usage, arguments.isEmpty ? "open takes the cache file to switch to"
+                : "open takes one cache file; one with spaces is quoted: open \(ShellWords.quote(arguments.joined(separator: " ")))")
             return .usage
         }
         let previous = (cachePath, trail)
