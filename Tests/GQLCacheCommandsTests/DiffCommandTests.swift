@@ -158,6 +158,31 @@ final class DiffCommandTests: CommandTestCase {
         ])
     }
 
+    /// A long value is shown around its change in text, with how much was
+    /// left out; an added one is cut; JSON gives both whole.
+    func testLongValuesAreShownAroundTheirChangeInTextAndWholeInJSON() throws {
+        let text = String(repeating: "a", count: 500) + "X" + String(repeating: "z", count: 700)
+        let changed = String(repeating: "a", count: 500) + "Y" + String(repeating: "z", count: 700)
+        let a = try makeCache("a.sqlite", [Record(key: "K:1", fields: ["t": .string(text)])])
+        let b = try makeCache("b.sqlite", [
+            Record(key: "K:1", fields: ["t": .string(changed)]), Record(key: "K:2", fields: ["t": .string(text)]),
+        ])
+        let lines = gqlcache("diff", a, b).lines
+        let a20 = String(repeating: "a", count: 20), z20 = String(repeating: "z", count: 20)
+        XCTAssertEqual(lines, [
+            "~ K:1",
+            "    ~ t: …\(a20)X\(z20)… → …\(a20)Y\(z20)… (the same 481 characters before and 681 after left out; --format json shows them all)",
+            "+ K:2",
+            "    + t: \"" + String(repeating: "a", count: 99) + "… (1203 characters; --format json shows them all)",
+            "2 records differ: 1 added, 1 changed; 0 the same",
+        ])
+        let json = try XCTUnwrap(try gqlcache("diff", a, b, "--format", "json").json() as? [String: Any])
+        let records = try XCTUnwrap(json["records"] as? [[String: Any]])
+        let fields = try XCTUnwrap(records.first?["fields"] as? [[String: Any]])
+        XCTAssertEqual(fields.first?["before"] as? String, text)
+        XCTAssertEqual(fields.first?["after"] as? String, changed)
+    }
+
     func testADamagedRecordIsADifferenceThatSaysWhichSide() throws {
         let a = try makeCache("a.sqlite", [], raw: [("K:1", #"{"n":1}"#)])
         let b = try makeCache("b.sqlite", [], raw: [("K:1", "{oops")])

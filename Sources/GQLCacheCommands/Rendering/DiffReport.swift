@@ -36,16 +36,57 @@ enum DiffReport {
     static func textLine(for field: FieldDifference, style: TextStyle = .plain) -> String {
         func json(_ value: FieldValue) -> String { value.shownOnLine }
         switch (field.before, field.after) {
-        case (nil, let after?): return style.added("+ \(field.field.shownOnLine): \(json(after))")
-        case (let before?, nil): return style.removed("- \(field.field.shownOnLine): \(json(before))")
+        case (nil, let after?): return style.added("+ \(field.field.shownOnLine): \(cut(json(after)))")
+        case (let before?, nil): return style.removed("- \(field.field.shownOnLine): \(cut(json(before)))")
         case (let before?, let after?):
             var (shownBefore, shownAfter) = (json(before), json(after))
             // Values that differ only in how they write a character (é composed
             // or decomposed) look alike: their characters beyond ASCII are escaped.
             if shownBefore == shownAfter { (shownBefore, shownAfter) = (asciiOnly(shownBefore), asciiOnly(shownAfter)) }
-            return "~ \(field.field.shownOnLine): \(style.removed(shownBefore)) → \(style.added(shownAfter))"
+            let (elidedBefore, elidedAfter, note) = elidingTheSame(shownBefore, shownAfter)
+            return "~ \(field.field.shownOnLine): \(style.removed(elidedBefore)) → \(style.added(elidedAfter))\(note)"
         case (nil, nil): return "~ \(field.field.shownOnLine)"
         }
+    }
+
+    /// Values longer than this many characters are cut in text output
+    /// (`--format json` gives them whole): a 5 MB string changed in one
+    /// place would otherwise print 10 MB.
+    static let longValue = 200
+
+    /// An added or removed value, cut after its first 100 characters when long.
+    static func cut(_ shown: String) -> String {
+        guard shown.count > longValue else { return shown }
+        return shown.prefix(100) + "… (\(plural(shown.count, "character")); --format json shows them all)"
+    }
+
+    /// Two long values shown around where they differ: what both begin
+    /// and end with is left out but for 20 characters beside the change,
+    /// and a note says how much was. Short ones are returned as they are.
+    static func elidingTheSame(_ before: String, _ after: String) -> (before: String, after: String, note: String) {
+        guard before.count > longValue || after.count > longValue else { return (before, after, "") }
+        let lhs = Array(before), rhs = Array(after)
+        var head = 0
+        while head < lhs.count, head < rhs.count, lhs[head] == rhs[head] { head += 1 }
+        var tail = 0
+        while tail < lhs.count - head, tail < rhs.count - head, lhs[lhs.count - 1 - tail] == rhs[rhs.count - 1 - tail] { tail += 1 }
+        let context = 20
+        let leftOutHead = max(0, head - context), leftOutTail = max(0, tail - context)
+        func shown(_ characters: [Character]) -> String {
+            let middle = characters[leftOutHead..<(characters.count - leftOutTail)]
+            // What differs, itself cut when long.
+            let changed = middle.count > 2 * context + 100
+                ? String(middle.prefix(context + 100)) + "…" + String(middle.suffix(context)) : String(middle)
+            return (leftOutHead > 0 ? "…" : "") + changed + (leftOutTail > 0 ? "…" : "")
+        }
+        var note = ""
+        if leftOutHead > 0 || leftOutTail > 0 {
+            note = " (the same \(leftOutHead) characters before and \(leftOutTail) after left out; "
+                + "--format json shows them all)"
+        } else {
+            note = " (cut; --format json shows them all)"
+        }
+        return (shown(lhs), shown(rhs), note)
     }
 
     /// `text` with every character beyond ASCII as a JSON escape (`\u00e9`,
