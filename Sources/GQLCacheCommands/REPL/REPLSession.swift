@@ -12,7 +12,7 @@ public final class REPLSession {
             + "return to where the last move started, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
-        ("pwd", "pwd — the references followed to get here"),
+        ("pwd", "pwd — the records cd went through to get here (what back and .. return along)"),
         ("open", "open FILE — switch to another cache file"),
         ("edit", "edit (or \\e) — edit the last query in $VISUAL or $EDITOR, then read it"),
         ("status", "status — the exit status of the last command"),
