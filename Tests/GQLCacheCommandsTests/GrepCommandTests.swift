@@ -106,5 +106,8 @@ final class GrepCommandTests: CommandTestCase {
         let nothing = gqlcache("grep", cache, "haystack")
         XCTAssertEqual(nothing.status, .damagedRecord)
         XCTAssertTrue(nothing.stderr.hasSuffix("gqlcache: no field value contains 'haystack' in \(cache)\n"), nothing.stderr)
+        // -q asks whether anything matched: a match answers yes, as grep -q's does after an error.
+        XCTAssertEqual(gqlcache("grep", "-q", cache, "needle").status, .success)
+        XCTAssertEqual(gqlcache("grep", "-q", cache, "haystack").status, .damagedRecord)
     }
 }

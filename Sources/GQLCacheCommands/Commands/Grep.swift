@@ -17,9 +17,9 @@ extension GQLCache {
                 references print as → KEY. Records are read in key order, one at a time, so memory \
                 does not grow with the file; a case-sensitive literal search lets SQLite skip the \
                 records that cannot hold it. Damaged records are reported and skipped, and the exit \
-                status is then 6, as for export, whatever matched. Exit status \
+                status is then 6, as for export. Exit status \
                 1 when nothing matched, as grep; with --quiet that is said by the status alone, \
-                as with grep -q.
+                as with grep -q, and a match is 0 even after a damaged record.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -57,6 +57,7 @@ extension GQLCache {
             let store = try reading.openForReading(file, context)
             var listed = 0
             var matchedRecords = 0
+            var skippedDamaged = false
             if output.format == .json { context.stdout.write("[") }
             func emit(_ line: () -> JSONOutput) {
                 switch output.format {
@@ -75,6 +76,7 @@ extension GQLCache {
                         guard case .damagedRecord = error else { throw error }
                         // Reported, not warned of: the search did not cover the file (as export's status says).
                         context.report(.damagedRecord, "\(error); not searched")
+                        skippedDamaged = true
                         return
                     }
                     guard !matches.isEmpty else { return }
@@ -91,12 +93,15 @@ extension GQLCache {
                 }
             }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            // grep -q: a script asks whether anything matched, and the status
+            // is the answer, as GNU grep -q's is even after an error.
+            if context.isQuiet && matchedRecords > 0 && skippedDamaged { throw CommandFailure(.success, "") }
             if matchedRecords == 0 {
-                // grep -q: a script asks whether anything matched, and the status is the answer.
-                if context.isQuiet { throw CommandFailure(.notFound, "") }
                 let what = regex ? "matches the regular expression" : "contains"
                 let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
-                throw CommandFailure(.notFound, "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)")
+                let message = "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)"
+                // After a damaged record the status stays 6: the search did not cover the file.
+                throw CommandFailure(skippedDamaged ? .damagedRecord : .notFound, context.isQuiet ? "" : message)
             }
         }
     }

@@ -143,9 +143,7 @@ public enum GQLCacheMain {
             return context.status
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { context.report(failure.status, failure.message) }
-            // As for what was reported before it: the highest status wins
-            // (grep's "nothing found" after a damaged record is 6, not 1).
-            return failure.status.rawValue >= context.status.rawValue ? failure.status : context.status
+            return failure.status
         } catch let error as CacheStoreError {
             let status = ExitStatus(for: error)
             if case .busy(let path, let waited) = error, !Conventions.takesBusyTimeout(command) {
