@@ -29,6 +29,9 @@ public final class REPLSession {
     private var previousTrail: [CacheKey]?
     public private(set) var lastStatus: ExitStatus = .success
     private(set) var lastQuery: String?
+    /// True when no command has named a document since the last query was
+    /// typed: a `read` that names no operation then reads that query.
+    private var lastQueryIsNewest = false
     /// `--document` files named in earlier commands, for completion.
     private(set) var documentFiles: [String] = []
     /// Prompts and confirmations: a person is at a terminal.
@@ -118,6 +121,7 @@ public final class REPLSession {
                 pending.removeAll()
                 if interactive { reader.addToHistory(text) }
                 lastQuery = text
+                lastQueryIsNewest = true
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
                 linesRun += 1
             } else {
@@ -322,6 +326,9 @@ public final class REPLSession {
     func runCommand(_ words: [String], typedQuery: Bool = false) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
+        if !typedQuery && ["read", "update", "write"].contains(command) && namesItsOwnDocument(words.filter { !["-h", "--help"].contains($0) }) {
+            lastQueryIsNewest = false
+        }
         let words = withDocumentsNamedEarlier(words)
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
@@ -357,28 +364,35 @@ public final class REPLSession {
     /// `read NAME` after an earlier `read … --document FILE`: the
     /// documents named earlier in the session, which Tab completes
     /// operation names from, are the ones a typed command that names
-    /// none reads (`read`, `update` and `write`). `read` also reads the
-    /// last query typed at the prompt (`read --var id=1000` after a query
-    /// that needs `$id`), unless a file defines one of its names.
+    /// none reads (`read`, `update` and `write`). A `read` reads the last
+    /// query typed at the prompt instead (`read --var id=1000` after a
+    /// query that needs `$id`) when it names that query's operation and no
+    /// file defines it, or names none and nothing was read from a file
+    /// since that query was typed. The two are never read together.
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
-        guard let command = words.first, ["read", "update", "write"].contains(command) else { return words }
-        let namesItsOwn = words.contains { word in
+        guard let command = words.first, ["read", "update", "write"].contains(command), !namesItsOwnDocument(words) else { return words }
+        if command == "read", let lastQuery, !words.contains(where: { $0 == "--fragment" || $0.hasPrefix("--fragment=") }),
+           let typed = try? QueryDocument.parse([("typed", lastQuery)]) {
+            let named = REPLCompleter.positionals(words).first
+            if let named {
+                let definedByAFile = documentFiles.contains { file in
+                    guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                          let document = try? QueryDocument.parse([(file, text)]) else { return false }
+                    return document.operations.contains { $0.name == named }
+                }
+                if typed.operations.contains(where: { $0.name == named }) && !definedByAFile { return words + ["--text", lastQuery] }
+            } else if lastQueryIsNewest {
+                return words + ["--text", lastQuery]
+            }
+        }
+        return words + documentFiles.flatMap { ["--document", $0] }
+    }
+
+    private func namesItsOwnDocument(_ words: [String]) -> Bool {
+        words.contains { word in
             ["--document", "--text", "--apollo-config", "-h", "--help"].contains(word)
                 || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
         }
-        guard !namesItsOwn else { return words }
-        var added = documentFiles.flatMap { ["--document", $0] }
-        if command == "read", let lastQuery, let typed = try? QueryDocument.parse([("typed", lastQuery)]) {
-            let files = documentFiles.compactMap { file in
-                (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { try? QueryDocument.parse([(file, $0)]) }
-            }
-            let clashes = files.contains { document in
-                typed.operations.contains { operation in document.operations.contains { $0.name == operation.name } }
-                    || typed.fragments.keys.contains { document.fragments[$0] != nil }
-            }
-            if !clashes { added += ["--text", lastQuery] }
-        }
-        return words + added
     }
 
     private func rememberDocuments(in words: [String], onlyReadable: Bool) {
@@ -654,6 +668,7 @@ public final class REPLSession {
         }
         let query = text.trimmingCharacters(in: .newlines)
         lastQuery = query
+        lastQueryIsNewest = true
         // Up brings back what ran, not only 'edit'.
         history?.addToHistory(query)
         return runCommand(["read", "--text", query], typedQuery: true)
