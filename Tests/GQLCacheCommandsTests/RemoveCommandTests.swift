@@ -166,6 +166,21 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertTrue(again.stderr.contains("and drop 2 references to them?"), again.stderr)
     }
 
+    /// A list holding a key twice is two references, in the question and
+    /// in the check: a third added while asking stops the removal.
+    func testAReferenceRepeatedInAListCountsEachTimeWhileAsking() throws {
+        let cache = try makeCache("twice.sqlite", [
+            Record(key: .queryRoot, fields: ["ships": .list([.reference("Ship:1"), .reference("Ship:1")])]),
+            Record(key: "Ship:1", fields: ["__typename": .string("Ship")]),
+        ])
+        let changed = gqlcache(arguments: ["rm", cache, "--type", "Ship", "--clean-references"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, #"UPDATE records SET record = '{"ships":[{"$reference":"Ship:1"},{"$reference":"Ship:1"},{"$reference":"Ship:1"}]}' WHERE key = 'QUERY_ROOT'"#)
+        })
+        XCTAssertTrue(changed.stderr.contains("(Ship:1) and drop 2 references to them?"), changed.stderr)
+        XCTAssertEqual(changed.status, .busy, changed.stderr)
+        XCTAssertTrue(try keys(in: cache).contains("Ship:1"))
+    }
+
     func testAPatternThatMatchesNothingSaysSoOnceOnStandardError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for extra in [["--force"], ["--dry-run"]] {

@@ -70,7 +70,8 @@ extension GQLCache.Remove {
                         .busy, "the records to remove changed while you were asked (\(plural(removed.count, "record")) now, "
                             + "\(confirmed.keys.count) then): another process wrote the file; nothing removed; run rm again")
                 }
-                if let confirmed, let agreed = confirmed.references, Set(graph.references(to: Set(removed))) != agreed {
+                // Compared as lists (sorted, so a field holding one key twice counts twice).
+                if let confirmed, let agreed = confirmed.references, graph.references(to: Set(removed)) != agreed {
                     throw CommandFailure(
                         .busy, "the references to drop changed while you were asked: another process wrote the file; "
                             + "nothing removed; run rm again")
@@ -114,7 +115,7 @@ extension GQLCache.Remove {
     private func confirmGraphRemoval(
         store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
         context: CommandContext
-    ) throws -> (keys: [CacheKey], references: Set<ReferenceLocation>?)? {
+    ) throws -> (keys: [CacheKey], references: [ReferenceLocation]?)? {
         let asksAlways = !typenames.isEmpty || cascade || match != nil
         guard !force, asksAlways || context.confirmsEveryRemoval else { return nil }
         guard context.canAskQuestions else {
@@ -123,7 +124,7 @@ extension GQLCache.Remove {
         let (keys, references) = try store.read { tx in
             let graph = try tx.graph()
             let keys = try selection(tx, graph)
-            return (keys, cleanReferences ? Set(graph.references(to: Set(keys))) : nil)
+            return (keys, cleanReferences ? graph.references(to: Set(keys)) : nil)
         }
         guard !keys.isEmpty else { return (keys, references) }
         let shown = keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
