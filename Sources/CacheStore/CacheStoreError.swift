@@ -10,6 +10,10 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     public enum NotACacheReason: Equatable, Sendable {
         case empty
         case notSQLite(looksLikeText: Bool)
+        /// Begins as an SQLite database, whole header and all, but SQLite
+        /// refuses it: a damaged header, a newer file format, or an
+        /// encrypted database that keeps its header plain (SQLCipher).
+        case sqliteRefuses
         case noTables
         case noRecordsTable(tables: [String])
         case unexpectedColumns([String])
@@ -135,6 +139,9 @@ extension CacheStoreError.NotACacheReason {
             return "not an Apollo iOS cache: the file is empty (0 bytes)"
         case .notSQLite(let looksLikeText):
             return "not an Apollo iOS cache: not an SQLite database (\(looksLikeText ? "it looks like a text file" : "unknown binary data"))"
+        case .sqliteRefuses:
+            return "not an Apollo iOS cache that can be read: the file begins as an SQLite database, but SQLite refuses it "
+                + "(file is not a database): its header is damaged, or it is encrypted or of a newer SQLite format"
         case .noTables:
             return "not an Apollo iOS cache: an SQLite database with no tables"
         case .noRecordsTable(let tables):

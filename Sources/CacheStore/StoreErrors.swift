@@ -23,15 +23,16 @@ enum StoreErrors {
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:
-            // A file that begins as SQLite's do, yet SQLite refuses: a damaged
-            // database, not some other kind of file.
+            // A file that begins as SQLite's do, yet SQLite refuses: cut
+            // short inside its header, a damaged database; with the whole
+            // header, maybe a damaged one, maybe one this SQLite cannot read
+            // (encrypted, a newer format), which is not to be called damaged.
             guard FileProbe.isSQLiteFile(atPath: FileProbe.resolved(path)), let size = FileProbe.signature(path)?.size else {
                 return .notACacheFile(path: path, reason: .notSQLite(looksLikeText: false))
             }
-            let finding = size < 100
-                ? "the file is cut short: \(size) bytes, less than the 100 bytes of the header"
-                : "its 100-byte header is damaged"
-            return .corrupt(path: path, message: "\(error.message ?? "file is not a database"); \(finding)")
+            guard size < 100 else { return .notACacheFile(path: path, reason: .sqliteRefuses) }
+            return .corrupt(path: path, message: "\(error.message ?? "file is not a database"); "
+                + "the file is cut short: \(size) bytes, less than the 100 bytes of the header")
         case .SQLITE_CORRUPT:
             var message = error.message ?? "malformed"
             if let cut = FileProbe.truncation(path) {

@@ -155,9 +155,11 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(info.stderr.contains(cut), info.stderr)
     }
 
-    /// A file that begins as SQLite's do but that SQLite refuses is a
-    /// damaged database (exit 5), not "not an SQLite database" (exit 3).
-    func testAFileWithTheSQLiteMagicThatSQLiteRefusesIsCalledDamaged() throws {
+    /// A file that begins as SQLite's do but that SQLite refuses is not
+    /// called "not an SQLite database": cut short inside its header it is
+    /// damaged (exit 5); with the whole header it may be damaged, encrypted
+    /// or newer, and is said to be any of those (exit 3), never to delete.
+    func testAFileWithTheSQLiteMagicThatSQLiteRefusesIsNamedForWhatItMayBe() throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: try copyOfFixture("starwars.sqlite")))
         let short = path("short.sqlite")
         try whole.prefix(16).write(to: URL(fileURLWithPath: short))
@@ -165,13 +167,15 @@ final class DamagedFileCommandTests: CommandTestCase {
         badHeader[16] = 0; badHeader[17] = 3  // a page size of 3 bytes
         let damaged = path("header.sqlite")
         try badHeader.write(to: URL(fileURLWithPath: damaged))
-        for (file, finding) in [(short, "the file is cut short: 16 bytes, less than the 100 bytes of the header"),
-                                (damaged, "its 100-byte header is damaged")] {
-            let keys = gqlcache("keys", file)
-            XCTAssertEqual(keys.status, ExitStatus.io, keys.stderr)
-            XCTAssertEqual(keys.stderr, "gqlcache: \(file): the database file is corrupt (SQLite: file is not a database; \(finding))\n")
-            XCTAssertEqual(gqlcache("doctor", file).status, ExitStatus.io)
-        }
+        let keys = gqlcache("keys", short)
+        XCTAssertEqual(keys.status, ExitStatus.io, keys.stderr)
+        XCTAssertEqual(keys.stderr, "gqlcache: \(short): the database file is corrupt (SQLite: file is not a database; "
+            + "the file is cut short: 16 bytes, less than the 100 bytes of the header)\n")
+        XCTAssertEqual(gqlcache("doctor", short).status, ExitStatus.io)
+        let refused = gqlcache("doctor", damaged)
+        XCTAssertEqual(refused.status, ExitStatus.notACache, refused.stderr)
+        XCTAssertEqual(refused.stderr, "gqlcache: \(damaged): not an Apollo iOS cache that can be read: the file begins as an SQLite "
+            + "database, but SQLite refuses it (file is not a database): its header is damaged, or it is encrypted or of a newer SQLite format\n")
         let text = path("text.sqlite")
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))
         XCTAssertEqual(gqlcache("keys", text).status, ExitStatus.notACache)
