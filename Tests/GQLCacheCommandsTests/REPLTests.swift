@@ -218,6 +218,10 @@ final class REPLTests: CommandTestCase {
         let dash = try repl(cache, ["cd -- -", "pwd", "open \(cache)", "cd -"])
         XCTAssertEqual(dash.stdout, "QUERY_ROOT → -\nopened \(cache)\n")
         XCTAssertEqual(dash.stderr, "gqlcache: cd -: no move yet to go back on\n", "another file starts afresh")
+        // A record removed since is left, as before any command.
+        let removed = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "cd /", "rm Human:1000 --force", "cd -", "pwd"])
+        XCTAssertTrue(removed.stderr.hasSuffix("gqlcache: Human:1000 is gone; now at Droid:2001\n"), removed.stderr)
+        XCTAssertTrue(removed.stdout.hasSuffix("QUERY_ROOT → Droid:2001\n"), removed.stdout)
     }
 
     /// `cd ../..` goes back as many records, as in a shell, and stops at QUERY_ROOT.

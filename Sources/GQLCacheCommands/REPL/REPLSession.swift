@@ -536,8 +536,10 @@ public final class REPLSession {
                 return .notFound
             }
             move(to: previous)
+            // Records removed since are left, and the move said, as before any command.
+            let moved = (try? dropRemovedRecordsFromTrail()) ?? false
             // As a shell's 'cd -', which says where it went.
-            context.print(current.display)
+            if !moved { context.print(current.display) }
             return .success
         }
         // `cd ../..`, as in a shell: back as many records (no further than QUERY_ROOT).
