@@ -74,21 +74,22 @@ enum FormatDetector {
         guard !tables.isEmpty else { throw refuse(.noTables) }
         // SQLite folds the case of ASCII letters in names, so Apollo's SQL
         // (`FROM records`, `key`) finds a table "Records" or a column "KEY".
-        guard tables.contains(where: { $0.lowercased() == "records" }) else { throw refuse(.noRecordsTable(tables: tables)) }
+        guard tables.contains(where: { asciiLowercased($0) == "records" }) else { throw refuse(.noRecordsTable(tables: tables)) }
 
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(records)")
-        let names: [String] = columns.map { ($0["name"] as String).lowercased() }
-        if tables.contains(where: { $0.lowercased() == "schema_metadata" }) || (names.contains("cache_key") && names.contains("field_name")) {
+        let declaredNames: [String] = columns.map { $0["name"] }
+        let names = declaredNames.map(asciiLowercased)
+        if tables.contains(where: { asciiLowercased($0) == "schema_metadata" }) || (names.contains("cache_key") && names.contains("field_name")) {
             throw refuse(.apollo3PerFieldLayout)
         }
         guard Set(names) == ["_id", "key", "record"], names.count == 3 else {
-            throw refuse(.unexpectedColumns(names))
+            throw refuse(.unexpectedColumns(declaredNames))
         }
         // Both DDL variants make _id the table's row id (INTEGER PRIMARY KEY);
         // passes over the table go in _id order and take rows out of it as
         // damage. A WITHOUT ROWID table, or a primary key of another type,
         // has an index for its key (origin 'pk'); a rowid alias has none.
-        let idIsRowID = columns.contains { ($0["name"] as String).lowercased() == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
+        let idIsRowID = columns.contains { asciiLowercased($0["name"]) == "_id" && $0["pk"] == 1 && ($0["type"] as String?)?.uppercased() == "INTEGER" }
             && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
         let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
         guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
@@ -98,7 +99,7 @@ enum FormatDetector {
         var keyCollations: [String] = []
         for index in uniqueIndexes {
             let keyColumns = try Row.fetchAll(db, sql: "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1", arguments: [index])
-            if keyColumns.count == 1, (keyColumns[0]["name"] as String?)?.lowercased() == "key" { keyCollations.append(keyColumns[0]["coll"] ?? "BINARY") }
+            if keyColumns.count == 1, (keyColumns[0]["name"] as String?).map(asciiLowercased) == "key" { keyCollations.append(keyColumns[0]["coll"] ?? "BINARY") }
         }
         guard !keyCollations.isEmpty else { throw refuse(.keyNotUnique) }
         // Apollo's keys are told apart byte by byte: a column or index that
@@ -108,10 +109,16 @@ enum FormatDetector {
         for collation in [columnCollation] + keyCollations where collation.uppercased() != "BINARY" {
             throw refuse(.keyCollation(collation))
         }
-        let keyIsNotNull = columns.contains { ($0["name"] as String).lowercased() == "key" && $0["notnull"] == 1 }
+        let keyIsNotNull = columns.contains { asciiLowercased($0["name"]) == "key" && $0["notnull"] == 1 }
         let hasLegacyIndex = try Bool.fetchOne(
             db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key' COLLATE NOCASE") ?? false
         return ApolloIOSSQLiteFormat(ddl: (keyIsNotNull || hasLegacyIndex) ? .legacy : .current)
+    }
+
+    /// `name` with A-Z as a-z and nothing else changed, as SQLite folds
+    /// names (a Kelvin sign is no K to it).
+    private static func asciiLowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// The collation a column of `records` compares with, as declared

@@ -249,6 +249,10 @@ final class FormatDetectionTests: XCTestCase {
         try store.write { tx in try tx.merge([Record(key: "A:1", fields: ["b": .int(2)])]) }
         XCTAssertEqual(try store.read { tx in try tx.record(for: "QUERY_ROOT")?.fields["a"] }, .int(1))
         XCTAssertEqual(try SQLiteShell.run(path, "SELECT record FROM records WHERE key = 'A:1'"), #"{"b":2}"# + "\n")
+        // SQLite folds ASCII only: a Kelvin sign is no K, and the column is named as declared.
+        let kelvin = directory.path("kelvin.sqlite")
+        try SQLiteShell.run(kelvin, "CREATE TABLE records(_id INTEGER PRIMARY KEY, \"\u{212A}ey\" TEXT UNIQUE, record TEXT)")
+        try assertRefused(kelvin, in: directory, expected: .notACacheFile(path: kelvin, reason: .unexpectedColumns(["_id", "\u{212A}ey", "record"])))
     }
 
     func testTheApollo3PerFieldLayoutIsRecognisedAndRefused() throws {
