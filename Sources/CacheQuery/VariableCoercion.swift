@@ -66,8 +66,10 @@ struct VariableCoercion {
         case ("Float", .float): return value
         case ("String", .string), ("ID", .string): return value
         case ("ID", .int(let number)): return .string(String(number))
-        // JSON has one kind of number: 1000.0 is the integer 1000, which an ID takes, as an Int does.
-        case ("ID", .float(let number)) where number == number.rounded() && abs(number) < 9.2e18: return .string(String(Int64(number)))
+        // JSON has one kind of number: 1000.0 is the integer 1000, which an ID takes, as an Int does;
+        // but only up to 2^53, past which a Double no longer holds every integer, and the ID would be another.
+        case ("ID", .float(let number)) where number == number.rounded() && abs(number) <= 9_007_199_254_740_992:
+            return .string(String(Int64(number)))
         case ("Boolean", .boolean): return value
         case ("Int", _), ("Float", _), ("String", _), ("ID", _), ("Boolean", _): throw mismatch()
         default: break
