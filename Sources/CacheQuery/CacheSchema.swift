@@ -368,7 +368,8 @@ extension CacheSchema {
     /// The value as Apollo's generated model reads it from the cache: a
     /// String or ID field decodes a number as its text (`5` → `"5"`,
     /// `1.5` → `"1.5"`, a whole `5.0` → `"5"`, as Swift's NSNumber casts
-    /// it), also inside lists. Any other value is as stored.
+    /// it), also inside lists, and an Int field a whole `5.0` as the
+    /// integer 5 (NSNumber's intValue). Any other value is as stored.
     func readByApollo(_ value: FieldValue, type: OutputType) -> FieldValue {
         switch (type, value) {
         case (.nonNull(let inner), _): return readByApollo(value, type: inner)
@@ -377,6 +378,8 @@ extension CacheSchema {
         case (.named("String", _), .double(let number)), (.named("ID", _), .double(let number)):
             if number.rounded() == number, abs(number) < 9.2e18 { return .string(String(Int64(number))) }
             return .string(String(number))
+        // leafProblem lets only a whole one within Int64 through.
+        case (.named("Int", _), .double(let number)) where number.rounded() == number && abs(number) < 9.2e18: return .int(Int64(number))
         default: return value
         }
     }

@@ -205,6 +205,21 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema).status, .damagedRecord, "a Boolean is no String")
     }
 
+    /// Apollo's Int decodes a number by NSNumber's intValue: a whole 5.0
+    /// in an Int field reads as 5 with a schema; a fraction stays a type
+    /// error, and without a schema the value is as stored.
+    func testWithASchemaAWholeNumberWrittenWithAFractionInAnIntFieldReadsAsAnInteger() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 5.0) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let query = "{ reviews(episode: JEDI, first: 2) { stars } }"
+        let typed = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
+        XCTAssertEqual(typed.stdout, #"{"reviews":[{"stars":5},{"stars":3}]}"# + "\n", typed.stderr)
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--format", "json").stdout, #"{"reviews":[{"stars":5.0},{"stars":3}]}"# + "\n")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 4.5) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema).status, .damagedRecord)
+    }
+
     func testRepeatedSchemaFilesMakeOneSchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let starwars = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
