@@ -113,6 +113,8 @@ public enum ApolloClientForm {
             return members.map { ($0.name, $0.value) }
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
+        } catch let repeated as JSONReader.RepeatedMember {
+            throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
         }
     }
 

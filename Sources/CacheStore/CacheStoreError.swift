@@ -69,6 +69,8 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     /// Damaged records may hold references nobody can read, so what is
     /// reachable (for gc --unreachable, rm --cascade) cannot be told.
     case reachabilityUnknown(path: String, damaged: [CacheKey])
+    /// Input to import gives an object one member twice; `offset` in its text.
+    case repeatedMember(offset: Int, name: String)
     /// No root record: every record would count as unreachable.
     case noRootRecord(path: String)
     /// A record to write has a key with a NUL character, which SQLite's text
@@ -121,6 +123,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "a transaction was used after its closure returned"
         case .interrupted(let path):
             return "\(path): interrupted; nothing was changed"
+        case .repeatedMember(_, let name):
+            return "the member \(JSONWriter.quoted(name, asStored: false)) is given twice (or in two spellings of one character), "
+                + "and which value is meant cannot be told"
         case .reachabilityUnknown(let path, let damaged):
             let shown = damaged.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (damaged.count > 3 ? ", …" : "")
             return "\(path): cannot tell which records are reachable: \(damaged.count) damaged record\(damaged.count == 1 ? "" : "s") (\(shown)) "

@@ -9,6 +9,13 @@ struct JSONReader {
         let message: String
     }
 
+    /// An object gives one member twice (see ``refusesRepeatedMembers``);
+    /// `offset`: just after the second's name.
+    struct RepeatedMember: Error, Equatable {
+        let offset: Int
+        let name: String
+    }
+
     /// The text is JSON, or starts like it, but not a JSON object.
     struct NotAnObject: Error, Equatable {
         let kind: String
@@ -36,10 +43,13 @@ struct JSONReader {
     /// the same bytes (é composed and decomposed), or even the same bytes,
     /// stay apart, where a dictionary would fold them into one. Nil when
     /// the text is JSON but not an object.
+    /// Inside the members' values, an object that gives one member twice
+    /// is refused (see ``refusesRepeatedMembers``).
     static func parseMemberList(_ text: String) throws -> [(name: String, value: FieldValue)]? {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
+            reader.refusesRepeatedMembers = true
             reader.skipWhitespace()
             guard reader.peek() == UInt8(ascii: "{") else {
                 _ = try reader.parseValue(depth: 0)
@@ -113,10 +123,11 @@ struct JSONReader {
     /// `wrapperLevels`: how many levels of nesting wrap a record in the
     /// text (one for a JSON Lines line), which the limit does not count,
     /// so that a line holds any record a cache file can.
-    static func parseValue(_ text: String, wrapperLevels: Int = 0) throws -> FieldValue {
+    static func parseValue(_ text: String, wrapperLevels: Int = 0, refusingRepeatedMembers: Bool = false) throws -> FieldValue {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
+            reader.refusesRepeatedMembers = refusingRepeatedMembers
             let value = try reader.parseValue(depth: -wrapperLevels)
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
@@ -126,6 +137,11 @@ struct JSONReader {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// An object that gives one member twice (or two names Swift takes for
+    /// one: é composed and decomposed) is refused, not folded into its
+    /// last: for input to import, where which one is meant cannot be told.
+    /// A stored record is read as SQLite and Apollo read it, the last winning.
+    var refusesRepeatedMembers = false
     /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
     /// accepts the store decodes too.
     private static let maximumDepth = 2000
@@ -232,6 +248,7 @@ struct JSONReader {
             }
             try expect(UInt8(ascii: ":"))
             if let wanted {
+                if refusesRepeatedMembers, members[wanted] != nil { throw RepeatedMember(offset: index, name: wanted) }
                 members[wanted] = try parseValue(depth: depth + 1)
             } else {
                 try skipValue(depth: depth + 1)

@@ -66,9 +66,11 @@ public enum RecordLine {
     public static func record(fromLine line: String) throws -> Record {
         let value: FieldValue
         do {
-            value = try JSONReader.parseValue(line, wrapperLevels: 1)
+            value = try JSONReader.parseValue(line, wrapperLevels: 1, refusingRepeatedMembers: true)
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
+        } catch let repeated as JSONReader.RepeatedMember {
+            throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
         }
         if case .object(let members) = value, members.count == 1, case .string(let key)? = members["key"] {
             throw CacheStoreError.cannotConvert(message: #"the line of '\#(key)' has no "record"; a line is {"key": "…", "record": {…}}"#)

@@ -495,6 +495,27 @@ final class ExportImportCommandTests: CommandTestCase {
 
     /// `write` refuses a number beyond a Double (Apollo's JSONSerialization
     /// cannot write infinity); import did store it, as 1e999.
+    /// An object that gives one member twice (the line's own "key" or
+    /// "record", a field, a __ref) is refused, not folded into its last:
+    /// which value is meant cannot be told. Entity IDs given twice are
+    /// merged in order, as documented.
+    func testImportRefusesAMemberGivenTwiceNamingTheLineAndColumn() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        for (input, place, member) in [
+            (#"{"key":"A:1","key":"A:2","record":{"x":1}}"#, "1:20", "key"),
+            (#"{"key":"A:1","record":{"x":1},"record":{"y":2}}"#, "1:40", "record"),
+            ("{\"key\":\"A:1\",\"record\":{\"x\":1}}\n{\"key\":\"U:1\",\"record\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "2:41", "cafe\u{301}"),
+            (#"{"ROOT_QUERY":{"viewer":{"__ref":"User:1","__ref":"User:2"}}}"#, "1:51", "__ref"),
+        ] {
+            let result = gqlcache(arguments: ["import", cache, "-"], input: input)
+            XCTAssertEqual(result.status, .usage, input)
+            XCTAssertEqual(result.stderr, "gqlcache: standard input:\(place): the member \"\(member)\" is given twice (or in two spellings "
+                + "of one character), and which value is meant cannot be told; nothing imported\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testImportRefusesANumberTooLargeForADouble() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: cache))

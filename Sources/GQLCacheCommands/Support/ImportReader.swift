@@ -84,6 +84,10 @@ final class ImportReader {
                 throw CommandFailure(
                     .usage, "\(name):\(line.number):\(column): not JSON: \(message) (a JSON Lines export has one record per line); nothing imported")
             } catch let error as CacheStoreError {
+                if case .repeatedMember(let offset, _) = error {
+                    let column = SourcePlace(utf8Offset: offset, in: line.text).column
+                    throw CommandFailure(.usage, "\(name):\(line.number):\(column): \(error); nothing imported")
+                }
                 throw CommandFailure(.usage, "\(name):\(line.number): \(error) (a JSON Lines export has one record per line); nothing imported")
             }
             if record.key.rawValue.isEmpty {
@@ -128,6 +132,10 @@ final class ImportReader {
                 let place = SourcePlace(utf8Offset: offset, in: text)
                 throw CommandFailure(
                     .usage, "\(name):\(place.line):\(place.column): not JSON: \(message) (read as Apollo Client's extract() object); nothing imported")
+            } catch CacheStoreError.repeatedMember(let offset, let member) {
+                let place = SourcePlace(utf8Offset: offset, in: text)
+                throw CommandFailure(
+                    .usage, "\(name):\(place.line):\(place.column): \(CacheStoreError.repeatedMember(offset: offset, name: member)); nothing imported")
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
             }
