@@ -690,6 +690,17 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))
     }
 
+    /// A dry run shows each value as import would store it (a whole 4.0
+    /// as 4, 1E5 as 100000), which is what diff shows afterwards.
+    func testADryRunShowsNumbersAsTheyWouldBeStored() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let line = #"{"key":"User:1","record":{"c":1E5,"e":4.0,"f":1.10}}"#
+        let dryRun = gqlcache("import", cache, "-", "--dry-run", input: line)
+        XCTAssertEqual(dryRun.lines.prefix(4), ["User:1 (new record)", "  + c: 100000", "  + e: 4", "  + f: 1.1"])
+        XCTAssertEqual(gqlcache("import", cache, "-", "-q", input: line).status, .success)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'User:1'"), #"{"c":100000,"e":4,"f":1.1}"#)
+    }
+
     /// A key given twice, in two batches of 1,000 lines: the second line is
     /// merged over the first, in a dry run as in the import, and the record
     /// is counted once, against the file as it was: added, not added and

@@ -118,7 +118,7 @@ struct ImportMerge {
             let fields = Self.changedFields(state.original, state.merged)
             return RecordChanges.RecordChange(
                 key: key, isNew: state.original == nil,
-                fields: fields.map { RecordChanges.FieldChange(field: $0, before: state.original?.fields[$0], after: state.merged.fields[$0]!) })
+                fields: fields.map { RecordChanges.FieldChange(field: $0, before: state.original?.fields[$0], after: state.merged.fields[$0]!.asStored) })
         }
     }
 
