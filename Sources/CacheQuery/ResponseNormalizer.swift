@@ -774,6 +774,9 @@ private struct Pass {
             return "the number is too large for a Double; Apollo cannot store it"
         case .number(let text) where Double(text)?.isFinite != true:
             return "the number is too large for a Double; Apollo cannot store it"
+        // Kept as written only when it is no 0 yet reads as 0 (1e-400).
+        case .number(let text) where Double(text) == 0:
+            return "the number is too small for a Double (it reads as 0); Apollo cannot store it"
         case .list(let elements):
             return elements.lazy.compactMap(unstorableProblem).first
         case .object(let members):

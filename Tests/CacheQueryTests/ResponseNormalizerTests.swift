@@ -277,6 +277,8 @@ final class ResponseNormalizerTests: XCTestCase {
              "cannot write human.mass: the number is too large for a Double; Apollo cannot store it"),
             (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"tags":[-1e999]}}]}"#,
              "cannot write reviews.0.meta: the number is too large for a Double; Apollo cannot store it"),
+            (#"{ human(id: "1") { mass } }"#, #"{"human":{"__typename":"Human","mass":-1e-400}}"#,
+             "cannot write human.mass: the number is too small for a Double (it reads as 0); Apollo cannot store it"),
             (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"$reference":"Human:1000"}}]}"#,
              "cannot write reviews.0.meta: an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
             (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"a":[{"$reference":"X","b":1}]}}]}"#,
@@ -290,5 +292,6 @@ final class ResponseNormalizerTests: XCTestCase {
             }
         }
         XCTAssertNoThrow(try normalize(#"{ human(id: "1") { mass } }"#, data: #"{"human":{"__typename":"Human","mass":1e300}}"#))
+        XCTAssertNoThrow(try normalize(#"{ human(id: "1") { mass } }"#, data: #"{"human":{"__typename":"Human","mass":0e-400}}"#))
     }
 }

@@ -157,17 +157,26 @@ final class ImportReader {
     /// JSONSerialization cannot write: `write` refuses it, and so does
     /// import, rather than store what Apollo could not read.
     private static func unstorableNumber(in record: Record) -> String? {
-        func holdsInfinity(_ value: FieldValue) -> Bool {
+        // Beyond a Double either way: too large (infinity), or too small
+        // (1e-400, which is no 0 as written, but reads as 0). An integer
+        // beyond 64 bits is kept exactly, as documented.
+        func beyondADouble(_ value: FieldValue, tooSmall: Bool) -> Bool {
             switch value {
-            case .double(let number): return !number.isFinite
-            case .number(let text): return Double(text)?.isFinite != true
-            case .list(let elements): return elements.contains(where: holdsInfinity)
-            case .object(let members): return members.values.contains(where: holdsInfinity)
+            case .double(let number): return !tooSmall && !number.isFinite
+            case .number(let text):
+                guard let number = Double(text) else { return !tooSmall }
+                return tooSmall ? number == 0 && text.contains(where: { "123456789".contains($0) }) : !number.isFinite
+            case .list(let elements): return elements.contains { beyondADouble($0, tooSmall: tooSmall) }
+            case .object(let members): return members.values.contains { beyondADouble($0, tooSmall: tooSmall) }
             case .null, .bool, .int, .string, .reference: return false
             }
         }
-        guard let field = record.fields.keys.sorted().first(where: { holdsInfinity(record.fields[$0]!) }) else { return nil }
-        return "field '\(field)' of '\(record.key.rawValue)' holds a number too large for a Double, which Apollo cannot store; nothing imported"
+        for tooSmall in [false, true] {
+            guard let field = record.fields.keys.sorted().first(where: { beyondADouble(record.fields[$0]!, tooSmall: tooSmall) }) else { continue }
+            return "field '\(field)' of '\(record.key.rawValue)' holds a number too \(tooSmall ? "small" : "large") for a Double"
+                + "\(tooSmall ? " (it reads as 0)" : ""), which Apollo cannot store; nothing imported"
+        }
+        return nil
     }
 
     private static func nulMessage(_ key: CacheKey) -> String {
