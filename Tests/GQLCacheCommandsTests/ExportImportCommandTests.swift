@@ -38,6 +38,12 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(run.status, 5)
         XCTAssertEqual(run.stderr, "gqlcache: standard input: cannot be read (Bad file descriptor)\n")
         XCTAssertEqual(try bytes(cache), before)
+        // Standard input is spooled to a file in TMPDIR's folder: one that is missing is named.
+        let noFolder = try runProgram("/bin/sh", ["-c", "echo '{}' | TMPDIR=/nonexistent-tmp \"$0\" import \"$1\" -", builtBinary, cache])
+        XCTAssertEqual(noFolder.status, 5)
+        XCTAssertEqual(noFolder.stderr, "gqlcache: standard input: cannot make a temporary copy in /nonexistent-tmp (No such file or directory); "
+            + "TMPDIR names the folder\n")
+        XCTAssertEqual(try bytes(cache), before)
         let closedOutput = try runProgram("/bin/sh", ["-c", "\"$0\" keys \"$1\" >&-", builtBinary, cache])
         XCTAssertEqual(closedOutput.status, 5)
         XCTAssertEqual(closedOutput.stderr, "gqlcache: cannot write to standard output (Bad file descriptor)\n")

@@ -108,10 +108,14 @@ final class FileLines: LineSource {
     /// waits for its reader, keeps it open. The file is unlinked at once:
     /// nothing stays behind, however the process ends.
     static func spoolingStandardInput(_ input: LineSource) throws -> FileLines {
-        var template = Array((NSTemporaryDirectory() + "/gqlcache-input.XXXXXX").utf8CString)
+        var folder = NSTemporaryDirectory()
+        if folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        var template = Array((folder + "/gqlcache-input.XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw CommandFailure(.io, "standard input: cannot make a temporary copy (\(String(cString: strerror(errno))))")
+            // Named with the folder, which TMPDIR chooses.
+            throw CommandFailure(
+                .io, "standard input: cannot make a temporary copy in \(folder) (\(String(cString: strerror(errno)))); TMPDIR names the folder")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         guard let file = fdopen(descriptor, "w+") else {
