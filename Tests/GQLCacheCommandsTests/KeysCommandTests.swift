@@ -34,11 +34,11 @@ final class KeysCommandTests: CommandTestCase {
         let cases: [([String], String)] = [
             (["keys", cache, "Zork"], "no key matches apollo pattern 'Zork' in \(cache)"),
             (["rm", cache, "--match", "Zork", "--force"], "no key matches apollo pattern 'Zork' in \(cache)"),
-            (["keys", cache, "--type", "Zork"], "no record has __typename 'Zork' in \(cache)"),
-            (["rm", cache, "--type", "Zork", "--force"], "no record has __typename 'Zork' in \(cache)"),
+            (["keys", cache, "--type", "Zork"], "no record has __typename 'Zork' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship"),
+            (["rm", cache, "--type", "Zork", "--force"], "no record has __typename 'Zork' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship"),
             (["keys", cache, "Human", "--type", "Droid"], "no key matches apollo pattern 'Human' with __typename 'Droid' in \(cache)"),
-            (["keys", cache, "--type", "Zork", "--type", "Ewok"], "no record has __typename 'Zork' or 'Ewok' in \(cache)"),
-            (["rm", cache, "--type", "Zork", "--type", "Ewok", "--force"], "no record has __typename 'Zork' or 'Ewok' in \(cache)"),
+            (["keys", cache, "--type", "Zork", "--type", "Ewok"], "no record has __typename 'Zork' or 'Ewok' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship"),
+            (["rm", cache, "--type", "Zork", "--type", "Ewok", "--force"], "no record has __typename 'Zork' or 'Ewok' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship"),
             (["grep", cache, "Zork"], "no field value contains 'Zork' in \(cache)"),
         ]
         assertEachFails(cases, with: .notFound)
@@ -67,6 +67,17 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 10, "nothing was removed")
     }
 
+    /// Type names are short: a name 3 edits away ('Nope', 'Post') is no
+    /// suggestion; with none near, the file's few types are named instead.
+    func testAnAbsentTypenameFarFromEveryTypeListsTheFilesTypes() throws {
+        let cache = try makeCache("types.sqlite", [
+            Record(key: "Post:1", fields: ["__typename": .string("Post")]), Record(key: "User:1", fields: ["__typename": .string("User")]),
+        ])
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Nope").stderr,
+                       "gqlcache: no record has __typename 'Nope' in \(cache); the file's typenames: Post, User\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Usr").stderr, "gqlcache: no record has __typename 'Usr' in \(cache); nearest typenames: User\n")
+    }
+
     /// Of several --type names, one the file lacks is named on standard
     /// error after the others' keys (a typo the listing would hide), with
     /// exit status 1, as rm --type names it.
@@ -80,7 +91,7 @@ final class KeysCommandTests: CommandTestCase {
         let counted = gqlcache("keys", cache, "--type", "Droid", "--type", "Human", "--type", "Ewok", "--count")
         XCTAssertEqual(counted.stdout, "3\n")
         XCTAssertEqual(counted.status, .notFound)
-        XCTAssertEqual(counted.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache)\n")
+        XCTAssertEqual(counted.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship\n")
 
         let patterned = gqlcache("keys", cache, "Human:%", "--type", "Human", "--type", "Droid", "--limit", "1")
         XCTAssertEqual(patterned.lines, ["Human:1000"])

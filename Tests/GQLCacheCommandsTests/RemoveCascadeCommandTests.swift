@@ -117,7 +117,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Human", "--type", "Starship", "--type", "Wookiee", "--force", "--format", "json")
         XCTAssertEqual(result.status, .notFound, "Wookiee has no record")
-        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache); the file's typenames: Droid, FriendsConnection, Review\n")
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document["keys"] as? [String], ["Human:1000", "Human:1002", "Starship:3001"])
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") || $0.hasPrefix("Starship:") }, [])
@@ -164,7 +164,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
             """)
         let removal = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(removal.status, .notFound, removal.stdout)
-        XCTAssertEqual(removal.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
+        XCTAssertEqual(removal.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'blob'"), "1", "the row is still there")
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
         for mode in ["apollo", "literal", "glob", "regex"] {
@@ -205,7 +205,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")
         XCTAssertEqual(result.status, .notFound)
-        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache)\n")
+        XCTAssertEqual(result.stderr, "gqlcache: no record has __typename 'Wookiee' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship\n")
         XCTAssertEqual(result.stdout, "", "the error says it all, as for rm --match")
         let json = gqlcache("rm", cache, "--type", "Wookiee", "--force", "--format", "json")
         XCTAssertEqual(json.status, .notFound)
@@ -224,7 +224,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Starship") }, [])
         let dryRun = gqlcache("rm", cache, "--type", "Droid", "--type", "Ewok", "--dry-run")
         XCTAssertEqual(dryRun.status, .notFound)
-        XCTAssertEqual(dryRun.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache)\n")
+        XCTAssertEqual(dryRun.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review\n")
     }
 
     func testCleanReferencesAlsoWorksForPlainKeysAndPatterns() throws {

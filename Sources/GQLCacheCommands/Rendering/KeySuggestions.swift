@@ -5,10 +5,13 @@ enum KeySuggestions {
     /// The closest `limit` candidates by edit distance; keys equal but for
     /// case, when there are any, alone. Candidates too far away to be a typo
     /// are dropped.
-    static func nearest(to key: CacheKey, among candidates: [CacheKey], limit: Int = 3) -> [CacheKey] {
+    /// `closeness`: the largest edit distance taken, at least (3 by default, for
+    /// keys, which share long prefixes; type names are short, and 3 edits
+    /// would make `Nope` one of `Post`).
+    static func nearest(to key: CacheKey, among candidates: [CacheKey], limit: Int = 3, closeness: Int = 3) -> [CacheKey] {
         let target = Array(key.rawValue.unicodeScalars)
         let lowered = key.rawValue.lowercased()
-        let threshold = max(3, target.count / 3)
+        let threshold = max(closeness, target.count / 3)
         var scored: [(CacheKey, Int)] = []
         for candidate in Set(candidates) where candidate != key {
             let distance = candidate.rawValue.lowercased() == lowered
@@ -71,14 +74,21 @@ enum KeySuggestions {
     /// the message (a scan of the records), so only when nothing matched.
     static func typenameNotFoundMessage(_ asked: [String], in path: String, held: () -> [String]) -> String {
         let message = "no record has __typename \(OptionTable.choices(asked)) in \(path)"
-        let candidates = held().map { CacheKey($0) }
+        let heldNames = held()
+        let candidates = heldNames.map { CacheKey($0) }
         var nearest: [String] = []
         for name in asked {
-            for candidate in Self.nearest(to: CacheKey(name), among: candidates) where !nearest.contains(candidate.rawValue) {
+            for candidate in Self.nearest(to: CacheKey(name), among: candidates, closeness: 2) where !nearest.contains(candidate.rawValue) {
                 nearest.append(candidate.rawValue)
             }
         }
-        return nearest.isEmpty ? message : message + "; nearest typenames: " + nearest.map(\.shownOnLine).joined(separator: ", ")
+        if nearest.isEmpty {
+            // None close: the file's types, when they are few enough to read.
+            let others = heldNames.filter { !asked.contains($0) }.sorted(by: byteOrder)
+            guard !others.isEmpty, others.count <= 12 else { return message }
+            return message + "; the file's typenames: " + others.map(\.shownOnLine).joined(separator: ", ")
+        }
+        return message + "; nearest typenames: " + nearest.map(\.shownOnLine).joined(separator: ", ")
     }
 
     /// Levenshtein distance over Unicode scalars.
