@@ -414,10 +414,13 @@ final class ExportImportCommandTests: CommandTestCase {
             XCTAssertEqual(result.status, .damagedRecord, "\(dryRun)")
             XCTAssertEqual(
                 result.stderr,
-                "gqlcache: standard input: record 'Bad:(1)' is damaged in \(cache) (a JSON array, not a JSON object), so nothing can be "
+                "gqlcache: standard input:2: record 'Bad:(1)' is damaged in \(cache) (a JSON array, not a JSON object), so nothing can be "
                     + "merged into it; nothing imported (remove it first with: gqlcache rm \(cache) 'Bad:(1)')\n")
             XCTAssertEqual(try bytes(cache), before)
         }
+        // The Apollo Client form is one object: its name alone.
+        let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"Bad:(1)":{"a":1}}"#)
+        XCTAssertTrue(extract.stderr.hasPrefix("gqlcache: standard input: record 'Bad:(1)' is damaged"), extract.stderr)
     }
 
     func testImportRefusesAGraphQLResponseUnlessTheFormIsNamed() throws {

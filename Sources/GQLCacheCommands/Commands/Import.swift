@@ -86,7 +86,7 @@ extension GQLCache {
                         let remove = "gqlcache rm \(HealthRendering.fileWord(file.path)) \(endOfOptions)\(HealthRendering.shellWord(key.rawValue))"
                         throw CommandFailure(
                             .damagedRecord,
-                            "\(reader.name): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "
+                            "\(reader.place(of: key)): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "
                                 + "merged into it; nothing imported (remove it first with: \(remove))")
                     }
                 }

@@ -11,6 +11,14 @@ final class ImportReader {
     let form: ExchangeForm
     private let lines: LineSource
     private var lineNumber = 0
+    /// The line each key of the last batch was first read from (JSON Lines).
+    private var batchLines: [CacheKey: Int] = [:]
+
+    /// Where the last batch gave `key`: `NAME:LINE` for JSON Lines, the
+    /// input's name for the Apollo Client form (one object over many lines).
+    func place(of key: CacheKey) -> String {
+        batchLines[key].map { "\(name):\($0)" } ?? name
+    }
     /// The first non-blank line, read to find the form.
     private var pending: (number: Int, text: String)?
     /// The Apollo Client object's records, once read.
@@ -44,6 +52,7 @@ final class ImportReader {
     /// Up to `size` records, or nil at the end. Throws a usage failure that
     /// names the input and line for input that is not of the form.
     func nextBatch(size: Int) throws -> [Record]? {
+        batchLines.removeAll(keepingCapacity: true)
         switch form {
         case .jsonl: return try nextLines(size: size)
         case .apolloClient: return try nextExtracted(size: size)
@@ -98,6 +107,7 @@ final class ImportReader {
                 throw CommandFailure(.usage, "\(name):\(line.number): \(Self.nulMessage(record.key))")
             }
             if let problem = Self.unstorableNumber(in: record) { throw CommandFailure(.usage, "\(name):\(line.number): \(problem)") }
+            if batchLines[record.key] == nil { batchLines[record.key] = line.number }
             batch.append(record)
         }
         return batch.isEmpty ? nil : batch
