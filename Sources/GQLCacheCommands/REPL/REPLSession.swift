@@ -326,9 +326,7 @@ public final class REPLSession {
     func runCommand(_ words: [String], typedQuery: Bool = false) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
-        if !typedQuery && ["read", "update", "write"].contains(command) && namesItsOwnDocument(words.filter { !["-h", "--help"].contains($0) }) {
-            lastQueryIsNewest = false
-        }
+        if !typedQuery && ["read", "update", "write"].contains(command) && namesADocument(words) { lastQueryIsNewest = false }
         let words = withDocumentsNamedEarlier(words)
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
@@ -370,7 +368,8 @@ public final class REPLSession {
     /// file defines it, or names none and nothing was read from a file
     /// since that query was typed. The two are never read together.
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
-        guard let command = words.first, ["read", "update", "write"].contains(command), !namesItsOwnDocument(words) else { return words }
+        guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
+              !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
         if command == "read", let lastQuery, !words.contains(where: { $0 == "--fragment" || $0.hasPrefix("--fragment=") }),
            let typed = try? QueryDocument.parse([("typed", lastQuery)]) {
             let named = REPLCompleter.positionals(words).first
@@ -388,10 +387,9 @@ public final class REPLSession {
         return words + documentFiles.flatMap { ["--document", $0] }
     }
 
-    private func namesItsOwnDocument(_ words: [String]) -> Bool {
+    private func namesADocument(_ words: [String]) -> Bool {
         words.contains { word in
-            ["--document", "--text", "--apollo-config", "-h", "--help"].contains(word)
-                || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
+            ["--document", "--text", "--apollo-config"].contains(word) || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
         }
     }
 
