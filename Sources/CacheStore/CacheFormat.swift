@@ -116,9 +116,9 @@ enum FormatDetector {
     }
 
     /// `name` with A-Z as a-z and nothing else changed, as SQLite folds
-    /// names (a Kelvin sign is no K to it).
+    /// names (a Kelvin sign is no K to it), and as LIKE folds text.
     private static func asciiLowercased(_ name: String) -> String {
-        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        String(decoding: name.utf8.map(LikeMatcher.foldASCII), as: UTF8.self)
     }
 
     /// The collation a column of `records` compares with, as declared

@@ -24,7 +24,7 @@ extension CacheGraph {
                 var byFolded: [[UInt8]: [CacheKey]] = [:]
                 for entry in hashes[start..<end] {
                     let node = Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF)
-                    byFolded[keyTable.withBytes(node) { $0.map(Self.foldASCII) }, default: []].append(key(node))
+                    byFolded[keyTable.withBytes(node) { $0.map(LikeMatcher.foldASCII) }, default: []].append(key(node))
                 }
                 groups += byFolded.values.filter { $0.count > 1 }.map { $0.sorted() }
             }
@@ -88,7 +88,7 @@ extension CacheGraph {
         } else {
             var shift: UInt64 = 0
             while index < bytes.count {
-                tail |= UInt64(foldASCII(bytes[index])) &<< shift
+                tail |= UInt64(LikeMatcher.foldASCII(bytes[index])) &<< shift
                 shift &+= 8
                 index &+= 1
             }
@@ -99,10 +99,6 @@ extension CacheGraph {
         hash ^= hash &>> 31
         hash = hash &* 0xBF58_476D_1CE4_E5B9
         return hash ^ (hash &>> 29)
-    }
-
-    private static func foldASCII(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// What removing `keys` with their cascade takes: those keys (the ones

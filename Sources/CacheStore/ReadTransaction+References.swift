@@ -16,19 +16,7 @@ extension ReadTransaction {
         damaged: ((CacheKey) -> Void)? = nil
     ) throws -> [ReferenceLocation] {
         var found: [(Int, ReferenceLocation)] = []
-        let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
-        guard !targets.isEmpty else { return [] }
-        let spellings = targets.flatMap { key in
-            Set([key.rawValue, key.rawValue.replacingOccurrences(of: "/", with: "\\/")]).map { Array("\"\($0)\"".utf8) }
-        }
-        let mentioned = damaged.map { damaged in
-            { (key: CacheKey, text: UnsafeBufferPointer<UInt8>) in
-                if spellings.contains(where: { text.firstRange(of: $0) != nil }) { damaged(key) }
-            }
-        }
-        try scanReferences(
-            filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: mentioned
-        ) { found.append((found.count, $0)) }
+        try forEachReference(to: targets, filter: filter, fromTargetsToo: fromTargetsToo, damaged: damaged) { found.append((found.count, $0)) }
         found.sort { lhs, rhs in
             if lhs.1.from != rhs.1.from { return lhs.1.from < rhs.1.from }
             if lhs.1.field != rhs.1.field { return byteOrder(lhs.1.field, rhs.1.field) }
@@ -41,14 +29,25 @@ extension ReadTransaction {
     /// that is not itself in `targets` (any record with `fromTargetsToo`),
     /// in row order, streaming: memory does not grow with the number of
     /// references. After removing `targets` these are exactly the
-    /// references the removal left dangling.
+    /// references the removal left dangling. `damaged`: as for
+    /// ``references(to:filter:fromTargetsToo:damaged:)``.
     public func forEachReference(
         to targets: Set<CacheKey>, filter: ReferenceScanFilter? = nil, fromTargetsToo: Bool = false,
-        _ body: (ReferenceLocation) throws -> Void
+        damaged: ((CacheKey) -> Void)? = nil, _ body: (ReferenceLocation) throws -> Void
     ) throws {
         guard !targets.isEmpty else { return }
         let isTarget = { (key: String) in targets.contains(CacheKey(key)) }
-        try scanReferences(filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: nil, body)
+        // A damaged record is searched for the targets' keys as JSON strings only when asked.
+        let mentioned = damaged.map { damaged in
+            let spellings = targets.flatMap { key in
+                Set([key.rawValue, key.rawValue.replacingOccurrences(of: "/", with: "\\/")]).map { Array("\"\($0)\"".utf8) }
+            }
+            return { (key: CacheKey, text: UnsafeBufferPointer<UInt8>) in
+                if spellings.contains(where: { text.firstRange(of: $0) != nil }) { damaged(key) }
+            }
+        }
+        try scanReferences(
+            filter: filter ?? .everything, skipping: fromTargetsToo ? { _ in false } : isTarget, isTarget: isTarget, damaged: mentioned, body)
     }
 
     /// Reads the records the filter lets through and reports their references
