@@ -770,13 +770,12 @@ private struct Pass {
     static func unstorableProblem(_ value: FieldValue) -> String? {
         let referenceProblem = "an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"
         switch value {
-        case .double(let number) where !number.isFinite:
-            return "the number is too large for a Double; Apollo cannot store it"
-        case .number(let text) where Double(text)?.isFinite != true:
-            return "the number is too large for a Double; Apollo cannot store it"
-        // Kept as written only when it is no 0 yet reads as 0 (1e-400).
-        case .number(let text) where Double(text) == 0:
-            return "the number is too small for a Double (it reads as 0); Apollo cannot store it"
+        case .double, .number:
+            switch value.beyondADouble {
+            case .tooLarge?: return "the number is too large for a Double; Apollo cannot store it"
+            case .tooSmall?: return "the number is too small for a Double (it reads as 0); Apollo cannot store it"
+            case nil: return nil
+            }
         case .list(let elements):
             return elements.lazy.compactMap(unstorableProblem).first
         case .object(let members):
@@ -784,7 +783,7 @@ private struct Pass {
             return members.keys.sorted().lazy.compactMap { unstorableProblem(members[$0]!) }.first
         case .reference:
             return referenceProblem
-        case .null, .bool, .int, .double, .number, .string:
+        case .null, .bool, .int, .string:
             return nil
         }
     }

@@ -29,6 +29,28 @@ public enum FieldValue: Sendable, CustomStringConvertible {
     /// The value as compact JSON, exactly as it is written to the file.
     public var description: String { JSONWriter.string(for: self) }
 
+    /// How a number lies beyond what a Double holds.
+    public enum BeyondADouble: Sendable {
+        /// `1e400`: infinity to a Double, which Apollo's JSON cannot write.
+        case tooLarge
+        /// `1e-400`: no 0 as written, but 0 to a Double.
+        case tooSmall
+    }
+
+    /// For a number a Double cannot hold, which way (nil for any other
+    /// value; lists and objects are not searched). An integer beyond 64
+    /// bits is none: a Double holds it, rounded.
+    public var beyondADouble: BeyondADouble? {
+        switch self {
+        case .double(let number): return number.isFinite ? nil : .tooLarge
+        case .number(let text):
+            guard let number = Double(text), number.isFinite else { return .tooLarge }
+            // Kept as written with the value 0 only when it is no 0 (the reader makes 0e5 a Double).
+            return number == 0 ? .tooSmall : nil
+        case .null, .bool, .int, .string, .reference, .list, .object: return nil
+        }
+    }
+
     /// Every reference inside this value, in list order, depth first.
     public var references: [CacheKey] {
         var found: [CacheKey] = []

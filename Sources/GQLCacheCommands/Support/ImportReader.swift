@@ -170,19 +170,16 @@ final class ImportReader {
         // Beyond a Double either way: too large (infinity), or too small
         // (1e-400, which is no 0 as written, but reads as 0). An integer
         // beyond 64 bits is kept exactly, as documented.
-        func beyondADouble(_ value: FieldValue, tooSmall: Bool) -> Bool {
+        func holds(_ way: FieldValue.BeyondADouble, _ value: FieldValue) -> Bool {
             switch value {
-            case .double(let number): return !tooSmall && !number.isFinite
-            case .number(let text):
-                guard let number = Double(text) else { return !tooSmall }
-                return tooSmall ? number == 0 && text.contains(where: { "123456789".contains($0) }) : !number.isFinite
-            case .list(let elements): return elements.contains { beyondADouble($0, tooSmall: tooSmall) }
-            case .object(let members): return members.values.contains { beyondADouble($0, tooSmall: tooSmall) }
-            case .null, .bool, .int, .string, .reference: return false
+            case .list(let elements): return elements.contains { holds(way, $0) }
+            case .object(let members): return members.values.contains { holds(way, $0) }
+            default: return value.beyondADouble == way
             }
         }
-        for tooSmall in [false, true] {
-            guard let field = record.fields.keys.sorted().first(where: { beyondADouble(record.fields[$0]!, tooSmall: tooSmall) }) else { continue }
+        for way in [FieldValue.BeyondADouble.tooLarge, .tooSmall] {
+            let tooSmall = way == .tooSmall
+            guard let field = record.fields.keys.sorted().first(where: { holds(way, record.fields[$0]!) }) else { continue }
             return "field '\(field)' of '\(record.key.rawValue)' holds a number too \(tooSmall ? "small" : "large") for a Double"
                 + "\(tooSmall ? " (it reads as 0)" : ""), which Apollo cannot store; nothing imported"
         }
