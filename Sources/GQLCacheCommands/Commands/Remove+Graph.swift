@@ -34,16 +34,17 @@ extension GQLCache.Remove {
         // lists them); a removal by type or pattern gives a count (text) or the list (json).
         let listsKeys = typenames.isEmpty && pattern == nil || output.format != .text || dryRun
         let keepAll = output.format != .text || typenames.isEmpty && pattern == nil
-        func outcome(_ keys: [CacheKey], _ graph: CacheGraph, dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
+        // `references`: those to `keys`, from one pass over the graph per transaction.
+        func outcome(_ keys: [CacheKey], _ references: [ReferenceLocation], dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
             var result = RemovalOutcome.with(
-                keys: keys, dryRun: dryRun, dangling: cleaned == nil ? graph.references(to: Set(keys)) : [], keepAll: keepAll,
+                keys: keys, dryRun: dryRun, dangling: cleaned == nil ? references : [], keepAll: keepAll,
                 cleaned: cleaned)
             if !listsKeys { result = RemovalOutcome(count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned) }
             return result
         }
-        func holders(_ graph: CacheGraph, _ removed: [CacheKey]) -> [CacheKey] {
+        func holders(_ references: [ReferenceLocation]) -> [CacheKey] {
             var holders: [CacheKey] = []
-            for reference in graph.references(to: Set(removed)) where holders.last != reference.from { holders.append(reference.from) }
+            for reference in references where holders.last != reference.from { holders.append(reference.from) }
             return holders
         }
         var result: RemovalOutcome
@@ -55,8 +56,9 @@ extension GQLCache.Remove {
             result = try store.read { tx in
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
-                let cleaned = cleanReferences ? try tx.referenceDrops(to: Set(removed), in: holders(graph, removed)) : nil
-                return outcome(removed, graph, dryRun: true, cleaned: cleaned)
+                let references = graph.references(to: Set(removed))
+                let cleaned = cleanReferences ? try tx.referenceDrops(to: Set(removed), in: holders(references)) : nil
+                return outcome(removed, references, dryRun: true, cleaned: cleaned)
             }
         } else {
             store = try writing.openForWriting(file, context)
@@ -70,15 +72,16 @@ extension GQLCache.Remove {
                         .busy, "the records to remove changed while you were asked (\(plural(removed.count, "record")) now, "
                             + "\(confirmed.keys.count) then): another process wrote the file; nothing removed; run rm again")
                 }
+                let references = graph.references(to: Set(removed))
                 // Compared as lists (sorted, so a field holding one key twice counts twice).
-                if let confirmed, let agreed = confirmed.references, graph.references(to: Set(removed)) != agreed {
+                if let confirmed, let agreed = confirmed.references, references != agreed {
                     throw CommandFailure(
                         .busy, "the references to drop changed while you were asked: another process wrote the file; "
                             + "nothing removed; run rm again")
                 }
-                let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(graph, removed)) : nil
+                let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(references)) : nil
                 try tx.removeObjects(forKeys: removed)
-                return outcome(removed, graph, dryRun: false, cleaned: cleaned)
+                return outcome(removed, references, dryRun: false, cleaned: cleaned)
             }
         }
         if !requested.isEmpty { result.missing = neverExisted }
