@@ -111,8 +111,7 @@ public final class ReadlineLineReader: LineReader {
     /// reads the same without them, and a line the same as the one before
     /// it is kept once, as fish and zsh's HIST_IGNORE_DUPS keep it.
     public func addToHistory(_ line: String) {
-        var entry = line
-        while entry.last == " " { entry.removeLast() }
+        var entry = line.trimmingTrailingSpaces()
         if entry != line, (try? ShellWords.split(entry)) != (try? ShellWords.split(line)) { entry = line }
         guard entry != lastEntry else { return }
         lastEntry = entry
