@@ -1,8 +1,12 @@
 import CacheStore
 
 /// How an object written to the cache gets its record key when it has an
-/// identity: `Typename:id`, the values of its key fields joined by `+`,
-/// each with `\` and `+` escaped by a backslash (spec §3).
+/// identity: `Typename:id`, the values of its key fields joined by `+`.
+/// Keyed by the schema's `@typePolicy`, each value has `\` and `+` escaped
+/// by a backslash, as Apollo's generated key does (spec §3); keyed by a
+/// `--key-field`, which stands for the app's `cacheKeyInfo(for:object:)`,
+/// nothing is escaped, as `CacheKeyInfo(jsonValue: object["id"])` escapes
+/// nothing (a base64 id keeps its `+`).
 ///
 /// Key fields come from, in order: the policy's entry for the typename
 /// (`--key-field Human=id`), with a schema the policy's entry for an
@@ -20,6 +24,14 @@ public struct KeyPolicy: Sendable, Equatable {
 
     func keyFields(of typename: String, schema: CacheSchema?) -> [String]? {
         namedKeyFields(of: typename, schema: schema) ?? keyFields["*"]
+    }
+
+    /// Whether the type's key fields are the schema's `@typePolicy`, whose
+    /// values Apollo escapes, rather than a `--key-field` entry.
+    func keyedByTypePolicy(_ typename: String, schema: CacheSchema?) -> Bool {
+        if keyFields[typename] != nil { return false }
+        if let schema, keyFields.keys.contains(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) { return false }
+        return schema?.keyFields(of: typename) != nil
     }
 
     /// The key fields given for the type by name (its own, an abstract
@@ -44,6 +56,7 @@ public struct KeyPolicy: Sendable, Equatable {
     /// The identity key of an object, or nil when it has none.
     func key(for object: [String: FieldValue], typename: String?, schema: CacheSchema?) -> CacheKey? {
         guard let typename, let fields = keyFields(of: typename, schema: schema), !fields.isEmpty else { return nil }
+        let escapes = keyedByTypePolicy(typename, schema: schema)
         var parts: [String] = []
         for field in fields {
             let text: String
@@ -55,7 +68,7 @@ public struct KeyPolicy: Sendable, Equatable {
             case .bool(let value)?: text = value ? "true" : "false"
             default: return nil
             }
-            parts.append(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+"))
+            parts.append(escapes ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+") : text)
         }
         return CacheKey(typename + ":" + parts.joined(separator: "+"))
     }

@@ -144,6 +144,28 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(written[CacheKey(#"Book:1\+2\\3+en"#)]?["title"], .string("T"))
     }
 
+    /// `--key-field` stands for the app's `cacheKeyInfo(for:object:)`, and
+    /// `CacheKeyInfo(jsonValue: object["id"])` escapes nothing: a base64 id
+    /// keeps its `+`, so the object goes back into the record the app wrote.
+    /// A `--key-field` entry wins over the schema's `@typePolicy`, and so
+    /// does not escape either.
+    func testKeyFieldValuesAreNotEscapedAsTheAppsCacheKeyInfoDoesNot() throws {
+        let data = #"{"book":{"__typename":"Book","isbn":"dXNl+Zz==","lang":"a\\b","title":"T"}}"#
+        let written = try normalize(
+            "{ book { __typename isbn lang title } }", data: data, schema: nil, policy: KeyPolicy(keyFields: ["Book": ["isbn"]]))
+        XCTAssertEqual(written[.queryRoot]?["book"], .reference(CacheKey("Book:dXNl+Zz==")))
+        let everyType = try normalize(
+            "{ book { __typename isbn lang title } }", data: data, schema: nil, policy: KeyPolicy(keyFields: ["*": ["isbn", "lang"]]))
+        XCTAssertEqual(everyType[.queryRoot]?["book"], .reference(CacheKey(#"Book:dXNl+Zz==+a\b"#)))
+        let schema = try CacheSchema.parse(sdl: """
+            type Query { book: Book }
+            type Book @typePolicy(keyFields: "isbn lang") { isbn: String! lang: String! title: String }
+            """, source: "books.graphqls")
+        let overridden = try normalize(
+            "{ book { __typename isbn lang title } }", data: data, schema: schema, policy: KeyPolicy(keyFields: ["Book": ["isbn"]]))
+        XCTAssertEqual(overridden[.queryRoot]?["book"], .reference(CacheKey("Book:dXNl+Zz==")))
+    }
+
     func testObjectsWithoutAnIdentityGetPathKeysWithListIndexes() throws {
         let written = try normalize(
             "{ grid { cells { v } } }", data: #"{"grid":{"__typename":"G","cells":[[{"__typename":"C","v":1},{"__typename":"C","v":2}],[null]]}}"#, schema: nil, policy: KeyPolicy())

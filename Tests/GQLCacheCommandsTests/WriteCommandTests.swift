@@ -634,6 +634,43 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), before)
     }
 
+    /// `--key-field` stands for the app's `cacheKeyInfo`, which escapes
+    /// nothing: an update of a record keyed by a base64 id holding `+`
+    /// goes into that record, not into a new `User:…\+…` beside it.
+    func testAKeyFieldIdHoldingAPlusUpdatesTheRecordTheAppWrote() throws {
+        let cache = try makeCache("b64.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["viewer": .reference(CacheKey("User:dXNl+Zz=="))]),
+            Record(key: "User:dXNl+Zz==", fields: ["__typename": .string("User"), "id": .string("dXNl+Zz=="), "name": .string("Old")]),
+        ])
+        let result = gqlcache("update", cache, "--text", "query Q @apollo_client_ios_localCacheMutation { viewer { id name } }",
+                              "--set", "viewer.name=New", "--key-field", "*=id", "-q")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let after = try records(cache)
+        XCTAssertEqual(Set(after.keys), ["QUERY_ROOT", "User:dXNl+Zz=="])
+        XCTAssertEqual(after["User:dXNl+Zz=="]?["name"], .string("New"))
+        XCTAssertEqual(after["QUERY_ROOT"]?["viewer"], .reference(CacheKey("User:dXNl+Zz==")))
+    }
+
+    /// `@typePolicy(keyFields: "isbn lang")` separates its fields by spaces;
+    /// `--key-field` takes them so too, or by commas, and not an empty one.
+    func testKeyFieldTakesFieldsSeparatedBySpacesAsTypePolicyDoes() throws {
+        try #"{"data":{"book":{"__typename":"Book","isbn":"1","lang":"en","title":"T"}}}"#
+            .write(toFile: path("book.json"), atomically: true, encoding: .utf8)
+        for keyField in ["Book=isbn lang", "Book=isbn,lang", "Book=isbn, lang"] {
+            let cache = path("book-\(keyField.count).sqlite")
+            let result = gqlcache("write", cache, "--create", "--text", "{ book { __typename isbn lang title } }",
+                                  "--response", path("book.json"), "--key-field", keyField, "-q")
+            XCTAssertEqual(result.status, .success, keyField + ": " + result.stderr)
+            XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["book"], .reference(CacheKey("Book:1+en")), keyField)
+        }
+        for keyField in ["Book=isbn,", "Book= ", "Book=isbn,,lang"] {
+            let result = gqlcache("write", path("none.sqlite"), "--create", "--text", "{ book { isbn } }",
+                                  "--response", path("book.json"), "--key-field", keyField)
+            XCTAssertEqual(result.status, .usage, keyField)
+            XCTAssertTrue(result.stderr.contains("--key-field takes TYPE=field[,field]"), result.stderr)
+        }
+    }
+
     func testKeyFieldNeedsTypeAndFields() {
         let result = gqlcache("write", path("c.sqlite"), "--text", "{ a }", "--response", "r.json", "--key-field", "Human")
         XCTAssertEqual(result.status, .usage)

@@ -37,7 +37,7 @@ struct KeyFieldOptions: ParsableArguments {
     @Option(
         name: .customLong("key-field"),
         help: ArgumentHelp(
-            "Objects of TYPE are keyed TYPE:value by these fields, like the app's cache key configuration; with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
+            "Objects of TYPE are keyed TYPE:value by these fields (separated by commas or, as in @typePolicy, spaces), like the app's cache key configuration (values are not escaped, as CacheKeyInfo(jsonValue:) does not escape them; the schema's @typePolicy escapes \\ and +); with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
             valueName: "type=field[,field]"))
     var assignments: [String] = []
 
@@ -45,9 +45,7 @@ struct KeyFieldOptions: ParsableArguments {
         var types: Set<Substring> = []
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].split(separator: ",").isEmpty,
-                !parts[1].split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-            else {
+            guard parts.count == 2, !parts[0].isEmpty, Self.fields(in: parts[1]) != nil else {
                 throw ValidationError("--key-field takes TYPE=field[,field], e.g. Human=id or Book=isbn,lang; got '\(assignment)'")
             }
             // One would silently win: a type keyed by several fields names them together.
@@ -71,7 +69,7 @@ struct KeyFieldOptions: ParsableArguments {
                 throw CommandFailure(.usage, "--key-field \(assignment): the schema has no type '\(type)'"
                     + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"))
             }
-            for field in parts[1].split(separator: ",").map(String.init) {
+            for field in Self.fields(in: Substring(parts[1])) ?? [] {
                 if schema.hasField(field, on: type) == false {
                     throw CommandFailure(.usage, "--key-field \(assignment): \(type) has no field '\(field)' in the schema")
                 }
@@ -109,9 +107,21 @@ struct KeyFieldOptions: ParsableArguments {
         var keyFields: [String: [String]] = [:]
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1)
-            keyFields[String(parts[0])] = parts[1].split(separator: ",").map(String.init)
+            keyFields[String(parts[0])] = Self.fields(in: parts[1]) ?? []
         }
         return KeyPolicy(keyFields: keyFields)
+    }
+
+    /// The field names of `id,name`, or of `id name` as `@typePolicy(keyFields:)`
+    /// spells them (or both mixed); nil when one is empty (`id,,name`).
+    static func fields(in text: Substring) -> [String]? {
+        var fields: [String] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let names = part.split(whereSeparator: \.isWhitespace)
+            if names.isEmpty { return nil }
+            fields += names.map(String.init)
+        }
+        return fields
     }
 }
 
