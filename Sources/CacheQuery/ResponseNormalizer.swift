@@ -349,10 +349,10 @@ public struct Normalization: Sendable {
 public struct OverwrittenField: Sendable {
     public let key: CacheKey
     public let fieldKey: String
-    /// The value kept and the value dropped: each its response path
-    /// (`hero.name`) and its JSON.
+    /// The value kept and the values dropped, in the order the data gave
+    /// them: each its response path (`hero.name`) and its JSON.
     public let kept: (path: String, value: String)
-    public let dropped: (path: String, value: String)
+    public let dropped: [(path: String, value: String)]
 }
 
 /// An object whose type has key fields, written at its path key (see
@@ -680,10 +680,16 @@ private struct Pass {
                             + "and the two hold different values (\(JSONWriter.string(for: earlier, asStored: false)) and "
                             + "\(JSONWriter.string(for: stored, asStored: false))); give both the same value")
                 }
-                overwritten.append(OverwrittenField(
-                    key: key, fieldKey: fieldKey,
-                    kept: (fieldPath.map(\.description).joined(separator: "."), JSONWriter.string(for: stored, asStored: false)),
-                    dropped: (source.map(\.description).joined(separator: "."), JSONWriter.string(for: earlier, asStored: false))))
+                // One field given three values is one case: the last kept,
+                // both others dropped (not "keeps the second" beside it).
+                let kept = (fieldPath.map(\.description).joined(separator: "."), JSONWriter.string(for: stored, asStored: false))
+                let dropped = (source.map(\.description).joined(separator: "."), JSONWriter.string(for: earlier, asStored: false))
+                if let index = overwritten.firstIndex(where: { $0.key == key && $0.fieldKey == fieldKey }) {
+                    let before = overwritten[index]
+                    overwritten[index] = OverwrittenField(key: key, fieldKey: fieldKey, kept: kept, dropped: before.dropped + [dropped])
+                } else {
+                    overwritten.append(OverwrittenField(key: key, fieldKey: fieldKey, kept: kept, dropped: [dropped]))
+                }
             }
             writtenFrom[key, default: [:]][fieldKey] = fieldPath
             records[key]![fieldKey] = stored

@@ -217,7 +217,7 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(written[CacheKey("Droid:2001")]?["name"], .string("outer"))
         XCTAssertEqual(written[CacheKey("Human:1000")]?["name"], .string("second"))
         XCTAssertEqual(written[CacheKey("Human:1000")]?["friends"], .list([]))
-        let reported = normalization.overwritten.map { "\($0.key.rawValue).\($0.fieldKey): \($0.kept.value) at \($0.kept.path), not \($0.dropped.value) at \($0.dropped.path)" }
+        let reported = normalization.overwritten.map { "\($0.key.rawValue).\($0.fieldKey): \($0.kept.value) at \($0.kept.path), not \($0.dropped.map { "\($0.value) at \($0.path)" }.joined(separator: ", "))" }
         // In the order Apollo merges them: inner objects first.
         XCTAssertEqual(reported, [
             #"Human:1000.name: "second" at hero.friends.1.name, not "first" at hero.friends.0.name"#,

@@ -410,6 +410,19 @@ final class WriteCommandTests: CommandTestCase {
             """)
         XCTAssertTrue(nested.stdout.contains(#"name: "Artoo" → "R2""#), nested.stdout)
 
+        // Met three times, twice inside: the outer value is kept, and the
+        // warning says so, dropping both inner ones (not "keeps the second").
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Outer","friends":[{"__typename":"Droid","id":"2001","name":"In1"},{"__typename":"Droid","id":"2001","name":"In2"}]}}}"#
+            .write(toFile: path("three.json"), atomically: true, encoding: .utf8)
+        let three = gqlcache("write", cache, "--text", "{ hero { __typename id name friends { __typename id name } } }",
+                             "--response", path("three.json"), "--key-field", "Droid=id", "--dry-run")
+        XCTAssertEqual(three.stderr, """
+            gqlcache: warning: the data gives Droid:2001 3 values of 'name': Apollo keeps "Outer" (hero.name) and drops \
+            "In1" (hero.friends.0.name) and "In2" (hero.friends.1.name), and so would this write
+
+            """)
+        XCTAssertTrue(three.stdout.contains(#"name: "Artoo" → "Outer""#), three.stdout)
+
         let quiet = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name } }", "--response", path("aliases.json"),
                                 "--key-field", "Droid=id", "--quiet")
         XCTAssertEqual(quiet.stdout, "", "--quiet leaves out the report")

@@ -71,8 +71,11 @@ extension CommandContext {
     func warnOfOverwrittenFields(_ fields: [OverwrittenField], dryRun: Bool) {
         guard let first = fields.first else { return }
         let others = fields.count > 1 ? " (and \(fields.count - 1) more)" : ""
-        warn("the data gives \(first.key.display) two values of '\(first.fieldKey)'\(others): Apollo keeps \(first.kept.value) "
-            + "(\(first.kept.path)) and drops \(first.dropped.value) (\(first.dropped.path))\(dryRun ? ", and so would this write" : "")")
+        let count = first.dropped.count + 1
+        let dropped = first.dropped.map { "\($0.value) (\($0.path))" }
+        warn("the data gives \(first.key.display) \(count == 2 ? "two" : String(count)) values of '\(first.fieldKey)'\(others): "
+            + "Apollo keeps \(first.kept.value) (\(first.kept.path)) and drops \(dropped.joined(separator: " and "))"
+            + (dryRun ? ", and so would this write" : ""))
     }
 
     /// A fragment at a record of another type reads (or writes) the fields
