@@ -407,6 +407,8 @@ public struct ExistingObjects: Sendable {
     var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
     var listElements: [String: [(index: Int, object: Object)]] = [:]
+    /// How many elements each list read had, by the list's path.
+    var listCounts: [String: Int] = [:]
     /// The paths of selected nullable fields the read found no value for
     /// (``ReadResult/absentFields``): data without them leaves the field
     /// unwritten, as Apollo's update does, instead of being refused.
@@ -434,6 +436,7 @@ public struct ExistingObjects: Sendable {
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
                 listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
+                listCounts[path] = elements.count
             case .null, .scalar:
                 break
             }
@@ -478,20 +481,27 @@ public struct ExistingObjects: Sendable {
     /// element unchanged at its old index: one that stayed is not taken
     /// for another element edited to look the same); else the one that was
     /// there, unless its `id` says it is another object. Nil: the object
-    /// is keyed by its path.
-    func key(at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false }) -> CacheKey? {
+    /// is keyed by its path. `byPositionAlone`: the object changed, no
+    /// `id` names it, and no element moved unchanged, so only its place
+    /// says which record it is.
+    func match(at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false })
+        -> (key: CacheKey, byPositionAlone: Bool)?
+    {
         let value = FieldValue.object(object)
         let old = byPath[path]
-        if let old, old.data == value { return old.key }
+        if let old, old.data == value { return (old.key, false) }
         let signature = Self.signature(object["__typename"], object["id"])
-        if let signature, let key = bySignature[signature] { return key }
+        if let signature, let key = bySignature[signature] { return (key, false) }
         if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
             let moved = listElements[String(path[..<dot])]?.first(where: { $0.object.data == value && !unchangedAt($0.index) }) {
-            return moved.object.key
+            return (moved.object.key, false)
         }
-        if let old, old.signature == nil || signature == nil || old.signature == signature { return old.key }
+        if let old, old.signature == nil || signature == nil || old.signature == signature { return (old.key, signature == nil) }
         return nil
     }
+
+    /// How many elements the list at `path` had when read, if one was.
+    func count(ofListAt path: String) -> Int? { listCounts[path] }
 }
 
 /// One normalization: the records built so far.
@@ -867,7 +877,7 @@ private struct Pass {
                             keyFieldsSelected: keyFields.allSatisfy(selected.contains), keyInData: inData))
                     }
                 }
-            } else if let kept = existing.key(at: pathText, object: object, unchangedAt: { index in
+            } else if let (kept, byPositionAlone) = existing.match(at: pathText, object: object, unchangedAt: { index in
                 // Whether the new list holds the element read at `index`, unchanged, at `index`.
                 guard case .index? = path.last else { return false }
                 let elementPath = Array(path.dropLast()) + [.index(index)]
@@ -877,6 +887,19 @@ private struct Pass {
                 return read == .object(withAliasedTypename(
                     withKnownTypename(given, path: elementPath), selections: selections, parentType: type?.namedType.name))
             }) {
+                // An element edited in a list that lost or gained elements
+                // may be any of those read: position no longer says which
+                // (dropping Luke and renaming Han would rename Luke).
+                let listPath = path.dropLast().map(\.description).joined(separator: ".")
+                if byPositionAlone, case .index? = path.last, let readCount = existing.count(ofListAt: listPath),
+                    let count = newLists[listPath]?.count, count != readCount
+                {
+                    throw NormalizationError(
+                        path: path,
+                        message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) were read, so this object, "
+                            + "changed and without an id, may be any of them, not only \(kept) read at its place; select id, "
+                            + "or give --key-field \(typename ?? "TYPE")=id to key it by its data as the app does")
+                }
                 key = kept
                 if object["id"] == nil, let typename {
                     keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))

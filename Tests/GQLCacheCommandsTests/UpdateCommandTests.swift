@@ -277,6 +277,30 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache), expected)
     }
 
+    /// Dropping Luke and renaming Han, in a selection without `id`: the
+    /// renamed Han at index 0 is not Luke, whose place it took. With the
+    /// list's length changed, a changed element without an id could be any
+    /// of those read, so the update is refused, naming how to say which.
+    func testAChangedElementWithoutAnIdInAListThatLostElementsIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let data = path("data.json")
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Han2"},null]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: \(data): cannot write hero.friends.0: 'hero.friends' has 2 elements where 3 were read, "
+            + "so this object, changed and without an id, may be any of them, not only Human:1000 read at its place; select id, "
+            + "or give --key-field Human=id to key it by its data as the app does; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+        // The same length: each element is the one read at its place.
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Luke"},{"__typename":"Human","name":"Han Solo"},null]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let inPlace = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data, "-q")
+        XCTAssertEqual(inPlace.status, .success, inPlace.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
+    }
+
     /// The report shows what the file holds afterwards: Apollo stores a
     /// whole Double as an integer, so 77.0 is reported as the 77 stored.
     func testTheChangeReportShowsNumbersAsStored() throws {
