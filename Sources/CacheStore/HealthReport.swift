@@ -64,7 +64,8 @@ extension CacheStore {
     /// snapshot; a write committed between their starts is seen by one only.
     /// `progress` follows the records' pass.
     public func healthReport(fullIntegrityCheck full: Bool, progress: ProgressHandler? = nil) throws -> HealthReport {
-        let checker = try CacheStore.open(at: path, access: .readOnly)
+        // It waits for the app's lock as long as this store was told to.
+        let checker = try CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout)
         let check = IntegrityCheckThread(checker, full: full)
         let graph: CacheGraph
         var dangling: [ReferenceLocation] = []

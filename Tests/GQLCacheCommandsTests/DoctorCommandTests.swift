@@ -42,6 +42,19 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
     }
 
+    /// doctor runs SQLite's check on a second connection; it waits for the
+    /// app's lock as long as the store was told to (`repl --busy-timeout 1`
+    /// had it wait 5 seconds, the default, once the file was open).
+    func testTheIntegrityCheckWaitsForTheLockAsLongAsItsStore() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let store = try CacheStore.open(at: cache, access: .readOnly, busyTimeout: 1)
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
+        defer { app.finish() }
+        XCTAssertThrowsError(try store.healthReport(fullIntegrityCheck: false)) { error in
+            XCTAssertTrue("\(error)".contains("(waited 1s)"), "\(error)")
+        }
+    }
+
     func testRemovingHuman1002LeavesExactlyOneDanglingReferenceAndExitSeven() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
