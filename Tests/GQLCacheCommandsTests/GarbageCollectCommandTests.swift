@@ -1,6 +1,6 @@
 import CacheStore
 import Foundation
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 /// `gc`: each kind opt-in, a dry run that lists exactly the changes, JSON
@@ -183,7 +183,15 @@ final class GarbageCollectCommandTests: CommandTestCase {
         }
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("vacuumed: "), result.stdout)
-        XCTAssertTrue(result.stdout.hasSuffix(" (larger: another connection, the app's, holds the file open, so the rebuilt pages wait in the -wal file; vacuum again once it has closed the file)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix(" larger: another connection, the app's, holds the file open, so the rebuilt pages wait in the -wal file; vacuum again once it has closed the file)\n"), result.stdout)
+    }
+
+    /// Sizes that round to the same text still say by how much the file
+    /// grew, not "109.2 MiB → 109.2 MiB (larger…)".
+    func testAVacuumLineSaysByHowMuchTheFileGrew() {
+        let line = vacuumLine(before: 114_503_680, after: 114_507_776)
+        XCTAssertTrue(line.hasPrefix("vacuumed: 109.2 MiB → 109.2 MiB (4.0 KiB larger: another connection"), line)
+        XCTAssertEqual(vacuumLine(before: 45_260, after: 16_384), "vacuumed: 44.2 KiB → 16.0 KiB")
     }
 
     /// --vacuum alone collects nothing, and its JSON still has every

@@ -24,6 +24,7 @@ func reclaimableText(_ bytes: Int64) -> String {
 func vacuumLine(before: Int64, after: Int64) -> String {
     let line = "vacuumed: \(formatBytes(before)) → \(formatBytes(after))"
     guard after > before else { return line }
-    return line + " (larger: another connection, the app's, holds the file open, so the rebuilt pages wait in the -wal file; "
+    // The growth, which rounding may hide (109.2 MiB → 109.2 MiB).
+    return line + " (\(formatBytes(after - before)) larger: another connection, the app's, holds the file open, so the rebuilt pages wait in the -wal file; "
         + "vacuum again once it has closed the file)"
 }
