@@ -64,7 +64,7 @@ public final class CacheStore: Sendable {
         self.busyTimeout = busyTimeout
         self.isImmutableSnapshot = isImmutableSnapshot
         self.queue = queue
-        openFilesToken = OpenStoreFiles.shared.opened(path, writes: access == .readWrite)
+        openFilesToken = OpenStoreFiles.shared.opened(path)
     }
 
     /// Opens an existing cache file, refusing anything that is not one.

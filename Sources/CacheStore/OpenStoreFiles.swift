@@ -43,7 +43,6 @@ final class OpenStoreFiles: @unchecked Sendable {
         let resolvedPath: String
         /// The database and -shm files as they were when the store opened.
         let files: Set<FileID>
-        let writes: Bool
     }
 
     private let lock = NSLock()
@@ -53,22 +52,14 @@ final class OpenStoreFiles: @unchecked Sendable {
     private var kept: [FileID: Int32] = [:]
 
     /// Records that a store now has `path` open; the token is for ``closed(_:)``.
-    func opened(_ path: String, writes: Bool) -> Int {
+    func opened(_ path: String) -> Int {
         let resolved = FileProbe.resolved(path)
         let files = Set([FileID(path: resolved), FileID(path: resolved + "-shm")].compactMap { $0 })
         return lock.withLock {
             nextToken += 1
-            stores[nextToken] = Store(resolvedPath: resolved, files: files, writes: writes)
+            stores[nextToken] = Store(resolvedPath: resolved, files: files)
             return nextToken
         }
-    }
-
-    /// True when a store of this process that may write has the database
-    /// file at `path` open: changes in its -wal file may be this process's,
-    /// which SQLite checkpoints when that store closes.
-    func isHeldForWriting(_ path: String) -> Bool {
-        guard let file = FileID(path: FileProbe.resolved(path)) else { return false }
-        return lock.withLock { stores.values.contains { $0.writes && $0.files.contains(file) } }
     }
 
     /// Records that the store given `token` closed its connection, and

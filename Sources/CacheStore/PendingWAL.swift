@@ -89,9 +89,4 @@ extension CacheStore {
     /// Committed changes in the -wal file beside the cache that are not yet
     /// in the database file; nil when there are none.
     public func pendingWAL() -> PendingWAL? { PendingWAL.inspect(path: path) }
-
-    /// True when another store of this process may write the file and has
-    /// it open (the REPL keeps its writer): changes left in the -wal file
-    /// may be its own, checkpointed when it closes, not a problem.
-    public var fileIsOpenForWritingHere: Bool { OpenStoreFiles.shared.isHeldForWriting(path) }
 }

@@ -46,7 +46,6 @@ extension GQLCache {
             // An immutable snapshot's WAL mode is read from the file's header (see journalMode()).
             let journalMode = try store.read { try $0.journalMode() }
             var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode)
-            rendering.walIsThisSessions = store.fileIsOpenForWritingHere
             rendering.atThePrompt = context.isREPLCommand
             switch output.format {
             case .text: context.stdout.write(rendering.text())

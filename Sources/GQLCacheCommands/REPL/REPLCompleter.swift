@@ -35,6 +35,8 @@ public final class REPLCompleter {
     /// Completions for `word`, the word that ends at the cursor, with
     /// `before` the text of the line before it.
     public func complete(word: String, before: String) -> Completion {
+        // What Tab opened is closed before the prompt waits again.
+        defer { session.stores.closeAll() }
         let previousWords = (try? ShellWords.split(before)) ?? before.split(separator: " ").map(String.init)
         guard let command = previousWords.first else {
             return .candidates(Self.matching(word, in: Self.commandNames))

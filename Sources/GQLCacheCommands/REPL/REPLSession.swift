@@ -75,6 +75,7 @@ public final class REPLSession {
 
     /// Checks the file once, before the first prompt.
     public func start() throws {
+        defer { stores.closeAll() }
         let store = try readStore()
         if try !store.read({ tx in try tx.contains(.queryRoot) }) {
             trail = [try store.read { tx in try tx.keys(matching: nil).first } ?? .queryRoot]
@@ -129,6 +130,11 @@ public final class REPLSession {
                 guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
                 lastStatus = status
             }
+            // Nothing stays open at the prompt: in WAL mode an open
+            // connection, even idle, holds a lock that keeps the app's
+            // last close from checkpointing, and a file replaced meanwhile
+            // must not meet this session's -wal (see OpenStores).
+            stores.closeAll()
             // SIGTERM, SIGHUP or Ctrl-\ came during a write: the session
             // ends, as the command line does, once the command said what
             // came of it (rolled back, 130; or committed just before).

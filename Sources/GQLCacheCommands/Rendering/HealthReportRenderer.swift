@@ -10,9 +10,6 @@ struct HealthRendering {
     let pendingWAL: PendingWAL?
     /// As `PRAGMA journal_mode` says: a file not in WAL mode has no -wal file to check.
     let journalMode: String
-    /// The -wal file's changes may be this session's own: a store of it
-    /// that writes has the file open (see ``CacheStore/fileIsOpenForWritingHere``).
-    var walIsThisSessions = false
     /// At the REPL's prompt the suggested commands are typed without
     /// `gqlcache` and the file, which the prompt supplies.
     var atThePrompt = false
@@ -26,7 +23,7 @@ struct HealthRendering {
     private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(Self.fileWord(path))" }
 
     /// Changes waiting in the -wal file that nothing here explains.
-    private var unexplainedWAL: PendingWAL? { walIsThisSessions || pendingWAL?.isOpenElsewhere == true ? nil : pendingWAL }
+    private var unexplainedWAL: PendingWAL? { pendingWAL?.isOpenElsewhere == true ? nil : pendingWAL }
 
     var problemCount: Int { report.problemCount + (unexplainedWAL == nil ? 0 : 1) }
     var isHealthy: Bool { problemCount == 0 }
@@ -50,9 +47,7 @@ struct HealthRendering {
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
                 + "(\(formatBytes(pendingWAL.walBytes))) "
-            if walIsThisSessions {
-                text += waiting + "not checkpointed yet; normal: this session has the file open for writing and checkpoints it when it closes\n"
-            } else if pendingWAL.isOpenElsewhere == true {
+            if pendingWAL.isOpenElsewhere == true {
                 text += waiting + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
             } else if pendingWAL.isOpenElsewhere == false {
                 text += waiting + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "

@@ -434,6 +434,21 @@ public final class OpenStores: @unchecked Sendable {
             lock.withLock { stores[key] = nil }
             try? kept.store.close()
         }
+        // Every store still on another file at this path is closed first:
+        // a writer left open on a replaced WAL-mode file holds its -wal,
+        // which the new file's connection would take for its own. SQLite
+        // does not checkpoint a moved file as it closes, and so leaves that
+        // -wal beside the new file: it is emptied into the old one first.
+        let stale = lock.withLock {
+            let keys = stores.filter { $0.key.path == path && $0.value.file != file }.map(\.key)
+            defer { for key in keys { stores[key] = nil } }
+            return keys.compactMap { stores[$0]?.store }
+        }
+        for store in stale where store.access == .readOnly { try? store.close() }
+        for store in stale where store.access == .readWrite {
+            try? store.checkpoint()
+            try? store.close()
+        }
         // A Ctrl-C while the open waits for the app's lock stops that wait.
         let interrupt = OpeningInterrupt()
         lock.withLock { opening = interrupt }
