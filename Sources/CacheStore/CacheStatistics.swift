@@ -81,14 +81,14 @@ extension CacheGraph {
                 { graph.tally(0..<middle, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) },
                 { tally(middle..<all.upperBound, typeCount: typeCount, owner: owner, groups: groups, isRoot: roots, largest: limit) })
             sums = first
-            sums.add(second)
+            sums.add(second, goesBefore: largerFirst)
         } else {
             sums = tally(all, typeCount: typeCount, owner: reachedBy.owner, groups: reachedBy.groups.count, isRoot: isRoot, largest: limit)
         }
         let typeRecords = sums.typeRecords, typeBytes = sums.typeBytes
         let prefixTable = sums.prefixTable, prefixRecords = sums.prefixRecords, prefixBytes = sums.prefixBytes
         let ownerRecords = sums.ownerRecords, ownerBytes = sums.ownerBytes
-        let unreachable = sums.unreachable, pathKeyed = sums.pathKeyed, largest = sums.largest.largest(Tally.bySize)
+        let unreachable = sums.unreachable, pathKeyed = sums.pathKeyed, largest = sums.largest.largest(largerFirst)
         func byBytes(_ lhs: CacheStatistics.Group, _ rhs: CacheStatistics.Group) -> Bool {
             if lhs.bytes != rhs.bytes { return lhs.bytes > rhs.bytes }
             return byteOrder(lhs.name ?? "", rhs.name ?? "")
@@ -115,9 +115,7 @@ extension CacheGraph {
             unreachable: CacheStatistics.Group(name: nil, records: unreachable.records, bytes: unreachable.bytes),
             byKeyPrefix: prefixes.sorted(by: byBytes),
             pathKeyedCount: pathKeyed,
-            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) }.sorted {
-                $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.key < $1.key
-            },
+            largest: largest.map { RecordSize(key: key($0.node), bytes: $0.bytes) },
             pages: pages)
     }
 
@@ -129,14 +127,14 @@ extension CacheGraph {
         var prefixRecords: [Int] = []
         var prefixBytes: [Int] = []
         var pathKeyed = 0
-        /// Most bytes first; ties in node order (``bySize``).
+        /// Most bytes first; ties in key order (``CacheGraph/largerFirst(_:_:)``).
         var largest: TopRecords
         var ownerRecords: [Int]
         var ownerBytes: [Int]
         var unreachable = (records: 0, bytes: 0)
 
         /// Adds the sums of nodes that all come after this tally's.
-        mutating func add(_ other: Tally) {
+        mutating func add(_ other: Tally, goesBefore: (TopRecords.Entry, TopRecords.Entry) -> Bool) {
             for type in typeRecords.indices {
                 typeRecords[type] += other.typeRecords[type]
                 typeBytes[type] += other.typeBytes[type]
@@ -157,14 +155,15 @@ extension CacheGraph {
             }
             unreachable.records += other.unreachable.records
             unreachable.bytes += other.unreachable.bytes
-            // Among equal sizes the lower nodes, these, come first, as they would in one pass.
-            largest.add(other.largest, goesBefore: Tally.bySize)
+            largest.add(other.largest, goesBefore: goesBefore)
         }
+    }
 
-        /// Most bytes first; among equal sizes, in node order.
-        static func bySize(_ entry: TopRecords.Entry, _ other: TopRecords.Entry) -> Bool {
-            entry.bytes != other.bytes ? entry.bytes > other.bytes : entry.node < other.node
-        }
+    /// The order of the largest records, as `info` and `stats` list them:
+    /// most bytes first; among equal sizes, by key in byte order (not the
+    /// first rows met, which made the two commands list different ones).
+    func largerFirst(_ entry: TopRecords.Entry, _ other: TopRecords.Entry) -> Bool {
+        entry.bytes != other.bytes ? entry.bytes > other.bytes : keyTable.precedes(entry.node, other.node)
     }
 
     func tally(
@@ -199,8 +198,7 @@ extension CacheGraph {
                 tally.unreachable.records += 1
                 tally.unreachable.bytes += bytes
             }
-            // Ties keep the first in row order; the list is sorted by key at the end.
-            tally.largest.offer((node, bytes), goesBefore: Tally.bySize)
+            tally.largest.offer((node, bytes), goesBefore: largerFirst)
         }
         return tally
     }

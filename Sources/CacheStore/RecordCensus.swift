@@ -41,17 +41,13 @@ extension CacheGraph {
     func census(largest limit: Int, damagedKeys keyLimit: Int) -> RecordCensus {
         let untyped = typenameTable.count
         var counts = [Int](repeating: 0, count: untyped + 1)
-        // Most bytes first, then by key.
         var largest = TopRecords(limit: limit)
-        func goesBefore(_ entry: TopRecords.Entry, _ other: TopRecords.Entry) -> Bool {
-            entry.bytes != other.bytes ? entry.bytes > other.bytes : keyTable.precedes(entry.node, other.node)
-        }
         for index in 0..<nodeCount where states[index] != .missing {
             let node = Int32(index)
             if states[index] == .record {
                 counts[typenameOf[index] < 0 ? untyped : Int(typenameOf[index])] += 1
             }
-            largest.offer((node, Int(sizes[index])), goesBefore: goesBefore)
+            largest.offer((node, Int(sizes[index])), goesBefore: largerFirst)
         }
         var typeCounts: [TypenameCount] = []
         for (number, count) in counts.enumerated() where count > 0 {
@@ -61,6 +57,6 @@ extension CacheGraph {
         let damaged = damagedRecords.map(\.key).sorted { byteOrder($0.rawValue, $1.rawValue) }
         return RecordCensus(
             recordCount: recordCount, keylessRowCount: keylessRowIDs.count, blobKeyRowCount: blobKeyRows.count, typeCounts: typeCounts, damagedCount: damagedRecords.count, damagedKeys: Array(damaged.prefix(keyLimit)),
-            largest: largest.largest(goesBefore).map { RecordSize(key: key($0.node), bytes: $0.bytes) }, rowOrderBreak: rowOrderBreak)
+            largest: largest.largest(largerFirst).map { RecordSize(key: key($0.node), bytes: $0.bytes) }, rowOrderBreak: rowOrderBreak)
     }
 }

@@ -9,16 +9,17 @@ import XCTest
 /// small cache, each must give exactly what the one-thread way gives.
 final class SplitAnalysisTests: XCTestCase {
     /// A blog cache with ten records of the same size, five written before
-    /// the blog and five after (so equal sizes fall in both halves), keys
+    /// the blog and five after (so equal sizes fall in both halves, the
+    /// first in key order written last), keys
     /// equal but for case, and a removed user (references dangle).
     private func graph(_ folder: TemporaryDirectory) throws -> CacheGraph {
         let store = try CacheStore.create(at: folder.path("blog.sqlite"))
         let filler = String(repeating: "x", count: 400)
         func big(_ name: String) -> Record { Record(key: CacheKey("Big:\(name)"), fields: ["text": .string(filler)]) }
-        _ = try store.write { tx in try tx.merge(["a", "b", "c", "d", "e"].map(big)) }
+        _ = try store.write { tx in try tx.merge(["j", "i", "h", "g", "f"].map(big)) }
         try BlogCache(users: 400).write(to: store)
         _ = try store.write { tx in
-            try tx.merge(["f", "g", "h", "i", "j"].map(big))
+            try tx.merge(["a", "b", "c", "d", "e"].map(big))
             try tx.merge([Record(key: "user:7", fields: ["id": .string("7")]), Record(key: "POST:3", fields: ["id": .string("3")])])
             _ = try tx.removeObject(for: "User:5")
         }
@@ -33,9 +34,11 @@ final class SplitAnalysisTests: XCTestCase {
             XCTAssertEqual(split, graph.statistics(largest: largest, pages: pages, splitFrom: .max), "largest \(largest)")
             XCTAssertEqual(split.largest.count, largest)
         }
-        // Of ten equal sizes, the first ones in row order are kept, as in one pass.
+        // Of ten equal sizes, the first in key order are kept, as info's
+        // census keeps them (not the first rows met, Big:j, i and h).
         XCTAssertEqual(
             graph.statistics(largest: 3, pages: pages, splitFrom: 0).largest.map(\.key), ["Big:a", "Big:b", "Big:c"])
+        XCTAssertEqual(graph.census(largest: 3, damagedKeys: 0).largest.map(\.key), ["Big:a", "Big:b", "Big:c"])
         let statistics = graph.statistics(largest: 3, pages: pages, splitFrom: 0)
         XCTAssertGreaterThan(statistics.byKeyPrefix.count, 3)
         XCTAssertGreaterThan(statistics.unreachable.records, 0)
