@@ -304,6 +304,31 @@ final class KeysCommandTests: CommandTestCase {
         }
     }
 
+    /// Characters Unicode says to draw as nothing, not only format ones:
+    /// the combining grapheme joiner, the Hangul fillers, and a joiner or
+    /// variation selector that follows no emoji. `Droid:2001` and
+    /// `Droid:2001\u034f` must not look alike; a heart with its emoji
+    /// selector, or a family of joined emoji, shows as it is.
+    func testKeysWithCharactersDrawnAsNothingAreEscapedButEmojiSequencesAreNot() throws {
+        let cache = try makeCache("ignorable.sqlite", [
+            Record(key: "Droid:2001", fields: ["a": .int(1)]),
+            Record(key: "Droid:2001\u{034F}", fields: ["a": .int(2)]),
+            Record(key: "Droid:20\u{200D}01", fields: ["a": .int(3)]),
+            Record(key: "Droid:2001\u{FE0F}", fields: ["a": .int(4)]),
+            Record(key: "Hangul:\u{3164}1", fields: ["a": .int(5)]),
+            Record(key: "Hangul:\u{115F}2", fields: ["a": .int(6)]),
+            Record(key: "Love:\u{2764}\u{FE0F}", fields: ["a": .int(7)]),
+            Record(key: "Fire:\u{2764}\u{FE0F}\u{200D}\u{1F525}", fields: ["a": .int(8)]),
+        ])
+        XCTAssertEqual(Set(gqlcache("keys", cache).lines), [
+            "Droid:2001", #""Droid:2001\u034f""#, #""Droid:20\u200d01""#, #""Droid:2001\ufe0f""#,
+            #""Hangul:\u31641""#, #""Hangul:\u115f2""#, "Love:\u{2764}\u{FE0F}", "Fire:\u{2764}\u{FE0F}\u{200D}\u{1F525}",
+        ])
+        let miss = gqlcache("show", cache, "Droid:2001\u{034F}x")
+        XCTAssertTrue(miss.stderr.contains(#"no record 'Droid:2001\u034fx'"#), miss.stderr)
+        XCTAssertEqual(try ShellWords.split(#"rm "Droid:2001\u034f""#), ["rm", "Droid:2001\u{034F}"])
+    }
+
     /// A key typed as a listing shows it (the inside of its quotes, escapes
     /// and all), or with an accent encoded the other way, looks like the
     /// nearest key the miss names: the message says how the two differ.

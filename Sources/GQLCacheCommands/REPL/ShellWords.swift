@@ -151,7 +151,7 @@ enum ShellWords {
         // JSON escape, in double quotes: written as it is, it would end the
         // line. So are those that would reorder the line or show nothing
         // (U+202E, U+200B), as keys are shown.
-        let hasControl = word.unicodeScalars.contains { $0.isControl || $0.movesText || $0.isInvisible }
+        let hasControl = word.containsScalar { scalar, showsNothing in scalar.isControl || scalar.movesText || showsNothing }
         // In a single quote the user opened, an empty '' closes it first, so
         // that the text still begins with that quote (readline replaces from it).
         if hasControl && quote == "'" { return "''" + Self.quote(word, with: "\"", closed: closed) }

@@ -30,8 +30,9 @@ extension String {
         if !isASCII {
             let scalars = unicodeScalars
             // At an end, a space of any kind or an invisible character (U+200B, U+FEFF) looks like nothing.
-            func blank(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.properties.generalCategory == .format }
-            if scalars.contains(where: { $0.movesText || $0.isInvisible }) || blank(scalars.first!) || blank(scalars.last!) {
+            var hidden = false
+            forEachScalar { scalar, showsNothing in if scalar.movesText || showsNothing { hidden = true } }
+            if hidden || scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
                 return quotedForLine
             }
         }
@@ -41,18 +42,40 @@ extension String {
     /// JSON-quoted, with the characters that move text, and the invisible
     /// ones, escaped.
     var quotedForLine: String {
-        JSONWriter.quoted(self, asStored: false).escaping { $0.movesText || $0.isInvisible }
+        JSONWriter.quoted(self, asStored: false).escaping { $0.movesText || $1 }
     }
 
     /// JSON text with the scalars `escaped` picks as `\u` escapes, which
-    /// JSON reads back as the same characters.
-    fileprivate func escaping(_ escaped: (Unicode.Scalar) -> Bool) -> String {
-        guard unicodeScalars.contains(where: escaped) else { return self }
+    /// JSON reads back as the same characters. `escaped` is given each
+    /// scalar and whether it shows nothing where it is (``containsScalar(where:)``).
+    fileprivate func escaping(_ escaped: (Unicode.Scalar, Bool) -> Bool) -> String {
+        guard containsScalar(where: escaped) else { return self }
         var text = ""
-        for scalar in unicodeScalars {
-            if escaped(scalar) { text += scalar.jsonEscape } else { text.unicodeScalars.append(scalar) }
+        forEachScalar { scalar, showsNothing in
+            if escaped(scalar, showsNothing) { text += scalar.jsonEscape } else { text.unicodeScalars.append(scalar) }
         }
         return text
+    }
+
+    /// Whether `test` holds for a scalar, given it and whether it shows
+    /// nothing where it is: an invisible character (``Unicode/Scalar/isInvisible``),
+    /// or a zero-width joiner or variation selector that follows no emoji
+    /// (`Droid:2001` and `Droid:2001\ufe0f` look alike, while `❤️` and the
+    /// joined emoji of a family show what they join).
+    func containsScalar(where test: (Unicode.Scalar, Bool) -> Bool) -> Bool {
+        var found = false
+        forEachScalar { scalar, showsNothing in if !found && test(scalar, showsNothing) { found = true } }
+        return found
+    }
+
+    func forEachScalar(_ body: (Unicode.Scalar, Bool) -> Void) {
+        var afterEmoji = false
+        for scalar in unicodeScalars {
+            let joinsEmoji = scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
+            body(scalar, joinsEmoji ? !afterEmoji : scalar.isInvisible)
+            // A joiner or selector keeps the emoji it follows for the next; digits and # are emoji only with a keycap.
+            if !joinsEmoji { afterEmoji = scalar.value > 0x7F && scalar.properties.isEmoji }
+        }
     }
 }
 
@@ -63,7 +86,7 @@ extension FieldValue {
     /// is on (`"x\u202ey"`). Invisible ones, which keys escape so that two
     /// keys never look alike, stay: a soft hyphen or a zero-width non-joiner
     /// is part of ordinary text.
-    var shownOnLine: String { JSONWriter.string(for: self, asStored: false).escaping(\.movesText) }
+    var shownOnLine: String { JSONWriter.string(for: self, asStored: false).escaping { scalar, _ in scalar.movesText } }
 }
 
 extension Unicode.Scalar {
@@ -80,10 +103,13 @@ extension Unicode.Scalar {
         return escape(0xD800 + (offset >> 10)) + escape(0xDC00 + (offset & 0x3FF))
     }
 
-    /// A format character that shows nothing (a zero-width space U+200B, a
-    /// soft hyphen, U+FEFF): `User:1` and `User:\u200b1` would look alike.
-    /// The zero-width joiner, which joins emoji into one that shows, is not.
-    var isInvisible: Bool { properties.generalCategory == .format && value != 0x200D }
+    /// A character that shows nothing of its own: a format character (a
+    /// zero-width space U+200B, a soft hyphen, U+FEFF) or another that
+    /// Unicode says to draw as nothing (U+034F, the Hangul fillers U+115F
+    /// and U+3164): `User:1` and `User:\u200b1` would look alike. The
+    /// zero-width joiner and the variation selectors show nothing either,
+    /// but join or change an emoji before them, which ``String/containsScalar(where:)`` tells.
+    var isInvisible: Bool { properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint }
 
     /// A C0 or C1 control character or DEL: what a terminal acts on or hides.
     var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }

@@ -218,12 +218,12 @@ public final class CommandContext {
     /// a newline would split the message, an escape sequence would act and
     /// an override would show the rest of the line reversed.
     static func oneLine(_ message: String) -> String {
-        guard message.unicodeScalars.contains(where: isEscapedOnOneLine) else { return message }
+        guard message.containsScalar(where: isEscapedOnOneLine) else { return message }
         var line = ""
-        for scalar in message.unicodeScalars {
-            guard isEscapedOnOneLine(scalar) else {
+        message.forEachScalar { scalar, showsNothing in
+            guard isEscapedOnOneLine(scalar, showsNothing) else {
                 line.unicodeScalars.append(scalar)
-                continue
+                return
             }
             switch scalar {
             case "\n": line += "\\n"
@@ -238,8 +238,8 @@ public final class CommandContext {
     /// What ``oneLine(_:)`` escapes: C0 and C1 controls and DEL, which a
     /// terminal may act on, what breaks a line or reorders the text, and
     /// what shows nothing (a key `User:\u200b1` is not `User:1`).
-    private static func isEscapedOnOneLine(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isControl || scalar.movesText || scalar.isInvisible
+    private static func isEscapedOnOneLine(_ scalar: Unicode.Scalar, _ showsNothing: Bool) -> Bool {
+        scalar.isControl || scalar.movesText || showsNothing
     }
 
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
