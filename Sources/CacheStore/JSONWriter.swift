@@ -78,9 +78,11 @@ public struct JSONText {
     }
 
     /// Appends `text` as a JSON string literal: `"`, `\` and control
-    /// characters escaped (and `/` when `asStored`; when not, also DEL and
+    /// characters escaped (and `/` when `asStored`; when not, also DEL,
     /// the C1 controls U+0080–U+009F, which a terminal does not show or
-    /// may act on), everything else as raw UTF-8.
+    /// may act on, and the line and paragraph separators U+2028 and
+    /// U+2029, at which Python's `splitlines()` and JavaScript before
+    /// ES2019 end a line of JSON Lines), everything else as raw UTF-8.
     public mutating func appendQuoted(_ text: String, asStored: Bool) {
         utf8.append(UInt8(ascii: "\""))
         var text = text
@@ -92,6 +94,14 @@ public struct JSONText {
                 // Bytes of multi-byte characters are all 0x80 or above; a C1
                 // control is 0xC2 then 0x80–0x9F.
                 let isC1 = !asStored && byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] < 0xA0
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                if !asStored && byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] & 0xFE) == 0xA8 {
+                    utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
+                    utf8.append(contentsOf: Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")])
+                    index += 3
+                    pending = index
+                    continue
+                }
                 guard isC1 || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (asStored && byte == UInt8(ascii: "/")) || (!asStored && byte == 0x7F)
                 else {

@@ -329,6 +329,26 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(try ShellWords.split(#"rm "Droid:2001\u034f""#), ["rm", "Droid:2001\u{034F}"])
     }
 
+    /// JSON output escapes U+2028 and U+2029, as it may hold them raw:
+    /// Python's `splitlines()` (and JavaScript before ES2019) ends a line
+    /// there, and would cut a JSON Lines object in two.
+    func testJSONOutputEscapesTheLineAndParagraphSeparators() throws {
+        let cache = try makeCache("separators.sqlite", [
+            Record(key: "Line\u{2028}sep:1", fields: ["text": .string("a\u{2029}b")]),
+        ])
+        let keys = gqlcache("keys", cache, "--format", "jsonl")
+        XCTAssertEqual(keys.stdout, #""Line\u2028sep:1""# + "\n")
+        let shown = gqlcache("show", cache, "Line\u{2028}sep:1", "--format", "jsonl")
+        XCTAssertTrue(shown.stdout.contains(#""text":"a\u2029b""#), shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("\u{2029}"))
+        guard case .object(let parsed) = try FieldValue(jsonText: shown.stdout.trimmingCharacters(in: .newlines)) else {
+            return XCTFail(shown.stdout)
+        }
+        XCTAssertEqual(parsed["key"], .string("Line\u{2028}sep:1"))
+        // The file keeps the characters raw, as Apollo writes them.
+        XCTAssertEqual(try sqliteShell(cache, "SELECT instr(record, char(8233)) > 0 FROM records"), "1")
+    }
+
     /// A key typed as a listing shows it (the inside of its quotes, escapes
     /// and all), or with an accent encoded the other way, looks like the
     /// nearest key the miss names: the message says how the two differ.
