@@ -32,16 +32,19 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: no value of 'name' contains 'Vader' in \(cache)\n")
     }
 
-    /// As grep -q: a script asks only whether anything matched, so a miss
-    /// with --quiet prints nothing and says it by status 1 alone.
-    func testQuietGrepThatMatchesNothingPrintsNothingAndExitsOne() throws {
+    /// As grep -q: a script asks only whether anything matched, so --quiet
+    /// prints nothing, a miss or a match, in any format: status 1 or 0
+    /// says it, and the first match gives it.
+    func testQuietGrepPrintsNothingAndAnswersByItsStatus() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let miss = gqlcache("grep", cache, "Vader", "--quiet")
         XCTAssertEqual(miss.status, .notFound)
         XCTAssertEqual(miss.stdout + miss.stderr, "")
-        let hit = gqlcache("grep", cache, "Sky", "-q")
-        XCTAssertEqual(hit.status, .success)
-        XCTAssertEqual(hit.stdout, "Human:1000 name: \"Luke Skywalker\"\n")
+        for format in ["text", "json", "jsonl"] {
+            let hit = gqlcache("grep", cache, "Sky", "-q", "--format", format)
+            XCTAssertEqual(hit.status, .success, format)
+            XCTAssertEqual(hit.stdout + hit.stderr, "", format)
+        }
     }
 
     func testAnInvalidRegexIsAUsageError() throws {

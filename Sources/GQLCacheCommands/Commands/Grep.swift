@@ -18,8 +18,9 @@ extension GQLCache {
                 does not grow with the file; a case-sensitive literal search lets SQLite skip the \
                 records that cannot hold it. Damaged records are reported and skipped, and the exit \
                 status is then 6, as for export. Exit status \
-                1 when nothing matched, as grep; with --quiet that is said by the status alone, \
-                as with grep -q, and a match is 0 even after a damaged record.
+                1 when nothing matched, as grep. With --quiet nothing is printed but errors, and \
+                the search stops at the first match, as with grep -q: the status alone says \
+                whether anything matched, and a match is 0 even after a damaged record.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -58,7 +59,10 @@ extension GQLCache {
             var listed = 0
             var matchedRecords = 0
             var skippedDamaged = false
-            if output.format == .json { context.stdout.write("[") }
+            // grep -q: only the status answers, and the first match gives it.
+            let silent = context.isQuiet
+            struct FirstMatch: Error {}
+            if output.format == .json && !silent { context.stdout.write("[") }
             func emit(_ line: () -> JSONOutput) {
                 switch output.format {
                 case .text: break
@@ -67,32 +71,35 @@ extension GQLCache {
                 }
                 listed += 1
             }
-            try store.read { tx in
-                try tx.forEachStoredRecord(mayMatch: pattern) { stored in
-                    let matches: [ValueMatch]
-                    do {
-                        matches = try tx.matches(of: pattern, in: stored, inFields: fields)
-                    } catch let error as CacheStoreError {
-                        guard case .damagedRecord = error else { throw error }
-                        // Reported, not warned of: the search did not cover the file (as export's status says).
-                        context.report(.damagedRecord, "\(error); not searched")
-                        skippedDamaged = true
-                        return
-                    }
-                    guard !matches.isEmpty else { return }
-                    matchedRecords += 1
-                    if keysOnly {
-                        if output.format == .text { context.print(context.style.key(stored.key.display)) }
-                        emit { .string(stored.key.rawValue) }
-                        return
-                    }
-                    for match in matches {
-                        if output.format == .text { context.print(GrepReport.textLine(key: stored.key, match: match, style: context.style)) }
-                        emit { GrepReport.json(key: stored.key, match: match) }
+            do {
+                try store.read { tx in
+                    try tx.forEachStoredRecord(mayMatch: pattern) { stored in
+                        let matches: [ValueMatch]
+                        do {
+                            matches = try tx.matches(of: pattern, in: stored, inFields: fields)
+                        } catch let error as CacheStoreError {
+                            guard case .damagedRecord = error else { throw error }
+                            // Reported, not warned of: the search did not cover the file (as export's status says).
+                            context.report(.damagedRecord, "\(error); not searched")
+                            skippedDamaged = true
+                            return
+                        }
+                        guard !matches.isEmpty else { return }
+                        matchedRecords += 1
+                        if silent { throw FirstMatch() }
+                        if keysOnly {
+                            if output.format == .text { context.print(context.style.key(stored.key.display)) }
+                            emit { .string(stored.key.rawValue) }
+                            return
+                        }
+                        for match in matches {
+                            if output.format == .text { context.print(GrepReport.textLine(key: stored.key, match: match, style: context.style)) }
+                            emit { GrepReport.json(key: stored.key, match: match) }
+                        }
                     }
                 }
-            }
-            if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            } catch is FirstMatch {}
+            if output.format == .json && !silent { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             // grep -q: a script asks whether anything matched, and the status
             // is the answer, as GNU grep -q's is even after an error.
             if context.isQuiet && matchedRecords > 0 && skippedDamaged { throw CommandFailure(.success, "") }
