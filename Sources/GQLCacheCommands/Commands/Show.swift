@@ -15,7 +15,8 @@ extension GQLCache {
                 --depth N expands referenced records inline, N levels deep, each record once, where it is \
                 nearest the top; its other places say (above) or (below), and (cycle) inside itself. \
                 With --format json or jsonl each \
-                record is {"key": K, "depth": D, "record": {...}} as stored (references as {"$reference": K}); \
+                record is {"key": K, "depth": D, "record": {...}} with the stored fields (references as {"$reference": K}; \
+                a number keeps its value but not its spelling, 1.10 shows 1.1, in text too; grep and export keep the spelling); \
                 records expanded by --depth follow with their depth; a key with no record gives \
                 {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.
                 """)
