@@ -25,6 +25,21 @@ final class ShowCommandTests: CommandTestCase {
 
     /// A key typed by mistake is named in one short line: cut when very
     /// long, its line break escaped.
+    /// Several keys are one drawing, as the JSON forms give them: each
+    /// record once, where it is nearest the top of any tree. A key given
+    /// twice is drawn once; a record given that another tree reaches says
+    /// there where it is drawn.
+    func testSeveralKeysAreOneDrawingWithEachRecordOnce() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("show", cache, "Human:1002", "Human:1002").lines, [
+            "Human:1002 (Human)", #"├─ __typename: "Human""#, #"├─ id: "1002""#, #"└─ name: "Han Solo""#,
+        ])
+        let both = gqlcache("show", cache, "Droid:2001", "Human:1000", "--depth", "1").lines
+        XCTAssertTrue(both.contains("│  ├─ [0] → Human:1000 (Human) (below)"), both.joined(separator: "\n"))
+        XCTAssertEqual(both.filter { $0.hasSuffix("name: \"Luke Skywalker\"") }.count, 1, both.joined(separator: "\n"))
+        XCTAssertEqual(both.filter { $0.hasPrefix("Human:1000") }.count, 1)
+    }
+
     func testAnUnknownKeyIsNamedInOneShortLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let long = gqlcache("show", cache, String(repeating: "x", count: 100_000))

@@ -57,11 +57,7 @@ extension GQLCache {
                     return graph
                 }
                 let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
-                let shown = requested.filter { graph.entries[$0] != .missing }
-                for (index, key) in shown.enumerated() {
-                    if index > 0 { context.print("") }
-                    renderer.render(key) { context.print($0) }
-                }
+                renderer.render(requested.filter { graph.entries[$0] != .missing }) { context.print($0) }
             case .json, .jsonl:
                 // Written as read, level by level: what --depth reaches on a
                 // large cache is never held whole.

@@ -84,8 +84,15 @@ struct RecordGraph {
     /// `levels` of it, following the `references` each found record holds
     /// (those a drawing follows): where a tree expands each record.
     func nearestLevels(from key: CacheKey, within levels: Int, following references: (Record) -> [CacheKey]) -> [CacheKey: Int] {
-        var nearest: [CacheKey: Int] = [key: 0]
-        var frontier = [key]
+        nearestLevels(from: [key], within: levels, following: references)
+    }
+
+    /// As ``nearestLevels(from:within:following:)`` from several records at
+    /// once, each at level 0.
+    func nearestLevels(from keys: [CacheKey], within levels: Int, following references: (Record) -> [CacheKey]) -> [CacheKey: Int] {
+        var nearest: [CacheKey: Int] = [:]
+        for key in keys { nearest[key] = 0 }
+        var frontier = Array(nearest.keys)
         var level = 0
         while !frontier.isEmpty && level < levels {
             level += 1

@@ -29,15 +29,30 @@ struct RecordTreeRenderer {
     /// Draws `key`'s tree a line at a time, so that a large one is printed
     /// as it is drawn rather than held whole.
     func render(_ key: CacheKey, emit: (String) -> Void) {
-        switch graph.entries[key] {
-        case .found(let record)?:
-            emit(style.key(key.display) + typeSuffix(record))
-            var tree = Tree(nearest: nearestDepths(from: key), drawn: [key])
-            renderFields(of: record, prefix: "", depth: 0, path: [key], tree: &tree, emit: emit)
-        case .damaged(let message)?:
-            emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
-        case .missing?, nil:
-            emit(style.key(key.display) + " " + style.problem("(missing)"))
+        render([key], emit: emit)
+    }
+
+    /// Draws the trees of `keys`, a blank line between two, as one
+    /// drawing: each record once (a key given twice too), where it is
+    /// nearest the top of any of them, as the JSON forms give it; a
+    /// record given that another's tree reaches says there `(below)` or
+    /// `(above)`.
+    func render(_ keys: [CacheKey], emit: (String) -> Void) {
+        var seen: Set<CacheKey> = []
+        let keys = keys.filter { seen.insert($0).inserted }
+        var tree = Tree(nearest: graph.nearestLevels(from: keys, within: maxDepth) { $0.fields.values.flatMap(\.references) }, drawn: [])
+        for (index, key) in keys.enumerated() {
+            if index > 0 { emit("") }
+            switch graph.entries[key] {
+            case .found(let record)?:
+                emit(style.key(key.display) + typeSuffix(record))
+                tree.drawn.insert(key)
+                renderFields(of: record, prefix: "", depth: 0, path: [key], tree: &tree, emit: emit)
+            case .damaged(let message)?:
+                emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
+            case .missing?, nil:
+                emit(style.key(key.display) + " " + style.problem("(missing)"))
+            }
         }
     }
 
@@ -46,13 +61,6 @@ struct RecordTreeRenderer {
     private struct Tree {
         let nearest: [CacheKey: Int]
         var drawn: Set<CacheKey>
-    }
-
-    /// The fewest references from `key` to each record the drawing follows
-    /// (every one `→` draws: in fields, lists and inline objects, as Apollo
-    /// reads them), up to `maxDepth`.
-    private func nearestDepths(from key: CacheKey) -> [CacheKey: Int] {
-        graph.nearestLevels(from: key, within: maxDepth) { $0.fields.values.flatMap(\.references) }
     }
 
     private func typeSuffix(_ record: Record) -> String {
