@@ -38,6 +38,8 @@ struct FieldMergeCheck {
     /// Checks each selection set once: `selections`, its fields' and inline
     /// fragments' sets, and the fragments spread (each once).
     private mutating func checkSets(_ selections: [Selection], type: String?, checkedFragments: inout Set<String>) throws {
+        // Once the budget is spent nothing more is compared: nor walked.
+        guard budget > 0 else { return }
         try checkWithin(selections, type: type)
         try checkNested(selections, type: type, checkedFragments: &checkedFragments)
     }
@@ -67,6 +69,8 @@ struct FieldMergeCheck {
         for (responseKey, fields) in collect(selections, type: type) where fields.count > 1 {
             for i in fields.indices {
                 for j in fields.indices where j > i {
+                    // 20,000 fields of one name are 200 million pairs: the loops stop with the budget.
+                    guard budget > 0 else { return }
                     try compare(fields[i], fields[j], path: [responseKey], parentsExclusive: false)
                 }
             }
@@ -129,6 +133,7 @@ struct FieldMergeCheck {
                 guard let fromB = fieldsB[responseKey] else { continue }
                 for x in fromA {
                     for y in fromB {
+                        guard budget > 0 else { return }
                         try compare(x, y, path: path + [responseKey], parentsExclusive: exclusive)
                     }
                 }

@@ -11,8 +11,17 @@ public struct QueryDocument: Sendable {
     public internal(set) var fragments: [String: FragmentDefinition] = [:]
     /// The texts parsed, by source name, for validation against a schema.
     public private(set) var sources: [(name: String, text: String)] = []
-    /// Where each fragment name is first spread: source, line and column.
-    private(set) var spreadPlaces: [String: (source: String, line: Int, column: Int)] = [:]
+    /// Where each fragment is first spread: the source and the spread's
+    /// UTF-8 offset in it, made a line and column only for a message (found
+    /// for every spread, a document of thousands took quadratic time).
+    private var spreadOffsets: [String: (source: String, offset: Int)] = [:]
+
+    /// The place of the first spread of `name`, for a message.
+    private func spreadPlace(of name: String) -> (source: String, line: Int, column: Int)? {
+        guard let spread = spreadOffsets[name], let text = sources.first(where: { $0.name == spread.source })?.text else { return nil }
+        let place = SourcePlace(utf8Offset: spread.offset, in: text)
+        return (spread.source, place.line, place.column)
+    }
 
     public init() {}
 
@@ -73,7 +82,64 @@ public struct QueryDocument: Sendable {
                 try ConditionCheck.check(definition, source: name)
             }
         }
+        try document.checkSpreadDepth()
         return document
+    }
+
+    /// Refuses fragments that spread each other deeper than
+    /// ``NestingLimit/maximumDepth`` levels: each spread is a level of
+    /// every walk over the selections, as a brace is, but the text's own
+    /// nesting does not show it (a chain of 30,000 fragments each spreading
+    /// the next overflowed the stack). Worked out without recursion over
+    /// the chain; a cycle is left for ``checkFragmentSpreads(in:)`` to name.
+    private func checkSpreadDepth() throws {
+        // Each fragment's own depth, and the fragments it spreads with the level of each spread.
+        var own: [String: Int] = [:]
+        var spreads: [String: [(name: String, level: Int)]] = [:]
+        func walk(_ selections: [Selection], level: Int, into name: String) {
+            own[name] = max(own[name] ?? 0, level)
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if let inner = field.selections { walk(inner, level: level + 1, into: name) }
+                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
+                    walk(inner, level: level + 1, into: name)
+                case .fragmentSpread(let spread, _):
+                    if fragments[spread] != nil { spreads[name, default: []].append((spread, level + 1)) }
+                }
+            }
+        }
+        for (name, fragment) in fragments { walk(fragment.selections, level: 0, into: name) }
+        // Deepest first from the fragments that spread none (Kahn's order).
+        var waitingOn: [String: Int] = [:]
+        var spreadBy: [String: [String]] = [:]
+        for name in fragments.keys {
+            let targets = Set((spreads[name] ?? []).map(\.name))
+            waitingOn[name] = targets.count
+            for target in targets { spreadBy[target, default: []].append(name) }
+        }
+        var ready = fragments.keys.filter { waitingOn[$0] == 0 }.sorted()
+        var depth: [String: Int] = [:]
+        while let name = ready.popLast() {
+            var deepest = own[name] ?? 0
+            var through: String?
+            for (target, level) in spreads[name] ?? [] where level + depth[target]! > deepest {
+                deepest = level + depth[target]!
+                through = target
+            }
+            if deepest > NestingLimit.maximumDepth, let through {
+                let place = spreadPlace(of: through) ?? (sources.first?.name ?? "", 0, 0)
+                throw QueryError.syntax(
+                    source: place.source, line: place.line, column: place.column,
+                    message: "fragment '\(name)' spreads '\(through)', and the spreads from there nest more than "
+                        + "\(NestingLimit.maximumDepth) levels deep; no real operation is that deep")
+            }
+            depth[name] = deepest
+            for holder in spreadBy[name] ?? [] {
+                waitingOn[holder]! -= 1
+                if waitingOn[holder] == 0 { ready.append(holder) }
+            }
+        }
     }
 
     private mutating func noteSpreadPlaces(in set: SelectionSet, source: String) {
@@ -82,9 +148,8 @@ public struct QueryDocument: Sendable {
                 noteSpreadPlaces(in: inner, source: source)
             } else if let inline = selection as? InlineFragment {
                 noteSpreadPlaces(in: inline.selectionSet, source: source)
-            } else if let spread = selection as? FragmentSpread, spreadPlaces[spread.name.value] == nil,
-                      let place = spread.loc?.place {
-                spreadPlaces[spread.name.value] = (source, place.line, place.column)
+            } else if let spread = selection as? FragmentSpread, spreadOffsets[spread.name.value] == nil, let location = spread.loc {
+                spreadOffsets[spread.name.value] = (source, location.start)
             }
         }
     }
@@ -109,7 +174,7 @@ public struct QueryDocument: Sendable {
                     if let start = path.firstIndex(of: name) { throw QueryError.fragmentCycle(Array(path[start...]) + [name]) }
                     guard !finished.contains(name) else { continue }
                     guard let fragment = fragments[name] else {
-                        let place = spreadPlaces[name] ?? (sources.map(\.name).joined(separator: ", "), 0, 0)
+                        let place = spreadPlace(of: name) ?? (sources.map(\.name).joined(separator: ", "), 0, 0)
                         throw QueryError.unknownSpread(
                             name, source: place.source, line: place.line, column: place.column, available: fragments.keys.sorted())
                     }

@@ -18,6 +18,31 @@ final class NestingLimitTests: XCTestCase {
         XCTAssertThrowsError(try QueryDocument.parse([("list.graphql", listDefault)]))
     }
 
+    /// Each fragment spread is a level of every walk over the selections,
+    /// though the text does not nest: a chain of fragments spreading each
+    /// other deeper than the limit is refused at the spread that goes past
+    /// it (30,000 of them overflowed the stack), and a cycle is still named
+    /// as one.
+    func testFragmentsSpreadingEachOtherDeeperThanTheLimitAreRefusedAtTheSpread() throws {
+        func chain(_ count: Int) -> String {
+            "query Q { hero { ...F0 } }\n" + (0..<count).map { "fragment F\($0) on Droid { name ...F\($0 + 1) }" }.joined(separator: "\n")
+                + "\nfragment F\(count) on Droid { name }"
+        }
+        XCTAssertNoThrow(try QueryDocument.parse([("ok.graphql", chain(400))]))
+        XCTAssertThrowsError(try QueryDocument.parse([("chain.graphql", chain(3_000))])) { error in
+            guard case .syntax(let source, let line, let column, let message)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(source, "chain.graphql")
+            XCTAssertEqual(message, "fragment 'F2499' spreads 'F2500', and the spreads from there nest more than 500 levels deep; "
+                + "no real operation is that deep")
+            XCTAssertEqual(line, 2_501)
+            XCTAssertEqual(column, 32)
+        }
+        let cycle = try QueryDocument.parse([("cycle.graphql", "{ hero { ...A } }\nfragment A on Droid { ...B }\nfragment B on Droid { ...A }")])
+        XCTAssertThrowsError(try cycle.checkFragmentSpreads(in: cycle.operations[0].selections)) { error in
+            XCTAssertEqual(error as? QueryError, .fragmentCycle(["A", "B", "A"]))
+        }
+    }
+
     func testBracesInStringsBlockStringsAndCommentsDoNotCount() throws {
         let braces = String(repeating: "{[(", count: 1_000)
         let text = """
