@@ -318,6 +318,14 @@ extension CacheSchema {
         return CacheSchema.reference(type)
     }
 
+    /// The declared type of `field` of the input object type `typeName`.
+    func inputFieldType(of typeName: String, field: String) -> TypeReference? {
+        guard let object = schema.getType(name: typeName) as? GraphQLInputObjectType,
+            let type = (try? object.fields())?[field]?.type
+        else { return nil }
+        return CacheSchema.reference(type)
+    }
+
     /// The name of the root type for operations of this kind.
     func rootTypeName(_ kind: Operation.Kind) -> String? {
         switch kind {

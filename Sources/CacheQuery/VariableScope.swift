@@ -110,10 +110,12 @@ struct VariableScope: Sendable {
 
 extension VariableScope {
     /// The variables of a fragment read or written on its own, which
-    /// declares none: with a schema, each one used directly as a field's
-    /// argument is checked and held as the type of that argument, as the
-    /// app's generated operation would hold it (`--var size=abc` for an
-    /// Int is refused, not looked for as `avatar(size:abc)`).
+    /// declares none: with a schema, each one used as a field's argument,
+    /// or inside one (a member of an input object, an element of a list),
+    /// is checked and held as the type of that place, as the app's
+    /// generated operation would hold it (`--var size=abc` for an Int is
+    /// refused, not looked for as `avatar(size:abc)`, and `--var lng=-2`
+    /// for a Float in an input object is `lng:-2.0`).
     init(given: [String: InputValue], fragment: FragmentDefinition, document: QueryDocument, schema: CacheSchema?) throws {
         guard let schema else {
             self.init(values: given)
@@ -121,15 +123,29 @@ extension VariableScope {
         }
         var types: [String: TypeReference] = [:]
         var visited: Set<String> = []
+        func place(_ value: ValueNode, as type: TypeReference) {
+            var unwrapped = type
+            if case .nonNull(let inner) = unwrapped { unwrapped = inner }
+            switch (value, unwrapped) {
+            case (.variable(let name), _):
+                if types[name] == nil { types[name] = type }
+            case (.list(let elements), .list(let element)):
+                for item in elements { place(item, as: element) }
+            case (.object(let members), .named(let name)):
+                for member in members {
+                    if let fieldType = schema.inputFieldType(of: name, field: member.name) { place(member.value, as: fieldType) }
+                }
+            default:
+                break
+            }
+        }
         func visit(_ selections: [Selection], on typeName: String) {
             for selection in selections {
                 switch selection {
                 case .field(let field):
                     for (argument, value) in field.arguments {
-                        guard case .variable(let name) = value, types[name] == nil,
-                            let type = schema.argumentType(on: typeName, field: field.name, argument: argument)
-                        else { continue }
-                        types[name] = type
+                        guard let type = schema.argumentType(on: typeName, field: field.name, argument: argument) else { continue }
+                        place(value, as: type)
                     }
                     if let inner = field.selections, let type = schema.fieldType(on: typeName, field: field.name) {
                         visit(inner, on: type.namedType.name)

@@ -125,6 +125,25 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"id":"3","name":"Edsger Lovelace","handle":"@user3"}"# + "\n")
     }
 
+    /// A fragment declares no variables: with a schema, one used inside
+    /// an argument (a member of an input object, an element of a list) is
+    /// held as the type of its place, as the app's operation holds it, so
+    /// `--var lng=-2` for a Float is `lng:-2.0` in the field key, as the
+    /// operation form reads it.
+    func testAFragmentsVariableInsideAnInputObjectTakesTheTypeOfItsPlace() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let fragment = #"fragment S on Query { search(filter: {text: "sky", limit: $limit, tags: ["a", $tag], near: {lat: 1.5, lng: $lng}}) { __typename } }"#
+        let result = gqlcache("read", cache, "--text", fragment, "--fragment", "S", "--key", "QUERY_ROOT", "--schema", schema,
+                              "--var", "lng=-2", "--var", "limit=2", "--var", "tag=b", "--format", "json")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stdout, #"{"search":[[{"__typename":"Human"},null],[{"__typename":"Droid"}]]}"# + "\n")
+        let wrong = gqlcache("read", cache, "--text", fragment, "--fragment", "S", "--key", "QUERY_ROOT", "--schema", schema,
+                             "--var", "lng=west", "--var", "limit=2", "--var", "tag=b")
+        XCTAssertEqual(wrong.status, .usage, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("$lng"), wrong.stderr)
+    }
+
     func testTheStarWarsMutationResultIsReadFromMutationRoot() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = """
