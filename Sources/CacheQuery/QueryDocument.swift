@@ -80,6 +80,7 @@ public struct QueryDocument: Sendable {
                     document.fragments[converted.name] = converted
                 }
                 try ConditionCheck.check(definition, source: name)
+                try UniquenessCheck.check(definition, source: name)
             }
         }
         try document.checkSpreadDepth()

@@ -1,0 +1,82 @@
+import GraphQL
+
+/// GraphQL's rules that a name is given once, checked without a schema: a
+/// variable declared twice, an argument or an input object field given
+/// twice, `@include`, `@skip` or `@defer` twice on one selection. Apollo's
+/// code generator refuses such a document; read without a schema, the last
+/// value would quietly win and the read would look for another field than
+/// the one the first names (`hero(episode: NEWHOPE, episode: JEDI)`).
+/// A schema's validation says so too, in its own words.
+enum UniquenessCheck {
+    /// Directives GraphQL defines as given at most once in one place.
+    private static let unrepeatable: Set<String> = ["include", "skip", "defer"]
+
+    /// Throws ``QueryError/validation(source:line:column:message:)`` for
+    /// the first name given twice in `definition`, at the second.
+    static func check(_ definition: Definition, source: String) throws {
+        func problem(_ node: Node, _ message: String) -> QueryError {
+            let place = node.loc?.place
+            return .validation(source: source, line: place?.line ?? 0, column: place?.column ?? 0, message: message)
+        }
+        func checkValue(_ value: Value) throws {
+            if let object = value as? ObjectValue {
+                var seen: Set<String> = []
+                for field in object.fields {
+                    guard seen.insert(field.name.value).inserted else {
+                        throw problem(field, "input field '\(field.name.value)' is given twice in one object")
+                    }
+                    try checkValue(field.value)
+                }
+            } else if let list = value as? ListValue {
+                try list.values.forEach(checkValue)
+            }
+        }
+        func checkArguments(_ arguments: [Argument], of owner: String) throws {
+            var seen: Set<String> = []
+            for argument in arguments {
+                guard seen.insert(argument.name.value).inserted else {
+                    throw problem(argument, "argument '\(argument.name.value)' is given twice to \(owner)")
+                }
+                try checkValue(argument.value)
+            }
+        }
+        func checkDirectives(_ directives: [Directive]) throws {
+            var seen: Set<String> = []
+            for directive in directives {
+                let name = directive.name.value
+                if unrepeatable.contains(name) && !seen.insert(name).inserted {
+                    throw problem(directive, "@\(name) is given twice in one place; give it once")
+                }
+                try checkArguments(directive.arguments, of: "@\(name)")
+            }
+        }
+        func checkSet(_ set: SelectionSet) throws {
+            for selection in set.selections {
+                if let field = selection as? Field {
+                    try checkArguments(field.arguments, of: "'\(field.name.value)'")
+                    try checkDirectives(field.directives)
+                    if let inner = field.selectionSet { try checkSet(inner) }
+                } else if let inline = selection as? InlineFragment {
+                    try checkDirectives(inline.directives)
+                    try checkSet(inline.selectionSet)
+                } else if let spread = selection as? FragmentSpread {
+                    try checkDirectives(spread.directives)
+                }
+            }
+        }
+        if let operation = definition as? OperationDefinition {
+            var declared: Set<String> = []
+            for variable in operation.variableDefinitions {
+                guard declared.insert(variable.variable.name.value).inserted else {
+                    throw problem(variable, "$\(variable.variable.name.value) is declared twice")
+                }
+                if let value = variable.defaultValue { try checkValue(value) }
+            }
+            try checkDirectives(operation.directives)
+            try checkSet(operation.selectionSet)
+        } else if let fragment = definition as? GraphQL.FragmentDefinition {
+            try checkDirectives(fragment.directives)
+            try checkSet(fragment.selectionSet)
+        }
+    }
+}
