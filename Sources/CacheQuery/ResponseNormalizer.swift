@@ -366,6 +366,9 @@ public struct UnkeyedObject: Equatable, Sendable {
     /// Whether the selection asks for every key field (and so the data
     /// lacks a value).
     public let keyFieldsSelected: Bool
+    /// The key fields at fault: those the selection lacks; when it has
+    /// them all, those whose value cannot key (null, a list, an object).
+    public let missingKeyFields: [String]
     /// The key the object's data would give, had the selection asked for
     /// the key fields it holds.
     public let keyInData: CacheKey?
@@ -872,9 +875,16 @@ private struct Pass {
                     // key fields were named for it (not only by `*`).
                     let inData = normalizer.keyPolicy.key(for: object, typename: typename, schema: schema)
                     if inData != nil || normalizer.keyPolicy.namedKeyFields(of: typename, schema: schema) != nil {
+                        let unselected = keyFields.filter { !selected.contains($0) }
+                        let unkeying = keyFields.filter { field in
+                            switch object[field] {
+                            case .string?, .int?, .double?, .number?, .bool?: return false
+                            default: return true
+                            }
+                        }
                         unkeyed.append(UnkeyedObject(
                             path: pathText, typename: typename, keyFields: keyFields, pathKey: key,
-                            keyFieldsSelected: keyFields.allSatisfy(selected.contains), keyInData: inData))
+                            keyFieldsSelected: unselected.isEmpty, missingKeyFields: unselected.isEmpty ? unkeying : unselected, keyInData: inData))
                     }
                 }
             } else if let (kept, byPositionAlone) = existing.match(at: pathText, object: object, unchangedAt: { index in

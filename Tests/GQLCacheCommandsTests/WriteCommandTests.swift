@@ -333,6 +333,24 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
     }
 
+    /// Of two key fields, the warning names the one at fault: the one the
+    /// selection lacks, or the one whose value cannot key, not both.
+    func testAKeyFieldWarningNamesOnlyTheKeyFieldsAtFault() throws {
+        let response = path("book.json")
+        try Data(#"{"book":{"__typename":"Book","isbn":"1","lang":"en"}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let unselected = gqlcache("write", path("one.sqlite"), "--create", "--text", "{ book { isbn } }", "--response", response,
+                                  "--key-field", "Book=isbn,lang")
+        XCTAssertEqual(unselected.stderr, "gqlcache: warning: book: the Book was written at its path key, QUERY_ROOT.book: the selection has no "
+            + "'lang' (of its key fields 'isbn', 'lang'; Apollo adds none to a selection), so the data's value keys nothing; "
+            + "select 'lang' to write it into Book:1+en\n")
+        try Data(#"{"book":{"__typename":"Book","isbn":"1","lang":null}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let null = gqlcache("write", path("two.sqlite"), "--create", "--text", "{ book { isbn lang } }", "--response", response,
+                            "--key-field", "Book=isbn,lang")
+        XCTAssertEqual(null.stderr, "gqlcache: warning: book: the Book was written at its path key, QUERY_ROOT.book, as Apollo keys it: "
+            + "the data has no value for 'lang' (of its key fields 'isbn', 'lang') that can key it (a string, a number or a boolean); "
+            + "give one in the data to key it\n")
+    }
+
     /// A type named for its key fields whose data lacks them is written at
     /// its path key as Apollo writes it, and the warning says why; `*=id`
     /// alone says nothing of the types that have no id.

@@ -126,11 +126,13 @@ extension CommandContext {
         // Every object written below the root has a __typename (data
         // without one is refused).
         if let typename = changes.typename(of: first.after), let fields = keyFields(typename) {
-            let names = fields.map { "'\($0)'" }.joined(separator: ", ")
-            let which = "its key \(fields.count == 1 ? "field" : "fields")"
             // Written, so selected: the value is null, a list or an object.
             let written = Set(changes.records.first { $0.key == first.after }?.fields.map(\.field) ?? [])
-            if fields.allSatisfy(written.contains) {
+            let unwritten = fields.filter { !written.contains($0) }
+            // The fields at fault: those not selected, else all (each written, none can key).
+            let names = (unwritten.isEmpty ? fields : unwritten).map { "'\($0)'" }.joined(separator: ", ")
+            let which = Self.keyFieldsNote(fields, naming: unwritten.isEmpty ? fields : unwritten)
+            if unwritten.isEmpty {
                 why = "the \(typename) written has no value for \(names) (\(which)) that can key it (a string, a number or a boolean), "
                     + "so it is keyed by its path, as Apollo keys it"
             } else {
@@ -151,20 +153,27 @@ extension CommandContext {
     func warnOfUnkeyedObjects(_ unkeyed: [UnkeyedObject], changes: RecordChanges, dryRun: Bool) {
         guard let first = unkeyed.first, changes.referencesMovedToPathKeys.isEmpty else { return }
         let others = unkeyed.count > 1 ? " (and \(unkeyed.count - 1) more)" : ""
-        let names = first.keyFields.map { "'\($0)'" }.joined(separator: ", ")
-        let which = first.keyFields.count == 1 ? "its key field" : "its key fields"
+        let names = first.missingKeyFields.map { "'\($0)'" }.joined(separator: ", ")
+        let which = Self.keyFieldsNote(first.keyFields, naming: first.missingKeyFields)
         let written = dryRun ? "would be written" : "was written"
         if first.keyFieldsSelected {
             warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others), as Apollo keys it: "
                 + "the data has no value for \(names) (\(which)) that can key it (a string, a number or a boolean); give "
-                + "\(first.keyFields.count == 1 ? "one" : "them") in the data to key it")
+                + "\(first.missingKeyFields.count == 1 ? "one" : "them") in the data to key it")
         } else if let key = first.keyInData {
             warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others): the selection has no "
                 + "\(names) (\(which); Apollo adds none to a selection), so the data's value keys nothing; select \(names) to write it into \(key.display)")
         } else {
             warn("\(first.path): the \(first.typename) \(written) at its path key, \(first.pathKey.display)\(others), as Apollo keys it: "
-                + "the selection has no \(names) (\(which)); select \(names) and give \(first.keyFields.count == 1 ? "it" : "them") in the data to key it")
+                + "the selection has no \(names) (\(which)); select \(names) and give \(first.missingKeyFields.count == 1 ? "it" : "them") in the data to key it")
         }
+    }
+
+    /// "its key field", "its key fields", or "of its key fields 'id', 'code'"
+    /// when only some of them are named.
+    static func keyFieldsNote(_ fields: [String], naming named: [String]) -> String {
+        if named.count == fields.count { return fields.count == 1 ? "its key field" : "its key fields" }
+        return "of its key fields " + fields.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     /// `update` without a key policy keeps each object in the record it
