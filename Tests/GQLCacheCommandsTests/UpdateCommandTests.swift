@@ -301,6 +301,24 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
     }
 
+    /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
+    /// holds a number is written as the text it is, which the app's Int
+    /// decoding then fails on: a warning says so. JSON and a schema say
+    /// nothing more.
+    func testSettingTextThatIsNotJSONWhereTheDataHoldsANumberIsWarnedOf() throws {
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        let fragment = "fragment P on Post @apollo_client_ios_localCacheMutation { likes }"
+        let typo = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", "likes=1O", "--dry-run")
+        XCTAssertEqual(typo.status, .success, typo.stderr)
+        XCTAssertEqual(typo.stderr, #"gqlcache: warning: --set likes: "1O" is not JSON, so it is written as a string where the data holds 131; "#
+            + "the app's model reads that field as a number, so check the value\n")
+        let number = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", "likes=12", "--dry-run")
+        XCTAssertEqual(number.stderr, "")
+        let quoted = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", #"likes="12""#, "--dry-run")
+        XCTAssertEqual(quoted.stderr, "", "a JSON string is meant")
+    }
+
     /// The report shows what the file holds afterwards: Apollo stores a
     /// whole Double as an integer, so 77.0 is reported as the 77 stored.
     func testTheChangeReportShowsNumbersAsStored() throws {

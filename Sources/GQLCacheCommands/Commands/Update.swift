@@ -227,12 +227,27 @@ extension GQLCache {
                     let path = String(assignment.prefix { $0 != "=" })
                     let text = String(assignment.dropFirst(path.count + 1))
                     let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                    var newValue = (try? FieldValue(jsonText: text)) ?? .string(text)
+                    let parsed = try? FieldValue(jsonText: text)
+                    var newValue = parsed ?? .string(text)
                     // `name=123` where the data holds a string means the text,
                     // as --var keeps it for a String or ID.
                     if case .scalar(.string) = value.value(at: components) {
                         switch newValue {
                         case .int, .double, .number, .bool: newValue = .string(text)
+                        default: break
+                        }
+                    }
+                    // `likes=1O` (a letter O) where the data holds a number is
+                    // text, not JSON: without a schema to refuse it, say so,
+                    // as the app's Int decoding would then fail on it.
+                    if parsed == nil, loaded.schema == nil, case .scalar(let held) = value.value(at: components) {
+                        switch held {
+                        case .int, .double, .number, .bool:
+                            let kind: String
+                            if case .bool = held { kind = "Boolean" } else { kind = "number" }
+                            context.warn("--set \(path): \(FieldValue.string(text).shownOnLine) is not JSON, "
+                                + "so it is written as a string where the data holds \(JSONWriter.string(for: held, asStored: false)); "
+                                + "the app's model reads that field as a \(kind), so check the value")
                         default: break
                         }
                     }
