@@ -319,6 +319,17 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(quoted.stderr, "", "a JSON string is meant")
     }
 
+    /// A fragment's key with no record is named as show and read name it,
+    /// with the nearest keys: `post:3` for `Post:3` is a slip of the shift key.
+    func testAFragmentKeyWithNoRecordIsNamedWithTheNearestKeys() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let result = update(cache, "--fragment", "HumanDetails", "--key", "human:1000", "--set", "name=Luke")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'human:1000' in \(cache); nearest keys: Human:1000\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// The report shows what the file holds afterwards: Apollo stores a
     /// whole Double as an integer, so 77.0 is reported as the 77 stored.
     func testTheChangeReportShowsNumbersAsStored() throws {

@@ -159,6 +159,11 @@ extension GQLCache {
                 // A record of another type than the fragment's explains a miss too.
                 if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
                 if data == nil, result.data == nil, let miss = result.misses.first {
+                    // A fragment's key with no record is named as show and read name it, with the nearest keys.
+                    if fragment != nil, let key, miss.path.isEmpty, case .missingRecord = miss.reason, try !tx.contains(CacheKey(key)) {
+                        throw CommandFailure(
+                            .notFound, KeySuggestions.notFoundMessage(CacheKey(key), in: file.path, nearest: try tx.suggestions(for: CacheKey(key))))
+                    }
                     var message = "cannot update \(target.name): \(miss)"
                     if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
                         // Apollo goes on past a nullable one; only a schema says which those are.
