@@ -139,14 +139,21 @@ extension GQLCache {
             return plan
         }
 
-        /// What gc asks to do, naming only the changes it would make:
-        /// "remove 2 records and drop 1 reference", "drop 6 references".
+        /// What gc asks to do, naming only the changes it would make, with
+        /// the first few of each, as rm names the keys it asks about:
+        /// "remove 2 records (Tool:1, Tool:2) and drop 1 reference
+        /// (Droid:2001 friends[1] → Human:1002)".
         static func question(_ plan: GarbageCollection) -> String {
-            let references = plan.droppedReferences.reduce(0) { $0 + $1.dropped.count }
+            let dropped = plan.droppedReferences.flatMap { holder in
+                holder.dropped.map { "\(holder.key.inMessageList) \($0.shownLocation) → \($0.target.inMessageList)" }
+            }
+            func some(_ items: [String]) -> String { " (" + items.prefix(3).joined(separator: ", ") + (items.count > 3 ? ", …" : "") + ")" }
             var changes: [String] = []
-            if !plan.removedKeys.isEmpty { changes.append("remove \(plural(plan.removedKeys.count, "record"))") }
+            if !plan.removedKeys.isEmpty {
+                changes.append("remove \(plural(plan.removedKeys.count, "record"))" + some(plan.removedKeys.map(\.inMessageList)))
+            }
             if plan.removedStrayRowCount > 0 { changes.append("delete \(plural(plan.removedStrayRowCount, "stray row"))") }
-            if references > 0 { changes.append("drop \(plural(references, "reference"))") }
+            if !dropped.isEmpty { changes.append("drop \(plural(dropped.count, "reference"))" + some(dropped)) }
             guard let last = changes.popLast() else { return "change nothing" }
             return changes.isEmpty ? last : changes.joined(separator: ", ") + " and " + last
         }
