@@ -1,6 +1,6 @@
 import CacheStore
 import Foundation
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 /// `refs`: what a record references, where, and who references it.
@@ -22,6 +22,29 @@ final class RefsCommandTests: CommandTestCase {
     }
 
     /// A record that holds the key twice in one list is listed once per place.
+    /// refs draws no fields: the records of its last level keep only their
+    /// `__typename` and whether they hold references, so a root listing a
+    /// million keys does not hold a million decoded records. show, which
+    /// draws them, keeps them whole.
+    func testRefsKeepsOnlyTheTypenameOfItsLastLevelsRecords() throws {
+        let cache = try makeCache("summary.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["users": .list([.reference("User:1"), .reference("User:2")])]),
+            Record(key: "User:1", fields: ["__typename": .string("User"), "name": .string("Ann"), "best": .reference("User:2")]),
+            Record(key: "User:2", fields: ["__typename": .string("User"), "name": .string("Bo")]),
+        ])
+        let store = try CacheStore.open(at: cache)
+        let summarized = try store.read { tx in try RecordGraph.load(["QUERY_ROOT"], depth: 1, in: tx, summarizingLastLevel: true) }
+        XCTAssertEqual(summarized.entries["User:1"], .found(Record(key: "User:1", fields: ["__typename": .string("User")])))
+        XCTAssertTrue(summarized.holdsReferences("User:1"))
+        XCTAssertFalse(summarized.holdsReferences("User:2"))
+        let whole = try store.read { tx in try RecordGraph.load(["QUERY_ROOT"], depth: 1, in: tx) }
+        guard case .found(let user)? = whole.entries["User:1"] else { return XCTFail("User:1 not loaded") }
+        XCTAssertEqual(user.fields["name"], .string("Ann"))
+        // What refs prints is the same either way: a user with references is marked beyond the depth.
+        let json = gqlcache("refs", cache, "QUERY_ROOT", "--format", "jsonl").stdout
+        XCTAssertTrue(json.contains(#""to":"User:1","exists":true,"typename":"User","beyondDepth":true"#), json)
+    }
+
     func testIncomingReferencesNameEachPlaceInAList() throws {
         let cache = try makeCache("twice.sqlite", [
             Record(key: .queryRoot, fields: ["people": .list([.reference("P:1"), .reference("P:2"), .reference("P:1")])]),

@@ -45,7 +45,7 @@ extension GQLCache {
             let (graph, incoming) = try store.read { tx in
                 let incoming = try tx.references(to: [key], filter: .containing(keys: [key]), fromTargetsToo: true) { unreadable.append($0) }
                 // With where each sits in its field (friends[1]), as the outgoing ones are listed.
-                return (try RecordGraph.load([key], depth: depth, in: tx), try tx.placing(incoming))
+                return (try RecordGraph.load([key], depth: depth, in: tx, summarizingLastLevel: true), try tx.placing(incoming))
             }
             let tree = ReferenceTree.build(key, depth: depth, graph: graph)
             switch output.format {

@@ -15,6 +15,16 @@ struct RecordGraph {
     var levels: [[CacheKey]] = []
     /// Keys referenced past the last level that have a record (not loaded).
     var existingBeyond: Set<CacheKey> = []
+    /// With the last level summarized, its records that hold references
+    /// (their fields are not kept).
+    var summarizedWithReferences: Set<CacheKey> = []
+
+    /// Whether the record at `key` holds references, as far as the graph knows.
+    func holdsReferences(_ key: CacheKey) -> Bool {
+        if summarizedWithReferences.contains(key) { return true }
+        if case .found(let record)? = entries[key] { return !record.referencePaths.isEmpty }
+        return false
+    }
 
     /// Whether a record exists for `key`, as far as the graph knows.
     func exists(_ key: CacheKey) -> Bool {
@@ -26,12 +36,22 @@ struct RecordGraph {
     }
 
     /// Loads `keys` and what they reference up to `depth` levels away.
-    static func load(_ keys: [CacheKey], depth: Int, in tx: ReadTransaction) throws -> RecordGraph {
+    /// `summarizingLastLevel` (for `refs`, which draws no fields): the
+    /// records of the last level keep only their `__typename`, and whether
+    /// they hold references; what they reference is not looked up. A
+    /// root listing a million keys then costs a few hundred bytes a key,
+    /// not the decoded records.
+    static func load(_ keys: [CacheKey], depth: Int, in tx: ReadTransaction, summarizingLastLevel: Bool = false) throws -> RecordGraph {
         var graph = RecordGraph()
-        let beyond = try walk(keys, depth: depth, in: tx, collectingBeyond: true) { level, key, entry in
+        let beyond = try walk(keys, depth: depth, in: tx, collectingBeyond: !summarizingLastLevel) { level, key, entry in
             if level == graph.levels.count { graph.levels.append([]) }
             graph.levels[level].append(key)
-            graph.entries[key] = entry
+            if summarizingLastLevel, level == depth, level > 0, case .found(let record) = entry {
+                graph.entries[key] = .found(Record(key: record.key, fields: record.fields.filter { $0.key == "__typename" }))
+                if !record.referencePaths.isEmpty { graph.summarizedWithReferences.insert(key) }
+            } else {
+                graph.entries[key] = entry
+            }
         }
         graph.existingBeyond = try tx.existingKeys(among: beyond)
         return graph

@@ -69,7 +69,7 @@ struct ReferenceTree {
                     }
                 }
                 var beyondDepth = false
-                if level == depth, elsewhere == nil, case .found(let record)? = entry { beyondDepth = !record.referencePaths.isEmpty }
+                if level == depth, elsewhere == nil, case .found? = entry { beyondDepth = graph.holdsReferences(target) }
                 nodes.append(Node(
                     reference: reference, state: state, damage: damage, typename: typename, exists: graph.exists(target),
                     children: below, elsewhere: elsewhere, beyondDepth: beyondDepth))
