@@ -7,14 +7,7 @@ import XCTest
 /// is refused, with or without a schema, where reading it as false would
 /// quietly drop or keep a field.
 final class ConditionCheckTests: XCTestCase {
-    private func parseProblem(_ text: String) -> String? {
-        do {
-            _ = try QueryDocument.parse([("c.graphql", text)])
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func parseProblem(_ text: String) -> String? { documentProblem(text, source: "c.graphql") }
 
     /// The misses and problems of reading `text` from a one-record cache.
     private func read(_ text: String, variables: [String: InputValue] = [:]) throws -> ReadResult {

@@ -6,14 +6,7 @@ import XCTest
 /// without a schema: read as it is, the last value would quietly win and
 /// the read would look for another field than the first one names.
 final class UniquenessCheckTests: XCTestCase {
-    private func parseProblem(_ text: String) -> String? {
-        do {
-            _ = try QueryDocument.parse([("u.graphql", text)])
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func parseProblem(_ text: String) -> String? { documentProblem(text, source: "u.graphql") }
 
     func testAVariableDeclaredTwiceIsRefused() {
         XCTAssertEqual(parseProblem("query Q($a: Episode, $a: Episode = JEDI) { hero(episode: $a) { name } }"),
