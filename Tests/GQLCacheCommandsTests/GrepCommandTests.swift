@@ -45,6 +45,9 @@ final class GrepCommandTests: CommandTestCase {
             XCTAssertEqual(hit.status, .success, format)
             XCTAssertEqual(hit.stdout + hit.stderr, "", format)
         }
+        // A REPL started with --quiet still shows the matches asked for; grep's own -q does not.
+        let session = gqlcache("repl", cache, "--quiet", "-c", "grep Sky; grep -q Sky")
+        XCTAssertEqual(session.stdout, "Human:1000 name: \"Luke Skywalker\"\n")
     }
 
     func testAnInvalidRegexIsAUsageError() throws {

@@ -60,7 +60,8 @@ extension GQLCache {
             var matchedRecords = 0
             var skippedDamaged = false
             // grep -q: only the status answers, and the first match gives it.
-            let silent = context.isQuiet
+            // This grep's own -q: a REPL started with --quiet still shows the data asked for.
+            let silent = display.quiet
             struct FirstMatch: Error {}
             if output.format == .json && !silent { context.stdout.write("[") }
             func emit(_ line: () -> JSONOutput) {
@@ -102,7 +103,7 @@ extension GQLCache {
             if output.format == .json && !silent { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             // grep -q: a script asks whether anything matched, and the status
             // is the answer, as GNU grep -q's is even after an error.
-            if context.isQuiet && matchedRecords > 0 && skippedDamaged { throw CommandFailure(.success, "") }
+            if silent && matchedRecords > 0 && skippedDamaged { throw CommandFailure(.success, "") }
             if matchedRecords == 0 {
                 let what = regex ? "matches the regular expression" : "contains"
                 let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
