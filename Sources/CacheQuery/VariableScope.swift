@@ -108,19 +108,12 @@ struct VariableScope: Sendable {
     }
 }
 
-extension VariableScope {
-    /// The variables of a fragment read or written on its own, which
-    /// declares none: with a schema, each one used as a field's argument,
-    /// or inside one (a member of an input object, an element of a list),
-    /// is checked and held as the type of that place, as the app's
-    /// generated operation would hold it (`--var size=abc` for an Int is
-    /// refused, not looked for as `avatar(size:abc)`, and `--var lng=-2`
-    /// for a Float in an input object is `lng:-2.0`).
-    init(given: [String: InputValue], fragment: FragmentDefinition, document: QueryDocument, schema: CacheSchema?) throws {
-        guard let schema else {
-            self.init(values: given)
-            return
-        }
+extension QueryDocument {
+    /// The types of the variables a fragment uses, which it does not
+    /// declare, by where the schema says each one is used: a field's
+    /// argument, or a member of an input object or an element of a list
+    /// inside one (the first place found, for a name used at several).
+    public func variableTypes(in fragment: FragmentDefinition, schema: CacheSchema) -> [String: TypeReference] {
         var types: [String: TypeReference] = [:]
         var visited: Set<String> = []
         func place(_ value: ValueNode, as type: TypeReference) {
@@ -155,12 +148,30 @@ extension VariableScope {
                 case .deferred(_, let inner):
                     visit(inner, on: typeName)
                 case .fragmentSpread(let name, _):
-                    guard visited.insert(name).inserted, let spread = document.fragments[name] else { continue }
+                    guard visited.insert(name).inserted, let spread = fragments[name] else { continue }
                     visit(spread.selections, on: spread.typeCondition)
                 }
             }
         }
         visit(fragment.selections, on: fragment.typeCondition)
+        return types
+    }
+}
+
+extension VariableScope {
+    /// The variables of a fragment read or written on its own, which
+    /// declares none: with a schema, each one used as a field's argument,
+    /// or inside one (a member of an input object, an element of a list),
+    /// is checked and held as the type of that place, as the app's
+    /// generated operation would hold it (`--var size=abc` for an Int is
+    /// refused, not looked for as `avatar(size:abc)`, and `--var lng=-2`
+    /// for a Float in an input object is `lng:-2.0`).
+    init(given: [String: InputValue], fragment: FragmentDefinition, document: QueryDocument, schema: CacheSchema?) throws {
+        guard let schema else {
+            self.init(values: given)
+            return
+        }
+        let types = document.variableTypes(in: fragment, schema: schema)
         var values = given
         let coercion = VariableCoercion(schema: schema)
         for (name, value) in given {

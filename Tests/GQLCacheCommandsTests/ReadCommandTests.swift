@@ -142,6 +142,11 @@ final class ReadCommandTests: CommandTestCase {
                              "--var", "lng=west", "--var", "limit=2", "--var", "tag=b")
         XCTAssertEqual(wrong.status, .usage, wrong.stderr)
         XCTAssertTrue(wrong.stderr.contains("$lng"), wrong.stderr)
+        // A number typed for a String stays the text typed, as for an operation's String variable.
+        let text = #"fragment T on Query { search(filter: {text: $t, limit: 2, tags: ["a", "b"], near: {lat: 1.5, lng: -2.0}}) { __typename } }"#
+        let number = gqlcache("read", cache, "--text", text, "--fragment", "T", "--key", "QUERY_ROOT", "--schema", schema, "--var", "t=123")
+        XCTAssertEqual(number.status, .notFound, number.stderr)
+        XCTAssertTrue(number.stderr.contains("text:123])'; it has"), number.stderr)
     }
 
     func testTheStarWarsMutationResultIsReadFromMutationRoot() throws {

@@ -102,8 +102,9 @@ struct DocumentOptions: ParsableArguments {
     /// winning. A --var value is JSON when it reads as JSON, else text; but
     /// for a variable the documents declare as a String or an ID, a number
     /// or boolean stays the text typed (`--var id=1e3` is the ID "1e3", not
-    /// the number 1000.0), as the app's typed value would be.
-    func loadVariables(declaredIn document: QueryDocument, context: CommandContext) throws -> [String: InputValue] {
+    /// the number 1000.0), as the app's typed value would be; so too for a
+    /// fragment's variable that the schema says is used as a String or ID.
+    func loadVariables(declaredIn document: QueryDocument, schema: CacheSchema?, context: CommandContext) throws -> [String: InputValue] {
         var values: [String: InputValue] = [:]
         func merge(_ value: FieldValue, from origin: String) throws {
             guard case .object(let members) = value else {
@@ -125,7 +126,7 @@ struct DocumentOptions: ParsableArguments {
             let parsed = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)
             switch parsed {
             case .int, .float, .boolean:
-                values[name] = Self.isDeclaredAsText(name, in: document) ? .string(text) : parsed
+                values[name] = Self.isDeclaredAsText(name, in: document, schema: schema) ? .string(text) : parsed
             default:
                 values[name] = parsed
             }
@@ -133,9 +134,15 @@ struct DocumentOptions: ParsableArguments {
         return values
     }
 
-    /// True when every operation that declares `$name` declares it a String or an ID.
-    private static func isDeclaredAsText(_ name: String, in document: QueryDocument) -> Bool {
-        let types = document.operations.flatMap(\.variables).filter { $0.name == name }.map(\.type)
+    /// True when every operation that declares `$name` declares it a String
+    /// or an ID; when none does, when every fragment that uses it does so
+    /// where the schema says a String or an ID goes (fragments declare no
+    /// variables).
+    private static func isDeclaredAsText(_ name: String, in document: QueryDocument, schema: CacheSchema?) -> Bool {
+        var types = document.operations.flatMap(\.variables).filter { $0.name == name }.map(\.type)
+        if types.isEmpty, let schema {
+            types = document.fragments.values.compactMap { document.variableTypes(in: $0, schema: schema)[name] }
+        }
         func isText(_ type: TypeReference) -> Bool {
             switch type {
             case .nonNull(let inner): return isText(inner)

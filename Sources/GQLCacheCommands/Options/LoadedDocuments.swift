@@ -18,7 +18,9 @@ extension DocumentOptions {
         let loaded: LoadedDocuments
         do {
             let document = try loadDocument()
-            loaded = LoadedDocuments(document: document, schema: try loadSchema(), variables: try loadVariables(declaredIn: document, context: context))
+            let schema = try loadSchema()
+            loaded = LoadedDocuments(
+                document: document, schema: schema, variables: try loadVariables(declaredIn: document, schema: schema, context: context))
         } catch let error as QueryError {
             throw CommandFailure(error.status, error.description)
         }
