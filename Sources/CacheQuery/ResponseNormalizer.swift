@@ -521,7 +521,8 @@ private struct Pass {
     var unknownEnumValues: [UnknownEnumValue] = []
     var overwritten: [OverwrittenField] = []
     /// Where each field's value came from, to name both places of a conflict.
-    var writtenFrom: [CacheKey: [String: [PathComponent]]] = [:]
+    /// Every place that gave the value it holds now.
+    var writtenFrom: [CacheKey: [String: [[PathComponent]]]] = [:]
     /// An operation's root, whose selection set Apollo's code generator adds no `__typename` to.
     let rootIsOperation: Bool
     /// A fragment's root without a `__typename` of its own takes the
@@ -685,7 +686,8 @@ private struct Pass {
         // once every object inside it has gone into its own: where one keyed
         // object is met again inside itself, its outer fields are kept.
         for (fieldKey, stored, fieldPath) in entries {
-            if let earlier = records[key]![fieldKey], earlier != stored, let source = writtenFrom[key]?[fieldKey] {
+            let earlier = records[key]![fieldKey]
+            if let earlier, earlier != stored, let sources = writtenFrom[key]?[fieldKey], let source = sources.last {
                 if normalizer.refusesConflicts {
                     throw NormalizationError(
                         path: fieldPath,
@@ -694,17 +696,29 @@ private struct Pass {
                             + "\(JSONWriter.string(for: stored, asStored: false))); give both the same value")
                 }
                 // One field given three values is one case: the last kept,
-                // both others dropped (not "keeps the second" beside it).
+                // the others dropped, each value once with every place that
+                // gave it, and never the value kept.
                 let kept = (fieldPath.map(\.description).joined(separator: "."), JSONWriter.string(for: stored, asStored: false))
-                let dropped = (source.map(\.description).joined(separator: "."), JSONWriter.string(for: earlier, asStored: false))
-                if let index = overwritten.firstIndex(where: { $0.key == key && $0.fieldKey == fieldKey }) {
-                    let before = overwritten[index]
-                    overwritten[index] = OverwrittenField(key: key, fieldKey: fieldKey, kept: kept, dropped: before.dropped + [dropped])
-                } else {
-                    overwritten.append(OverwrittenField(key: key, fieldKey: fieldKey, kept: kept, dropped: [dropped]))
+                let dropped = (
+                    sources.map { $0.map(\.description).joined(separator: ".") }.joined(separator: ", "),
+                    JSONWriter.string(for: earlier, asStored: false))
+                let index = overwritten.firstIndex { $0.key == key && $0.fieldKey == fieldKey }
+                var groups: [(path: String, value: String)] = []
+                for group in (index.map { overwritten[$0].dropped } ?? []) + [dropped] where group.value != kept.1 {
+                    if let same = groups.firstIndex(where: { $0.value == group.value }) {
+                        groups[same].path += ", " + group.path
+                    } else {
+                        groups.append(group)
+                    }
                 }
+                let field = OverwrittenField(key: key, fieldKey: fieldKey, kept: kept, dropped: groups)
+                if let index { overwritten[index] = field } else { overwritten.append(field) }
             }
-            writtenFrom[key, default: [:]][fieldKey] = fieldPath
+            if let earlier, earlier == stored {
+                writtenFrom[key, default: [:]][fieldKey, default: []].append(fieldPath)
+            } else {
+                writtenFrom[key, default: [:]][fieldKey] = [fieldPath]
+            }
             records[key]![fieldKey] = stored
         }
         // Apollo's code generator selects __typename in every selection set

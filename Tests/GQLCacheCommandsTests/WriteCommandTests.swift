@@ -441,6 +441,18 @@ final class WriteCommandTests: CommandTestCase {
             """)
         XCTAssertTrue(three.stdout.contains(#"name: "Artoo" → "Outer""#), three.stdout)
 
+        // Each value once, with every place that gave it, and never the value kept.
+        for (values, warning) in [
+            (("A", "B", "A"), #"two values of 'name': Apollo keeps "A" (hero.c) and drops "B" (hero.b)"#),
+            (("A", "A", "C"), #"two values of 'name': Apollo keeps "C" (hero.c) and drops "A" (hero.a, hero.b)"#),
+        ] {
+            let data = #"{"data":{"hero":{"__typename":"Droid","id":"2001","a":"\#(values.0)","b":"\#(values.1)","c":"\#(values.2)"}}}"#
+            try data.write(toFile: path("abc.json"), atomically: true, encoding: .utf8)
+            let abc = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name c: name } }", "--response", path("abc.json"),
+                               "--key-field", "Droid=id", "--dry-run")
+            XCTAssertTrue(abc.stderr.contains(warning), abc.stderr)
+        }
+
         let quiet = gqlcache("write", cache, "--text", "{ hero { __typename id a: name b: name } }", "--response", path("aliases.json"),
                                 "--key-field", "Droid=id", "--quiet")
         XCTAssertEqual(quiet.stdout, "", "--quiet leaves out the report")
