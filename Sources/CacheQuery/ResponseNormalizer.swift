@@ -412,6 +412,8 @@ public struct ExistingObjects: Sendable {
     var listElements: [String: [(index: Int, object: Object)]] = [:]
     /// How many elements each list read had, by the list's path.
     var listCounts: [String: Int] = [:]
+    /// The elements of each list read, as read, by the list's path.
+    var listValues: [String: [FieldValue]] = [:]
     /// The paths of selected nullable fields the read found no value for
     /// (``ReadResult/absentFields``): data without them leaves the field
     /// unwritten, as Apollo's update does, instead of being refused.
@@ -440,6 +442,7 @@ public struct ExistingObjects: Sendable {
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
                 listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
                 listCounts[path] = elements.count
+                listValues[path] = elements.map(\.fieldValue)
             case .null, .scalar:
                 break
             }
@@ -505,6 +508,12 @@ public struct ExistingObjects: Sendable {
 
     /// How many elements the list at `path` had when read, if one was.
     func count(ofListAt path: String) -> Int? { listCounts[path] }
+
+    /// The element read at `index` of the list at `path`, if there was one.
+    func element(_ index: Int, ofListAt path: String) -> FieldValue? {
+        guard let elements = listValues[path], elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
 }
 
 /// One normalization: the records built so far.
@@ -913,15 +922,27 @@ private struct Pass {
             }) {
                 // An element edited in a list that lost or gained elements
                 // may be any of those read: position no longer says which
-                // (dropping Luke and renaming Han would rename Luke).
+                // (dropping Luke and renaming Han would rename Luke). With
+                // every other element at the places both lists have as it
+                // was read, only the end changed: it is the one read there.
                 let listPath = path.dropLast().map(\.description).joined(separator: ".")
-                if byPositionAlone, case .index? = path.last, let readCount = existing.count(ofListAt: listPath),
-                    let count = newLists[listPath]?.count, count != readCount
+                if byPositionAlone, case .index(let index)? = path.last, let readCount = existing.count(ofListAt: listPath),
+                    let elements = newLists[listPath], elements.count != readCount,
+                    !(0..<min(elements.count, readCount)).allSatisfy({ earlier in
+                        guard earlier != index else { return true }
+                        guard let read = existing.element(earlier, ofListAt: listPath) else { return false }
+                        guard case .object(let given) = elements[earlier] else { return read == elements[earlier] }
+                        let elementPath = Array(path.dropLast()) + [.index(earlier)]
+                        return read == .object(withAliasedTypename(
+                            withKnownTypename(given, path: elementPath), selections: selections, parentType: type?.namedType.name))
+                    })
                 {
+                    let count = elements.count
                     throw NormalizationError(
                         path: path,
-                        message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) were read, so this object, "
-                            + "changed and without an id, may be any of them, not only \(kept) read at its place; select id, "
+                        message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
+                            + "\(readCount == 1 ? "was" : "were") read, not only at the end, so this object, changed and "
+                            + "without an id, may be any of those read, not only \(kept) read at its place; select id, "
                             + "or give --key-field \(typename ?? "TYPE")=id to key it by its data as the app does")
                 }
                 key = kept

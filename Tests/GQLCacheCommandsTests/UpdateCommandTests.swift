@@ -290,14 +290,22 @@ final class UpdateCommandTests: CommandTestCase {
         let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data)
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: \(data): cannot write hero.friends.0: 'hero.friends' has 2 elements where 3 were read, "
-            + "so this object, changed and without an id, may be any of them, not only Human:1000 read at its place; select id, "
-            + "or give --key-field Human=id to key it by its data as the app does; nothing written\n")
+            + "not only at the end, so this object, changed and without an id, may be any of those read, not only "
+            + "Human:1000 read at its place; select id, or give --key-field Human=id to key it by its data as the app does; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
         // The same length: each element is the one read at its place.
         try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Luke"},{"__typename":"Human","name":"Han Solo"},null]}}"#
             .write(toFile: data, atomically: true, encoding: .utf8)
         let inPlace = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data, "-q")
         XCTAssertEqual(inPlace.status, .success, inPlace.stderr)
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
+        // With every other element as read at its place, only the end
+        // changed: the edited one is the one read there.
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Luke"},{"__typename":"Human","name":"Han"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let dropped = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", data, "-q")
+        XCTAssertEqual(dropped.status, .success, dropped.stderr)
+        XCTAssertEqual(try records(cache)["Human:1002"]?["name"], .string("Han"))
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
     }
 
