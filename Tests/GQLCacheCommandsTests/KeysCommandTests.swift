@@ -319,11 +319,23 @@ final class KeysCommandTests: CommandTestCase {
             Record(key: "Hangul:\u{115F}2", fields: ["a": .int(6)]),
             Record(key: "Love:\u{2764}\u{FE0F}", fields: ["a": .int(7)]),
             Record(key: "Fire:\u{2764}\u{FE0F}\u{200D}\u{1F525}", fields: ["a": .int(8)]),
+            Record(key: "Tag:1\u{FE0F}\u{20E3}", fields: ["a": .int(9)]),
+            Record(key: "User:\u{1F44D}\u{200D}", fields: ["a": .int(10)]),
+            Record(key: "User:\u{1F44D}\u{FE0F}", fields: ["a": .int(11)]),
+            Record(key: "City:\u{0DC1}\u{0DCA}\u{200D}\u{0DBB}\u{0DD3}", fields: ["a": .int(12)]),
+            Record(key: "Person:\u{845B}\u{E0100}", fields: ["a": .int(13)]),
         ])
+        // A keycap, a Sinhala conjunct and an ideographic variant show what
+        // their joiner or selector does; after 👍, which is drawn as an emoji
+        // anyway, a trailing joiner or a selector shows nothing.
         XCTAssertEqual(Set(gqlcache("keys", cache).lines), [
             "Droid:2001", #""Droid:2001\u034f""#, #""Droid:20\u200d01""#, #""Droid:2001\ufe0f""#,
             #""Hangul:\u31641""#, #""Hangul:\u115f2""#, "Love:\u{2764}\u{FE0F}", "Fire:\u{2764}\u{FE0F}\u{200D}\u{1F525}",
+            "Tag:1\u{FE0F}\u{20E3}", #""User:\#u{1F44D}\u200d""#, #""User:\#u{1F44D}\ufe0f""#,
+            "City:\u{0DC1}\u{0DCA}\u{200D}\u{0DBB}\u{0DD3}", "Person:\u{845B}\u{E0100}",
         ])
+        // An escape followed by a combining mark is read back at the prompt.
+        XCTAssertEqual(try ShellWords.split("show \"X:\\u200b\u{0301}\""), ["show", "X:\u{200B}\u{0301}"])
         let miss = gqlcache("show", cache, "Droid:2001\u{034F}x")
         XCTAssertTrue(miss.stderr.contains(#"no record 'Droid:2001\u034fx'"#), miss.stderr)
         XCTAssertEqual(try ShellWords.split(#"rm "Droid:2001\u034f""#), ["rm", "Droid:2001\u{034F}"])

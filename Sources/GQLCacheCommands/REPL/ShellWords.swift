@@ -25,9 +25,12 @@ enum ShellWords {
         var words: [String] = []
         var current = ""
         var inWord = false
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var escaped = false
-        let characters = Array(line)
+        // Read by scalar, not by character: a combining mark after a quote or
+        // an escape's last digit (`"\u200b́"`) would otherwise join it into
+        // one character that is neither.
+        let characters = Array(line.unicodeScalars)
         var index = 0
         while index < characters.count {
             let character = characters[index]
@@ -37,13 +40,13 @@ enum ShellWords {
                 if quote == "\"", let (text, length) = jsonEscape(character, followedBy: characters[index...]) {
                     current += text
                     index += length
-                } else if quote == "\"" && !"\"\\/".contains(character) {
+                } else if quote == "\"" && !["\"", "\\", "/"].contains(character) {
                     // No escape (`"^Post:\d+$"`, a regular expression): the
                     // backslash stays, as a shell keeps it in double quotes.
                     current.append("\\")
-                    current.append(character)
+                    current.unicodeScalars.append(character)
                 } else {
-                    current.append(character)
+                    current.unicodeScalars.append(character)
                 }
                 continue
             }
@@ -56,20 +59,20 @@ enum ShellWords {
                 inWord = true
             case ("'", "'"), ("\"", "\""):
                 quote = nil
-            case (nil, _) where character.isWhitespace:
+            case (nil, _) where character.properties.isWhitespace:
                 if inWord { words.append(current) }
                 current = ""
                 inWord = false
-            case (nil, "~") where !inWord && (index == characters.count || characters[index] == "/" || characters[index].isWhitespace):
+            case (nil, "~") where !inWord && (index == characters.count || characters[index] == "/" || characters[index].properties.isWhitespace):
                 // `~/cache.sqlite`, as a shell reads it: the home folder.
                 current += ProcessInfo.processInfo.environment["HOME"] ?? "~"
                 inWord = true
             default:
-                current.append(character)
+                current.unicodeScalars.append(character)
                 inWord = true
             }
         }
-        if let quote { throw Problem.unterminatedQuote(quote) }
+        if let quote { throw Problem.unterminatedQuote(Character(quote)) }
         if escaped { current.append("\\") }
         if inWord { words.append(current) }
         return words
@@ -79,7 +82,7 @@ enum ShellWords {
     /// backslash), and how many of the characters after the letter it
     /// takes (`\u00e9` takes four, a surrogate pair `\ud83d\ude00` ten);
     /// nil for a letter that starts none.
-    private static func jsonEscape(_ letter: Character, followedBy rest: ArraySlice<Character>) -> (String, Int)? {
+    private static func jsonEscape(_ letter: Unicode.Scalar, followedBy rest: ArraySlice<Unicode.Scalar>) -> (String, Int)? {
         switch letter {
         case "n": return ("\n", 0)
         case "t": return ("\t", 0)
@@ -90,7 +93,7 @@ enum ShellWords {
             func hex(_ from: Int) -> UInt32? {
                 let digits = rest.dropFirst(from).prefix(4)
                 guard digits.count == 4 else { return nil }
-                return UInt32(String(digits), radix: 16)
+                return UInt32(String(String.UnicodeScalarView(digits)), radix: 16)
             }
             guard let high = hex(0) else { return nil }
             if (0xD800..<0xDC00).contains(high), Array(rest.dropFirst(4).prefix(2)) == ["\\", "u"], let low = hex(6),
@@ -191,20 +194,21 @@ enum ShellWords {
     static func partialWord(_ line: String) -> PartialWord {
         var word = PartialWord(start: 0)
         var offset = 0
-        let characters = Array(line)
+        // By scalar, as split reads it.
+        let characters = Array(line.unicodeScalars)
         var index = 0
         while index < characters.count {
             let character = characters[index]
             index += 1
-            defer { offset += character.utf8.count }
+            defer { offset += UTF8.width(character) }
             if word.escapesNext {
                 word.escapesNext = false
                 if word.openQuote == "\"", let (text, length) = jsonEscape(character, followedBy: characters[index...]) {
                     word.value += text
-                    offset += characters[index..<(index + length)].reduce(0) { $0 + $1.utf8.count }
+                    offset += characters[index..<(index + length)].reduce(0) { $0 + UTF8.width($1) }
                     index += length
                 } else {
-                    word.value.append(character)
+                    word.value.unicodeScalars.append(character)
                 }
                 continue
             }
@@ -212,15 +216,15 @@ enum ShellWords {
             case (nil, "\\"), ("\"", "\\"):
                 word.escapesNext = true
             case (nil, "'"), (nil, "\""):
-                word.openQuote = character
+                word.openQuote = Character(character)
                 word.openQuoteOffset = offset
                 word.valueBeforeOpenQuote = word.value
             case ("'", "'"), ("\"", "\""):
                 word.openQuote = nil
-            case (nil, _) where character.isWhitespace:
-                word = PartialWord(start: offset + character.utf8.count)
+            case (nil, _) where character.properties.isWhitespace:
+                word = PartialWord(start: offset + UTF8.width(character))
             default:
-                word.value.append(character)
+                word.value.unicodeScalars.append(character)
             }
         }
         return word

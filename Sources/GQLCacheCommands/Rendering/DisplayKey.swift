@@ -59,9 +59,10 @@ extension String {
 
     /// Whether `test` holds for a scalar, given it and whether it shows
     /// nothing where it is: an invisible character (``Unicode/Scalar/isInvisible``),
-    /// or a zero-width joiner or variation selector that follows no emoji
-    /// (`Droid:2001` and `Droid:2001\ufe0f` look alike, while `❤️` and the
-    /// joined emoji of a family show what they join).
+    /// or a joiner or variation selector with nothing to act on there
+    /// (`Droid:2001` and `Droid:2001\ufe0f` look alike, while `❤️`, a keycap
+    /// `1️⃣`, the joined emoji of a family and a Sinhala conjunct show what
+    /// they join or select).
     func containsScalar(where test: (Unicode.Scalar, Bool) -> Bool) -> Bool {
         var found = false
         forEachScalar { scalar, showsNothing in if !found && test(scalar, showsNothing) { found = true } }
@@ -69,12 +70,28 @@ extension String {
     }
 
     func forEachScalar(_ body: (Unicode.Scalar, Bool) -> Void) {
-        var afterEmoji = false
-        for scalar in unicodeScalars {
-            let joinsEmoji = scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
-            body(scalar, joinsEmoji ? !afterEmoji : scalar.isInvisible)
-            // A joiner or selector keeps the emoji it follows for the next; digits and # are emoji only with a keycap.
-            if !joinsEmoji { afterEmoji = scalar.value > 0x7F && scalar.properties.isEmoji }
+        let scalars = Array(unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let before = index > 0 ? scalars[index - 1] : nil
+            let after = index + 1 < scalars.count ? scalars[index + 1] : nil
+            let showsNothing: Bool
+            switch scalar.value {
+            case 0x200D:
+                // A zero-width joiner joins two characters beyond ASCII (emoji, an Indic conjunct).
+                showsNothing = !(before.map { !$0.isASCII } ?? false) || !(after.map { !$0.isASCII } ?? false)
+            case 0xFE0F:
+                // The emoji selector shows on an emoji drawn as text without it
+                // (U+2764 ❤), or a keycap's digit, # or * before U+20E3.
+                let onTextEmoji = before.map { !$0.isASCII && $0.properties.isEmoji && !$0.properties.isEmojiPresentation } ?? false
+                let onKeycap = before.map { "0123456789#*".unicodeScalars.contains($0) } ?? false && after?.value == 0x20E3
+                showsNothing = !(onTextEmoji || onKeycap)
+            case 0xFE00...0xFE0E, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F:
+                // Other selectors choose a glyph of the letter before them (CJK, Mongolian).
+                showsNothing = !(before.map { !$0.isASCII } ?? false)
+            default:
+                showsNothing = scalar.isInvisible
+            }
+            body(scalar, showsNothing)
         }
     }
 }
@@ -109,7 +126,9 @@ extension Unicode.Scalar {
     /// and U+3164): `User:1` and `User:\u200b1` would look alike. The
     /// zero-width joiner and the variation selectors show nothing either,
     /// but join or change an emoji before them, which ``String/containsScalar(where:)`` tells.
-    var isInvisible: Bool { properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint }
+    var isInvisible: Bool {
+        value != 0x200D && (properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint)
+    }
 
     /// A C0 or C1 control character or DEL: what a terminal acts on or hides.
     var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
