@@ -38,6 +38,9 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertTrue(both.contains("│  ├─ [0] → Human:1000 (Human) (below)"), both.joined(separator: "\n"))
         XCTAssertEqual(both.filter { $0.hasSuffix("name: \"Luke Skywalker\"") }.count, 1, both.joined(separator: "\n"))
         XCTAssertEqual(both.filter { $0.hasPrefix("Human:1000") }.count, 1)
+        // A missing key given twice is said once, as it is drawn once.
+        let missing = gqlcache("show", cache, "Nope:1", "Nope:1")
+        XCTAssertEqual(missing.stderr.components(separatedBy: "no record 'Nope:1'").count, 2, missing.stderr)
     }
 
     func testAnUnknownKeyIsNamedInOneShortLine() throws {

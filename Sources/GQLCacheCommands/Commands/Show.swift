@@ -79,7 +79,8 @@ extension GQLCache {
                 }
                 if pretty { context.stdout.write(written == 0 ? "]\n" : "\n]\n") }
             }
-            for key in requested {
+            var reported: Set<CacheKey> = []
+            for key in requested where reported.insert(key).inserted {
                 switch found[key] {
                 case .missing?:
                     context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))

@@ -48,7 +48,7 @@ struct KeyFieldOptions: ParsableArguments {
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, Self.fields(in: parts[1]) != nil else {
-                throw ValidationError("--key-field takes TYPE=field[,field], e.g. Human=id or Book=isbn,lang; got '\(assignment)'")
+                throw ValidationError("--key-field takes TYPE=field[,field], e.g. Human=id or Book=isbn,lang (or 'Book=isbn lang'); got '\(assignment)'")
             }
             // One would silently win: a type keyed by several fields names them together.
             guard types.insert(parts[0]).inserted else {
