@@ -16,9 +16,13 @@ public struct QueryDocument: Sendable {
     /// for every spread, a document of thousands took quadratic time).
     private var spreadOffsets: [String: (source: String, offset: Int)] = [:]
 
-    /// The place of the first spread of `name`, for a message.
-    private func spreadPlace(of name: String) -> (source: String, line: Int, column: Int)? {
-        guard let spread = spreadOffsets[name], let text = sources.first(where: { $0.name == spread.source })?.text else { return nil }
+    /// The same for the spreads in each fragment, by the fragment's name.
+    private var spreadOffsetsInFragments: [String: [String: (source: String, offset: Int)]] = [:]
+
+    /// The place of the first spread of `name` (in the fragment `holder`,
+    /// when given and it has one), for a message.
+    private func spreadPlace(of name: String, in holder: String? = nil) -> (source: String, line: Int, column: Int)? {
+        guard let spread = holder.flatMap({ spreadOffsetsInFragments[$0]?[name] }) ?? spreadOffsets[name], let text = sources.first(where: { $0.name == spread.source })?.text else { return nil }
         let place = SourcePlace(utf8Offset: spread.offset, in: text)
         return (spread.source, place.line, place.column)
     }
@@ -70,7 +74,7 @@ public struct QueryDocument: Sendable {
                     }
                     document.operations.append(converted)
                 } else if let fragment = definition as? GraphQL.FragmentDefinition {
-                    document.noteSpreadPlaces(in: fragment.selectionSet, source: name)
+                    document.noteSpreadPlaces(in: fragment.selectionSet, source: name, holder: fragment.name.value)
                     let converted = ASTConversion.fragment(fragment, source: name)
                     // Which one a spread reads must not depend on the order of the files.
                     if let first = sourceOfFragment[converted.name] {
@@ -129,7 +133,7 @@ public struct QueryDocument: Sendable {
                 through = target
             }
             if deepest > NestingLimit.maximumDepth, let through {
-                let place = spreadPlace(of: through) ?? (sources.first?.name ?? "", 0, 0)
+                let place = spreadPlace(of: through, in: name) ?? (sources.first?.name ?? "", 0, 0)
                 throw QueryError.syntax(
                     source: place.source, line: place.line, column: place.column,
                     message: "fragment '\(name)' spreads '\(through)', and the spreads from there nest more than "
@@ -143,14 +147,17 @@ public struct QueryDocument: Sendable {
         }
     }
 
-    private mutating func noteSpreadPlaces(in set: SelectionSet, source: String) {
+    private mutating func noteSpreadPlaces(in set: SelectionSet, source: String, holder: String? = nil) {
         for selection in set.selections {
             if let field = selection as? Field, let inner = field.selectionSet {
-                noteSpreadPlaces(in: inner, source: source)
+                noteSpreadPlaces(in: inner, source: source, holder: holder)
             } else if let inline = selection as? InlineFragment {
-                noteSpreadPlaces(in: inline.selectionSet, source: source)
-            } else if let spread = selection as? FragmentSpread, spreadOffsets[spread.name.value] == nil, let location = spread.loc {
-                spreadOffsets[spread.name.value] = (source, location.start)
+                noteSpreadPlaces(in: inline.selectionSet, source: source, holder: holder)
+            } else if let spread = selection as? FragmentSpread, let location = spread.loc {
+                if spreadOffsets[spread.name.value] == nil { spreadOffsets[spread.name.value] = (source, location.start) }
+                if let holder, spreadOffsetsInFragments[holder]?[spread.name.value] == nil {
+                    spreadOffsetsInFragments[holder, default: [:]][spread.name.value] = (source, location.start)
+                }
             }
         }
     }

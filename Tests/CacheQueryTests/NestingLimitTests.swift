@@ -37,6 +37,15 @@ final class NestingLimitTests: XCTestCase {
             XCTAssertEqual(line, 2_501)
             XCTAssertEqual(column, 32)
         }
+        // Named at the spread in the fragment that goes past the limit, not
+        // at the first spread of that name in the documents (the operation's).
+        let early = "query Q { hero { ...F100 } }\n" + chain(600).split(separator: "\n").dropFirst().joined(separator: "\n")
+        XCTAssertThrowsError(try QueryDocument.parse([("early.graphql", early)])) { error in
+            guard case .syntax(_, let line, let column, let message)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("fragment 'F99' spreads 'F100'"), message)
+            XCTAssertEqual(line, 101)
+            XCTAssertEqual(column, 30)
+        }
         let cycle = try QueryDocument.parse([("cycle.graphql", "{ hero { ...A } }\nfragment A on Droid { ...B }\nfragment B on Droid { ...A }")])
         XCTAssertThrowsError(try cycle.checkFragmentSpreads(in: cycle.operations[0].selections)) { error in
             XCTAssertEqual(error as? QueryError, .fragmentCycle(["A", "B", "A"]))
