@@ -349,6 +349,15 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(null.stderr, "gqlcache: warning: book: the Book was written at its path key, QUERY_ROOT.book, as Apollo keys it: "
             + "the data has no value for 'lang' (of its key fields 'isbn', 'lang') that can key it (a string, a number or a boolean); "
             + "give one in the data to key it\n")
+
+        // A reference moved to a path key: the warning names the field at fault, not both.
+        let moved = try makeCache("moved.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["book": .reference("Book:1+en")]),
+            Record(key: "Book:1+en", fields: ["__typename": .string("Book"), "isbn": .string("1"), "lang": .string("en")]),
+        ])
+        try Data(#"{"book":{"__typename":"Book","isbn":"1","lang":null}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let away = gqlcache("write", moved, "--text", "{ book { isbn lang } }", "--response", response, "--key-field", "Book=isbn,lang", "--dry-run")
+        XCTAssertTrue(away.stderr.contains("the Book written has no value for 'lang' (of its key fields 'isbn', 'lang') that can key it"), away.stderr)
     }
 
     /// A type named for its key fields whose data lacks them is written at

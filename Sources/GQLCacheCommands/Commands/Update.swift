@@ -200,12 +200,14 @@ extension GQLCache {
             // Known once data was normalized (an edit left unsaved writes none).
             var writtenTypenames: Set<String>?
             var keptWithoutID: [KeptObject] = []
+            var unkeyedObjects: [UnkeyedObject] = []
             var newEnumValues: [UnknownEnumValue] = []
             func records(for data: FieldValue, existing: ExistingObjects, origin: String, keptIn kept: String? = nil) throws -> [Record] {
                 do {
                     let normalization = try target.normalize(normalizer, data, existing)
                     writtenTypenames = normalization.objectTypenames
                     keptWithoutID = normalization.keptWithoutID
+                    unkeyedObjects = normalization.unkeyed
                     newEnumValues = normalization.unknownEnumValues.filter { !enumValuesHeld.contains($0) }
                     return normalization.records
                 } catch let error as NormalizationError {
@@ -215,8 +217,9 @@ extension GQLCache {
 
             if edit {
                 let changes = try runEditor(
-                    context: context, target: target, normalizer: normalizer, checkingLeaves: loaded.schema == nil, currentData: currentData,
+                    context: context, target: target, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
+                if let changes { context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects) }
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
                 if changes != nil { context.warnOfUnknownEnumValues(newEnumValues, writing: true) }
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
@@ -285,7 +288,7 @@ extension GQLCache {
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
-            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
+            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
             context.warnOfUnknownEnumValues(newEnumValues, writing: true)
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
@@ -296,7 +299,7 @@ extension GQLCache {
         /// the data is read again under it, and a change in between stops
         /// the update. Returns what changed; nil when nothing was written.
         private func runEditor(
-            context: CommandContext, target: Target, normalizer: ResponseNormalizer, checkingLeaves: Bool,
+            context: CommandContext, target: Target, checkingLeaves: Bool,
             currentData: (ReadTransaction) throws -> ReadResult,
             records: (FieldValue, ExistingObjects, String, String?) throws -> [Record]
         ) throws -> RecordChanges? {
@@ -355,7 +358,6 @@ extension GQLCache {
                 return written
             }
             changes.render(format: output.format, context: context)
-            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
             return changes
         }
     }

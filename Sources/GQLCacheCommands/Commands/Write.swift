@@ -133,7 +133,7 @@ extension GQLCache {
             if let fragment, let key {
                 warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)
             }
-            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:))
+            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: normalization.unkeyed)
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)

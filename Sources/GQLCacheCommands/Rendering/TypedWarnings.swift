@@ -117,7 +117,9 @@ extension CommandContext {
     /// (`write`, and `update` adding an object where a keyed one was).
     /// When key fields were given for its type, the data lacks them
     /// (`keyFields` says which): say that instead.
-    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool, keyFields: (String) -> [String]?) {
+    /// `unkeyed`: the normalization's objects of keyed types written at
+    /// their path keys, which say which key fields were at fault.
+    func warnOfPathKeys(_ changes: RecordChanges, dryRun: Bool, keyFields: (String) -> [String]?, unkeyed: [UnkeyedObject] = []) {
         let moved = changes.referencesMovedToPathKeys
         guard let first = moved.first else { return }
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
@@ -126,18 +128,26 @@ extension CommandContext {
         // Every object written below the root has a __typename (data
         // without one is refused).
         if let typename = changes.typename(of: first.after), let fields = keyFields(typename) {
-            // Written, so selected: the value is null, a list or an object.
-            let written = Set(changes.records.first { $0.key == first.after }?.fields.map(\.field) ?? [])
-            let unwritten = fields.filter { !written.contains($0) }
-            // The fields at fault: those not selected, else all (each written, none can key).
-            let names = (unwritten.isEmpty ? fields : unwritten).map { "'\($0)'" }.joined(separator: ", ")
-            let which = Self.keyFieldsNote(fields, naming: unwritten.isEmpty ? fields : unwritten)
-            if unwritten.isEmpty {
+            // The fields at fault: as the normalization found them; else
+            // those the record's changes lack (not selected), else all.
+            let missing: [String]
+            let selected: Bool
+            if let object = unkeyed.first(where: { $0.pathKey == first.after }) {
+                (missing, selected) = (object.missingKeyFields, object.keyFieldsSelected)
+            } else {
+                let written = Set(changes.records.first { $0.key == first.after }?.fields.map(\.field) ?? [])
+                let unwritten = fields.filter { !written.contains($0) }
+                (missing, selected) = (unwritten.isEmpty ? fields : unwritten, unwritten.isEmpty)
+            }
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            let which = Self.keyFieldsNote(fields, naming: missing)
+            if selected {
                 why = "the \(typename) written has no value for \(names) (\(which)) that can key it (a string, a number or a boolean), "
                     + "so it is keyed by its path, as Apollo keys it"
             } else {
+                // With several key fields, selecting them keys it by their values, which may not be the old key.
                 why = "the \(typename) written has no \(names), \(which), so it is keyed by its "
-                    + "path, as Apollo keys it; select \(names) to keep it in \(first.before.display)"
+                    + "path, as Apollo keys it; select \(names) to " + (fields.count == 1 ? "keep it in \(first.before.display)" : "key it by its data")
             }
         }
         warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), "
