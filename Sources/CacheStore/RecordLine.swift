@@ -10,7 +10,9 @@
 /// order, `\/`, numbers beyond 64 bits), so nothing is lost on the way out;
 /// references stay `{"$reference":"KEY"}`. The only change is to a record
 /// whose JSON has a line break between its tokens: each break becomes a
-/// space, and the rest of the text stays as it is.
+/// space, and the rest of the text stays as it is; and to one whose
+/// strings hold a line or paragraph separator (U+2028, U+2029), written
+/// as its escape, as Python's `splitlines()` would end a line there.
 public enum RecordLine {
     /// The line for a row, without its newline. `isWellFormed`: SQLite
     /// found the row a JSON object the decoder reads too; otherwise it is
@@ -19,7 +21,7 @@ public enum RecordLine {
         // A row SQLite cannot vouch for is decoded: that throws when damaged.
         if !isWellFormed || stored.text == nil { _ = try stored.decoded() }
         var text = stored.text ?? ""
-        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { text = onOneLine(text) }
+        if breaksLines(text) { text = onOneLine(text) }
         var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)
         line.append("{\"key\":")
         line.appendQuoted(stored.key.rawValue, asStored: false)
@@ -27,6 +29,16 @@ public enum RecordLine {
         line.append(raw: text)
         line.append("}")
         return line.string
+    }
+
+    /// Whether `text` holds a line break, or U+2028 or U+2029 (E2 80 A8, E2 80 A9).
+    static func breaksLines(_ text: String) -> Bool {
+        var last = UInt8(0), beforeLast = UInt8(0)
+        for byte in text.utf8 {
+            if byte == 0x0A || byte == 0x0D || (beforeLast == 0xE2 && last == 0x80 && byte & 0xFE == 0xA8) { return true }
+            (beforeLast, last) = (last, byte)
+        }
+        return false
     }
 
     /// JSON text with its line breaks between tokens made spaces, and any
@@ -38,7 +50,18 @@ public enum RecordLine {
         bytes.reserveCapacity(text.utf8.count)
         var inString = false
         var escaped = false
-        for byte in text.utf8 {
+        let input = Array(text.utf8)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            index += 1
+            // U+2028 or U+2029, which JSON allows only inside a string: its escape.
+            if byte == 0xE2, index + 1 < input.count, input[index] == 0x80, input[index + 1] & 0xFE == 0xA8 {
+                bytes += Array("\\u202".utf8) + [input[index + 1] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")]
+                index += 2
+                escaped = false
+                continue
+            }
             if inString {
                 if escaped {
                     escaped = false

@@ -26,6 +26,17 @@ final class ExchangeFormTests: XCTestCase {
         XCTAssertThrowsError(try RecordLine.line(for: StoredRecord(key: "K", text: "[1]"), isWellFormed: false))
     }
 
+    /// U+2028 and U+2029 are valid inside a JSON string, but Python's
+    /// `splitlines()` ends a line at each: export writes their escapes, so
+    /// the value read back is the same and every line stays one record.
+    func testALineOrParagraphSeparatorInARecordIsWrittenAsItsEscape() throws {
+        let stored = StoredRecord(key: "K", text: "{\"s\":\"a\u{2028}b\u{2029}c\",\"t\":\"→é\"}")
+        let line = try RecordLine.line(for: stored, isWellFormed: true)
+        XCTAssertEqual(line, #"{"key":"K","record":{"s":"a\u2028b\u2029c","t":"→é"}}"#)
+        XCTAssertEqual(try RecordLine.record(fromLine: line)["s"], .string("a\u{2028}b\u{2029}c"))
+        XCTAssertFalse(RecordLine.breaksLines("{\"t\":\"→ \u{2027}\u{202A}\"}"))
+    }
+
     func testLinesThatAreNotRecordsAreRefusedWithTheReason() {
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: "{"), .invalidJSON(offset: 1, message: "expected a member name in quotes"))
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":1,"record":{}}"#), .cannotConvert(message: #"expected {"key": "…", "record": {…}}"#))
