@@ -410,8 +410,6 @@ public struct ExistingObjects: Sendable {
     var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
     var listElements: [String: [(index: Int, object: Object)]] = [:]
-    /// How many elements each list read had, by the list's path.
-    var listCounts: [String: Int] = [:]
     /// The elements of each list read, as read, by the list's path.
     var listValues: [String: [FieldValue]] = [:]
     /// The paths of selected nullable fields the read found no value for
@@ -441,7 +439,6 @@ public struct ExistingObjects: Sendable {
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
                 listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
-                listCounts[path] = elements.count
                 listValues[path] = elements.map(\.fieldValue)
             case .null, .scalar:
                 break
@@ -449,9 +446,6 @@ public struct ExistingObjects: Sendable {
         }
         visit(data, path: "", parent: nil)
     }
-
-    /// The data of the object read at `path` from a record of its own.
-    func data(at path: String) -> FieldValue? { byPath[path]?.data }
 
     /// The `__typename` of the object read at `path`, if one was.
     func typename(at path: String) -> String? { typenames[path] }
@@ -507,7 +501,7 @@ public struct ExistingObjects: Sendable {
     }
 
     /// How many elements the list at `path` had when read, if one was.
-    func count(ofListAt path: String) -> Int? { listCounts[path] }
+    func count(ofListAt path: String) -> Int? { listValues[path]?.count }
 
     /// The element read at `index` of the list at `path`, if there was one.
     func element(_ index: Int, ofListAt path: String) -> FieldValue? {
@@ -873,6 +867,17 @@ private struct Pass {
             if typename == nil, let staticType, schema?.isObjectType(staticType) == true { typename = staticType }
             if let typename { typenames.insert(typename) }
             let pathText = path.map(\.description).joined(separator: ".")
+            let listPath = path.dropLast().map(\.description).joined(separator: ".")
+            /// Whether the new list holds the element read at `index`, unchanged, at `index`.
+            func unchangedAt(_ index: Int) -> Bool {
+                guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index),
+                    let read = existing.element(index, ofListAt: listPath)
+                else { return false }
+                guard case .object(let given) = elements[index] else { return read == elements[index] }
+                return read == .object(withAliasedTypename(
+                    withKnownTypename(given, path: Array(path.dropLast()) + [.index(index)]), selections: selections,
+                    parentType: type?.namedType.name))
+            }
             // A key policy (the schema's, or --key-field) says the key, as the
             // app's does in Apollo: an object without its key fields goes to
             // its path key, whatever record it was read from. Without one,
@@ -910,34 +915,16 @@ private struct Pass {
                             keyFieldsSelected: unselected.isEmpty, missingKeyFields: unselected.isEmpty ? unkeying : unselected, keyInData: inData))
                     }
                 }
-            } else if let (kept, byPositionAlone) = existing.match(at: pathText, object: object, unchangedAt: { index in
-                // Whether the new list holds the element read at `index`, unchanged, at `index`.
-                guard case .index? = path.last else { return false }
-                let elementPath = Array(path.dropLast()) + [.index(index)]
-                guard let elements = newLists[path.dropLast().map(\.description).joined(separator: ".")], elements.indices.contains(index),
-                    case .object(let given) = elements[index], let read = existing.data(at: elementPath.map(\.description).joined(separator: "."))
-                else { return false }
-                return read == .object(withAliasedTypename(
-                    withKnownTypename(given, path: elementPath), selections: selections, parentType: type?.namedType.name))
-            }) {
+            } else if let (kept, byPositionAlone) = existing.match(at: pathText, object: object, unchangedAt: unchangedAt) {
                 // An element edited in a list that lost or gained elements
                 // may be any of those read: position no longer says which
                 // (dropping Luke and renaming Han would rename Luke). With
                 // every other element at the places both lists have as it
                 // was read, only the end changed: it is the one read there.
-                let listPath = path.dropLast().map(\.description).joined(separator: ".")
                 if byPositionAlone, case .index(let index)? = path.last, let readCount = existing.count(ofListAt: listPath),
-                    let elements = newLists[listPath], elements.count != readCount,
-                    !(0..<min(elements.count, readCount)).allSatisfy({ earlier in
-                        guard earlier != index else { return true }
-                        guard let read = existing.element(earlier, ofListAt: listPath) else { return false }
-                        guard case .object(let given) = elements[earlier] else { return read == elements[earlier] }
-                        let elementPath = Array(path.dropLast()) + [.index(earlier)]
-                        return read == .object(withAliasedTypename(
-                            withKnownTypename(given, path: elementPath), selections: selections, parentType: type?.namedType.name))
-                    })
+                    let count = newLists[listPath]?.count, count != readCount,
+                    !(0..<min(count, readCount)).allSatisfy({ $0 == index || unchangedAt($0) })
                 {
-                    let count = elements.count
                     throw NormalizationError(
                         path: path,
                         message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
