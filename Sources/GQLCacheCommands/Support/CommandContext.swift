@@ -428,9 +428,9 @@ public final class OpenStores: @unchecked Sendable {
     func store(path: String, access: CacheStore.Access, busyTimeout: Double, open: (OpeningInterrupt) throws -> CacheStore) throws -> CacheStore {
         let key = Key(path: path, access: access, busyTimeout: busyTimeout)
         let file = FileIdentity(path: path)
-        if let kept = lock.withLock({ stores[key] }) {
+        if let kept = lock.withLock({ stores[key] }), kept.file != nil, kept.file == file {
+            if !kept.store.isOutdatedSnapshot { return kept.store }
             // A file read without locks that the app has since opened is read anew, with them.
-            if kept.file != nil && kept.file == file && !kept.store.isOutdatedSnapshot { return kept.store }
             lock.withLock { stores[key] = nil }
             try? kept.store.close()
         }
@@ -440,7 +440,7 @@ public final class OpenStores: @unchecked Sendable {
         // does not checkpoint a moved file as it closes, and so leaves that
         // -wal beside the new file: it is emptied into the old one first.
         let stale = lock.withLock {
-            let keys = stores.filter { $0.key.path == path && $0.value.file != file }.map(\.key)
+            let keys = stores.filter { $0.key == key || ($0.key.path == path && $0.value.file != file) }.map(\.key)
             defer { for key in keys { stores[key] = nil } }
             return keys.compactMap { stores[$0]?.store }
         }
