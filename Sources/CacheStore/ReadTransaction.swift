@@ -240,6 +240,17 @@ public class ReadTransaction {
 
     // MARK: Facts about the file
 
+    /// The names of the fields the records hold, without their arguments
+    /// (`height` for `height(unit:FOOT)`), as `grep --field` names them.
+    /// A full scan: for saying that a name no record has is mistyped.
+    /// Damaged records are left out.
+    public func fieldNames() throws -> Set<String> {
+        let keys = try String.fetchAll(try database(), sql: """
+            SELECT DISTINCT member.key FROM records, json_each(CASE WHEN \(Self.isDamagedSQL) = 0 THEN records.record ELSE '{}' END) AS member
+            """)
+        return Set(keys.map { String($0.prefix { $0 != "(" }) })
+    }
+
     /// The number of rows in `records`, with a key or not.
     public func recordCount() throws -> Int {
         try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records") ?? 0

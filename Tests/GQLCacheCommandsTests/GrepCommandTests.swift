@@ -50,6 +50,20 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(session.stdout, "Human:1000 name: \"Luke Skywalker\"\n")
     }
 
+    /// A field no record has is most often mistyped: the miss says so,
+    /// with the names near it; a damaged record does not stop the look.
+    func testAMissOnAFieldNoRecordHasSaysSoWithTheNearestNames() throws {
+        let cache = try makeCache("fields.sqlite", [
+            Record(key: "A:1", fields: ["name": .string("Luke"), "height(unit:FOOT)": .double(5.6)]),
+        ], raw: [("B:1", "{nme")])
+        let typo = gqlcache("grep", cache, "Luke", "--field", "nme")
+        XCTAssertEqual(typo.status, .damagedRecord)
+        XCTAssertTrue(typo.stderr.hasSuffix("no value of 'nme' contains 'Luke' in \(cache); no record has a field 'nme' (did you mean 'name'?)\n"),
+                      typo.stderr)
+        let held = gqlcache("grep", cache, "Vader", "--field", "name", "--field", "height")
+        XCTAssertTrue(held.stderr.hasSuffix("no value of 'name', 'height' contains 'Vader' in \(cache)\n"), held.stderr)
+    }
+
     func testAnInvalidRegexIsAUsageError() throws {
         let result = gqlcache("grep", try copyOfFixture("starwars.sqlite"), "(", "--regex")
         XCTAssertEqual(result.status, .usage)

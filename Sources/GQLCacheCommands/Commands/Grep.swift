@@ -107,7 +107,16 @@ extension GQLCache {
             if matchedRecords == 0 {
                 let what = regex ? "matches the regular expression" : "contains"
                 let scope = fields.isEmpty ? "field value" : "value of \(fields.map { "'\($0)'" }.joined(separator: ", "))"
-                let message = "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)"
+                var message = "no \(scope) \(what) '\(value.shortenedForMessage)'\(ignoreCase ? " (ignoring case)" : "") in \(file.path)"
+                // A field no record has is most often mistyped (`--field nme`): say so, with the names near it.
+                if !fields.isEmpty, !context.isQuiet, let names = try? store.read({ tx in try tx.fieldNames() }) {
+                    for field in fields where !names.contains(field) {
+                        let near = names.filter {
+                            KeySuggestions.editDistance(Array($0.lowercased().unicodeScalars), Array(field.lowercased().unicodeScalars)) <= 2
+                        }.sorted(by: byteOrder).prefix(3)
+                        message += "; no record has a field '\(field)'" + (near.isEmpty ? "" : " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)")
+                    }
+                }
                 // After a damaged record the status stays 6: the search did not cover the file.
                 throw CommandFailure(skippedDamaged ? .damagedRecord : .notFound, context.isQuiet ? "" : message)
             }
