@@ -29,10 +29,8 @@ extension String {
         }
         if !isASCII {
             let scalars = unicodeScalars
-            // At an end, a space of any kind or an invisible character (U+200B, U+FEFF) looks like nothing.
-            var hidden = false
-            forEachScalar { scalar, showsNothing in if scalar.movesText || showsNothing { hidden = true } }
-            if hidden || scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
+            // At an end, a space of any kind looks like nothing; an invisible character anywhere does.
+            if containsScalar(where: { $0.movesText || $1 }) || scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
                 return quotedForLine
             }
         }
@@ -64,16 +62,26 @@ extension String {
     /// `1️⃣`, the joined emoji of a family and a Sinhala conjunct show what
     /// they join or select).
     func containsScalar(where test: (Unicode.Scalar, Bool) -> Bool) -> Bool {
-        var found = false
-        forEachScalar { scalar, showsNothing in if !found && test(scalar, showsNothing) { found = true } }
-        return found
+        !visitScalars { !test($0, $1) }
     }
 
+    /// Each scalar, with whether it shows nothing where it is (see ``containsScalar(where:)``).
     func forEachScalar(_ body: (Unicode.Scalar, Bool) -> Void) {
-        let scalars = Array(unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            let before = index > 0 ? scalars[index - 1] : nil
-            let after = index + 1 < scalars.count ? scalars[index + 1] : nil
+        _ = visitScalars { body($0, $1); return true }
+    }
+
+    /// Hands over each scalar and whether it shows nothing, while `body`
+    /// returns true; false when it stopped early. The scalars before and
+    /// after are looked at in place: no copy of the text is made for a key
+    /// shown in a listing of a million.
+    private func visitScalars(_ body: (Unicode.Scalar, Bool) -> Bool) -> Bool {
+        var iterator = unicodeScalars.makeIterator()
+        var before: Unicode.Scalar?
+        var next = iterator.next()
+        while let scalar = next {
+            next = iterator.next()
+            let after = next
+            defer { before = scalar }
             let showsNothing: Bool
             switch scalar.value {
             case 0x200D:
@@ -91,8 +99,9 @@ extension String {
             default:
                 showsNothing = scalar.isInvisible
             }
-            body(scalar, showsNothing)
+            guard body(scalar, showsNothing) else { return false }
         }
+        return true
     }
 }
 
