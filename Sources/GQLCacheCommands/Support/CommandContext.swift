@@ -444,11 +444,7 @@ public final class OpenStores: @unchecked Sendable {
             defer { for key in keys { stores[key] = nil } }
             return keys.compactMap { stores[$0]?.store }
         }
-        for store in stale where store.access == .readOnly { try? store.close() }
-        for store in stale where store.access == .readWrite {
-            try? store.checkpoint()
-            try? store.close()
-        }
+        Self.close(stale, checkpointingWriters: true)
         // A Ctrl-C while the open waits for the app's lock stops that wait.
         let interrupt = OpeningInterrupt()
         lock.withLock { opening = interrupt }
@@ -477,9 +473,18 @@ public final class OpenStores: @unchecked Sendable {
             defer { stores.removeAll() }
             return stores.values.map(\.store)
         }
-        // Readers first: in WAL mode the last connection to close moves the
-        // changes into the file and removes the -wal, which only a writer can.
-        for store in closing where store.access == .readOnly { try? store.close() }
-        for store in closing where store.access == .readWrite { try? store.close() }
+        Self.close(closing, checkpointingWriters: false)
+    }
+
+    /// Closes readers first: in WAL mode the last connection to close moves
+    /// the changes into the file and removes the -wal, which only a writer
+    /// can. `checkpointingWriters`: each writer checkpoints first, for a
+    /// file since moved, which SQLite does not checkpoint as it closes.
+    private static func close(_ stores: [CacheStore], checkpointingWriters: Bool) {
+        for store in stores where store.access == .readOnly { try? store.close() }
+        for store in stores where store.access == .readWrite {
+            if checkpointingWriters { try? store.checkpoint() }
+            try? store.close()
+        }
     }
 }
