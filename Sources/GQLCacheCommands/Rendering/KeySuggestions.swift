@@ -91,6 +91,14 @@ enum KeySuggestions {
         return message + "; nearest typenames: " + nearest.map(\.shownOnLine).joined(separator: ", ")
     }
 
+    /// The names among `candidates` at most two edits from `name`, case
+    /// aside, in the order given: for a mistyped type or field name, which
+    /// is short (`nme` for `name`).
+    static func withinTwoEdits(of name: String, among candidates: [String]) -> [String] {
+        let target = Array(name.lowercased().unicodeScalars)
+        return candidates.filter { editDistance(Array($0.lowercased().unicodeScalars), target) <= 2 }
+    }
+
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
