@@ -94,10 +94,9 @@ public struct JSONText {
                 // Bytes of multi-byte characters are all 0x80 or above; a C1
                 // control is 0xC2 then 0x80–0x9F.
                 let isC1 = !asStored && byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] < 0xA0
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                if !asStored && byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] & 0xFE) == 0xA8 {
+                if !asStored, byte == 0xE2, let escape = LineSeparator.escape(at: index, in: bytes) {
                     utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
-                    utf8.append(contentsOf: Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")])
+                    utf8.append(contentsOf: escape)
                     index += 3
                     pending = index
                     continue
@@ -183,5 +182,16 @@ extension FieldValue {
         case .object(let members): return .object(members.mapValues(\.asStored))
         case .null, .bool, .int, .number, .string, .reference: return self
         }
+    }
+}
+
+/// U+2028 and U+2029, which JSON allows raw inside a string, but at which
+/// Python's `splitlines()` and JavaScript before ES2019 end a line.
+enum LineSeparator {
+    /// The JSON escape (`\u2028`, `\u2029`) of the separator whose UTF-8
+    /// (E2 80 A8, E2 80 A9) begins at `index` of `bytes`, or nil.
+    static func escape<Bytes: RandomAccessCollection<UInt8>>(at index: Int, in bytes: Bytes) -> [UInt8]? where Bytes.Index == Int {
+        guard bytes[index] == 0xE2, index + 2 < bytes.endIndex, bytes[index + 1] == 0x80, bytes[index + 2] & 0xFE == 0xA8 else { return nil }
+        return Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")]
     }
 }

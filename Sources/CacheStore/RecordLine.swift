@@ -53,15 +53,15 @@ public enum RecordLine {
         let input = Array(text.utf8)
         var index = 0
         while index < input.count {
-            let byte = input[index]
-            index += 1
             // U+2028 or U+2029, which JSON allows only inside a string: its escape.
-            if byte == 0xE2, index + 1 < input.count, input[index] == 0x80, input[index + 1] & 0xFE == 0xA8 {
-                bytes += Array("\\u202".utf8) + [input[index + 1] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")]
-                index += 2
+            if input[index] == 0xE2, let escape = LineSeparator.escape(at: index, in: input) {
+                bytes += escape
+                index += 3
                 escaped = false
                 continue
             }
+            let byte = input[index]
+            index += 1
             if inString {
                 if escaped {
                     escaped = false
