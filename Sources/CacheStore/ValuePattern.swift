@@ -157,7 +157,14 @@ extension Record {
             }
             return
         case .object(let members):
-            for name in members.keys.sorted(by: byteOrder) {
+            // Apollo reads an object with a string $reference as a
+            // reference, as show and refs draw it; its other members are
+            // still in the file, so they are searched too.
+            let target = value.mixedReferenceTarget
+            if let target {
+                collect(.reference(target), field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
+            }
+            for name in members.keys.sorted(by: byteOrder) where target == nil || name != "$reference" {
                 path.append(.member(name))
                 collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
                 path.removeLast()

@@ -64,6 +64,22 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertTrue(held.stderr.hasSuffix("no value of 'name', 'height' contains 'Vader' in \(cache)\n"), held.stderr)
     }
 
+    /// Apollo reads an object with a string $reference as a reference, and
+    /// show and refs draw it so: grep finds and prints it as one too, and
+    /// still searches the other members the file holds beside it.
+    func testAnObjectWithAReferenceBesideOtherMembersIsFoundAsAReference() throws {
+        let cache = try makeCache("mixed.sqlite", [], raw: [
+            ("Human:1000", #"{"__typename":"Human","name":"Luke"}"#),
+            ("V:1", #"{"__typename":"V","obj":{"$reference":"Human:1000","note":"Luke's"},"list":[{"$reference":"Human:1000","x":1}]}"#),
+        ])
+        XCTAssertEqual(gqlcache("grep", cache, "Human:1000").lines, ["V:1 list[0] → Human:1000", "V:1 obj → Human:1000"])
+        XCTAssertEqual(gqlcache("grep", cache, "Luke's").lines, [#"V:1 obj.note: "Luke's""#])
+        let json = try XCTUnwrap(try gqlcache("grep", cache, "Human", "--field", "obj", "--format", "json").json() as? [[String: Any]])
+        XCTAssertEqual(json.count, 1)
+        XCTAssertEqual(json[0]["path"] as? [String], [])
+        XCTAssertEqual(json[0]["value"] as? [String: String], ["$reference": "Human:1000"])
+    }
+
     func testAnInvalidRegexIsAUsageError() throws {
         let result = gqlcache("grep", try copyOfFixture("starwars.sqlite"), "(", "--regex")
         XCTAssertEqual(result.status, .usage)
