@@ -323,8 +323,6 @@ public struct DamagedRecord: Equatable, Sendable {
     public let problem: CacheStoreError.RecordProblem
 }
 
-/// A row whose key column holds a BLOB, or text that is not UTF-8, with
-/// the key's bytes.
 /// Two rows a pass over the table met in the wrong order: `next` came
 /// right after `previous`, and is not above it.
 public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
@@ -335,6 +333,8 @@ public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "its rows come out of _id order: _id \(next) after _id \(previous)" }
 }
 
+/// A row whose key column holds a BLOB, or text that is not UTF-8, with
+/// the key's bytes.
 public struct BlobKeyRow: Equatable, Sendable {
     public let rowID: Int64
     public let bytes: [UInt8]

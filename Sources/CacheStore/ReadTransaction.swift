@@ -233,6 +233,33 @@ public class ReadTransaction {
         try Int64.fetchOne(try database(), sql: "SELECT _id FROM records WHERE key = CAST(? AS BLOB)", arguments: [key.rawValue])
     }
 
+    /// Rows whose key is text that is not UTF-8 and reads as `key` with
+    /// U+FFFD in place of its bad bytes, as `keys` lists it: no lookup by
+    /// text finds them, and Apollo never does. Only a key that holds U+FFFD
+    /// can be one; the rows are read from the key index, from the bytes
+    /// before that U+FFFD on, and only on as long as they start with them.
+    public func rowsNotUTF8(readingAs key: CacheKey) throws -> [BlobKeyRow] {
+        let scalars = key.rawValue.unicodeScalars
+        guard let cut = scalars.firstIndex(of: "\u{FFFD}") else { return [] }
+        let prefix = String(scalars[..<cut])
+        let wanted = Array(key.rawValue.utf8)
+        var found: [BlobKeyRow] = []
+        let statement = try database().makeStatement(
+            sql: "SELECT _id, key FROM records WHERE key >= ? AND typeof(key) = 'text' ORDER BY key")
+        let handle = statement.sqliteStatement
+        try Self.stepping(handle, binding: [CacheKey]()) {
+            try Self.bind(prefix, to: handle, at: 1)
+            while try Self.step(handle) {
+                guard let bytes = Self.column(handle, 1) else { continue }
+                guard bytes.starts(with: prefix.utf8) else { break }
+                if !Self.isUTF8(bytes) && String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(wanted) {
+                    found.append(BlobKeyRow(rowID: sqlite3_column_int64(handle, 0), bytes: Array(bytes), isBlob: false))
+                }
+            }
+        }
+        return found
+    }
+
     /// Keys equal to `key` but for ASCII case.
     public func keys(equalIgnoringCase key: CacheKey) throws -> [CacheKey] {
         try fetchKeys(sql: "SELECT key FROM records WHERE key = ? COLLATE NOCASE ORDER BY key", arguments: [key.rawValue])

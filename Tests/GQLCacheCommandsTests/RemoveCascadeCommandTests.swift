@@ -201,6 +201,30 @@ final class RemoveCascadeCommandTests: CommandTestCase {
             """), doctor.stdout)
     }
 
+    /// A key that is text but not UTF-8 is listed with U+FFFD for its bad
+    /// bytes, and the key listed finds nothing: a miss on it names the
+    /// row, its bytes and the repair, as for a BLOB key.
+    func testAMissOnAKeyListedFromBytesThatAreNotUTF8NamesTheRow() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records (key, record) VALUES (CAST(X'583A31FF' AS TEXT), '{"__typename":"X"}');
+            INSERT INTO records (key, record) VALUES ('X:1', '{"__typename":"X"}');
+            """)
+        let listed = gqlcache("keys", cache, "X:*", "--mode", "glob")
+        XCTAssertEqual(listed.lines, ["X:1", "X:1\u{FFFD}"])
+        let named = "gqlcache: no record 'X:1\u{FFFD}' in \(cache): row _id 11 has a key that is not UTF-8 (X'583A31FF'), "
+            + "listed with U+FFFD for its bad bytes, which Apollo never finds; 'gqlcache gc \(cache) --stray-rows' deletes it\n"
+        let show = gqlcache("show", cache, "X:1\u{FFFD}")
+        XCTAssertEqual(show.status, .notFound)
+        XCTAssertEqual(show.stderr, named)
+        XCTAssertEqual(gqlcache("rm", cache, "X:1\u{FFFD}", "--force").stderr, named)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE key >= 'X:'"), "2", "nothing removed")
+        // A key that merely holds U+FFFD is not that row.
+        XCTAssertEqual(gqlcache("show", cache, "X:\u{FFFD}").stderr.contains("not UTF-8"), false)
+        let moved = gqlcache("repl", cache, "-c", "cd X:1\u{FFFD}")
+        XCTAssertTrue(moved.stderr.contains("row _id 11 has a key that is not UTF-8 (X'583A31FF')"), moved.stderr)
+    }
+
     func testTypeThatNoRecordHasIsNotFound() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "--type", "Wookiee", "--force")

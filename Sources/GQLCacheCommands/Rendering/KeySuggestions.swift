@@ -34,6 +34,9 @@ enum KeySuggestions {
         /// The `_id` of a row whose key is these bytes stored as a BLOB,
         /// which no lookup by text finds.
         var blobKeyRowID: Int64? = nil
+        /// A row whose key is text that is not UTF-8 and is listed as
+        /// this key, with U+FFFD for its bad bytes.
+        var notUTF8Row: BlobKeyRow? = nil
     }
 
     /// "no record 'K' in FILE; nearest keys: A, B" for a key not found, or,
@@ -43,6 +46,10 @@ enum KeySuggestions {
         if let rowID = hint.blobKeyRowID {
             return "no record '\(key.inMessage)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
                 + "finds; 'gqlcache gc \(path) --stray-rows' deletes it"
+        }
+        if let row = hint.notUTF8Row {
+            return "no record '\(key.inMessage)' in \(path): row _id \(row.rowID) has a key that is not UTF-8 (X'\(row.hex)'), "
+                + "listed with U+FFFD for its bad bytes, which Apollo never finds; 'gqlcache gc \(path) --stray-rows' deletes it"
         }
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
@@ -120,23 +127,31 @@ enum KeySuggestions {
 extension ReadTransaction {
     /// A hint for each of `keys`, which were not found: the first
     /// ``KeySuggestions/hintedKeyLimit`` get their nearest keys, the rest
-    /// only the row that holds the key as a BLOB, if one does (an index
-    /// lookup). Nearest keys cost a pass over the key index (the match that
-    /// ignores case), and a script's thousands of missing keys took
-    /// seconds apiece.
+    /// only the row that holds the key as a BLOB or as text that is not
+    /// UTF-8, if one does (index lookups). Nearest keys cost a pass over
+    /// the key index (the match that ignores case), and a script's
+    /// thousands of missing keys took seconds apiece.
     func suggestions(forEach keys: [CacheKey]) throws -> [KeySuggestions.Hint] {
         try keys.enumerated().map { index, key in
             if index < KeySuggestions.hintedKeyLimit { return try suggestions(for: key) }
-            return KeySuggestions.Hint(blobKeyRowID: try rowID(ofBlobKey: key))
+            return try strayRowHint(for: key) ?? KeySuggestions.Hint()
         }
+    }
+
+    /// The row that holds `key` as a BLOB, or as text that is not UTF-8
+    /// listed as `key`, if one does. Index lookups only.
+    private func strayRowHint(for key: CacheKey) throws -> KeySuggestions.Hint? {
+        if let rowID = try rowID(ofBlobKey: key) { return KeySuggestions.Hint(blobKeyRowID: rowID) }
+        if let row = try rowsNotUTF8(readingAs: key).first { return KeySuggestions.Hint(notUTF8Row: row) }
+        return nil
     }
 
     /// Keys near `key` to suggest when it is not found: case variants, its
     /// neighbours in key order, and the neighbours of its type prefix. Index
     /// lookups only, so it stays fast on large files. A row whose key is
-    /// `key` stored as a BLOB is named instead.
+    /// `key` stored as a BLOB, or listed as `key`, is named instead.
     func suggestions(for key: CacheKey) throws -> KeySuggestions.Hint {
-        if let rowID = try rowID(ofBlobKey: key) { return KeySuggestions.Hint(blobKeyRowID: rowID) }
+        if let stray = try strayRowHint(for: key) { return stray }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
         if let colon = key.rawValue.firstIndex(of: ":") {
