@@ -142,6 +142,26 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertTrue(stats.contains("  日本語             1  3.0 KiB"), stats.joined(separator: "\n"))
     }
 
+    /// info is an overview: a file of many typenames lists the twenty most
+    /// common and counts the rest; JSON lists every one.
+    func testTextListsTheTwentyMostCommonTypenamesAndCountsTheRest() throws {
+        let records = (0..<30).flatMap { type in
+            (0...(type < 20 ? 1 : 0)).map { Record(key: CacheKey("T\(type):\($0)"), fields: ["__typename": .string("T\(type)")]) }
+        }
+        let cache = try makeCache("types.sqlite", records)
+        let lines = gqlcache("info", cache).lines
+        let types = try XCTUnwrap(lines.firstIndex(of: "records by __typename"))
+        XCTAssertEqual(lines[types + 1], "  T0   2")
+        XCTAssertEqual(lines[types + 20], "  T9   2")
+        XCTAssertEqual(lines[types + 21], "  … and 10 more, 10 records (--format json lists them all)")
+        XCTAssertEqual(lines[types + 22], "")
+        let info = try XCTUnwrap(try gqlcache("info", cache, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual((info["types"] as? [Any])?.count, 30)
+        // One more than the twenty is listed, not counted.
+        let one = try makeCache("one-more.sqlite", Array(records.prefix(41)))
+        XCTAssertFalse(gqlcache("info", one).stdout.contains("more,"))
+    }
+
     func testARecordNestedTooDeepIsCountedAsDamagedForWhatItIs() throws {
         let deep = #"{"a":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
         let cache = try makeCache("deep.sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])

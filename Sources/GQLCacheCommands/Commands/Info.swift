@@ -71,6 +71,10 @@ struct CacheOverview {
     let largest: [RecordSize]
     let rowOrderBreak: RowOrderBreak?
 
+    /// How many typenames the text lists, the most common first: an
+    /// overview, where a file of thousands would bury the rest.
+    static let typenameLimit = 20
+
     func text() -> String {
         var size = formatBytes(sizes.total)
         let extras = [("wal", sizes.wal), ("shm", sizes.shm), ("journal", sizes.journal)].compactMap { name, bytes in
@@ -96,7 +100,13 @@ struct CacheOverview {
         var text = aligned(rows)
         if !typeCounts.isEmpty {
             text += "\nrecords by __typename\n"
-            text += aligned(typeCounts.map { ("  " + typenameLabel($0.typename), String($0.count)) }, rightAlignValues: true)
+            let shown = typeCounts.count > Self.typenameLimit + 1 ? Array(typeCounts.prefix(Self.typenameLimit)) : typeCounts
+            text += aligned(shown.map { ("  " + typenameLabel($0.typename), String($0.count)) }, rightAlignValues: true)
+            let rest = typeCounts.dropFirst(shown.count)
+            if !rest.isEmpty {
+                let records = rest.reduce(0) { $0 + $1.count }
+                text += "  … and \(rest.count) more, \(records) record\(records == 1 ? "" : "s") (--format json lists them all)\n"
+            }
         }
         if !largest.isEmpty {
             text += "\nlargest records\n"
