@@ -80,8 +80,8 @@ public struct JSONText {
     /// Appends `text` as a JSON string literal: `"`, `\` and control
     /// characters escaped (and `/` when `asStored`; when not, also DEL,
     /// the C1 controls U+0080–U+009F, which a terminal does not show or
-    /// may act on, and the line and paragraph separators U+2028 and
-    /// U+2029, at which Python's `splitlines()` and JavaScript before
+    /// may act on, U+0085 among them, and the line and paragraph
+    /// separators U+2028 and U+2029, at which Python's `splitlines()` and JavaScript before
     /// ES2019 end a line of JSON Lines), everything else as raw UTF-8.
     public mutating func appendQuoted(_ text: String, asStored: Bool) {
         utf8.append(UInt8(ascii: "\""))
@@ -94,10 +94,10 @@ public struct JSONText {
                 // Bytes of multi-byte characters are all 0x80 or above; a C1
                 // control is 0xC2 then 0x80–0x9F.
                 let isC1 = !asStored && byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] < 0xA0
-                if !asStored, byte == 0xE2, let escape = LineSeparator.escape(at: index, in: bytes) {
+                if !asStored, byte == 0xE2, let separator = LineSeparator.escape(at: index, in: bytes) {
                     utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
-                    utf8.append(contentsOf: escape)
-                    index += 3
+                    utf8.append(contentsOf: separator.escape)
+                    index += separator.length
                     pending = index
                     continue
                 }
@@ -185,13 +185,20 @@ extension FieldValue {
     }
 }
 
-/// U+2028 and U+2029, which JSON allows raw inside a string, but at which
-/// Python's `splitlines()` and JavaScript before ES2019 end a line.
+/// U+2028, U+2029 and U+0085, which JSON allows raw inside a string, but
+/// at which Python's `splitlines()` (and JavaScript before ES2019, at the
+/// first two) end a line.
 enum LineSeparator {
-    /// The JSON escape (`\u2028`, `\u2029`) of the separator whose UTF-8
-    /// (E2 80 A8, E2 80 A9) begins at `index` of `bytes`, or nil.
-    static func escape<Bytes: RandomAccessCollection<UInt8>>(at index: Int, in bytes: Bytes) -> [UInt8]? where Bytes.Index == Int {
+    /// The JSON escape (`\u2028`, `\u2029`, `\u0085`) of the separator
+    /// whose UTF-8 (E2 80 A8, E2 80 A9, C2 85) begins at `index` of
+    /// `bytes`, and that UTF-8's length; nil for anything else.
+    static func escape<Bytes: RandomAccessCollection<UInt8>>(at index: Int, in bytes: Bytes) -> (escape: [UInt8], length: Int)?
+    where Bytes.Index == Int {
+        if bytes[index] == 0xC2 {
+            guard index + 1 < bytes.endIndex, bytes[index + 1] == 0x85 else { return nil }
+            return (Array("\\u0085".utf8), 2)
+        }
         guard bytes[index] == 0xE2, index + 2 < bytes.endIndex, bytes[index + 1] == 0x80, bytes[index + 2] & 0xFE == 0xA8 else { return nil }
-        return Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")]
+        return (Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")], 3)
     }
 }

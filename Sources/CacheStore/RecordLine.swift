@@ -11,8 +11,8 @@
 /// references stay `{"$reference":"KEY"}`. The only change is to a record
 /// whose JSON has a line break between its tokens: each break becomes a
 /// space, and the rest of the text stays as it is; and to one whose
-/// strings hold a line or paragraph separator (U+2028, U+2029), written
-/// as its escape, as Python's `splitlines()` would end a line there.
+/// strings hold a line or paragraph separator (U+2028, U+2029) or U+0085,
+/// written as its escape, as Python's `splitlines()` would end a line there.
 public enum RecordLine {
     /// The line for a row, without its newline. `isWellFormed`: SQLite
     /// found the row a JSON object the decoder reads too; otherwise it is
@@ -31,11 +31,14 @@ public enum RecordLine {
         return line.string
     }
 
-    /// Whether `text` holds a line break, or U+2028 or U+2029 (E2 80 A8, E2 80 A9).
+    /// Whether `text` holds a line break, or U+2028, U+2029 or U+0085
+    /// (E2 80 A8, E2 80 A9, C2 85).
     static func breaksLines(_ text: String) -> Bool {
         var last = UInt8(0), beforeLast = UInt8(0)
         for byte in text.utf8 {
-            if byte == 0x0A || byte == 0x0D || (beforeLast == 0xE2 && last == 0x80 && byte & 0xFE == 0xA8) { return true }
+            if byte == 0x0A || byte == 0x0D || (beforeLast == 0xE2 && last == 0x80 && byte & 0xFE == 0xA8) || (last == 0xC2 && byte == 0x85) {
+                return true
+            }
             (beforeLast, last) = (last, byte)
         }
         return false
@@ -53,10 +56,10 @@ public enum RecordLine {
         let input = Array(text.utf8)
         var index = 0
         while index < input.count {
-            // U+2028 or U+2029, which JSON allows only inside a string: its escape.
-            if input[index] == 0xE2, let escape = LineSeparator.escape(at: index, in: input) {
-                bytes += escape
-                index += 3
+            // U+2028, U+2029 or U+0085, which JSON allows only inside a string: its escape.
+            if input[index] == 0xE2 || input[index] == 0xC2, let separator = LineSeparator.escape(at: index, in: input) {
+                bytes += separator.escape
+                index += separator.length
                 escaped = false
                 continue
             }

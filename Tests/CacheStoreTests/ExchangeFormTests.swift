@@ -26,15 +26,17 @@ final class ExchangeFormTests: XCTestCase {
         XCTAssertThrowsError(try RecordLine.line(for: StoredRecord(key: "K", text: "[1]"), isWellFormed: false))
     }
 
-    /// U+2028 and U+2029 are valid inside a JSON string, but Python's
-    /// `splitlines()` ends a line at each: export writes their escapes, so
-    /// the value read back is the same and every line stays one record.
+    /// U+2028, U+2029 and U+0085 are valid inside a JSON string, but
+    /// Python's `splitlines()` ends a line at each: export writes their
+    /// escapes, so the value read back is the same and every line stays
+    /// one record.
     func testALineOrParagraphSeparatorInARecordIsWrittenAsItsEscape() throws {
-        let stored = StoredRecord(key: "K", text: "{\"s\":\"a\u{2028}b\u{2029}c\",\"t\":\"→é\"}")
+        let stored = StoredRecord(key: "K", text: "{\"s\":\"a\u{2028}b\u{2029}c\u{85}d\",\"t\":\"→é\u{A0}\u{84}\"}")
         let line = try RecordLine.line(for: stored, isWellFormed: true)
-        XCTAssertEqual(line, #"{"key":"K","record":{"s":"a\u2028b\u2029c","t":"→é"}}"#)
-        XCTAssertEqual(try RecordLine.record(fromLine: line)["s"], .string("a\u{2028}b\u{2029}c"))
-        XCTAssertFalse(RecordLine.breaksLines("{\"t\":\"→ \u{2027}\u{202A}\"}"))
+        XCTAssertEqual(line, #"{"key":"K","record":{"s":"a\u2028b\u2029c\u0085d","t":"→é"#  + "\u{A0}\u{84}\"}}")
+        XCTAssertEqual(line.split(whereSeparator: \.isNewline).count, 1)
+        XCTAssertEqual(try RecordLine.record(fromLine: line)["s"], .string("a\u{2028}b\u{2029}c\u{85}d"))
+        XCTAssertFalse(RecordLine.breaksLines("{\"t\":\"→ \u{2027}\u{202A}\u{A0}\u{84}\"}"))
     }
 
     func testLinesThatAreNotRecordsAreRefusedWithTheReason() {
