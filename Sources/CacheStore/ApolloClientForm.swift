@@ -105,15 +105,17 @@ public enum ApolloClientForm {
     /// The members of an extract object's text, in the order it has them,
     /// none folded into another: entity IDs are told apart by their bytes,
     /// as SQLite tells keys apart (`café` composed and decomposed are two).
-    public static func entities(inExtractText text: String) throws -> [(id: String, value: FieldValue)] {
+    /// `repeated`: the first member an entity gives twice (byte for byte),
+    /// whose last value it keeps; see ``JSONReader/readsImportInput``.
+    public static func entities(inExtractText text: String) throws -> (entities: [(id: String, value: FieldValue)], repeated: RepeatedMember?) {
         do {
-            guard let members = try JSONReader.parseMemberList(text) else {
+            guard let (members, repeated) = try JSONReader.parseMemberList(text) else {
                 throw CacheStoreError.cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs")
             }
-            return members.map { ($0.name, $0.value) }
+            return (members.map { ($0.name, $0.value) }, repeated)
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
-        } catch let repeated as JSONReader.RepeatedMember {
+        } catch let repeated as RepeatedMember {
             throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
         }
     }

@@ -9,13 +9,6 @@ struct JSONReader {
         let message: String
     }
 
-    /// An object gives one member twice (see ``refusesRepeatedMembers``);
-    /// `offset`: just after the second's name.
-    struct RepeatedMember: Error, Equatable {
-        let offset: Int
-        let name: String
-    }
-
     /// The text is JSON, or starts like it, but not a JSON object.
     struct NotAnObject: Error, Equatable {
         let kind: String
@@ -43,13 +36,13 @@ struct JSONReader {
     /// the same bytes (é composed and decomposed), or even the same bytes,
     /// stay apart, where a dictionary would fold them into one. Nil when
     /// the text is JSON but not an object.
-    /// Inside the members' values, an object that gives one member twice
-    /// is refused (see ``refusesRepeatedMembers``).
-    static func parseMemberList(_ text: String) throws -> [(name: String, value: FieldValue)]? {
+    /// The members' values are read as input to import (see
+    /// ``readsImportInput``), with the first member given twice inside one.
+    static func parseMemberList(_ text: String) throws -> (members: [(name: String, value: FieldValue)], repeated: RepeatedMember?)? {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
-            reader.refusesRepeatedMembers = true
+            reader.readsImportInput = true
             reader.skipWhitespace()
             guard reader.peek() == UInt8(ascii: "{") else {
                 _ = try reader.parseValue(depth: 0)
@@ -79,7 +72,7 @@ struct JSONReader {
             }
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
-            return members
+            return (members, reader.repeatedMember)
         }
     }
 
@@ -123,25 +116,41 @@ struct JSONReader {
     /// `wrapperLevels`: how many levels of nesting wrap a record in the
     /// text (one for a JSON Lines line), which the limit does not count,
     /// so that a line holds any record a cache file can.
-    static func parseValue(_ text: String, wrapperLevels: Int = 0, refusingRepeatedMembers: Bool = false) throws -> FieldValue {
+    static func parseValue(_ text: String, wrapperLevels: Int = 0) throws -> FieldValue {
+        try parseInput(text, wrapperLevels: wrapperLevels, readsImportInput: false).value
+    }
+
+    /// ``parseValue(_:wrapperLevels:)`` for input to import (see
+    /// ``readsImportInput``), with the first member given twice inside a
+    /// record, whose last value was kept.
+    static func parseImportInput(_ text: String, wrapperLevels: Int) throws -> (value: FieldValue, repeated: RepeatedMember?) {
+        try parseInput(text, wrapperLevels: wrapperLevels, readsImportInput: true)
+    }
+
+    private static func parseInput(_ text: String, wrapperLevels: Int, readsImportInput: Bool) throws -> (value: FieldValue, repeated: RepeatedMember?) {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
-            reader.refusesRepeatedMembers = refusingRepeatedMembers
+            reader.readsImportInput = readsImportInput
             let value = try reader.parseValue(depth: -wrapperLevels)
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
-            return value
+            return (value, reader.repeatedMember)
         }
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    /// An object that gives one member twice (or two names Swift takes for
-    /// one: é composed and decomposed) is refused, not folded into its
-    /// last: for input to import, where which one is meant cannot be told.
-    /// A stored record is read as SQLite and Apollo read it, the last winning.
-    var refusesRepeatedMembers = false
+    /// Input to import. Inside a record, an object that gives one member
+    /// twice, byte for byte, keeps the last, as a stored record is read
+    /// (by SQLite and Apollo too), so that an export of such a record
+    /// imports; the first is kept in ``repeatedMember``, to be warned of.
+    /// Two names Swift takes for one (é composed and decomposed), which a
+    /// stored record also folds, and a member given twice around a record
+    /// (a JSON Lines line's own "key" or "record"), are refused: which one
+    /// is meant cannot be told.
+    var readsImportInput = false
+    private(set) var repeatedMember: RepeatedMember?
     /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
     /// accepts the store decodes too.
     private static let maximumDepth = 2000
@@ -248,7 +257,11 @@ struct JSONReader {
             }
             try expect(UInt8(ascii: ":"))
             if let wanted {
-                if refusesRepeatedMembers, members[wanted] != nil { throw RepeatedMember(offset: index, name: wanted) }
+                if readsImportInput, let earlier = members.index(forKey: wanted) {
+                    let repeated = RepeatedMember(offset: index, name: wanted)
+                    guard depth >= 0, members.keys[earlier].utf8.elementsEqual(wanted.utf8) else { throw repeated }
+                    if repeatedMember == nil { repeatedMember = repeated }
+                }
                 members[wanted] = try parseValue(depth: depth + 1)
             } else {
                 try skipValue(depth: depth + 1)

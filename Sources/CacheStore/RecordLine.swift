@@ -90,26 +90,40 @@ public enum RecordLine {
     /// Reads one line back. Throws ``CacheStoreError/cannotConvert(message:)``
     /// when the line is not JSON or not `{"key": string, "record": object}`.
     public static func record(fromLine line: String) throws -> Record {
+        try recordNotingRepeats(fromLine: line).record
+    }
+
+    /// ``record(fromLine:)``, with the first member the record gives twice
+    /// (byte for byte), whose last value it keeps as a stored record is
+    /// read; see ``JSONReader/readsImportInput``.
+    public static func recordNotingRepeats(fromLine line: String) throws -> (record: Record, repeated: RepeatedMember?) {
         let value: FieldValue
+        let repeated: RepeatedMember?
         do {
-            value = try JSONReader.parseValue(line, wrapperLevels: 1, refusingRepeatedMembers: true)
+            (value, repeated) = try JSONReader.parseImportInput(line, wrapperLevels: 1)
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
-        } catch let repeated as JSONReader.RepeatedMember {
+        } catch let repeated as RepeatedMember {
             throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
         }
-        if case .object(let members) = value, members.count == 1, case .string(let key)? = members["key"] {
-            throw CacheStoreError.cannotConvert(message: #"the line of '\#(key)' has no "record"; a line is {"key": "…", "record": {…}}"#)
+        let shape = #"a line is {"key": "…", "record": {…}}"#
+        guard case .object(let members) = value else { throw CacheStoreError.cannotConvert(message: #"expected {"key": "…", "record": {…}}"#) }
+        if let other = members.keys.sorted().first(where: { $0 != "key" && $0 != "record" }) {
+            throw CacheStoreError.cannotConvert(message: "the line has a member \(JSONWriter.quoted(other, asStored: false)) beside \"key\" and \"record\"; \(shape)")
         }
-        guard case .object(let members) = value, members.count == 2, case .string(let key)? = members["key"] else {
-            throw CacheStoreError.cannotConvert(message: #"expected {"key": "…", "record": {…}}"#)
+        guard let keyValue = members["key"] else { throw CacheStoreError.cannotConvert(message: "the line has no \"key\"; \(shape)") }
+        guard case .string(let key) = keyValue else {
+            throw CacheStoreError.cannotConvert(message: "the line's \"key\" is not a string; \(shape)")
+        }
+        guard members["record"] != nil else {
+            throw CacheStoreError.cannotConvert(message: "the line of '\(key)' has no \"record\"; \(shape)")
         }
         switch members["record"] {
         case .object(let fields)?:
-            return Record(key: CacheKey(key), fields: fields)
+            return (Record(key: CacheKey(key), fields: fields), repeated)
         case .reference(let target)?:
             // A record whose one field is "$reference" reads like a reference.
-            return Record(key: CacheKey(key), fields: ["$reference": .string(target.rawValue)])
+            return (Record(key: CacheKey(key), fields: ["$reference": .string(target.rawValue)]), repeated)
         default:
             throw CacheStoreError.cannotConvert(message: "the \"record\" of '\(key)' is not a JSON object")
         }
@@ -157,4 +171,11 @@ public enum RecordLine {
             return reader.peek() == UInt8(ascii: ":")
         }
     }
+}
+
+/// A JSON object of input to import that gives one member twice;
+/// `offset`: the UTF-8 offset just after the second's name.
+public struct RepeatedMember: Error, Equatable, Sendable {
+    public let offset: Int
+    public let name: String
 }

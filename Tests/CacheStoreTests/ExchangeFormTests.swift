@@ -41,7 +41,9 @@ final class ExchangeFormTests: XCTestCase {
 
     func testLinesThatAreNotRecordsAreRefusedWithTheReason() {
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: "{"), .invalidJSON(offset: 1, message: "expected a member name in quotes"))
-        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":1,"record":{}}"#), .cannotConvert(message: #"expected {"key": "…", "record": {…}}"#))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":1,"record":{}}"#), .cannotConvert(message: #"the line's "key" is not a string; a line is {"key": "…", "record": {…}}"#))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"record":{}}"#), .cannotConvert(message: #"the line has no "key"; a line is {"key": "…", "record": {…}}"#))
+        XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"[1]"#), .cannotConvert(message: #"expected {"key": "…", "record": {…}}"#))
         XCTAssertThrowsCacheError(try RecordLine.record(fromLine: #"{"key":"K","record":[1]}"#), .cannotConvert(message: #"the "record" of 'K' is not a JSON object"#))
         XCTAssertFalse(RecordLine.isRecordLine(#"{"ROOT_QUERY":{}}"#))
         XCTAssertTrue(RecordLine.isRecordLine(#"{"key":"K","record":{}}"#))
@@ -84,7 +86,7 @@ final class ExchangeFormTests: XCTestCase {
             {"ROOT_QUERY":{"__typename":"Query","hero":{"__ref":"Droid:2001"},"list":[[{"__ref":"ROOT_MUTATION"}],null]},
              "Droid:2001":{"name":"R2-D2","blob":{"ref":"x","other":1}},
              "__META":{"extraRootIds":["Droid:2001"]}}
-            """))
+            """).entities)
         XCTAssertEqual(records.map(\.key), ["Droid:2001", "QUERY_ROOT"])
         XCTAssertEqual(records[1]["hero"], .reference("Droid:2001"))
         XCTAssertEqual(records[1]["list"], .list([.list([.reference("MUTATION_ROOT")]), .null]))
@@ -95,7 +97,7 @@ final class ExchangeFormTests: XCTestCase {
         // é composed (U+00E9) and decomposed (e + U+0301): one Swift string, two SQLite keys.
         let records = try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"""
             {"caf\u00e9:1":{"v":1},"cafe\u0301:1":{"v":2},"A:1":{"x":1},"A:1":{"y":2}}
-            """#))
+            """#).entities)
         XCTAssertEqual(records.map { Array($0.key.rawValue.utf8) }, [
             Array("A:1".utf8), Array("A:1".utf8), Array("cafe\u{301}:1".utf8), Array("caf\u{E9}:1".utf8),
         ])
@@ -106,7 +108,7 @@ final class ExchangeFormTests: XCTestCase {
     func testImportRefusesAnObjectWithARefBesideOtherMembers() throws {
         // Apollo Client's isReference reads any object with a string __ref as a reference.
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"f":[{"__ref":"B:1","x":1}]}}"#)),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"f":[{"__ref":"B:1","x":1}]}}"#).entities),
             .cannotConvert(message: "entity 'A:1', field 'f': an object with a string \"__ref\" beside other members, which Apollo Client "
                 + "reads as a reference to 'B:1'; Apollo iOS has no place for its other members"))
     }
@@ -118,21 +120,21 @@ final class ExchangeFormTests: XCTestCase {
     func testImportRefusesAnObjectWithADollarReferenceAloneOrBesideOtherMembers() throws {
         XCTAssertThrowsCacheError(
             try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(
-                inExtractText: #"{"A:1":{"s":{"meta":{"$reference":"B:1","x":1}}},"B:1":{}}"#)),
+                inExtractText: #"{"A:1":{"s":{"meta":{"$reference":"B:1","x":1}}},"B:1":{}}"#).entities),
             .cannotConvert(message: "entity 'A:1', field 's': an object with a string \"$reference\" beside other members, which Apollo iOS "
                 + "reads as a reference to 'B:1', losing the others; Apollo Client writes a reference as {\"__ref\": …}"))
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"r":[{"$reference":"B:1"}]}}"#)),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"r":[{"$reference":"B:1"}]}}"#).entities),
             .cannotConvert(message: "entity 'A:1', field 'r': {\"$reference\": \"B:1\"} is a value in Apollo Client's form, but Apollo iOS "
                 + "would read it as a reference to 'B:1'; Apollo Client writes a reference as {\"__ref\": …}"))
     }
 
     func testImportRefusesTwoNamesForOneRoot() throws {
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#)),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#).entities),
             .cannotConvert(message: "both 'ROOT_QUERY' and 'QUERY_ROOT' are entity IDs, and both name the record 'QUERY_ROOT'; keep one"))
         XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A":1}"#)),
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A":1}"#).entities),
             .cannotConvert(message: "entity 'A' is not a JSON object"))
         XCTAssertThrowsCacheError(
             try ApolloClientForm.entities(inExtractText: "[1]"),

@@ -206,7 +206,9 @@ final class ExportImportCommandTests: CommandTestCase {
         let target = path("new.sqlite")
         for (text, message) in [
             (#"{"key":"A:1","record":[1]}"#, #"the "record" of 'A:1' is not a JSON object"#),
-            (#"{"key":5,"record":{}}"#, #"expected {"key": "…", "record": {…}}"#),
+            (#"{"key":5,"record":{}}"#, #"the line's "key" is not a string; a line is {"key": "…", "record": {…}}"#),
+            (#"{"key":"A:1","record":{"x":1},"extra":1}"#, #"the line has a member "extra" beside "key" and "record"; a line is"#),
+            (#"{"key":"A:1"}"#, #"the line of 'A:1' has no "record"; a line is"#),
         ] {
             let input = path("bad.jsonl")
             try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: input))
@@ -502,20 +504,21 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(named.status, .success, named.stderr)
     }
 
-    /// `write` refuses a number beyond a Double (Apollo's JSONSerialization
-    /// cannot write infinity); import did store it, as 1e999.
-    /// An object that gives one member twice (the line's own "key" or
-    /// "record", a field, a __ref) is refused, not folded into its last:
-    /// which value is meant cannot be told. Entity IDs given twice are
-    /// merged in order, as documented.
-    func testImportRefusesAMemberGivenTwiceNamingTheLineAndColumn() throws {
+    /// An object that gives one member twice, byte for byte, inside a
+    /// record, keeps the last, as a record stored so is read: so the
+    /// export of such a record imports again, with a warning naming where
+    /// the first was given. A member given twice around a record (the
+    /// line's own "key" or "record"), or two spellings of one character,
+    /// is refused: which value is meant cannot be told. Entity IDs given
+    /// twice are merged in order, as documented.
+    func testImportKeepsTheLastOfAMemberGivenTwiceInARecordAndRefusesItAroundOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         for (input, place, member) in [
             (#"{"key":"A:1","key":"A:2","record":{"x":1}}"#, "1:20", "key"),
             (#"{"key":"A:1","record":{"x":1},"record":{"y":2}}"#, "1:40", "record"),
             ("{\"key\":\"A:1\",\"record\":{\"x\":1}}\n{\"key\":\"U:1\",\"record\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "2:41", "cafe\u{301}"),
-            (#"{"ROOT_QUERY":{"viewer":{"__ref":"User:1","__ref":"User:2"}}}"#, "1:51", "__ref"),
+            ("{\"ROOT_QUERY\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "1:33", "cafe\u{301}"),
         ] {
             let result = gqlcache(arguments: ["import", cache, "-"], input: input)
             XCTAssertEqual(result.status, .usage, input)
@@ -523,6 +526,25 @@ final class ExportImportCommandTests: CommandTestCase {
                 + "of one character), and which value is meant cannot be told; nothing imported\n")
         }
         XCTAssertEqual(try bytes(cache), before)
+
+        // A record stored with a member given twice, as another program may write it: export, then import.
+        let source = try makeCache("repeated.sqlite", [], raw: [
+            ("A:1", #"{"x":1}"#), ("Dup:1", #"{"a":1,"a":2,"o":{"b":1,"b":[3]}}"#), ("Dup:2", #"{"a":"x","a":"y"}"#),
+        ])
+        let exported = gqlcache("export", source)
+        XCTAssertEqual(exported.status, .success, exported.stderr)
+        let copy = path("copy.sqlite")
+        let imported = gqlcache(arguments: ["import", copy, "-", "--create"], input: exported.stdout)
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertEqual(imported.stderr, "gqlcache: warning: standard input:2:36: the member \"a\" is given twice in one object; the last value is kept, "
+            + "as a record stored so is read (and in 1 more line)\n")
+        XCTAssertEqual(try records(copy)["Dup:1"], ["a": .int(2), "o": .object(["b": .list([.int(3)])])])
+        XCTAssertEqual(gqlcache("diff", source, copy).status, .success, "the same records, as both are read")
+
+        let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"viewer":{"__ref":"User:1","__ref":"User:2"}}}"#)
+        XCTAssertEqual(extract.status, .success, extract.stderr)
+        XCTAssertTrue(extract.stderr.hasPrefix("gqlcache: warning: standard input:1:51: the member \"__ref\" is given twice in one object"), extract.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["viewer"], .reference("User:2"))
     }
 
     func testImportRefusesANumberTooLargeForADouble() throws {

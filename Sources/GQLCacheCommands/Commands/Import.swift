@@ -124,6 +124,7 @@ extension GQLCache {
                     throw error
                 }
             }
+            if let warning = reader.repeatedMemberWarning { context.warn(warning) }
             report.render(format: output.format, path: file.path, context: context)
         }
     }

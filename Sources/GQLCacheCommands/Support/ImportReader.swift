@@ -25,6 +25,24 @@ final class ImportReader {
     private var extracted: ArraySlice<Record>?
     /// The form was found from the input, not named.
     private let formFound: Bool
+    /// Where the first member given twice inside a record was (`NAME:LINE:COLUMN`),
+    /// its name, and how many lines (records of an Apollo Client object) gave one.
+    private var firstRepeat: (place: String, name: String)?
+    private var repeatCount = 0
+
+    /// The warning for members given twice inside records, whose last
+    /// value was kept (as the file's records are read), or nil.
+    var repeatedMemberWarning: String? {
+        guard let (place, name) = firstRepeat else { return nil }
+        let more = repeatCount > 1 ? " (and in \(repeatCount - 1) more \(form == .jsonl ? "line" : "record")\(repeatCount == 2 ? "" : "s"))" : ""
+        return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) is given twice in one object; the last value is kept, "
+            + "as a record stored so is read\(more)"
+    }
+
+    private func noteRepeat(_ repeated: RepeatedMember, at place: String) {
+        repeatCount += 1
+        if firstRepeat == nil { firstRepeat = (place, repeated.name) }
+    }
 
     /// Opens the input and, when `form` is nil, finds the form from its
     /// first line: a `{"key": …, "record": {…}}` line is JSON Lines, anything
@@ -87,7 +105,11 @@ final class ImportReader {
         while batch.count < size, let line = try nextLine() {
             let record: Record
             do {
-                record = try RecordLine.record(fromLine: line.text)
+                let repeated: RepeatedMember?
+                (record, repeated) = try RecordLine.recordNotingRepeats(fromLine: line.text)
+                if let repeated {
+                    noteRepeat(repeated, at: "\(name):\(line.number):\(SourcePlace(utf8Offset: repeated.offset, in: line.text).column)")
+                }
             } catch CacheStoreError.invalidJSON(let offset, let message) {
                 let column = SourcePlace(utf8Offset: offset, in: line.text).column
                 throw CommandFailure(
@@ -131,7 +153,12 @@ final class ImportReader {
                         + "on one); nothing imported")
             }
             do {
-                let entities = try ApolloClientForm.entities(inExtractText: text)
+                let (entities, repeated) = try ApolloClientForm.entities(inExtractText: text)
+                if let repeated {
+                    let place = SourcePlace(utf8Offset: repeated.offset, in: text)
+                    // The object is read as one: its first is named, not counted by record.
+                    noteRepeat(repeated, at: "\(name):\(place.line):\(place.column)")
+                }
                 if formFound, Self.isGraphQLResponse(entities) {
                     throw CommandFailure(
                         .usage,
