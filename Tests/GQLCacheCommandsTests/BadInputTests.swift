@@ -59,7 +59,7 @@ final class BadInputTests: CommandTestCase {
         XCTAssertTrue(warning.hasPrefix("gqlcache: "), String(warning))
         XCTAssertTrue(warning.contains("Esc:\\u001b[31m\\u009b"), String(warning))
         let searched = gqlcache("grep", cache, "R2-D2")
-        XCTAssertTrue(searched.stderr.hasPrefix("gqlcache: record "), searched.stderr)
+        XCTAssertTrue(searched.stderr.hasPrefix("gqlcache: \(cache): record "), searched.stderr)
         XCTAssertTrue(searched.stderr.contains("Esc:\\u001b[31m\\u009b"), searched.stderr)
         for result in [missing, exported, searched] {
             XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })

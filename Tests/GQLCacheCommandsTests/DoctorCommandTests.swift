@@ -284,8 +284,8 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(show.status, .damagedRecord)
         let export = gqlcache("export", cache)
         XCTAssertEqual(export.status, .damagedRecord)
-        XCTAssertEqual(export.stderr, "gqlcache: \(damaged); not exported\n")
-        XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: \(damaged); not searched\n"))
+        XCTAssertEqual(export.stderr, "gqlcache: \(cache): \(damaged); not exported\n")
+        XCTAssertTrue(gqlcache("grep", cache, "X-wing").stderr.contains("gqlcache: \(cache): \(damaged); not searched\n"))
         let diff = gqlcache("diff", original, cache)
         XCTAssertEqual(diff.status, .notFound)
         XCTAssertTrue(diff.stdout.contains("~ Starship:3001 (damaged in the second file: unexpected text after the record object at byte 98)"), diff.stdout)
@@ -314,7 +314,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(read.stderr, "gqlcache: cannot read human: record 'Human:1000' is damaged: \(problem)\n")
         let export = gqlcache("export", cache)
         XCTAssertEqual(export.status, .damagedRecord)
-        XCTAssertEqual(export.stderr, "gqlcache: record 'Human:1000' is damaged: \(problem); not exported\n")
+        XCTAssertEqual(export.stderr, "gqlcache: \(cache): record 'Human:1000' is damaged: \(problem); not exported\n")
         XCTAssertTrue(
             export.stdout.contains(#"{"key":"Droid:2001","record":{"name":"R2 \ud83d\ude00","#),
             "a whole pair is exported as the file holds it: \(export.stdout)")

@@ -230,8 +230,8 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .damagedRecord)
         XCTAssertEqual(result.stdout, "{\"key\":\"A:1\",\"record\":{\"n\":1}}\n")
         XCTAssertEqual(result.stderr, """
-            gqlcache: record 'B:1' is damaged: its record column is NULL; not exported
-            gqlcache: record 'C:1' is damaged: a JSON array, not a JSON object; not exported
+            gqlcache: \(cache): record 'B:1' is damaged: its record column is NULL; not exported
+            gqlcache: \(cache): record 'C:1' is damaged: a JSON array, not a JSON object; not exported
 
             """)
     }
@@ -244,7 +244,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let lines = gqlcache("export", cache)
         XCTAssertEqual(lines.status, .success)
         XCTAssertEqual(lines.lines, [#"{"key":"A:1","record":{"n":1}}"#, #"{"key":"B:1","record":{"s":"a\#u{FFFD}b"}}"#, #"{"key":"C:1","record":{"s":"\#u{FFFD}"}}"#])
-        XCTAssertEqual(lines.stderr, "gqlcache: warning: 2 records (the first 'B:1') hold bytes that are not UTF-8; "
+        XCTAssertEqual(lines.stderr, "gqlcache: warning: \(cache): 2 records (the first 'B:1') hold bytes that are not UTF-8; "
             + "exported as Apollo reads them, with U+FFFD in place of each bad sequence\n")
         let extract = gqlcache("export", cache, "--format", "apollo-client")
         XCTAssertEqual(extract.status, .success)
@@ -263,8 +263,8 @@ final class ExportImportCommandTests: CommandTestCase {
             let result = gqlcache("export", cache, "--format", format, "-o", path("out.\(format)"))
             XCTAssertEqual(result.status, .damagedRecord, format)
             XCTAssertEqual(result.stderr, """
-                gqlcache: a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported
-                gqlcache: the key "N\\u0000ul" holds a NUL character, which no Apollo cache key does (import refuses it); not exported
+                gqlcache: \(cache): a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported
+                gqlcache: \(cache): the key "N\\u0000ul" holds a NUL character, which no Apollo cache key does (import refuses it); not exported
                 gqlcache: warning: 1 row of \(cache) has no UTF-8 text key (NULL, a BLOB or other bytes), which Apollo never reads; not exported (gqlcache doctor lists them)
 
                 """, format)

@@ -138,7 +138,7 @@ final class GrepCommandTests: CommandTestCase {
         let result = gqlcache("grep", cache, "needle")
         XCTAssertEqual(result.status, .damagedRecord)
         XCTAssertEqual(result.stdout, "A:1 name: \"needle\"\n")
-        XCTAssertEqual(result.stderr, "gqlcache: record 'B:1' is damaged: expected a member name in quotes at byte 2; not searched\n")
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): record 'B:1' is damaged: expected a member name in quotes at byte 2; not searched\n")
         let nothing = gqlcache("grep", cache, "haystack")
         XCTAssertEqual(nothing.status, .damagedRecord)
         XCTAssertTrue(nothing.stderr.hasSuffix("gqlcache: no field value contains 'haystack' in \(cache)\n"), nothing.stderr)

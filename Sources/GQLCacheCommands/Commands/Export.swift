@@ -96,15 +96,15 @@ extension GQLCache {
         /// character: no Apollo cache key is, and import refuses both (a
         /// NUL would cut the key short), so they are not exported either:
         /// the export stays one that import takes back whole.
-        static func refusingKeyImportRefuses(_ stored: StoredRecord, _ context: CommandContext) -> Bool {
+        static func refusingKeyImportRefuses(_ stored: StoredRecord, in path: String, _ context: CommandContext) -> Bool {
             if stored.key.rawValue.isEmpty {
-                context.report(.damagedRecord, "a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported")
+                context.report(.damagedRecord, "\(path): a record has the empty string as its key, which no Apollo cache key is (import refuses it); not exported")
                 return true
             }
             if stored.key.rawValue.utf8.contains(0) {
                 context.report(
                     .damagedRecord,
-                    "the key \(JSONWriter.quoted(stored.key.rawValue, asStored: false)) holds a NUL character, which no Apollo cache key does "
+                    "\(path): the key \(JSONWriter.quoted(stored.key.rawValue, asStored: false)) holds a NUL character, which no Apollo cache key does "
                         + "(import refuses it); not exported")
                 return true
             }
@@ -116,17 +116,17 @@ extension GQLCache {
             var count = 0
             var notUTF8 = NotUTF8Records()
             let skipped = try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, isUTF8 in
-                if Self.refusingKeyImportRefuses(stored, context) { return }
+                if Self.refusingKeyImportRefuses(stored, in: file.path, context) { return }
                 do {
                     sink.write(try RecordLine.line(for: stored, isWellFormed: isWellFormed))
                     sink.write("\n")
                     count += 1
                     if !isUTF8 { notUTF8.note(stored.key) }
                 } catch let error as CacheStoreError {
-                    context.report(.damagedRecord, "\(error); not exported")
+                    context.report(.damagedRecord, "\(file.path): \(error); not exported")
                 }
             }
-            notUTF8.warn(context)
+            notUTF8.warn(context, path: file.path)
             return (count, skipped)
         }
 
@@ -143,20 +143,20 @@ extension GQLCache {
                 if first == nil { first = key }
             }
 
-            func warn(_ context: CommandContext) {
+            func warn(_ context: CommandContext, path: String) {
                 guard let first else { return }
                 let which = count == 1 ? "record '\(first.rawValue)' holds" : "\(count) records (the first '\(first.rawValue)') hold"
-                context.warn("\(which) bytes that are not UTF-8; exported as Apollo reads them, with U+FFFD in place of each bad sequence")
+                context.warn("\(path): \(which) bytes that are not UTF-8; exported as Apollo reads them, with U+FFFD in place of each bad sequence")
             }
         }
 
         private func writeExtract(_ tx: ReadTransaction, to sink: TextSink, context: CommandContext) throws -> (Int, Int) {
             var count = 0
             var notUTF8 = NotUTF8Records()
-            defer { notUTF8.warn(context) }
+            defer { notUTF8.warn(context, path: file.path) }
             sink.write("{")
             let skipped = try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
-                if Self.refusingKeyImportRefuses(stored, context) { return }
+                if Self.refusingKeyImportRefuses(stored, in: file.path, context) { return }
                 switch stored.result {
                 case .success(let record):
                     if !isUTF8 { notUTF8.note(stored.key) }
@@ -173,7 +173,7 @@ extension GQLCache {
                     sink.write(member)
                     count += 1
                 case .failure(let error):
-                    context.report(.damagedRecord, "\(error); not exported")
+                    context.report(.damagedRecord, "\(file.path): \(error); not exported")
                 }
             }
             sink.write(count == 0 ? "}\n" : "\n}\n")

@@ -81,7 +81,7 @@ extension GQLCache {
                         } catch let error as CacheStoreError {
                             guard case .damagedRecord = error else { throw error }
                             // Reported, not warned of: the search did not cover the file (as export's status says).
-                            context.report(.damagedRecord, "\(error); not searched")
+                            context.report(.damagedRecord, "\(file.path): \(error); not searched")
                             skippedDamaged = true
                             return
                         }
