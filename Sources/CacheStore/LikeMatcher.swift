@@ -46,41 +46,39 @@ enum LikeMatcher {
     }
 
     /// `text LIKE '%pattern%'` without an escape, over UTF-8: `%` any run,
-    /// `_` one character, ASCII case folding.
+    /// `_` one character, ASCII case folding. A mismatch goes back only to
+    /// the last `%` (the implicit first one at the start) and lets it take
+    /// one more character: an earlier `%` never needs to, since the last
+    /// one can take anything it would. So the time is at most the text's
+    /// length times the pattern's, where trying every way each `%` could
+    /// end grew with the text's length to the power of the `%` count, and
+    /// held `rm --match`'s write lock for hours.
     static func containsLike(_ text: UnsafeBufferPointer<UInt8>, pattern: [UInt8]) -> Bool {
-        // As "%pattern%": try each start, match the pattern as a prefix.
-        var start = 0
-        while start <= text.count {
-            if likePrefixMatches(text, from: start, pattern: pattern, at: 0) { return true }
-            guard start < text.count else { break }
-            start += utf8Length(text[start])
-        }
-        return false
-    }
-
-    /// Whether `pattern[p...]` matches some prefix of `text[t...]` (the
-    /// pattern is followed by an implicit `%`).
-    private static func likePrefixMatches(_ text: UnsafeBufferPointer<UInt8>, from t: Int, pattern: [UInt8], at p: Int) -> Bool {
-        var t = t, p = p
-        while p < pattern.count {
-            switch pattern[p] {
-            case UInt8(ascii: "%"):
-                // A trailing implicit % follows anyway: the rest must match somewhere from here on.
-                var next = t
-                while true {
-                    if likePrefixMatches(text, from: next, pattern: pattern, at: p + 1) { return true }
-                    guard next < text.count else { return false }
-                    next += utf8Length(text[next])
-                }
-            case UInt8(ascii: "_"):
-                guard t < text.count else { return false }
-                t += utf8Length(text[t])
+        var t = 0, p = 0
+        // Where the pattern goes on after the last %, and where in the text that % ends.
+        var resumeP = 0, resumeT = 0
+        while p < pattern.count {  // the pattern used up: the implicit last % takes the rest
+            let byte = pattern[p]
+            if byte == UInt8(ascii: "%") {
                 p += 1
-            default:
-                guard t < text.count, foldASCII(text[t]) == foldASCII(pattern[p]) else { return false }
-                t += 1
-                p += 1
+                (resumeP, resumeT) = (p, t)
+                continue
             }
+            if t < text.count {
+                if byte == UInt8(ascii: "_") {
+                    t += utf8Length(text[t])
+                    p += 1
+                    continue
+                }
+                if foldASCII(text[t]) == foldASCII(byte) {
+                    t += 1
+                    p += 1
+                    continue
+                }
+            }
+            guard resumeT < text.count else { return false }
+            resumeT += utf8Length(text[resumeT])
+            (t, p) = (resumeT, resumeP)
         }
         return true
     }
