@@ -20,12 +20,24 @@ extension ReadTransaction {
         case builderThread
     }
 
+    /// The rows to reserve room for: at most the largest `_id`, a
+    /// sixteenth of the file's bytes, or 50 million.
+    static func graphCapacity(largestID: Int, fileBytes: Int) -> Int {
+        max(0, min(largestID, fileBytes / 16, 50_000_000))
+    }
+
     /// ``graph()``, with the scanning split as `scanning` says: whatever
     /// the split, the graph is the same.
     func graph(scanning: GraphScanning) throws -> CacheGraph {
         let db = try database()
-        // The largest _id bounds the row count, from the end of the table's b-tree.
-        let capacity = min(try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0, 50_000_000)
+        // The largest _id bounds the row count, from the end of the table's
+        // b-tree; but ids only grow (legacy Apollo's INSERT OR REPLACE gives
+        // a row a new one on every update), so a few rows may have an id in
+        // the millions. The file's size bounds it too: no row takes less
+        // than 16 bytes of it. Room is only reserved: everything grows.
+        let largestID = try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0
+        let fileBytes = (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        let capacity = Self.graphCapacity(largestID: largestID, fileBytes: fileBytes)
         // The key table is filled on a second thread while this one reads
         // and scans the records (GraphBuilder).
         let builder = GraphBuilder(capacity: capacity + capacity / 8)

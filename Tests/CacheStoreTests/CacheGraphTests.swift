@@ -211,6 +211,24 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertFalse(expected.isEmpty)
     }
 
+    /// Ids only grow, and legacy Apollo gives a row a new one on every
+    /// update: a small file may hold an id in the millions. Room for the
+    /// rows is reserved from the file's size too, not from the id alone
+    /// (a 10-record file took a gigabyte), and the graph is whole.
+    func testRoomForTheGraphIsBoundedByTheFileSizeNotOnlyTheLargestID() throws {
+        XCTAssertEqual(ReadTransaction.graphCapacity(largestID: 49_000_000, fileBytes: 16_384), 1_024)
+        XCTAssertEqual(ReadTransaction.graphCapacity(largestID: 900, fileBytes: 16_384), 900)
+        XCTAssertEqual(ReadTransaction.graphCapacity(largestID: Int.max, fileBytes: Int.max), 50_000_000)
+        let folder = try TemporaryDirectory(self)
+        let store = try CacheStore.create(at: folder.path("ids.sqlite"))
+        _ = try store.write { tx in try tx.merge([Record(key: "QUERY_ROOT", fields: ["a": .reference("A:1")]), Record(key: "A:1", fields: ["n": .int(1)])]) }
+        try SQLiteShell.run(folder.path("ids.sqlite"), "UPDATE records SET _id = 9000000000000000000 WHERE key = 'A:1'")
+        let graph = try store.read { tx in try tx.graph() }
+        XCTAssertEqual(graph.recordCount, 2)
+        XCTAssertEqual(graph.danglingReferences, [])
+        XCTAssertEqual(graph.unreachableKeys(), [])
+    }
+
     /// The reading thread scans some chunks of rows and hands others over
     /// unscanned, as the builder keeps up: the graph must not depend on
     /// which thread scanned which rows, nor on where chunks start.
