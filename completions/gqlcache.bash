@@ -1054,10 +1054,17 @@ _gqlcache_whole_words() {
     fi
 
     # bash's file name quoting leaves '$' and '`' as they are, for the
-    # user's variables; in a key gqlcache printed they are text. Such
-    # candidates are quoted here, outside an open quote, so that the
-    # line names the key.
-    if [[ "${__gqlcache_literal}" == 1 && -z "${quote}" && "${COMPREPLY[*]}" == *[\$\`]* ]]; then
+    # user's variables; in a key gqlcache printed they are text. And
+    # it ends a candidate that names a folder here with '/' (a key
+    # 'QUERY_ROOT' beside a folder of that name). Such candidates are
+    # quoted here, outside an open quote, so that the line names the key.
+    local folder=0
+    if [[ "${__gqlcache_literal}" == 1 ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            [[ -d "${COMPREPLY[${i}]}" ]] && folder=1
+        done
+    fi
+    if [[ "${__gqlcache_literal}" == 1 && -z "${quote}" && ( "${folder}" == 1 || "${COMPREPLY[*]}" == *[\$\`]* ) ]]; then
         compopt +o filenames 2>/dev/null
         local quoted
         for i in "${!COMPREPLY[@]}"; do

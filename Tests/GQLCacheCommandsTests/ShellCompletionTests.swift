@@ -194,6 +194,29 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.waitFor("#!/bin/bash")
     }
 
+    /// A key named like a folder beside the cache (QUERY_ROOT, or one made
+    /// by hand) is a key: bash's file name completion would end it with
+    /// '/', and the line would name no record.
+    func testBashCompletesAKeyNamedLikeAFolderWithoutASlash() throws {
+        try requireProgram(shell("bash"), "bash")
+        for folderName in ["Starship:3001", "QUERY_ROOT"] {
+            try FileManager.default.createDirectory(atPath: path(folderName), withIntermediateDirectories: true)
+        }
+        XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Stars"), [#"Starship:3001"#])
+        // Quoted as bash quotes file names, so that the line names the keys.
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite QUERY_R"), [
+            "QUERY_ROOT", #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).0"#, #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).1"#,
+        ])
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let terminal = try bashPrompt()
+        try terminal.type("gqlcache show starwars.sqlite Starsh")
+        try terminal.press("Tab")
+        try terminal.type("| head -1")
+        try terminal.waitFor("$ gqlcache show starwars.sqlite Starship:3001 | head -1")
+        try terminal.press("Enter")
+        try terminal.waitFor("\nStarship:3001 (Starship)\n")
+    }
+
     /// Cache files come from devices and apps: completing a key must
     /// neither run nor expand what it holds, and the completed line must
     /// name the key.
