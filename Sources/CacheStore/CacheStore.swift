@@ -129,6 +129,14 @@ public final class CacheStore: Sendable {
             unlockedSignature: signature, queue: queue, interruption: interruption)
     }
 
+    /// True when a read holds off other processes' writes while it lasts:
+    /// in a rollback-journal file every reader's lock does (a WAL file's
+    /// readers do not, nor a read of a file opened as immutable). A caller
+    /// whose output may stall keeps such a read short.
+    public var readsHoldOffWriters: Bool {
+        unlockedSignature == nil && !FileProbe.isWALMode(path)
+    }
+
     /// True for a store that reads its file without locks (as immutable)
     /// when the file has changed since it was opened: the store no longer
     /// reads the file as it is, and a new one must be opened.

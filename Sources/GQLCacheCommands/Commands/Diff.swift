@@ -59,7 +59,7 @@ extension GQLCache {
                 opened = true
             }
             var uncompared: [(path: String, rows: Int)] = []
-            let counts = try first.read { a in
+            let counts = try context.holdingOutput(while: first) { try context.holdingOutput(while: second) { try first.read { a in
                 uncompared.append((file.path, try a.rowsWithoutTextKeyCount()))
                 return try second.read { b in
                     uncompared.append((other, try b.rowsWithoutTextKeyCount()))
@@ -78,7 +78,7 @@ extension GQLCache {
                         listed += 1
                     }
                 }
-            }
+            } } }
             switch output.format {
             case .text:
                 // The summary line is the data --summary asks for; otherwise a summary --quiet leaves out.

@@ -69,14 +69,14 @@ extension GQLCache {
             }
             let fileOutput = try output.map { try FileOutput(path: $0, removedOnStop: context.catchesStopSignals) }
             let sink: TextSink = fileOutput ?? context.stdout
-            let (count, skipped) = try store.read { tx in
+            let (count, skipped) = try context.holdingOutput(while: store) { try store.read { tx in
                 let (count, notUTF8Keys): (Int, Int)
                 switch format {
                 case .jsonl: (count, notUTF8Keys) = try writeLines(tx, to: sink, context: context)
                 case .apolloClient: (count, notUTF8Keys) = try writeExtract(tx, to: sink, context: context)
                 }
                 return (count, try tx.rowsWithoutTextKeyCount() + notUTF8Keys)
-            }
+            } }
             if skipped > 0 {
                 // Not records as Apollo reads the file: the export is whole without them, but say so.
                 context.warn(

@@ -73,7 +73,7 @@ extension GQLCache {
                 listed += 1
             }
             do {
-                try store.read { tx in
+                try context.holdingOutput(while: store) { try store.read { tx in
                     try tx.forEachStoredRecord(mayMatch: pattern) { stored in
                         let matches: [ValueMatch]
                         do {
@@ -98,7 +98,7 @@ extension GQLCache {
                             emit { GrepReport.json(key: stored.key, match: match) }
                         }
                     }
-                }
+                } }
             } catch is FirstMatch {}
             if output.format == .json && !silent { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             // grep -q: a script asks whether anything matched, and the status

@@ -73,7 +73,7 @@ extension GQLCache {
             }
             var listed = 0
             if output.format == .json { context.stdout.write("[") }
-            try store.read { tx in
+            try context.holdingOutput(while: store) { try store.read { tx in
                 try tx.forEachKey(matching: keyPattern, typenames: typenames, limit: limit) { key in
                     switch output.format {
                     case .text: context.print(key.display)
@@ -82,7 +82,7 @@ extension GQLCache {
                     }
                     listed += 1
                 }
-            }
+            } }
             if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
             // --limit 0 lists none of what matched: only a miss is one.
             let matchedUnlisted = try limit == 0 && store.read { tx in try tx.countKeys(matching: keyPattern, typenames: typenames) } > 0

@@ -64,7 +64,7 @@ extension GQLCache {
                 let pretty = output.format == .json
                 var written = 0
                 if pretty { context.stdout.write("[") }
-                try store.read { tx in
+                try context.holdingOutput(while: store) { try store.read { tx in
                     try RecordGraph.walk(requested, depth: depth, in: tx) { level, key, entry in
                         if level == 0 { found[key] = entry }
                         let line = jsonEntry(key, level: level, entry).rendered(pretty: pretty, indent: pretty ? 1 : 0)
@@ -76,7 +76,7 @@ extension GQLCache {
                         written += 1
                     }
                     suggestions = try missingKeySuggestions(found, in: tx)
-                }
+                } }
                 if pretty { context.stdout.write(written == 0 ? "]\n" : "\n]\n") }
             }
             var reported: Set<CacheKey> = []

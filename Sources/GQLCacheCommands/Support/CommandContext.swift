@@ -242,6 +242,19 @@ public final class CommandContext {
         scalar.isControl || scalar.movesText || showsNothing
     }
 
+    /// Runs `body`, a read of `store` that prints as it goes, with standard
+    /// output held until it ends, where the read's lock holds off the
+    /// app's writes (a rollback-journal file) and the output's reader may
+    /// stall (a pager, a pipe): Apollo gives up a write at once when the
+    /// file is locked, and a pager left on its first page would keep the
+    /// lock for as long as it stays open.
+    func holdingOutput<T>(while store: CacheStore, _ body: () throws -> T) rethrows -> T {
+        guard let sink = stdout as? FileDescriptorSink, sink.readerMayStall, store.readsHoldOffWriters else { return try body() }
+        sink.hold()
+        defer { sink.release() }
+        return try body()
+    }
+
     /// Asks a yes/no question on a terminal; false on anything but y/yes.
     public func confirm(_ question: String) -> Bool {
         stdout.flush()
@@ -346,7 +359,13 @@ final class StandardInputLines: LineSource {
 
 /// Writes to a file descriptor through a buffer, so that streaming a million
 /// keys makes few system calls.
-final class FileDescriptorSink: TextSink {
+///
+/// While held (``hold()``), what is written goes to an ``OutputSpool``
+/// instead, and reaches the descriptor at ``release()``: a command reading
+/// the file holds its output for as long as the read lasts, so that a
+/// reader of the output that stalls (a pager on its first page, a slow
+/// pipe) never keeps the read, and its lock, open.
+public final class FileDescriptorSink: TextSink {
     private let fileDescriptor: Int32
     private let bufferSize: Int
     private var buffer: [UInt8] = []
@@ -355,6 +374,10 @@ final class FileDescriptorSink: TextSink {
     /// Called when a write finds the reader gone (EPIPE: SIGPIPE is
     /// ignored, or the sink is a pager's pipe).
     var onReaderGone: (() -> Void)?
+    /// Output held back, and how many holds are open.
+    private var spool: OutputSpool?
+    private var holds = 0
+    private let spoolMemoryLimit: Int
 
     /// The errno of a failed write since the last call, if any.
     func takeWriteError() -> Int32? {
@@ -362,20 +385,79 @@ final class FileDescriptorSink: TextSink {
         return writeError
     }
 
-    init(fileDescriptor: Int32, bufferSize: Int) {
+    /// `spoolMemoryLimit`: how much held output stays in memory before the
+    /// rest goes to a temporary file.
+    public init(fileDescriptor: Int32, bufferSize: Int, spoolMemoryLimit: Int = 8 << 20) {
         self.fileDescriptor = fileDescriptor
         self.bufferSize = bufferSize
+        self.spoolMemoryLimit = spoolMemoryLimit
         buffer.reserveCapacity(bufferSize)
     }
 
-    deinit { flush() }
+    deinit {
+        holds = 0
+        releaseSpool()
+        flush()
+    }
 
-    func write(_ text: String) {
+    /// Whether the descriptor is a pipe or a socket, whose reader may stall
+    /// for as long as it likes; a file or a terminal takes output at once.
+    lazy var readerMayStall: Bool = {
+        var info = stat()
+        guard fstat(fileDescriptor, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFIFO || kind == S_IFSOCK
+    }()
+
+    /// Holds what is written from now on until as many ``release()``s,
+    /// when a reader of the descriptor may stall; otherwise does nothing.
+    public func hold() {
+        guard readerMayStall else { return }
+        holds += 1
+        if spool == nil { spool = OutputSpool(memoryLimit: spoolMemoryLimit) }
+    }
+
+    /// Ends a ``hold()``; the last one writes what was held.
+    public func release() {
+        guard holds > 0 else { return }
+        holds -= 1
+        if holds == 0 { releaseSpool() }
+    }
+
+    public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= bufferSize { flush() }
     }
 
-    func flush() {
+    public func flush() {
+        if let spool {
+            // Held: into the spool. One that cannot take more (the disk is
+            // full) lets go at once: the output matters more than the lock.
+            if spool.append(buffer) {
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            holds = 0
+            releaseSpool()
+        }
+        writeBuffer()
+    }
+
+    /// Writes what the spool holds, then what the buffer does, and ends the holding.
+    private func releaseSpool() {
+        guard let spool else { return }
+        self.spool = nil
+        let pending = buffer
+        buffer.removeAll(keepingCapacity: true)
+        spool.drain { chunk in
+            buffer.append(contentsOf: chunk)
+            writeBuffer()
+        }
+        buffer.append(contentsOf: pending)
+        writeBuffer()
+    }
+
+    private func writeBuffer() {
         var offset = 0
         while offset < buffer.count && writeError == nil {
             let written = buffer[offset...].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
