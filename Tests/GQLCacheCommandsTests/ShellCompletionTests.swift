@@ -217,6 +217,22 @@ final class ShellCompletionTests: CommandTestCase {
         try terminal.waitFor("\nStarship:3001 (Starship)\n")
     }
 
+    /// Past the limit, the last key offered is the greatest one a shell can
+    /// take: one holding a tab or a line break, never offered, would leave
+    /// its place empty, and Tab would fill in a prefix that hides the rest.
+    func testPastTheKeyLimitTheLastKeyOfferedIsTheGreatestAShellCanTake() throws {
+        try requireProgram(shell("bash"), "bash")
+        _ = try sqliteShell(path("starwars.sqlite"), """
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 250)
+            INSERT INTO records(key, record) SELECT 'K:aaa' || i, '{}' FROM c;
+            INSERT INTO records(key, record) VALUES ('K:b', '{}'), ('K:c' || char(9) || 'x', '{}'), ('K:d' || char(10), '{}');
+            """)
+        let offered = try bashCompletions("gqlcache show starwars.sqlite K:")
+        XCTAssertEqual(offered.count, 200)
+        XCTAssertEqual(offered.last, "b")
+        XCTAssertFalse(offered.contains { $0.hasPrefix("c") || $0.hasPrefix("d") })
+    }
+
     /// Cache files come from devices and apps: completing a key must
     /// neither run nor expand what it holds, and the completed line must
     /// name the key.

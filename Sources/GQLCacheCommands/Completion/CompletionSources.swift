@@ -10,15 +10,31 @@ enum CompletionSources {
     /// range of the key index, so it stays instant on a million records.
     /// When more match, the last is the greatest of them all, so that what
     /// the keys listed share (which Tab inserts) is what every match
-    /// shares: in byte order, that of the first and the last.
-    static func keys(in store: CacheStore, startingWith prefix: String, limit: Int) -> [String] {
+    /// shares: in byte order, that of the first and the last. Only keys
+    /// `offered` takes count (a shell cannot be handed a key with a line
+    /// break): the greatest one it does not take would leave its place
+    /// empty, and Tab would insert what fewer keys share.
+    static func keys(in store: CacheStore, startingWith prefix: String, limit: Int, offered: (String) -> Bool = { _ in true }) -> [String] {
         let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
+        struct Enough: Error {}
         var keys: [String] = []
         try? store.read { tx in
-            try tx.forEachKey(matching: pattern, limit: limit + 1) { keys.append($0.rawValue) }
+            do {
+                try tx.forEachKey(matching: pattern) { key in
+                    guard offered(key.rawValue) else { return }
+                    keys.append(key.rawValue)
+                    if keys.count > limit { throw Enough() }
+                }
+            } catch is Enough {}
             guard keys.count > limit else { return }
             keys.removeLast(2)
-            try tx.forEachKey(matching: pattern, limit: 1, descending: true) { keys.append($0.rawValue) }
+            do {
+                try tx.forEachKey(matching: pattern, descending: true) { key in
+                    guard offered(key.rawValue) else { return }
+                    keys.append(key.rawValue)
+                    throw Enough()
+                }
+            } catch is Enough {}
         }
         return keys
     }

@@ -29,7 +29,7 @@ enum ShellCompletion {
         if unquoted(prefix).hasPrefix("-") && !words.prefix(min(index, words.count)).contains("--") { return [] }
         let line = CompletionWords(words, completing: index)
         guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
-        return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit))
+        return forShell(CompletionSources.keys(in: store, startingWith: unquoted(prefix), limit: keyLimit, offered: offeredToShells))
     }
 
     /// The value typed in `--key=Dro` (`Dro`): the shells hand over the
@@ -73,6 +73,11 @@ enum ShellCompletion {
         forShell(CompletionWords(words, completing: index).definitionNames().fragments)
     }
 
+    /// Whether a candidate can be handed to a shell (see ``forShell(_:)``).
+    static func offeredToShells(_ candidate: String) -> Bool {
+        !candidate.contains(where: { $0.isNewline || $0 == "\t" })
+    }
+
     /// zsh's `_describe`, which the generated script hands candidates to,
     /// takes `value:description`: a colon in a key is escaped so the key is
     /// not cut there. bash and fish take the lines as they are. Every shell
@@ -80,7 +85,7 @@ enum ShellCompletion {
     /// would come out as two wrong words, is not offered; nor is one
     /// holding a tab, where fish cuts a candidate from its description.
     static func forShell(_ candidates: [String]) -> [String] {
-        let candidates = candidates.filter { !$0.contains(where: { $0.isNewline || $0 == "\t" }) }
+        let candidates = candidates.filter(offeredToShells)
         guard CompletionShell.requesting == .zsh else { return candidates }
         return candidates.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:") }
     }
