@@ -185,13 +185,19 @@ final class ShellCompletionTests: CommandTestCase {
         try requireProgram(shell("bash"), "bash")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         try FileManager.default.createDirectory(atPath: path("completions"), withIntermediateDirectories: true)
-        let terminal = try bashPrompt()
-        try terminal.type("gqlcache comp")
+        try completeAndRun(in: try bashPrompt(), typing: "gqlcache comp", then: "bash | head -1",
+                           line: "$ gqlcache completions bash | head -1", shows: "#!/bin/bash")
+    }
+
+    /// Types `typed` at the prompt, presses Tab, types `then`, waits for
+    /// the whole `line`, runs it and waits for `shows`.
+    func completeAndRun(in terminal: TmuxTerminal, typing typed: String, then rest: String, line: String, shows output: String) throws {
+        try terminal.type(typed)
         try terminal.press("Tab")
-        try terminal.type("bash | head -1")
-        try terminal.waitFor("$ gqlcache completions bash | head -1")
+        try terminal.type(rest)
+        try terminal.waitFor(line)
         try terminal.press("Enter")
-        try terminal.waitFor("#!/bin/bash")
+        try terminal.waitFor(output)
     }
 
     /// A key named like a folder beside the cache (QUERY_ROOT, or one made
@@ -208,13 +214,8 @@ final class ShellCompletionTests: CommandTestCase {
             "QUERY_ROOT", #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).0"#, #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).1"#,
         ])
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
-        let terminal = try bashPrompt()
-        try terminal.type("gqlcache show starwars.sqlite Starsh")
-        try terminal.press("Tab")
-        try terminal.type("| head -1")
-        try terminal.waitFor("$ gqlcache show starwars.sqlite Starship:3001 | head -1")
-        try terminal.press("Enter")
-        try terminal.waitFor("\nStarship:3001 (Starship)\n")
+        try completeAndRun(in: try bashPrompt(), typing: "gqlcache show starwars.sqlite Starsh", then: "| head -1",
+                           line: "$ gqlcache show starwars.sqlite Starship:3001 | head -1", shows: "\nStarship:3001 (Starship)\n")
     }
 
     /// Past the limit, the last key offered is the greatest one a shell can
