@@ -70,6 +70,8 @@ final class OutputSpool {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        // Not handed to a program started meanwhile (an editor, the pager).
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return descriptor
     }
 }
