@@ -142,9 +142,9 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// Input to import. Inside a record, an object that gives one member
-    /// twice, byte for byte, keeps the last, as a stored record is read
-    /// (by SQLite and Apollo too), so that an export of such a record
-    /// imports; the first is kept in ``repeatedMember``, to be warned of.
+    /// twice, byte for byte, keeps the last, as a stored record is read,
+    /// so that an export of such a record imports; the first is kept in
+    /// ``repeatedMember``, to be warned of.
     /// Two names Swift takes for one (é composed and decomposed), which a
     /// stored record also folds, and a member given twice around a record
     /// (a JSON Lines line's own "key" or "record"), are refused: which one
