@@ -27,12 +27,30 @@ final class HeldOutputTests: CommandTestCase {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func testHeldOutputReachesAPipeOnlyAtReleaseInOrderThroughATemporaryFile() throws {
+    /// Fills the pipe until a write would wait: its reader has stalled.
+    private func fill(_ writeEnd: Int32) -> Int {
+        let flags = fcntl(writeEnd, F_GETFL)
+        _ = fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(writeEnd, F_SETFL, flags) }
+        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        var total = 0
+        while true {
+            let written = filler.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+            guard written > 0 else { return total }
+            total += written
+        }
+    }
+
+    func testHeldOutputGoesThroughWhileTheReaderKeepsUpAndWaitsInOrderOnceItStalls() throws {
         let (readEnd, writeEnd) = makePipe()
         defer { close(readEnd); close(writeEnd) }
-        // A small buffer and spool: most of it goes through the temporary file.
+        // A small buffer and spool: most of what waits goes through the temporary file.
         let sink = FileDescriptorSink(fileDescriptor: writeEnd, bufferSize: 16, spoolMemoryLimit: 64)
         sink.hold()
+        sink.write("taken at once\n")
+        sink.flush()
+        XCTAssertEqual(drain(readEnd), "taken at once\n", "a reader that keeps up gets the output as it comes")
+        let filled = fill(writeEnd)
         sink.hold()
         var expected = ""
         for line in 0..<500 {
@@ -41,13 +59,37 @@ final class HeldOutputTests: CommandTestCase {
         }
         sink.flush()
         sink.release()
-        XCTAssertEqual(drain(readEnd), "", "nothing before the last release")
+        XCTAssertEqual(drain(readEnd), String(repeating: ".", count: filled), "nothing but the filler before the last release")
         sink.write("after\n")
+        XCTAssertEqual(drain(readEnd), "", "once output waits, what follows waits behind it")
         sink.release()
         XCTAssertEqual(drain(readEnd), expected + "after\n")
         sink.write("direct\n")
         sink.flush()
         XCTAssertEqual(drain(readEnd), "direct\n", "no hold: written as it comes")
+    }
+
+    /// `| head`: the reader leaves while output is held; the command hears
+    /// of it at its next flush, not after reading the whole file.
+    func testAReaderThatLeavesWhileOutputIsHeldIsNoticedAtTheNextFlush() throws {
+        let (readEnd, writeEnd) = makePipe()
+        defer { close(writeEnd) }
+        let sink = FileDescriptorSink(fileDescriptor: writeEnd, bufferSize: 16, spoolMemoryLimit: 64)
+        final class Gone: @unchecked Sendable { var count = 0 }
+        let gone = Gone()
+        sink.onReaderGone = { gone.count += 1 }
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        _ = fill(writeEnd)
+        sink.hold()
+        sink.write("waits\n")
+        sink.flush()
+        close(readEnd)
+        sink.write(String(repeating: "x", count: 100))
+        sink.flush()
+        XCTAssertEqual(gone.count, 1)
+        sink.release()
+        XCTAssertEqual(gone.count, 1, "said once")
     }
 
     func testOutputToAFileIsNeverHeld() throws {
@@ -88,12 +130,17 @@ final class HeldOutputTests: CommandTestCase {
             close(writeEnd)
             done.signal()
         }.start()
-        // The export's 300 KB cannot all fit in the pipe. Once output arrives,
-        // a held export has ended its read; one that was not held would be
-        // stuck inside it, with its lock, until the pipe is read.
+        // Output arriving says the read has begun. The export's 300 KB cannot
+        // all fit in the pipe, and nobody reads it: a read that waited for the
+        // pipe would keep its lock, and the app's write be refused, for good.
         var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
         XCTAssertEqual(poll(&ready, 1, 30_000), 1, "no output came")
-        let attempt = try runProgram("/usr/bin/sqlite3", [cache, "UPDATE records SET record = '{\"name\":\"app\"}' WHERE key = 'User:1'"])
+        var attempt = (status: Int32(-1), stdout: "", stderr: "")
+        let deadline = Date().addingTimeInterval(20)
+        while attempt.status != 0 && Date() < deadline {
+            attempt = try runProgram("/usr/bin/sqlite3", [cache, "UPDATE records SET record = '{\"name\":\"app\"}' WHERE key = 'User:1'"])
+            if attempt.status != 0 { Thread.sleep(forTimeInterval: 0.05) }
+        }
         XCTAssertEqual(attempt.status, 0, "the app's write was refused while the export's output waited in the pipe: \(attempt.stderr)")
         var output = ""
         while done.wait(timeout: .now() + 0.01) == .timedOut { output += drain(readEnd) }

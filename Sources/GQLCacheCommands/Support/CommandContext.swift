@@ -360,11 +360,13 @@ final class StandardInputLines: LineSource {
 /// Writes to a file descriptor through a buffer, so that streaming a million
 /// keys makes few system calls.
 ///
-/// While held (``hold()``), what is written goes to an ``OutputSpool``
-/// instead, and reaches the descriptor at ``release()``: a command reading
-/// the file holds its output for as long as the read lasts, so that a
-/// reader of the output that stalls (a pager on its first page, a slow
-/// pipe) never keeps the read, and its lock, open.
+/// While held (``hold()``), what the descriptor takes without waiting is
+/// written; once it would wait, the rest goes to an ``OutputSpool`` and
+/// reaches the descriptor at ``release()``: a command reading the file
+/// holds its output for as long as the read lasts, so that a reader of the
+/// output that stalls (a pager on its first page, a slow pipe) never keeps
+/// the read, and its lock, open, while one that keeps up (`| head`, `| jq`)
+/// gets it as it comes.
 public final class FileDescriptorSink: TextSink {
     private let fileDescriptor: Int32
     private let bufferSize: Int
@@ -373,7 +375,7 @@ public final class FileDescriptorSink: TextSink {
     private var writeError: Int32?
     /// Called when a write finds the reader gone (EPIPE: SIGPIPE is
     /// ignored, or the sink is a pager's pipe).
-    var onReaderGone: (() -> Void)?
+    public var onReaderGone: (() -> Void)?
     /// Output held back, and how many holds are open.
     private var spool: OutputSpool?
     private var holds = 0
@@ -431,8 +433,21 @@ public final class FileDescriptorSink: TextSink {
 
     public func flush() {
         if let spool {
-            // Held: into the spool. One that cannot take more (the disk is
-            // full) lets go at once: the output matters more than the lock.
+            if writeError != nil {
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            // Held: what the reader takes at once goes to it (`| head` still
+            // ends the command early, a pager shows its first page); once it
+            // stalls, the rest waits in the spool, in order, until release.
+            if spool.isEmpty { writeWhileReaderKeepsUp() }
+            if buffer.isEmpty { return }
+            if readerIsGone() {
+                writeBuffer()  // fails as EPIPE, and says so
+                return
+            }
+            // One that cannot take more (the disk is full) lets go at once:
+            // the output matters more than the lock.
             if spool.append(buffer) {
                 buffer.removeAll(keepingCapacity: true)
                 return
@@ -441,6 +456,36 @@ public final class FileDescriptorSink: TextSink {
             releaseSpool()
         }
         writeBuffer()
+    }
+
+    /// Writes the buffer's start, a pipe's atomic size at a time, for as
+    /// long as the descriptor takes it without waiting; keeps the rest.
+    private func writeWhileReaderKeepsUp() {
+        var offset = 0
+        while offset < buffer.count && writeError == nil {
+            var ready = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+            guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 || ready.revents & Int16(POLLERR) != 0 else { break }
+            let count = min(buffer.count - offset, Self.atomicPipeWrite)
+            let written = buffer[offset..<(offset + count)].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                writeError = written < 0 ? errno : EIO
+                if writeError == EPIPE { onReaderGone?() }
+                break
+            }
+            offset += written
+        }
+        buffer.removeFirst(writeError == nil ? offset : buffer.count)
+    }
+
+    /// What a pipe that polls writable takes in one write without waiting (PIPE_BUF).
+    private static let atomicPipeWrite = 4096
+
+    /// Whether the descriptor's reader has closed its end (a pipe polls as
+    /// an error then).
+    private func readerIsGone() -> Bool {
+        var state = pollfd(fd: fileDescriptor, events: 0, revents: 0)
+        return poll(&state, 1, 0) == 1 && state.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     /// Writes what the spool holds, then what the buffer does, and ends the holding.

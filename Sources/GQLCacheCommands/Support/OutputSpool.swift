@@ -13,6 +13,9 @@ final class OutputSpool {
 
     deinit { if file >= 0 { close(file) } }
 
+    /// Whether nothing is kept.
+    var isEmpty: Bool { memory.isEmpty && file < 0 }
+
     /// Keeps `bytes`; false when they cannot be kept (no temporary file
     /// can be made or written), and nothing of them was.
     func append(_ bytes: [UInt8]) -> Bool {
