@@ -236,19 +236,21 @@ public class ReadTransaction {
     /// Rows whose key is text that is not UTF-8 and reads as `key` with
     /// U+FFFD in place of its bad bytes, as `keys` lists it: no lookup by
     /// text finds them, and Apollo never does. Only a key that holds U+FFFD
-    /// can be one; the rows are read from the key index, from the bytes
-    /// before that U+FFFD on, and only on as long as they start with them.
+    /// can be one, and the row's bytes then go on after the text before
+    /// that U+FFFD with a byte of 0x80 or more: the rows are read from the
+    /// key index from there on, for as long as they start with that text.
     public func rowsNotUTF8(readingAs key: CacheKey) throws -> [BlobKeyRow] {
         let scalars = key.rawValue.unicodeScalars
         guard let cut = scalars.firstIndex(of: "\u{FFFD}") else { return [] }
         let prefix = String(scalars[..<cut])
+        let start = Array(prefix.utf8) + [0x80]
         let wanted = Array(key.rawValue.utf8)
         var found: [BlobKeyRow] = []
         let statement = try database().makeStatement(
             sql: "SELECT _id, key FROM records WHERE key >= ? AND typeof(key) = 'text' ORDER BY key")
         let handle = statement.sqliteStatement
         try Self.stepping(handle, binding: [CacheKey]()) {
-            try Self.bind(prefix, to: handle, at: 1)
+            try start.withUnsafeBufferPointer { try Self.bind(utf8: $0, to: handle, at: 1) }
             while try Self.step(handle) {
                 guard let bytes = Self.column(handle, 1) else { continue }
                 guard bytes.starts(with: prefix.utf8) else { break }

@@ -128,7 +128,7 @@ extension ReadTransaction {
     /// A hint for each of `keys`, which were not found: the first
     /// ``KeySuggestions/hintedKeyLimit`` get their nearest keys, the rest
     /// only the row that holds the key as a BLOB or as text that is not
-    /// UTF-8, if one does (index lookups). Nearest keys cost a pass over
+    /// UTF-8, if one does (see ``strayRowHint(for:)``). Nearest keys cost a pass over
     /// the key index (the match that ignores case), and a script's
     /// thousands of missing keys took seconds apiece.
     func suggestions(forEach keys: [CacheKey]) throws -> [KeySuggestions.Hint] {
@@ -139,7 +139,9 @@ extension ReadTransaction {
     }
 
     /// The row that holds `key` as a BLOB, or as text that is not UTF-8
-    /// listed as `key`, if one does. Index lookups only.
+    /// listed as `key`, if one does: an index lookup, and for a key that
+    /// holds U+FFFD a range of the key index (the keys that go on with a
+    /// byte that is not ASCII where it holds the first).
     private func strayRowHint(for key: CacheKey) throws -> KeySuggestions.Hint? {
         if let rowID = try rowID(ofBlobKey: key) { return KeySuggestions.Hint(blobKeyRowID: rowID) }
         if let row = try rowsNotUTF8(readingAs: key).first { return KeySuggestions.Hint(notUTF8Row: row) }
