@@ -174,7 +174,7 @@ public enum RecordLine {
 }
 
 /// A JSON object of input to import that gives one member twice;
-/// `offset`: the UTF-8 offset just after the second's name.
+/// `offset`: the UTF-8 offset just after the second's name and its colon.
 public struct RepeatedMember: Error, Equatable, Sendable {
     public let offset: Int
     public let name: String
