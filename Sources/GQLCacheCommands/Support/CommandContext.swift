@@ -440,7 +440,7 @@ public final class FileDescriptorSink: TextSink {
             // Held: what the reader takes at once goes to it (`| head` still
             // ends the command early, a pager shows its first page); once it
             // stalls, the rest waits in the spool, in order, until release.
-            if spool.isEmpty { writeWhileReaderKeepsUp() }
+            if spool.isEmpty { writeBuffer(onlyWithoutWaiting: true) }
             if buffer.isEmpty { return }
             if readerIsGone() {
                 writeBuffer()  // fails as EPIPE, and says so
@@ -456,26 +456,6 @@ public final class FileDescriptorSink: TextSink {
             releaseSpool()
         }
         writeBuffer()
-    }
-
-    /// Writes the buffer's start, a pipe's atomic size at a time, for as
-    /// long as the descriptor takes it without waiting; keeps the rest.
-    private func writeWhileReaderKeepsUp() {
-        var offset = 0
-        while offset < buffer.count && writeError == nil {
-            var ready = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-            guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 || ready.revents & Int16(POLLERR) != 0 else { break }
-            let count = min(buffer.count - offset, Self.atomicPipeWrite)
-            let written = buffer[offset..<(offset + count)].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                writeError = written < 0 ? errno : EIO
-                if writeError == EPIPE { onReaderGone?() }
-                break
-            }
-            offset += written
-        }
-        buffer.removeFirst(writeError == nil ? offset : buffer.count)
     }
 
     /// What a pipe that polls writable takes in one write without waiting (PIPE_BUF).
@@ -502,10 +482,19 @@ public final class FileDescriptorSink: TextSink {
         writeBuffer()
     }
 
-    private func writeBuffer() {
+    /// Writes the buffer to the descriptor; output is dropped once a write
+    /// fails. `onlyWithoutWaiting`: only what the descriptor takes without
+    /// waiting, a pipe's atomic size at a time; the rest stays in the buffer.
+    private func writeBuffer(onlyWithoutWaiting: Bool = false) {
         var offset = 0
         while offset < buffer.count && writeError == nil {
-            let written = buffer[offset...].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            var end = buffer.count
+            if onlyWithoutWaiting {
+                var ready = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT | POLLERR) != 0 else { break }
+                end = min(buffer.count, offset + Self.atomicPipeWrite)
+            }
+            let written = buffer[offset..<end].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 writeError = written < 0 ? errno : EIO
@@ -514,7 +503,7 @@ public final class FileDescriptorSink: TextSink {
             }
             offset += written
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeFirst(writeError == nil ? offset : buffer.count)
     }
 }
 
