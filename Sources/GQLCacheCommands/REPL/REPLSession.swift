@@ -573,10 +573,8 @@ public final class REPLSession {
                 let nearest = try tx.suggestions(for: key)
                 var message = "no field '\(target)' with a reference in \(current.display), and no record '\(target)'"
                 if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
-                if let rowID = nearest.blobKeyRowID {
-                    message += "; row _id \(rowID) has that key as a BLOB, which Apollo never finds"
-                } else if let row = nearest.notUTF8Row {
-                    message += "; row _id \(row.rowID) has a key that is not UTF-8 (X'\(row.hex)'), listed with U+FFFD for its bad bytes, which Apollo never finds"
+                if let strayRow = nearest.strayRow {
+                    message += "; " + strayRow
                 } else if !nearest.nearest.isEmpty {
                     message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
                 }

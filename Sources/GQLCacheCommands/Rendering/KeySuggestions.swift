@@ -37,19 +37,24 @@ enum KeySuggestions {
         /// A row whose key is text that is not UTF-8 and is listed as
         /// this key, with U+FFFD for its bad bytes.
         var notUTF8Row: BlobKeyRow? = nil
+
+        /// "row _id 11 has that key as a BLOB, which Apollo never finds",
+        /// or the like for a key that is not UTF-8; nil for neither.
+        var strayRow: String? {
+            if let rowID = blobKeyRowID { return "row _id \(rowID) has that key as a BLOB, which Apollo never finds" }
+            if let row = notUTF8Row {
+                return "row _id \(row.rowID) has a key that is not UTF-8 (X'\(row.hex)'), listed with U+FFFD for its bad bytes, which Apollo never finds"
+            }
+            return nil
+        }
     }
 
     /// "no record 'K' in FILE; nearest keys: A, B" for a key not found, or,
-    /// when the key is stored as a BLOB, where that row is and what
-    /// removes it.
+    /// when the key is stored as a BLOB or as bytes that are not UTF-8,
+    /// where that row is and what removes it.
     static func notFoundMessage(_ key: CacheKey, in path: String, nearest hint: Hint) -> String {
-        if let rowID = hint.blobKeyRowID {
-            return "no record '\(key.inMessage)' in \(path): row _id \(rowID) has that key as a BLOB, which Apollo never "
-                + "finds; 'gqlcache gc \(path) --stray-rows' deletes it"
-        }
-        if let row = hint.notUTF8Row {
-            return "no record '\(key.inMessage)' in \(path): row _id \(row.rowID) has a key that is not UTF-8 (X'\(row.hex)'), "
-                + "listed with U+FFFD for its bad bytes, which Apollo never finds; 'gqlcache gc \(path) --stray-rows' deletes it"
+        if let strayRow = hint.strayRow {
+            return "no record '\(key.inMessage)' in \(path): \(strayRow); 'gqlcache gc \(path) --stray-rows' deletes it"
         }
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
