@@ -26,7 +26,7 @@ final class ImportReader {
     /// The form was found from the input, not named.
     private let formFound: Bool
     /// Where the first member given twice inside a record was (`NAME:LINE:COLUMN`),
-    /// its name, and how many lines (records of an Apollo Client object) gave one.
+    /// its name, and how many lines gave one (an Apollo Client object counts once).
     private var firstRepeat: (place: String, name: String)?
     private var repeatCount = 0
 
@@ -34,7 +34,7 @@ final class ImportReader {
     /// value was kept (as the file's records are read), or nil.
     var repeatedMemberWarning: String? {
         guard let (place, name) = firstRepeat else { return nil }
-        let more = repeatCount > 1 ? " (and in \(repeatCount - 1) more \(form == .jsonl ? "line" : "record")\(repeatCount == 2 ? "" : "s"))" : ""
+        let more = repeatCount > 1 ? " (and in \(plural(repeatCount - 1, "more line")))" : ""
         return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) is given twice in one object; the last value is kept, "
             + "as a record stored so is read\(more)"
     }
