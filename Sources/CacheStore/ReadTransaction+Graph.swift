@@ -36,8 +36,8 @@ extension ReadTransaction {
         // the millions. The file's size bounds it too: no row takes less
         // than 16 bytes of it. Room is only reserved: everything grows.
         let largestID = try Int.fetchOne(db, sql: "SELECT max(_id) FROM records") ?? 0
-        let fileBytes = (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
-        let capacity = Self.graphCapacity(largestID: largestID, fileBytes: fileBytes)
+        let pages = try pageStatistics()
+        let capacity = Self.graphCapacity(largestID: largestID, fileBytes: pages.pageCount * pages.pageSize)
         // The key table is filled on a second thread while this one reads
         // and scans the records (GraphBuilder).
         let builder = GraphBuilder(capacity: capacity + capacity / 8)
