@@ -136,7 +136,9 @@ extension Unicode.Scalar {
     /// zero-width joiner and the variation selectors show nothing either,
     /// but join or change an emoji before them, which ``String/containsScalar(where:)`` tells.
     var isInvisible: Bool {
-        value != 0x200D && (properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint)
+        // No ASCII character is either; asking Unicode's tables for each
+        // letter of a long listing took most of its time.
+        !isASCII && value != 0x200D && (properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint)
     }
 
     /// A C0 or C1 control character or DEL: what a terminal acts on or hides.
