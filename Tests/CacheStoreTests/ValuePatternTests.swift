@@ -45,6 +45,21 @@ final class ValuePatternTests: XCTestCase {
         XCTAssertEqual(try found("Human:100.", regex: false), [], "a literal's dot is a dot")
     }
 
+    func testACaseSensitiveLiteralMatchesWhereItsCharactersAreAndNowhereElse() throws {
+        let pattern = try ValuePattern("aab", isRegex: false, ignoringCase: false)
+        XCTAssertEqual(pattern.firstMatch(in: "aaab"), "aab", "a partial match before it does not hide it")
+        XCTAssertEqual(pattern.firstMatch(in: "xaab"), "aab", "at the end")
+        XCTAssertNil(pattern.firstMatch(in: "aa"), "longer than the subject")
+        XCTAssertNil(pattern.firstMatch(in: "baaxaa"), "its start only, at the end")
+        XCTAssertNil(pattern.firstMatch(in: ""))
+        let single = try ValuePattern("é", isRegex: false, ignoringCase: false)
+        XCTAssertEqual(single.firstMatch(in: "café"), "é")
+        XCTAssertNil(single.firstMatch(in: "cafe\u{301}"), "a literal compares characters as written, not their other spelling")
+        XCTAssertNil(try ValuePattern("\u{301}", isRegex: false, ignoringCase: false).firstMatch(in: "café"),
+                     "no part of one character's bytes is another's")
+        XCTAssertEqual(try ValuePattern("🚀:1", isRegex: false, ignoringCase: false).firstMatch(in: "Ship:🚀:1"), "🚀:1")
+    }
+
     func testFieldsSelectByNameWithOrWithoutArguments() throws {
         XCTAssertEqual(try found("5", fields: ["height"]), ["height(unit:FOOT)=5"])
         XCTAssertEqual(try found("5", fields: ["height(unit:FOOT)"]), ["height(unit:FOOT)=5"])
