@@ -214,8 +214,24 @@ final class ShellCompletionTests: CommandTestCase {
             "QUERY_ROOT", #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).0"#, #"QUERY_ROOT.reviews\(episode:JEDI\,first:2\).1"#,
         ])
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
-        try completeAndRun(in: try bashPrompt(), typing: "gqlcache show starwars.sqlite Starsh", then: "| head -1",
+        let terminal = try bashPrompt()
+        try completeAndRun(in: terminal, typing: "gqlcache show starwars.sqlite Starsh", then: "| head -1",
                            line: "$ gqlcache show starwars.sqlite Starship:3001 | head -1", shows: "\nStarship:3001 (Starship)\n")
+        // In an open quote, bash closes the quote after the key, escaping in
+        // it what that quote needs.
+        _ = try sqliteShell(path("starwars.sqlite"), #"INSERT INTO records(key, record) VALUES ('Z''z:1', '{}'), ('D$\"`:1', '{}');"#)
+        for folderName in ["Z'z:1", #"D$\"`:1"#] {
+            try FileManager.default.createDirectory(atPath: path(folderName), withIntermediateDirectories: true)
+        }
+        try terminal.press("C-l")
+        try completeAndRun(in: terminal, typing: "gqlcache show starwars.sqlite 'Starsh", then: "| head -1",
+                           line: "$ gqlcache show starwars.sqlite 'Starship:3001' | head -1", shows: "\nStarship:3001 (Starship)\n")
+        try terminal.press("C-l")
+        try completeAndRun(in: terminal, typing: "gqlcache show starwars.sqlite 'Z", then: "| head -1",
+                           line: #"$ gqlcache show starwars.sqlite 'Z'\''z:1' | head -1"#, shows: "\nZ'z:1\n")
+        try terminal.press("C-l")
+        try completeAndRun(in: terminal, typing: "gqlcache show starwars.sqlite \"D$", then: "| head -1",
+                           line: #"$ gqlcache show starwars.sqlite "D\$\\\"\`:1" | head -1"#, shows: "\n" + #"D$\"`:1"# + "\n")
     }
 
     /// Past the limit, the last key offered is the greatest one a shell can

@@ -326,10 +326,28 @@ enum CompletionScripts {
             # it ends a candidate that names a folder here with '/' (a key
             # 'QUERY_ROOT' beside a folder of that name). Such candidates are
             # quoted here, outside an open quote, so that the line names the key.
+            # In an open quote they are escaped as that quote needs, and
+            # bash closes the quote after them, without a '/'.
             local folder=0
             if [[ "${__gqlcache_literal}" == 1 ]]; then
                 for i in "${!COMPREPLY[@]}"; do
                     [[ -d "${COMPREPLY[${i}]}" ]] && folder=1
+                done
+            fi
+            if [[ "${folder}" == 1 && -n "${quote}" ]]; then
+                compopt +o filenames 2>/dev/null
+                local escaped
+                for i in "${!COMPREPLY[@]}"; do
+                    escaped="${COMPREPLY[${i}]}"
+                    if [[ "${quote}" == "'" ]]; then
+                        escaped="${escaped//\'/\'\\\'\'}"
+                    else
+                        escaped="${escaped//\\/\\\\}"
+                        escaped="${escaped//\"/\\\"}"
+                        escaped="${escaped//\$/\\\$}"
+                        escaped="${escaped//\`/\\\`}"
+                    fi
+                    COMPREPLY[${i}]="${escaped}"
                 done
             fi
             if [[ "${__gqlcache_literal}" == 1 && -z "${quote}" && ( "${folder}" == 1 || "${COMPREPLY[*]}" == *[\$\`]* ) ]]; then
