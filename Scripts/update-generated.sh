@@ -27,8 +27,10 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
     # for it, and troff would drop it with a warning.
     # The one-line description goes unquoted and without a full stop, as
     # mdoc has it: whatis and apropos read the quotes as part of it.
+    # The parser's own help command says nothing of its argument.
     sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^\.Nd "\(.*\)\."$/.Nd \1/' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
-        -e "s/^\\.Os\$/.Os gqlcache $version/" -e 's/^\.Os gqlcache .*$/&\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' "$page"
+        -e "s/^\\.Os\$/.Os gqlcache $version/" -e 's/^\.Os gqlcache .*$/&\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' \
+        -e "s/^\\.It Ar subcommands\\.\\.\\.\$/&\\nThe command to show the help of, as in 'gqlcache help gc', which is 'gqlcache gc --help'./" "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1
 echo "updated completions/ and man/"

@@ -104,6 +104,17 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertEqual(GQLCacheMain.placeholdingNonASCII("a → b … é 😀"), "a GQLCACHEU2192X b GQLCACHEU2026X GQLCACHEU00E9X GQLCACHEU1F600X")
     }
 
+    /// An item with nothing under it renders as a bare name: each
+    /// argument and option says what it is.
+    func testEveryArgumentAndOptionInTheManPageHasADescription() throws {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where line.hasPrefix(".It Ar ") || line.hasPrefix(".It Fl ") {
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            XCTAssertFalse(next.hasPrefix(".It ") || next.hasPrefix(".El"), "man/gqlcache.1: '\(line)' has no description")
+        }
+    }
+
     func testManPageRendersWithMan() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else { throw XCTSkip("man is not installed") }
         let man = try runProgram(
