@@ -14,7 +14,8 @@ import CacheStore
 ///
 /// A fragment on the selection set's declared type (or, with a schema, a
 /// type it implements) applies to every object, as in Apollo's generated
-/// models. Otherwise, without a schema a type condition matches only a
+/// models; at an operation's root that is its root type (`Query` when
+/// there is no schema). Otherwise, without a schema a type condition matches only a
 /// record whose `__typename` is that very name (the result names the
 /// conditions that matched none, which may be interfaces or unions), and
 /// values are returned as stored. With
@@ -44,7 +45,7 @@ public struct CacheReader {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
-                       type: schema?.rootTypeName(operation.kind), forUpdate: forUpdate)
+                       type: operation.rootType(in: schema), forUpdate: forUpdate)
     }
 
     /// Reads `fragment` from the record at `key`.

@@ -104,6 +104,20 @@ struct FieldCollector {
         return keys
     }
 
+    /// Whether `selections` spread a named fragment into their own
+    /// selection set (through inline fragments, not into a field's), where
+    /// `@include` and `@skip` let it.
+    func spreadsFragment(_ selections: [Selection]) -> Bool {
+        selections.contains { selection in
+            switch selection {
+            case .field: return false
+            case .fragmentSpread(_, let conditions): return scope.isIncluded(conditions)
+            case .inlineFragment(_, let conditions, let inner): return scope.isIncluded(conditions) && spreadsFragment(inner)
+            case .deferred(_, let inner): return spreadsFragment(inner)
+            }
+        }
+    }
+
     /// Whether every object of `parentType` meets `typeCondition`: the
     /// same name, or with a schema an abstract type that it is a subtype of.
     func always(_ typeCondition: String, within parentType: String) -> Bool {

@@ -13,6 +13,18 @@ public struct Operation: Sendable {
     public let directives: [String]
     let selections: [Selection]
 
+    /// The type of the root object: the schema's, or without one the
+    /// name GraphQL gives it by default (`Query`), so that a fragment on
+    /// it applies at the root as it does in Apollo's generated models.
+    func rootType(in schema: CacheSchema?) -> String? {
+        if let schema { return schema.rootTypeName(kind) }
+        switch kind {
+        case .query: return "Query"
+        case .mutation: return "Mutation"
+        case .subscription: return "Subscription"
+        }
+    }
+
     /// The record a read of this operation starts from.
     public var rootKey: CacheKey {
         switch kind {

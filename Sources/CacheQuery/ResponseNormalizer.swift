@@ -146,7 +146,7 @@ public struct ResponseNormalizer {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
-                       type: schema?.rootTypeName(operation.kind), existing: existing, isOperation: true, deferredFragments: deferredFragments)
+                       type: operation.rootType(in: schema), existing: existing, isOperation: true, deferredFragments: deferredFragments)
     }
 
     /// The records for one part of a later payload of a deferred response
@@ -214,7 +214,7 @@ public struct ResponseNormalizer {
                 }
             }
         }
-        visit(operation.selections, fieldPath: [], type: schema?.rootTypeName(operation.kind))
+        visit(operation.selections, fieldPath: [], type: operation.rootType(in: schema))
         return found
     }
 
@@ -731,7 +731,9 @@ private struct Pass {
         // Taken from the data, or from the schema when the field's type is
         // an object type (at a fragment's root, only for a record with no
         // type of its own, which otherwise the data alone may change).
-        if !(path.isEmpty && rootIsOperation), records[key]!["__typename"] == nil,
+        // A fragment spread at an operation's root is a fragment's
+        // selection set, which selects it there too (`{ ...RootFields }`).
+        if !(path.isEmpty && rootIsOperation) || collector.spreadsFragment(selections), records[key]!["__typename"] == nil,
             let known = typename ?? schemaTypename
         {
             records[key]!["__typename"] = .string(known)

@@ -132,6 +132,30 @@ final class ResponseNormalizerTests: XCTestCase {
         for (key, record) in written { XCTAssertEqual(record.fields, fixture[key]?.fields, key.rawValue) }
     }
 
+    /// An operation's root selects no `__typename`, but a fragment spread
+    /// there is a fragment's selection set, which Apollo's code generator
+    /// gives one: the root record stores the `__typename` the data gives,
+    /// and a later update of the same fragment finds it.
+    func testAFragmentSpreadAtAnOperationsRootStoresTheRootsTypename() throws {
+        let data = #"{"__typename":"Query","hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}"#
+        let fragment = "fragment Q on Query { hero(episode: NEWHOPE) { id name } }"
+        for schema in [CacheReaderTests.schema, nil] {
+            let spread = try normalize("{ ...Q } " + fragment, data: data, schema: schema)
+            XCTAssertEqual(spread[.queryRoot]?.fields["__typename"], .string("Query"))
+            let underInclude = try normalize("query($yes: Boolean!) { ... @include(if: $yes) { ...Q } } " + fragment, data: data,
+                                             variables: ["yes": .boolean(true)], schema: schema)
+            XCTAssertEqual(underInclude[.queryRoot]?.fields["__typename"], .string("Query"))
+            let plain = try normalize("{ hero(episode: NEWHOPE) { id name } }", data: data, schema: schema)
+            XCTAssertNil(plain[.queryRoot]?.fields["__typename"], "a root without a fragment selects none")
+            let skipped = try normalize("query($yes: Boolean!) { hero(episode: NEWHOPE) { id name } ...Q @include(if: $yes) } " + fragment,
+                                        data: data, variables: ["yes": .boolean(false)], schema: schema)
+            XCTAssertNil(skipped[.queryRoot]?.fields["__typename"], "a fragment @include leaves out selects nothing")
+            // An inline fragment on the root type applies there, with a schema or without one.
+            let inline = try normalize("{ ... on Query { hero(episode: NEWHOPE) { id name } } }", data: data, schema: schema)
+            XCTAssertEqual(inline[CacheKey("Droid:2001")]?.fields["name"], .string("R2-D2"))
+        }
+    }
+
     func testKeyFieldsJoinWithPlusAndEscapeBackslashAndPlus() throws {
         let schema = try CacheSchema.parse(sdl: """
             type Query { book: Book }

@@ -65,4 +65,13 @@ final class ParentTypeFragmentTests: XCTestCase {
         let result = try CacheReader(document: document, source: source).read(try document.fragment(named: "F"), key: "Wookiee:1")
         XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["name": "Chewie"] as NSDictionary)
     }
+
+    /// The root record has no `__typename`; its type is the operation's
+    /// root type, `Query` by GraphQL's default when there is no schema.
+    func testWithoutASchemaAnInlineFragmentOnTheRootTypeAppliesAtTheRoot() throws {
+        let text = "{ ... on Query { hero { name } } ... on Mutation { hero { fur } } }"
+        let document = try QueryDocument.parse([("q.graphql", text)])
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil))
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["hero": ["name": "Chewie"]] as NSDictionary)
+    }
 }
