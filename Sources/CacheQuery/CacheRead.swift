@@ -123,6 +123,10 @@ public struct ReadResult: Sendable {
     /// Deferred fragments left out of the data because the cache lacks
     /// some of their fields, as Apollo leaves them pending.
     public var pendingFragments: [PendingFragment] = []
+    /// Objects below the root whose records have no `__typename` and whose
+    /// type no schema gives, so that inline fragments on a type were left
+    /// out of them; nil when there were none.
+    public var untypedObjects: UntypedObjects?
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects {
@@ -212,4 +216,18 @@ extension ReadTransaction: RecordSource {
         // The key index's next key after the prefix itself.
         try keys(around: CacheKey(prefix), limit: 1).contains { $0.rawValue.hasPrefix(prefix) }
     }
+}
+
+/// Objects a read met without a type (no `__typename`, and no object type
+/// declared for their field), at which inline fragments on a type could
+/// not be checked and were left out. Apollo's generated models select
+/// `__typename` in every object, so Apollo's read misses there.
+public struct UntypedObjects: Equatable, Sendable {
+    /// The first such object: its response path and record.
+    public let firstPath: String
+    public let firstKey: CacheKey
+    /// How many records were met so.
+    public internal(set) var count = 1
+    /// The type conditions left out, in the order first met.
+    public internal(set) var typeConditions: [String]
 }

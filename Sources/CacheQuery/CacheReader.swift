@@ -45,7 +45,7 @@ public struct CacheReader {
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
-                       type: operation.rootType(in: schema), forUpdate: forUpdate)
+                       type: operation.rootType(in: schema), rootIsOperation: true, forUpdate: forUpdate)
     }
 
     /// Reads `fragment` from the record at `key`.
@@ -64,19 +64,24 @@ public struct CacheReader {
         return result
     }
 
-    private func run(rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, forUpdate: Bool) throws -> ReadResult {
+    private func run(
+        rootKey: CacheKey, selections: [Selection], scope: VariableScope, partial: Bool, type: String?, rootIsOperation: Bool = false,
+        forUpdate: Bool
+    ) throws -> ReadResult {
         try document.checkFragmentSpreads(in: selections)
         var fieldMergeCheck = FieldMergeCheck(document: document, schema: schema)
         try fieldMergeCheck.check(selections, type: type)
         try scope.checkConditions(in: selections, document: document)
         var walk = Walk(reader: self, scope: scope, partial: partial)
         walk.forUpdate = forUpdate
+        walk.rootIsOperation = rootIsOperation
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
             result.absentFields = walk.absentFields
             result.unknownEnumValues = walk.unknownEnumValues
             result.pendingFragments = walk.pending
+            result.untypedObjects = walk.untypedObjects
             // An object type of the cache has records keyed `Type:…`.
             result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
             return result
@@ -107,6 +112,11 @@ private struct Walk {
     var objectKeys: [String: CacheKey] = [:]
     var absentFields: Set<String> = []
     var unknownEnumValues: [UnknownEnumValue] = []
+    /// Whether the root is an operation's root record, whose type Apollo
+    /// knows without a `__typename`.
+    var rootIsOperation = false
+    var untypedObjects: UntypedObjects?
+    var untypedKeys: Set<CacheKey> = []
 
     init(reader: CacheReader, scope: VariableScope, partial: Bool) {
         self.reader = reader
@@ -158,6 +168,8 @@ private struct Walk {
     struct Plan {
         let fields: [SelectedField]
         let deferred: [DeferredFragment]
+        /// Type conditions left out for want of a type (see ``CollectedFields/unchecked``).
+        let unchecked: [String]
     }
 
     var collected: [CollectKey: Plan] = [:]
@@ -245,7 +257,7 @@ private struct Walk {
                     responseKey: responseKey, fields: fields,
                     fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])),
                     selections: fields[0].selections == nil ? nil : Selections(fields))
-            }, deferred: collected.deferred)
+            }, deferred: collected.deferred, unchecked: collected.unchecked)
         }
         guard let identity = selections.identity else { return plan() }
         let key = CollectKey(selections: identity, typename: typename, parentType: parentType)
@@ -253,6 +265,18 @@ private struct Walk {
         let fields = plan()
         collected[key] = fields
         return fields
+    }
+
+    /// An object of unknown type at which inline fragments on `conditions` were left out.
+    mutating func noteUntyped(_ key: CacheKey, conditions: [String]) {
+        let isNew = untypedKeys.insert(key).inserted
+        guard var found = untypedObjects else {
+            untypedObjects = UntypedObjects(firstPath: path.map(\.description).joined(separator: "."), firstKey: key, typeConditions: conditions)
+            return
+        }
+        if isNew { found.count += 1 }
+        found.typeConditions += conditions.filter { !found.typeConditions.contains($0) }
+        untypedObjects = found
     }
 
     mutating func load(_ key: CacheKey) throws -> Loaded {
@@ -284,6 +308,9 @@ private struct Walk {
         // type is of that type, as Apollo's generated model for the field is.
         let typename = record.typename ?? type.flatMap { reader.schema?.isObjectType($0) == true ? $0 : nil }
         let plan = collect(selections, typename: typename, parentType: type)
+        if typename == nil, !plan.unchecked.isEmpty, !(path.isEmpty && rootIsOperation) {
+            noteUntyped(record.key, conditions: plan.unchecked)
+        }
         let selected = plan.fields
         // Decoded for another selection set, the record may lack a field
         // this one asks for: decode it whole, and read that. (Decoded for

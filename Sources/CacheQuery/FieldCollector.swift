@@ -30,15 +30,17 @@ struct FieldCollector {
         var fields: [String: [FieldSelection]] = [:]
         var visitedFragments: Set<String> = []
         var compared: (applied: [String], notApplied: [String]) = ([], [])
+        var unchecked: [String] = []
         func applies(_ typeCondition: String) -> Bool {
             if let parentType, always(typeCondition, within: parentType) {
                 if typename != nil { compared.applied.append(typeCondition) }
                 return true
             }
             guard typename != nil else {
-                // No type to compare with: the log says so, or the fields
-                // would be missing without a word.
+                // No type to compare with: the log and the caller say so,
+                // or the fields would be missing without a word.
                 log?.noteUntyped(typeCondition)
+                if !unchecked.contains(typeCondition) { unchecked.append(typeCondition) }
                 return false
             }
             let applies = self.applies(typeCondition, to: typename)
@@ -78,7 +80,7 @@ struct FieldCollector {
             for condition in compared.applied { log.note(condition, appliedTo: typename, true) }
             for condition in compared.notApplied { log.note(condition, appliedTo: typename, false, besideOneThatApplied: alternatives) }
         }
-        return CollectedFields(fields: order.map { ($0, fields[$0]!) }, deferred: deferred)
+        return CollectedFields(fields: order.map { ($0, fields[$0]!) }, deferred: deferred, unchecked: unchecked)
     }
 
     /// The field cache keys a record may be asked for under `selections`,
@@ -140,6 +142,9 @@ struct CollectedFields {
     var fields: [(String, [FieldSelection])]
     /// In selection order.
     var deferred: [DeferredFragment]
+    /// For an object without `__typename`: the type conditions of the
+    /// inline fragments left out because its type is unknown.
+    var unchecked: [String] = []
 }
 
 /// A fragment `@defer` defers, to be read or written apart from the

@@ -34,6 +34,28 @@ final class UntypedObjectTests: XCTestCase {
         XCTAssertEqual(result.typeConditionsNotApplied,
                        [TypeConditionNotApplied(typeCondition: "Image", typenames: [], metObjectsWithoutTypename: true)])
     }
+
+    /// Each record without a type at which an inline fragment was left out
+    /// is counted once, with the first one's place; the root record of an
+    /// operation, whose type Apollo knows, is not one.
+    func testRecordsWithoutATypeAreCountedOnceWithTheFirstPlace() throws {
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["a": .reference(CacheKey("X:1")), "b": .list([.reference(CacheKey("X:2")), .reference(CacheKey("X:1"))])])
+        source.add("X:1", ["name": .string("one")])
+        source.add("X:2", ["name": .string("two")])
+        let text = "{ ... on Query { a { name } } ... on Mutation { a { name } } a { ... on Image { name } } b { name ... on Video { name } ... on Image { name } } }"
+        let document = try QueryDocument.parse([("q.graphql", text)])
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil))
+        XCTAssertEqual(result.untypedObjects?.firstPath, "a")
+        XCTAssertEqual(result.untypedObjects?.firstKey, CacheKey("X:1"))
+        XCTAssertEqual(result.untypedObjects?.count, 2)
+        XCTAssertEqual(result.untypedObjects?.typeConditions, ["Image", "Video"])
+        let typed = try CacheReader(document: document, source: self.source).read(try QueryDocument.parse([("q.graphql", self.text)]).operation(named: nil))
+        XCTAssertNotNil(typed.untypedObjects, "User:9.avatar has no type")
+        let fragment = try QueryDocument.parse([("f.graphql", "fragment F on X { ... on Image { name } }")])
+        let atKey = try CacheReader(document: fragment, source: source).read(try fragment.fragment(named: "F"), key: "X:2")
+        XCTAssertEqual(atKey.untypedObjects?.firstPath, "", "a fragment's root record is of unknown type too")
+    }
 }
 
 /// Apollo's generated models merge a fragment on the selection set's own

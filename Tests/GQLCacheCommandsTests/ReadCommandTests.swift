@@ -356,6 +356,27 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(member.stderr, "", "Human is an object type of this cache: the other member")
     }
 
+    /// A record without `__typename` in an interface field has no type,
+    /// schema or not: an inline fragment on a type is left out of it, and
+    /// the read names the record, where Apollo (whose models select
+    /// `__typename`) misses.
+    func testARecordWithoutATypeThatAnInlineFragmentSkipsIsNamedInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key IN ('Human:1000', 'Human:1002');")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let query = "{ hero(episode: NEWHOPE) { friends { name ... on Human { id } } } }"
+        let warning = "gqlcache: warning: hero.friends.0 (Human:1000) has no __typename (and 1 record more), so fragments on 'Human' were left out of it: "
+            + "its type is unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n"
+        for extra in [["--schema", schema], []] {
+            let result = gqlcache(arguments: ["read", cache, "--text", query, "--format", "json"] + extra)
+            XCTAssertEqual(result.status, .success)
+            XCTAssertEqual(result.stdout, #"{"hero":{"friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
+            XCTAssertEqual(result.stderr, warning, "not once more as a fragment that applied to no object")
+        }
+        let typed = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name ... on Droid { id } } }")
+        XCTAssertEqual(typed.stderr, "", "an object with a type, the root's aside")
+    }
+
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path

@@ -78,7 +78,18 @@ extension GQLCache {
             // without taking the time to free it.
             defer { context.keepUntilExit(result) }
             defer {
-                if result.data != nil { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
+                if result.data != nil {
+                    // Records without a type are named, with their conditions, on their own.
+                    let untyped = result.untypedObjects?.typeConditions ?? []
+                    let conditions = result.typeConditionsNotApplied.compactMap { condition in
+                        guard untyped.contains(condition.typeCondition) else { return condition }
+                        var typed = condition
+                        typed.metObjectsWithoutTypename = false
+                        return typed.typenames.isEmpty ? nil : typed
+                    }
+                    context.warnOfTypeConditions(conditions)
+                    context.warnOfUntypedObjects(result.untypedObjects)
+                }
                 context.warnOfFragmentOnOtherType(result.fragmentOnOtherType)
                 context.warnOfUnknownEnumValues(result.unknownEnumValues)
                 if result.data != nil { context.warnOfPendingFragments(result.pendingFragments) }

@@ -26,6 +26,19 @@ extension CommandContext {
         }
     }
 
+    /// A record without `__typename` whose type no schema gives cannot
+    /// take an inline fragment on a type, and the data lacks its fields
+    /// without a word; Apollo, whose models select `__typename`, misses
+    /// there. Say where, and which fragments.
+    func warnOfUntypedObjects(_ objects: UntypedObjects?) {
+        guard let objects else { return }
+        let place = objects.firstPath.isEmpty ? objects.firstKey.display : "\(objects.firstPath) (\(objects.firstKey.display))"
+        let others = objects.count > 1 ? " (and \(plural(objects.count - 1, "record")) more)" : ""
+        let conditions = objects.typeConditions.map { "'\($0)'" }.joined(separator: ", ")
+        warn("\(place) has no __typename\(others), so fragments on \(conditions) were left out of it: its type is unknown; "
+            + "Apollo's generated models select __typename, so Apollo's own read misses there")
+    }
+
     /// A deferred fragment whose fields the cache lacks leaves the read
     /// successful but without them, as Apollo's does (the fragment is
     /// pending): say which fragments, and the first miss in each, so that
