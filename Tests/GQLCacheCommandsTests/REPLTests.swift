@@ -386,6 +386,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
     }
 
+    /// With -c as typed: a `#` comment, in a command or in a query, runs to
+    /// the end of its line, and a `;` in it ends no command.
+    func testACommentWithASemicolonIsACommentWithDashC() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = gqlcache("repl", cache, "-c", "query {\n  # note; see ticket\n  hero(episode: NEWHOPE) { name } # trailing; comment\n}")
+        XCTAssertEqual(query.status, .success, query.stderr)
+        XCTAssertEqual(query.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\n")
+        let command = gqlcache("repl", cache, "-c", "keys Human # the people; all of them\nkeys --count")
+        XCTAssertEqual(command.status, .success, command.stderr)
+        XCTAssertEqual(command.stdout, "Human:1000\nHuman:1002\n10\n")
+    }
+
     /// A key of thousands of characters would fill the screen as the
     /// prompt: it is cut in its middle, and pwd still gives it whole.
     func testAVeryLongKeyIsCutInThePromptButNotInPwd() throws {
@@ -1077,9 +1089,14 @@ final class REPLTests: CommandTestCase {
                        ["read", "--text", "{ hero { name } }", "--var", "id=a b", "x y"])
         XCTAssertEqual(try ShellWords.split("show hero(episode:JEDI) ''"), ["show", "hero(episode:JEDI)", ""])
         XCTAssertThrowsError(try ShellWords.split("show 'open"))
+        XCTAssertEqual(try ShellWords.split("keys Human#1 '#2' \\#3 # the rest, 'open"), ["keys", "Human#1", "#2", "#3"])
+        XCTAssertEqual(ShellWords.quote("#1"), "'#1'", "quoted, a key that begins with # is no comment")
         // Commands are kept as typed, indentation too (a GraphQL line's columns count from its start).
         XCTAssertEqual(ShellWords.commands("keys 'a;b'; show x ;; pwd"), ["keys 'a;b'", " show x ", " pwd"])
         XCTAssertEqual(ShellWords.commands("{ viewer {\n    name ! }\n}"), ["{ viewer {", "    name ! }", "}"])
+        // A comment, a shell script's or a GraphQL document's, runs to the end of its line: ';' and quotes in it are text.
+        XCTAssertEqual(ShellWords.commands("query {\n  # note; don't\n  hero { name } # the; end\n}; pwd #x;y\nkeys Human#1;pwd"),
+                       ["query {", "  # note; don't", "  hero { name } # the; end", "}", " pwd #x;y", "keys Human#1", "pwd"])
         // An unquoted ~/ at a word's start is the home folder, as in a shell; nowhere else.
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "~"
         XCTAssertEqual(try ShellWords.split(#"open ~/a.sqlite ~ '~/b' a~/c ~user \~/d"#),

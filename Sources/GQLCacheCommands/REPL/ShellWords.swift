@@ -10,7 +10,8 @@ import Foundation
 /// other character the backslash stays, as a shell keeps it there
 /// (`"^Post:\d+$"`, a regular expression). A word
 /// that begins with an unquoted `~/` (or is `~`) begins in the home
-/// folder. Keys such as `hero(episode:JEDI)` need no quoting.
+/// folder, and one that begins with an unquoted `#` begins a comment, to
+/// the end of the line. Keys such as `hero(episode:JEDI)` need no quoting.
 enum ShellWords {
     enum Problem: Error, Equatable, CustomStringConvertible {
         case unterminatedQuote(Character)
@@ -63,6 +64,9 @@ enum ShellWords {
                 if inWord { words.append(current) }
                 current = ""
                 inWord = false
+            case (nil, "#") where !inWord:
+                // A comment, as in a shell: `keys Human # the people`.
+                index = characters.count
             case (nil, "~") where !inWord && (index == characters.count || characters[index] == "/" || characters[index].properties.isWhitespace):
                 // `~/cache.sqlite`, as a shell reads it: the home folder.
                 current += ProcessInfo.processInfo.environment["HOME"] ?? "~"
@@ -108,13 +112,27 @@ enum ShellWords {
     }
 
     /// Splits `-c` text into commands at `;` and line breaks outside
-    /// quotes, so that a script's lines given with -c run as its lines.
+    /// quotes, so that a script's lines given with -c run as its lines. A
+    /// `#` that begins a word begins a comment, as in a shell script and in
+    /// GraphQL: to the end of its line, quotes and `;` in it are text
+    /// (`# note; see ticket` in a query), kept for the line it is on.
     static func commands(_ text: String) -> [String] {
         var commands: [String] = []
         var current = ""
         var quote: Character?
         var escaped = false
+        var inComment = false
         for character in text {
+            if inComment {
+                if character == "\n" {
+                    inComment = false
+                    commands.append(current)
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
             if escaped {
                 current.append(character)
                 escaped = false
@@ -129,6 +147,8 @@ enum ShellWords {
                 if character == open { quote = nil }
             } else if character == "'" || character == "\"" {
                 quote = character
+            } else if character == "#" && (current.last?.isWhitespace ?? true) {
+                inComment = true
             } else if character == ";" || character == "\n" {
                 commands.append(current)
                 current = ""
@@ -149,7 +169,7 @@ enum ShellWords {
     static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
         // A leading ~/ would be read as the home folder.
         let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
-            && !(word == "~" || word.hasPrefix("~/"))
+            && !(word == "~" || word.hasPrefix("~/")) && !word.hasPrefix("#")
         // A line break or another control character can be typed only as a
         // JSON escape, in double quotes: written as it is, it would end the
         // line. So are those that would reorder the line or show nothing
