@@ -989,6 +989,24 @@ final class REPLTests: CommandTestCase {
             + "give it with 'read --var id=VALUE', which reads the query typed last\n")
     }
 
+    /// A fragment typed at the prompt is read with `read --fragment F
+    /// --key K`, as its message says; a query given with `read --text` is
+    /// typed too, and `read` alone runs it again.
+    func testAFragmentTypedAtThePromptAndAReadOfTextAreReadAgain() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "fragment F on Human { name }", "read --fragment F --key Human:1000 --format jsonl", "read --fragment=F --key Human:1002 --format jsonl",
+            "query A { hero(episode: NEWHOPE) { id } }", "read --text '{ human(id: 1000) { name } }' --format jsonl", "read --format jsonl",
+            "read A --format jsonl",
+        ])
+        XCTAssertEqual(run.stdout, [
+            #"{"name":"Luke Skywalker"}"#, #"{"name":"Han Solo"}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
+            #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"hero":{"id":"2001"}}"#,
+        ].joined(separator: "\n") + "\n")
+        XCTAssertEqual(run.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: F)\n")
+        XCTAssertEqual(run.status, .success)
+    }
+
     func testOperationNamesCompleteFromADocumentNamedEarlierOnTheSameLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")

@@ -28,10 +28,21 @@ public final class REPLSession {
     /// Where the last move started, for `cd -` (a shell's OLDPWD).
     private var previousTrail: [CacheKey]?
     public private(set) var lastStatus: ExitStatus = .success
-    private(set) var lastQuery: String?
+    /// The GraphQL typed at the prompt (or with `read --text`, or saved
+    /// from `edit`), the newest first: `read NAME` and `read --fragment
+    /// NAME` read the newest that defines NAME.
+    private var typedDocuments: [String] = []
+    var lastQuery: String? { typedDocuments.first }
     /// True when no command has named a document since the last query was
     /// typed: a `read` that names no operation then reads that query.
     private var lastQueryIsNewest = false
+
+    private func noteTyped(_ text: String) {
+        typedDocuments.removeAll { $0 == text }
+        typedDocuments.insert(text, at: 0)
+        if typedDocuments.count > 50 { typedDocuments.removeLast() }
+        lastQueryIsNewest = true
+    }
     /// `--document` files named in earlier commands, for completion.
     private(set) var documentFiles: [String] = []
     /// Prompts and confirmations: a person is at a terminal.
@@ -121,8 +132,7 @@ public final class REPLSession {
                 guard GraphQLInput.isComplete(text) else { continue }
                 pending.removeAll()
                 if interactive { reader.addToHistory(text) }
-                lastQuery = text
-                lastQueryIsNewest = true
+                noteTyped(text)
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
                 linesRun += 1
             } else {
@@ -332,7 +342,15 @@ public final class REPLSession {
     func runCommand(_ words: [String], typedQuery: Bool = false) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
-        if !typedQuery && ["read", "update", "write"].contains(command) && namesADocument(words) { lastQueryIsNewest = false }
+        if !typedQuery && ["read", "update", "write"].contains(command) && namesADocument(words) {
+            // `read --text '{ … }'` is a query typed at the prompt too: `read`
+            // alone runs it again, and `edit` opens it.
+            if command == "read", let text = Self.onlyText(of: words) {
+                noteTyped(text)
+            } else {
+                lastQueryIsNewest = false
+            }
+        }
         let words = withDocumentsNamedEarlier(words)
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
@@ -376,21 +394,47 @@ public final class REPLSession {
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
         guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
               !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
-        if command == "read", let lastQuery, !words.contains(where: { $0 == "--fragment" || $0.hasPrefix("--fragment=") }),
-           let typed = try? QueryDocument.parse([("typed", lastQuery)]) {
-            let named = REPLCompleter.positionals(words).first
-            if let named {
+        if command == "read", let lastQuery {
+            // The newest typed document that defines it, unless a file named earlier does.
+            func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
                 let definedByAFile = documentFiles.contains { file in
                     guard let text = try? String(contentsOfFile: file, encoding: .utf8),
                           let document = try? QueryDocument.parse([(file, text)]) else { return false }
-                    return document.operations.contains { $0.name == named }
+                    return defines(document)
                 }
-                if typed.operations.contains(where: { $0.name == named }) && !definedByAFile { return words + ["--text", lastQuery] }
+                guard !definedByAFile else { return nil }
+                return typedDocuments.first { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false }
+            }
+            if let fragment = Self.value(of: "--fragment", in: words) {
+                // `read --fragment F --key K` after `fragment F on … { … }` typed at the prompt.
+                if let text = typed(defining: { $0.fragments[fragment] != nil }) { return words + ["--text", text] }
+            } else if let named = REPLCompleter.positionals(words).first {
+                if let text = typed(defining: { $0.operations.contains { $0.name == named } }) { return words + ["--text", text] }
             } else if lastQueryIsNewest {
                 return words + ["--text", lastQuery]
             }
         }
         return words + documentFiles.flatMap { ["--document", $0] }
+    }
+
+    /// The value of `option` in `words` (`--fragment F` or `--fragment=F`), the last one given.
+    static func value(of option: String, in words: [String]) -> String? {
+        var found: String?
+        for (index, word) in words.enumerated() {
+            if word == option, index + 1 < words.count { found = words[index + 1] }
+            if word.hasPrefix(option + "=") { found = String(word.dropFirst(option.count + 1)) }
+        }
+        return found
+    }
+
+    /// The GraphQL of a command that names it with `--text` alone (no
+    /// document file, no Apollo config): nil for any other.
+    static func onlyText(of words: [String]) -> String? {
+        let texts = words.enumerated().filter { $0.element == "--text" || $0.element.hasPrefix("--text=") }
+        guard texts.count == 1, !words.contains(where: { word in
+            ["--document", "--apollo-config"].contains(word) || ["--document=", "--apollo-config="].contains { word.hasPrefix($0) }
+        }) else { return nil }
+        return value(of: "--text", in: words)
     }
 
     private func namesADocument(_ words: [String]) -> Bool {
@@ -673,8 +717,7 @@ public final class REPLSession {
             return .success
         }
         let query = text.trimmingCharacters(in: .newlines)
-        lastQuery = query
-        lastQueryIsNewest = true
+        noteTyped(query)
         // Up brings back what ran, not only 'edit'.
         history?.addToHistory(query)
         return runCommand(["read", "--text", query], typedQuery: true)
