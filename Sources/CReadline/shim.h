@@ -17,6 +17,18 @@
 #include <pthread.h>
 #include <sys/select.h>
 
+/// Where the prompt, the line being typed and readline's lists go:
+/// standard output, or standard error when output goes to a file or a
+/// pipe (as bash writes its prompt), so that only data lands there.
+static int gqlcache_prompt_fd = STDOUT_FILENO;
+
+static inline void gqlcache_prompt_to_stderr(void) {
+    gqlcache_prompt_fd = STDERR_FILENO;
+    rl_outstream = stderr;
+}
+
+static inline int gqlcache_prompt_descriptor(void) { return gqlcache_prompt_fd; }
+
 /// Set by SIGINT; read and cleared by the REPL.
 static volatile sig_atomic_t gqlcache_interrupted = 0;
 /// Counts every SIGINT: lines queued from one paste are dropped by a Ctrl-C
@@ -94,7 +106,7 @@ static inline void gqlcache_install_sigint_handler(void) {
 static inline void gqlcache_restore_terminal(void) {
     if (!RL_ISSTATE(RL_STATE_TERMPREPPED)) return;
     rl_deprep_terminal();
-    if (isatty(STDOUT_FILENO)) (void)write(STDOUT_FILENO, "\n", 1);
+    if (isatty(gqlcache_prompt_fd)) (void)write(gqlcache_prompt_fd, "\n", 1);
 }
 
 static inline int gqlcache_take_interrupt(void) {
@@ -124,7 +136,7 @@ static inline void gqlcache_cancel_line(const char *fresh_prompt) {
     }
     rl_point = rl_end;
     rl_redisplay();
-    (void)write(STDOUT_FILENO, "^C", 2);
+    (void)write(gqlcache_prompt_fd, "^C", 2);
     rl_crlf();
     rl_free_line_state();
     rl_replace_line("", 0);

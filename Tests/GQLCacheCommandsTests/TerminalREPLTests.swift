@@ -111,6 +111,28 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> rm Starship:3001")
     }
 
+    /// With output to a file the prompt, the typing, Tab's list and the
+    /// greeting go to the terminal through standard error, as bash's
+    /// prompt does: the file gets the data alone.
+    func testWithOutputToAFileThePromptStaysOnTheTerminalAndTheFileGetsTheDataAlone() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let saved = path("saved.txt")
+        try start(cache + " > " + saved, history: path("history"))
+        try waitFor("gqlcache 0.1.0 on")
+        try type("keys Hum")
+        try keys("Tab")
+        try waitFor("gqlcache QUERY_ROOT> keys Human:100")
+        try keys("BSpace", "BSpace", "BSpace", "BSpace", "Enter")
+        try type("rm Human:1002\n")
+        try waitFor("(Human:1002)? [y/N] ")
+        try type("n\n")
+        try waitFor("nothing removed")
+        try keys("C-d")
+        try waitFor("EXIT=1")
+        XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8), "Human:1000\nHuman:1002\n")
+    }
+
     func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         try start(try copyOfFixture("starwars.sqlite"), history: path("history"))

@@ -48,14 +48,21 @@ extension GQLCache {
             if !commands.isEmpty {
                 reader = SourceLineReader(lines: commands.flatMap(ShellWords.commands))
             } else if interactive {
-                let readline = ReadlineLineReader(historyPath: ReadlineLineReader.historyPath(environment: context.environment))
+                // Output to a file or a pipe gets the data alone: the
+                // prompt, the typing and the greeting go to the terminal
+                // through standard error, as bash's prompt does.
+                let promptToStandardError = !context.stdoutIsTerminal && context.stderrIsTerminal
+                session.promptToStandardError = promptToStandardError
+                let readline = ReadlineLineReader(
+                    historyPath: ReadlineLineReader.historyPath(environment: context.environment), promptToStandardError: promptToStandardError)
                 readline.setCompleter(REPLCompleter(session: session))
                 reader = readline
                 // SIGTERM, SIGHUP and Ctrl-\ roll a write back before the
                 // session ends, and leave the terminal as it was.
                 if context.catchesStopSignals { StopSignals.shared.catchForInteractiveSession { readline.restoreTerminal() } }
                 session.answers = TerminalAnswers()
-                context.note("gqlcache \(GQLCacheVersion.current) on \(file.path.shownOnLine); 'help' lists the commands, Tab completes, Ctrl-D leaves.")
+                let greeting = "gqlcache \(GQLCacheVersion.current) on \(file.path.shownOnLine); 'help' lists the commands, Tab completes, Ctrl-D leaves."
+                if !promptToStandardError { context.note(greeting) } else if !context.isQuiet { context.stderr.write(greeting + "\n") }
                 if let problem = readline.historyProblem { context.warn(problem) }
             } else {
                 reader = SourceLineReader(source: context.stdin)

@@ -47,6 +47,8 @@ public final class REPLSession {
     private(set) var documentFiles: [String] = []
     /// Prompts and confirmations: a person is at a terminal.
     let interactive: Bool
+    /// The prompt goes to standard error (standard output is not the terminal).
+    var promptToStandardError = false
     /// Where commands read the answers to their questions; nil: the
     /// context's standard input.
     var answers: LineSource?
@@ -112,7 +114,7 @@ public final class REPLSession {
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
             if reader.takeInterrupt() { pending.removeAll() }
             guard let line else {
-                if interactive { context.stdout.write("\n") }
+                if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
                 if !pending.isEmpty {
                     // Not lost with the session: Up brings it back next time.

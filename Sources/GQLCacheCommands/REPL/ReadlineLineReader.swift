@@ -10,9 +10,12 @@ public final class ReadlineLineReader: LineReader {
     public private(set) var historyProblem: String?
     private static let historyLimit = 1000
 
-    /// `historyPath` nil keeps no history file.
-    public init(historyPath: String?) {
+    /// `historyPath` nil keeps no history file. `promptToStandardError`:
+    /// the prompt and the line being typed go to standard error, not
+    /// standard output (which goes to a file or a pipe).
+    public init(historyPath: String?, promptToStandardError: Bool = false) {
         historyFile = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
+        if promptToStandardError { gqlcache_prompt_to_stderr() }
         gqlcache_set_readline_name("gqlcache")
         // Keys hold ':', '(', '.' and ',': only whitespace separates words.
         gqlcache_set_word_breaks(" \t\n")
@@ -93,7 +96,7 @@ public final class ReadlineLineReader: LineReader {
             // Shown as if typed now: a paste readline was reading (its
             // terminal mode echoes nothing) is not on the screen.
             let shown = Array((prompt + line + "\n").utf8)
-            _ = shown.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _ = shown.withUnsafeBytes { write(gqlcache_prompt_descriptor(), $0.baseAddress, $0.count) }
             return line
         }
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
