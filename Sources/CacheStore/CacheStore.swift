@@ -295,6 +295,7 @@ public final class CacheStore: Sendable {
             var changed = false
             do {
                 try queue.inTransaction(.immediate) { db in
+                    try refuseCutShortFile()
                     backup = try makePendingBackup()
                     let changesBefore = db.totalChangesCount
                     let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
@@ -319,6 +320,16 @@ public final class CacheStore: Sendable {
         } }
     }
 
+    /// Throws ``CacheStoreError/damagedFile(path:finding:)`` when the file
+    /// is shorter than its header says (``FileCut``): a write would build
+    /// on the zeros SQLite reads for the missing end of its last page. In
+    /// WAL mode the -wal file may hold pages past the file's end, and the
+    /// app may be checkpointing meanwhile, so the size tells nothing there.
+    private func refuseCutShortFile() throws {
+        guard let cut = FileCut.of(path) else { return }
+        throw CacheStoreError.damagedFile(path: path, finding: cut.description)
+    }
+
     /// Rebuilds the file to give free pages back to the file system. In WAL
     /// mode the rebuilt pages are then checkpointed into the file and the
     /// -wal file truncated, so the space is given back now.
@@ -326,6 +337,7 @@ public final class CacheStore: Sendable {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
+            try refuseCutShortFile()
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
             try queue.vacuum()
             try truncateWAL()

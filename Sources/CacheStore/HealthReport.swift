@@ -33,17 +33,37 @@ public struct HealthReport: Equatable, Sendable {
     /// Where the pass over the table met rows out of `_id` order, which
     /// only damaged pages give (``CacheGraph/rowOrderBreak``).
     public var rowOrderBreak: RowOrderBreak? = nil
+    /// The file ends before its header says it does (not in WAL mode).
+    public var cutShort: FileCut? = nil
 
-    /// True when the file itself is damaged (SQLite's check, or the pass
-    /// over the table, says so): what was read of the records may be the
-    /// damage rather than the app's data, and nothing gets repaired.
-    public var fileIsDamaged: Bool { !integrityProblems.isEmpty || unreadTable != nil || rowOrderBreak != nil }
+    /// True when the file itself is damaged (SQLite's check, the pass
+    /// over the table or the file's size says so): what was read of the
+    /// records may be the damage rather than the app's data, and nothing
+    /// gets repaired.
+    public var fileIsDamaged: Bool { !integrityProblems.isEmpty || unreadTable != nil || rowOrderBreak != nil || cutShort != nil }
 
     /// How many problems were found.
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1)
+            + (cutShort == nil ? 0 : 1)
     }
+}
+
+/// A file shorter than its header says: cut short by a copy that stopped,
+/// a full disk or `head -c`. SQLite reads the missing end of the last page
+/// as zeros, and finds a whole page missing only when it reads it.
+public struct FileCut: Equatable, Sendable, CustomStringConvertible {
+    public let size: Int64
+    public let expected: Int64
+
+    /// Nil for a file in WAL mode, whose -wal file may hold pages past its end.
+    static func of(_ path: String) -> FileCut? {
+        guard !FileProbe.isWALMode(path), let cut = FileProbe.truncation(path) else { return nil }
+        return FileCut(size: cut.size, expected: cut.expected)
+    }
+
+    public var description: String { "the file is cut short: \(size) bytes, where its header says \(expected)" }
 }
 
 extension ReadTransaction {
@@ -80,12 +100,16 @@ extension CacheStore {
             // A damaged page is what the check is for: report what SQLite's
             // check found, unless it could not run either.
             guard case .success(let problems) = check.result() else { throw CacheStoreError.corrupt(path: path, message: message) }
-            return HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
+            var report = HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
+            report.cutShort = FileCut.of(path)
+            return report
         } catch {
             _ = check.result()
             throw error
         }
-        return HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph, danglingReferences: dangling)
+        var report = HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph, danglingReferences: dangling)
+        report.cutShort = FileCut.of(path)
+        return report
     }
 }
 

@@ -155,6 +155,34 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(info.stderr.contains(cut), info.stderr)
     }
 
+    /// Cut inside its last page, a file reads without SQLite's error: the
+    /// missing bytes read as zeros. doctor names the cut, and every command
+    /// that writes refuses the file and leaves its bytes as they were.
+    func testAFileCutInsideItsLastPageIsReportedAndNeverWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let kept = whole.count - 500
+        try whole.prefix(kept).write(to: URL(fileURLWithPath: cache))
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let refusal = "gqlcache: \(cache): the database file is corrupt (the file is cut short: \(kept) bytes, where its header says \(whole.count)); "
+            + "nothing was changed, as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"
+        let jsonl = path("one.jsonl")
+        try #"{"key":"A:1","record":{"a":1}}"#.write(toFile: jsonl, atomically: true, encoding: .utf8)
+        for arguments in [["rm", cache, "Human:1002"], ["clear", cache, "--force"], ["import", cache, jsonl], ["gc", cache, "--vacuum", "--force"],
+                          ["update", cache, "--fragment", "F", "--text", "fragment F on Human @apollo_client_ios_localCacheMutation { name }", "--key", "Human:1000", "--set", #"name="X""#]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, ExitStatus.io, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stderr, refusal, arguments.joined(separator: " "))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before, arguments.joined(separator: " "))
+        }
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, ExitStatus.problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("\n  file: cut short: \(kept) bytes, where its header says \(whole.count) (a copy that stopped, or a full disk)\n"),
+                      doctor.stdout)
+        let json = gqlcache("doctor", cache, "--format", "jsonl")
+        XCTAssertTrue(json.stdout.hasPrefix(#"{"kind":"cutShort","bytes":\#(kept),"headerBytes":\#(whole.count)}"#), json.stdout)
+    }
+
     /// A file that begins as SQLite's do but that SQLite refuses is not
     /// called "not an SQLite database": cut short inside its header it is
     /// damaged (exit 5); with the whole header it may be damaged, encrypted

@@ -41,6 +41,9 @@ struct HealthRendering {
         text += report.integrityProblems.isEmpty
             ? "  SQLite \(pragma): ok\n"
             : "  SQLite \(pragma): \(plural(report.integrityProblems.count, "problem")) (listed below)\n"
+        if let cut = report.cutShort {
+            text += "  file: cut short: \(cut.size) bytes, where its header says \(cut.expected) (a copy that stopped, or a full disk)\n"
+        }
         if let orderBreak = report.rowOrderBreak {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
@@ -174,7 +177,10 @@ struct HealthRendering {
     }
 
     private func problemsBeforeUnreachable() -> [JSONOutput] {
-        var problems: [JSONOutput] = report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
+        var problems: [JSONOutput] = report.cutShort.map { cut in
+            [.object([("kind", .string("cutShort")), ("bytes", .int(Int(cut.size))), ("headerBytes", .int(Int(cut.expected)))])]
+        } ?? []
+        problems += report.integrityProblems.map { .object([("kind", .string("integrity")), ("message", .string($0))]) }
         if let unread = report.unreadTable {
             problems.append(.object([("kind", .string("unreadTable")), ("message", .string(unread))]))
         }
