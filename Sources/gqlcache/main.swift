@@ -11,6 +11,10 @@ CacheStore.leavesTeardownToExit = true
 // first, as for Ctrl-C; see StopSignals.)
 signal(SIGQUIT, SIG_DFL)
 let context = CommandContext.standard()
-let status = GQLCacheMain.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+// As bytes: CommandLine.arguments would turn those that are not UTF-8 into U+FFFD.
+let rawArguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+}
+let status = GQLCacheMain.run(rawArguments: rawArguments, context: context)
 // The context holds what the command kept until exit: exit with it alive.
 withExtendedLifetime(context) { () -> Never in exit(status.rawValue) }

@@ -1,8 +1,24 @@
 import CacheStore
-import GQLCacheCommands
+@testable import GQLCacheCommands
 import XCTest
 
 final class RemoveCommandTests: CommandTestCase {
+    /// An argument that is not UTF-8 is refused: read as a String its bad
+    /// byte would be U+FFFD, and `rm 'Human:1002\xff'` would remove the
+    /// record `Human:1002�` (another program's key), or match it.
+    func testAnArgumentThatIsNotUTF8IsRefusedRatherThanReadAsAnotherKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Human:1002' || char(65533), '{\"a\":1}')")
+        for (typed, shown) in [(#"rm "$1" "$(printf 'Human:1002\377')""#, #"3 is not UTF-8 text: "Human:1002\xFF""#),
+                               (#"rm "$1" --match "$(printf '\377')" --mode literal --force"#, #"4 is not UTF-8 text: "\xFF""#)] {
+            let run = try runProgram("/bin/sh", ["-c", "\"$0\" " + typed, builtBinary, cache])
+            XCTAssertEqual(run.status, 2, typed)
+            XCTAssertEqual(run.stderr, "gqlcache: argument \(shown); gqlcache reads keys, patterns and file names as UTF-8, and read so it would name something else\n", typed)
+        }
+        XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:1002") }.count, 2)
+        XCTAssertEqual(GQLCacheMain.shownWithBadBytes([0xE9, 0x74, 0xC3, 0xA9, 0x0A, 0xC3]), #""\xE9té\n\xC3""#)
+    }
+
     func testRemovingAKeyReportsTheReferencesItLeftDangling() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "Human:1002")

@@ -25,6 +25,44 @@ extension ContextCommand {
 /// the context's streams and an exit status. The executable and the tests
 /// both come through here.
 public enum GQLCacheMain {
+    /// The arguments as the process got them, bytes: one that is not UTF-8
+    /// is refused (status 2). Read as a String its bad bytes would become
+    /// U+FFFD, and `rm 'Human:1002\xff'` would remove `Human:1002�`.
+    public static func run(rawArguments: [[UInt8]], context: CommandContext) -> ExitStatus {
+        var arguments: [String] = []
+        for (index, bytes) in rawArguments.enumerated() {
+            guard let argument = String(validating: bytes, as: UTF8.self) else {
+                context.report(.usage, "argument \(index + 1) is not UTF-8 text: \(shownWithBadBytes(bytes)); gqlcache reads keys, patterns "
+                    + "and file names as UTF-8, and read so it would name something else")
+                context.stderr.flush()
+                return .usage
+            }
+            arguments.append(argument)
+        }
+        return run(arguments: arguments, context: context)
+    }
+
+    /// `"Human:1002\xFF"`: quoted, the UTF-8 parts escaped as JSON escapes
+    /// them, each byte that is not part of any as `\xHH`.
+    static func shownWithBadBytes(_ bytes: [UInt8]) -> String {
+        var shown = ""
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            // The longest prefix that is whole UTF-8, else one bad byte.
+            var length = rest.count
+            while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
+            if length > 0 {
+                shown += String(String(decoding: rest.prefix(length), as: UTF8.self).quotedForLine.dropFirst().dropLast())
+                rest = rest.dropFirst(length)
+            } else {
+                let hex = String(rest.first!, radix: 16, uppercase: true)
+                shown += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                rest = rest.dropFirst()
+            }
+        }
+        return "\"" + shown + "\""
+    }
+
     public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
         StopSignals.shared.markCommandBoundary()
         defer { StopSignals.shared.markCommandBoundary() }
