@@ -333,14 +333,34 @@ public final class CacheStore: Sendable {
     /// Rebuilds the file to give free pages back to the file system. In WAL
     /// mode the rebuilt pages are then checkpointed into the file and the
     /// -wal file truncated, so the space is given back now.
-    public func vacuum() throws {
+    ///
+    /// Returns true when ``interrupt()`` came while VACUUM ran but too late
+    /// for it to stop (SQLite's copy of the rebuilt file back into place
+    /// cannot be interrupted): the file was rebuilt all the same, and the
+    /// caller says so rather than report an uninterrupted run.
+    /// Run once VACUUM has committed, for tests: where a stop comes too
+    /// late to be acted on.
+    nonisolated(unsafe) var afterVacuum: (() -> Void)?
+
+    @discardableResult
+    public func vacuum() throws -> Bool {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
-        try interruption.writing { try answeringInterrupts {
+        return try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
             try refuseCutShortFile()
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
             try queue.vacuum()
-            try truncateWAL()
+            // The file is rebuilt: a stop from now on ends a process whose change stands.
+            committed.increment()
+            afterVacuum?()
+            do {
+                try truncateWAL()
+            } catch where interruption.isPending {
+                // Stopped after the rebuild committed: in WAL mode it waits
+                // in the -wal file for the next checkpoint.
+                return true
+            }
+            return interruption.isPending
         } }
     }
 

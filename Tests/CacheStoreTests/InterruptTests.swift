@@ -141,6 +141,27 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
     }
 
+    /// A stop that comes once VACUUM has committed (its copy back into
+    /// place cannot be interrupted) cannot undo it: vacuum says it came,
+    /// the rebuild stands, and counts as a change committed.
+    func testAStopAfterVacuumCommittedIsReportedAndTheRebuildStands() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        _ = try store.write { tx in
+            try tx.merge((0..<400).map { Record(key: CacheKey("Big:\($0)"), fields: ["text": .string(String(repeating: "x", count: 500))]) })
+        }
+        try store.write { tx in _ = try tx.removeObjects(matching: KeyPattern("Big:", mode: .prefix)) }
+        XCTAssertGreaterThan(try store.read { try $0.pageStatistics() }.freePages, 0)
+        let writes = store.committedWriteCount
+        store.afterVacuum = { store.interrupt() }
+        XCTAssertTrue(try store.vacuum())
+        XCTAssertEqual(try store.read { try $0.pageStatistics() }.freePages, 0)
+        XCTAssertEqual(store.committedWriteCount, writes + 1)
+        store.afterVacuum = nil
+        XCTAssertFalse(try store.vacuum(), "the stop was taken")
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
+    }
+
     func testAnInterruptWhileNoTransactionRunsStopsTheNextOneUnlessForgotten() throws {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         let store = try CacheStore.open(at: path, access: .readWrite)

@@ -54,9 +54,10 @@ extension GQLCache {
             }
             // Stopped during VACUUM, after the removal committed: the report says what stands.
             var vacuumStopped = false
+            var stoppedAfterVacuum = false
             if vacuum {
                 do {
-                    try store.vacuum()
+                    stoppedAfterVacuum = try store.vacuum()
                 } catch CacheStoreError.interrupted where removed > 0 {
                     vacuumStopped = true
                 }
@@ -77,6 +78,7 @@ extension GQLCache {
                 ]), to: context)
             }
             if vacuumStopped { throw CommandFailure.vacuumStopped(file.path) }
+            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
         }
     }
 }

@@ -94,13 +94,14 @@ extension GQLCache {
             var vacuumed: (before: Int64, after: Int64?)?
             // Stopped during VACUUM, after the collection committed: the report says what stands.
             var vacuumStopped = false
+            var stoppedAfterVacuum = false
             if vacuum {
                 let before = store.fileSizes().recordBytes
                 if dryRun {
                     vacuumed = (before, nil)
                 } else {
                     do {
-                        try store.vacuum()
+                        stoppedAfterVacuum = try store.vacuum()
                         vacuumed = (before, store.fileSizes().recordBytes)
                     } catch CacheStoreError.interrupted where collected?.isEmpty == false {
                         vacuumStopped = true
@@ -119,6 +120,7 @@ extension GQLCache {
             case .jsonl: context.stdout.write(report.jsonLines())
             }
             if vacuumStopped { throw CommandFailure.vacuumStopped(file.path) }
+            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
         }
 
         /// Asks before changing anything, as rm --match does: on a terminal;

@@ -42,6 +42,13 @@ extension CommandFailure {
         CommandFailure(.interrupted, "\(path): interrupted during VACUUM, so the file may not have shrunk; the removal reported above was written and stands")
     }
 
+    /// A signal came during VACUUM too late to stop it: the file was
+    /// rebuilt, and the report above says so; the status still says the
+    /// command was stopped.
+    static func stoppedAfterVacuum(_ path: String) -> CommandFailure {
+        CommandFailure(.interrupted, "\(path): stopped, but only once VACUUM had finished, which could no longer stop: what is reported above was written and stands")
+    }
+
     /// For a command that has shown what it read of a file whose rows came
     /// out of `_id` order: the file is damaged, so what it showed may be wrong.
     static func damagedFile(_ path: String, _ orderBreak: RowOrderBreak) -> CommandFailure {
