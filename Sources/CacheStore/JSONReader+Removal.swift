@@ -13,6 +13,13 @@ struct RemovalTree {
 
     private init() {}
 
+    /// Takes the value out whole.
+    static let whole: RemovalTree = {
+        var tree = RemovalTree()
+        tree.removesWhole = true
+        return tree
+    }()
+
     private mutating func insert(_ steps: some Collection<ValuePathStep>) {
         guard let first = steps.first else { return removesWhole = true }
         children[first, default: RemovalTree()].insert(steps.dropFirst())
@@ -25,9 +32,11 @@ extension JSONReader {
     /// keeps its exact text (a number's digits, a string's escapes, member
     /// order), where decoding and encoding again would write it afresh.
     /// Only a list or object something is taken from is rejoined, with
-    /// Apollo's separators. Nil when the text is not one well-formed object
-    /// or an edited object repeats a member name (which one would be meant
-    /// is unclear); the caller then writes the record afresh.
+    /// Apollo's separators. A member an edit names that the object gives
+    /// twice is read as its last: the edit is made there, and the earlier
+    /// ones, which no read sees, go (kept, one would be read once the last
+    /// is gone). Nil when the text is not one well-formed object; the
+    /// caller then writes the record afresh.
     /// Bytes are kept as bytes: a string's bytes that are not UTF-8 stay as
     /// the file holds them, not turned into U+FFFD.
     static func recordText(_ text: UnsafeBufferPointer<UInt8>, removing tree: RemovalTree) -> [UInt8]? {
@@ -54,11 +63,20 @@ extension JSONReader {
         let isObject = peek() == UInt8(ascii: "{")
         if isObject {
             index += 1
-            var edited: Set<String> = []
+            // Where each edited member's last occurrence is, the one read.
+            var scan = self
+            var last: [String: Int] = [:]
+            var ordinal = 0
+            try scan.forEachMember { reader, name, _ in
+                if tree.children[.member(name)] != nil { last[name] = ordinal }
+                ordinal += 1
+                try reader.skipValue(depth: depth + 1)
+            }
+            ordinal = 0
             try forEachMember { reader, name, memberStart in
-                let child = tree.children[.member(name)]
-                // Which of two members named alike is meant is unclear.
-                if child != nil, !edited.insert(name).inserted { throw Unfit() }
+                var child = tree.children[.member(name)]
+                if child != nil, last[name] != ordinal { child = .whole }
+                ordinal += 1
                 if let item = try reader.keptItem(from: memberStart, without: child, depth: depth + 1) { kept.append(item) }
             }
         } else if peek() == UInt8(ascii: "[") {
