@@ -126,6 +126,12 @@ final class REPLTests: CommandTestCase {
         let withC = run(["repl", cache, "-c", "import - --dry-run"], stdin: [line])
         XCTAssertEqual(withC.status, .success, withC.stderr)
         XCTAssertTrue(withC.stdout.contains("would import 1 record"), withC.stdout)
+        // An editor would read the script's next lines as its keys: edit, \e and update --edit are refused.
+        let edited = run(["repl", cache], stdin: ["edit", "\\e", "update --fragment F --key Human:1000 --edit", "keys --count"])
+        let refusal = "gqlcache: the editor would read the rest of this script, which comes from standard input, as its keys; "
+            + "give the commands with -c, or run the REPL at a terminal\n"
+        XCTAssertEqual(edited.stderr, String(repeating: refusal, count: 3))
+        XCTAssertEqual(edited.stdout, "10\n")
     }
 
     func testACtrlCNoTransactionAnsweredIsForgottenBeforeTheNextCommand() throws {

@@ -274,6 +274,10 @@ public final class REPLSession {
                     "'-' would read the rest of this script, which comes from standard input; name a file instead, or give the commands with -c")
                 return .usage
             }
+            if scriptIsStandardInput, command == "update", arguments.contains("--edit") {
+                context.report(.usage, Self.editorInScriptProblem)
+                return .usage
+            }
             if let problem = fileGivenOutOfHabit(command, arguments) {
                 context.report(.usage, problem)
                 return .usage
@@ -697,7 +701,16 @@ public final class REPLSession {
         }
     }
 
+    /// An editor started from a script read from standard input would
+    /// take the script's next lines as its keys.
+    static let editorInScriptProblem = "the editor would read the rest of this script, which comes from standard input, as its keys; "
+        + "give the commands with -c, or run the REPL at a terminal"
+
     private func editLastQuery() -> ExitStatus {
+        if scriptIsStandardInput {
+            context.report(.usage, Self.editorInScriptProblem)
+            return .usage
+        }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-query-\(ProcessInfo.processInfo.processIdentifier).graphql").path
         let initial = (lastQuery ?? "{\n  \n}") + "\n"
         guard FileManager.default.createFile(atPath: file, contents: Data(initial.utf8)) else {
