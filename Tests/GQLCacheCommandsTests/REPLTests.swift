@@ -246,6 +246,25 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// As in a shell, `..` and `.` lead a path on to a field or key:
+    /// `cd ../friends.1` goes to a sibling; a miss moves nowhere.
+    func testCdDotDotThenAFieldGoesOnFromTheRecordBefore() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "cd hero(episode:NEWHOPE)", "cd friends.0", "cd ../friends.1", "pwd", "cd ../friends.0", "cd ./starships.0", "pwd", "cd .", "pwd",
+            "cd ../../nope", "pwd", "cd ../../Human:1002", "pwd",
+        ])
+        XCTAssertEqual(run.stdout, """
+            QUERY_ROOT → Droid:2001 → Human:1002
+            QUERY_ROOT → Droid:2001 → Human:1000 → Starship:3001
+            QUERY_ROOT → Droid:2001 → Human:1000 → Starship:3001
+            QUERY_ROOT → Droid:2001 → Human:1000 → Starship:3001
+            QUERY_ROOT → Droid:2001 → Human:1002
+
+            """)
+        XCTAssertTrue(run.stderr.hasPrefix("gqlcache: no field 'nope' with a reference in Droid:2001, and no record 'nope'"), run.stderr)
+    }
+
     /// `cd` alone goes home, as a shell's does: to QUERY_ROOT, the trail
     /// cleared, as `cd /` does.
     func testCdAloneReturnsToQueryRootFromAnyDepth() throws {

@@ -8,7 +8,7 @@ import Foundation
 public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
-        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../..) | cd - | cd [/] — go to a record, follow a reference of this one, go back, "
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../.., ../FIELD) | cd - | cd [/] — go to a record, follow a reference of this one, go back, "
             + "return to where the last move started, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
         ("back", "back — return to the record before"),
@@ -596,24 +596,45 @@ public final class REPLSession {
             if !moved { context.print(current.display) }
             return .success
         }
-        // `cd ../..`, as in a shell: back as many records (no further than QUERY_ROOT).
-        let ups = target.split(separator: "/", omittingEmptySubsequences: false)
-        if !keyFollows, ups.count > 1 || target == "..", ups.dropLast().allSatisfy({ $0 == ".." }), ups.last == ".." || ups.last == "" {
-            let count = ups.filter { $0 == ".." }.count
-            move(to: Array(trail.prefix(max(1, trail.count - count))))
-            return .success
+        // `cd ../..`, `cd ../friends.1`, `cd ./friends.0`, as in a shell:
+        // back as many records (no further than QUERY_ROOT), then on.
+        var base = trail
+        var rest = Substring(target)
+        if !keyFollows, rest == "." || rest == ".." || rest.hasPrefix("./") || rest.hasPrefix("../") {
+            var ups = 0
+            while !rest.isEmpty {
+                if rest.hasPrefix("../") || rest == ".." {
+                    ups += 1
+                    rest = rest.dropFirst(3)
+                } else if rest.hasPrefix("./") || rest == "." {
+                    rest = rest.dropFirst(2)
+                } else {
+                    break
+                }
+            }
+            base = Array(trail.prefix(max(1, trail.count - ups)))
+            if rest.isEmpty {
+                move(to: base)
+                return .success
+            }
         }
-        if target == "/" && !keyFollows {
+        if rest == "/" && !keyFollows {
             move(to: [.queryRoot])
             return .success
         }
+        let from = base.last ?? .queryRoot
+        return go(to: String(rest), from: from, base: base)
+    }
+
+    /// `cd FIELD` or `cd KEY` from the record `from`, the end of `base`.
+    private func go(to target: String, from: CacheKey, base: [CacheKey]) -> ExitStatus {
         do {
             let store = try readStore()
             let destination: CacheKey = try store.read { tx in
-                let record = try tx.record(for: current)
+                let record = try tx.record(for: from)
                 if let record, let key = try Self.follow(target, in: record) {
                     guard try tx.contains(key) else {
-                        throw CommandFailure(.notFound, "\(current.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
+                        throw CommandFailure(.notFound, "\(from.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
                     }
                     return key
                 }
@@ -621,7 +642,7 @@ public final class REPLSession {
                 if try tx.contains(key) { return key }
                 let fields = record.map { Self.referenceFields(of: $0) } ?? []
                 let nearest = try tx.suggestions(for: key)
-                var message = "no field '\(target)' with a reference in \(current.display), and no record '\(target)'"
+                var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
                 if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
                 if let strayRow = nearest.strayRow {
                     message += "; " + strayRow
@@ -630,7 +651,7 @@ public final class REPLSession {
                 }
                 throw CommandFailure(.notFound, message)
             }
-            move(to: trail + [destination])
+            move(to: base + [destination])
             return .success
         } catch let failure as CommandFailure {
             context.report(failure.status, failure.message)
