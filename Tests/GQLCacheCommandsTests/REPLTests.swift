@@ -1032,6 +1032,14 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.status, .success)
     }
 
+    /// GraphQL typed at the prompt is named `input` in a message, not an
+    /// option the user never typed.
+    func testASyntaxErrorInATypedQueryNamesTheInput() throws {
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["{ hero( }"])
+        XCTAssertEqual(run.stderr, "gqlcache: input:1:9: syntax error: Expected Name, found }\n")
+        XCTAssertEqual(run.status, .usage)
+    }
+
     func testOperationNamesCompleteFromADocumentNamedEarlierOnTheSameLine() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")

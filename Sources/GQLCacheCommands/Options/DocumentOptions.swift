@@ -73,7 +73,9 @@ struct DocumentOptions: ParsableArguments {
 
     /// Every document, parsed together so fragments may live in any of them:
     /// the Apollo config's operation files first, then --document, then --text.
-    func loadDocument() throws -> QueryDocument {
+    /// `typedAtPrompt`: the text is GraphQL typed at the REPL's prompt, which
+    /// messages call `input` (`input:1:9: syntax error`), not an option the user never gave.
+    func loadDocument(typedAtPrompt: Bool = false) throws -> QueryDocument {
         var sources: [(name: String, text: String)] = []
         if let apolloConfig {
             let required = documentFiles.isEmpty && documentTexts.isEmpty
@@ -83,7 +85,7 @@ struct DocumentOptions: ParsableArguments {
             sources.append((path, try TextFile.read(path, what: "document")))
         }
         for (index, text) in documentTexts.enumerated() {
-            sources.append((documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
+            sources.append((typedAtPrompt ? "input" : documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
         }
         return try QueryDocument.parse(sources)
     }

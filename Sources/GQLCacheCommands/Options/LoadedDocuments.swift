@@ -17,7 +17,7 @@ extension DocumentOptions {
     func load(_ context: CommandContext) throws -> LoadedDocuments {
         let loaded: LoadedDocuments
         do {
-            let document = try loadDocument()
+            let document = try loadDocument(typedAtPrompt: context.readsQueryTypedAtPrompt)
             let schema = try loadSchema()
             loaded = LoadedDocuments(
                 document: document, schema: schema, variables: try loadVariables(declaredIn: document, schema: schema, context: context))
