@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,17 @@ static inline void gqlcache_prompt_to_stderr(void) {
 }
 
 static inline int gqlcache_prompt_descriptor(void) { return gqlcache_prompt_fd; }
+
+/// Line editing by characters, not bytes: keys and GraphQL are UTF-8, and
+/// without a UTF-8 locale (LANG unset) readline takes each byte of 'é' for
+/// a character, so Backspace leaves half of one. The environment's locale
+/// when it is UTF-8 already, else C.UTF-8 where the system has it; only
+/// LC_CTYPE, which says how bytes make characters.
+static inline void gqlcache_use_utf8_characters(void) {
+    const char *chosen = setlocale(LC_CTYPE, "");
+    if (chosen != NULL && MB_CUR_MAX > 1) return;
+    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) (void)setlocale(LC_CTYPE, "C");
+}
 
 /// Set by SIGINT; read and cleared by the REPL.
 static volatile sig_atomic_t gqlcache_interrupted = 0;

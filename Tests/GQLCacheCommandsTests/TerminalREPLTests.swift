@@ -133,6 +133,20 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8), "Human:1000\nHuman:1002\n")
     }
 
+    /// Without a UTF-8 locale (LANG unset) readline would edit bytes:
+    /// Backspace after `ú` left half of it. The REPL edits characters.
+    func testWithoutAUTF8LocaleBackspaceTakesAWholeCharacter() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Café:ñandú', '{}')")
+        terminal = try TmuxTerminal(
+            "cd \(folder.path) && env -u LANG -u LC_ALL -u LC_CTYPE TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY= \(builtBinary) repl \(cache); sleep 30")
+        try waitFor("gqlcache QUERY_ROOT> ")
+        try type("show Café:ñandúú")
+        try keys("BSpace", "Enter")
+        try waitFor("Café:ñandú\n└─ (no fields)")
+    }
+
     func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         try start(try copyOfFixture("starwars.sqlite"), history: path("history"))

@@ -16,6 +16,7 @@ public final class ReadlineLineReader: LineReader {
     public init(historyPath: String?, promptToStandardError: Bool = false) {
         historyFile = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
         if promptToStandardError { gqlcache_prompt_to_stderr() }
+        gqlcache_use_utf8_characters()
         gqlcache_set_readline_name("gqlcache")
         // Keys hold ':', '(', '.' and ',': only whitespace separates words.
         gqlcache_set_word_breaks(" \t\n")
