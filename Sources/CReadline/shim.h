@@ -31,14 +31,22 @@ static inline void gqlcache_prompt_to_stderr(void) {
 static inline int gqlcache_prompt_descriptor(void) { return gqlcache_prompt_fd; }
 
 /// Line editing by characters, not bytes: keys and GraphQL are UTF-8, and
-/// without a UTF-8 locale (LANG unset) readline takes each byte of 'é' for
-/// a character, so Backspace leaves half of one. The environment's locale
-/// when it is UTF-8 already, else C.UTF-8 where the system has it; only
-/// LC_CTYPE, which says how bytes make characters.
+/// in the C locale (LANG unset, or LC_ALL=C) readline takes each byte of
+/// 'é' for a character, so Backspace leaves half of one. There LC_CTYPE
+/// becomes C.UTF-8 where the system has it (a locale chosen otherwise, as
+/// Latin-1, stays). readline sets the locale the environment names again
+/// at every line, so the environment names C.UTF-8 too (LC_ALL when it is
+/// set, else LC_CTYPE), for the programs started from the REPL as well.
 static inline void gqlcache_use_utf8_characters(void) {
     const char *chosen = setlocale(LC_CTYPE, "");
     if (chosen != NULL && MB_CUR_MAX > 1) return;
-    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) (void)setlocale(LC_CTYPE, "C");
+    if (chosen != NULL && strcmp(chosen, "C") != 0 && strcmp(chosen, "POSIX") != 0) return;
+    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
+        (void)setlocale(LC_CTYPE, "C");
+        return;
+    }
+    const char *all = getenv("LC_ALL");
+    (void)setenv(all != NULL && *all != 0 ? "LC_ALL" : "LC_CTYPE", "C.UTF-8", 1);
 }
 
 /// Set by SIGINT; read and cleared by the REPL.

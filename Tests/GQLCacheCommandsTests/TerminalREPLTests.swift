@@ -133,18 +133,26 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8), "Human:1000\nHuman:1002\n")
     }
 
-    /// Without a UTF-8 locale (LANG unset) readline would edit bytes:
+    /// In the C locale (LANG unset, or LC_ALL=C) readline would edit bytes:
     /// Backspace after `ú` left half of it. The REPL edits characters.
     func testWithoutAUTF8LocaleBackspaceTakesAWholeCharacter() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         let cache = try copyOfFixture("starwars.sqlite")
         try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('Café:ñandú', '{}')")
-        terminal = try TmuxTerminal(
-            "cd \(folder.path) && env -u LANG -u LC_ALL -u LC_CTYPE TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY= \(builtBinary) repl \(cache); sleep 30")
-        try waitFor("gqlcache QUERY_ROOT> ")
-        try type("show Café:ñandúú")
-        try keys("BSpace", "Enter")
-        try waitFor("Café:ñandú\n└─ (no fields)")
+        // Unset, and named: readline sets the locale the environment names again at every line.
+        for locale in ["-u LANG -u LC_ALL -u LC_CTYPE", "-u LANG LC_ALL=C", "-u LC_ALL -u LC_CTYPE LANG=POSIX"] {
+            terminal?.kill()
+            terminal = try TmuxTerminal(
+                "cd \(folder.path) && env \(locale) TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY= \(builtBinary) repl \(cache); sleep 30")
+            try waitFor("gqlcache QUERY_ROOT> ")
+            try type("show Café:ñandúú")
+            try keys("BSpace", "Enter")
+            try waitFor("Café:ñandú\n└─ (no fields)\ngqlcache QUERY_ROOT> ")
+            // The next line too: readline takes the environment's locale again for each.
+            try type("show Café:ñandúú")
+            try keys("BSpace", "Enter")
+            try waitFor("Café:ñandú\n└─ (no fields)\ngqlcache QUERY_ROOT> show Café:ñandú\nCafé:ñandú\n└─ (no fields)")
+        }
     }
 
     func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
