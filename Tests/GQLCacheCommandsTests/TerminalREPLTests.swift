@@ -281,6 +281,31 @@ final class TerminalREPLTests: CommandTestCase {
                        ["edit", #"{ human(id: "1000") { homePlanet } }"#])
     }
 
+    /// With output to a file, the editor draws on the terminal, as the
+    /// prompt then does: the file holds the queries' data alone.
+    func testWithOutputToAFileTheEditorDrawsOnTheTerminal() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try requireProgram(FileManager.default.isExecutableFile(atPath: "/usr/bin/vi") ? "/usr/bin/vi" : nil, "vi")
+        let saved = path("saved.txt")
+        try start(try copyOfFixture("starwars.sqlite") + " > " + saved, history: path("history"), editor: "vi")
+        try type(#"{ human(id: "1000") { name } }"#)
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> { human(id: \"1000\") { name } }\ngqlcache QUERY_ROOT> ")
+        try type("edit")
+        try keys("Enter")
+        // vi's screen: the query, then its marks for lines past the end.
+        try waitFor(#"{ human(id: "1000") { name } }"# + "\n~\n~")
+        try type(":s/name/homePlanet/")
+        try keys("Enter")
+        try type(":wq")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> edit\ngqlcache QUERY_ROOT> ")
+        try keys("C-d")
+        try waitFor("EXIT=0")
+        XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8),
+                       "{\n  \"human\": {\n    \"name\": \"Luke Skywalker\"\n  }\n}\n{\n  \"human\": {\n    \"homePlanet\": \"Tatooine\"\n  }\n}\n")
+    }
+
     /// A paste of several lines runs them one by one, as typed, not as one
     /// command whose arguments are the other lines.
     func testAPasteOfSeveralLinesRunsEachLineAsACommand() throws {

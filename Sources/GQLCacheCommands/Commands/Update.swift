@@ -414,10 +414,14 @@ enum Editor {
         // must be in the foreground. Through the shell, so EDITOR may carry
         // arguments ("code --wait"); the process's environment, with the
         // command's own (a test's, say) over it.
+        // With output going to a file or a pipe, the editor draws on the
+        // terminal through standard error, as the REPL's prompt then does:
+        // its screen is not the command's output.
+        let toTerminal = !context.stdoutIsTerminal && context.stderrIsTerminal ? " >&2" : ""
         let pid: pid_t
         do {
             pid = try ShellCommand.spawn(
-                editor + " \"$1\"", arguments: [path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+                editor + " \"$1\"" + toTerminal, arguments: [path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         } catch {
             throw CommandFailure(.io, "cannot start the editor '\(editor)': \(String(cString: strerror((error as? POSIXError)?.code.rawValue ?? EIO))); nothing written")
         }
