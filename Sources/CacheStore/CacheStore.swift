@@ -322,13 +322,16 @@ public final class CacheStore: Sendable {
 
     /// Throws ``CacheStoreError/damagedFile(path:finding:)`` when the file
     /// is shorter than its header says (``FileCut``): a write would build
-    /// on the zeros SQLite reads for the missing end of its last page. In
-    /// WAL mode the -wal file may hold pages past the file's end, and the
-    /// app may be checkpointing meanwhile, so the size tells nothing there.
+    /// on the zeros SQLite reads for the missing end of its last page.
+    /// Checked under the write lock, so no other commit is half-way.
     private func refuseCutShortFile() throws {
         guard let cut = FileCut.of(path) else { return }
         throw CacheStoreError.damagedFile(path: path, finding: cut.description)
     }
+
+    /// Run once VACUUM has committed, for tests: where a stop comes too
+    /// late to be acted on.
+    nonisolated(unsafe) var afterVacuum: (() -> Void)?
 
     /// Rebuilds the file to give free pages back to the file system. In WAL
     /// mode the rebuilt pages are then checkpointed into the file and the
@@ -338,10 +341,6 @@ public final class CacheStore: Sendable {
     /// for it to stop (SQLite's copy of the rebuilt file back into place
     /// cannot be interrupted): the file was rebuilt all the same, and the
     /// caller says so rather than report an uninterrupted run.
-    /// Run once VACUUM has committed, for tests: where a stop comes too
-    /// late to be acted on.
-    nonisolated(unsafe) var afterVacuum: (() -> Void)?
-
     @discardableResult
     public func vacuum() throws -> Bool {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }

@@ -57,9 +57,14 @@ public struct FileCut: Equatable, Sendable, CustomStringConvertible {
     public let size: Int64
     public let expected: Int64
 
-    /// Nil for a file in WAL mode, whose -wal file may hold pages past its end.
+    /// Nil also for a file in WAL mode whose -wal file holds frames: they
+    /// may hold the pages past the file's end, and a checkpoint may be
+    /// copying them in. To be asked while a transaction keeps other
+    /// commits out (in rollback mode, one writes page 1, with the new size,
+    /// before the pages that make the file that long).
     static func of(_ path: String) -> FileCut? {
-        guard !FileProbe.isWALMode(path), let cut = FileProbe.truncation(path) else { return nil }
+        guard let cut = FileProbe.truncation(path) else { return nil }
+        if FileProbe.isWALMode(path), let wal = FileProbe.signature(FileProbe.resolved(path) + "-wal"), wal.size > 32 { return nil }
         return FileCut(size: cut.size, expected: cut.expected)
     }
 
@@ -89,8 +94,11 @@ extension CacheStore {
         let check = IntegrityCheckThread(checker, full: full)
         let graph: CacheGraph
         var dangling: [ReferenceLocation] = []
+        var cut: FileCut?
         do {
             graph = try read(progress: progress) { tx in
+                // In the transaction: no commit is half-way meanwhile.
+                cut = FileCut.of(path)
                 let graph = try tx.graph()
                 // Few, as a rule: their places are looked up in the same snapshot.
                 dangling = try tx.placing(graph.danglingReferences)
@@ -108,7 +116,7 @@ extension CacheStore {
             throw error
         }
         var report = HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph, danglingReferences: dangling)
-        report.cutShort = FileCut.of(path)
+        report.cutShort = cut
         return report
     }
 }

@@ -181,6 +181,13 @@ final class DamagedFileCommandTests: CommandTestCase {
                       doctor.stdout)
         let json = gqlcache("doctor", cache, "--format", "jsonl")
         XCTAssertTrue(json.stdout.hasPrefix(#"{"kind":"cutShort","bytes":\#(kept),"headerBytes":\#(whole.count)}"#), json.stdout)
+        // In WAL mode too, when its -wal file holds no frames that could hold the missing end.
+        let wal = try copyOfFixture("legacy-sqlite-swift.sqlite")
+        XCTAssertEqual(try sqliteShell(wal, "PRAGMA journal_mode=WAL;"), "wal")
+        let walWhole = try Data(contentsOf: URL(fileURLWithPath: wal))
+        try walWhole.prefix(walWhole.count - 500).write(to: URL(fileURLWithPath: wal))
+        XCTAssertEqual(gqlcache("rm", wal, "Human:1002").status, ExitStatus.io)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: wal)).count, walWhole.count - 500)
     }
 
     /// A file that begins as SQLite's do but that SQLite refuses is not
