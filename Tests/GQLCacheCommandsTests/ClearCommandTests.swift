@@ -75,7 +75,7 @@ final class ClearCommandTests: CommandTestCase {
     /// stands. A reader of the -wal file (as the app is) keeps the
     /// checkpoint after the VACUUM waiting while the signal comes: the
     /// VACUUM committed into the -wal file, and the report says so too.
-    func testAnInterruptDuringVacuumSaysTheRemovalStands() throws {
+    func testAStopWhileVacuumsCheckpointWaitsSaysTheRemovalAndTheRebuildStand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "PRAGMA journal_mode=wal")
         let reader = try RunningSQLiteShell(cache, running: "BEGIN; SELECT count(*) FROM records;")

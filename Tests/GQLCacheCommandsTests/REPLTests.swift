@@ -263,6 +263,11 @@ final class REPLTests: CommandTestCase {
 
             """)
         XCTAssertTrue(run.stderr.hasPrefix("gqlcache: no field 'nope' with a reference in Droid:2001, and no record 'nope'"), run.stderr)
+        // Doubled slashes read as one, and a key that begins with `../` is still found whole.
+        try sqliteShell(cache, "INSERT INTO records(key, record) VALUES ('../odd', '{}')")
+        let more = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "cd ..//", "pwd", "cd ../odd", "pwd"])
+        XCTAssertEqual(more.stdout, "QUERY_ROOT → Droid:2001\nQUERY_ROOT → Droid:2001 → ../odd\n")
+        XCTAssertEqual(more.stderr, "")
     }
 
     /// `cd` alone goes home, as a shell's does: to QUERY_ROOT, the trail
@@ -1035,8 +1040,8 @@ final class REPLTests: CommandTestCase {
     /// GraphQL typed at the prompt is named `input` in a message, not an
     /// option the user never typed.
     func testASyntaxErrorInATypedQueryNamesTheInput() throws {
-        let run = try repl(try copyOfFixture("starwars.sqlite"), ["{ hero( }"])
-        XCTAssertEqual(run.stderr, "gqlcache: input:1:9: syntax error: Expected Name, found }\n")
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["{ hero( }", "read"])
+        XCTAssertEqual(run.stderr, String(repeating: "gqlcache: input:1:9: syntax error: Expected Name, found }\n", count: 2), "read again too")
         XCTAssertEqual(run.status, .usage)
     }
 
@@ -1148,6 +1153,7 @@ final class REPLTests: CommandTestCase {
         // A comment, a shell script's or a GraphQL document's, runs to the end of its line: ';' and quotes in it are text.
         XCTAssertEqual(ShellWords.commands("query {\n  # note; don't\n  hero { name } # the; end\n}; pwd #x;y\nkeys Human#1;pwd"),
                        ["query {", "  # note; don't", "  hero { name } # the; end", "}", " pwd #x;y", "keys Human#1", "pwd"])
+        XCTAssertEqual(ShellWords.commands(#"show A\ #1; pwd"#), [#"show A\ #1"#, " pwd"], "an escaped space is part of the word")
         // An unquoted ~/ at a word's start is the home folder, as in a shell; nowhere else.
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "~"
         XCTAssertEqual(try ShellWords.split(#"open ~/a.sqlite ~ '~/b' a~/c ~user \~/d"#),

@@ -365,8 +365,8 @@ final class ReadCommandTests: CommandTestCase {
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key IN ('Human:1000', 'Human:1002');")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
         let query = "{ hero(episode: NEWHOPE) { friends { name ... on Human { id } } } }"
-        let warning = "gqlcache: warning: hero.friends.0 (Human:1000) has no __typename (and 1 record more), so fragments on 'Human' were left out of it: "
-            + "its type is unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n"
+        let warning = "gqlcache: warning: hero.friends.0 (Human:1000) and 1 record more have no __typename, so fragments on 'Human' were left out of them: "
+            + "their types are unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n"
         for extra in [["--schema", schema], []] {
             let result = gqlcache(arguments: ["read", cache, "--text", query, "--format", "json"] + extra)
             XCTAssertEqual(result.status, .success)

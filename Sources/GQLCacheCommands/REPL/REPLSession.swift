@@ -357,14 +357,17 @@ public final class REPLSession {
                 lastQueryIsNewest = false
             }
         }
+        let given = words
         let words = withDocumentsNamedEarlier(words)
+        // GraphQL typed earlier, read again: messages place it as typed (`input:1:9`).
+        let readsTyped = typedQuery || (!namesADocument(given) && namesADocument(words) && words.contains("--text"))
         let commandContext = CommandContext(
             stdout: context.stdout, stderr: context.stderr, stdin: answers ?? context.stdin,
             stdinIsTerminal: context.stdinIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal, environment: context.environment)
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
         commandContext.isREPLCommand = true
-        commandContext.readsQueryTypedAtPrompt = typedQuery
+        commandContext.readsQueryTypedAtPrompt = readsTyped
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are
@@ -611,10 +614,18 @@ public final class REPLSession {
                 } else {
                     break
                 }
+                // `..//friends.0` is `../friends.0`, as a shell reads it.
+                rest = rest.drop { $0 == "/" }
             }
             base = Array(trail.prefix(max(1, trail.count - ups)))
             if rest.isEmpty {
                 move(to: base)
+                return .success
+            }
+            // A key that begins with `../` itself is still found whole.
+            if let store = try? readStore(), (try? store.read({ tx in try tx.contains(CacheKey(target)) })) == true,
+               (try? store.read({ tx in try tx.record(for: base.last ?? .queryRoot).flatMap { try Self.follow(String(rest), in: $0) } })) == nil {
+                move(to: trail + [CacheKey(target)])
                 return .success
             }
         }

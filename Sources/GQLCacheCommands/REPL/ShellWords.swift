@@ -113,19 +113,23 @@ enum ShellWords {
 
     /// Splits `-c` text into commands at `;` and line breaks outside
     /// quotes, so that a script's lines given with -c run as its lines. A
-    /// `#` that begins a word begins a comment, as in a shell script and in
-    /// GraphQL: to the end of its line, quotes and `;` in it are text
-    /// (`# note; see ticket` in a query), kept for the line it is on.
+    /// `#` that begins a word begins a comment, as in a shell script (and
+    /// a GraphQL comment so written): to the end of its line, quotes and
+    /// `;` in it are text (`# note; see ticket` in a query), kept for the
+    /// line it is on.
     static func commands(_ text: String) -> [String] {
         var commands: [String] = []
         var current = ""
         var quote: Character?
         var escaped = false
         var inComment = false
+        // After unquoted, unescaped whitespace, a ';' or a line break, or at the start.
+        var atWordStart = true
         for character in text {
             if inComment {
                 if character == "\n" {
                     inComment = false
+                    atWordStart = true
                     commands.append(current)
                     current = ""
                 } else {
@@ -136,6 +140,7 @@ enum ShellWords {
             if escaped {
                 current.append(character)
                 escaped = false
+                atWordStart = false
                 continue
             }
             if character == "\\" && quote != "'" {
@@ -143,11 +148,12 @@ enum ShellWords {
                 current.append(character)
                 continue
             }
+            defer { atWordStart = quote == nil && (character.isWhitespace || character == ";") }
             if let open = quote {
                 if character == open { quote = nil }
             } else if character == "'" || character == "\"" {
                 quote = character
-            } else if character == "#" && (current.last?.isWhitespace ?? true) {
+            } else if character == "#" && atWordStart {
                 inComment = true
             } else if character == ";" || character == "\n" {
                 commands.append(current)

@@ -33,9 +33,10 @@ extension CommandContext {
     func warnOfUntypedObjects(_ objects: UntypedObjects?) {
         guard let objects else { return }
         let place = objects.firstPath.isEmpty ? objects.firstKey.display : "\(objects.firstPath) (\(objects.firstKey.display))"
-        let others = objects.count > 1 ? " (and \(plural(objects.count - 1, "record")) more)" : ""
         let conditions = objects.typeConditions.map { "'\($0)'" }.joined(separator: ", ")
-        warn("\(place) has no __typename\(others), so fragments on \(conditions) were left out of it: its type is unknown; "
+        let subject = objects.count > 1 ? "\(place) and \(plural(objects.count - 1, "record")) more have" : "\(place) has"
+        let them = objects.count > 1 ? "them: their types are" : "it: its type is"
+        warn("\(subject) no __typename, so fragments on \(conditions) were left out of \(them) unknown; "
             + "Apollo's generated models select __typename, so Apollo's own read misses there")
     }
 
