@@ -33,7 +33,7 @@ public struct HealthReport: Equatable, Sendable {
     /// Where the pass over the table met rows out of `_id` order, which
     /// only damaged pages give (``CacheGraph/rowOrderBreak``).
     public var rowOrderBreak: RowOrderBreak? = nil
-    /// The file ends before its header says it does (not in WAL mode).
+    /// The file ends before its header says it does (see ``FileCut``).
     public var cutShort: FileCut? = nil
 
     /// True when the file itself is damaged (SQLite's check, the pass
@@ -97,9 +97,9 @@ extension CacheStore {
         var cut: FileCut?
         do {
             graph = try read(progress: progress) { tx in
-                // In the transaction: no commit is half-way meanwhile.
-                cut = FileCut.of(path)
                 let graph = try tx.graph()
+                // Still in the transaction, which has read: no commit is half-way meanwhile.
+                cut = FileCut.of(path)
                 // Few, as a rule: their places are looked up in the same snapshot.
                 dangling = try tx.placing(graph.danglingReferences)
                 return graph

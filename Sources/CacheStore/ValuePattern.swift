@@ -66,7 +66,7 @@ public struct ValuePattern: Sendable {
             let found = subject.withUTF8 { haystack in text.withUTF8 { haystack.containsBytes(of: $0) } }
             return found ? text : nil
         }
-        guard let found = subject.range(of: text, options: ignoringCase ? [.literal, .caseInsensitive] : [.literal]) else {
+        guard let found = subject.range(of: text, options: [.literal, .caseInsensitive]) else {
             return nil
         }
         return String(subject[found])
