@@ -439,17 +439,16 @@ public final class REPLSession {
     /// The GraphQL of a command that names it with `--text` alone (no
     /// document file, no Apollo config): nil for any other.
     static func onlyText(of words: [String]) -> String? {
-        let texts = words.enumerated().filter { $0.element == "--text" || $0.element.hasPrefix("--text=") }
-        guard texts.count == 1, !words.contains(where: { word in
-            ["--document", "--apollo-config"].contains(word) || ["--document=", "--apollo-config="].contains { word.hasPrefix($0) }
-        }) else { return nil }
+        let texts = words.filter { $0 == "--text" || $0.hasPrefix("--text=") }
+        guard texts.count == 1, !gives(["--document", "--apollo-config"], in: words) else { return nil }
         return value(of: "--text", in: words)
     }
 
-    private func namesADocument(_ words: [String]) -> Bool {
-        words.contains { word in
-            ["--document", "--text", "--apollo-config"].contains(word) || ["--document=", "--text=", "--apollo-config="].contains { word.hasPrefix($0) }
-        }
+    private func namesADocument(_ words: [String]) -> Bool { Self.gives(["--document", "--text", "--apollo-config"], in: words) }
+
+    /// Whether `words` give one of `options`, as `--document F` or `--document=F`.
+    private static func gives(_ options: [String], in words: [String]) -> Bool {
+        words.contains { word in options.contains(word) || options.contains { word.hasPrefix($0 + "=") } }
     }
 
     private func rememberDocuments(in words: [String], onlyReadable: Bool) {
@@ -622,9 +621,12 @@ public final class REPLSession {
                 move(to: base)
                 return .success
             }
-            // A key that begins with `../` itself is still found whole.
-            if let store = try? readStore(), (try? store.read({ tx in try tx.contains(CacheKey(target)) })) == true,
-               (try? store.read({ tx in try tx.record(for: base.last ?? .queryRoot).flatMap { try Self.follow(String(rest), in: $0) } })) == nil {
+            // A key that begins with `../` itself is still found whole, where the path leads nowhere.
+            let path = String(rest), from = base.last ?? .queryRoot
+            let isWholeKey = (try? readStore().read { tx in
+                try tx.contains(CacheKey(target)) && (try? tx.record(for: from).flatMap { try Self.follow(path, in: $0) }) == nil
+            }) ?? false
+            if isWholeKey {
                 move(to: trail + [CacheKey(target)])
                 return .success
             }
