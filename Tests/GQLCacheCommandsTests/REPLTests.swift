@@ -323,6 +323,28 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(titles, ["Human:1002 (Human)", "QUERY_ROOT", "QUERY_ROOT → Droid:2001"])
     }
 
+    /// ls takes the paths cd takes: `../friends.1` shows a sibling,
+    /// `./friends.0` and `.` name from here, and nothing moves.
+    func testLsShowsTheRecordARelativePathNamesAsCdWouldGo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "ls ../friends.1", "ls ./starships.0", "ls .", "ls ../..", "pwd"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        let titles = run.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !"├└│".contains($0.first!) }
+        XCTAssertEqual(titles, ["Human:1002 (Human)", "Starship:3001 (Starship)", "Human:1000 (Human)", "QUERY_ROOT", "QUERY_ROOT → Droid:2001 → Human:1000"])
+        // An index that is not there is said of the record before.
+        let missing = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "ls ../friends.9"])
+        XCTAssertEqual(missing.session.lastStatus, .notFound)
+        XCTAssertEqual(missing.stderr, "gqlcache: friends has 3 elements; no index 9\n")
+        // A field that is not there, as cd says it; a key that begins with `../` is still shown.
+        let misspelt = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "ls ../friends1"])
+        XCTAssertEqual(misspelt.session.lastStatus, .notFound)
+        XCTAssertTrue(misspelt.stderr.hasPrefix("gqlcache: no field 'friends1' with a reference in Droid:2001, and no record 'friends1'; fields with references: friends,"), misspelt.stderr)
+        let odd = try makeCache("odd.sqlite", [Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: "../x", fields: ["v": .int(7)])])
+        let shown = try repl(odd, ["ls ../x"])
+        XCTAssertEqual(shown.session.lastStatus, .success, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix("../x\n"), shown.stdout)
+    }
+
     func testGraphQLTypedOverSeveralLinesRunsWithRead() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["query {", "  hero(episode: NEWHOPE) {", "    name # a } in a comment", "  }", "}", "{ human(id: \"1000\") { name } }"])
@@ -870,6 +892,20 @@ final class REPLTests: CommandTestCase {
                        .candidates(["QUERY_ROOT.reviews(episode:JEDI,first:2).0", "QUERY_ROOT.reviews(episode:JEDI,first:2).1"]))
         XCTAssertEqual(completer.complete(word: "", before: "read --document "), .fileNames)
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
+    }
+
+    /// Tab after `../` offers what cd can reach from the record before,
+    /// so `cd ../fr<Tab>` completes as `cd fr<Tab>` does there.
+    func testCompletionOfARelativePathOffersTheFieldsOfTheRecordItGoesBackTo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache, at: "hero(episode:NEWHOPE)")
+        _ = completer.session.execute("cd friends.0")
+        XCTAssertEqual(completer.complete(word: "../friends.", before: "cd "), .candidates(["../friends.0", "../friends.1"]), "friends.2 is null")
+        XCTAssertEqual(completer.complete(word: "../..", before: "ls "), .candidates(["../.."]))
+        XCTAssertEqual(completer.complete(word: "./st", before: "cd "), .candidates(["./starships.0"]))
+        guard case .candidates(let fromRoot) = completer.complete(word: "../../h", before: "cd ") else { return XCTFail() }
+        XCTAssertTrue(fromRoot.contains("../../hero(episode:NEWHOPE)"), "\(fromRoot)")
+        XCTAssertEqual(completer.complete(word: "../friends.0/", before: "cd "), .candidates([]))
     }
 
     /// More keys match than are listed: the last one listed is the

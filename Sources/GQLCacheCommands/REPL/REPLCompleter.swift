@@ -77,7 +77,7 @@ public final class REPLCompleter {
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
-            return .candidates(Self.matching(word, in: fieldsHere()) + keys(startingWith: word))
+            return .candidates(Self.matching(word, in: fieldsHere(word)) + keys(startingWith: word))
         }
         return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
     }
@@ -170,11 +170,19 @@ public final class REPLCompleter {
     /// Where `cd` can go from the current record: its fields that hold a
     /// reference, and the elements of those that hold a list of them (so
     /// Tab on `friends` stops at `friends.`, not at a list `cd` refuses).
-    func fieldsHere() -> [String] {
+    /// For `word` in a path such as `../fr` or `../../`, the same from the
+    /// record that path goes back to, each after the path's own `../`.
+    func fieldsHere(_ word: String = "") -> [String] {
+        var path = "", from = session.current
+        if let slash = word.lastIndex(of: "/") {
+            path = String(word[...slash])
+            guard let relative = REPLSession.relativePath(path), relative.rest.isEmpty else { return [] }
+            from = session.trail.prefix(max(1, session.trail.count - relative.ups)).last ?? .queryRoot
+        }
         guard let store = try? session.completionStore(),
-            let record = try? store.read({ tx in try tx.record(for: session.current) })
+            let record = try? store.read({ tx in try tx.record(for: from) })
         else { return [] }
-        return REPLSession.referencePaths(of: record) + [".."]
+        return (REPLSession.referencePaths(of: record) + [".."]).map { path + $0 }
     }
 
     func definitionNames(adding documents: [String] = [], forUpdate: Bool = false) -> (operations: [String], fragments: [String]) {

@@ -10,7 +10,7 @@ public final class REPLSession {
     static let ownCommands: [(name: String, help: String)] = [
         ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../.., ../FIELD) | cd - | cd [/] — go to a record, follow a reference of this one, go back, "
             + "return to where the last move started, or return to QUERY_ROOT"),
-        ("ls", "ls — show the record you are at (ls KEY, ls FIELD or ls .. shows another, as cd would go)"),
+        ("ls", "ls — show the record you are at (ls KEY, ls FIELD, ls .. or ls ../FIELD shows another, as cd would go)"),
         ("back", "back — return to the record before"),
         ("pwd", "pwd — the records cd went through to get here (what back and .. return along)"),
         ("open", "open FILE — switch to another cache file"),
@@ -602,21 +602,9 @@ public final class REPLSession {
         // back as many records (no further than QUERY_ROOT), then on.
         var base = trail
         var rest = Substring(target)
-        if !keyFollows, rest == "." || rest == ".." || rest.hasPrefix("./") || rest.hasPrefix("../") {
-            var ups = 0
-            while !rest.isEmpty {
-                if rest.hasPrefix("../") || rest == ".." {
-                    ups += 1
-                    rest = rest.dropFirst(3)
-                } else if rest.hasPrefix("./") || rest == "." {
-                    rest = rest.dropFirst(2)
-                } else {
-                    break
-                }
-                // `..//friends.0` is `../friends.0`, as a shell reads it.
-                rest = rest.drop { $0 == "/" }
-            }
-            base = Array(trail.prefix(max(1, trail.count - ups)))
+        if !keyFollows, let relative = Self.relativePath(target) {
+            base = Array(trail.prefix(max(1, trail.count - relative.ups)))
+            rest = relative.rest
             if rest.isEmpty {
                 move(to: base)
                 return .success
@@ -653,16 +641,7 @@ public final class REPLSession {
                 }
                 let key = CacheKey(target)
                 if try tx.contains(key) { return key }
-                let fields = record.map { Self.referenceFields(of: $0) } ?? []
-                let nearest = try tx.suggestions(for: key)
-                var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
-                if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
-                if let strayRow = nearest.strayRow {
-                    message += "; " + strayRow
-                } else if !nearest.nearest.isEmpty {
-                    message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
-                }
-                throw CommandFailure(.notFound, message)
+                throw try Self.noSuchFieldOrKey(target, in: record, of: from, tx)
             }
             move(to: base + [destination])
             return .success
@@ -678,18 +657,69 @@ public final class REPLSession {
         }
     }
 
+    /// TARGET, which cd or ls took for a field of the record `from` or a
+    /// key, is neither: the fields it might have meant, or the nearest keys.
+    private static func noSuchFieldOrKey(_ target: String, in record: Record?, of from: CacheKey, _ tx: ReadTransaction) throws -> CommandFailure {
+        let fields = record.map { Self.referenceFields(of: $0) } ?? []
+        let nearest = try tx.suggestions(for: CacheKey(target))
+        var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
+        if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
+        if let strayRow = nearest.strayRow {
+            message += "; " + strayRow
+        } else if !nearest.nearest.isEmpty {
+            message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
+        }
+        return CommandFailure(.notFound, message)
+    }
+
+    /// A path that begins with `.` or `..`, as a shell reads one: how many
+    /// records back (`../..` is two), and what follows from there
+    /// (`friends.1` in `../friends.1`; empty for `..`). Nil when TARGET
+    /// does not begin so.
+    static func relativePath(_ target: String) -> (ups: Int, rest: Substring)? {
+        var rest = Substring(target)
+        guard rest == "." || rest == ".." || rest.hasPrefix("./") || rest.hasPrefix("../") else { return nil }
+        var ups = 0
+        while !rest.isEmpty {
+            if rest.hasPrefix("../") || rest == ".." {
+                ups += 1
+                rest = rest.dropFirst(3)
+            } else if rest.hasPrefix("./") || rest == "." {
+                rest = rest.dropFirst(2)
+            } else {
+                break
+            }
+            // `..//friends.0` is `../friends.0`, as a shell reads it.
+            rest = rest.drop { $0 == "/" }
+        }
+        return (ups, rest)
+    }
+
     /// The record `ls TARGET` shows when TARGET is what `cd` takes besides
-    /// a key: `..` (the record before this one) or a field of this record
-    /// that holds a reference (`friends.0`). A failure: TARGET is a field
-    /// that holds none (a list, null), said as cd says it. Nil: TARGET is
-    /// taken as a key.
+    /// a key: `..` (the record before this one), a field of this record
+    /// that holds a reference (`friends.0`), or a field of a record
+    /// before it (`../friends.1`). A failure: TARGET is a field that holds
+    /// none (a list, null), said as cd says it. Nil: TARGET is taken as a
+    /// key (also one that itself begins with `../`, as cd finds it).
     private func listedRecord(_ target: String) -> Result<CacheKey, CommandFailure>? {
-        if target == ".." { return .success(trail.count > 1 ? trail[trail.count - 2] : current) }
-        guard !target.hasPrefix("-"), let store = try? readStore() else { return nil }
+        guard !target.hasPrefix("-") else { return nil }
+        var from = current, field = target, isRelative = false
+        if let relative = Self.relativePath(target) {
+            isRelative = true
+            from = trail.prefix(max(1, trail.count - relative.ups)).last ?? .queryRoot
+            if relative.rest.isEmpty { return .success(from) }
+            field = String(relative.rest)
+        }
+        guard let store = try? readStore() else { return nil }
         let found: Result<CacheKey, CommandFailure>?? = try? store.read { tx in
-            guard let record = try tx.record(for: current) else { return nil }
+            let record = try tx.record(for: from)
             do {
-                return try Self.follow(target, in: record, command: "ls").map { .success($0) }
+                if let record, let key = try Self.follow(field, in: record, command: "ls") { return .success(key) }
+                // `../friends1`: said as cd says it, unless the whole is a key.
+                if isRelative, try !tx.contains(CacheKey(target)) {
+                    return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx))
+                }
+                return nil
             } catch let failure as CommandFailure {
                 return .failure(failure)
             }
