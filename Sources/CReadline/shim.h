@@ -349,6 +349,19 @@ static inline void gqlcache_set_completion(rl_completion_func_t *function) {
     rl_attempted_completion_function = function;
 }
 
+/// Who lists the matches when Tab is pressed twice (NULL: readline).
+static inline void gqlcache_set_display_matches(rl_compdisp_func_t *function) {
+    rl_completion_display_matches_hook = function;
+}
+
+/// Lists `matches` (1 to `count`; 0 is the common beginning) in columns
+/// `width` wide, as readline does, then redraws the prompt and line under
+/// them, which readline leaves to the one who lists.
+static inline void gqlcache_display_match_list(char **matches, int count, int width) {
+    rl_display_match_list(matches, count, width);
+    rl_forced_update_display();
+}
+
 /// Says whether a word break character is quoted, so that readline's word
 /// is the REPL's (`'a b'` is one word).
 static inline void gqlcache_set_char_is_quoted(rl_linebuf_func_t *function) { rl_char_is_quoted_p = function; }

@@ -501,4 +501,20 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("gqlcache Human:1000> ")
     }
+
+    /// Tab-Tab lists keys as every other listing shows them: a right-to-left
+    /// override or a newline in one is escaped in quotes, so the list
+    /// cannot reorder itself or break its lines.
+    func testTabTabListsKeysWithControlCharactersEscaped() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let evil: [String: FieldValue] = ["__typename": .string("Evil")]
+        let cache = try makeCache("evil.sqlite", [
+            Record(key: .queryRoot, fields: ["a": .int(1)]),
+            Record(key: "Evil:1\u{202E}gnp.exe", fields: evil), Record(key: "Evil:2", fields: evil), Record(key: "Evil:3\nx", fields: evil),
+        ])
+        try start(cache, history: path("history"))
+        try type("show Evil:")
+        try keys("Tab", "Tab")
+        try waitFor(#""Evil:1\u202egnp.exe"  Evil:2                 "Evil:3\nx""#)
+    }
 }

@@ -128,6 +128,7 @@ public final class ReadlineLineReader: LineReader {
     public func setCompleter(_ completer: REPLCompleter?) {
         ReadlineCompletion.completer = completer
         gqlcache_set_completion(completer == nil ? nil : { _, start, end in ReadlineCompletion.matches(start: start, end: end) })
+        gqlcache_set_display_matches(completer == nil ? nil : { matches, count, width in ReadlineCompletion.display(matches, count: count, width: width) })
     }
 }
 
@@ -169,6 +170,34 @@ enum ReadlineCompletion {
             array[all.count] = nil
             return array
         }
+    }
+}
+
+extension ReadlineCompletion {
+    /// Lists the matches Tab-Tab shows as every other line of output shows
+    /// a key: one that holds a control character, a right-to-left
+    /// override or an invisible character, quoted with those escaped
+    /// (``Swift/String/shownOnLine``), so the list cannot reorder or hide
+    /// itself. What Tab inserts is the key itself.
+    static func display(_ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int32, width: Int32) {
+        guard let matches else { return }
+        let listed = (1...max(1, Int(count))).map { index in matches[index].map { String(cString: $0) } }
+        let shown = listed.map { $0?.shownOnLine }
+        guard shown != listed else {
+            // As readline would list them itself (file names by their last part).
+            gqlcache_display_match_list(matches, count, width)
+            return
+        }
+        let all = [matches[0].map { String(cString: $0) } ?? ""] + shown.map { $0 ?? "" }
+        let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: all.count + 1)
+        defer {
+            for index in all.indices { free(array[index]) }
+            array.deallocate()
+        }
+        for (index, item) in all.enumerated() { array[index] = strdup(item) }
+        array[all.count] = nil
+        let widest = shown.map { $0?.displayWidth ?? 0 }.max() ?? 0
+        gqlcache_display_match_list(array, count, Int32(max(Int(width), widest)))
     }
 }
 
