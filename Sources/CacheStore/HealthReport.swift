@@ -107,7 +107,14 @@ extension CacheStore {
         } catch CacheStoreError.corrupt(_, let message) {
             // A damaged page is what the check is for: report what SQLite's
             // check found, unless it could not run either.
-            guard case .success(let problems) = check.result() else { throw CacheStoreError.corrupt(path: path, message: message) }
+            let problems: [String]
+            switch check.result() {
+            case .success(let listed): problems = listed
+            // Neither could read the file (a copy cut at a page's end
+            // leaves pages SQLite's schema points past): that is the finding.
+            case .failure(CacheStoreError.corrupt(_, let checkMessage)): problems = [HealthReport.checkCouldNotRun(checkMessage)]
+            case .failure: throw CacheStoreError.corrupt(path: path, message: message)
+            }
             var report = HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
             report.cutShort = FileCut.of(path)
             return report
@@ -150,7 +157,33 @@ private final class IntegrityCheckThread: @unchecked Sendable {
     }
 }
 
+/// What `doctor` can say of a file SQLite cannot open at all: the
+/// schema itself sits on a damaged page, or on one past the end of a
+/// file cut short at a page's end (the usual kind of copy that stopped).
+public struct UnreadableFile: Sendable {
+    public let report: HealthReport
+    /// `wal` when the header says so; else `unknown`, as the other modes
+    /// are not kept in the file.
+    public let journalMode: String
+    public let pendingWAL: PendingWAL?
+
+    /// `message`: SQLite's, from ``CacheStoreError/corrupt(path:message:)``.
+    public init(path: String, message: String, fullIntegrityCheck full: Bool) {
+        let cut = FileCut.of(path)
+        // The cut is a finding of its own, not part of what SQLite said.
+        let said = cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message
+        var report = HealthReport(unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full)
+        report.cutShort = cut
+        self.report = report
+        journalMode = FileProbe.isWALMode(path) ? "wal" : "unknown"
+        pendingWAL = PendingWAL.inspect(path: path)
+    }
+}
+
 extension HealthReport {
+    /// SQLite's check stopped with `message` before it could list anything.
+    static func checkCouldNotRun(_ message: String) -> String { "the check could not run: \(message)" }
+
     /// The report when the table could not be read to its end.
     init(unreadTable: String, integrityProblems: [String], fullIntegrityCheck full: Bool) {
         self.init(

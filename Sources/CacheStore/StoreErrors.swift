@@ -36,7 +36,7 @@ enum StoreErrors {
         case .SQLITE_CORRUPT:
             var message = error.message ?? "malformed"
             if let cut = FileProbe.truncation(path) {
-                message += "; the file is cut short: \(cut.size) bytes, where its header says \(cut.expected)"
+                message += "; \(FileCut(size: cut.size, expected: cut.expected))"
             }
             return .corrupt(path: path, message: message)
         case .SQLITE_FULL:

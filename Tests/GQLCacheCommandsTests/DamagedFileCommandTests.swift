@@ -133,10 +133,11 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("doctor", cache, "--full").stdout.contains("missing from index"))
     }
 
-    /// A copy that stopped part way: SQLite only says "malformed"; the
-    /// header's page count says how much is missing, and doctor gives the
-    /// advice it gives for any damaged file.
-    func testAFileCutShortIsNamedAsSuchAndDoctorAdvisesWhatToDo() throws {
+    /// A copy that stopped part way, at a page's end: SQLite only says
+    /// "malformed", and cannot read even the schema; the header's page
+    /// count says how much is missing. doctor still reports, as for any
+    /// damaged file (status 7, a JSON report for scripts), and advises.
+    func testAFileCutShortIsNamedAsSuchAndDoctorReportsAndAdvises() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         try sqliteShell(cache, """
             WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000)
@@ -146,10 +147,26 @@ final class DamagedFileCommandTests: CommandTestCase {
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cache))
         let cut = "the file is cut short: \(whole.count / 2) bytes, where its header says \(whole.count)"
         let doctor = gqlcache("doctor", cache)
-        XCTAssertEqual(doctor.status, ExitStatus.io)
-        XCTAssertTrue(doctor.stderr.contains(cut), doctor.stderr)
-        XCTAssertTrue(doctor.stderr.hasSuffix("; the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
-            + "'sqlite3 \(cache) .recover' may copy out what SQLite can still read\n"), doctor.stderr)
+        XCTAssertEqual(doctor.status, ExitStatus.problemsFound, doctor.stderr)
+        XCTAssertEqual(doctor.stderr, "")
+        XCTAssertEqual(doctor.stdout, """
+            \(cache): 3 problems; the records could not all be read
+              SQLite quick_check: 1 problem (listed below)
+              file: cut short: \(whole.count / 2) bytes, where its header says \(whole.count) (a copy that stopped, or a full disk)
+              records: not checked: SQLite stopped reading the table at a damaged page (database disk image is malformed)
+            SQLite quick_check found (1)
+              the check could not run: database disk image is malformed
+            the file is damaged: delete it (the app builds a new cache) or copy a fresh one; 'sqlite3 \(cache) .recover' may copy out what SQLite can still read
+
+            """)
+        let json = gqlcache("doctor", cache, "--format", "jsonl")
+        XCTAssertEqual(json.status, ExitStatus.problemsFound)
+        XCTAssertEqual(json.stdout.split(separator: "\n").map(String.init), [
+            #"{"kind":"cutShort","bytes":\#(whole.count / 2),"headerBytes":\#(whole.count)}"#,
+            #"{"kind":"integrity","message":"the check could not run: database disk image is malformed"}"#,
+            #"{"kind":"unreadTable","message":"database disk image is malformed"}"#,
+            #"{"kind":"summary","file":"\#(cache)","healthy":false,"records":0,"problemCount":3,"integrityCheck":"quick_check","journalMode":"unknown","roots":[]}"#,
+        ])
         let info = gqlcache("info", cache)
         XCTAssertEqual(info.status, ExitStatus.io)
         XCTAssertTrue(info.stderr.contains(cut), info.stderr)
@@ -206,7 +223,11 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertEqual(keys.status, ExitStatus.io, keys.stderr)
         XCTAssertEqual(keys.stderr, "gqlcache: \(short): the database file is corrupt (SQLite: file is not a database; "
             + "the file is cut short: 16 bytes, less than the 100 bytes of the header)\n")
-        XCTAssertEqual(gqlcache("doctor", short).status, ExitStatus.io)
+        // doctor reports it (status 7), with what SQLite said.
+        let doctor = gqlcache("doctor", short, "--format", "jsonl")
+        XCTAssertEqual(doctor.status, ExitStatus.problemsFound, doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains(#"{"kind":"unreadTable","message":"file is not a database; the file is cut short: 16 bytes, less than the 100 bytes of the header"}"#),
+                      doctor.stdout)
         let refused = gqlcache("doctor", damaged)
         XCTAssertEqual(refused.status, ExitStatus.notACache, refused.stderr)
         XCTAssertEqual(refused.stderr, "gqlcache: \(damaged): not an Apollo iOS cache that can be read: the file begins as an SQLite "

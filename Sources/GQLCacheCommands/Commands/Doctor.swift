@@ -32,9 +32,17 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             let store: CacheStore
-            let report: HealthReport
             do {
                 store = try reading.openForReading(file, context)
+            } catch CacheStoreError.corrupt(_, let message) {
+                // Not even the schema can be read (a copy cut at a page's
+                // end): that is the report, with what the file itself says.
+                let unreadable = UnreadableFile(path: file.path, message: message, fullIntegrityCheck: full)
+                return try show(HealthRendering(
+                    path: file.path, report: unreadable.report, pendingWAL: unreadable.pendingWAL, journalMode: unreadable.journalMode), in: context)
+            }
+            let report: HealthReport
+            do {
                 report = try context.withProgress("checking \(file.path)") { progress in
                     try store.healthReport(fullIntegrityCheck: full, progress: progress)
                 }
@@ -45,7 +53,11 @@ extension GQLCache {
             }
             // An immutable snapshot's WAL mode is read from the file's header (see journalMode()).
             let journalMode = try store.read { try $0.journalMode() }
-            var rendering = HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode)
+            try show(HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode), in: context)
+        }
+
+        private func show(_ rendering: HealthRendering, in context: CommandContext) throws {
+            var rendering = rendering
             rendering.atThePrompt = context.isREPLCommand
             switch output.format {
             case .text: context.stdout.write(rendering.text())

@@ -62,7 +62,7 @@ struct HealthRendering {
             }
         } else if journalMode == "wal" {
             text += "  WAL: no changes waiting for a checkpoint\n"
-        } else {
+        } else if journalMode != "unknown" {
             text += "  journal mode: \(journalMode) (no WAL)\n"
         }
         let roots = report.roots.map(\.rawValue).joined(separator: ", ")
