@@ -45,6 +45,30 @@ final class BadInputTests: CommandTestCase {
         }
     }
 
+    /// An empty name for any other file (`--document ''`, a second cache
+    /// for diff, a file to import) is said as a usage error naming what it
+    /// was given for, never "gqlcache: : no such file".
+    func testAnEmptyNameForAnyOtherFileIsAUsageErrorNamingWhatItWasFor() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("q.graphql")
+        try "query Q { hero { name } }".write(toFile: document, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["diff", cache, ""], "gqlcache: the second cache file is an empty name; name a file, e.g. a backup of the first (see 'gqlcache diff --help')"),
+            (["import", path("new.sqlite"), ""], "gqlcache: an empty name was given for the file to import; name a file, or - for standard input"),
+            (["read", cache, "Q", "--document", ""], "gqlcache: an empty name was given for the document; name a file"),
+            (["read", cache, "Q", "--document", document, "--schema", ""], "gqlcache: an empty name was given for the schema; name a file"),
+            (["read", cache, "Q", "--document", document, "--variables-file", ""], "gqlcache: an empty name was given for the variables file; name a file"),
+            (["read", cache, "--apollo-config", ""], "gqlcache: an empty name was given for the Apollo config; name a file"),
+            (["write", cache, "Q", "--document", document, "--response", ""], "gqlcache: an empty name was given for the response; name a file"),
+        ]
+        for (arguments, message) in cases {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stderr, message + "\n", arguments.joined(separator: " "))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.sqlite")), "import made no file")
+    }
+
     func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let missing = gqlcache("show", cache, "a\nb", "\u{1B}[31mred")

@@ -39,6 +39,7 @@ extension GQLCache {
         @OptionGroup var pager: PagerOptions
 
         func validate() throws {
+            if other.isEmpty { throw ValidationError("the second cache file is an empty name; name a file, e.g. a backup of the first") }
             if keysOnly && summary { throw ValidationError("give --keys-only or --summary, not both") }
         }
 

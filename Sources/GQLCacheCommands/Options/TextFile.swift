@@ -9,6 +9,8 @@ enum TextFile {
     /// they are not UTF-8 text, as for a document or JSON that does not parse.
     static func read(_ path: String, what: String, name: String? = nil) throws -> String {
         let name = name ?? path
+        // "gqlcache: : no such file" would name nothing.
+        if path.isEmpty { throw CommandFailure(.usage, "an empty name was given for the \(what); name a file") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(.io, "\(name): no such file")

@@ -72,6 +72,7 @@ final class FileLines: LineSource {
 
     /// Opens `path`, or fails naming it.
     convenience init(path: String) throws {
+        if path.isEmpty { throw CommandFailure(.usage, "an empty name was given for the file to import; name a file, or - for standard input") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(.io, "\(path): no such file")
