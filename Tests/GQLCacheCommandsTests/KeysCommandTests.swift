@@ -128,6 +128,11 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual([limited.stdout, limited.stderr], ["", ""])
         XCTAssertEqual(limited.status, .success)
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Humn", "--limit", "0").status, .notFound)
+        // So with --count: the count shown is cut to 0, the status says keys matched.
+        let counted = gqlcache("keys", cache, "Human", "--count", "--limit", "0")
+        XCTAssertEqual([counted.stdout, counted.stderr], ["0\n", ""])
+        XCTAssertEqual(counted.status, .success)
+        XCTAssertEqual(gqlcache("keys", cache, "Nothing:", "--count", "--limit", "0").status, .notFound)
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid").lines, ["Droid:2001", "Human:1000", "Human:1002"],
                        "a repeated --type lists the records of every type named")
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid", "--count").stdout, "3\n")
@@ -135,6 +140,20 @@ final class KeysCommandTests: CommandTestCase {
         let none = gqlcache("keys", cache, "Nothing:", "--count")
         XCTAssertEqual(none.stdout, "0\n")
         XCTAssertEqual(none.status, .notFound)
+    }
+
+    /// --type refuses an empty name, so a record whose __typename is ""
+    /// is never offered for it, neither as a nearest name nor by Tab.
+    func testATypenameThatIsEmptyIsNeverSuggestedForType() throws {
+        let cache = try makeCache("types.sqlite", [
+            Record(key: .queryRoot, fields: ["a": .int(1)]),
+            Record(key: "T:1", fields: ["__typename": .string("")]), Record(key: "T:2", fields: ["__typename": .string("Tx")]),
+        ])
+        let missed = gqlcache("keys", cache, "--type", "5")
+        XCTAssertEqual(missed.status, .notFound)
+        XCTAssertEqual(missed.stderr, "gqlcache: no record has __typename '5' in \(cache); nearest typenames: Tx\n")
+        let store = try CacheStore.open(at: cache, access: .readOnly)
+        XCTAssertEqual(CompletionSources.typenames(in: store), ["Tx"])
     }
 
     func testJSONAndJSONLinesOutputsParse() throws {

@@ -59,8 +59,9 @@ extension GQLCache {
                 }
                 // Like grep -c: the count is the answer, the status says whether
                 // anything matched; but a type no record has is most often a
-                // typo, named as without --count.
-                if shown == 0 && (keyPattern != nil || !typenames.isEmpty) {
+                // typo, named as without --count. With --limit 0 what matched
+                // is what counts, as when the keys are listed.
+                if total == 0 && (keyPattern != nil || !typenames.isEmpty) {
                     let absent = try store.read { tx in try tx.absentTypenames(typenames) }
                     guard absent.isEmpty else {
                         throw CommandFailure(

@@ -43,7 +43,8 @@ enum CompletionSources {
     /// record (about half a second on a million).
     static func typenames(in store: CacheStore) -> [String] {
         let census = try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
-        return (census?.typeCounts ?? []).compactMap(\.typename).sorted()
+        // --type refuses an empty name: a record whose __typename is "" is not offered.
+        return (census?.typeCounts ?? []).compactMap(\.typename).filter { !$0.isEmpty }.sorted()
     }
 
     /// The names of the operations and fragments in these documents (each

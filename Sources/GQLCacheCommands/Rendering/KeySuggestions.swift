@@ -86,7 +86,8 @@ enum KeySuggestions {
     /// the message (a scan of the records), so only when nothing matched.
     static func typenameNotFoundMessage(_ asked: [String], in path: String, held: () -> [String]) -> String {
         let message = "no record has __typename \(OptionTable.choices(asked)) in \(path)"
-        let heldNames = held()
+        // --type refuses an empty name, so a record whose __typename is "" is not offered.
+        let heldNames = held().filter { !$0.isEmpty }
         let candidates = heldNames.map { CacheKey($0) }
         var nearest: [String] = []
         for name in asked {
