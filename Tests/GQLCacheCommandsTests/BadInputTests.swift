@@ -69,6 +69,24 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.sqlite")), "import made no file")
     }
 
+    /// `--key -dash:1` reads as an option with no value; the error says
+    /// how such a value is given, and that form finds the key.
+    func testAnOptionValueThatStartsWithADashIsShownHowToGive() throws {
+        let cache = try makeCache("dash.sqlite", [
+            Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: "-dash:1", fields: ["__typename": .string("Human"), "name": .string("D")]),
+        ])
+        let fragment = "fragment F on Human { name }"
+        let refused = gqlcache("read", cache, "--fragment", "F", "--key", "-dash:1", "--text", fragment)
+        XCTAssertEqual(refused.status, .usage)
+        XCTAssertEqual(refused.stderr,
+            "gqlcache: missing value for '--key <key>'; a value that starts with '-' is given as --key=-dash:1 (see 'gqlcache read --help')\n")
+        let read = gqlcache("read", cache, "--fragment", "F", "--key=-dash:1", "--text", fragment, "--format", "json")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(read.stdout, #"{"name":"D"}"# + "\n")
+        // A value that is missing, not one that starts with '-', gets no such hint.
+        XCTAssertEqual(gqlcache("keys", cache, "--limit").stderr, "gqlcache: missing value for '--limit <n>' (see 'gqlcache keys --help')\n")
+    }
+
     func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let missing = gqlcache("show", cache, "a\nb", "\u{1B}[31mred")
@@ -348,7 +366,7 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(dashed2.stderr, "gqlcache: unknown option '-dash'; a key that starts with '-' goes after '--' (see 'gqlcache rm --help')\n")
         XCTAssertEqual(try keys(in: cache).count, 10, "nothing removed")
         XCTAssertEqual(gqlcache("rm", "-h").status, .success)
-        XCTAssertEqual(gqlcache("rm", cache, "--match", "-Droid").stderr, "gqlcache: missing value for '--match <pattern>' (see 'gqlcache rm --help')\n")
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "-Droid").stderr, "gqlcache: missing value for '--match <pattern>'; a value that starts with '-' is given as --match=-Droid (see 'gqlcache rm --help')\n")
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
     }
 

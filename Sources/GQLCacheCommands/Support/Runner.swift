@@ -276,6 +276,8 @@ public enum GQLCacheMain {
             // The root's own options: `gqlcache --verison`.
             let meant = OptionTable.nearest(to: word, among: rootOptions)
             if !meant.isEmpty { message = "unknown option '\(word)'. Did you mean \(OptionTable.choices(meant))?" }
+        } else if let hint = dashValueHint(message, arguments) {
+            message += hint
         }
         context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand))
         return .usage
@@ -301,6 +303,17 @@ public enum GQLCacheMain {
             message += "; a \(what) that starts with '-' goes after '--'"
         }
         return message
+    }
+
+    /// `--key -dash:1`: the parser takes `-dash:1` for an option and says
+    /// `--key` has no value. The value goes after an `=`, which is said.
+    private static func dashValueHint(_ message: String, _ arguments: [String]) -> String? {
+        guard message.hasPrefix("Missing value for '") else { return nil }
+        for (option, value) in zip(arguments, arguments.dropFirst())
+        where option.hasPrefix("--") && !option.contains("=") && message.hasPrefix("Missing value for '\(option) ") && value.hasPrefix("-") && value.count > 1 {
+            return "; a value that starts with '-' is given as \(option)=\(value)"
+        }
+        return nil
     }
 
     /// A word that names a file rather than a command: a path, or a name
