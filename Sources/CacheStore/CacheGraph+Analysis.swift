@@ -1,6 +1,21 @@
+import Foundation
 /// Questions about the whole graph: keys that differ only by case, and
 /// what a cascading removal takes.
 extension CacheGraph {
+    /// Record keys that no Apollo cache key is: the empty string, or one
+    /// that holds a NUL character (which a C string would cut short, so a
+    /// lookup by it finds another record). In key order.
+    public func unusableKeys() -> [CacheKey] {
+        var found: [CacheKey] = []
+        for node in 0..<Int32(nodeCount) where states[Int(node)] != .missing {
+            let unusable = keyTable.withBytes(node) { bytes in
+                bytes.isEmpty || memchr(bytes.baseAddress!, 0, bytes.count) != nil
+            }
+            if unusable { found.append(key(node)) }
+        }
+        return found.sorted()
+    }
+
     /// Groups of record keys equal but for ASCII case, each sorted, ordered
     /// by their first key.
     public func caseInsensitiveDuplicates() -> [[CacheKey]] {

@@ -35,6 +35,9 @@ public struct HealthReport: Equatable, Sendable {
     public var rowOrderBreak: RowOrderBreak? = nil
     /// The file ends before its header says it does (see ``FileCut``).
     public var cutShort: FileCut? = nil
+    /// Records keyed by the empty string, or by a key holding a NUL
+    /// (``CacheGraph/unusableKeys()``), which export and import refuse.
+    public var unusableKeys: [CacheKey] = []
 
     /// True when the file itself is damaged (SQLite's check, the pass
     /// over the table or the file's size says so): what was read of the
@@ -46,7 +49,7 @@ public struct HealthReport: Equatable, Sendable {
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1)
-            + (cutShort == nil ? 0 : 1)
+            + (cutShort == nil ? 0 : 1) + unusableKeys.count
     }
 }
 
@@ -201,17 +204,18 @@ extension HealthReport {
         integrityProblems: [String], fullIntegrityCheck full: Bool, graph: CacheGraph,
         danglingReferences placed: [ReferenceLocation]? = nil, splitFrom: Int = 1 << 16
     ) {
-        // The case check and the reachability check each go over every
-        // key: on a large cache, one runs beside the other.
-        let (caseDuplicates, (dangling, unreached)) =
+        // The keys' own checks (case, unusable keys) and the reachability
+        // check each go over every key: on a large cache, one runs beside the other.
+        let keyChecks: @Sendable () -> ([[CacheKey]], [CacheKey]) = { (graph.caseInsensitiveDuplicates(), graph.unusableKeys()) }
+        let ((caseDuplicates, unusableKeys), (dangling, unreached)) =
             graph.nodeCount >= splitFrom
-            ? bothAtOnce({ graph.caseInsensitiveDuplicates() }, { (placed ?? graph.danglingReferences, graph.unreachedKeys()) })
-            : (graph.caseInsensitiveDuplicates(), (placed ?? graph.danglingReferences, graph.unreachedKeys()))
+            ? bothAtOnce(keyChecks, { (placed ?? graph.danglingReferences, graph.unreachedKeys()) })
+            : (keyChecks(), (placed ?? graph.danglingReferences, graph.unreachedKeys()))
         self.init(
             recordCount: graph.recordCount, fullIntegrityCheck: full, integrityProblems: integrityProblems,
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
-            caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak)
+            caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, unusableKeys: unusableKeys)
     }
 }

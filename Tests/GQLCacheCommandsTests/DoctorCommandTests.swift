@@ -114,6 +114,34 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertTrue(after.stdout.hasPrefix("\(cache): no problems in 9 records\n"), after.stdout)
     }
 
+    /// A record keyed by the empty string, or by a key holding a NUL, is
+    /// one that export and import refuse: doctor names it, even when a
+    /// reference reaches it, and says how to remove the empty one.
+    func testKeysThatExportRefusesAreReportedAsUnusable() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try plant(cache) { tx in
+            try tx.unsafeWriteRawRecord(key: "", text: #"{"__typename":"X"}"#)
+            try tx.merge([Record(key: .queryRoot, fields: ["empty": .reference("")])])
+        }
+        try sqlite(cache, "INSERT INTO records (key, record) VALUES ('A' || char(0) || 'B', '{}')")
+        let result = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(try problems(result), [NSDictionary]([
+            ["kind": "unreachable", "key": "A\u{0}B"],
+            ["kind": "unusableKey", "key": ""],
+            ["kind": "unusableKey", "key": "A\u{0}B"],
+        ]))
+        let text = gqlcache("doctor", cache)
+        XCTAssertTrue(text.stdout.contains("""
+            keys that no Apollo cache key is (empty, or holding a NUL; export and import refuse them) (2)
+              ""
+              "A\\u0000B"
+            remove the record keyed by the empty string with: gqlcache rm \(cache) -- ''
+
+            """), text.stdout)
+        XCTAssertEqual(gqlcache("export", cache).status, .damagedRecord, "the refusal doctor warns of")
+    }
+
     func testDamagedRowsCaseDuplicatesAndKeylessRowsAreReportedAndLeftForAPersonToDecide() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         try plant(cache) { tx in

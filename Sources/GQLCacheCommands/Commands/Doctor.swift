@@ -13,7 +13,7 @@ extension GQLCache {
                 without a key, or whose key is a BLOB or not UTF-8 (Apollo looks keys up by text and never finds them); \
                 references to keys that have no record (which record, which field, which \
                 key); records that no root (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT) reaches; keys \
-                that differ only by case; what SQLite's PRAGMA quick_check (or integrity_check with \
+                that differ only by case; keys no Apollo cache key is (empty, or holding a NUL); what SQLite's PRAGMA quick_check (or integrity_check with \
                 --full) finds; and committed changes left in the -wal file without a checkpoint when no \
                 process has the file open (while the app has it open, that is normal and only said). Exit \
                 status 0 when there is no problem, 7 when there are problems (other statuses: the check \

@@ -88,7 +88,7 @@ struct HealthRendering {
         }
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
-            + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count
+            + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count + report.unusableKeys.count
         if report.fileIsDamaged && rowFindings > 0 {
             text += "(what follows was read from a damaged file: some of it may be the damage itself, not the app's data)\n"
         }
@@ -98,6 +98,9 @@ struct HealthRendering {
         text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.shownLocation) → \($0.to.display)" }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
+        text += section("keys that no Apollo cache key is (empty, or holding a NUL; export and import refuse them)", report.unusableKeys) {
+            $0.rawValue.quotedForLine
+        }
         // A file SQLite finds damaged gets no repair by gqlcache: what was read
         // of it may be wrong, and the app can rebuild its cache.
         if report.fileIsDamaged {
@@ -118,6 +121,10 @@ struct HealthRendering {
             // A key starting with '-' would be read as an option: the keys go after '--'.
             let endOfOptions = !listed || report.damagedRecords.contains { $0.key.rawValue.hasPrefix("-") } ? "-- " : ""
             text += "remove damaged records with: \(command("rm")) \(endOfOptions)\(keys)\n"
+        }
+        if report.unusableKeys.contains(CacheKey("")) {
+            // A person's call too: a reference may lead to it, and Apollo reads it then.
+            text += "remove the record keyed by the empty string with: \(command("rm")) -- ''\n"
         }
         if !repairs.isEmpty {
             text += "repair with: \(command("gc")) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
@@ -173,7 +180,7 @@ struct HealthRendering {
     func problems() -> [JSONOutput] {
         problemsBeforeUnreachable()
             + report.unreachableKeys.map { .object([("kind", .string("unreachable")), ("key", .string($0.rawValue))]) }
-            + caseDuplicateProblems()
+            + caseDuplicateProblems() + unusableKeyProblems()
     }
 
     private func problemsBeforeUnreachable() -> [JSONOutput] {
@@ -211,6 +218,10 @@ struct HealthRendering {
         return problems
     }
 
+    private func unusableKeyProblems() -> [JSONOutput] {
+        report.unusableKeys.map { .object([("kind", .string("unusableKey")), ("key", .string($0.rawValue))]) }
+    }
+
     private func caseDuplicateProblems() -> [JSONOutput] {
         report.caseDuplicates.map { .object([("kind", .string("caseDuplicate")), ("keys", .array($0.map { .string($0.rawValue) }))]) }
     }
@@ -232,6 +243,7 @@ struct HealthRendering {
         // Unreachable records can be most of a large cache: their lines are written directly.
         for key in report.unreachableKeys { lines.appendKeyLine("kind", "unreachable", key: key) }
         caseDuplicateProblems().forEach { lines.append($0) }
+        unusableKeyProblems().forEach { lines.append($0) }
         lines.append(.object([("kind", .string("summary"))] + summaryMembers()))
         return lines.string
     }
