@@ -13,9 +13,12 @@ struct FieldCollector {
 
     /// The fields for an object of `typename`, by response name in
     /// selection order. A spread or inline fragment applies when its type
-    /// condition matches; an object without `__typename` takes fragment
-    /// spreads (their condition cannot be checked) but not typed inline
-    /// fragments. `parentType`, the type the selection set is on (the
+    /// condition matches; an object without `__typename` takes no typed
+    /// inline fragment, and takes fragment spreads only where their
+    /// condition cannot be checked: without a schema, or without the
+    /// field's type. (With both, a spread on a type the field's type need
+    /// not be is one Apollo's generated model wraps in a typed inline
+    /// fragment, checked by `__typename`.) `parentType`, the type the selection set is on (the
     /// field's declared type), applies a condition that every object of it
     /// meets whatever its `__typename`, as Apollo's generated models merge
     /// such a fragment in without a check: `...C` on `Character` inside a
@@ -58,8 +61,9 @@ struct FieldCollector {
                     guard scope.isIncluded(conditions), typeCondition.map({ applies($0) }) ?? true else { continue }
                     collect(inner)
                 case .fragmentSpread(let name, let conditions):
+                    let checkable = typename != nil || (schema != nil && parentType != nil)
                     guard scope.isIncluded(conditions), !visitedFragments.contains(name),
-                        let fragment = document.fragments[name], typename == nil || applies(fragment.typeCondition)
+                        let fragment = document.fragments[name], !checkable || applies(fragment.typeCondition)
                     else { continue }
                     visitedFragments.insert(name)
                     collect(fragment.selections)

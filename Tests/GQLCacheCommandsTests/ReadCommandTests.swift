@@ -377,6 +377,29 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(typed.stderr, "", "an object with a type, the root's aside")
     }
 
+    /// With a schema, a named fragment on a type the field's type need
+    /// not be (`...HF` on Human in a Character field) is checked as the
+    /// inline fragment Apollo's generated model wraps it in: left out of a
+    /// record without `__typename`, named in the warning, never read as if
+    /// the Droid were a Human. One on the field's own type still applies;
+    /// without a schema nothing can be checked, and the spread applies.
+    func testWithASchemaASpreadOnAnotherTypeIsLeftOutOfARecordWithoutAType() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key = 'Droid:2001';")
+        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let human = "{ hero(episode: NEWHOPE) { ...HF } } fragment HF on Human { name }"
+        let left = gqlcache("read", cache, "--text", human, "--schema", schema, "--format", "json")
+        XCTAssertEqual(left.status, .success)
+        XCTAssertEqual(left.stdout, #"{"hero":{}}"# + "\n")
+        XCTAssertEqual(left.stderr, "gqlcache: warning: hero (Droid:2001) has no __typename, so fragments on 'Human' were left out of it: "
+            + "its type is unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n")
+        let character = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ...CF } } fragment CF on Character { name }",
+                                 "--schema", schema, "--format", "json")
+        XCTAssertEqual([character.stdout, character.stderr], [#"{"hero":{"name":"R2-D2"}}"# + "\n", ""])
+        let unchecked = gqlcache("read", cache, "--text", human, "--format", "json")
+        XCTAssertEqual(unchecked.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+    }
+
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
