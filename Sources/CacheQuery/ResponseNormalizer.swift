@@ -816,10 +816,10 @@ private struct Pass {
 
     /// Why Apollo could not store `value`, a leaf's: a number beyond a
     /// Double (JSONSerialization refuses to write infinity), or an object
-    /// with a `$reference` member, which Apollo would read back as a
+    /// with a string `$reference` member, which Apollo would read back as a
     /// reference rather than as the custom scalar written.
     static func unstorableProblem(_ value: FieldValue) -> String? {
-        let referenceProblem = "an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"
+        let referenceProblem = "an object with a string '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"
         switch value {
         case .double, .number:
             switch value.beyondADouble {
@@ -830,7 +830,8 @@ private struct Pass {
         case .list(let elements):
             return elements.lazy.compactMap(unstorableProblem).first
         case .object(let members):
-            if members["$reference"] != nil { return referenceProblem }
+            // Only a string one: Apollo reads `{"$reference":5}` back as the object it is.
+            if case .string? = members["$reference"] { return referenceProblem }
             return members.keys.sorted().lazy.compactMap { unstorableProblem(members[$0]!) }.first
         case .reference:
             return referenceProblem

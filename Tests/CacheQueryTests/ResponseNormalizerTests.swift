@@ -326,9 +326,9 @@ final class ResponseNormalizerTests: XCTestCase {
             (#"{ human(id: "1") { mass } }"#, #"{"human":{"__typename":"Human","mass":-1e-400}}"#,
              "cannot write human.mass: the number is too small for a Double (it reads as 0); Apollo cannot store it"),
             (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"$reference":"Human:1000"}}]}"#,
-             "cannot write reviews.0.meta: an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
+             "cannot write reviews.0.meta: an object with a string '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
             (#"{ reviews(episode: JEDI) { meta } }"#, #"{"reviews":[{"__typename":"Review","meta":{"a":[{"$reference":"X","b":1}]}}]}"#,
-             "cannot write reviews.0.meta: an object with a '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
+             "cannot write reviews.0.meta: an object with a string '$reference' member is what Apollo stores a reference as: it would be read back as one, not as this value"),
         ]
         for (query, data, message) in cases {
             for schema in [CacheReaderTests.schema, nil] {
@@ -339,5 +339,8 @@ final class ResponseNormalizerTests: XCTestCase {
         }
         XCTAssertNoThrow(try normalize(#"{ human(id: "1") { mass } }"#, data: #"{"human":{"__typename":"Human","mass":1e300}}"#))
         XCTAssertNoThrow(try normalize(#"{ human(id: "1") { mass } }"#, data: #"{"human":{"__typename":"Human","mass":0e-400}}"#))
+        // A `$reference` that is no string is read back as the object it is: stored as given.
+        let stored = try normalize(#"{ reviews(episode: JEDI) { meta } }"#, data: #"{"reviews":[{"__typename":"Review","meta":{"$reference":5,"k":1}}]}"#)
+        XCTAssertEqual(stored.values.first { $0.fields["meta"] != nil }?.fields["meta"], .object(["$reference": .int(5), "k": .int(1)]))
     }
 }
