@@ -354,6 +354,9 @@ static inline void gqlcache_set_display_matches(rl_compdisp_func_t *function) {
     rl_completion_display_matches_hook = function;
 }
 
+/// 1 while readline completes file names (and lists each by its last part).
+static inline int gqlcache_completing_file_names(void) { return rl_filename_completion_desired; }
+
 /// Lists `matches` (1 to `count`; 0 is the common beginning) in columns
 /// `width` wide, as readline does, then redraws the prompt and line under
 /// them, which readline leaves to the one who lists.

@@ -516,5 +516,15 @@ final class TerminalREPLTests: CommandTestCase {
         try type("show Evil:")
         try keys("Tab", "Tab")
         try waitFor(#""Evil:1\u202egnp.exe"  Evil:2                 "Evil:3\nx""#)
+        // File names are listed by their last part, escaped the same way.
+        try keys("C-u")
+        let documents = folder.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        for name in ["q\nx.graphql", "q\u{202E}b.graphql", "qq.graphql"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: documents.appendingPathComponent(name).path, contents: Data()))
+        }
+        try type("read --document docs/q")
+        try keys("Tab", "Tab")
+        try waitFor(#""q\nx.graphql"      qq.graphql          "q\u202eb.graphql""#)
     }
 }

@@ -182,7 +182,9 @@ extension ReadlineCompletion {
     static func display(_ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int32, width: Int32) {
         guard let matches else { return }
         let listed = (1...max(1, Int(count))).map { index in matches[index].map { String(cString: $0) } }
-        let shown = listed.map { $0?.shownOnLine }
+        // A file name is listed by its last part, which is what gets escaped.
+        let fileNames = gqlcache_completing_file_names() != 0
+        let shown = listed.map { $0.map { fileNames ? Self.lastPartShown($0) : $0.shownOnLine } }
         guard shown != listed else {
             // As readline would list them itself (file names by their last part).
             gqlcache_display_match_list(matches, count, width)
@@ -196,8 +198,14 @@ extension ReadlineCompletion {
         }
         for (index, item) in all.enumerated() { array[index] = strdup(item) }
         array[all.count] = nil
-        let widest = shown.map { $0?.displayWidth ?? 0 }.max() ?? 0
+        let widest = shown.map { ($0.map { fileNames ? String($0.split(separator: "/", omittingEmptySubsequences: false).last!) : $0 } ?? "").displayWidth }.max() ?? 0
         gqlcache_display_match_list(array, count, Int32(max(Int(width), widest)))
+    }
+
+    /// `path` with its part after the last `/` as a line shows it.
+    static func lastPartShown(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path.shownOnLine }
+        return String(path[...slash]) + String(path[path.index(after: slash)...]).shownOnLine
     }
 }
 
