@@ -339,6 +339,11 @@ final class REPLTests: CommandTestCase {
         let misspelt = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "ls ../friends1"])
         XCTAssertEqual(misspelt.session.lastStatus, .notFound)
         XCTAssertTrue(misspelt.stderr.hasPrefix("gqlcache: no field 'friends1' with a reference in Droid:2001, and no record 'friends1'; fields with references: friends,"), misspelt.stderr)
+        // A key after the path, as cd takes it.
+        let keyed = try repl(cache, ["cd hero(episode:NEWHOPE)", "ls ../Human:1002", "cd human(id:1000)", "ls ./Starship:3001"])
+        XCTAssertEqual(keyed.session.lastStatus, .success, keyed.stderr)
+        XCTAssertEqual(keyed.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !"├└│".contains($0.first!) },
+                       ["Human:1002 (Human)", "Starship:3001 (Starship)"])
         let odd = try makeCache("odd.sqlite", [Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: "../x", fields: ["v": .int(7)])])
         let shown = try repl(odd, ["ls ../x"])
         XCTAssertEqual(shown.session.lastStatus, .success, shown.stderr)
@@ -703,9 +708,9 @@ final class REPLTests: CommandTestCase {
     /// A file name with a space, typed bare, is two words: the message
     /// says how to quote it, as cd's does.
     func testOpenOfTwoWordsSaysHowToQuoteAFileNameWithASpace() throws {
-        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open"])
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open", "open ''"])
         XCTAssertEqual(run.stderr, "gqlcache: open takes one cache file; one with spaces is quoted: open 'app cache.sqlite'\n"
-            + "gqlcache: open takes the cache file to switch to\n")
+            + "gqlcache: open takes the cache file to switch to\n" + "gqlcache: open takes the cache file to switch to\n")
     }
 
     func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {

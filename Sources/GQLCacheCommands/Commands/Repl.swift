@@ -12,7 +12,7 @@ extension GQLCache {
                 Every command works as on the command line, minus the cache file ('keys Droid:%', \
                 'show', 'read --document q.graphql Hero', 'rm Human:1000'; a later 'read Villain' reads \
                 the documents named earlier), and its output is not paged. The REPL adds cd KEY or \
-                cd FIELD to follow references, ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd .., cd ../FIELD), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
+                cd FIELD to follow references, ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd ..), cd ../FIELD (on from the record before), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
                 query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
                 need, runs with read (and a later read that names no document reads it: read --var id=1). Tab completes commands, flags, keys, fields and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \

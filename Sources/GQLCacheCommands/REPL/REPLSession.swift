@@ -715,11 +715,11 @@ public final class REPLSession {
             let record = try tx.record(for: from)
             do {
                 if let record, let key = try Self.follow(field, in: record, command: "ls") { return .success(key) }
-                // `../friends1`: said as cd says it, unless the whole is a key.
-                if isRelative, try !tx.contains(CacheKey(target)) {
-                    return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx))
-                }
-                return nil
+                guard isRelative, try !tx.contains(CacheKey(target)) else { return nil }
+                // `../Human:1002`: a key after the path, as cd takes it.
+                if try tx.contains(CacheKey(field)) { return .success(CacheKey(field)) }
+                // `../friends1`: said as cd says it.
+                return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx))
             } catch let failure as CommandFailure {
                 return .failure(failure)
             }
@@ -739,9 +739,9 @@ public final class REPLSession {
     }
 
     private func open(_ arguments: [String]) -> ExitStatus {
-        guard arguments.count == 1, let path = arguments.first else {
+        guard arguments.count == 1, let path = arguments.first, !path.isEmpty else {
             // Most often a file name with a space in it, typed bare.
-            context.report(.usage, arguments.isEmpty ? "open takes the cache file to switch to"
+            context.report(.usage, arguments.isEmpty || arguments == [""] ? "open takes the cache file to switch to"
                 : "open takes one cache file; one with spaces is quoted: open \(ShellWords.quote(arguments.joined(separator: " ")))")
             return .usage
         }
