@@ -83,8 +83,11 @@ final class BadInputTests: CommandTestCase {
         let read = gqlcache("read", cache, "--fragment", "F", "--key=-dash:1", "--text", fragment, "--format", "json")
         XCTAssertEqual(read.status, .success, read.stderr)
         XCTAssertEqual(read.stdout, #"{"name":"D"}"# + "\n")
-        // A value that is missing, not one that starts with '-', gets no such hint.
+        // A value that is missing, not one that starts with '-', gets no such hint:
+        // at the end, or where the next option follows.
         XCTAssertEqual(gqlcache("keys", cache, "--limit").stderr, "gqlcache: missing value for '--limit <n>' (see 'gqlcache keys --help')\n")
+        XCTAssertEqual(gqlcache("read", cache, "--fragment", "F", "--key", "--text", fragment).stderr,
+                       "gqlcache: missing value for '--key <key>' (see 'gqlcache read --help')\n")
     }
 
     func testErrorsAndWarningsStayOneLineWithTheKeysControlCharactersEscaped() throws {

@@ -307,10 +307,12 @@ public enum GQLCacheMain {
 
     /// `--key -dash:1`: the parser takes `-dash:1` for an option and says
     /// `--key` has no value. The value goes after an `=`, which is said.
+    /// A word after it that begins with `--` is most often the next option,
+    /// the value left out (`--key --document q.graphql`): no hint then.
     private static func dashValueHint(_ message: String, _ arguments: [String]) -> String? {
         guard message.hasPrefix("Missing value for '") else { return nil }
         for (option, value) in zip(arguments, arguments.dropFirst())
-        where option.hasPrefix("--") && !option.contains("=") && message.hasPrefix("Missing value for '\(option) ") && value.hasPrefix("-") && value.count > 1 {
+        where option.hasPrefix("--") && !option.contains("=") && message.hasPrefix("Missing value for '\(option) ") && value.hasPrefix("-") && !value.hasPrefix("--") && value.count > 1 {
             return "; a value that starts with '-' is given as \(option)=\(value)"
         }
         return nil
