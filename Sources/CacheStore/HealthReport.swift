@@ -30,6 +30,9 @@ public struct HealthReport: Equatable, Sendable {
     /// a page of the table damaged. The record checks were not made, and
     /// their lists are empty; SQLite's own check says what is damaged.
     public var unreadTable: String? = nil
+    /// With ``unreadTable``: SQLite could not even read the schema, so
+    /// the file could not be opened as a database at all.
+    public var schemaUnread = false
     /// Where the pass over the table met rows out of `_id` order, which
     /// only damaged pages give (``CacheGraph/rowOrderBreak``).
     public var rowOrderBreak: RowOrderBreak? = nil
@@ -177,6 +180,7 @@ public struct UnreadableFile: Sendable {
         let said = cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message
         var report = HealthReport(unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full)
         report.cutShort = cut
+        report.schemaUnread = true
         self.report = report
         journalMode = FileProbe.isWALMode(path) ? "wal" : "unknown"
         pendingWAL = PendingWAL.inspect(path: path)

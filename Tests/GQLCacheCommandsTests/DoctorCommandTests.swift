@@ -136,10 +136,15 @@ final class DoctorCommandTests: CommandTestCase {
             keys that no Apollo cache key is (empty, or holding a NUL; export and import refuse them) (2)
               ""
               "A\\u0000B"
-            remove the record keyed by the empty string with: gqlcache rm \(cache) -- ''
+            remove the record keyed by the empty string with: gqlcache rm \(cache) --clean-references -- ''
 
             """), text.stdout)
         XCTAssertEqual(gqlcache("export", cache).status, .damagedRecord, "the refusal doctor warns of")
+        // The command given leaves no reference dangling.
+        XCTAssertEqual(gqlcache("rm", cache, "--clean-references", "--", "").status, .success)
+        XCTAssertEqual(try problems(gqlcache("doctor", cache, "--format", "json")), [NSDictionary]([
+            ["kind": "unreachable", "key": "A\u{0}B"], ["kind": "unusableKey", "key": "A\u{0}B"],
+        ]))
     }
 
     func testDamagedRowsCaseDuplicatesAndKeylessRowsAreReportedAndLeftForAPersonToDecide() throws {

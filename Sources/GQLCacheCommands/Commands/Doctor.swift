@@ -16,8 +16,8 @@ extension GQLCache {
                 that differ only by case; keys no Apollo cache key is (empty, or holding a NUL); what SQLite's PRAGMA quick_check (or integrity_check with \
                 --full) finds; and committed changes left in the -wal file without a checkpoint when no \
                 process has the file open (while the app has it open, that is normal and only said). Exit \
-                status 0 when there is no problem, 7 when there are problems (other statuses: the check \
-                could not run). 'gqlcache gc' repairs dangling references and unreachable records.
+                status 0 when there is no problem, 7 when there are problems, also when the file is so damaged that SQLite \
+                cannot read it (other statuses: doctor could not look, e.g. no such file, or the app holds the lock). 'gqlcache gc' repairs dangling references and unreachable records.
                 """)
 
         @OptionGroup var file: CacheFileArgument

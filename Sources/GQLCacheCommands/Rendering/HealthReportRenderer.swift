@@ -67,7 +67,9 @@ struct HealthRendering {
         }
         let roots = report.roots.map(\.rawValue).joined(separator: ", ")
         if let unread = report.unreadTable {
-            text += "  records: not checked: SQLite stopped reading the table at a damaged page (\(unread))\n"
+            text += report.schemaUnread
+                ? "  records: not checked: SQLite could not read the file's schema (\(unread))\n"
+                : "  records: not checked: SQLite stopped reading the table at a damaged page (\(unread))\n"
         } else if report.recordCount == 0 {
             text += "  reachability: no records\n"
         } else if report.roots.isEmpty {
@@ -124,7 +126,7 @@ struct HealthRendering {
         }
         if report.unusableKeys.contains(CacheKey("")) {
             // A person's call too: a reference may lead to it, and Apollo reads it then.
-            text += "remove the record keyed by the empty string with: \(command("rm")) -- ''\n"
+            text += "remove the record keyed by the empty string with: \(command("rm")) --clean-references -- ''\n"
         }
         if !repairs.isEmpty {
             text += "repair with: \(command("gc")) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
@@ -228,7 +230,7 @@ struct HealthRendering {
 
     func summaryMembers() -> [(String, JSONOutput)] {
         [
-            ("file", .string(path)), ("healthy", .bool(isHealthy)), ("records", .int(report.recordCount)),
+            ("file", .string(path)), ("healthy", .bool(isHealthy)), ("records", report.unreadTable == nil ? .int(report.recordCount) : .null),
             ("problemCount", .int(problemCount)), ("integrityCheck", .string(pragma)), ("journalMode", .string(journalMode)),
             ("roots", .array(report.roots.map { .string($0.rawValue) })),
         ]
