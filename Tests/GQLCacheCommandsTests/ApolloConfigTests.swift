@@ -108,7 +108,7 @@ final class ApolloConfigTests: CommandTestCase {
     func testAnExplicitSchemaIsUsedInsteadOfTheConfigs() throws {
         try makeProject(input: #"{"schemaSearchPaths": ["nowhere/*.graphqls"], "operationSearchPaths": ["Sources/Feature/**/*.graphql", "Sources/Shared/**/*.graphql"]}"#)
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let result = gqlcache("read", cache, "Demo", "--apollo-config", config, "--schema", schema, "--variables", Self.variables, "--format", "json")
         XCTAssertEqual(result.status, .success, result.stderr)
     }
@@ -134,7 +134,7 @@ final class ApolloConfigTests: CommandTestCase {
     /// The schema given as --document: its types would be skipped and the
     /// error would only say that no operation has the name asked for.
     func testASchemaGivenAsADocumentIsNamedAsSuch() throws {
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("read", cache, "Hero", "--document", schema)
         XCTAssertEqual(result.status, .usage)

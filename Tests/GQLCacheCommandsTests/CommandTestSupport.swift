@@ -69,6 +69,9 @@ func assertEachFails(
 
 /// The shared folder beside the repository.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The Star Wars schema the fixtures were written with, for reads and writes that take `--schema`.
+let starWarsSchema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
 let fixturesFolder = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/apollo-ios")
 
 /// A fresh temporary folder per test, removed afterwards.

@@ -9,7 +9,7 @@ final class ReadCommandTests: CommandTestCase {
     func starwarsSchema(replacing text: String, with replacement: String, as name: String) throws -> String {
         let schema = path(name)
         let original = try String(
-            contentsOfFile: repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path, encoding: .utf8)
+            contentsOfFile: starWarsSchema, encoding: .utf8)
         XCTAssertTrue(original.contains(text), "the schema has no '\(text)' to replace")
         try original.replacingOccurrences(of: text, with: replacement).write(toFile: schema, atomically: true, encoding: .utf8)
         return schema
@@ -132,7 +132,7 @@ final class ReadCommandTests: CommandTestCase {
     /// operation form reads it.
     func testAFragmentsVariableInsideAnInputObjectTakesTheTypeOfItsPlace() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let fragment = #"fragment S on Query { search(filter: {text: "sky", limit: $limit, tags: ["a", $tag], near: {lat: 1.5, lng: $lng}}) { __typename } }"#
         let result = gqlcache("read", cache, "--text", fragment, "--fragment", "S", "--key", "QUERY_ROOT", "--schema", schema,
                               "--var", "lng=-2", "--var", "limit=2", "--var", "tag=b", "--format", "json")
@@ -197,7 +197,7 @@ final class ReadCommandTests: CommandTestCase {
     /// it; the fragment is read from the cache as any other is.
     func testADeferredFragmentIsValidWithASchemaAndReadLikeAnyOther() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         for query in [
             #"{ hero(episode: NEWHOPE) { id ... on Droid @defer(label: "d") { name } } }"#,
             "{ hero(episode: NEWHOPE) { id ...D @defer(if: true) } } fragment D on Droid { name }",
@@ -217,7 +217,7 @@ final class ReadCommandTests: CommandTestCase {
     func testWithASchemaANumberInAStringOrIDFieldIsReadAsItsText() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.name', 5, '$.id', 1000.0) WHERE key = 'Human:1000'")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let query = #"{ human(id: "1000") { id name } }"#
         let typed = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
         XCTAssertEqual(typed.status, .success, typed.stderr)
@@ -235,7 +235,7 @@ final class ReadCommandTests: CommandTestCase {
     func testWithASchemaAWholeNumberWrittenWithAFractionInAnIntFieldReadsAsAnInteger() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 5.0) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let query = "{ reviews(episode: JEDI, first: 2) { stars } }"
         let typed = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
         XCTAssertEqual(typed.stdout, #"{"reviews":[{"stars":5},{"stars":3}]}"# + "\n", typed.stderr)
@@ -246,7 +246,7 @@ final class ReadCommandTests: CommandTestCase {
 
     func testRepeatedSchemaFilesMakeOneSchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let starwars = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let starwars = starWarsSchema
         let extra = path("extra.graphqls")
         try "extend type Human { nickname: String! }".write(toFile: extra, atomically: true, encoding: .utf8)
         let text = #"{ human(id: "1000") { name nickname } }"#
@@ -307,7 +307,7 @@ final class ReadCommandTests: CommandTestCase {
     /// schema, a record of a type the fragment is not on gets a warning.
     func testAFragmentReadAtARecordOfAnotherTypeIsNamedInAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let fragments = "fragment HumanName on Human { name } fragment CharName on Character { name }"
         let result = gqlcache("read", cache, "--text", fragments, "--fragment", "HumanName", "--key", "Droid:2001", "--schema", schema, "--format", "json")
         XCTAssertEqual(result.status, .success)
@@ -329,7 +329,7 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"hero":{"name":"R2-D2","friends":[{},{},null]}}"# + "\n")
         XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); if Character is an interface or union, give --schema to read as Apollo does\n")
         XCTAssertEqual(gqlcache("read", cache, "--text", query, "--quiet").stderr, result.stderr, "--quiet keeps warnings")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let withSchema = gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json")
         XCTAssertEqual(withSchema.stdout, #"{"hero":{"name":"R2-D2","friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
         XCTAssertEqual(withSchema.stderr, "")
@@ -363,7 +363,7 @@ final class ReadCommandTests: CommandTestCase {
     func testARecordWithoutATypeThatAnInlineFragmentSkipsIsNamedInAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key IN ('Human:1000', 'Human:1002');")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let query = "{ hero(episode: NEWHOPE) { friends { name ... on Human { id } } } }"
         let warning = "gqlcache: warning: hero.friends.0 (Human:1000) and 1 record more have no __typename, so fragments on 'Human' were left out of them: "
             + "their types are unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n"
@@ -386,7 +386,7 @@ final class ReadCommandTests: CommandTestCase {
     func testWithASchemaASpreadOnAnotherTypeIsLeftOutOfARecordWithoutAType() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key = 'Droid:2001';")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let human = "{ hero(episode: NEWHOPE) { ...HF } } fragment HF on Human { name }"
         let left = gqlcache("read", cache, "--text", human, "--schema", schema, "--format", "json")
         XCTAssertEqual(left.status, .success)
@@ -402,7 +402,7 @@ final class ReadCommandTests: CommandTestCase {
 
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let query = #"query Demo($filter: SearchFilter) { search(filter: $filter) { __typename ... on Character { name } } }"#
         let variables = #"{"filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}}}"#
         let without = gqlcache("read", cache, "--text", query, "--variables", variables)
@@ -425,7 +425,7 @@ final class ReadCommandTests: CommandTestCase {
 
     func testValidationProblemsAreListedInTheOrderOfTheText() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let result = gqlcache("read", cache, "--text", "{ hero { a b } }", "--text", "{ human(id: 1) { c } }", "--schema", schema)
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(
@@ -437,7 +437,7 @@ final class ReadCommandTests: CommandTestCase {
     /// lacks: without this, a subscription only missed its root record.
     func testAnOperationOfAKindTheSchemaHasNoRootTypeForIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let result = gqlcache("read", cache, "--text", "subscription { reviewAdded { stars } }", "--schema", schema)
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(

@@ -3,7 +3,6 @@ import Foundation
 import XCTest
 
 final class UpdateCommandTests: CommandTestCase {
-    var starwarsSchema: String { repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path }
     let document = """
         query HeroName($episode: Episode) @apollo_client_ios_localCacheMutation {
           hero(episode: $episode) { name friends { name } }
@@ -86,7 +85,7 @@ final class UpdateCommandTests: CommandTestCase {
     func testANumberSetInAStringFieldIsWrittenAsTextWithASchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { __typename stars commentary } }"
-        let result = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.1.commentary=123",
+        let result = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.1.commentary=123",
                               "--set", "reviews.1.stars=4")
         XCTAssertEqual(result.status, .success, result.stderr)
         let review = try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).1"]
@@ -102,7 +101,7 @@ final class UpdateCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.__typename', 'Wookiee') WHERE key = 'Human:1002'")
         let text = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id friends { __typename name } } }"
-        let kept = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--set", "hero.friends.0.name=Luke")
+        let kept = gqlcache("update", cache, "--text", text, "--schema", starWarsSchema, "--set", "hero.friends.0.name=Luke")
         XCTAssertEqual(kept.status, .success, kept.stderr)
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
         XCTAssertEqual(try records(cache)["Human:1002"]?["__typename"], .string("Wookiee"))
@@ -110,11 +109,11 @@ final class UpdateCommandTests: CommandTestCase {
         let data = path("friends.json")
         try #"{"hero":{"id":"2001","friends":[{"__typename":"Wookiee","name":"Han Solo"},null]}}"#
             .write(toFile: data, atomically: true, encoding: .utf8)
-        let moved = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--data", data)
+        let moved = gqlcache("update", cache, "--text", text, "--schema", starWarsSchema, "--data", data)
         XCTAssertEqual(moved.status, .success, moved.stderr)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.reference("Human:1002"), .null]))
         let before = try bytes(cache)
-        let set = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--set", "hero.friends.0.__typename=Ewok")
+        let set = gqlcache("update", cache, "--text", text, "--schema", starWarsSchema, "--set", "hero.friends.0.__typename=Ewok")
         XCTAssertEqual(set.status, .usage)
         XCTAssertTrue(set.stderr.hasSuffix(#"cannot write hero.friends.0.__typename: "Ewok" does not fit: the schema has no object type 'Ewok'; nothing written"# + "\n"), set.stderr)
         XCTAssertEqual(try bytes(cache), before)
@@ -144,12 +143,12 @@ final class UpdateCommandTests: CommandTestCase {
     func testSettingAnEnumValueTheSchemaLacksWarnsOnlyOfTheNewValue() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = "query A($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { id name appearsIn } }"
-        let result = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--var", "episode=NEWHOPE",
+        let result = gqlcache("update", cache, "--text", text, "--schema", starWarsSchema, "--var", "episode=NEWHOPE",
                               "--set", #"hero.appearsIn=["SITH"]"#)
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, #"gqlcache: warning: hero.appearsIn: "SITH" is not a value of enum Episode in the schema; "#
             + #"Apollo writes it all the same and reads it as .unknown("SITH"), as a value the server added since the schema was fetched"# + "\n")
-        let again = gqlcache("update", cache, "--text", text, "--schema", starwarsSchema, "--var", "episode=NEWHOPE", "--set", "hero.name=R2")
+        let again = gqlcache("update", cache, "--text", text, "--schema", starWarsSchema, "--var", "episode=NEWHOPE", "--set", "hero.name=R2")
         XCTAssertEqual(again.status, .success, again.stderr)
         XCTAssertEqual(again.stderr, "", "SITH was already in the cache")
     }
@@ -168,7 +167,7 @@ final class UpdateCommandTests: CommandTestCase {
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which --data adds beside "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (with --schema, arguments are written as their types say)\n")
         // With the schema the argument is a Float, written as Apollo wrote it: the field is the one there.
-        let typed = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--schema", starwarsSchema, "--dry-run")
+        let typed = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--schema", starWarsSchema, "--dry-run")
         XCTAssertEqual(typed.status, .success, typed.stderr)
         XCTAssertEqual(typed.stderr, "")
     }
@@ -229,16 +228,16 @@ final class UpdateCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let warning = "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 is a Droid; Apollo writes it all the same, so check the key\n"
         let result = gqlcache("update", cache, "--text", "fragment HumanName on Human @apollo_client_ios_localCacheMutation { name }",
-                              "--fragment", "HumanName", "--key", "Droid:2001", "--schema", starwarsSchema, "--set", "name=R2")
+                              "--fragment", "HumanName", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R2")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, warning)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
         // The warning comes before the miss it explains.
-        let miss = update(cache, "--fragment", "HumanDetails", "--key", "Droid:2001", "--schema", starwarsSchema, "--set", "name=R3")
+        let miss = update(cache, "--fragment", "HumanDetails", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R3")
         XCTAssertEqual(miss.status, .notFound)
         XCTAssertEqual(miss.stderr, warning.replacingOccurrences(of: "HumanName", with: "HumanDetails")
             + "gqlcache: cannot update fragment HumanDetails at Droid:2001: cache miss at homePlanet: record 'Droid:2001' has no field 'homePlanet'\n")
-        let human = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=80.5")
+        let human = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema, "--set", "mass=80.5")
         XCTAssertEqual(human.status, .success, human.stderr)
         XCTAssertEqual(human.stderr, "")
     }
@@ -247,7 +246,7 @@ final class UpdateCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try records(cache)
         let rows = try rowIDs(cache)
-        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema,
+        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema,
                             "--set", "mass=80.5", "--set", "homePlanet=null", "--set", "name=Luke Skywalker")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines, [
@@ -342,11 +341,11 @@ final class UpdateCommandTests: CommandTestCase {
     /// whole Double as an integer, so 77.0 is reported as the 77 stored.
     func testTheChangeReportShowsNumbersAsStored() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=77.0", "--format", "jsonl")
+        let result = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema, "--set", "mass=77.0", "--format", "jsonl")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stdout, #"{"key":"Human:1000","new":false,"field":"mass","before":null,"after":77}"# + "\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.mass') FROM records WHERE key = 'Human:1000'"), "77")
-        let text = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "mass=80.0")
+        let text = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema, "--set", "mass=80.0")
         XCTAssertEqual(text.lines, ["Human:1000", "  mass: 77 → 80", "1 record changed (1 field)"])
     }
 
@@ -384,12 +383,12 @@ final class UpdateCommandTests: CommandTestCase {
     func testWithASchemaANewObjectOfAnObjectTypedFieldGetsItsTypename() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let query = "query Q @apollo_client_ios_localCacheMutation { human(id: 1000) { starships { name } } }"
-        let added = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", #"human.starships.1={"name":"X-wing"}"#)
+        let added = gqlcache("update", cache, "--schema", starWarsSchema, "--text", query, "--set", #"human.starships.1={"name":"X-wing"}"#)
         XCTAssertEqual(added.status, .success, added.stderr)
         XCTAssertEqual(try records(cache)["Human:1000.starships.1"]?["__typename"], .string("Starship"))
         let before = try bytes(cache)
         let heroFriends = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { name } } }"
-        let friend = gqlcache("update", cache, "--schema", starwarsSchema, "--text", heroFriends, "--set", #"hero.friends.2={"name":"Han"}"#)
+        let friend = gqlcache("update", cache, "--schema", starWarsSchema, "--text", heroFriends, "--set", #"hero.friends.2={"name":"Han"}"#)
         XCTAssertEqual(friend.status, .usage)
         XCTAssertTrue(friend.stderr.contains("cannot write hero.friends.2.__typename: the data has no '__typename'"), friend.stderr)
         XCTAssertEqual(try bytes(cache), before)
@@ -509,7 +508,7 @@ final class UpdateCommandTests: CommandTestCase {
     /// `--var` keeps it for a String; a number stays a number elsewhere.
     func testSetKeepsNumberLikeTextWhereTheDataHoldsAString() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let result = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=123", "--schema", schema)
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("123"))
@@ -580,18 +579,18 @@ final class UpdateCommandTests: CommandTestCase {
             (#"hero.friends.2={"__typename":"Human","name":"Han","primaryFunction":"Smuggler"}"#,
              "cannot write hero.friends.2.primaryFunction: not in the selection for a Human (it selects: __typename, name)"),
         ] {
-            let result = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", assignment)
+            let result = gqlcache("update", cache, "--schema", starWarsSchema, "--text", query, "--set", assignment)
             XCTAssertEqual(result.status, .usage, result.stderr)
             XCTAssertEqual(result.stderr, "gqlcache: --set: \(problem); nothing written\n")
         }
         let data = path("data.json")
         try Data(#"{"hero":{"name":"R2-D2","friends":[{"name":"Luke"},{"name":"Leia"},{"__typename":"Human","name":"Lando","homeplanet":"Socorro"}]}}"#.utf8)
             .write(to: URL(fileURLWithPath: data))
-        let typo = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--data", data)
+        let typo = gqlcache("update", cache, "--schema", starWarsSchema, "--text", query, "--data", data)
         XCTAssertEqual(typo.status, .usage, typo.stderr)
         XCTAssertTrue(typo.stderr.contains("cannot write hero.friends.2.homeplanet: not in the selection for a Human"), typo.stderr)
         XCTAssertEqual(try bytes(cache), before)
-        let fits = gqlcache("update", cache, "--schema", starwarsSchema, "--text", query, "--set", #"hero.friends.3={"__typename":"Droid","name":"C-3PO","primaryFunction":"Protocol"}"#)
+        let fits = gqlcache("update", cache, "--schema", starWarsSchema, "--text", query, "--set", #"hero.friends.3={"__typename":"Droid","name":"C-3PO","primaryFunction":"Protocol"}"#)
         XCTAssertEqual(fits.status, .success, fits.stderr)
         XCTAssertEqual(try records(cache)["Droid:2001.friends.3"]?["primaryFunction"], .string("Protocol"))
     }
@@ -639,7 +638,7 @@ final class UpdateCommandTests: CommandTestCase {
         let miss = update(cache, "HeroName", "--var", "episode=JEDI", "--set", "hero.name=R2")
         XCTAssertEqual(miss.status, .notFound)
         XCTAssertEqual(miss.stderr, "gqlcache: cannot update query HeroName: cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)' (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)\n")
-        let typeError = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starwarsSchema, "--set", "name=null")
+        let typeError = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema, "--set", "name=null")
         XCTAssertEqual(typeError.status, .usage)
         XCTAssertEqual(typeError.stderr, "gqlcache: --set: cannot write name: null in a non-null field of type String!; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
@@ -660,21 +659,21 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(untyped.stderr, "gqlcache: cannot update query R: cache miss at reviews.1.meta: record '\(second)' has no field 'meta' (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)\n")
         XCTAssertEqual(try bytes(cache), before)
 
-        let stars = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.0.stars=4")
+        let stars = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.0.stars=4")
         XCTAssertEqual(stars.status, .success, stars.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).0"]?["stars"], .int(4))
         XCTAssertNil(try records(cache)[second]?["meta"], "a field left out is not written")
-        let meta = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.1.meta={"a":1}"#)
+        let meta = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", #"reviews.1.meta={"a":1}"#)
         XCTAssertEqual(meta.status, .success, meta.stderr)
         XCTAssertEqual(try records(cache)[second]?["meta"], .object(["a": .int(1)]))
         // Into a field the cache lacks: a miss, as read's (status 1).
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.meta') WHERE key = '\(second)'")
-        let inside = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.1.meta.a=2")
+        let inside = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.1.meta.a=2")
         XCTAssertEqual(inside.status, .notFound)
         XCTAssertEqual(inside.stderr, "gqlcache: --set reviews.1.meta.a: reviews.1.meta is not in the cache; set it whole (--set reviews.1.meta=…); nothing written\n")
 
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.stars') WHERE key = '\(second)'")
-        let nonNull = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", "reviews.0.stars=2")
+        let nonNull = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.0.stars=2")
         XCTAssertEqual(nonNull.status, .notFound)
         XCTAssertEqual(nonNull.stderr, "gqlcache: cannot update query R: cache miss at reviews.1.stars: record '\(second)' has no field 'stars'\n")
     }
@@ -687,10 +686,10 @@ final class UpdateCommandTests: CommandTestCase {
         let untyped = gqlcache("update", cache, "--text", query, "--set", "reviews.0.meta=42")
         XCTAssertEqual(untyped.status, .success, untyped.stderr)
         XCTAssertEqual(try records(cache)[first]?["meta"], .int(42))
-        let typed = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.0.meta=[1,2]"#)
+        let typed = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", #"reviews.0.meta=[1,2]"#)
         XCTAssertEqual(typed.status, .success, typed.stderr)
         XCTAssertEqual(try records(cache)[first]?["meta"], .list([.int(1), .int(2)]))
-        let wrong = gqlcache("update", cache, "--text", query, "--schema", starwarsSchema, "--set", #"reviews.0.stars=[1]"#)
+        let wrong = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", #"reviews.0.stars=[1]"#)
         XCTAssertEqual(wrong.stderr, "gqlcache: --set: cannot write reviews.0.stars: expected Int, found [1]; nothing written\n")
     }
 

@@ -3,14 +3,13 @@ import Foundation
 import XCTest
 
 final class WriteCommandTests: CommandTestCase {
-    var starwarsSchema: String { repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path }
     var demo: String { RoundTripTests.corpus.appendingPathComponent("starwars-demo.graphql").path }
     var demoResponse: String { RoundTripTests.corpus.appendingPathComponent("starwars-demo-response.json").path }
     let demoVariables = #"{"episode":"NEWHOPE","filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":-2}},"unit":"FOOT"}"#
 
     func testWritingTheDemoResponseGivesTheRecordsApolloWrote() throws {
         let cache = path("new.sqlite")
-        let result = gqlcache("write", cache, "--create", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+        let result = gqlcache("write", cache, "--create", "--document", demo, "--schema", starWarsSchema, "--variables", demoVariables,
                               "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines.last, "8 records added (39 fields)")
@@ -45,7 +44,7 @@ final class WriteCommandTests: CommandTestCase {
         // With a schema, an object field's type gives the __typename the data leaves out.
         let withSchema = path("schema.sqlite")
         try #"{"data":{"human":{"name":"Luke"}}}"#.write(toFile: path("human.json"), atomically: true, encoding: .utf8)
-        let typed = gqlcache("write", withSchema, "--create", "--schema", starwarsSchema, "--text", #"{ human(id: "1000") { name } }"#,
+        let typed = gqlcache("write", withSchema, "--create", "--schema", starWarsSchema, "--text", #"{ human(id: "1000") { name } }"#,
                              "--response", path("human.json"))
         XCTAssertEqual(typed.status, .success, typed.stderr)
         XCTAssertEqual(try records(withSchema)[#"QUERY_ROOT.human(id:1000)"#]?["__typename"], .string("Human"))
@@ -55,7 +54,7 @@ final class WriteCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try records(cache)
         try #"{"data":{"hero":{"name":"R2-D2","primaryFunction":"Astromech"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
-        let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { name ... on Droid { primaryFunction } } }",
+        let result = gqlcache("write", cache, "--schema", starWarsSchema, "--text", "{ hero { name ... on Droid { primaryFunction } } }",
                               "--response", path("hero.json"))
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(result.stderr, "gqlcache: \(path("hero.json")): cannot write hero.__typename: the data has no '__typename', which says "
@@ -63,12 +62,12 @@ final class WriteCommandTests: CommandTestCase {
             + "e.g. \"__typename\": \"Droid\"; nothing written\n")
         XCTAssertEqual(try records(cache), before)
         // A named fragment needs it as much; an alias of __typename gives it.
-        let spread = gqlcache("write", cache, "--schema", starwarsSchema, "--text",
+        let spread = gqlcache("write", cache, "--schema", starWarsSchema, "--text",
                               "query H { hero { name ...D } } fragment D on Droid { primaryFunction }", "--response", path("hero.json"))
         XCTAssertEqual(spread.status, .usage)
         XCTAssertTrue(spread.stderr.contains("which says whether the fragment on Droid applies"), spread.stderr)
         try #"{"data":{"hero":{"kind":"Droid","name":"R2-D2","primaryFunction":"Astromech"}}}"#.write(toFile: path("aliased.json"), atomically: true, encoding: .utf8)
-        let aliased = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { kind: __typename name ... on Droid { primaryFunction } } }",
+        let aliased = gqlcache("write", cache, "--schema", starWarsSchema, "--text", "{ hero { kind: __typename name ... on Droid { primaryFunction } } }",
                                "--response", path("aliased.json"), "--dry-run")
         XCTAssertEqual(aliased.status, .success, aliased.stderr)
         XCTAssertTrue(aliased.stdout.contains(#"primaryFunction: "Astromech""#), aliased.stdout)
@@ -84,13 +83,13 @@ final class WriteCommandTests: CommandTestCase {
         try #"{"name":"Artoo","height":1}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
         let fragments = "fragment H on Human { name height } fragment C on Character { name }"
         for key in ["New:1", "Untyped:1"] {
-            let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "H", "--key", key, "--response", path("f.json"))
+            let result = gqlcache("write", cache, "--schema", starWarsSchema, "--text", fragments, "--fragment", "H", "--key", key, "--response", path("f.json"))
             XCTAssertEqual(result.status, .success, result.stderr)
             XCTAssertEqual(try records(cache)[key]?["__typename"], .string("Human"), key)
         }
         try #"{"name":"Artoo"}"#.write(toFile: path("c.json"), atomically: true, encoding: .utf8)
         let before = try bytes(cache)
-        let interface = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
+        let interface = gqlcache("write", cache, "--schema", starWarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
         XCTAssertEqual(interface.status, .usage)
         XCTAssertTrue(interface.stderr.contains("cannot write __typename: the data has no '__typename'"), interface.stderr)
         // Without a schema, H could be an interface.
@@ -98,7 +97,7 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(noSchema.status, .usage)
         XCTAssertEqual(try bytes(cache), before)
         try #"{"__typename":"Droid","name":"Artoo"}"#.write(toFile: path("c.json"), atomically: true, encoding: .utf8)
-        let given = gqlcache("write", cache, "--schema", starwarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
+        let given = gqlcache("write", cache, "--schema", starWarsSchema, "--text", fragments, "--fragment", "C", "--key", "New:2", "--response", path("c.json"))
         XCTAssertEqual(given.status, .success, given.stderr)
         XCTAssertEqual(try records(cache)["New:2"], ["__typename": .string("Droid"), "name": .string("Artoo")])
     }
@@ -108,7 +107,7 @@ final class WriteCommandTests: CommandTestCase {
     func testAFragmentWrittenAtARecordOfAnotherTypeLeavesItsTypename() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         try #"{"primaryFunction":"Pilot"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
-        let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "fragment D on Droid { primaryFunction }",
+        let result = gqlcache("write", cache, "--schema", starWarsSchema, "--text", "fragment D on Droid { primaryFunction }",
                               "--fragment", "D", "--key", "Human:1000", "--response", path("f.json"))
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
@@ -130,7 +129,7 @@ final class WriteCommandTests: CommandTestCase {
             changing.stderr,
             "gqlcache: warning: the data would change the __typename of Droid:2001 from \"Droid\" to \"Human\"; Apollo writes it all the same, so check the key\n")
         try #"{"__typename":"Droid","name":"X"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
-        let keeping = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "fragment F on Character { __typename name }",
+        let keeping = gqlcache("write", cache, "--schema", starWarsSchema, "--text", "fragment F on Character { __typename name }",
                                "--fragment", "F", "--key", "Droid:2001", "--response", path("f.json"))
         XCTAssertEqual(keeping.status, .success, keeping.stderr)
         XCTAssertEqual(keeping.stderr, "")
@@ -275,7 +274,7 @@ final class WriteCommandTests: CommandTestCase {
     /// and makes no file.
     func testADryRunIntoACacheToBeCreatedMakesNoFile() throws {
         let cache = path("new.sqlite")
-        let result = gqlcache("write", cache, "--create", "--dry-run", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+        let result = gqlcache("write", cache, "--create", "--dry-run", "--document", demo, "--schema", starWarsSchema, "--variables", demoVariables,
                               "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines.last, "8 records added (39 fields); dry run, nothing written")
@@ -392,7 +391,7 @@ final class WriteCommandTests: CommandTestCase {
             ("Character=id,friends", "Character's field 'friends' is a list ([Character]); a key field holds one value"),
             ("Query=hero", "Query's field 'hero' is an object (Character); a key field holds one value"),
         ] {
-            let refused = gqlcache("write", cache, "--schema", starwarsSchema, "--text", text, "--response", response, "--key-field", keyField)
+            let refused = gqlcache("write", cache, "--schema", starWarsSchema, "--text", text, "--response", response, "--key-field", keyField)
             XCTAssertEqual(refused.status, .usage, refused.stderr)
             XCTAssertEqual(refused.stderr, "gqlcache: --key-field \(keyField): \(problem)\n")
         }
@@ -481,7 +480,7 @@ final class WriteCommandTests: CommandTestCase {
              #"cannot write hero.__typename: "Wookiee" does not fit: the schema has no object type 'Wookiee'"#),
         ] {
             try Data(data.utf8).write(to: URL(fileURLWithPath: response))
-            let result = gqlcache("write", cache, "--text", query, "--response", response, "--schema", starwarsSchema, "--key-field", "*=id")
+            let result = gqlcache("write", cache, "--text", query, "--response", response, "--schema", starWarsSchema, "--key-field", "*=id")
             XCTAssertEqual(result.status, .usage)
             XCTAssertEqual(result.stderr, "gqlcache: \(response): \(problem); nothing written\n")
         }
@@ -504,13 +503,13 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(plain.stderr, refused)
         // hero is a Character, an interface: the schema cannot say which type.
         let abstract = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name } }", "--response", response,
-                                "--schema", starwarsSchema)
+                                "--schema", starWarsSchema)
         XCTAssertEqual(abstract.status, .usage)
         XCTAssertEqual(abstract.stderr, refused)
         XCTAssertEqual(try bytes(cache), before)
         try Data(#"{"data":{"human":{"id":"1003","name":"Leia"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
         let typed = gqlcache("write", cache, "--text", #"{ human(id: "1003") { id name } }"#, "--response", response,
-                             "--schema", starwarsSchema, "--key-field", "Human=id")
+                             "--schema", starWarsSchema, "--key-field", "Human=id")
         XCTAssertEqual(typed.status, .success, typed.stderr)
         XCTAssertEqual(try records(cache)["Human:1003"]?["__typename"], .string("Human"))
     }
@@ -564,7 +563,7 @@ final class WriteCommandTests: CommandTestCase {
     func testWritingAgainChangesNothingAndSaysSo() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
-        let result = gqlcache("write", cache, "Demo", "--document", demo, "--schema", starwarsSchema, "--variables", demoVariables,
+        let result = gqlcache("write", cache, "Demo", "--document", demo, "--schema", starWarsSchema, "--variables", demoVariables,
                               "--response", demoResponse, "--key-field", "Human=id", "--key-field", "Droid=id")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stdout, "nothing to write: the cache already holds this data\n")
@@ -599,7 +598,7 @@ final class WriteCommandTests: CommandTestCase {
         let before = try bytes(cache)
         let response = path("r.json")
         try #"{"hero":{"__typename":"Droid","id":"2001","name":null}}"#.write(toFile: response, atomically: true, encoding: .utf8)
-        let typeError = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id name } }", "--schema", starwarsSchema, "--response", response)
+        let typeError = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id name } }", "--schema", starWarsSchema, "--response", response)
         XCTAssertEqual(typeError.status, .usage)
         XCTAssertEqual(typeError.stderr, "gqlcache: \(response): cannot write hero.name: null in a non-null field of type String!; nothing written\n")
         let missing = gqlcache("write", cache, "--text", "{ hero(episode: JEDI) { __typename id mass } }", "--response", response)
@@ -631,7 +630,7 @@ final class WriteCommandTests: CommandTestCase {
         let result = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=id", "--dry-run")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); their fields were not written; if Character is an interface or union, give --schema to write as Apollo does\n")
-        let schema = repositoryRoot.appendingPathComponent("Tests/CacheQueryTests/starwars.graphqls").path
+        let schema = starWarsSchema
         let withSchema = gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Droid=id", "--schema", schema, "--dry-run")
         XCTAssertEqual(withSchema.stderr, "")
         XCTAssertTrue(withSchema.stdout.contains(#"name: "R2-D2" → "R2""#), withSchema.stdout)
@@ -651,7 +650,7 @@ final class WriteCommandTests: CommandTestCase {
         let cache = path("interface.sqlite")
         try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
         let arguments = ["write", cache, "--create", "--text", "{ hero { id name } }", "--response", path("hero.json"), "--key-field", "Character=id"]
-        let typed = gqlcache(arguments: arguments + ["--schema", starwarsSchema])
+        let typed = gqlcache(arguments: arguments + ["--schema", starWarsSchema])
         XCTAssertEqual(typed.status, .success, typed.stderr)
         XCTAssertEqual(typed.stderr, "")
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero"], .reference("Droid:2001"))
@@ -678,7 +677,7 @@ final class WriteCommandTests: CommandTestCase {
             ("Droid=nope", "--key-field Droid=nope: Droid has no field 'nope' in the schema"),
             ("Chracter=id", "--key-field Chracter=id: the schema has no type 'Chracter' (did you mean Character?)"),
         ] {
-            let result = gqlcache("write", cache, "--schema", starwarsSchema, "--text", "{ hero { id name } }", "--response", path("hero.json"),
+            let result = gqlcache("write", cache, "--schema", starWarsSchema, "--text", "{ hero { id name } }", "--response", path("hero.json"),
                                   "--key-field", keyField)
             XCTAssertEqual(result.status, .usage, keyField)
             XCTAssertEqual(result.stderr, "gqlcache: \(message)\n")
