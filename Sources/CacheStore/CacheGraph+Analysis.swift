@@ -1,4 +1,5 @@
 import Foundation
+
 /// Questions about the whole graph: keys that differ only by case, and
 /// what a cascading removal takes.
 extension CacheGraph {
