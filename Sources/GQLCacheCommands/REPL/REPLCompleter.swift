@@ -177,7 +177,7 @@ public final class REPLCompleter {
         if let slash = word.lastIndex(of: "/") {
             path = String(word[...slash])
             guard let relative = REPLSession.relativePath(path), relative.rest.isEmpty else { return [] }
-            from = session.trail.prefix(max(1, session.trail.count - relative.ups)).last ?? .queryRoot
+            from = session.trail(back: relative.ups).last ?? .queryRoot
         }
         guard let store = try? session.completionStore(),
             let record = try? store.read({ tx in try tx.record(for: from) })

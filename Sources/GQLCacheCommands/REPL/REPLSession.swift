@@ -603,7 +603,7 @@ public final class REPLSession {
         var base = trail
         var rest = Substring(target)
         if !keyFollows, let relative = Self.relativePath(target) {
-            base = Array(trail.prefix(max(1, trail.count - relative.ups)))
+            base = trail(back: relative.ups)
             rest = relative.rest
             if rest.isEmpty {
                 move(to: base)
@@ -672,6 +672,9 @@ public final class REPLSession {
         return CommandFailure(.notFound, message)
     }
 
+    /// The trail `ups` records back, as `../..` goes: never past QUERY_ROOT.
+    func trail(back ups: Int) -> [CacheKey] { Array(trail.prefix(max(1, trail.count - ups))) }
+
     /// A path that begins with `.` or `..`, as a shell reads one: how many
     /// records back (`../..` is two), and what follows from there
     /// (`friends.1` in `../friends.1`; empty for `..`). Nil when TARGET
@@ -706,7 +709,7 @@ public final class REPLSession {
         var from = current, field = target, isRelative = false
         if let relative = Self.relativePath(target) {
             isRelative = true
-            from = trail.prefix(max(1, trail.count - relative.ups)).last ?? .queryRoot
+            from = trail(back: relative.ups).last ?? .queryRoot
             if relative.rest.isEmpty { return .success(from) }
             field = String(relative.rest)
         }

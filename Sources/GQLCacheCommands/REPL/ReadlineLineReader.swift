@@ -198,14 +198,22 @@ extension ReadlineCompletion {
         }
         for (index, item) in all.enumerated() { array[index] = strdup(item) }
         array[all.count] = nil
-        let widest = shown.map { ($0.map { fileNames ? String($0.split(separator: "/", omittingEmptySubsequences: false).last!) : $0 } ?? "").displayWidth }.max() ?? 0
+        // Measured as listed: a file name by its last part.
+        let widest = shown.map { Self.listedPart($0 ?? "", fileNames: fileNames).displayWidth }.max() ?? 0
         gqlcache_display_match_list(array, count, Int32(max(Int(width), widest)))
     }
 
     /// `path` with its part after the last `/` as a line shows it.
     static func lastPartShown(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path.shownOnLine }
-        return String(path[...slash]) + String(path[path.index(after: slash)...]).shownOnLine
+        let part = listedPart(path, fileNames: true)
+        return String(path.dropLast(part.count)) + String(part).shownOnLine
+    }
+
+    /// What readline lists of a match: a file name's part after its last
+    /// `/`, anything else whole.
+    static func listedPart(_ match: String, fileNames: Bool) -> String {
+        guard fileNames, let slash = match.lastIndex(of: "/") else { return match }
+        return String(match[match.index(after: slash)...])
     }
 }
 
