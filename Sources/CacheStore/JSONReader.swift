@@ -202,19 +202,19 @@ struct JSONReader {
     }
 
     private mutating func parseValue(depth: Int) throws -> FieldValue {
-        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
         skipWhitespace()
         guard let byte = peek() else { throw error("unexpected end of JSON") }
         switch byte {
         case UInt8(ascii: "{"):
-            // Its target is one level deeper: where that is too deep, the general path says so.
-            if depth + 1 < JSONReader.maximumDepth, let reference = try parseCompactReference() { return reference }
+            try checkDepth(depth)
+            if let reference = try parseCompactReference() { return reference }
             let members = try parseObjectMembers(depth: depth)
             if members.count == 1, case .string(let target)? = members["$reference"] {
                 return .reference(CacheKey(target))
             }
             return .object(members)
         case UInt8(ascii: "["):
+            try checkDepth(depth)
             index += 1
             var elements: [FieldValue] = []
             skipWhitespace()
@@ -313,14 +313,20 @@ struct JSONReader {
         return .reference(CacheKey(target))
     }
 
+    /// Only objects and arrays count as levels, as in SQLite's json_valid:
+    /// a record of 2000 nested containers is well formed, one of 2001 is not.
+    private func checkDepth(_ depth: Int) throws {
+        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
+    }
+
     /// Steps over one value, rejecting exactly what ``parseValue(depth:)``
     /// rejects, without building it.
     mutating func skipValue(depth: Int) throws {
-        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
         skipWhitespace()
         guard let byte = peek() else { throw error("unexpected end of JSON") }
         switch byte {
         case UInt8(ascii: "{"):
+            try checkDepth(depth)
             index += 1
             skipWhitespace()
             if peek() == UInt8(ascii: "}") { index += 1; return }
@@ -337,6 +343,7 @@ struct JSONReader {
                 guard next == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}' in object") }
             }
         case UInt8(ascii: "["):
+            try checkDepth(depth)
             index += 1
             skipWhitespace()
             if peek() == UInt8(ascii: "]") { index += 1; return }

@@ -126,17 +126,23 @@ final class DamagedRecordTests: XCTestCase {
     /// large for a Double, and nesting up to SQLite's 2000 levels.
     func testTheDecoderTheCensusAndSQLitesJSONCheckAgreeAtSQLitesJSONLimits() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
-        func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        func nested(_ depth: Int, holding value: String = "") -> String {
+            String(repeating: "[", count: depth) + value + String(repeating: "]", count: depth)
+        }
         try store.write { tx in
             try tx.unsafeWriteRawRecord(key: "Odd:infinite", text: #"{"n":1e999}"#)
             try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + nested(1999) + "}")
             try tx.unsafeWriteRawRecord(key: "Odd:too-deep", text: #"{"a":"# + nested(2000) + "}")
+            // Only containers count, as in SQLite: a value inside the deepest is no level of its own.
+            try tx.unsafeWriteRawRecord(key: "Odd:deep-value", text: #"{"a":"# + nested(1999, holding: "1") + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:deep-reference", text: #"{"a":"# + nested(1998, holding: #"{"$reference":"X"}"#) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:too-deep-reference", text: #"{"a":"# + nested(1999, holding: #"{"$reference":"X"}"#) + "}")
         }
-        let keys: [CacheKey] = ["Odd:infinite", "Odd:deep", "Odd:too-deep"]
+        let keys: [CacheKey] = ["Odd:infinite", "Odd:deep", "Odd:too-deep", "Odd:deep-value", "Odd:deep-reference", "Odd:too-deep-reference"]
         let failing = try store.read { tx in
             try tx.records(for: keys).filter { (try? $0.value.get()) == nil }.keys.sorted()
         }
-        XCTAssertEqual(failing, ["Odd:too-deep"], "only the row past SQLite's nesting limit is damaged")
+        XCTAssertEqual(failing, ["Odd:too-deep", "Odd:too-deep-reference"], "only the rows past SQLite's nesting limit are damaged")
         XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, failing)
         var notWellFormed: [CacheKey] = []
         try store.read { tx in
