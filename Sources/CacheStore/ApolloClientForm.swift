@@ -34,7 +34,8 @@
 ///   Client reads it as a reference, and Apollo iOS has no place for the
 ///   rest), and one with a string `$reference` beside other members (Apollo
 ///   iOS would read it as a reference, as export says), or alone (a value
-///   in Apollo Client's form, which Apollo iOS would read as a reference).
+///   in Apollo Client's form, which Apollo iOS would read as a reference),
+///   and a reference to `__META` (export would refuse it).
 ///   The `__META` member (`extraRootIds`, what `cache.retain` kept) is
 ///   skipped: Apollo iOS has no such notion.
 public enum ApolloClientForm {
@@ -156,7 +157,15 @@ public enum ApolloClientForm {
         case .list(let elements):
             return .list(try elements.map { try imported($0, id: id, field: field) })
         case .object(let members):
-            if let target = isApolloClientReference(members) { return .reference(cacheKey(forEntityID: target)) }
+            if let target = isApolloClientReference(members) {
+                // Export would refuse it: back in this form it would name the metadata member.
+                guard !target.utf8.elementsEqual(metadataMember.utf8) else {
+                    throw CacheStoreError.cannotConvert(
+                        message: "entity '\(id)', field '\(field)': a reference to '\(metadataMember)', the member Apollo Client keeps its metadata in, "
+                            + "which names no entity")
+                }
+                return .reference(cacheKey(forEntityID: target))
+            }
             if case .string(let target)? = members["__ref"] {
                 throw CacheStoreError.cannotConvert(
                     message: "entity '\(id)', field '\(field)': an object with a string \"__ref\" beside other members, which Apollo Client "

@@ -113,6 +113,14 @@ final class ExchangeFormTests: XCTestCase {
                 + "reads as a reference to 'B:1'; Apollo iOS has no place for its other members"))
     }
 
+    /// Export refuses a reference to `__META` (it would name the metadata
+    /// member), so import refuses one too: every cache import makes exports.
+    func testImportRefusesAReferenceToTheMetadataMember() throws {
+        XCTAssertThrowsCacheError(
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"X":{"a":[{"__ref":"__META"}]}}"#).entities),
+            .cannotConvert(message: "entity 'X', field 'a': a reference to '__META', the member Apollo Client keeps its metadata in, which names no entity"))
+    }
+
     /// What export refuses to write (a `$reference` beside other members),
     /// import refuses to read, so every cache import makes can be exported;
     /// a lone `{"$reference": …}` is a value in Apollo Client's form, which
