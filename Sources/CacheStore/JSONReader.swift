@@ -235,8 +235,25 @@ struct JSONReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return try parseNumber()
         default:
-            throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+            throw error("unexpected character \(characterHere())")
         }
+    }
+
+    /// The character at the reader, for a message: itself when printable
+    /// ASCII, else its code point (a byte-order mark named as one), so that
+    /// a byte of a longer UTF-8 sequence is never shown as a Latin-1 letter.
+    private func characterHere() -> String {
+        guard let byte = peek() else { return "at the end" }
+        if (0x21...0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
+        var decoder = UTF8()
+        var bytes = self.bytes[index...].makeIterator()
+        func hex(_ value: UInt32, digits: Int) -> String {
+            let text = String(value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        guard case .scalarValue(let scalar) = decoder.decode(&bytes) else { return "byte 0x\(hex(UInt32(byte), digits: 2)) (not UTF-8)" }
+        let name = "U+" + hex(scalar.value, digits: 4)
+        return scalar == "\u{FEFF}" ? "\(name) (a byte-order mark)" : name
     }
 
     private mutating func parseObjectMembers(depth: Int = 0, only: MemberFilter? = nil) throws -> [String: FieldValue] {

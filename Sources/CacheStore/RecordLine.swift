@@ -109,7 +109,7 @@ public enum RecordLine {
         let shape = #"a line is {"key": "…", "record": {…}}"#
         guard case .object(let members) = value else { throw CacheStoreError.cannotConvert(message: #"expected {"key": "…", "record": {…}}"#) }
         if let other = members.keys.sorted().first(where: { $0 != "key" && $0 != "record" }) {
-            throw CacheStoreError.cannotConvert(message: "the line has a member \(JSONWriter.quoted(other, asStored: false)) beside \"key\" and \"record\"; \(shape)")
+            throw CacheStoreError.cannotConvert(message: "the line has a member \(JSONWriter.quoted(other, asStored: false)), which is neither \"key\" nor \"record\"; \(shape)")
         }
         guard let keyValue = members["key"] else { throw CacheStoreError.cannotConvert(message: "the line has no \"key\"; \(shape)") }
         guard case .string(let key) = keyValue else {

@@ -207,7 +207,7 @@ final class ExportImportCommandTests: CommandTestCase {
         for (text, message) in [
             (#"{"key":"A:1","record":[1]}"#, #"the "record" of 'A:1' is not a JSON object"#),
             (#"{"key":5,"record":{}}"#, #"the line's "key" is not a string; a line is {"key": "…", "record": {…}}"#),
-            (#"{"key":"A:1","record":{"x":1},"extra":1}"#, #"the line has a member "extra" beside "key" and "record"; a line is"#),
+            (#"{"key":"A:1","record":{"x":1},"extra":1}"#, #"the line has a member "extra", which is neither "key" nor "record"; a line is"#),
             (#"{"key":"A:1"}"#, #"the line of 'A:1' has no "record"; a line is"#),
         ] {
             let input = path("bad.jsonl")
@@ -222,6 +222,31 @@ final class ExportImportCommandTests: CommandTestCase {
         let imported = gqlcache("import", target, marked, "--create")
         XCTAssertEqual(imported.status, .success, imported.stderr)
         XCTAssertEqual(try records(target), ["A:1": ["n": .int(1)]])
+    }
+
+    /// A syntax error names what is wrong in terms of the input: a character
+    /// beyond ASCII by its code point (a second byte-order mark as one), the
+    /// column after a carriage return inside the line counted from the
+    /// line's start (and the carriage return named), and a record over
+    /// several lines by the line ending inside it.
+    func testSyntaxErrorsInJSONLinesNameTheCharacterTheColumnAndTheLikelyCause() throws {
+        let target = path("new.sqlite")
+        let line = #"{"key":"A:1","record":{"x":1}}"#
+        for (bytes, message) in [
+            ([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(line.utf8), "1:1: not JSON: unexpected character U+FEFF (a byte-order mark); nothing imported"),
+            (Array(#"{"key":"A:1","record":{"x":é}}"#.utf8), "1:28: not JSON: unexpected character U+00E9; nothing imported"),
+            (Array(line.utf8) + [0x0D] + Array("junk".utf8),
+             "1:32: not JSON: unexpected text after the value (the line holds a carriage return: lines end in a line feed, or CR LF); nothing imported"),
+            (Array(#"{"key":"A:1","#.utf8) + [0x0A] + Array(#""record":{}}"#.utf8),
+             "1:14: not JSON: expected a member name in quotes (a JSON Lines export has one record per line); nothing imported"),
+        ] {
+            let input = path("bad.jsonl")
+            try Data(bytes + [0x0A]).write(to: URL(fileURLWithPath: input))
+            let result = gqlcache("import", target, input, "--create", "--input-format", "jsonl")
+            XCTAssertEqual(result.status, .usage)
+            XCTAssertEqual(result.stderr, "gqlcache: \(input):\(message)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        }
     }
 
     func testDamagedRecordsAreLeftOutAndReported() throws {
@@ -385,7 +410,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let before = try bytes(cache)
         let result = gqlcache("import", cache, "-", input: #"{"key":"X:1"}"#)
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, #"gqlcache: standard input:1: the line of 'X:1' has no "record"; a line is {"key": "…", "record": {…}} (a JSON Lines export has one record per line); nothing imported"# + "\n")
+        XCTAssertEqual(result.stderr, #"gqlcache: standard input:1: the line of 'X:1' has no "record"; a line is {"key": "…", "record": {…}}; nothing imported"# + "\n")
         XCTAssertEqual(try bytes(cache), before)
     }
 
@@ -395,7 +420,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let input = #"{"key":"A:1","record":{}}"# + "\n\n" + #"{"key":"B:1","record":[]}"#
         let result = gqlcache("import", cache, "-", input: input)
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: standard input:3: the \"record\" of 'B:1' is not a JSON object (a JSON Lines export has one record per line); nothing imported\n")
+        XCTAssertEqual(result.stderr, "gqlcache: standard input:3: the \"record\" of 'B:1' is not a JSON object; nothing imported\n")
         XCTAssertEqual(try bytes(cache), before)
 
         let new = path("new.sqlite")
@@ -547,6 +572,21 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["viewer"], .reference("User:2"))
     }
 
+    /// Apollo Client's JSON.parse keeps only the last of an entity given
+    /// twice; import merges them in order, as two lines for one key, and
+    /// says so rather than merging in silence.
+    func testAnEntityGivenTwiceIsMergedInOrderWithAWarning() throws {
+        let target = path("new.sqlite")
+        let input = "{\n\"X\":{\"a\":1},\n\"Y\":{\"c\":1},\n\"X\":{\"b\":1},\n\"Y\":{\"c\":2},\n\"Y\":{\"d\":2}\n}\n"
+        let result = gqlcache(arguments: ["import", target, "-", "--create"], input: input)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: standard input: the entity \"X\" is given twice (and 1 more ID); its members are merged "
+            + "in order, where Apollo Client's JSON.parse would keep only the last\n")
+        XCTAssertEqual(try records(target), ["X": ["a": .int(1), "b": .int(1)], "Y": ["c": .int(2), "d": .int(2)]])
+        let once = gqlcache(arguments: ["import", path("other.sqlite"), "-", "--create"], input: #"{"X":{"a":1},"Y":{"a":1}}"#)
+        XCTAssertEqual(once.stderr, "")
+    }
+
     func testImportRefusesANumberTooLargeForADouble() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: cache))
@@ -579,7 +619,7 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .usage)
         XCTAssertEqual(
             result.stderr,
-            #"gqlcache: standard input:1:33: not JSON: lone surrogate \ud800 (half of a pair) (a JSON Lines export has one record per line); nothing imported"#
+            #"gqlcache: standard input:1:33: not JSON: lone surrogate \ud800 (half of a pair); nothing imported"#
                 + "\n")
         let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"a":"\udc01"}}"#)
         XCTAssertEqual(

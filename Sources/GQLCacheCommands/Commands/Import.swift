@@ -125,6 +125,7 @@ extension GQLCache {
                 }
             }
             if let warning = reader.repeatedMemberWarning { context.warn(warning) }
+            if let warning = reader.repeatedEntityWarning { context.warn(warning) }
             report.render(format: output.format, path: file.path, context: context)
         }
     }

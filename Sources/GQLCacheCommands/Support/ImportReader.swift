@@ -39,6 +39,20 @@ final class ImportReader {
             + "as a record stored so is read\(more)"
     }
 
+    /// The first entity ID an Apollo Client object gives twice (byte for
+    /// byte), and how many IDs it gives more than once.
+    private var repeatedEntity: (id: String, count: Int)?
+
+    /// The warning for entity IDs given twice: their members are merged in
+    /// order, as two lines for one key are, where Apollo Client's
+    /// `JSON.parse` keeps only the last object.
+    var repeatedEntityWarning: String? {
+        guard let (id, count) = repeatedEntity else { return nil }
+        let more = count > 1 ? " (and \(plural(count - 1, "more ID")))" : ""
+        return "\(name): the entity \(JSONWriter.quoted(id, asStored: false)) is given twice\(more); its members are merged in order, "
+            + "where Apollo Client's JSON.parse would keep only the last"
+    }
+
     private func noteRepeat(_ repeated: RepeatedMember, at place: String) {
         repeatCount += 1
         if firstRepeat == nil { firstRepeat = (place, repeated.name) }
@@ -108,18 +122,16 @@ final class ImportReader {
                 let repeated: RepeatedMember?
                 (record, repeated) = try RecordLine.recordNotingRepeats(fromLine: line.text)
                 if let repeated {
-                    noteRepeat(repeated, at: "\(name):\(line.number):\(SourcePlace(utf8Offset: repeated.offset, in: line.text).column)")
+                    noteRepeat(repeated, at: "\(name):\(line.number):\(Self.column(of: repeated.offset, in: line.text))")
                 }
             } catch CacheStoreError.invalidJSON(let offset, let message) {
-                let column = SourcePlace(utf8Offset: offset, in: line.text).column
                 throw CommandFailure(
-                    .usage, "\(name):\(line.number):\(column): not JSON: \(message) (a JSON Lines export has one record per line); nothing imported")
+                    .usage, "\(name):\(line.number):\(Self.column(of: offset, in: line.text)): not JSON: \(message)\(Self.hint(at: offset, in: line.text)); nothing imported")
             } catch let error as CacheStoreError {
                 if case .repeatedMember(let offset, _) = error {
-                    let column = SourcePlace(utf8Offset: offset, in: line.text).column
-                    throw CommandFailure(.usage, "\(name):\(line.number):\(column): \(error); nothing imported")
+                    throw CommandFailure(.usage, "\(name):\(line.number):\(Self.column(of: offset, in: line.text)): \(error); nothing imported")
                 }
-                throw CommandFailure(.usage, "\(name):\(line.number): \(error) (a JSON Lines export has one record per line); nothing imported")
+                throw CommandFailure(.usage, "\(name):\(line.number): \(error); nothing imported")
             }
             if record.key.rawValue.isEmpty {
                 throw CommandFailure(.usage, "\(name):\(line.number): the key is empty, which no Apollo cache key is; nothing imported")
@@ -133,6 +145,25 @@ final class ImportReader {
             batch.append(record)
         }
         return batch.isEmpty ? nil : batch
+    }
+
+    /// The column of a UTF-8 offset in one line of JSON Lines input. A
+    /// carriage return inside the line is whitespace to JSON, not the
+    /// start of a line (as ``SourcePlace`` takes it for a document).
+    static func column(of offset: Int, in line: String) -> Int {
+        String(decoding: line.utf8.prefix(offset), as: UTF8.self).utf16.count + 1
+    }
+
+    /// What most often gives a syntax error in a line of JSON Lines: a
+    /// record written over several lines (the line ends inside its JSON),
+    /// or lines that end in a carriage return alone (old Mac text), read
+    /// as one line.
+    static func hint(at offset: Int, in line: String) -> String {
+        // The line's own line break is gone: a carriage return left is inside it.
+        if line.utf8.contains(0x0D) {
+            return " (the line holds a carriage return: lines end in a line feed, or CR LF)"
+        }
+        return offset >= line.utf8.count ? " (a JSON Lines export has one record per line)" : ""
     }
 
     private func nextExtracted(size: Int) throws -> [Record]? {
@@ -163,6 +194,10 @@ final class ImportReader {
                     throw CommandFailure(
                         .usage,
                         "\(name): a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported")
+                }
+                var seen = Set<[UInt8]>(), repeatedIDs = Set<[UInt8]>()
+                for (id, _) in entities where !seen.insert(Array(id.utf8)).inserted && repeatedIDs.insert(Array(id.utf8)).inserted {
+                    repeatedEntity = (repeatedEntity?.id ?? id, repeatedIDs.count)
                 }
                 extracted = ArraySlice(try ApolloClientForm.records(fromEntities: entities))
             } catch CacheStoreError.invalidJSON(let offset, let message) {
