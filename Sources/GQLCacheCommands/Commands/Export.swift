@@ -19,13 +19,15 @@ extension GQLCache {
             discussion: """
                 jsonl (the default) writes one record per line, in key order: \
                 {"key":"Droid:2001","record":{…}}, the record exactly as the file holds it (references \
-                as {"$reference":"KEY"}), so nothing is lost. apollo-client writes one JSON object, \
+                as {"$reference":"KEY"}), so the export loses nothing (import, which merges as \
+                Apollo does, writes no record with no fields). apollo-client writes one JSON object, \
                 one entity per line, as Apollo Client's extract() gives and restore() takes: \
                 QUERY_ROOT, MUTATION_ROOT and SUBSCRIPTION_ROOT are named ROOT_QUERY, ROOT_MUTATION \
                 and ROOT_SUBSCRIPTION, and references {"__ref":"ID"}; field cache keys, scalars and \
                 custom-scalar objects stay as they are. A cache that holds a key or value this form \
                 cannot tell apart (a record named ROOT_QUERY, a custom scalar {"__ref": …}) is \
-                refused. Records are read one at a time and written through a buffer, so memory does \
+                refused where the record comes (standard output keeps the unfinished object; \
+                --output writes nothing). Records are read one at a time and written through a buffer, so memory does \
                 not grow with the file. --output writes a file that appears whole, or not at all. \
                 Damaged records are reported and left out (exit status 6).
                 """)
