@@ -291,7 +291,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" format' -l 'format' -d 'Output format: text for people; json (one document) or jsonl (one object per line) for scripts.' -rfka 'text json jsonl'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" busy-timeout' -l 'busy-timeout' -d 'Seconds to wait while another process (the app) holds the database lock.' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" color' -l 'color' -d 'Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.' -rfka 'auto always never'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" q quiet' -l 'quiet' -s 'q' -d 'Print only the data asked for and errors: no summaries such as \'removed 3 records\'.'
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" q quiet' -l 'quiet' -s 'q' -d 'Print nothing but errors, and stop at the first match: the status says whether anything matched.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" no-pager' -l 'no-pager' -d 'Do not page long text output through $PAGER (default \'less -FRX\') on a terminal.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache grep" h help' -s 'h' -l 'help' -d 'Show help information.'

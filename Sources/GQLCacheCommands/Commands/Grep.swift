@@ -44,7 +44,7 @@ extension GQLCache {
 
         @OptionGroup var output: OutputOptions
         @OptionGroup var reading: ReadOptions
-        @OptionGroup var display: DisplayOptions
+        @OptionGroup var display: GrepDisplayOptions
         @OptionGroup var pager: PagerOptions
 
         func validate() throws {

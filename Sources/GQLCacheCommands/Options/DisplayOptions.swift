@@ -28,6 +28,26 @@ struct DisplayOptions: ParsableArguments {
     var quiet = false
 }
 
+/// ``DisplayOptions`` for grep, whose `--quiet` is grep's: nothing is
+/// printed, and the status says whether anything matched.
+struct GrepDisplayOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.",
+            valueName: "when"))
+    var color: ColorChoice?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors, and stop at the first match: the status says whether anything matched.")
+    var quiet = false
+
+    var conventions: DisplayOptions {
+        var options = DisplayOptions()
+        options.color = color
+        options.quiet = quiet
+        return options
+    }
+}
+
 /// `--no-pager`, on commands whose text output can run long.
 struct PagerOptions: ParsableArguments {
     @Flag(help: "Do not page long text output through $PAGER (default 'less -FRX') on a terminal.")

@@ -15,7 +15,9 @@ enum Conventions {
     static func options(of command: ParsableCommand) -> ConventionOptions {
         let groups = Mirror(reflecting: command).children.map(\.value)
         return ConventionOptions(
-            display: groups.lazy.compactMap { ($0 as? OptionGroup<DisplayOptions>)?.wrappedValue }.first,
+            display: groups.lazy.compactMap {
+                ($0 as? OptionGroup<DisplayOptions>)?.wrappedValue ?? ($0 as? OptionGroup<GrepDisplayOptions>)?.wrappedValue.conventions
+            }.first,
             pager: groups.lazy.compactMap { ($0 as? OptionGroup<PagerOptions>)?.wrappedValue }.first,
             format: groups.lazy.compactMap { ($0 as? OptionGroup<OutputOptions>)?.wrappedValue.format }.first ?? .text)
     }
