@@ -269,15 +269,15 @@ public class ReadTransaction {
 
     // MARK: Facts about the file
 
-    /// The names of the fields the records hold, without their arguments
-    /// (`height` for `height(unit:FOOT)`), as `grep --field` names them.
-    /// A full scan: for saying that a name no record has is mistyped.
-    /// Damaged records are left out.
+    /// The names `grep --field` takes for the fields the records hold:
+    /// each field cache key, and its name without arguments (`height` for
+    /// `height(unit:FOOT)`). A full scan: for saying that a name no record
+    /// has is mistyped. Damaged records are left out.
     public func fieldNames() throws -> Set<String> {
         let keys = try String.fetchAll(try database(), sql: """
             SELECT DISTINCT member.key FROM records, json_each(CASE WHEN \(Self.isDamagedSQL) = 0 THEN records.record ELSE '{}' END) AS member
             """)
-        return Set(keys.map { String($0.prefix { $0 != "(" }) })
+        return Set(keys.flatMap { [$0, String($0.prefix { $0 != "(" })] })
     }
 
     /// The number of rows in `records`, with a key or not.

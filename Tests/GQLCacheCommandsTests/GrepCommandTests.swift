@@ -62,6 +62,17 @@ final class GrepCommandTests: CommandTestCase {
                       typo.stderr)
         let held = gqlcache("grep", cache, "Vader", "--field", "name", "--field", "height")
         XCTAssertTrue(held.stderr.hasSuffix("no value of 'name', 'height' contains 'Vader' in \(cache)\n"), held.stderr)
+        // A field cache key with its arguments is a field the records hold too.
+        let keyed = gqlcache("grep", cache, "Vader", "--field", "height(unit:FOOT)")
+        XCTAssertTrue(keyed.stderr.hasSuffix("no value of 'height(unit:FOOT)' contains 'Vader' in \(cache)\n"), keyed.stderr)
+    }
+
+    /// grep's --quiet is grep -q's, and its help says so, not the
+    /// "no summaries" every other command's --quiet means.
+    func testGrepsHelpDescribesItsQuietAsGrepQ() throws {
+        let help = gqlcache("grep", "--help").stdout
+        XCTAssertTrue(help.contains("-q, --quiet             Print nothing but errors, and stop at the first"), help)
+        XCTAssertFalse(help.contains("no summaries such as"), help)
     }
 
     /// Apollo reads an object with a string $reference as a reference, and
