@@ -94,8 +94,9 @@ enum FormatDetector {
         let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
         guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
         // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
-        // removals rely on one row per key; both DDL variants keep it.
-        let uniqueIndexes: [String] = indexes.filter { $0["unique"] == 1 }.map { $0["name"] }
+        // removals rely on one row per key; both DDL variants keep it. A
+        // partial index (CREATE UNIQUE INDEX … WHERE) keeps only some.
+        let uniqueIndexes: [String] = indexes.filter { $0["unique"] == 1 && $0["partial"] != 1 }.map { $0["name"] }
         var keyCollations: [String] = []
         for index in uniqueIndexes {
             let keyColumns = try Row.fetchAll(db, sql: "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1", arguments: [index])

@@ -156,7 +156,7 @@ extension CacheStoreError.NotACacheReason {
         case .idNotRowID:
             return "not an Apollo iOS cache: table 'records' does not make '_id' its row id (_id INTEGER PRIMARY KEY, as Apollo's table does)"
         case .keyNotUnique:
-            return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on 'key')"
+            return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on every 'key')"
         case .keyCollation(let collation):
             return "not an Apollo iOS cache: table 'records' compares keys with collation \(collation), under which two different keys "
                 + "(such as 'a' and 'A' for NOCASE) can be one; Apollo's table tells keys apart byte by byte (BINARY), and a write "

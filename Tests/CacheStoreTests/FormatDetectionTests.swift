@@ -204,6 +204,14 @@ final class FormatDetectionTests: XCTestCase {
             INSERT INTO records(key, record) VALUES ('QUERY_ROOT', '{"a":1}'), ('QUERY_ROOT', '{"a":2}');
             """)
         try assertRefused(path, in: directory, expected: .notACacheFile(path: path, reason: .keyNotUnique))
+        // A partial unique index keeps only the keys its WHERE takes unique.
+        let partial = directory.path("partial.sqlite")
+        try SQLiteShell.run(partial, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT, record TEXT);
+            CREATE UNIQUE INDEX u ON records(key) WHERE key <> 'A:1';
+            INSERT INTO records(key, record) VALUES ('A:1', '{"v":1}'), ('A:1', '{"v":2}');
+            """)
+        try assertRefused(partial, in: directory, expected: .notACacheFile(path: partial, reason: .keyNotUnique))
         // A unique index on the key, as the legacy DDL has beside its column constraint, is enough.
         let indexed = directory.path("indexed.sqlite")
         try SQLiteShell.run(indexed, """
