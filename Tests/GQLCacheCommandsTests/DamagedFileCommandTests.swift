@@ -283,3 +283,38 @@ final class DamagedFileCommandTests: CommandTestCase {
         XCTAssertTrue(text.contains("rows with a bad key  1 (a BLOB, or text not UTF-8: Apollo never finds them; 'gqlcache doctor' lists them)\n"), text)
     }
 }
+
+extension DamagedFileCommandTests {
+    /// A damaged page met half-way through a listing ends the command with
+    /// status 5 and the file named, and, as sqlite3 -json ends its array
+    /// after an error, standard output is still one JSON document: what was
+    /// read before the page, closed.
+    func testJSONOutputStoppedByADamagedPageIsStillOneClosedDocument() throws {
+        let (cache, page) = try largerCache(pageOf: "records")
+        let healthy = path("healthy.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: healthy)
+        // A difference diff meets before the damaged page.
+        try sqliteShell(healthy, #"INSERT INTO records(key, record) VALUES ('A:0', '{"__typename":"A"}')"#)
+        let index = try XCTUnwrap(Int(try sqliteShell(
+            cache, "SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_records_1' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 2")))
+        try damage(cache, page: page, offset: 0)
+        try damage(cache, page: index, offset: 0)
+        let fillers = (1...2000).map { "Filler:\($0)" }
+        for arguments in [
+            ["keys", cache, "--format", "json"],
+            ["grep", cache, "Filler", "--field", "__typename", "--format", "json"],
+            ["show", cache, "QUERY_ROOT"] + fillers + ["--format", "json"],
+        ] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, "\(arguments[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(cache), result.stderr)
+            let parsed = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any]
+            XCTAssertNotNil(parsed, "\(arguments[0]): \(result.stdout.suffix(80))")
+        }
+        let diff = gqlcache("diff", healthy, cache, "--format", "json")
+        XCTAssertEqual(diff.status, .io, diff.stderr)
+        let document = try? JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any]
+        XCTAssertNotNil(document?["records"] as? [Any], diff.stdout + diff.stderr)
+        XCTAssertNil(document?["added"], "no counts for a comparison that did not finish")
+    }
+}

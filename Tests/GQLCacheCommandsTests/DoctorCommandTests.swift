@@ -418,27 +418,6 @@ final class DoctorCommandTests: CommandTestCase {
         }
     }
 
-    /// A cache of 2,010 records, the last 2,000 of them filler, and the
-    /// number of a leaf page of its table or of its key index, to damage.
-    func largerCache(pageOf tree: String) throws -> (cache: String, page: Int) {
-        let cache = try copyOfFixture("starwars.sqlite")
-        try sqlite(cache, """
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
-            INSERT INTO records(key, record) SELECT 'Filler:' || x, '{"__typename":"Filler","pad":"' || hex(zeroblob(100)) || '"}' FROM n
-            """)
-        let page = try XCTUnwrap(Int(try sqliteShell(
-            cache, "SELECT pageno FROM dbstat WHERE name = '\(tree)' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 5")))
-        return (cache, page)
-    }
-
-    /// Overwrites 200 bytes of `page` at `offset` with 0x13.
-    func damage(_ cache: String, page: Int, offset: Int) throws {
-        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cache))
-        try handle.seek(toOffset: UInt64((page - 1) * 4096 + offset))
-        handle.write(Data(repeating: 0x13, count: 200))
-        try handle.close()
-    }
-
     /// A damaged page is what doctor is for: it reports what SQLite's check
     /// lists (and that the records could not all be read) with status 7,
     /// and suggests no repair by gqlcache, instead of failing with status 5.

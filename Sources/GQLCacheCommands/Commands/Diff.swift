@@ -48,17 +48,19 @@ extension GQLCache {
             let first = try reading.openForReading(file, context)
             // A store of its own even for the same path: two cursors need two connections.
             let second = try CacheFileArgument.openForReading(other, context, busyTimeout: reading.busyTimeout, shared: false)
-            var listed = 0
             // With --summary the JSON holds the counts alone, as documented.
             let listsRecords = output.format == .json && detail != .summary
             // Opened at the first difference, or at the end: a file that
-            // fails before then leaves no half a document behind.
-            var opened = false
-            func openRecords() {
-                guard listsRecords, !opened else { return }
-                context.stdout.write("{\n  \"records\": [")
-                opened = true
+            // fails before then leaves nothing behind, and one that fails
+            // after it the records compared, in a closed document.
+            var records: StreamedJSONArray?
+            func openRecords() -> StreamedJSONArray {
+                if let records { return records }
+                let opened = StreamedJSONArray(context, opening: "{\n  \"records\": [", indent: "    ")
+                records = opened
+                return opened
             }
+            defer { records?.close(after: "\n}\n") }
             var uncompared: [(path: String, rows: Int)] = []
             let counts = try context.holdingOutput(while: first) { try context.holdingOutput(while: second) { try first.read { a in
                 uncompared.append((file.path, try a.rowsWithoutTextKeyCount()))
@@ -70,13 +72,10 @@ extension GQLCache {
                         case .text:
                             for line in DiffReport.textLines(for: difference, detail: detail, style: context.style) { context.print(line) }
                         case .json:
-                            openRecords()
-                            context.stdout.write((listed == 0 ? "\n    " : ",\n    ")
-                                + DiffReport.json(for: difference, detail: detail).rendered(pretty: false))
+                            openRecords().append(DiffReport.json(for: difference, detail: detail).rendered(pretty: false))
                         case .jsonl:
                             context.print(DiffReport.jsonLine(for: difference, detail: detail).rendered(pretty: false))
                         }
-                        listed += 1
                     }
                 }
             } } }
@@ -86,8 +85,7 @@ extension GQLCache {
                 if detail == .summary { context.print(DiffReport.summary(counts)) } else { context.note(DiffReport.summary(counts)) }
             case .json:
                 if listsRecords {
-                    openRecords()
-                    context.stdout.write(listed == 0 ? "]" : "\n  ]")
+                    openRecords().close(after: "")
                     for (name, value) in DiffReport.countMembers(counts) {
                         context.stdout.write(",\n  \(JSONWriter.quoted(name)): \(value.rendered(pretty: false))")
                     }

@@ -56,21 +56,20 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
             let store = try reading.openForReading(file, context)
-            var listed = 0
             var matchedRecords = 0
             var skippedDamaged = false
             // grep -q: only the status answers, and the first match gives it.
             // This grep's own -q: a REPL started with --quiet still shows the data asked for.
             let silent = display.quiet
             struct FirstMatch: Error {}
-            if output.format == .json && !silent { context.stdout.write("[") }
+            let array = output.format == .json && !silent ? StreamedJSONArray(context) : nil
+            defer { array?.close() }
             func emit(_ line: () -> JSONOutput) {
                 switch output.format {
                 case .text: break
-                case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + line().rendered(pretty: false))
+                case .json: array?.append(line().rendered(pretty: false))
                 case .jsonl: context.print(line().rendered(pretty: false))
                 }
-                listed += 1
             }
             do {
                 try context.holdingOutput(while: store) { try store.read { tx in
@@ -100,7 +99,7 @@ extension GQLCache {
                     }
                 } }
             } catch is FirstMatch {}
-            if output.format == .json && !silent { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            array?.close()
             // grep -q: a script asks whether anything matched, and the status
             // is the answer, as GNU grep -q's is even after an error.
             if silent && matchedRecords > 0 && skippedDamaged { throw CommandFailure(.success, "") }

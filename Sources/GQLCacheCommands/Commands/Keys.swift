@@ -73,18 +73,19 @@ extension GQLCache {
                 return
             }
             var listed = 0
-            if output.format == .json { context.stdout.write("[") }
+            let array = output.format == .json ? StreamedJSONArray(context) : nil
+            defer { array?.close() }
             try context.holdingOutput(while: store) { try store.read { tx in
                 try tx.forEachKey(matching: keyPattern, typenames: typenames, limit: limit) { key in
                     switch output.format {
                     case .text: context.print(key.display)
                     case .jsonl: context.print(JSONWriter.quoted(key.rawValue, asStored: false))
-                    case .json: context.stdout.write((listed == 0 ? "\n  " : ",\n  ") + JSONWriter.quoted(key.rawValue, asStored: false))
+                    case .json: array?.append(JSONWriter.quoted(key.rawValue, asStored: false))
                     }
                     listed += 1
                 }
             } }
-            if output.format == .json { context.stdout.write(listed == 0 ? "]\n" : "\n]\n") }
+            array?.close()
             // --limit 0 lists none of what matched: only a miss is one.
             let matchedUnlisted = try limit == 0 && store.read { tx in try tx.countKeys(matching: keyPattern, typenames: typenames) } > 0
             if listed == 0 && !matchedUnlisted && (keyPattern != nil || !typenames.isEmpty) {

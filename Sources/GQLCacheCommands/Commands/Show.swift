@@ -62,22 +62,17 @@ extension GQLCache {
                 // Written as read, level by level: what --depth reaches on a
                 // large cache is never held whole.
                 let pretty = output.format == .json
-                var written = 0
-                if pretty { context.stdout.write("[") }
+                let array = pretty ? StreamedJSONArray(context) : nil
+                defer { array?.close() }
                 try context.holdingOutput(while: store) { try store.read { tx in
                     try RecordGraph.walk(requested, depth: depth, in: tx) { level, key, entry in
                         if level == 0 { found[key] = entry }
                         let line = jsonEntry(key, level: level, entry).rendered(pretty: pretty, indent: pretty ? 1 : 0)
-                        if pretty {
-                            context.stdout.write((written == 0 ? "\n  " : ",\n  ") + line)
-                        } else {
-                            context.print(line)
-                        }
-                        written += 1
+                        if let array { array.append(line) } else { context.print(line) }
                     }
                     suggestions = try missingKeySuggestions(found, in: tx)
                 } }
-                if pretty { context.stdout.write(written == 0 ? "]\n" : "\n]\n") }
+                array?.close()
             }
             var reported: Set<CacheKey> = []
             for key in requested where reported.insert(key).inserted {
