@@ -146,8 +146,8 @@ __gqlcache_custom_complete() {
 
 _gqlcache() {
     local state
-    state="$(shopt -p;shopt -po)"
-    trap "${state//$'\n'/;}" RETURN
+    state="$(shopt -p extglob;shopt -po history posix)"
+    trap "${state//$'\n'/;};trap - RETURN" RETURN
     shopt -s extglob
     set +o history +o posix
 

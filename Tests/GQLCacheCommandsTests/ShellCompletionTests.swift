@@ -124,6 +124,27 @@ final class ShellCompletionTests: CommandTestCase {
             try bashCompletions(#"gqlcache rm starwars.sqlite Droid:2001.friendsConnection\(after\:"#), ["2001.friendsConnection(after:null,first:2)"])
     }
 
+    /// A Tab leaves the shell as it was: no RETURN trap that would later
+    /// reset every option at each `source`, no BASH_COMPAT, and the
+    /// options the completion changes (extglob) back as the user had them.
+    func testBashCompletionLeavesNoTrapVariableOrOptionBehind() throws {
+        let bash = try XCTUnwrap(shell("bash"))
+        let program = """
+            source "$1"
+            trap 'echo mine' RETURN; trap - RETURN
+            shopt -u extglob
+            COMP_LINE="gqlcache sh"; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(gqlcache sh); COMP_CWORD=1
+            _gqlcache_whole_words gqlcache sh gqlcache
+            printf 'offered %s\n' "${COMPREPLY[@]}"
+            printf 'trap [%s]\n' "$(trap -p RETURN)"
+            shopt -s globstar; source /dev/null; shopt -q globstar && echo 'globstar kept'
+            shopt -q extglob || echo 'extglob off'
+            declare -p BASH_COMPAT 2>/dev/null || echo 'no BASH_COMPAT'
+            """
+        let output = try run(bash, ["--norc", "--noprofile", "-c", program, "bash", script("gqlcache.bash")])
+        XCTAssertEqual(output, "offered show\ntrap []\nglobstar kept\nextglob off\nno BASH_COMPAT\n")
+    }
+
     func testBashCompletesOperationFragmentAndKeyFromTheDocumentOnTheCommandLine() throws {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])

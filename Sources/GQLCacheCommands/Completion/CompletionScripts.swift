@@ -197,11 +197,27 @@ enum CompletionScripts {
     /// quotes and backslashes in them: a key such as `Evil:$(touch x)` in a
     /// cache pulled from a device would run at a Tab. They are offered as
     /// printed instead, kept when they begin with the word typed.
+    ///
+    /// It also saves every shell option (`shopt -p; shopt -po`) into a
+    /// RETURN trap it never removes: after the first Tab, each later
+    /// `source` put all options back as they were at that Tab, replaced the
+    /// user's own RETURN trap, and restoring the compat options set
+    /// BASH_COMPAT. Only the options it changes are saved, and the trap
+    /// removes itself.
     static func bash(_ generated: String) -> String {
         let registration = "complete -o filenames -F _gqlcache gqlcache"
         let expanding = #"__gqlcache_add_completions -W "$(__gqlcache_custom_complete "#
-        guard generated.contains(registration), generated.contains(expanding) else { return generated }
+        let saving = #"""
+                state="$(shopt -p;shopt -po)"
+                trap "${state//$'\n'/;}" RETURN
+            """#
+        let savingOwn = #"""
+                state="$(shopt -p extglob;shopt -po history posix)"
+                trap "${state//$'\n'/;};trap - RETURN" RETURN
+            """#
+        guard generated.contains(registration), generated.contains(expanding), generated.contains(saving) else { return generated }
         return generated
+            .replacingOccurrences(of: saving, with: savingOwn)
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
             .replacingOccurrences(of: registration, with: bashWrapper + "\ncomplete -o filenames -F _gqlcache_whole_words gqlcache")
     }
