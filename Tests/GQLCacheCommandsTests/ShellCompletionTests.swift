@@ -1,5 +1,6 @@
 import CacheStore
 import Foundation
+@testable import GQLCacheCommands
 import XCTest
 
 /// The committed completion scripts in real bash, zsh and fish, calling the
@@ -128,10 +129,10 @@ final class ShellCompletionTests: CommandTestCase {
     /// reset every option at each `source`, no BASH_COMPAT, and the
     /// options the completion changes (extglob) back as the user had them.
     func testBashCompletionLeavesNoTrapVariableOrOptionBehind() throws {
+        try requireProgram(shell("bash"), "bash")
         let bash = try XCTUnwrap(shell("bash"))
         let program = """
             source "$1"
-            trap 'echo mine' RETURN; trap - RETURN
             shopt -u extglob
             COMP_LINE="gqlcache sh"; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(gqlcache sh); COMP_CWORD=1
             _gqlcache_whole_words gqlcache sh gqlcache
@@ -143,6 +144,29 @@ final class ShellCompletionTests: CommandTestCase {
             """
         let output = try run(bash, ["--norc", "--noprofile", "-c", program, "bash", script("gqlcache.bash")])
         XCTAssertEqual(output, "offered show\ntrap []\nglobstar kept\nextglob off\nno BASH_COMPAT\n")
+    }
+
+    /// A Tab reads the documents and the Apollo config named on the line
+    /// only when they are regular files: a FIFO (or /dev/stdin) named by
+    /// mistake would hang the prompt, /dev/zero would never end.
+    func testDefinitionNamesReadNoFIFOOrDeviceNamedOnTheLine() throws {
+        let fifo = path("config.json")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        final class Result: @unchecked Sendable { var names: (operations: [String], fragments: [String])? }
+        let done = DispatchSemaphore(value: 0)
+        let result = Result()
+        Thread.detachNewThread {
+            result.names = CompletionSources.definitionNames(documentFiles: [fifo, "/dev/zero"], apolloConfig: fifo)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 5) == .timedOut {
+            // Let the reader go: a writer that closes at once ends its read.
+            FileHandle(forWritingAtPath: fifo)?.closeFile()
+            _ = done.wait(timeout: .now() + 5)
+            XCTFail("completion waited on a FIFO")
+        }
+        XCTAssertEqual(result.names?.operations, [])
+        XCTAssertEqual(result.names?.fragments, [])
     }
 
     func testBashCompletesOperationFragmentAndKeyFromTheDocumentOnTheCommandLine() throws {

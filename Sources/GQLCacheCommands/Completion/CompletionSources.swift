@@ -47,6 +47,14 @@ enum CompletionSources {
         return (census?.typeCounts ?? []).compactMap(\.typename).filter { !$0.isEmpty }.sorted()
     }
 
+    /// Whether a Tab may read `path`: a regular file of at most 16 MiB. A
+    /// FIFO or /dev/stdin would wait for input (the prompt hangs, and the
+    /// keys typed go to the completer), /dev/zero never ends.
+    static func isSmallRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size <= 16 << 20
+    }
+
     /// The names of the operations and fragments in these documents (each
     /// parsed on its own, so one that does not parse hides only its own),
     /// and in the files an Apollo codegen config finds. For `update`, only
@@ -55,13 +63,13 @@ enum CompletionSources {
         documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil, forUpdate: Bool = false
     ) -> (operations: [String], fragments: [String]) {
         var sources: [(name: String, text: String)] = []
-        if let apolloConfig, let config = try? ApolloConfig.load(apolloConfig),
+        if let apolloConfig, isSmallRegularFile(apolloConfig), let config = try? ApolloConfig.load(apolloConfig),
             let found = try? config.operationSources(required: false) {
             sources += found
         }
         // Never the cache file a store has open: closing a descriptor of it
         // would release the store's locks.
-        for file in documentFiles where !FileProbe.isHeldByAnOpenStore(file) {
+        for file in documentFiles where isSmallRegularFile(file) && !FileProbe.isHeldByAnOpenStore(file) {
             if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
         }
         sources += texts.map { ("--text", $0) }
