@@ -396,6 +396,21 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(composed.stderr.hasSuffix("(the two look alike but differ in their bytes: an accented character is written composed in one "
             + "and as a letter plus a combining mark in the other, and keys are compared byte by byte)\n"), composed.stderr)
         XCTAssertFalse(gqlcache("show", cache, "Caff:1").stderr.contains("look alike"))
+        // Composed, the key sorts far from its decomposed form (E is 0x45, É 0xC3 0x89): still named.
+        let far = try makeCache("far.sqlite", [Record(key: "\u{C9}:1", fields: ["a": .int(1)])]
+            + "FGHIJKLMNOPQRSTUVWXYZ".map { Record(key: CacheKey("\($0):1"), fields: ["a": .int(1)]) })
+        let decomposed = gqlcache("show", far, "E\u{301}:1")
+        XCTAssertTrue(decomposed.stderr.contains("nearest keys: \u{C9}:1 (the two look alike"), decomposed.stderr)
+    }
+
+    /// A key typed up to its arguments or its path, which is no key, is
+    /// answered with the keys that go on from it.
+    func testAMissOnTheStartOfKeysNamesTheKeysThatGoOnFromIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("show", cache, "QUERY_ROOT.reviews")
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'QUERY_ROOT.reviews' in \(cache); nearest keys: "
+            + "QUERY_ROOT.reviews(episode:JEDI,first:2).0, QUERY_ROOT.reviews(episode:JEDI,first:2).1\n")
     }
 
     /// A damaged record has no __typename to read: a --type that finds

@@ -1,4 +1,5 @@
 import CacheStore
+import Foundation
 
 /// Ranks candidate keys by how close they are to a key that was not found.
 enum KeySuggestions {
@@ -14,8 +15,11 @@ enum KeySuggestions {
         let threshold = max(closeness, target.count / 3)
         var scored: [(CacheKey, Int)] = []
         for candidate in Set(candidates) where candidate != key {
+            // A key typed whole up to its arguments or path (QUERY_ROOT.reviews
+            // for QUERY_ROOT.reviews(first:2).0) is as near as a typo.
+            let extends = key.rawValue.count >= 3 && candidate.rawValue.hasPrefix(key.rawValue)
             let distance = candidate.rawValue.lowercased() == lowered
-                ? 0 : editDistance(target, Array(candidate.rawValue.unicodeScalars))
+                ? 0 : extends ? 1 : editDistance(target, Array(candidate.rawValue.unicodeScalars))
             if distance <= threshold { scored.append((candidate, distance)) }
         }
         scored.sort { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -162,6 +166,11 @@ extension ReadTransaction {
         if let stray = try strayRowHint(for: key) { return stray }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
+        // The key with its accented characters written the other way
+        // (composed or decomposed), which sorts far from it.
+        candidates += try existingKeys(among: [
+            CacheKey(key.rawValue.precomposedStringWithCanonicalMapping), CacheKey(key.rawValue.decomposedStringWithCanonicalMapping),
+        ])
         if let colon = key.rawValue.firstIndex(of: ":") {
             let typePrefix = String(key.rawValue[...colon])
             for variant in Set([typePrefix, typePrefix.prefix(1).uppercased() + typePrefix.dropFirst()]) {
