@@ -251,8 +251,8 @@ final class JSONRoundTripTests: XCTestCase {
         for broken in [#"{"$reference":"A:1""#, #"{"$reference":"A\q"}"#, "{\"$reference\":\"A\u{1}\"}", #"{"$reference":"A:1"]"#] {
             XCTAssertThrowsError(try Record(key: "K", jsonText: #"{"f":"# + broken + "}"), broken)
         }
-        // At the deepest level, a reference's target is one level too deep, as an object's member is.
-        for (lists, deepEnough) in [(1997, true), (1998, false)] {
+        // A reference object is a level, as any object is; its target string, as any value, is none (as in SQLite).
+        for (lists, deepEnough) in [(1998, true), (1999, false)] {
             let text = #"{"f":"# + String(repeating: "[", count: lists) + #"{"$reference":"A"}"# + String(repeating: "]", count: lists) + "}"
             let whole = Result { try Record(key: "K", jsonText: text) }
             let selective = Result { try Record(key: "K", jsonText: text, fields: ["g"]) }

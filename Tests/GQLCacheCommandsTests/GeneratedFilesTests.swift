@@ -48,6 +48,8 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertFalse(bash.stdout.contains(expanding))
         let parsersBody = String(parsers.prefix(upTo: parsers.range(of: "complete -o filenames")!.lowerBound))
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
+            .replacingOccurrences(of: CompletionScripts.bashSavingAll, with: CompletionScripts.bashSavingOwn)
+        XCTAssertTrue(parsers.contains(CompletionScripts.bashSavingAll), "the parser still saves every option")
         XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.helpOfCommand(bash: parsersBody)))
         XCTAssertEqual(
             gqlcache("completions", "zsh").stdout,

@@ -207,20 +207,22 @@ enum CompletionScripts {
     static func bash(_ generated: String) -> String {
         let registration = "complete -o filenames -F _gqlcache gqlcache"
         let expanding = #"__gqlcache_add_completions -W "$(__gqlcache_custom_complete "#
-        let saving = #"""
-                state="$(shopt -p;shopt -po)"
-                trap "${state//$'\n'/;}" RETURN
-            """#
-        let savingOwn = #"""
-                state="$(shopt -p extglob;shopt -po history posix)"
-                trap "${state//$'\n'/;};trap - RETURN" RETURN
-            """#
-        guard generated.contains(registration), generated.contains(expanding), generated.contains(saving) else { return generated }
+        guard generated.contains(registration), generated.contains(expanding), generated.contains(bashSavingAll) else { return generated }
         return generated
-            .replacingOccurrences(of: saving, with: savingOwn)
+            .replacingOccurrences(of: bashSavingAll, with: bashSavingOwn)
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
             .replacingOccurrences(of: registration, with: bashWrapper + "\ncomplete -o filenames -F _gqlcache_whole_words gqlcache")
     }
+
+    /// The parser's saving of every option, and what replaces it.
+    static let bashSavingAll = #"""
+            state="$(shopt -p;shopt -po)"
+            trap "${state//$'\n'/;}" RETURN
+        """#
+    static let bashSavingOwn = #"""
+            state="$(shopt -p extglob;shopt -po history posix)"
+            trap "${state//$'\n'/;};trap - RETURN" RETURN
+        """#
 
     static let bashWrapper = #"""
         # Added to the generated script (see CompletionScripts.swift): cache keys
