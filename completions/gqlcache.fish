@@ -18,6 +18,8 @@ end
 
 function __gqlcache_parse_tokens -S
     set -l unparsed_tokens (__gqlcache_tokens -pc)
+    # Added (see CompletionScripts.swift): gqlcache run by its path is gqlcache.
+    set unparsed_tokens[1] (string replace -r -- '.*/' '' $unparsed_tokens[1])
     switch $unparsed_tokens[1]
     case 'gqlcache'
         __gqlcache_parse_subcommand 0 'version' 'h/help'

@@ -491,6 +491,9 @@ final class ShellCompletionTests: CommandTestCase {
         try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("Bob's cache.sqlite"))
         XCTAssertEqual(try fishCompletions(#"gqlcache show Bob\'s\ cache.sqlite Hu"#), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions(#"gqlcache show "Bob's cache.sqlite" Hu"#), ["Human:1000", "Human:1002"])
+        // Run by its path, as a freshly built binary is, it completes as gqlcache, calling back the binary typed.
+        XCTAssertEqual(try fishCompletions("\(builtBinary) sh"), ["show"])
+        XCTAssertEqual(try fishCompletions("\(builtBinary) show starwars.sqlite Hu"), ["Human:1000", "Human:1002"])
     }
 
     /// A key that starts with '-' is offered only after `--`: before it

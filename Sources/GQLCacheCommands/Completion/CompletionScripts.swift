@@ -160,9 +160,20 @@ enum CompletionScripts {
     /// being edited, as in `complete -C "gqlcache rm cache.sqlite Droid:"`,
     /// which the generated script asks for the cursor's place in the word.
     /// There the cursor is at the end of the word, so its length is used.
+    ///
+    /// fish completes `./.build/release/gqlcache` with gqlcache's script,
+    /// but the generated parse of the line expects the first word to be
+    /// `gqlcache` itself, and offered nothing: the word is taken by its
+    /// last part. (The binary called back for keys is still the one typed.)
     static func fish(_ generated: String) -> String {
         let call = "(__gqlcache_tokens -tC)"
-        guard generated.contains(call) else { return generated }
+        let parse = "    set -l unparsed_tokens (__gqlcache_tokens -pc)\n"
+        guard generated.contains(call), generated.contains(parse) else { return generated }
+        let generated = generated.replacingOccurrences(of: parse, with: parse + """
+                # Added (see CompletionScripts.swift): gqlcache run by its path is gqlcache.
+                set unparsed_tokens[1] (string replace -r -- '.*/' '' $unparsed_tokens[1])
+
+            """)
         let function = """
             # Added to the generated script (see CompletionScripts.swift): the cursor's
             # place in the word being completed, also where commandline -C is refused.
