@@ -491,6 +491,13 @@ final class ShellCompletionTests: CommandTestCase {
         try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("Bob's cache.sqlite"))
         XCTAssertEqual(try fishCompletions(#"gqlcache show Bob\'s\ cache.sqlite Hu"#), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions(#"gqlcache show "Bob's cache.sqlite" Hu"#), ["Human:1000", "Human:1002"])
+        // Cache files in a folder whose name holds spaces, typed escaped or quoted, and under ~ (HOME is the test folder).
+        try FileManager.default.createDirectory(atPath: path("with space/sub"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("with space/sw copy.sqlite"))
+        try Data().write(to: URL(fileURLWithPath: path("with space/notes.txt")))
+        XCTAssertEqual(try fishCompletions(#"gqlcache show with\ space/"#), ["with space/sub/", "with space/sw copy.sqlite"])
+        XCTAssertEqual(try fishCompletions(#"gqlcache show "with space/s"#), ["with space/sub/", "with space/sw copy.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache show ~/star"), ["~/starwars.sqlite"])
         // Run by its path, as a freshly built binary is, it completes as gqlcache, calling back the binary typed.
         XCTAssertEqual(try fishCompletions("\(builtBinary) sh"), ["show"])
         XCTAssertEqual(try fishCompletions("\(builtBinary) show starwars.sqlite Hu"), ["Human:1000", "Human:1002"])

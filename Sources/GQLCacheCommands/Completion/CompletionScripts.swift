@@ -169,7 +169,7 @@ enum CompletionScripts {
         let call = "(__gqlcache_tokens -tC)"
         let parse = "    set -l unparsed_tokens (__gqlcache_tokens -pc)\n"
         guard generated.contains(call), generated.contains(parse) else { return generated }
-        let generated = generated.replacingOccurrences(of: parse, with: parse + """
+        let generated = filesByExtension(fish: generated).replacingOccurrences(of: parse, with: parse + """
                 # Added (see CompletionScripts.swift): gqlcache run by its path is gqlcache.
                 set unparsed_tokens[1] (string replace -r -- '.*/' '' $unparsed_tokens[1])
 
@@ -191,6 +191,36 @@ enum CompletionScripts {
         let body = generated.replacingOccurrences(of: call, with: "(__gqlcache_cursor_index_in_token)")
         guard let firstRegistration = body.range(of: "complete -c 'gqlcache'") else { return generated }
         return body.replacingCharacters(in: firstRegistration.lowerBound..<firstRegistration.lowerBound, with: function)
+    }
+
+    /// The generated fish script globs the word being completed as it is
+    /// typed: in `dir\ with\ space/` or `~/` the backslashes and the `~`
+    /// are taken literally, and nothing was offered. Files with the
+    /// extensions, and folders, now come from fish's own file completion,
+    /// which reads the word as the shell will.
+    static func filesByExtension(fish generated: String) -> String {
+        let globStart = #"(set -l exts "#
+        let globEnd = #";for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;"#
+            + #"__fish_complete_directories (commandline -t) \'\')"#
+        guard generated.contains(globStart + #"\'sqlite\'"#), generated.contains(globEnd),
+            let firstRegistration = generated.range(of: "complete -c 'gqlcache'")
+        else { return generated }
+        let function = #"""
+            # Added to the generated script (see CompletionScripts.swift): the files
+            # with these extensions, and folders, as fish's own file completion
+            # finds them for the word as typed (escapes, quotes, ~).
+            function __gqlcache_complete_files
+                set -l extensions (string escape --style=regex -- $argv)
+                set -l files (complete -C "__gqlcache_no_such_command "(commandline -ct) | string replace -r -- '\t.*' '')
+                string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')|/)$' $files
+            end
+
+
+            """#
+        return generated
+            .replacingOccurrences(of: globStart, with: "(__gqlcache_complete_files ")
+            .replacingOccurrences(of: globEnd, with: ")")
+            .replacingCharacters(in: firstRegistration.lowerBound..<firstRegistration.lowerBound, with: function)
     }
 
     /// bash splits the words it completes at the characters of
