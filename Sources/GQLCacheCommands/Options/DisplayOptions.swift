@@ -18,10 +18,10 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// `--color` and `--quiet`, on every command.
 struct DisplayOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.",
-            valueName: "when"))
+    static let colorHelp = ArgumentHelp(
+        "Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.", valueName: "when")
+
+    @Option(help: colorHelp)
     var color: ColorChoice?
 
     @Flag(name: .shortAndLong, help: "Print only the data asked for and errors: no summaries such as 'removed 3 records'.")
@@ -31,10 +31,7 @@ struct DisplayOptions: ParsableArguments {
 /// ``DisplayOptions`` for grep, whose `--quiet` is grep's: nothing is
 /// printed, and the status says whether anything matched.
 struct GrepDisplayOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.",
-            valueName: "when"))
+    @Option(help: DisplayOptions.colorHelp)
     var color: ColorChoice?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors, and stop at the first match: the status says whether anything matched.")
