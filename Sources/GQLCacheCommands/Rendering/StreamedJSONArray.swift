@@ -11,18 +11,15 @@
 /// ```
 final class StreamedJSONArray {
     private let context: CommandContext
-    /// How the elements are indented, and what closes the array (`]`, or
-    /// `]` and the object around it).
+    /// How the elements are indented.
     private let indent: String
-    private let closing: String
-    private(set) var count = 0
+    private var count = 0
     private var isClosed = false
 
     /// Writes `opening` (`[`, or the start of an object ending in one).
-    init(_ context: CommandContext, opening: String = "[", indent: String = "  ", closing: String = "]") {
+    init(_ context: CommandContext, opening: String = "[", indent: String = "  ") {
         self.context = context
         self.indent = indent
-        self.closing = closing
         context.stdout.write(opening)
     }
 
@@ -31,11 +28,12 @@ final class StreamedJSONArray {
         count += 1
     }
 
-    /// Ends the array (once); `after` is written after its `]`.
+    /// Ends the array (once); `after` is written after its `]` (the end
+    /// of an object around it).
     func close(after: String = "\n") {
         guard !isClosed else { return }
         isClosed = true
         let lastIndent = String(indent.dropLast(2))
-        context.stdout.write((count == 0 ? "" : "\n" + lastIndent) + closing + after)
+        context.stdout.write((count == 0 ? "" : "\n" + lastIndent) + "]" + after)
     }
 }
