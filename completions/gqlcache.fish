@@ -16,7 +16,30 @@ function __gqlcache_should_offer_completions_for_positional -a expected_commands
     test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
 end
 
+# Added (see CompletionScripts.swift): the line is parsed once, not
+# once for each registration's condition, and the outcome kept for
+# the same line before the cursor.
 function __gqlcache_parse_tokens -S
+    set -l line (commandline -cp | string collect)
+    if not set -q __gqlcache_parsed_line; or test "$__gqlcache_parsed_line" != "$line"
+        set -l options_given
+        __gqlcache_parse_line
+        set -g __gqlcache_parsed_commands $commands
+        set -g __gqlcache_parsed_positional_index $positional_index
+        set -g __gqlcache_parsed_options $options_given
+        set -g __gqlcache_parsed_line $line
+    end
+    set commands $__gqlcache_parsed_commands
+    set positional_index $__gqlcache_parsed_positional_index
+    for option in $non_repeating_flags_or_options
+        if contains -- "_flag_$(string replace -a - _ -- $option)" $__gqlcache_parsed_options
+            set non_repeating_flags_or_options_absent 1
+            break
+        end
+    end
+end
+
+function __gqlcache_parse_line -S
     set -l unparsed_tokens (__gqlcache_tokens -pc)
     # Added (see CompletionScripts.swift): gqlcache run by its path is gqlcache.
     set unparsed_tokens[1] (string replace -r -- '.*/' '' $unparsed_tokens[1])
@@ -103,12 +126,7 @@ function __gqlcache_parse_subcommand -S -a positional_count
         argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
         set unparsed_tokens $argv
         set positional_index (math $positional_index + 1)
-        for non_repeating_flag_or_option in $non_repeating_flags_or_options
-            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
-                set non_repeating_flags_or_options_absent 1
-                break
-            end
-        end
+        set -a options_given (set -ln | string match -- '_flag_*')
         test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
     end
 end

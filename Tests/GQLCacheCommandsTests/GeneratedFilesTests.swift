@@ -67,6 +67,11 @@ final class GeneratedFilesTests: XCTestCase {
         }
         XCTAssertEqual(gqlcache("--generate-completion-script", "tcsh").status, .usage)
         XCTAssertTrue(gqlcache("completions", "fish").stdout.contains("function __gqlcache_cursor_index_in_token"))
+        // The parse that each fish condition ran is found, and run once per line.
+        let fish = GQLCache.completionScript(for: .fish)
+        XCTAssertNotEqual(CompletionScripts.parsedOnce(fish: fish), fish)
+        XCTAssertTrue(gqlcache("completions", "fish").stdout.contains("function __gqlcache_parse_line -S\n"))
+        XCTAssertFalse(gqlcache("completions", "fish").stdout.contains("set non_repeating_flags_or_options_absent 1\n                break"))
         let wrong = gqlcache("completions", "tcsh")
         XCTAssertEqual(wrong.status, .usage)
         XCTAssertTrue(wrong.stderr.contains("tcsh"), wrong.stderr)

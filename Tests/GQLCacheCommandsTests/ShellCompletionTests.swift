@@ -503,6 +503,35 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("\(builtBinary) show starwars.sqlite Hu"), ["Human:1000", "Human:1002"])
     }
 
+    /// fish asks every registration's condition at each Tab; the line is
+    /// parsed for the first and the outcome kept while the line is the same.
+    func testFishParsesTheLineOnceForAllConditionsOfATab() throws {
+        let fish = try XCTUnwrap(shell("fish"))
+        let counted = """
+            source $argv[1]
+            functions -c __gqlcache_parse_line __gqlcache_parse_line_counted
+            set -g parses 0
+            function __gqlcache_parse_line -S
+                set parses (math $parses + 1)
+                __gqlcache_parse_line_counted
+            end
+            for line in $argv[2..]
+                set parses 0
+                set -l offered (complete -C $line | string replace -r '\t.*' '')
+                echo "$parses $offered"
+            end
+            """
+        let lines = [
+            "gqlcache keys starwars.sqlite --f", "gqlcache keys starwars.sqlite --format json --f",
+            "gqlcache keys starwars.sqlite --format json --f", "gqlcache keys starwars.sqlite --type Human --t",
+            "gqlcache --version sh",
+        ]
+        let output = try run(fish, ["--no-config", "-c", counted, script("gqlcache.fish")] + lines)
+        // Once for a new line, not at all for the same line again; what is
+        // offered is still decided per condition: --format only once, --type again.
+        XCTAssertEqual(output.split(separator: "\n"), ["1 --format", "1 ", "0 ", "1 --type", "1 show"])
+    }
+
     /// A key that starts with '-' is offered only after `--`: before it
     /// the word is an option, and the key would be refused as one.
     func testAKeyStartingWithADashIsOfferedOnlyAfterDoubleDash() throws {

@@ -8,7 +8,7 @@ enum CompletionScripts {
         let generated = GQLCache.completionScript(for: shell)
         switch shell {
         case .bash: return bash(helpOfCommand(bash: generated))
-        case .fish: return fish(cacheFirst(fish: helpOfCommand(fish: generated)))
+        case .fish: return fish(parsedOnce(fish: cacheFirst(fish: helpOfCommand(fish: generated))))
         case .zsh: return zsh(cacheFirst(zsh: valuesAfterEquals(zsh: helpOfCommand(zsh: generated))))
         default: return generated
         }
@@ -191,6 +191,56 @@ enum CompletionScripts {
         let body = generated.replacingOccurrences(of: call, with: "(__gqlcache_cursor_index_in_token)")
         guard let firstRegistration = body.range(of: "complete -c 'gqlcache'") else { return generated }
         return body.replacingCharacters(in: firstRegistration.lowerBound..<firstRegistration.lowerBound, with: function)
+    }
+
+    /// fish runs the condition of every registration for each Tab, and
+    /// each condition of the generated script parsed the whole line again:
+    /// some 200 parses, a third of a second, more with each word. The line
+    /// is now parsed once, and what the conditions ask (the commands, the
+    /// number of positional words, the options given) kept for as long as
+    /// the line before the cursor stays the same. Each condition still
+    /// checks its own options that may be given once.
+    static func parsedOnce(fish generated: String) -> String {
+        let parse = "function __gqlcache_parse_tokens -S\n"
+        let check = """
+                    for non_repeating_flag_or_option in $non_repeating_flags_or_options
+                        if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                            set non_repeating_flags_or_options_absent 1
+                            break
+                        end
+                    end
+
+            """
+        guard generated.contains(parse), generated.contains(check) else { return generated }
+        return generated
+            .replacingOccurrences(of: check, with: "        set -a options_given (set -ln | string match -- '_flag_*')\n")
+            .replacingOccurrences(of: parse, with: #"""
+                # Added (see CompletionScripts.swift): the line is parsed once, not
+                # once for each registration's condition, and the outcome kept for
+                # the same line before the cursor.
+                function __gqlcache_parse_tokens -S
+                    set -l line (commandline -cp | string collect)
+                    if not set -q __gqlcache_parsed_line; or test "$__gqlcache_parsed_line" != "$line"
+                        set -l options_given
+                        __gqlcache_parse_line
+                        set -g __gqlcache_parsed_commands $commands
+                        set -g __gqlcache_parsed_positional_index $positional_index
+                        set -g __gqlcache_parsed_options $options_given
+                        set -g __gqlcache_parsed_line $line
+                    end
+                    set commands $__gqlcache_parsed_commands
+                    set positional_index $__gqlcache_parsed_positional_index
+                    for option in $non_repeating_flags_or_options
+                        if contains -- "_flag_$(string replace -a - _ -- $option)" $__gqlcache_parsed_options
+                            set non_repeating_flags_or_options_absent 1
+                            break
+                        end
+                    end
+                end
+
+                function __gqlcache_parse_line -S
+
+                """#)
     }
 
     /// The generated fish script globs the word being completed as it is
