@@ -193,6 +193,22 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
     }
 
+    /// The shells hand the words over as typed: a file named through an
+    /// exported variable is read as the shell will read it.
+    func testAFileNamedThroughAnExportedVariableCompletesItsKeysAndNames() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache show $HOME/starwars.sqlite Hum"), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try bashCompletions(#"gqlcache show "${HOME}/starwars.sqlite" Hum"#), ["Human:1000", "Human:1002"])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document $HOME/starwars.graphql Hero"), ["HeroFriends", "HeroName"])
+        // Single quotes, an escaped '$' and a variable not exported are taken as typed.
+        XCTAssertEqual(try bashCompletions("gqlcache show '$HOME/starwars.sqlite' Hum"), [])
+        XCTAssertEqual(try bashCompletions(#"gqlcache show \$HOME/starwars.sqlite Hum"#), [])
+        XCTAssertEqual(try bashCompletions("gqlcache show $GQLCACHE_UNSET_VARIABLE/starwars.sqlite Hum"), [])
+        XCTAssertEqual(ShellCompletion.unquoted(#"$A${A}$B "$A" '$A' \$A $1 ${A"#, expanding: ["A": "x"]), #"xx$B x $A $A $1 ${A"#)
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache show $HOME/starwars.sqlite Hu"), ["Human:1000", "Human:1002"])
+    }
+
     func testBashCompletesTypeWithTheTypenamesTheFileHolds() throws {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(

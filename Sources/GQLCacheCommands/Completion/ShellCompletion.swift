@@ -94,17 +94,27 @@ enum ShellCompletion {
     /// backslash escapes removed, an unclosed quote tolerated (bash, zsh
     /// and fish 4 hand words over as typed; fish 3's `commandline -o` has
     /// removed them already, and a second pass would take the quote in
-    /// `Bob's` for one).
-    static func unquoted(_ word: String) -> String {
+    /// `Bob's` for one). With `environment`, `$NAME` and `${NAME}` outside
+    /// single quotes and not escaped are replaced by the variable's value,
+    /// as the shell will; one the environment lacks (a shell variable not
+    /// exported) is left as typed.
+    static func unquoted(_ word: String, expanding environment: [String: String]? = nil) -> String {
         if CompletionShell.requesting == .fish, let major = CompletionShell.requestingVersion?.split(separator: ".").first.flatMap({ Int($0) }),
             major <= 3
         {
-            return word
+            // Unescaped already: a '$' may have been typed as '\$'. Only a
+            // word that names no file as it is is expanded.
+            guard let environment, word.contains("$"), !FileManager.default.fileExists(atPath: word) else { return word }
+            return expandingVariables(in: word, environment)
         }
+        let characters = Array(word)
         var text = ""
         var quote: Character?
         var escaped = false
-        for character in word {
+        var position = 0
+        while position < characters.count {
+            let character = characters[position]
+            position += 1
             if escaped {
                 // In double quotes a backslash escapes only $ ` " \ and a line break.
                 if quote != nil && !"$`\"\\\n".contains(character) { text.append("\\") }
@@ -114,10 +124,48 @@ enum ShellCompletion {
                 if character == "'" { quote = nil } else { text.append(character) }
             } else if character == "\\" {
                 escaped = true
+            } else if character == "$", let environment, let (value, end) = variable(in: characters, after: position, environment) {
+                text += value
+                position = end
             } else if let open = quote {
                 if character == open { quote = nil } else { text.append(character) }
             } else if character == "'" || character == "\"" {
                 quote = character
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+
+    /// The value of the variable named right after a `$` at `start`
+    /// (`NAME` or `{NAME}`), and where its name ends.
+    private static func variable(in characters: [Character], after start: Int, _ environment: [String: String]) -> (String, Int)? {
+        func isNameCharacter(_ character: Character) -> Bool { character.isASCII && (character.isLetter || character.isNumber || character == "_") }
+        var end = start
+        let braced = end < characters.count && characters[end] == "{"
+        if braced { end += 1 }
+        let nameStart = end
+        while end < characters.count && isNameCharacter(characters[end]) { end += 1 }
+        let name = String(characters[nameStart..<end])
+        guard !name.isEmpty, !name.first!.isNumber, let value = environment[name] else { return nil }
+        if braced {
+            guard end < characters.count && characters[end] == "}" else { return nil }
+            end += 1
+        }
+        return (value, end)
+    }
+
+    private static func expandingVariables(in word: String, _ environment: [String: String]) -> String {
+        let characters = Array(word)
+        var text = ""
+        var position = 0
+        while position < characters.count {
+            let character = characters[position]
+            position += 1
+            if character == "$", let (value, end) = variable(in: characters, after: position, environment) {
+                text += value
+                position = end
             } else {
                 text.append(character)
             }
@@ -176,11 +224,12 @@ struct CompletionWords {
             apolloConfig: values(of: "--apollo-config").last, forUpdate: subcommand == "update")
     }
 
-    /// A file name as typed: quotes removed, `~/` expanded (the shells
-    /// pass the words as typed).
+    /// A file name as typed: quotes removed, `~/` and exported variables
+    /// (`$HOME/…`) expanded (the shells pass the words as typed).
     static func path(_ word: String) -> String {
-        let word = ShellCompletion.unquoted(word)
-        if word.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+        let environment = ProcessInfo.processInfo.environment
+        let word = ShellCompletion.unquoted(word, expanding: environment)
+        if word.hasPrefix("~/"), let home = environment["HOME"] {
             return home + word.dropFirst()
         }
         return word
