@@ -606,6 +606,7 @@ _gqlcache_grep() {
     # Offer option value completions
     case "${prev}" in
     '--field')
+        __gqlcache_add_literal_completions "$(__gqlcache_custom_complete ---completion grep -- --field "${COMP_CWORD}" "$(__gqlcache_cursor_index_in_current_word)")"
         return
         ;;
     '--format')

@@ -958,6 +958,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "S", before: "keys --type "), .candidates([]), "worked out again after a command ran")
     }
 
+    func testGrepFieldCompletesTheFieldNamesTheRecordsHold() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "fr", before: "grep Luke --field "), .candidates(["friends", "friendsConnection"]))
+        // The arguments once a '(' is typed; no field of that name, nothing.
+        XCTAssertEqual(
+            completer.complete(word: "friendsConnection(", before: "grep Luke --field "), .candidates(["friendsConnection(after:null,first:2)"]))
+        XCTAssertEqual(completer.complete(word: "zz", before: "grep Luke --field "), .candidates([]))
+    }
+
     func testAfterDoubleDashTabOffersKeysNotFlags() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)

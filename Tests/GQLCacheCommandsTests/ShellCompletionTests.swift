@@ -219,6 +219,15 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
     }
 
+    func testGrepFieldCompletesTheFieldNamesTheRecordsHold() throws {
+        try requireProgram(shell("bash"), "bash")
+        XCTAssertEqual(try bashCompletions("gqlcache grep starwars.sqlite Luke --field fr"), ["friends", "friendsConnection"])
+        XCTAssertEqual(try bashCompletions("gqlcache grep starwars.sqlite Luke --field=pri"), ["primaryFunction"])
+        XCTAssertEqual(try bashCompletions("gqlcache grep missing.sqlite Luke --field "), [])
+        try requireProgram(shell("fish"), "fish")
+        XCTAssertEqual(try fishCompletions("gqlcache grep starwars.sqlite Luke --field 'friendsConnection("), ["friendsConnection(after:null,first:2)"])
+    }
+
     func testBashAtARealPromptCompletesAKeyAfterItsColon() throws {
         try requireProgram(shell("bash"), "bash")
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")

@@ -36,7 +36,8 @@ extension GQLCache {
 
         @Option(
             name: .customLong("field"),
-            help: ArgumentHelp("Search only this field, with or without arguments: 'height' searches height(unit:FOOT) (repeatable).", valueName: "name"))
+            help: ArgumentHelp("Search only this field, with or without arguments: 'height' searches height(unit:FOOT) (repeatable).", valueName: "name"),
+            completion: .custom(ShellCompletion.fieldNames))
         var fields: [String] = []
 
         @Flag(help: "Print each matching record's key once, not its matches.")

@@ -47,6 +47,17 @@ enum CompletionSources {
         return (census?.typeCounts ?? []).compactMap(\.typename).filter { !$0.isEmpty }.sorted()
     }
 
+    /// The field names records hold that start with `prefix`, for `grep
+    /// --field`, sorted: a scan of every record, as for ``typenames(in:)``.
+    /// The names without arguments (`height`), which match every argument
+    /// list; the field cache keys with their arguments once `prefix` has
+    /// a `(`.
+    static func fieldNames(in store: CacheStore, startingWith prefix: String) -> [String] {
+        let names = (try? store.read { tx in try tx.fieldNames() }) ?? []
+        let withArguments = prefix.contains("(")
+        return names.filter { $0.hasPrefix(prefix) && $0.contains("(") == withArguments }.sorted(by: byteOrder)
+    }
+
     /// Whether a Tab may read `path`: a regular file of at most 16 MiB. A
     /// FIFO or /dev/stdin would wait for input (the prompt hangs, and the
     /// keys typed go to the completer), /dev/zero never ends.

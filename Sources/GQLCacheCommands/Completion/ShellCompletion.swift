@@ -51,6 +51,14 @@ enum ShellCompletion {
         return forShell(CompletionSources.typenames(in: store).filter { $0.hasPrefix(prefix) })
     }
 
+    /// The field names the cache file's records hold that start with the
+    /// word being completed, for `grep --field`.
+    @Sendable static func fieldNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let line = CompletionWords(words, completing: index)
+        guard let path = line.cacheFile, let store = try? CacheStore.open(at: path, access: .readOnly, busyTimeout: busyTimeout) else { return [] }
+        return forShell(CompletionSources.fieldNames(in: store, startingWith: unquoted(valueTyped(typedPrefix(words, index, prefix)))))
+    }
+
     /// The part of the word being completed before the cursor. The
     /// argument parser cuts `prefix` from the line's last word, not from
     /// `words[index]`: in zsh, which hands over the whole line, a key typed

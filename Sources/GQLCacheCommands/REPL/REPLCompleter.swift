@@ -58,6 +58,10 @@ public final class REPLCompleter {
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
         if previousWords.last == "--type", previousWords.count > 1 { return .candidates(typenames(startingWith: word)) }
+        if command == "grep", previousWords.last == "--field", previousWords.count > 1 {
+            guard let store = try? session.completionStore() else { return .candidates([]) }
+            return .candidates(CompletionSources.fieldNames(in: store, startingWith: word))
+        }
         // --key names a record, whatever operations the documents hold.
         if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
             return .candidates(keys(startingWith: word))
