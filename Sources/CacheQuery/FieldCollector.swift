@@ -27,14 +27,23 @@ struct FieldCollector {
     /// A fragment `@defer` defers (see ``Deferral``) is not collected but
     /// returned in ``CollectedFields/deferred``, for the caller to read or
     /// write on its own, as Apollo does.
-    func collect(_ selections: [Selection], typename: String?, parentType: String? = nil) -> CollectedFields {
+    ///
+    /// `holds` says whether the object's data has a response name (a
+    /// write's response): a fragment left out beside one that applied is
+    /// then logged as an alternative only when the data lacks its fields.
+    /// `... on Character { name }` beside `... on Human { … }`, with
+    /// `name` in the response, is one the server applied.
+    func collect(
+        _ selections: [Selection], typename: String?, parentType: String? = nil, holds: ((String) -> Bool)? = nil
+    ) -> CollectedFields {
         var deferred: [DeferredFragment] = []
         var order: [String] = []
         var fields: [String: [FieldSelection]] = [:]
         var visitedFragments: Set<String> = []
         var compared: (applied: [String], notApplied: [String]) = ([], [])
+        var leftOut: [String: [Selection]] = [:]
         var unchecked: [String] = []
-        func applies(_ typeCondition: String) -> Bool {
+        func applies(_ typeCondition: String, _ inner: @autoclosure () -> [Selection]) -> Bool {
             if let parentType, always(typeCondition, within: parentType) {
                 if typename != nil { compared.applied.append(typeCondition) }
                 return true
@@ -47,7 +56,12 @@ struct FieldCollector {
                 return false
             }
             let applies = self.applies(typeCondition, to: typename)
-            if applies { compared.applied.append(typeCondition) } else { compared.notApplied.append(typeCondition) }
+            if applies {
+                compared.applied.append(typeCondition)
+            } else {
+                compared.notApplied.append(typeCondition)
+                if holds != nil { leftOut[typeCondition, default: []] += inner() }
+            }
             return applies
         }
         func collect(_ selections: [Selection]) {
@@ -58,12 +72,12 @@ struct FieldCollector {
                     if fields[field.responseKey] == nil { order.append(field.responseKey) }
                     fields[field.responseKey, default: []].append(field)
                 case .inlineFragment(let typeCondition, let conditions, let inner):
-                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0) }) ?? true else { continue }
+                    guard scope.isIncluded(conditions), typeCondition.map({ applies($0, inner) }) ?? true else { continue }
                     collect(inner)
                 case .fragmentSpread(let name, let conditions):
                     let checkable = typename != nil || (schema != nil && parentType != nil)
                     guard scope.isIncluded(conditions), !visitedFragments.contains(name),
-                        let fragment = document.fragments[name], !checkable || applies(fragment.typeCondition)
+                        let fragment = document.fragments[name], !checkable || applies(fragment.typeCondition, fragment.selections)
                     else { continue }
                     visitedFragments.insert(name)
                     collect(fragment.selections)
@@ -82,7 +96,12 @@ struct FieldCollector {
             // others may well name the other object types, as expected.
             let alternatives = !compared.applied.isEmpty
             for condition in compared.applied { log.note(condition, appliedTo: typename, true) }
-            for condition in compared.notApplied { log.note(condition, appliedTo: typename, false, besideOneThatApplied: alternatives) }
+            for condition in compared.notApplied {
+                let answered = holds.map { holds in
+                    responseKeys(leftOut[condition] ?? []).contains { fields[$0] == nil && holds($0) }
+                } ?? false
+                log.note(condition, appliedTo: typename, false, besideOneThatApplied: alternatives && !answered)
+            }
         }
         return CollectedFields(fields: order.map { ($0, fields[$0]!) }, deferred: deferred, unchecked: unchecked)
     }
@@ -98,6 +117,28 @@ struct FieldCollector {
                 switch selection {
                 case .field(let field):
                     keys.insert(FieldKey.render(name: field.name, arguments: scope.arguments(of: field)))
+                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
+                    visit(inner)
+                case .fragmentSpread(let name, _):
+                    guard visitedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
+                    visit(fragment.selections)
+                }
+            }
+        }
+        visit(selections)
+        return keys
+    }
+
+    /// The response names of the fields `selections` select on their
+    /// object, through its fragments whatever their type conditions.
+    func responseKeys(_ selections: [Selection]) -> Set<String> {
+        var keys: Set<String> = []
+        var visitedFragments: Set<String> = []
+        func visit(_ selections: [Selection]) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if scope.isIncluded(field.conditions) { keys.insert(field.responseKey) }
                 case .inlineFragment(_, _, let inner), .deferred(_, let inner):
                     visit(inner)
                 case .fragmentSpread(let name, _):

@@ -643,7 +643,7 @@ private struct Pass {
             throw NormalizationError(path: path + [.field("__typename")], message: message ?? Self.missingTypename)
         }
         let selected = fieldsToWrite ?? fields(
-            of: object, collected: collector.collect(selections, typename: typename ?? objectType, parentType: type),
+            of: object, collected: collector.collect(selections, typename: typename ?? objectType, parentType: type, holds: { object[$0] != nil }),
             typename: typename ?? objectType, parentType: type, path: path)
         if normalizer.refusesUnselected {
             let names = Set(selected.map(\.0))
@@ -894,7 +894,7 @@ private struct Pass {
                 // The fields collected here are the ones written below.
                 // Deferred ones included where written, as Apollo keys a model by its data.
                 let written = fields(
-                    of: object, collected: collector.collect(selections, typename: typename, parentType: staticType),
+                    of: object, collected: collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil }),
                     typename: typename, parentType: staticType, path: path)
                 fieldsToWrite = written
                 let selected = Set(written.map(\.0))

@@ -636,6 +636,26 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertTrue(withSchema.stdout.contains(#"name: "R2-D2" → "R2""#), withSchema.stdout)
     }
 
+    /// Beside a fragment that applied, one that did not may be another
+    /// member of a union, as expected; but when the response holds its
+    /// fields, the server applied it, and leaving them out is worth a word.
+    func testWithoutASchemaAFragmentLeftOutBesideOneThatAppliedIsNamedWhenTheResponseHoldsItsFields() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let response = path("r.json")
+        try #"{"hero":{"__typename":"Human","id":"1000","name":"Luke","homePlanet":"T"}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        func write(_ text: String) -> CommandResult {
+            gqlcache("write", cache, "--text", text, "--response", response, "--key-field", "Human=id", "--dry-run", "--quiet")
+        }
+        let interface = write("{ hero(episode: JEDI) { __typename id ... on Character { name } ... on Human { homePlanet } } }")
+        XCTAssertEqual(interface.status, .success, interface.stderr)
+        XCTAssertEqual(interface.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); their fields were not written; if Character is an interface or union, give --schema to write as Apollo does\n")
+        let spread = write("{ hero(episode: JEDI) { __typename id ...C ... on Human { homePlanet } } } fragment C on Character { name }")
+        XCTAssertEqual(spread.stderr, interface.stderr)
+        // The response lacks the fragment's fields, or they are written from the selection beside it: no word.
+        XCTAssertEqual(write("{ hero(episode: JEDI) { __typename id ... on Droid { primaryFunction } ... on Human { homePlanet } } }").stderr, "")
+        XCTAssertEqual(write("{ hero(episode: JEDI) { __typename id name ... on Character { name } ... on Human { homePlanet } } }").stderr, "")
+    }
+
     func testWithoutCreateAMissingCacheIsAnErrorAndNotCreated() throws {
         let response = path("r.json")
         try #"{"hero":null}"#.write(toFile: response, atomically: true, encoding: .utf8)
