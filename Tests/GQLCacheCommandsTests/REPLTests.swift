@@ -992,10 +992,12 @@ final class REPLTests: CommandTestCase {
     func testTabOffersKeysOnlyWhereTheCommandTakesAKey() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)
-        for before in ["keys --limit ", "show --depth ", "grep --field ", "info ", "pwd ", "stats --top ", "read --var ",
+        for before in ["keys --limit ", "show --depth ", "info ", "pwd ", "stats --top ", "read --var ",
                        "read --text ", "gc ", "export -- "] {
             XCTAssertEqual(completer.complete(word: "", before: before), .candidates([]), before)
         }
+        // grep --field takes a field name, never a key.
+        XCTAssertEqual(completer.complete(word: "Hu", before: "grep --field "), .candidates([]))
         XCTAssertEqual(completer.complete(word: "Hu", before: "rm --match "), .candidates(["Human:1000", "Human:1002"]), "a pattern starts like a key")
         XCTAssertEqual(completer.complete(word: "Hu", before: "refs "), .candidates(["Human:1000", "Human:1002"]))
         XCTAssertEqual(completer.complete(word: "st", before: "help "), .candidates(["stats", "status"]))
