@@ -202,28 +202,41 @@ public struct QueryDocument: Sendable {
     /// argument, and so look for another field than the app does.
     func checkVariablesAreDefined(in operation: Operation) throws {
         let defined = Set(operation.variables.map(\.name))
-        func check(_ value: ValueNode) throws {
+        if let name = variablesUsed(in: operation.selections).first(where: { !defined.contains($0) }) {
+            throw QueryError.undefinedVariable(name, operation: operation.name ?? "(anonymous)")
+        }
+    }
+
+    /// The variables a fragment uses, which no definition declares: a
+    /// fragment read or written on its own takes them from `--var`.
+    public func variablesUsed(by fragment: FragmentDefinition) -> [String] {
+        variablesUsed(in: fragment.selections)
+    }
+
+    /// The variables `selections` use (in arguments and conditions, also of
+    /// the fragments they spread), each once, in the order of first use.
+    func variablesUsed(in selections: [Selection]) -> [String] {
+        var names: [String] = []
+        func note(_ value: ValueNode) {
             switch value {
-            case .variable(let name):
-                guard defined.contains(name) else {
-                    throw QueryError.undefinedVariable(name, operation: operation.name ?? "(anonymous)")
-                }
-            case .list(let elements): try elements.forEach(check)
-            case .object(let members): try members.forEach { try check($0.value) }
+            case .variable(let name): if !names.contains(name) { names.append(name) }
+            case .list(let elements): elements.forEach(note)
+            case .object(let members): members.forEach { note($0.value) }
             default: break
             }
         }
-        try forEachSelection(in: operation.selections) { selection in
+        forEachSelection(in: selections) { selection in
             switch selection {
             case .field(let field):
-                try field.arguments.forEach { try check($0.value) }
-                try field.conditions.forEach { try check($0.value) }
+                field.arguments.forEach { note($0.value) }
+                field.conditions.forEach { note($0.value) }
             case .inlineFragment(_, let conditions, _), .fragmentSpread(_, let conditions):
-                try conditions.forEach { try check($0.value) }
+                conditions.forEach { note($0.value) }
             case .deferred(let deferral, _):
-                try deferral.condition.map(check)
+                deferral.condition.map(note)
             }
         }
+        return names
     }
 
     /// Calls `body` with every selection of `selections`, of the selections

@@ -149,6 +149,28 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertTrue(number.stderr.contains("text:123])'; it has"), number.stderr)
     }
 
+    /// An operation that uses a variable it does not define is refused; a
+    /// fragment defines none, so one `--var` does not give is absent, its
+    /// argument left out: the read, the write and the update say so.
+    func testAFragmentsVariableNotGivenIsNamedInAWarning() throws {
+        let fragment = "fragment F on User @apollo_client_ios_localCacheMutation { avatar(size: $size) { url } }"
+        let warning = "gqlcache: warning: fragment 'F' uses $size, not given, so its argument is left out of the field keys, "
+            + "as Apollo leaves out an absent variable; give --var size=VALUE\n"
+        let read = gqlcache("read", blogCache, "--text", fragment, "--fragment", "F", "--key", "User:1")
+        XCTAssertEqual(read.status, .notFound)
+        XCTAssertEqual(read.stderr, warning + "gqlcache: cache miss at avatar: record 'User:1' has no field 'avatar'; it has 'avatar(size:64)'\n")
+        let given = gqlcache("read", blogCache, "--text", fragment, "--fragment", "F", "--key", "User:1", "--var", "size=64")
+        XCTAssertEqual(given.status, .success, given.stderr)
+        XCTAssertEqual(given.stderr, "")
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: blogCache, toPath: cache)
+        try #"{"avatar":{"url":"u"}}"#.write(toFile: path("r.json"), atomically: true, encoding: .utf8)
+        let write = gqlcache("write", cache, "--text", fragment, "--fragment", "F", "--key", "User:1", "--response", path("r.json"), "--dry-run", "--quiet")
+        XCTAssertTrue(write.stderr.hasPrefix(warning), write.stderr)
+        let update = gqlcache("update", cache, "--text", fragment, "--fragment", "F", "--key", "User:1", "--set", "avatar.url=v", "--dry-run", "--quiet")
+        XCTAssertTrue(update.stderr.hasPrefix(warning), update.stderr)
+    }
+
     func testTheStarWarsMutationResultIsReadFromMutationRoot() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = """

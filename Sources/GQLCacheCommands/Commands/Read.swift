@@ -54,6 +54,7 @@ extension GQLCache {
                 do {
                     if let fragment, let key {
                         let definition = try document.fragment(named: fragment)
+                        context.warnOfVariablesNotGiven(variables, to: definition, in: document)
                         // A key with no record is named as show names it, with the nearest
                         // keys (with --partial, it is the miss in "errors").
                         guard try partial || tx.contains(CacheKey(key)) else {

@@ -102,6 +102,7 @@ extension GQLCache {
                 if let fragment, let key {
                     let definition = try document.fragment(named: fragment)
                     try requireLocalCacheMutation(definition.isLocalCacheMutation, "fragment", definition.name, example: "fragment \(definition.name) on \(definition.typeCondition) @apollo_client_ios_localCacheMutation { … }")
+                    context.warnOfVariablesNotGiven(variables, to: definition, in: document)
                     return Target(
                         name: "fragment \(definition.name) at \(key)",
                         read: { reader, partial in try reader.read(definition, key: CacheKey(key), variables: variables, partial: partial, forUpdate: true) },

@@ -94,6 +94,7 @@ extension GQLCache {
                     normalization = try normalizer.normalize(definition, data: data, variables: loaded.variables)
                 } else if let fragment, let key {
                     let definition = try loaded.document.fragment(named: fragment)
+                    context.warnOfVariablesNotGiven(loaded.variables, to: definition, in: loaded.document)
                     let data = try JSONInput.responseData(
                         input, from: response, rootNames: loaded.document.rootResponseNames(of: definition), context: context)
                     normalization = try normalizer.normalize(

@@ -124,6 +124,19 @@ extension CommandContext {
             + "\(extra.count == 1 ? "it was" : "they were") not used; \(definitions)")
     }
 
+    /// A fragment declares no variables, so one it uses and `--var` does
+    /// not give is absent, and its argument is left out of the field key
+    /// (spec: an absent variable's argument is left out), which is most
+    /// often not the field meant: say which, and how to give it.
+    func warnOfVariablesNotGiven(_ variables: [String: InputValue], to fragment: FragmentDefinition, in document: QueryDocument) {
+        let absent = document.variablesUsed(by: fragment).filter { variables[$0] == nil }
+        guard !absent.isEmpty else { return }
+        let names = absent.map { "$\($0)" }.joined(separator: ", ")
+        let how = absent.map { "--var \($0)=VALUE" }.joined(separator: " ")
+        warn("fragment '\(fragment.name)' uses \(names), not given, so \(absent.count == 1 ? "its argument is" : "their arguments are") "
+            + "left out of the field keys, as Apollo leaves out an absent variable; give \(how)")
+    }
+
     /// Objects with no key field are written under path keys; where the
     /// cache held them under a key of their own (as an app keying them
     /// by id writes them), the reference moved and the old record went
