@@ -231,12 +231,12 @@ public final class CacheStore: Sendable {
         configuration.foreignKeysEnabled = false
         configuration.label = "gqlcache"
         configuration.prepareDatabase { db in
+            // The key comes as a BLOB: as text, SQLite hands it over only up to a NUL in it.
             db.add(function: DatabaseFunction(RegexCache.sqlFunctionName, argumentCount: 2, pure: true) { values in
-                guard let pattern = String.fromDatabaseValue(values[0]),
-                    let key = String.fromDatabaseValue(values[1])
-                else { return false }
-                return RegexCache.shared.matches(pattern: pattern, in: key)
+                guard let pattern = String.fromDatabaseValue(values[0]), let key = Data.fromDatabaseValue(values[1]) else { return false }
+                return RegexCache.shared.matches(pattern: pattern, in: String(decoding: key, as: UTF8.self))
             })
+            db.add(function: DatabaseFunction(KeyPattern.sqlFunctionName, argumentCount: 3, pure: true, function: KeyPattern.sqlFunction))
             db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in
                 TypenameFunction.typename(of: values[0])
             })

@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 
 /// A pattern that selects record keys, for listing and for removal.
 ///
@@ -65,12 +66,17 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     /// pattern. (An empty glob matches only an empty key.)
     public var matchesEverything: Bool { text.isEmpty && [.literal, .prefix, .regex].contains(mode) }
 
-    /// The same decision as the SQL the store runs, made in memory.
+    /// The same decision as the SQL the store runs, made in memory. A key
+    /// holding a NUL character is matched whole, but in apollo mode, where
+    /// SQLite's LIKE (Apollo's own) reads it only up to the NUL.
     public func matches(_ key: CacheKey) -> Bool {
         switch mode {
         case .apollo:
             var key = key.rawValue
-            return !utf8.isEmpty && key.withUTF8 { LikeMatcher.containsLike($0, pattern: utf8) }
+            return !utf8.isEmpty && key.withUTF8 { bytes in
+                let end = bytes.firstIndex(of: 0) ?? bytes.count
+                return LikeMatcher.containsLike(UnsafeBufferPointer(rebasing: bytes[..<end]), pattern: utf8)
+            }
         case .literal:
             var key = key.rawValue
             return key.withUTF8 { LikeMatcher.containsFoldingASCII($0, utf8) }
@@ -87,14 +93,22 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     /// NULL and no BLOB (SQLite orders every BLOB after every text).
     var isBoundedTextRange: Bool { mode == .prefix && !text.isEmpty && KeyPattern.successor(ofPrefix: text) != nil }
 
-    /// The SQL condition on column `key` and its arguments.
+    /// The SQL condition on column `key` and its arguments. SQLite's LIKE
+    /// and GLOB, and a function handed the key as text, read a key only up
+    /// to a NUL character in it: such a key is matched whole, in memory,
+    /// through ``sqlFunctionName`` (apollo mode keeps LIKE's reading, as
+    /// Apollo's own SQL reads it).
     func sqlCondition() -> (sql: String, arguments: [String]) {
+        func withWholeKeys(_ condition: String, _ argument: String) -> (sql: String, arguments: [String]) {
+            ("CASE WHEN instr(key, char(0)) = 0 THEN \(condition) ELSE \(Self.sqlFunctionName)('\(mode.rawValue)', ?, CAST(key AS BLOB)) END",
+             [argument, text])
+        }
         switch mode {
         case .apollo:
             if text.isEmpty { return ("0", []) }
             return ("key LIKE ? COLLATE NOCASE", ["%" + text + "%"])
         case .literal:
-            return ("key LIKE ? ESCAPE '\\'", ["%" + LikeMatcher.escapeLike(text) + "%"])
+            return withWholeKeys("key LIKE ? ESCAPE '\\'", "%" + LikeMatcher.escapeLike(text) + "%")
         case .prefix:
             if text.isEmpty { return ("key IS NOT NULL", []) }
             if let upper = KeyPattern.successor(ofPrefix: text) {
@@ -102,11 +116,24 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             }
             return ("key >= ?", [text])
         case .glob:
-            return ("key GLOB ?", [text])
+            return withWholeKeys("key GLOB ?", text)
         case .regex:
             if text.isEmpty { return ("key IS NOT NULL", []) }
-            return ("\(RegexCache.sqlFunctionName)(?, key)", [text])
+            return ("\(RegexCache.sqlFunctionName)(?, CAST(key AS BLOB))", [text])
         }
+    }
+
+    /// The SQL function `(mode, pattern, key as a BLOB)` that matches a key
+    /// as ``matches(_:)`` does.
+    static let sqlFunctionName = "gqlcache_key_matches"
+
+    /// What ``sqlFunctionName`` answers.
+    static func sqlFunction(_ values: [DatabaseValue]) -> Bool {
+        guard let mode = String.fromDatabaseValue(values[0]).flatMap(Mode.init(rawValue:)),
+            let text = String.fromDatabaseValue(values[1]), let key = Data.fromDatabaseValue(values[2]),
+            let pattern = try? KeyPattern(text, mode: mode)
+        else { return false }
+        return pattern.matches(CacheKey(String(decoding: key, as: UTF8.self)))
     }
 
     /// The smallest string greater than every string that starts with

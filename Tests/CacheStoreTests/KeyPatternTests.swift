@@ -189,9 +189,16 @@ final class KeyPatternTests: XCTestCase {
     ]
 
     private func storeWithTrickyKeys(_ keys: [CacheKey] = trickyKeys) throws -> CacheStore {
-        let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        // A key with a NUL character, which the store never writes, goes in through the sqlite3 shell.
+        let withNul = keys.filter { $0.rawValue.contains("\u{0}") }
+        for key in withNul {
+            let text = key.rawValue.split(separator: "\u{0}", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " || char(0) || ")
+            try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES ("# + text + #", '{"__typename":"Odd"}')"#)
+        }
+        let store = try CacheStore.open(at: path, access: .readWrite)
         _ = try store.write { tx in
-            try tx.merge(keys.map { Record(key: $0, fields: ["__typename": .string("Odd")]) })
+            try tx.merge(keys.filter { !withNul.contains($0) }.map { Record(key: $0, fields: ["__typename": .string("Odd")]) })
         }
         XCTAssertEqual(try store.read { try $0.recordCount() }, 10 + keys.count)
         return store
@@ -260,6 +267,30 @@ final class KeyPatternTests: XCTestCase {
 
     func testRegexModeInMemoryAgreesWithSQLOnFixtureAndTrickyKeys() throws {
         try assertMemoryAgreesWithSQL(mode: .regex)
+    }
+
+    /// SQLite's LIKE and GLOB, and a function handed a key as text, read it
+    /// only up to a NUL character in it: `Zzz` as a glob (the whole key)
+    /// or `Zzz$` as a regex selected `Zzz\0Key`, and rm removed it. Such a
+    /// key is matched whole, in SQL as in memory; apollo mode keeps LIKE's
+    /// reading, Apollo's own.
+    func testAKeyHoldingANulCharacterIsMatchedWholeButInApolloMode() throws {
+        let keys: [CacheKey] = ["Zzz\u{0}Key", "Zzz\u{0}Other", "Plain:1"]
+        let store = try storeWithTrickyKeys(keys)
+        XCTAssertTrue(try store.allKeys().contains("Zzz\u{0}Key"), "the key was stored whole")
+        let expected: [(KeyPattern.Mode, String, [CacheKey])] = [
+            (.glob, "Zzz", []), (.glob, "Zzz?Key", ["Zzz\u{0}Key"]), (.glob, "Zzz*", ["Zzz\u{0}Key", "Zzz\u{0}Other"]),
+            (.regex, "Zzz$", []), (.regex, "Key$", ["Zzz\u{0}Key"]), (.regex, "\\x{0}O", ["Zzz\u{0}Other"]),
+            (.literal, "key", ["Zzz\u{0}Key"]), (.literal, "zzz", ["Zzz\u{0}Key", "Zzz\u{0}Other"]),
+            (.apollo, "key", []), (.apollo, "zzz", ["Zzz\u{0}Key", "Zzz\u{0}Other"]),
+        ]
+        for (mode, text, matching) in expected {
+            let pattern = try KeyPattern(text, mode: mode)
+            XCTAssertEqual(Set(try sqlSelection(store, pattern).removed), Set(matching), "\(mode) \(text)")
+        }
+        for mode in KeyPattern.Mode.allCases {
+            try assertMemoryAgreesWithSQL(mode: mode, patterns: expected.filter { $0.0 == mode }.map(\.1) + ["Zzz", "Key", "Other"], keys: keys)
+        }
     }
 
     /// The store's apollo mode must select what Apollo's own statement,
