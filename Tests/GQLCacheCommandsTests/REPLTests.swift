@@ -434,13 +434,17 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let text = path("text.txt")
         try "not a cache".write(toFile: text, atomically: true, encoding: .utf8)
-        for script in ["cd nope; keys --count", "bogus; keys --count", "open \(text); keys --count", "show Nope:1; keys --count"] {
+        // (But a failed open, which stops a script: see below.)
+        for script in ["cd nope; keys --count", "bogus; keys --count", "show Nope:1; keys --count"] {
             let result = gqlcache("repl", cache, "-c", script)
             XCTAssertEqual(result.status, .success, script)
             XCTAssertTrue(result.stdout.hasSuffix("10\n"), script)
             XCTAssertFalse(result.stderr.isEmpty, "the failure was still reported: \(script)")
         }
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys --count; cd nope").status, .notFound)
+        let open = gqlcache("repl", cache, "-c", "open \(text); keys --count")
+        XCTAssertEqual(open.status, .notACache)
+        XCTAssertEqual(open.stdout, "")
     }
 
     /// With -c as typed: a `#` comment, in a command or in a query, runs to
@@ -698,8 +702,8 @@ final class REPLTests: CommandTestCase {
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let text = path("notes.txt")
         try "hello".write(toFile: text, atomically: true, encoding: .utf8)
-        let run = try repl(cache, ["open \(text)", "keys --count", "open \(legacy)", "keys --count"])
-        XCTAssertEqual(run.stdout, "10\nopened \(legacy)\n2\n")
+        let run = try repl(cache, ["open \(text)", "keys --count", "open \(legacy)", "keys --count"], interactive: true)
+        XCTAssertEqual(run.stdout, "10\nopened \(legacy)\n2\n\n", "at the end of input, a line break after the prompt")
         XCTAssertTrue(run.stderr.hasPrefix("gqlcache: \(text): "), run.stderr)
         XCTAssertTrue(run.stderr.hasSuffix("; still on \(cache)\n"), run.stderr)
         XCTAssertEqual(run.session.cachePath, legacy)
@@ -708,9 +712,29 @@ final class REPLTests: CommandTestCase {
     /// A file name with a space, typed bare, is two words: the message
     /// says how to quote it, as cd's does.
     func testOpenOfTwoWordsSaysHowToQuoteAFileNameWithASpace() throws {
-        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open", "open ''"])
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open", "open ''"], interactive: true)
         XCTAssertEqual(run.stderr, "gqlcache: open takes one cache file; one with spaces is quoted: open 'app cache.sqlite'\n"
             + "gqlcache: open takes the cache file to switch to\n" + "gqlcache: open takes the cache file to switch to\n")
+    }
+
+    /// At the prompt a failed open keeps the file open; in a script the
+    /// commands after it were meant for the other file, and would run on
+    /// this one (`open scratch.sqlite` mistyped, then `clear --force`):
+    /// the script stops there, with the open's status, as psql stops at a
+    /// failed \connect.
+    func testInAScriptAFailedOpenStopsItBeforeTheNextCommandRunsOnTheOldFile() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let missing = path("scratch-typo.sqlite")
+        let run = try repl(cache, ["open \(missing)", "clear --force"])
+        XCTAssertEqual(run.status, .io)
+        XCTAssertEqual(run.stderr, "gqlcache: \(missing): no such file; the script stops: the commands after it were meant for another file than \(cache)\n")
+        XCTAssertEqual(run.stdout, "")
+        let usage = try repl(cache, ["open", "rm --force Human:1000"])
+        XCTAssertEqual(usage.status, .usage)
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
+        let commandLine = gqlcache("repl", cache, "-c", "open \(missing); rm --force --type Human")
+        XCTAssertEqual(commandLine.status, .io)
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
     }
 
     func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {

@@ -152,7 +152,7 @@ public final class REPLSession {
             // came of it (rolled back, 130; or committed just before).
             if context.catchesStopSignals, StopSignals.shared.takeStopRequest() != nil { break }
             context.stdout.flush()
-            if bail && lastStatus != .success { break }
+            if (bail || scriptStoppedByFailedOpen) && lastStatus != .success { break }
         }
         context.stdout.flush()
         return lastStatus
@@ -741,11 +741,17 @@ public final class REPLSession {
         trail = newTrail
     }
 
+    /// Set when a script's `open` failed: its next commands were meant
+    /// for the file it did not open, so none runs on the one still open
+    /// (as psql ends a script whose `\connect` failed).
+    private(set) var scriptStoppedByFailedOpen = false
+
     private func open(_ arguments: [String]) -> ExitStatus {
         guard arguments.count == 1, let path = arguments.first, !path.isEmpty else {
             // Most often a file name with a space in it, typed bare.
-            context.report(.usage, arguments.isEmpty || arguments == [""] ? "open takes the cache file to switch to"
+            context.report(.usage, (arguments.isEmpty || arguments == [""] ? "open takes the cache file to switch to"
                 : "open takes one cache file; one with spaces is quoted: open \(ShellWords.quote(arguments.joined(separator: " ")))")
+                + stoppingScript())
             return .usage
         }
         let previous = (cachePath, trail)
@@ -763,9 +769,16 @@ public final class REPLSession {
             previousTrail = previousMove
             stores.closeAll()
             let status = (error as? CacheStoreError).map(ExitStatus.init(for:)) ?? .io
-            context.report(status, "\(error); still on \(cachePath)")
+            context.report(status, "\(error)" + (interactive ? "; still on \(cachePath)" : stoppingScript()))
             return status
         }
+    }
+
+    /// In a script, what the failed `open` message adds, and the stop.
+    private func stoppingScript() -> String {
+        guard !interactive else { return "" }
+        scriptStoppedByFailedOpen = true
+        return "; the script stops: the commands after it were meant for another file than \(cachePath.shownOnLine)"
     }
 
     /// An editor started from a script read from standard input would
