@@ -323,6 +323,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(titles, ["Human:1002 (Human)", "QUERY_ROOT", "QUERY_ROOT → Droid:2001"])
     }
 
+    /// show's options go with a field or `..` as with a key, before it or after.
+    func testLsOfAFieldOrDotDotTakesShowsOptions() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE)", "ls friends.1 --depth 0", "ls --format jsonl friends.0", "ls .. --depth 0", "pwd"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        let lines = run.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !"├└│".contains($0.first!) }
+        XCTAssertEqual(lines.count, 4, run.stdout)
+        XCTAssertEqual(lines[0], "Human:1002 (Human)")
+        XCTAssertTrue(lines[1].hasPrefix(#"{"key":"Human:1000","depth":0,"#), String(lines[1]))
+        XCTAssertEqual(lines[2...], ["QUERY_ROOT", "QUERY_ROOT → Droid:2001"])
+        // After `--` the word is a key as typed.
+        let typed = try repl(cache, ["ls --depth 0 -- friends.1"])
+        XCTAssertEqual(typed.session.lastStatus, .notFound)
+    }
+
     /// ls takes the paths cd takes: `../friends.1` shows a sibling,
     /// `./friends.0` and `.` name from here, and nothing moves.
     func testLsShowsTheRecordARelativePathNamesAsCdWouldGo() throws {

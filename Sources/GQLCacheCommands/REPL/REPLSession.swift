@@ -245,9 +245,13 @@ public final class REPLSession {
         case "ls":
             // As show: with no key named (ls --depth 2), the record you are at;
             // `ls FIELD` and `ls ..` name a record as cd names it.
-            if arguments.count == 1, let listed = listedRecord(arguments[0]) {
+            // Options may come before or after it (ls friends.0 --depth 1).
+            if let place = Self.onlyPositional(in: arguments, of: "show"), let listed = listedRecord(arguments[place]) {
                 switch listed {
-                case .success(let key): return runCommand(["show", "--", key.rawValue])
+                case .success(let key):
+                    var options = arguments
+                    options.remove(at: place)
+                    return runCommand(["show"] + options + ["--", key.rawValue])
                 case .failure(let failure):
                     // A field that is no reference (a list, null), said as cd says it.
                     context.report(failure.status, failure.message)
@@ -332,6 +336,27 @@ public final class REPLSession {
 
     /// Whether `show` arguments name no key (only options), parsed by the
     /// command itself so option values are not taken for keys.
+    /// Where the one word of `arguments` that is not an option or an
+    /// option's value stands, for `command`'s options; nil when there is
+    /// none, more than one, or a `--` (after which words are keys as typed).
+    static func onlyPositional(in arguments: [String], of command: String) -> Int? {
+        let valueTaking = OptionTable.commands.valueTaking[command] ?? []
+        var found: Int?
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { return nil }
+            if word.hasPrefix("-") && word != "-" {
+                if valueTaking.contains(word) { index += 1 }
+            } else {
+                guard found == nil else { return nil }
+                found = index
+            }
+            index += 1
+        }
+        return found
+    }
+
     static func namesNoKey(_ arguments: [String]) -> Bool {
         guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else { return false }
         return parsed.keys == ["KEY"]
