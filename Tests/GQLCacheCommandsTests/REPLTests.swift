@@ -323,6 +323,16 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(titles, ["Human:1002 (Human)", "QUERY_ROOT", "QUERY_ROOT → Droid:2001"])
     }
 
+    /// At a damaged record no field can be followed, but cd KEY still goes
+    /// to the key, as it does from anywhere else.
+    func testAtADamagedRecordCdStillGoesToAKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = substr(record, 1, 12) WHERE key = 'Human:1000'")
+        let run = try repl(cache, ["cd human(id:1000)", "cd friends.0", "cd Starship:3001", "pwd"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Human:1000 → Starship:3001\n")
+        XCTAssertEqual(run.stderr, "gqlcache: record 'Human:1000' is damaged: expected ':' at byte 13\n", "a field of it cannot be followed")
+    }
+
     /// show's options go with a field or `..` as with a key, before it or after.
     func testLsOfAFieldOrDotDotTakesShowsOptions() throws {
         let cache = try copyOfFixture("starwars.sqlite")

@@ -657,7 +657,14 @@ public final class REPLSession {
         do {
             let store = try readStore()
             let destination: CacheKey = try store.read { tx in
-                let record = try tx.record(for: from)
+                let record: Record?
+                do {
+                    record = try tx.record(for: from)
+                } catch CacheStoreError.damagedRecord(let damaged, let problem) where damaged == from {
+                    // No field of a damaged record can be followed, but a key is a key wherever cd starts.
+                    if try tx.contains(CacheKey(target)) { return CacheKey(target) }
+                    throw CacheStoreError.damagedRecord(key: damaged, problem: problem)
+                }
                 if let record, let key = try Self.follow(target, in: record) {
                     guard try tx.contains(key) else {
                         throw CommandFailure(.notFound, "\(from.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
