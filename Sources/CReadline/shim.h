@@ -358,10 +358,14 @@ static inline void gqlcache_set_display_matches(rl_compdisp_func_t *function) {
 static inline int gqlcache_completing_file_names(void) { return rl_filename_completion_desired; }
 
 /// Lists `matches` (1 to `count`; 0 is the common beginning) in columns
-/// `width` wide, as readline does, then redraws the prompt and line under
-/// them, which readline leaves to the one who lists.
-static inline void gqlcache_display_match_list(char **matches, int count, int width) {
+/// `width` wide, as readline does, and `note` on a line under them when
+/// there is one, then redraws the prompt and line under them, which
+/// readline leaves to the one who lists.
+static inline void gqlcache_display_match_list(char **matches, int count, int width, const char *note) {
     rl_display_match_list(matches, count, width);
+    if (note != NULL) {
+        fprintf(rl_outstream != NULL ? rl_outstream : stdout, "%s\n", note);
+    }
     rl_forced_update_display();
 }
 

@@ -979,6 +979,11 @@ final class REPLTests: CommandTestCase {
         guard case .candidates(let ones) = completer.complete(word: "Post:1", before: "show ") else { return XCTFail() }
         XCTAssertEqual(ones.last, "Post:199", "the greatest of the 250 that begin Post:1")
         XCTAssertEqual(REPLCompleter.insertion(for: ones, completing: ShellWords.partialWord("Post:1"))?.text, "Post:1")
+        // The list says it is cut (Tab-Tab shows a line under it); one with every match does not.
+        XCTAssertTrue(completer.keysCut)
+        guard case .candidates(let all) = completer.complete(word: "Post:124", before: "show ") else { return XCTFail() }
+        XCTAssertEqual(all.count, 11)
+        XCTAssertFalse(completer.keysCut)
     }
 
     /// `café:1` composed and decomposed are two keys: Tab offers both and

@@ -527,4 +527,17 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Tab", "Tab")
         try waitFor(#""q\nx.graphql"      qq.graphql          "q\u202eb.graphql""#)
     }
+
+    /// Tab-Tab lists at most 200 keys; under a list cut short, a line says
+    /// so, and how to see the rest.
+    func testTabTabSaysWhenItListsOnlySomeOfTheKeys() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let post: [String: FieldValue] = ["__typename": .string("Post")]
+        let cache = try makeCache("many.sqlite", (0..<250).map { Record(key: CacheKey("Post:\($0)"), fields: post) }
+            + [Record(key: .queryRoot, fields: ["a": .int(1)])])
+        try start(cache, history: path("history"))
+        try type("show Post:")
+        try keys("Tab", "Tab")
+        try waitFor("(only the first 199 and the last of the keys that begin with 'Post:'; type more of the key to narrow them)")
+    }
 }

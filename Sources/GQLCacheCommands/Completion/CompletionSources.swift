@@ -15,9 +15,18 @@ enum CompletionSources {
     /// break): the greatest one it does not take would leave its place
     /// empty, and Tab would insert what fewer keys share.
     static func keys(in store: CacheStore, startingWith prefix: String, limit: Int, offered: (String) -> Bool = { _ in true }) -> [String] {
+        keysAndWhetherCut(in: store, startingWith: prefix, limit: limit, offered: offered).keys
+    }
+
+    /// ``keys(in:startingWith:limit:offered:)``, and whether more keys
+    /// match than those.
+    static func keysAndWhetherCut(
+        in store: CacheStore, startingWith prefix: String, limit: Int, offered: (String) -> Bool = { _ in true }
+    ) -> (keys: [String], cut: Bool) {
         let pattern = prefix.isEmpty ? nil : try? KeyPattern(prefix, mode: .prefix)
         struct Enough: Error {}
         var keys: [String] = []
+        var cut = false
         try? store.read { tx in
             do {
                 try tx.forEachKey(matching: pattern) { key in
@@ -27,6 +36,7 @@ enum CompletionSources {
                 }
             } catch is Enough {}
             guard keys.count > limit else { return }
+            cut = true
             keys.removeLast(2)
             do {
                 try tx.forEachKey(matching: pattern, descending: true) { key in
@@ -36,7 +46,7 @@ enum CompletionSources {
                 }
             } catch is Enough {}
         }
-        return keys
+        return (keys, cut)
     }
 
     /// The `__typename`s the file's records hold, sorted: a scan of every

@@ -37,6 +37,7 @@ public final class REPLCompleter {
     public func complete(word: String, before: String) -> Completion {
         // What Tab opened is closed before the prompt waits again.
         defer { session.stores.closeAll() }
+        keysCut = false
         let previousWords = (try? ShellWords.split(before)) ?? before.split(separator: " ").map(String.init)
         guard let command = previousWords.first else {
             return .candidates(Self.matching(word, in: Self.commandNames))
@@ -153,8 +154,14 @@ public final class REPLCompleter {
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {
         guard let store = try? session.completionStore() else { return [] }
-        return CompletionSources.keys(in: store, startingWith: prefix, limit: Self.keyLimit)
+        let found = CompletionSources.keysAndWhetherCut(in: store, startingWith: prefix, limit: Self.keyLimit)
+        if found.cut { keysCut = true }
+        return found.keys
     }
+
+    /// Set when the last completion offered only some of the keys that
+    /// match (``keyLimit``): Tab-Tab's list says so under it.
+    private(set) var keysCut = false
 
     /// The `__typename`s the file holds, counted once (a scan of every
     /// record) and kept until the next command runs.

@@ -135,6 +135,8 @@ public final class ReadlineLineReader: LineReader {
 /// The completion callback's state: readline calls a plain C function.
 enum ReadlineCompletion {
     nonisolated(unsafe) static var completer: REPLCompleter?
+    /// A line Tab-Tab shows under its list: that the keys listed are only some of them.
+    nonisolated(unsafe) static var listNote: String?
 
     /// The matches for the word that ends at `end` of the line, readline's
     /// own word starting at `start`: what replaces it first, then every
@@ -146,7 +148,11 @@ enum ReadlineCompletion {
         // The word as the REPL will split it, quotes and all, not only what follows an open quote.
         let word = ShellWords.partialWord(line)
         let before = String(decoding: Array(line.utf8.prefix(word.start)), as: UTF8.self)
-        switch completer.complete(word: word.value, before: before) {
+        let completion = completer.complete(word: word.value, before: before)
+        listNote = completer.keysCut
+            ? "(only the first \(REPLCompleter.keyLimit - 1) and the last of the keys that begin with \(word.value.isEmpty ? "anything" : "'\(word.value.shownOnLine)'"); type more of the key to narrow them)"
+            : nil
+        switch completion {
         case .fileNames:
             gqlcache_set_suppress_quote(0)
             gqlcache_set_completion_over(0)
@@ -181,13 +187,14 @@ extension ReadlineCompletion {
     /// itself. What Tab inserts is the key itself.
     static func display(_ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int32, width: Int32) {
         guard let matches else { return }
+        defer { listNote = nil }
         let listed = (1...max(1, Int(count))).map { index in matches[index].map { String(cString: $0) } }
         // A file name is listed by its last part, which is what gets escaped.
         let fileNames = gqlcache_completing_file_names() != 0
         let shown = listed.map { $0.map { fileNames ? Self.lastPartShown($0) : $0.shownOnLine } }
         guard shown != listed else {
             // As readline would list them itself (file names by their last part).
-            gqlcache_display_match_list(matches, count, width)
+            gqlcache_display_match_list(matches, count, width, listNote)
             return
         }
         let all = [matches[0].map { String(cString: $0) } ?? ""] + shown.map { $0 ?? "" }
@@ -200,7 +207,7 @@ extension ReadlineCompletion {
         array[all.count] = nil
         // Measured as listed: a file name by its last part.
         let widest = shown.map { Self.listedPart($0 ?? "", fileNames: fileNames).displayWidth }.max() ?? 0
-        gqlcache_display_match_list(array, count, Int32(max(Int(width), widest)))
+        gqlcache_display_match_list(array, count, Int32(max(Int(width), widest)), listNote)
     }
 
     /// `path` with its part after the last `/` as a line shows it.
