@@ -295,6 +295,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.status, .notFound)
     }
 
+    /// A field is typed by its name, without the arguments of its field
+    /// key: when one field of that name holds a reference, cd says which.
+    func testCdOfAFieldsNameWithoutItsArgumentsSuggestsTheField() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero", "cd search", "cd hero(episode:JEDI)"])
+        XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: cd hero(episode:NEWHOPE)",
+            "gqlcache: no field 'search' with a reference in QUERY_ROOT, and no record 'search'; "
+                + "did you mean: cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'",
+            "gqlcache: no field 'hero(episode:JEDI)' with a reference in QUERY_ROOT, and no record 'hero(episode:JEDI)'; did you mean: cd hero(episode:NEWHOPE)",
+        ])
+    }
+
     func testCdThroughADanglingReferenceSaysSoAndStaysPut() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["rm Human:1002", "cd hero(episode:NEWHOPE)", "cd friends.1", "pwd"])

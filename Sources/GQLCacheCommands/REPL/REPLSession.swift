@@ -692,10 +692,18 @@ public final class REPLSession {
     /// TARGET, which cd or ls took for a field of the record `from` or a
     /// key, is neither: the fields it might have meant, or the nearest keys.
     private static func noSuchFieldOrKey(_ target: String, in record: Record?, of from: CacheKey, _ tx: ReadTransaction) throws -> CommandFailure {
-        let fields = record.map { Self.referenceFields(of: $0) } ?? []
+        var fields = record.map { Self.referenceFields(of: $0) } ?? []
+        // `cd hero` means a field named hero, whatever its arguments: those come first.
+        let name = target.prefix { $0 != "(" && $0 != "." }
+        let named = fields.filter { $0.prefix { $0 != "(" && $0 != "." } == name }
+        fields = named + fields.filter { !named.contains($0) }
         let nearest = try tx.suggestions(for: CacheKey(target))
         var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
-        if !fields.isEmpty { message += "; fields with references: " + fields.prefix(8).joined(separator: ", ") }
+        if named.count == 1 {
+            message += "; did you mean: cd \(ShellWords.quote(named[0]))"
+        } else if !fields.isEmpty {
+            message += "; fields with references: " + fields.prefix(8).joined(separator: ", ")
+        }
         if let strayRow = nearest.strayRow {
             message += "; " + strayRow
         } else if !nearest.nearest.isEmpty {
