@@ -463,9 +463,30 @@ final class REPLTests: CommandTestCase {
             gqlcache: already in the REPL; use 'open FILE' to switch files
 
             """)
-        XCTAssertEqual(run.stdout, "quit (or exit, or Ctrl-D) — leave\n")
+        XCTAssertEqual(run.stdout, "quit (or exit, \\q, or Ctrl-D) — leave\n")
         let failed = try repl(cache, ["help nosuch"])
         XCTAssertEqual(failed.status, .usage)
+    }
+
+    /// The backslash names are commands too: `help \e` explains edit, where
+    /// the shell quoting of the line took the backslash away.
+    func testHelpOfABackslashNameExplainsItsCommand() throws {
+        let run = try repl(try copyOfFixture("starwars.sqlite"), [#"help \e"#, #"? \q"#, #"help \h"#])
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.stdout, "edit (or \\e) — edit the last query in $VISUAL or $EDITOR, then read it\n"
+            + "quit (or exit, \\q, or Ctrl-D) — leave\n" + "help [COMMAND] (or \\h, \\?) — this list, or a command's options\n")
+    }
+
+    /// ls runs show: a mistaken option says ls takes show's options, not
+    /// as if show had been typed.
+    func testAnUnknownOptionOfLsSaysItTakesShowsOptions() throws {
+        let run = try repl(try copyOfFixture("starwars.sqlite"), ["ls -l", "ls friends --dept 2", "show --bogus"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: unknown option '-l' (ls takes the options of show: see 'help show')
+            gqlcache: unknown option '--dept'. Did you mean '--depth'? (ls takes the options of show: see 'help show')
+            gqlcache: unknown option '--bogus' (see 'help show')
+
+            """)
     }
 
     func testTheExitStatusIsTheLastCommandsWhateverFailedBefore() throws {

@@ -16,8 +16,8 @@ public final class REPLSession {
         ("open", "open FILE — switch to another cache file"),
         ("edit", "edit (or \\e) — edit the last query in $VISUAL or $EDITOR, then read it"),
         ("status", "status — the exit status of the last command"),
-        ("help", "help [COMMAND] — this list, or a command's options"),
-        ("quit", "quit (or exit, or Ctrl-D) — leave"),
+        ("help", "help [COMMAND] (or \\h, \\?) — this list, or a command's options"),
+        ("quit", "quit (or exit, \\q, or Ctrl-D) — leave"),
     ]
 
     public private(set) var cachePath: String
@@ -195,11 +195,18 @@ public final class REPLSession {
     func execute(_ line: String) -> ExitStatus? {
         linesRun += 1
         // psql-style backslash commands, before shell quoting would eat the backslash.
-        switch line.trimmingCharacters(in: .whitespaces) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        switch trimmed {
         case "\\e": return editLastQuery()
         case "\\q": return nil
         case "\\h", "\\?": return help([])
         default: break
+        }
+        // `help \e`: the command a backslash name stands for.
+        let backslashNames = ["\\e": "edit", "\\q": "quit", "\\h": "help", "\\?": "help"]
+        let helpWords = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+        if helpWords.count == 2, ["help", "?"].contains(helpWords[0]), let name = backslashNames[String(helpWords[1])] {
+            return help([name])
         }
         let words: [String]
         do {
@@ -251,14 +258,14 @@ public final class REPLSession {
                 case .success(let key):
                     var options = arguments
                     options.remove(at: place)
-                    return runCommand(["show"] + options + ["--", key.rawValue])
+                    return runCommand(["show"] + options + ["--", key.rawValue], typedAs: "ls")
                 case .failure(let failure):
                     // A field that is no reference (a list, null), said as cd says it.
                     context.report(failure.status, failure.message)
                     return failure.status
                 }
             }
-            return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments)
+            return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments, typedAs: "ls")
         case "open":
             return open(arguments)
         case "edit":
@@ -370,7 +377,7 @@ public final class REPLSession {
 
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
     /// `typedQuery`: GraphQL typed at the prompt (or saved from `edit`).
-    func runCommand(_ words: [String], typedQuery: Bool = false) -> ExitStatus {
+    func runCommand(_ words: [String], typedQuery: Bool = false, typedAs: String? = nil) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
         if !typedQuery && ["read", "update", "write"].contains(command) && namesADocument(words) {
@@ -392,6 +399,7 @@ public final class REPLSession {
         commandContext.openStores = stores
         commandContext.confirmsEveryRemoval = interactive
         commandContext.isREPLCommand = true
+        commandContext.typedAs = typedAs
         commandContext.readsQueryTypedAtPrompt = readsTyped
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the

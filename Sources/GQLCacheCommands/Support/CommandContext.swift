@@ -25,6 +25,9 @@ public final class CommandContext {
     /// A command typed at the REPL: where to read more is named as the
     /// REPL takes it (`help keys`, not `gqlcache keys --help`).
     public var isREPLCommand = false
+    /// The REPL command typed, where it runs another (`ls` runs `show`):
+    /// a usage error's hint names both.
+    var typedAs: String?
     /// GraphQL typed at the REPL's prompt, run as `read --text`: it has no
     /// command line to add `--var` to, but a `read` after it reads it.
     var readsQueryTypedAtPrompt = false

@@ -248,7 +248,7 @@ public enum GQLCacheMain {
             let unknown = unknownOptionMessage(arguments)
         {
             let hint = "See 'gqlcache \(arguments[0]) --help'"
-            context.report(.usage, oneLine(unknown, helpHintFrom: hint, atREPL: context.isREPLCommand))
+            context.report(.usage, oneLine(unknown, helpHintFrom: hint, atREPL: context.isREPLCommand, typedAs: context.typedAs))
             return .usage
         }
         if GQLCache.exitCode(for: error) == .success {
@@ -279,7 +279,7 @@ public enum GQLCacheMain {
         } else if let hint = dashValueHint(message, arguments) {
             message += hint
         }
-        context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand))
+        context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand, typedAs: context.typedAs))
         return .usage
     }
 
@@ -377,7 +377,7 @@ public enum GQLCacheMain {
 
     /// The parser's message as one line, with where to read more: at the
     /// REPL, its `help NAME` rather than the shell's `gqlcache NAME --help`.
-    static func oneLine(_ message: String, helpHintFrom full: String, atREPL: Bool = false) -> String {
+    static func oneLine(_ message: String, helpHintFrom full: String, atREPL: Bool = false, typedAs: String? = nil) -> String {
         var line = message.split(separator: "\n").first.map(String.init) ?? "invalid command line"
         if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
         if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
@@ -386,7 +386,13 @@ public enum GQLCacheMain {
         if let start = full.range(of: "See '"), let end = full[start.upperBound...].firstIndex(of: "'") {
             var hint = String(full[start.upperBound..<end])
             let words = hint.split(separator: " ")
-            if atREPL, words.count == 3, words[0] == "gqlcache", words[2] == "--help" { hint = "help \(words[1])" }
+            if atREPL, words.count == 3, words[0] == "gqlcache", words[2] == "--help" {
+                hint = "help \(words[1])"
+                if let typedAs, typedAs != words[1] {
+                    line += " (\(typedAs) takes the options of \(words[1]): see '\(hint)')"
+                    return line
+                }
+            }
             line += " (see '\(hint)')"
         }
         return line
