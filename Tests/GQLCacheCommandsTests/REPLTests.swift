@@ -346,6 +346,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "gqlcache: record 'Human:1000' is damaged: expected ':' at byte 13\n", "a field of it cannot be followed")
     }
 
+    /// A list's example is typed from where the path was: `cd ../friends`
+    /// suggests `cd ../friends.0`, not this record's own `friends.0`.
+    func testAListReachedThroughAPathIsExplainedWithThePath() throws {
+        let run = try repl(try copyOfFixture("starwars.sqlite"),
+                           ["cd hero(episode:NEWHOPE)", "cd friendsConnection(after:null,first:2)", "cd ../friends", "ls ../friends", "cd friends"])
+        XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: friends is a list of 3; say which element, e.g. 'cd ../friends.0'",
+            "gqlcache: friends is a list of 3; say which element, e.g. 'ls ../friends.0'",
+            "gqlcache: friends is a list of 1; say which element, e.g. 'cd friends.0'",
+        ])
+    }
+
     /// show's options go with a field or `..` as with a key, before it or after.
     func testLsOfAFieldOrDotDotTakesShowsOptions() throws {
         let cache = try copyOfFixture("starwars.sqlite")

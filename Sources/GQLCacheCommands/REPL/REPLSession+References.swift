@@ -5,8 +5,9 @@ import CacheStore
 extension REPLSession {
     /// The key a field of `record` refers to: `author`, or with list
     /// indexes `friends.1` (also `friends[1]`, `grid.0.1`). `command`: the
-    /// one the examples in the errors are typed with (cd, ls).
-    static func follow(_ path: String, in record: Record, command: String = "cd") throws -> CacheKey? {
+    /// one the examples in the errors are typed with (cd, ls), after
+    /// `typedBefore`, the part of the path typed before the field (`../`).
+    static func follow(_ path: String, in record: Record, command: String = "cd", typedBefore: String = "") throws -> CacheKey? {
         guard let (name, indexes) = fieldAndIndexes(path, in: record), var value = record.fields[name] else { return nil }
         for (depth, index) in indexes.enumerated() {
             guard case .list(let elements) = value else {
@@ -28,7 +29,7 @@ extension REPLSession {
                 throw CommandFailure(.usage, "\(path) is a list of \(elements.count) holding no reference, so there is nothing to go to")
             }
             // The example is typed as shown: a key with spaces or quotes in it comes quoted.
-            let example = command + " " + ShellWords.quote(path + first.map { ".\($0)" }.joined())
+            let example = command + " " + ShellWords.quote(typedBefore + path + first.map { ".\($0)" }.joined())
             let shown = example.contains("'") ? "\"\(example)\"" : "'\(example)'"
             throw CommandFailure(.usage, "\(path) is a list of \(elements.count); say which element, e.g. \(shown)")
         case .null:

@@ -657,11 +657,12 @@ public final class REPLSession {
             return .success
         }
         let from = base.last ?? .queryRoot
-        return go(to: String(rest), from: from, base: base)
+        return go(to: String(rest), from: from, base: base, typedBefore: String(target.dropLast(rest.count)))
     }
 
-    /// `cd FIELD` or `cd KEY` from the record `from`, the end of `base`.
-    private func go(to target: String, from: CacheKey, base: [CacheKey]) -> ExitStatus {
+    /// `cd FIELD` or `cd KEY` from the record `from`, the end of `base`;
+    /// `typedBefore` is what was typed before FIELD (`../`).
+    private func go(to target: String, from: CacheKey, base: [CacheKey], typedBefore: String) -> ExitStatus {
         do {
             let store = try readStore()
             let destination: CacheKey = try store.read { tx in
@@ -673,7 +674,7 @@ public final class REPLSession {
                     if try tx.contains(CacheKey(target)) { return CacheKey(target) }
                     throw CacheStoreError.damagedRecord(key: damaged, problem: problem)
                 }
-                if let record, let key = try Self.follow(target, in: record) {
+                if let record, let key = try Self.follow(target, in: record, typedBefore: typedBefore) {
                     guard try tx.contains(key) else {
                         throw CommandFailure(.notFound, "\(from.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
                     }
@@ -765,7 +766,9 @@ public final class REPLSession {
         let found: Result<CacheKey, CommandFailure>?? = try? store.read { tx in
             let record = try tx.record(for: from)
             do {
-                if let record, let key = try Self.follow(field, in: record, command: "ls") { return .success(key) }
+                if let record, let key = try Self.follow(field, in: record, command: "ls", typedBefore: String(target.dropLast(field.count))) {
+                    return .success(key)
+                }
                 guard isRelative, try !tx.contains(CacheKey(target)) else { return nil }
                 // `../Human:1002`: a key after the path, as cd takes it.
                 if try tx.contains(CacheKey(field)) { return .success(CacheKey(field)) }
