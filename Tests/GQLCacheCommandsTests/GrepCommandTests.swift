@@ -11,6 +11,15 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", cache, "Sky").stdout, "Human:1000 name: \"Luke Skywalker\"\n")
     }
 
+    /// keys and rm take --mode regex; grep's regular expressions are --regex.
+    func testModeGivenToGrepSaysHowGrepMatches() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("grep", cache, "Luke.*", "--mode", "regex")
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: unknown option '--mode'; grep matches text, or a regular expression with --regex (-i ignores case) "
+            + "(see 'gqlcache grep --help')\n")
+    }
+
     func testCaseRegexAndFieldsNarrowOrWidenTheSearch() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("grep", cache, "x-wing").status, .notFound)

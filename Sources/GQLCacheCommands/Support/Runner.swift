@@ -295,6 +295,9 @@ public enum GQLCacheMain {
         let meant = OptionTable.commands.suggestions(for: word, command: command)
         if !meant.isEmpty {
             message += ". Did you mean \(OptionTable.choices(meant))?"
+        } else if command == "grep", word == "--mode" || word.hasPrefix("--mode=") {
+            // keys and rm take --mode; grep's one other way of matching is a flag.
+            message += "; grep matches text, or a regular expression with --regex (-i ignores case)"
         } else if isRegularFile(word) {
             message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
         } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
