@@ -78,4 +78,13 @@ final class RenderingTests: XCTestCase {
         XCTAssertEqual(all.references.count, 50)
         XCTAssertEqual(all.references.first?.from, "User:100")
     }
+
+    /// The REPL's help at a terminal: broken at spaces, continued under an
+    /// indent, wide characters counted as two columns; width 0 wraps nothing.
+    func testTextWrapsAtSpacesToTheWidthWithAHangingIndent() {
+        XCTAssertEqual("aaa bbb ccc ddd".wrapped(width: 11, start: 2, indent: 4), "aaa bbb\n    ccc ddd")
+        XCTAssertEqual("aaa bbb".wrapped(width: 0, start: 2, indent: 4), "aaa bbb")
+        XCTAssertEqual("一二 三四".wrapped(width: 6, start: 0, indent: 1), "一二\n 三四", "each character two columns")
+        XCTAssertEqual("short averyveryverylongword end".wrapped(width: 10, start: 0, indent: 2), "short\n  averyveryverylongword\n  end")
+    }
 }

@@ -528,6 +528,16 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor(#""q\nx.graphql"      qq.graphql          "q\u202eb.graphql""#)
     }
 
+    /// At a terminal the REPL's help is wrapped to its width (150 here),
+    /// the rest of an entry indented under it.
+    func testHelpAtATerminalIsWrappedToItsWidth() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("help cd")
+        try keys("Enter")
+        try waitFor("go back, return to where the\n  last move started, or return to QUERY_ROOT\n")
+    }
+
     /// Tab-Tab lists at most 200 keys; under a list cut short, a line says
     /// so, and how to see the rest.
     func testTabTabSaysWhenItListsOnlySomeOfTheKeys() throws {

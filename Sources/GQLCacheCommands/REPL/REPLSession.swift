@@ -1,5 +1,6 @@
 import CacheQuery
 import CacheStore
+import CSignals
 import Foundation
 
 /// The REPL: one open cache, a place in its graph, and a loop that runs the
@@ -568,12 +569,16 @@ public final class REPLSession {
         }
     }
 
+    /// The width help is wrapped to: at a terminal its own, as the
+    /// commands' help is; elsewhere none, a line for each entry.
+    private var helpColumns: Int { context.stdoutIsTerminal ? Int(gqlcache_terminal_columns(1)) : 0 }
+
     private func help(_ arguments: [String]) -> ExitStatus {
         if let typed = arguments.first {
             // The REPL's other names for its own commands.
             let name = ["exit": "quit", "..": "back", "?": "help"][typed] ?? typed
             if let own = Self.ownCommands.first(where: { $0.name == name }) {
-                context.print(own.help)
+                context.print(own.help.wrapped(width: helpColumns, start: 0, indent: 2))
                 return .success
             }
             // Only what works at the prompt: the shell's list and 'gqlcache --help' would name repl and completions.
@@ -589,16 +594,21 @@ public final class REPLSession {
             context.stdout.write(Self.helpAtThePrompt(captured.text, command: name))
             return status
         }
-        context.print("Commands of the CLI, without the cache file (e.g. 'keys Droid:%', 'show QUERY_ROOT', 'rm Human:1000'):")
+
         // repl and completions are for the shell: the REPL refuses them.
         let commands = GQLCache.configuration.subcommands.filter { !["repl", "completions"].contains($0._commandName) }
         let width = commands.map { $0._commandName.count }.max() ?? 0
+        let columns = helpColumns
+        context.print("Commands of the CLI, without the cache file (e.g. 'keys Droid:%', 'show QUERY_ROOT', 'rm Human:1000'):"
+            .wrapped(width: columns, start: 0, indent: 0))
         for command in commands {
-            context.print("  \(command._commandName.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.configuration.abstract)")
+            let abstract = command.configuration.abstract.wrapped(width: columns, start: width + 4, indent: width + 4)
+            context.print("  \(command._commandName.padding(toLength: width, withPad: " ", startingAt: 0))  \(abstract)")
         }
         context.print("REPL commands:")
-        for own in Self.ownCommands { context.print("  \(own.help)") }
-        context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines) runs with read.")
+        for own in Self.ownCommands { context.print("  " + own.help.wrapped(width: columns, start: 2, indent: 4)) }
+        context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines) runs with read."
+            .wrapped(width: columns, start: 0, indent: 0))
         return .success
     }
 

@@ -39,3 +39,35 @@ func padding(_ text: String, to width: Int) -> String {
 /// thousands of characters) overflows on its own row rather than
 /// pushing every other row's value off the screen.
 let widestPaddedLabel = 60
+
+extension String {
+    /// The text broken at spaces into lines of at most `width` columns,
+    /// the first starting at the current column `start` (what precedes it
+    /// on its line), the others after `indent` spaces. A word wider than a
+    /// line stands alone on its own. `width` 0 leaves the text whole.
+    func wrapped(width: Int, start: Int, indent: Int) -> String {
+        guard width > 0 else { return self }
+        var lines: [String] = []
+        var line = ""
+        var column = start
+        var lineHasWord = false
+        for word in split(separator: " ") {
+            let wordWidth = String(word).displayWidth
+            if lineHasWord && column + 1 + wordWidth > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent)
+                column = indent
+                lineHasWord = false
+            }
+            if lineHasWord {
+                line += " "
+                column += 1
+            }
+            line += word
+            column += wordWidth
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}
