@@ -1102,6 +1102,12 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "Hu", before: "refs "), .candidates(["Human:1000", "Human:1002"]))
         XCTAssertEqual(completer.complete(word: "st", before: "help "), .candidates(["stats", "status"]))
         XCTAssertEqual(completer.complete(word: "", before: "help keys "), .candidates([]))
+        // cd and ls take one record; once it is named, nothing more (an option still may come).
+        XCTAssertEqual(completer.complete(word: "Hu", before: "cd Droid:2001 "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "ls Droid:2001 "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "ls --depth 1 "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "--de", before: "ls Droid:2001 "), .candidates(["--depth"]), "ls takes show's options")
+        XCTAssertEqual(completer.complete(word: "j", before: "ls --format "), .candidates(["json", "jsonl"]))
     }
 
     func testCdCompletesTheCurrentRecordsReferenceFields() throws {

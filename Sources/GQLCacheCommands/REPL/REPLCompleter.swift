@@ -82,6 +82,8 @@ public final class REPLCompleter {
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
+            // Each goes to, or shows, one record: once it is named, nothing more.
+            guard Self.positionals([command == "ls" ? "show" : command] + previousWords.dropFirst()).isEmpty else { return .candidates([]) }
             return .candidates(Self.matching(word, in: fieldsHere(word)) + keys(startingWith: word))
         }
         return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
@@ -145,11 +147,20 @@ public final class REPLCompleter {
 
     /// Long and short flags of each command, from the command tree's own
     /// description of itself.
-    static var flags: [String: [String]] { OptionTable.commands.names }
+    /// Each command's options; ls takes show's.
+    static var flags: [String: [String]] {
+        var names = OptionTable.commands.names
+        names["ls"] = names["show"]
+        return names
+    }
 
     /// The values of each command's options that take one of a few
     /// (`--mode`, `--format`, `--color`), by command and flag.
-    static var optionValues: [String: [String: [String]]] { OptionTable.commands.values }
+    static var optionValues: [String: [String: [String]]] {
+        var values = OptionTable.commands.values
+        values["ls"] = values["show"]
+        return values
+    }
 
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {
