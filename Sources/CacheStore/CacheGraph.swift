@@ -55,6 +55,10 @@ public struct CacheGraph: Sendable {
     /// a scan of a sound table gives them in ascending order, so the
     /// table's pages are damaged, and what was read of them may be wrong.
     public internal(set) var rowOrderBreak: RowOrderBreak?
+    /// The first key the pass met on two rows: the UNIQUE index on `key`
+    /// that every Apollo table has forbids it, so the index is damaged,
+    /// and a lookup by the key finds one row while a scan finds both.
+    public private(set) var duplicateKeyRows: DuplicateKeyRows?
     /// The number of rows with a key.
     public private(set) var recordCount = 0
     /// The bytes of every record's JSON text.
@@ -97,6 +101,9 @@ public struct CacheGraph: Sendable {
 
     mutating func beginRecord(key: UnsafeBufferPointer<UInt8>, hash: UInt32, rowID: Int64, bytes: Int) -> Int32 {
         let node = node(for: key, hash: hash)
+        if states[Int(node)] != .missing, duplicateKeyRows == nil {
+            duplicateKeyRows = DuplicateKeyRows(key: self.key(node), firstRowID: rowIDs[Int(node)], secondRowID: rowID)
+        }
         recordCount += 1
         totalBytes += bytes
         rowIDs[Int(node)] = rowID
@@ -331,6 +338,18 @@ public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {
 
     /// "its rows come out of _id order: _id 0 after _id 10".
     public var description: String { "its rows come out of _id order: _id \(next) after _id \(previous)" }
+}
+
+/// Two rows that hold the same key, which the table's UNIQUE index forbids.
+public struct DuplicateKeyRows: Equatable, Sendable, CustomStringConvertible {
+    public let key: CacheKey
+    public let firstRowID: Int64
+    public let secondRowID: Int64
+
+    /// "two rows hold the key 'A:1' (_id 2 and _id 3), which its UNIQUE index forbids".
+    public var description: String {
+        "two rows hold the key '\(key)' (_id \(firstRowID) and _id \(secondRowID)), which its UNIQUE index on key forbids"
+    }
 }
 
 /// A row whose key column holds a BLOB, or text that is not UTF-8, with

@@ -95,6 +95,7 @@ extension ReadTransaction {
     /// `quick_check` says which it is. A file without them costs nothing more.
     public func checkSoundForRepair(_ graph: CacheGraph, deletingStrayRows: Bool = false) throws {
         if let orderBreak = graph.rowOrderBreak { throw CacheStoreError.damagedFile(path: path, finding: orderBreak.description) }
+        if let duplicate = graph.duplicateKeyRows { throw CacheStoreError.damagedFile(path: path, finding: duplicate.description) }
         guard deletingStrayRows, !graph.keylessRowIDs.isEmpty || !graph.blobKeyRows.isEmpty else { return }
         let problems = try sqliteIntegrityCheck(full: false)
         guard let first = problems.first else { return }

@@ -36,6 +36,9 @@ public struct HealthReport: Equatable, Sendable {
     /// Where the pass over the table met rows out of `_id` order, which
     /// only damaged pages give (``CacheGraph/rowOrderBreak``).
     public var rowOrderBreak: RowOrderBreak? = nil
+    /// Two rows with one key, which only a damaged index lets in
+    /// (``CacheGraph/duplicateKeyRows``).
+    public var duplicateKeyRows: DuplicateKeyRows? = nil
     /// The file ends before its header says it does (see ``FileCut``).
     public var cutShort: FileCut? = nil
     /// Records keyed by the empty string, or by a key holding a NUL
@@ -46,12 +49,14 @@ public struct HealthReport: Equatable, Sendable {
     /// over the table or the file's size says so): what was read of the
     /// records may be the damage rather than the app's data, and nothing
     /// gets repaired.
-    public var fileIsDamaged: Bool { !integrityProblems.isEmpty || unreadTable != nil || rowOrderBreak != nil || cutShort != nil }
+    public var fileIsDamaged: Bool {
+        !integrityProblems.isEmpty || unreadTable != nil || rowOrderBreak != nil || duplicateKeyRows != nil || cutShort != nil
+    }
 
     /// How many problems were found.
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
-            + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1)
+            + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1) + (duplicateKeyRows == nil ? 0 : 1)
             + (cutShort == nil ? 0 : 1) + unusableKeys.count
     }
 }
@@ -220,6 +225,7 @@ extension HealthReport {
             roots: graph.rootNodes.map(graph.key),
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
-            caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, unusableKeys: unusableKeys)
+            caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, duplicateKeyRows: graph.duplicateKeyRows,
+            unusableKeys: unusableKeys)
     }
 }

@@ -457,6 +457,37 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertFalse(result.stdout.contains("gqlcache gc"), "no gc on a file whose reading may be wrong")
     }
 
+    /// A key written over in the table's page, not in its index: two rows
+    /// hold one key, which the UNIQUE index forbids. quick_check does not
+    /// compare index and table; the pass over the table sees it, and no
+    /// repair runs on such a file.
+    func testTwoRowsWithOneKeyAreReportedAsADamagedIndexAndNothingIsRepaired() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('DupQA', '{"__typename":"D"}'), ('DupQB', '{"__typename":"D"}')"#)
+        let ids = try sqliteShell(cache, "SELECT _id FROM records WHERE key IN ('DupQA', 'DupQB') ORDER BY _id")
+            .split(separator: "\n").map(String.init)
+        let page = try XCTUnwrap(Int(try sqliteShell(cache, "SELECT rootpage FROM sqlite_master WHERE name = 'records'")))
+        var data = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let table = (page - 1) * 4096..<page * 4096
+        let found = try XCTUnwrap(data[table].range(of: Data("DupQB".utf8)), "the key is in the table's root page")
+        data.replaceSubrange(found, with: Data("DupQA".utf8))
+        try data.write(to: URL(fileURLWithPath: cache))
+        let before = try bytes(cache)
+
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound, result.stderr)
+        XCTAssertTrue(result.stdout.contains("  records table: two rows hold the key 'DupQA' (_id \(ids[0]) and _id \(ids[1])), "
+            + "which its UNIQUE index on key forbids: the index is damaged ('gqlcache doctor --full' shows SQLite's findings)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("may copy out what SQLite can still read\n"), result.stdout)
+        let json = gqlcache("doctor", cache, "--format", "json")
+        // (The key is also unreachable: nothing refers to it.)
+        XCTAssertEqual(try problems(json).map { $0["kind"] as? String }, ["duplicateKey", "unreachable"])
+        let gc = gqlcache("gc", cache, "--all", "--dry-run")
+        XCTAssertEqual(gc.status, .io, gc.stderr)
+        XCTAssertTrue(gc.stderr.contains("two rows hold the key 'DupQA'"), gc.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testAFileThatIsNotACacheIsRefusedWithItsOwnStatus() throws {
         let path = self.path("notes.txt")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))

@@ -47,6 +47,9 @@ struct HealthRendering {
         if let orderBreak = report.rowOrderBreak {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
+        if let duplicate = report.duplicateKeyRows {
+            text += "  records table: \(duplicate): the index is damaged ('gqlcache doctor --full' shows SQLite's findings)\n"
+        }
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
                 + "(\(formatBytes(pendingWAL.walBytes))) "
@@ -196,6 +199,12 @@ struct HealthRendering {
         if let orderBreak = report.rowOrderBreak {
             problems.append(.object([
                 ("kind", .string("rowOrder")), ("rowid", .int(Int(orderBreak.next))), ("afterRowid", .int(Int(orderBreak.previous))),
+            ]))
+        }
+        if let duplicate = report.duplicateKeyRows {
+            problems.append(.object([
+                ("kind", .string("duplicateKey")), ("key", .string(duplicate.key.rawValue)),
+                ("rowids", .array([.int(Int(duplicate.firstRowID)), .int(Int(duplicate.secondRowID))])),
             ]))
         }
         if let pendingWAL = unexplainedWAL {
