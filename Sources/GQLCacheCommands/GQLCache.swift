@@ -22,7 +22,8 @@ public struct GQLCache: ParsableCommand {
             5 I/O error (missing, unreadable, read-only or damaged file, or a folder); 6 damaged record (also gc --unreachable \
             and rm --cascade refusing to judge reachability while some are damaged), or a value read with \
             --schema that does not fit its type (one to write is a usage error); 7 doctor found problems; \
-            130 Ctrl-C, or a write stopped by Ctrl-\\, SIGTERM or SIGHUP and rolled back (at any other moment those end the process as usual).
+            130 Ctrl-C, or a write stopped by Ctrl-\\, SIGTERM or SIGHUP and rolled back (with --vacuum, the VACUUM alone, the change \
+            before it written, as the message says; at any other moment those end the process as usual).
             """,
         version: GQLCacheVersion.current,
         subcommands: [

@@ -6,6 +6,17 @@ import XCTest
 /// `gc`: each kind opt-in, a dry run that lists exactly the changes, JSON
 /// for scripts, and VACUUM afterwards.
 final class GarbageCollectCommandTests: CommandTestCase {
+    /// A signal during --vacuum stops the VACUUM alone: the message says
+    /// the change before it stands, and where its report is, also when
+    /// --quiet left the report out.
+    func testAVacuumStoppedSaysTheChangeBeforeItStandsWithOrWithoutItsReport() {
+        let reported = CommandFailure.vacuumStopped("c.sqlite", quiet: false)
+        XCTAssertEqual(reported.status, .interrupted)
+        XCTAssertEqual(reported.message, "c.sqlite: interrupted during VACUUM, so the file may not have shrunk; "
+            + "the change made before it (reported above) was written and stands")
+        XCTAssertTrue(CommandFailure.vacuumStopped("c.sqlite", quiet: true).message.contains("(--quiet left out its report) was written and stands"))
+    }
+
     func testEachKindIsOptInAndAskingForNothingIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)

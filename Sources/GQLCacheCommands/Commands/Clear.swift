@@ -77,7 +77,7 @@ extension GQLCache {
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
-            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path) }
+            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet) }
             if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
         }
     }

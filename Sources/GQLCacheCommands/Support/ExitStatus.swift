@@ -38,8 +38,9 @@ extension CommandFailure {
     /// A signal stopped `--vacuum` after the removal before it committed:
     /// the VACUUM changed nothing, the removal stands (the report above
     /// says what it was), and "nothing was changed" would be untrue.
-    static func vacuumStopped(_ path: String) -> CommandFailure {
-        CommandFailure(.interrupted, "\(path): interrupted during VACUUM, so the file may not have shrunk; the removal reported above was written and stands")
+    static func vacuumStopped(_ path: String, quiet: Bool) -> CommandFailure {
+        let reportedAbove = quiet ? "--quiet left out its report" : "reported above"
+        return CommandFailure(.interrupted, "\(path): interrupted during VACUUM, so the file may not have shrunk; the change made before it (\(reportedAbove)) was written and stands")
     }
 
     /// A signal came during VACUUM too late to stop it: the file was
