@@ -198,10 +198,10 @@ public struct CacheSchema: @unchecked Sendable {
         let combined = CombinedSource(document.sources)
         guard let ast = try? GraphQL.parse(source: Source(body: combined.text, name: "documents")) else { return [] }
         let skipped: Set = [Self.noUnusedFragmentsRuleIndex, Self.loneAnonymousOperationRuleIndex]
-        let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }.map(\.element)
-        var found: [(place: (line: Int, column: Int), message: String)] = GraphQL.validate(schema: schema, ast: ast, rules: rules).map {
-            ($0.firstPlace, $0.message)
-        }
+        let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }.map(\.element) + [Self.int32LiteralRule]
+        var found: [(place: (line: Int, column: Int), message: String)] = GraphQL.validate(schema: schema, ast: ast, rules: rules)
+            .filter { !Self.isIntegerCalledNonInteger($0.message) }
+            .map { ($0.firstPlace, $0.message) }
         // GraphQL's rules check no operation against a root type the schema
         // lacks: a subscription would only miss its root record.
         for case let operation as OperationDefinition in ast.definitions {
@@ -234,6 +234,29 @@ public struct CacheSchema: @unchecked Sendable {
             }
         }
         return problems
+    }
+
+    /// graphql-js, whose validation Apollo's codegen runs, takes an Int
+    /// literal only within 32 bits, as the GraphQL spec's Int is; GraphQL
+    /// 4.3.0 takes any that a Swift Int holds (a key `f(i:3000000000)` for
+    /// an operation the app could not have), and calls a longer one a
+    /// "non-integer value". This rule says it as graphql-js does.
+    static let int32LiteralRule: @Sendable (ValidationContext) -> Visitor = { context in
+        Visitor(enter: { node, _, _, _, _ in
+            guard let literal = node as? IntValue, getNamedType(type: context.inputType)?.name == "Int" else { return .continue }
+            if Int32(literal.value) != nil { return .continue }
+            context.report(error: GraphQLError(message: "Int cannot represent non 32-bit signed integer value: \(literal.value)", nodes: [literal]))
+            return .continue
+        })
+    }
+
+    /// GraphQL 4.3.0's message for an Int literal beyond a Swift Int, which
+    /// ``int32LiteralRule`` reports in its own words.
+    static func isIntegerCalledNonInteger(_ message: String) -> Bool {
+        let prefix = "Int cannot represent non-integer value: "
+        guard message.hasPrefix(prefix) else { return false }
+        let literal = message.dropFirst(prefix.count).drop { $0 == "-" }
+        return !literal.isEmpty && literal.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Places in `specifiedRules` (GraphQL 4.3.0, whose rules are internal

@@ -437,6 +437,21 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(invalid.stderr, "gqlcache: --text:1:10: Cannot query field \"nme\" on type \"Character\". Did you mean \"name\"?\n")
     }
 
+    /// Apollo's codegen validates with graphql-js, which takes an Int
+    /// literal only within 32 bits: so does validation with a schema.
+    func testWithASchemaAnIntLiteralBeyond32BitsIsRefusedAsCodegenRefusesIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        for literal in ["3000000000", "-2147483649", "12345678901234567890"] {
+            let result = gqlcache("read", cache, "--text", "{ reviews(episode: JEDI, first: \(literal)) { stars } }", "--schema", starWarsSchema)
+            XCTAssertEqual(result.status, .usage, literal)
+            XCTAssertEqual(result.stderr, "gqlcache: --text:1:33: Int cannot represent non 32-bit signed integer value: \(literal)\n")
+        }
+        let largest = gqlcache("read", cache, "--text", "{ reviews(episode: JEDI, first: 2147483647) { stars } }", "--schema", starWarsSchema)
+        XCTAssertEqual(largest.status, .notFound, "valid, and not in the cache: \(largest.stderr)")
+        let fraction = gqlcache("read", cache, "--text", "{ reviews(episode: JEDI, first: 1.5) { stars } }", "--schema", starWarsSchema)
+        XCTAssertEqual(fraction.stderr, "gqlcache: --text:1:33: Int cannot represent non-integer value: 1.5\n")
+    }
+
     func testADocumentOfFragmentsOnlySaysHowToReadOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("read", cache, "--text", "fragment F on Character { name } fragment D on Droid { primaryFunction }")
