@@ -61,6 +61,40 @@ public struct CacheSchema: @unchecked Sendable {
         self.objectTypes = objectTypes
     }
 
+    /// Apollo's codegen refuses a `@typePolicy` whose `keyFields` names
+    /// no field, or one the type does not have: the key it gives would
+    /// come from a value no response holds, and every object of the type
+    /// would go to its path key.
+    static func checkTypePolicies(of schema: GraphQLSchema) throws {
+        for (name, type) in schema.typeMap.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("__") {
+            let fields: GraphQLFieldMap
+            let directives: [Directive]
+            if let object = type as? GraphQLObjectType {
+                fields = try object.fields()
+                directives = (object.astNode?.directives ?? []) + object.extensionASTNodes.flatMap(\.definition.directives)
+            } else if let interface = type as? GraphQLInterfaceType {
+                fields = try interface.fields()
+                directives = (interface.astNode?.directives ?? []) + interface.extensionASTNodes.flatMap(\.definition.directives)
+            } else {
+                continue
+            }
+            for policy in directives where policy.name.value == "typePolicy" {
+                guard let value = policy.arguments.first(where: { $0.name.value == "keyFields" })?.value as? StringValue else { continue }
+                let keyFields = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                if keyFields.isEmpty {
+                    throw GraphQLError(message: "@typePolicy on \(name) names no key field in keyFields", nodes: [value])
+                }
+                if let unknown = keyFields.first(where: { fields[$0] == nil }) {
+                    let names = fields.keys.sorted()
+                    let listed = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "")
+                    throw GraphQLError(
+                        message: "@typePolicy on \(name) names key field '\(unknown)', which \(name) does not have (its fields: \(listed))",
+                        nodes: [value])
+                }
+            }
+        }
+    }
+
     static let clientDirectives: [(name: String, declaration: String)] = [
         ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
         ("fieldPolicy", "directive @fieldPolicy(forField: String!, keyArgs: String!) repeatable on OBJECT | INTERFACE"),
@@ -123,6 +157,7 @@ public struct CacheSchema: @unchecked Sendable {
             // What a server would refuse to start with: no Query type, a
             // type without fields, an interface wrongly implemented.
             if let problem = validateSchema(schema: schema).first { throw problem }
+            try checkTypePolicies(of: schema)
             return CacheSchema(schema: schema)
         } catch let error as GraphQLError {
             var place = error.firstPlace

@@ -310,6 +310,22 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(schema.validate(document), [])
     }
 
+    /// Apollo's codegen refuses a @typePolicy whose keyFields names no
+    /// field, or one the type lacks: so does the schema, at the string.
+    func testATypePolicyNamingAFieldTheTypeLacksIsASchemaError() throws {
+        XCTAssertThrowsError(try CacheSchema.parse([
+            ("schema.graphqls", "type Query { a: A }\ntype A { id: ID! name: String }"),
+            ("policies.graphqls", #"extend type A @typePolicy(keyFields: "id nope")"#),
+        ])) { error in
+            XCTAssertEqual(error as? QueryError, .schema(
+                source: "policies.graphqls", line: 1, column: 38, message: "@typePolicy on A names key field 'nope', which A does not have (its fields: id, name)"))
+        }
+        XCTAssertThrowsError(try CacheSchema.parse(sdl: #"type Query { a: I } interface I @typePolicy(keyFields: "") { id: ID! }"#, source: "s.graphqls")) { error in
+            XCTAssertEqual(error as? QueryError, .schema(source: "s.graphqls", line: 1, column: 56, message: "@typePolicy on I names no key field in keyFields"))
+        }
+        XCTAssertNoThrow(try CacheSchema.parse(sdl: #"type Query { a: A } type A @typePolicy(keyFields: "id, name") { id: ID! name: String }"#, source: "s"))
+    }
+
     func testASchemaSplitAcrossFilesMayExtendTypesInAnyOrder() throws {
         let schema = try CacheSchema.parse([
             ("search.graphqls", "extend type Query { search(text: String!): [Book] }"),
