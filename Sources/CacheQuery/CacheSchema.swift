@@ -163,6 +163,7 @@ public struct CacheSchema: @unchecked Sendable {
             var place = error.firstPlace
             if place.line == 0, let found = Self.placeOfUnknownType(in: error.message, text: combined.text)
                 ?? Self.placeOfDuplicateType(in: error.message, text: combined.text)
+                ?? Self.placeOfUndefinedExtension(in: error.message, text: combined.text)
             {
                 place = found
             }
@@ -203,6 +204,25 @@ public struct CacheSchema: @unchecked Sendable {
         else { return nil }
         let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
         guard matches.count > 1, let found = Range(matches[1].range, in: text) else { return nil }
+        let start = text[found].firstIndex { $0 != " " && $0 != "\t" } ?? found.lowerBound
+        let place = SourcePlace(utf8Offset: text.utf8.distance(from: text.utf8.startIndex, to: start.samePosition(in: text.utf8)!), in: text)
+        return (place.line, place.column)
+    }
+
+    /// Where `extend type X` is, for the schema builder's "Cannot extend
+    /// type "X" because it is not defined.", which has no place of its own.
+    static func placeOfUndefinedExtension(in message: String, text: String) -> (line: Int, column: Int)? {
+        let prefix = "Cannot extend type \""
+        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
+        let name = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
+        guard !name.isEmpty,
+            let expression = try? NSRegularExpression(
+                pattern: "^[ \\t]*extend[ \\t]+(?:type|scalar|interface|union|enum|input)[ \\t]+" + NSRegularExpression.escapedPattern(for: name)
+                    + "(?![A-Za-z0-9_])",
+                options: [.anchorsMatchLines]),
+            let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let found = Range(match.range, in: text)
+        else { return nil }
         let start = text[found].firstIndex { $0 != " " && $0 != "\t" } ?? found.lowerBound
         let place = SourcePlace(utf8Offset: text.utf8.distance(from: text.utf8.startIndex, to: start.samePosition(in: text.utf8)!), in: text)
         return (place.line, place.column)

@@ -326,6 +326,17 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertNoThrow(try CacheSchema.parse(sdl: #"type Query { a: A } type A @typePolicy(keyFields: "id, name") { id: ID! name: String }"#, source: "s"))
     }
 
+    /// The schema builder says an extension of an undefined type without
+    /// a place; the error gives the `extend` line's.
+    func testExtendingATypeNoFileDefinesIsPlacedAtTheExtension() throws {
+        XCTAssertThrowsError(try CacheSchema.parse([
+            ("schema.graphqls", "type Query { a: Int }"), ("ext.graphqls", "# more\n\n  extend type User { nick: String }"),
+        ])) { error in
+            XCTAssertEqual(error as? QueryError, .schema(
+                source: "ext.graphqls", line: 3, column: 3, message: "Cannot extend type \"User\" because it is not defined."))
+        }
+    }
+
     func testASchemaSplitAcrossFilesMayExtendTypesInAnyOrder() throws {
         let schema = try CacheSchema.parse([
             ("search.graphqls", "extend type Query { search(text: String!): [Book] }"),
