@@ -39,6 +39,11 @@ public struct HealthReport: Equatable, Sendable {
     /// Two rows with one key, which only a damaged index lets in
     /// (``CacheGraph/duplicateKeyRows``).
     public var duplicateKeyRows: DuplicateKeyRows? = nil
+    /// For a dangling reference's key, a record whose key looks the same
+    /// but is written in the other Unicode form (an accent composed, or a
+    /// letter plus a combining mark): keys are compared by their bytes, so
+    /// the reference dangles, and the record may be unreachable.
+    public var lookalikeRecords: [CacheKey: CacheKey] = [:]
     /// The file ends before its header says it does (see ``FileCut``).
     public var cutShort: FileCut? = nil
     /// Records keyed by the empty string, or by a key holding a NUL
@@ -227,5 +232,16 @@ extension HealthReport {
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
             caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, duplicateKeyRows: graph.duplicateKeyRows,
             unusableKeys: unusableKeys)
+        // Only a key beyond ASCII has another Unicode form.
+        for reference in dangling where lookalikeRecords[reference.to] == nil && !reference.to.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
+            let text = reference.to.rawValue
+            for form in [text.precomposedStringWithCanonicalMapping, text.decomposedStringWithCanonicalMapping] {
+                let key = CacheKey(form)
+                if key != reference.to, graph.containsRecord(key) {
+                    lookalikeRecords[reference.to] = key
+                    break
+                }
+            }
+        }
     }
 }

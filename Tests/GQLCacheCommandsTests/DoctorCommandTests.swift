@@ -488,6 +488,28 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// A reference to `Café:1` with a composed é, and the record keyed with
+    /// e plus a combining accent: the dangling reference and the
+    /// unreachable record would read alike; the reference's line says why.
+    func testADanglingReferenceToAKeyThereInTheOtherUnicodeFormSaysSo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let composed = "Caf\u{E9}:1", decomposed = "Cafe\u{301}:1"
+        _ = try sqliteShell(cache, """
+            UPDATE records SET record = json_set(record, '$.cafe', json('{"$reference":"\(composed)"}')) WHERE key = 'QUERY_ROOT';
+            INSERT INTO records(key, record) VALUES ('\(decomposed)', '{"__typename":"Cafe"}');
+            """)
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertTrue(result.stdout.contains("  QUERY_ROOT cafe → \(composed) (the record \(decomposed) looks the same but is written in the other "
+            + "Unicode form, an accent composed or as a combining mark; keys are compared by their bytes)\n"), result.stdout)
+        let json = try problems(gqlcache("doctor", cache, "--format", "json"))
+        let dangling = try XCTUnwrap(json.first { $0["kind"] as? String == "dangling" })
+        XCTAssertEqual((dangling["lookalikeRecord"] as? String).map { Array($0.utf8) }, Array(decomposed.utf8))
+        // A dangling reference with no such record has no note.
+        _ = gqlcache("rm", cache, "Human:1002", "--force", "--quiet")
+        XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Droid:2001 friends[1] → Human:1002\n"))
+    }
+
     func testAFileThatIsNotACacheIsRefusedWithItsOwnStatus() throws {
         let path = self.path("notes.txt")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))

@@ -14,6 +14,13 @@ struct HealthRendering {
     /// `gqlcache` and the file, which the prompt supplies.
     var atThePrompt = false
 
+    /// After a dangling reference to `Café:1` when the record `Café:1` is
+    /// there in the other Unicode form: the two lines would look alike.
+    static func lookalikeNote(_ record: CacheKey) -> String {
+        " (the record \(record.display) looks the same but is written in the other Unicode form, "
+            + "an accent composed or as a combining mark; keys are compared by their bytes)"
+    }
+
     static func damagedFileAdvice(_ path: String) -> String {
         "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
             + "'sqlite3 \(fileWord(path)) .recover' may copy out what SQLite can still read"
@@ -100,7 +107,9 @@ struct HealthRendering {
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB or not UTF-8 text, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
-        text += section("dangling references", report.danglingReferences) { "\($0.from.display) \($0.shownLocation) → \($0.to.display)" }
+        text += section("dangling references", report.danglingReferences) {
+            "\($0.from.display) \($0.shownLocation) → \($0.to.display)" + (report.lookalikeRecords[$0.to].map(Self.lookalikeNote) ?? "")
+        }
         text += section("unreachable records", report.unreachableKeys) { $0.display }
         text += section("keys differing only by case", report.caseDuplicates) { $0.map(\.display).joined(separator: ", ") }
         text += section("keys that no Apollo cache key is (empty, or holding a NUL; export and import refuse them)", report.unusableKeys) {
@@ -225,7 +234,10 @@ struct HealthRendering {
         problems += report.blobKeyRows.map {
             .object([("kind", .string($0.isBlob ? "blobKeyRow" : "nonUTF8KeyRow")), ("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers)
         }
-        problems += report.danglingReferences.map { .object([("kind", .string("dangling"))] + $0.jsonMembers) }
+        problems += report.danglingReferences.map { reference in
+            .object([("kind", .string("dangling"))] + reference.jsonMembers
+                + (report.lookalikeRecords[reference.to].map { [("lookalikeRecord", .string($0.rawValue))] } ?? []))
+        }
         return problems
     }
 
