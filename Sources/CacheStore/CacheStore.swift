@@ -233,8 +233,11 @@ public final class CacheStore: Sendable {
         configuration.prepareDatabase { db in
             // The key comes as a BLOB: as text, SQLite hands it over only up to a NUL in it.
             db.add(function: DatabaseFunction(RegexCache.sqlFunctionName, argumentCount: 2, pure: true) { values in
-                guard let pattern = String.fromDatabaseValue(values[0]), let key = Data.fromDatabaseValue(values[1]) else { return false }
-                return RegexCache.shared.matches(pattern: pattern, in: String(decoding: key, as: UTF8.self))
+                // Bytes that are not UTF-8 (a BLOB, a stray row) match no pattern.
+                guard let pattern = String.fromDatabaseValue(values[0]), let key = Data.fromDatabaseValue(values[1]),
+                    let text = String(data: key, encoding: .utf8)
+                else { return false }
+                return RegexCache.shared.matches(pattern: pattern, in: text)
             })
             db.add(function: DatabaseFunction(KeyPattern.sqlFunctionName, argumentCount: 3, pure: true, function: KeyPattern.sqlFunction))
             db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in

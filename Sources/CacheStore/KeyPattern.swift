@@ -46,8 +46,13 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             throw CacheStoreError.invalidPattern(
                 pattern: text, message: "a '[' is never closed by ']' (write [[] for a literal '[')")
         }
-        if [.apollo, .literal, .glob].contains(mode), let argument = sqlCondition().arguments.first,
-           argument.utf8.count > Self.maximumSQLPatternLength {
+        let sqlPattern: String? = switch mode {
+        case .apollo: "%" + text + "%"
+        case .literal: "%" + LikeMatcher.escapeLike(text) + "%"
+        case .glob: text
+        case .prefix, .regex: nil
+        }
+        if let sqlPattern, sqlPattern.utf8.count > Self.maximumSQLPatternLength {
             throw CacheStoreError.invalidPattern(
                 pattern: text, message: "longer than the 50,000 bytes SQLite takes in a LIKE or GLOB pattern")
         }
@@ -116,7 +121,14 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             }
             return ("key >= ?", [text])
         case .glob:
-            return withWholeKeys("key GLOB ?", text)
+            // The literal start of the pattern as a range of the key index, which
+            // SQLite's own GLOB optimisation gives only to a bare `key GLOB ?`
+            // (a key holding a NUL sorts in the same range).
+            let start = String(text.unicodeScalars.prefix { !"*?[".unicodeScalars.contains($0) })
+            let glob = withWholeKeys("key GLOB ?", text)
+            guard !start.isEmpty else { return glob }
+            guard let upper = KeyPattern.successor(ofPrefix: start) else { return ("key >= ? AND " + glob.sql, [start] + glob.arguments) }
+            return ("key >= ? AND key < ? AND " + glob.sql, [start, upper] + glob.arguments)
         case .regex:
             if text.isEmpty { return ("key IS NOT NULL", []) }
             return ("\(RegexCache.sqlFunctionName)(?, CAST(key AS BLOB))", [text])
@@ -130,10 +142,12 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     /// What ``sqlFunctionName`` answers.
     static func sqlFunction(_ values: [DatabaseValue]) -> Bool {
         guard let mode = String.fromDatabaseValue(values[0]).flatMap(Mode.init(rawValue:)),
-            let text = String.fromDatabaseValue(values[1]), let key = Data.fromDatabaseValue(values[2]),
-            let pattern = try? KeyPattern(text, mode: mode)
+            let patternText = String.fromDatabaseValue(values[1]), let key = Data.fromDatabaseValue(values[2]),
+            let pattern = try? KeyPattern(patternText, mode: mode)
         else { return false }
-        return pattern.matches(CacheKey(String(decoding: key, as: UTF8.self)))
+        // A key that is not UTF-8 (a BLOB, a stray row) is no key a pattern names.
+        guard let text = String(data: key, encoding: .utf8) else { return false }
+        return pattern.matches(CacheKey(text))
     }
 
     /// The smallest string greater than every string that starts with

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 @testable import CacheStore
@@ -290,6 +291,35 @@ final class KeyPatternTests: XCTestCase {
         }
         for mode in KeyPattern.Mode.allCases {
             try assertMemoryAgreesWithSQL(mode: mode, patterns: expected.filter { $0.0 == mode }.map(\.1) + ["Zzz", "Key", "Other"], keys: keys)
+        }
+    }
+
+    /// A glob that starts with literal text is a range of the key index,
+    /// as a bare `key GLOB ?` is to SQLite, not a scan of every key.
+    func testAGlobWithALiteralStartSearchesTheKeyIndex() throws {
+        let store = try storeWithTrickyKeys([])
+        func plan(_ text: String) throws -> String {
+            let condition = try KeyPattern(text, mode: .glob).sqlCondition()
+            return try store.read { tx in
+                try Row.fetchAll(tx.database(), sql: "EXPLAIN QUERY PLAN SELECT key FROM records WHERE " + condition.sql,
+                                 arguments: StatementArguments(condition.arguments)).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        let literalStart = try plan("Human:10*")
+        XCTAssertTrue(literalStart.contains("SEARCH records USING COVERING INDEX sqlite_autoindex_records_1 (key>? AND key<?)"), literalStart)
+        XCTAssertTrue(try plan("*:1000").contains("SCAN"), "no literal start: every key is looked at")
+        XCTAssertEqual(Set(try sqlSelection(store, try KeyPattern("Human:10*", mode: .glob)).listed), ["Human:1000", "Human:1002"])
+    }
+
+    /// A row whose key is a BLOB that is not UTF-8 is a stray row (gc
+    /// --stray-rows): no pattern names it, and rm --match leaves it.
+    func testNoPatternMatchesAKeyThatIsNotUTF8() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES (X'FF4142', '{}'), (X'4142', '{}')"#)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        for (mode, text) in [(KeyPattern.Mode.regex, "AB"), (.literal, "AB"), (.glob, "*AB"), (.regex, "B$")] {
+            let removed = try sqlSelection(store, try KeyPattern(text, mode: mode)).removed.map(\.rawValue)
+            XCTAssertFalse(removed.contains { $0.hasSuffix("AB") && $0 != "AB" }, "\(mode) \(text): \(removed)")
         }
     }
 
