@@ -63,7 +63,16 @@ enum CompletionSources {
     /// list; the field cache keys with their arguments once `prefix` has
     /// a `(`.
     static func fieldNames(in store: CacheStore, startingWith prefix: String) -> [String] {
-        let names = (try? store.read { tx in try tx.fieldNames() }) ?? []
+        fieldNames(fieldNames(in: store), startingWith: prefix)
+    }
+
+    /// Every field name the records hold (see ``fieldNames(in:startingWith:)``).
+    static func fieldNames(in store: CacheStore) -> Set<String> {
+        (try? store.read { tx in try tx.fieldNames() }) ?? []
+    }
+
+    /// Those of `names` offered for `prefix` (see ``fieldNames(in:startingWith:)``).
+    static func fieldNames(_ names: Set<String>, startingWith prefix: String) -> [String] {
         let withArguments = prefix.contains("(")
         return names.filter { $0.hasPrefix(prefix) && $0.contains("(") == withArguments }.sorted(by: byteOrder)
     }

@@ -59,10 +59,7 @@ public final class REPLCompleter {
         }
         if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
         if previousWords.last == "--type", previousWords.count > 1 { return .candidates(typenames(startingWith: word)) }
-        if command == "grep", previousWords.last == "--field", previousWords.count > 1 {
-            guard let store = try? session.completionStore() else { return .candidates([]) }
-            return .candidates(CompletionSources.fieldNames(in: store, startingWith: word))
-        }
+        if command == "grep", previousWords.last == "--field", previousWords.count > 1 { return .candidates(fieldNames(startingWith: word)) }
         // --key names a record, whatever operations the documents hold.
         if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
             return .candidates(keys(startingWith: word))
@@ -187,6 +184,19 @@ public final class REPLCompleter {
         let names = CompletionSources.typenames(in: store)
         typenameCache = (session.cachePath, session.linesRun, names)
         return Self.matching(prefix, in: names)
+    }
+
+    /// The field names the records hold, gathered once (a scan of every
+    /// record) and kept until the next command runs.
+    private var fieldNameCache: (path: String, linesRun: Int, names: Set<String>)?
+
+    /// Field names that start with `prefix`, for `grep --field`.
+    func fieldNames(startingWith prefix: String) -> [String] {
+        if fieldNameCache?.path != session.cachePath || fieldNameCache?.linesRun != session.linesRun {
+            guard let store = try? session.completionStore() else { return [] }
+            fieldNameCache = (session.cachePath, session.linesRun, CompletionSources.fieldNames(in: store))
+        }
+        return CompletionSources.fieldNames(fieldNameCache?.names ?? [], startingWith: prefix)
     }
 
     /// Where `cd` can go from the current record: its fields that hold a
