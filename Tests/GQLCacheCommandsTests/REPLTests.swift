@@ -306,6 +306,12 @@ final class REPLTests: CommandTestCase {
                 + "did you mean: cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'",
             "gqlcache: no field 'hero(episode:JEDI)' with a reference in QUERY_ROOT, and no record 'hero(episode:JEDI)'; did you mean: cd hero(episode:NEWHOPE)",
         ])
+        // Through a path, and for ls, the suggestion is typed as the mistake was.
+        let relative = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd ../hero", "ls ../hero"])
+        XCTAssertEqual(relative.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: cd ../hero(episode:NEWHOPE)",
+            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: ls ../hero(episode:NEWHOPE)",
+        ])
     }
 
     func testCdThroughADanglingReferenceSaysSoAndStaysPut() throws {

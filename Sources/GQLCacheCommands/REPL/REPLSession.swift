@@ -692,7 +692,7 @@ public final class REPLSession {
                 }
                 let key = CacheKey(target)
                 if try tx.contains(key) { return key }
-                throw try Self.noSuchFieldOrKey(target, in: record, of: from, tx)
+                throw try Self.noSuchFieldOrKey(target, in: record, of: from, tx, typedBefore: typedBefore)
             }
             move(to: base + [destination])
             return .success
@@ -710,7 +710,9 @@ public final class REPLSession {
 
     /// TARGET, which cd or ls took for a field of the record `from` or a
     /// key, is neither: the fields it might have meant, or the nearest keys.
-    private static func noSuchFieldOrKey(_ target: String, in record: Record?, of from: CacheKey, _ tx: ReadTransaction) throws -> CommandFailure {
+    private static func noSuchFieldOrKey(
+        _ target: String, in record: Record?, of from: CacheKey, _ tx: ReadTransaction, command: String = "cd", typedBefore: String = ""
+    ) throws -> CommandFailure {
         var fields = record.map { Self.referenceFields(of: $0) } ?? []
         // `cd hero` means a field named hero, whatever its arguments: those come first.
         let name = target.prefix { $0 != "(" && $0 != "." }
@@ -719,7 +721,7 @@ public final class REPLSession {
         let nearest = try tx.suggestions(for: CacheKey(target))
         var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
         if named.count == 1 {
-            message += "; did you mean: cd \(ShellWords.quote(named[0]))"
+            message += "; did you mean: \(command) \(ShellWords.quote(typedBefore + named[0]))"
         } else if !fields.isEmpty {
             message += "; fields with references: " + fields.prefix(8).joined(separator: ", ")
         }
@@ -783,7 +785,7 @@ public final class REPLSession {
                 // `../Human:1002`: a key after the path, as cd takes it.
                 if try tx.contains(CacheKey(field)) { return .success(CacheKey(field)) }
                 // `../friends1`: said as cd says it.
-                return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx))
+                return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx, command: "ls", typedBefore: String(target.dropLast(field.count))))
             } catch let failure as CommandFailure {
                 return .failure(failure)
             }
