@@ -207,15 +207,17 @@ public struct QueryDocument: Sendable {
         }
     }
 
-    /// The variables a fragment uses, which no definition declares: a
-    /// fragment read or written on its own takes them from `--var`.
-    public func variablesUsed(by fragment: FragmentDefinition) -> [String] {
-        variablesUsed(in: fragment.selections)
+    /// The variables a fragment uses in its fields' arguments, which no
+    /// definition declares: a fragment read or written on its own takes
+    /// them from `--var`, and one not given leaves its argument out.
+    public func argumentVariables(of fragment: FragmentDefinition) -> [String] {
+        variablesUsed(in: fragment.selections, inConditions: false)
     }
 
-    /// The variables `selections` use (in arguments and conditions, also of
+    /// The variables `selections` use (in arguments, and unless told not
+    /// to in `@include`, `@skip` and `@defer` conditions; also those of
     /// the fragments they spread), each once, in the order of first use.
-    func variablesUsed(in selections: [Selection]) -> [String] {
+    func variablesUsed(in selections: [Selection], inConditions: Bool = true) -> [String] {
         var names: [String] = []
         func note(_ value: ValueNode) {
             switch value {
@@ -229,11 +231,11 @@ public struct QueryDocument: Sendable {
             switch selection {
             case .field(let field):
                 field.arguments.forEach { note($0.value) }
-                field.conditions.forEach { note($0.value) }
+                if inConditions { field.conditions.forEach { note($0.value) } }
             case .inlineFragment(_, let conditions, _), .fragmentSpread(_, let conditions):
-                conditions.forEach { note($0.value) }
+                if inConditions { conditions.forEach { note($0.value) } }
             case .deferred(let deferral, _):
-                deferral.condition.map(note)
+                if inConditions { deferral.condition.map(note) }
             }
         }
         return names

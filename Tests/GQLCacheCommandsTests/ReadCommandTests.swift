@@ -169,6 +169,10 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertTrue(write.stderr.hasPrefix(warning), write.stderr)
         let update = gqlcache("update", cache, "--text", fragment, "--fragment", "F", "--key", "User:1", "--set", "avatar.url=v", "--dry-run", "--quiet")
         XCTAssertTrue(update.stderr.hasPrefix(warning), update.stderr)
+        // A condition's variable leaves no argument out: the read says what it needs instead.
+        let condition = gqlcache("read", blogCache, "--text", "fragment C on User { name avatar(size: 64) @include(if: $full) { url } }",
+                                 "--fragment", "C", "--key", "User:1")
+        XCTAssertFalse(condition.stderr.contains("warning"), condition.stderr)
     }
 
     func testTheStarWarsMutationResultIsReadFromMutationRoot() throws {

@@ -129,7 +129,7 @@ extension CommandContext {
     /// (spec: an absent variable's argument is left out), which is most
     /// often not the field meant: say which, and how to give it.
     func warnOfVariablesNotGiven(_ variables: [String: InputValue], to fragment: FragmentDefinition, in document: QueryDocument) {
-        let absent = document.variablesUsed(by: fragment).filter { variables[$0] == nil }
+        let absent = document.argumentVariables(of: fragment).filter { variables[$0] == nil }
         guard !absent.isEmpty else { return }
         let names = absent.map { "$\($0)" }.joined(separator: ", ")
         let how = absent.map { "--var \($0)=VALUE" }.joined(separator: " ")
