@@ -77,7 +77,7 @@ extension GQLCache {
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
-            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet) }
+            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
             if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
         }
     }

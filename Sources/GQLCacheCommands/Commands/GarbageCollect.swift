@@ -119,7 +119,7 @@ extension GQLCache {
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }
-            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet) }
+            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
             if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
         }
 
