@@ -1129,6 +1129,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "Hu", before: "ls --depth 1 "), .candidates(["Human:1000", "Human:1002"]))
         XCTAssertEqual(completer.complete(word: "--de", before: "ls Droid:2001 "), .candidates(["--depth"]), "ls takes show's options")
         XCTAssertEqual(completer.complete(word: "j", before: "ls --format "), .candidates(["json", "jsonl"]))
+        XCTAssertEqual(completer.complete(word: "", before: "ls --depth "), .candidates([]), "a number, as after show --depth")
+        XCTAssertEqual(completer.complete(word: "Hu", before: "ls -- Droid:2001 "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "cd -- "), .candidates(["Human:1000", "Human:1002"]))
     }
 
     func testCdCompletesTheCurrentRecordsReferenceFields() throws {

@@ -47,9 +47,13 @@ public final class REPLCompleter {
         if command == "help" || command == "?" {
             return .candidates(previousWords.count == 1 ? Self.matching(word, in: Self.commandNames) : [])
         }
+        // cd and ls go to, or show, one record: once it is named, nothing more.
+        let recordNamed = (command == "cd" || command == "ls")
+            && !Self.positionals([command == "ls" ? "show" : command] + previousWords.dropFirst()).isEmpty
         // After `--` every word is an argument, so a key such as `-x`, never a flag.
         if previousWords.dropFirst().contains("--") {
             if ["diff", "import"].contains(command) { return .fileNames }
+            if recordNamed { return .candidates([]) }
             return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
         }
         // diff's other cache and import's input are files, not keys.
@@ -71,7 +75,7 @@ public final class REPLCompleter {
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
-            OptionTable.commands.valueTaking[command]?.contains(previous) == true {
+            OptionTable.commands.valueTaking[command == "ls" ? "show" : command]?.contains(previous) == true {
             return .candidates([])
         }
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
@@ -79,8 +83,7 @@ public final class REPLCompleter {
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
-            // Each goes to, or shows, one record: once it is named, nothing more.
-            guard Self.positionals([command == "ls" ? "show" : command] + previousWords.dropFirst()).isEmpty else { return .candidates([]) }
+            if recordNamed { return .candidates([]) }
             return .candidates(Self.matching(word, in: fieldsHere(word)) + keys(startingWith: word))
         }
         return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
