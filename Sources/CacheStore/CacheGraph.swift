@@ -346,9 +346,10 @@ public struct DuplicateKeyRows: Equatable, Sendable, CustomStringConvertible {
     public let firstRowID: Int64
     public let secondRowID: Int64
 
-    /// "two rows hold the key 'A:1' (_id 2 and _id 3), which its UNIQUE index forbids".
+    /// "two rows (_id 2 and _id 3) hold one key, which …": the key itself
+    /// is for the caller to show, as keys are shown (it may hold a line break).
     public var description: String {
-        "two rows hold the key '\(key)' (_id \(firstRowID) and _id \(secondRowID)), which its UNIQUE index on key forbids"
+        "two rows (_id \(firstRowID) and _id \(secondRowID)) hold one key, which the table's UNIQUE index on key forbids"
     }
 }
 

@@ -55,7 +55,8 @@ struct HealthRendering {
             text += "  records table: \(orderBreak), which only damaged pages give\n"
         }
         if let duplicate = report.duplicateKeyRows {
-            text += "  records table: \(duplicate): the index is damaged ('gqlcache doctor --full' shows SQLite's findings)\n"
+            text += "  records table: two rows (_id \(duplicate.firstRowID) and _id \(duplicate.secondRowID)) hold the key \(duplicate.key.display), "
+                + "which the table's UNIQUE index on key forbids: the index is damaged ('gqlcache doctor --full' shows SQLite's findings)\n"
         }
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
