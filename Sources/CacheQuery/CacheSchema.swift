@@ -28,31 +28,25 @@ public struct CacheSchema: @unchecked Sendable {
         var interfacesOf: [String: [String]] = [:]
         for (name, type) in schema.typeMap where !name.hasPrefix("__") {
             var fields: GraphQLFieldMap?
-            var directives: [Directive] = []
             if let object = type as? GraphQLObjectType {
                 objectTypes.insert(name)
                 fields = try? object.fields()
                 interfacesOf[name] = ((try? object.interfaces()) ?? []).map(\.name)
-                directives = (object.astNode?.directives ?? []) + object.extensionASTNodes.flatMap(\.definition.directives)
             } else if let interface = type as? GraphQLInterfaceType {
                 fields = try? interface.fields()
-                directives = (interface.astNode?.directives ?? []) + interface.extensionASTNodes.flatMap(\.definition.directives)
             }
             guard let fields else { continue }
             var types: [String: OutputType] = ["__typename": .nonNull(.named("String", .scalar))]
             for (fieldName, field) in fields { types[fieldName] = OutputType(field.type) }
             fieldTypes[name] = types
-            if let policy = directives.first(where: { $0.name.value == "typePolicy" }),
-                let argument = policy.arguments.first(where: { $0.name.value == "keyFields" }),
-                let value = argument.value as? StringValue {
-                ownPolicies[name] = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-            }
+            if let keyFields = Self.ownTypePolicy(of: type) { ownPolicies[name] = Self.keyFieldNames(keyFields) }
         }
+        // Its own, or else its interfaces' (which checkTypePolicies found to agree).
         var typePolicies: [String: [String]] = [:]
         for name in objectTypes {
             if let own = ownPolicies[name] {
                 typePolicies[name] = own
-            } else if let inherited = interfacesOf[name]?.sorted().lazy.compactMap({ ownPolicies[$0] }).first {
+            } else if let inherited = interfacesOf[name]?.lazy.compactMap({ ownPolicies[$0] }).first {
                 typePolicies[name] = inherited
             }
         }
@@ -61,36 +55,79 @@ public struct CacheSchema: @unchecked Sendable {
         self.objectTypes = objectTypes
     }
 
-    /// Apollo's codegen refuses a `@typePolicy` whose `keyFields` names
-    /// no field, or one the type does not have: the key it gives would
-    /// come from a value no response holds, and every object of the type
-    /// would go to its path key.
+    /// The `@typePolicy` a type carries itself, as Apollo's codegen takes
+    /// it: one on an `extend` of the type first, then the definition's.
+    static func ownTypePolicy(of type: GraphQLNamedType) -> StringValue? {
+        let (definition, extensions): ([Directive], [Directive])
+        if let object = type as? GraphQLObjectType {
+            (definition, extensions) = (object.astNode?.directives ?? [], object.extensionASTNodes.flatMap(\.definition.directives))
+        } else if let interface = type as? GraphQLInterfaceType {
+            (definition, extensions) = (interface.astNode?.directives ?? [], interface.extensionASTNodes.flatMap(\.definition.directives))
+        } else {
+            return nil
+        }
+        let policy = (extensions + definition).first { $0.name.value == "typePolicy" }
+        return policy?.arguments.first { $0.name.value == "keyFields" }?.value as? StringValue
+    }
+
+    /// The key fields of `keyFields` as Apollo's codegen reads them: names
+    /// separated by single spaces.
+    static func keyFieldNames(_ keyFields: StringValue) -> [String] {
+        keyFields.value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Apollo's codegen refuses a schema whose `@typePolicy` names no
+    /// field, or a field the type lacks, or one that is nullable or not a
+    /// scalar (the key would come from a value a response may not hold),
+    /// or whose policies conflict: a type's own with its interface's, or
+    /// two interfaces' it inherits. So does this check, in the same cases.
     static func checkTypePolicies(of schema: GraphQLSchema) throws {
         for (name, type) in schema.typeMap.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("__") {
             let fields: GraphQLFieldMap
-            let directives: [Directive]
+            var interfaces: [GraphQLInterfaceType] = []
             if let object = type as? GraphQLObjectType {
                 fields = try object.fields()
-                directives = (object.astNode?.directives ?? []) + object.extensionASTNodes.flatMap(\.definition.directives)
+                interfaces = try object.interfaces()
             } else if let interface = type as? GraphQLInterfaceType {
                 fields = try interface.fields()
-                directives = (interface.astNode?.directives ?? []) + interface.extensionASTNodes.flatMap(\.definition.directives)
+                interfaces = try interface.interfaces()
             } else {
                 continue
             }
-            for policy in directives where policy.name.value == "typePolicy" {
-                guard let value = policy.arguments.first(where: { $0.name.value == "keyFields" })?.value as? StringValue else { continue }
-                let keyFields = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-                if keyFields.isEmpty {
-                    throw GraphQLError(message: "@typePolicy on \(name) names no key field in keyFields", nodes: [value])
+            let own = ownTypePolicy(of: type)
+            if let own {
+                for keyField in keyFieldNames(own) {
+                    guard !keyField.isEmpty else {
+                        throw GraphQLError(message: "@typePolicy on \(name): keyFields must be field names separated by single spaces", nodes: [own])
+                    }
+                    guard let field = fields[keyField] else {
+                        let names = fields.keys.sorted()
+                        let listed = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "")
+                        throw GraphQLError(
+                            message: "@typePolicy on \(name) names key field '\(keyField)', which \(name) does not have (its fields: \(listed))",
+                            nodes: [own])
+                    }
+                    guard let nonNull = field.type as? GraphQLNonNull else {
+                        throw GraphQLError(
+                            message: "@typePolicy on \(name) names key field '\(keyField)', which is nullable (\(field.type)); a key field must be non-null",
+                            nodes: [own])
+                    }
+                    guard nonNull.ofType is GraphQLScalarType else {
+                        throw GraphQLError(
+                            message: "@typePolicy on \(name) names key field '\(keyField)', of type \(field.type); a key field must be a scalar",
+                            nodes: [own])
+                    }
                 }
-                if let unknown = keyFields.first(where: { fields[$0] == nil }) {
-                    let names = fields.keys.sorted()
-                    let listed = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "")
-                    throw GraphQLError(
-                        message: "@typePolicy on \(name) names key field '\(unknown)', which \(name) does not have (its fields: \(listed))",
-                        nodes: [value])
-                }
+            }
+            // What it inherits: each interface's own, in the order it names them.
+            let inherited = interfaces.compactMap { interface in ownTypePolicy(of: interface).map { (interface.name, $0) } }
+            if let own, let other = inherited.first(where: { $0.1.value != own.value }) {
+                throw GraphQLError(message: "@typePolicy on \(name) conflicts with the one on its interface \(other.0)", nodes: [own])
+            }
+            if own == nil, let first = inherited.first, let other = inherited.first(where: { $0.1.value != first.1.value }) {
+                throw GraphQLError(
+                    message: "\(name) inherits conflicting @typePolicy directives from its interfaces \(first.0) and \(other.0)",
+                    nodes: [first.1])
             }
         }
     }

@@ -310,20 +310,47 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(schema.validate(document), [])
     }
 
-    /// Apollo's codegen refuses a @typePolicy whose keyFields names no
-    /// field, or one the type lacks: so does the schema, at the string.
-    func testATypePolicyNamingAFieldTheTypeLacksIsASchemaError() throws {
-        XCTAssertThrowsError(try CacheSchema.parse([
+    /// Apollo's codegen refuses a @typePolicy whose keyFields is not names
+    /// separated by single spaces, names a field the type lacks, a nullable
+    /// one or one that is no scalar, or that conflicts with an interface's:
+    /// so does the schema, at the keyFields string.
+    func testATypePolicyApollosCodegenRefusesIsASchemaError() throws {
+        func error(_ sources: [(String, String)]) -> QueryError? {
+            do {
+                _ = try CacheSchema.parse(sources)
+                return nil
+            } catch {
+                return error as? QueryError
+            }
+        }
+        XCTAssertEqual(error([
             ("schema.graphqls", "type Query { a: A }\ntype A { id: ID! name: String }"),
             ("policies.graphqls", #"extend type A @typePolicy(keyFields: "id nope")"#),
-        ])) { error in
-            XCTAssertEqual(error as? QueryError, .schema(
-                source: "policies.graphqls", line: 1, column: 38, message: "@typePolicy on A names key field 'nope', which A does not have (its fields: id, name)"))
+        ]), .schema(source: "policies.graphqls", line: 1, column: 38, message: "@typePolicy on A names key field 'nope', which A does not have (its fields: id, name)"))
+        XCTAssertEqual(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "id, name") { id: ID! name: String! }"#)]),
+                       .schema(source: "s", line: 1, column: 51, message: "@typePolicy on A names key field 'id,', which A does not have (its fields: id, name)"))
+        for keyFields in ["", "id  name", " id"] {
+            XCTAssertEqual(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "\#(keyFields)") { id: ID! name: String! }"#)]),
+                           .schema(source: "s", line: 1, column: 51, message: "@typePolicy on A: keyFields must be field names separated by single spaces"), keyFields)
         }
-        XCTAssertThrowsError(try CacheSchema.parse(sdl: #"type Query { a: I } interface I @typePolicy(keyFields: "") { id: ID! }"#, source: "s.graphqls")) { error in
-            XCTAssertEqual(error as? QueryError, .schema(source: "s.graphqls", line: 1, column: 56, message: "@typePolicy on I names no key field in keyFields"))
-        }
-        XCTAssertNoThrow(try CacheSchema.parse(sdl: #"type Query { a: A } type A @typePolicy(keyFields: "id, name") { id: ID! name: String }"#, source: "s"))
+        XCTAssertEqual(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "name") { id: ID! name: String }"#)]),
+                       .schema(source: "s", line: 1, column: 51, message: "@typePolicy on A names key field 'name', which is nullable (String); a key field must be non-null"))
+        XCTAssertEqual(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "b") { b: B! } type B { id: ID! }"#)]),
+                       .schema(source: "s", line: 1, column: 51, message: "@typePolicy on A names key field 'b', of type B!; a key field must be a scalar"))
+        XCTAssertEqual(error([("s", #"type Query { a: A } interface I @typePolicy(keyFields: "id") { id: ID! } type A implements I @typePolicy(keyFields: "n") { id: ID! n: ID! }"#)]),
+                       .schema(source: "s", line: 1, column: 117, message: "@typePolicy on A conflicts with the one on its interface I"))
+        XCTAssertNil(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "id name") { id: ID! name: String! }"#)]))
+    }
+
+    /// An extension's @typePolicy comes before the definition's, as Apollo's
+    /// codegen takes it; an object without one takes its interface's.
+    func testATypePolicyOnAnExtensionComesFirstAndAnInterfacesIsInherited() throws {
+        let schema = try CacheSchema.parse([
+            ("s", #"type Query { a: A b: B } type A @typePolicy(keyFields: "id") { id: ID! n: ID! } interface I @typePolicy(keyFields: "k") { k: ID! } type B implements I { k: ID! }"#),
+            ("e", #"extend type A @typePolicy(keyFields: "n")"#),
+        ])
+        XCTAssertEqual(schema.keyFields(of: "A"), ["n"])
+        XCTAssertEqual(schema.keyFields(of: "B"), ["k"])
     }
 
     /// The schema builder says an extension of an undefined type without
