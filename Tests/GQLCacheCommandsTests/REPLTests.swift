@@ -804,7 +804,7 @@ final class REPLTests: CommandTestCase {
         let missing = path("scratch-typo.sqlite")
         let run = try repl(cache, ["open \(missing)", "clear --force"])
         XCTAssertEqual(run.status, .io)
-        XCTAssertEqual(run.stderr, "gqlcache: \(missing): no such file; the script stops: the commands after it were meant for another file than \(cache)\n")
+        XCTAssertEqual(run.stderr, "gqlcache: \(missing): no such file; the script stops here, so that no command meant for that file runs on \(cache)\n")
         XCTAssertEqual(run.stdout, "")
         let usage = try repl(cache, ["open", "rm --force Human:1000"])
         XCTAssertEqual(usage.status, .usage)

@@ -422,7 +422,7 @@ public final class REPLSession {
         // read well are, also when the command failed for another reason
         // (`read --document ops.graphql` that names no operation of several).
         rememberDocuments(in: typed, onlyReadable: [.usage, .io, .notACache].contains(status))
-        if ["rm", "clear", "gc"].contains(command) { try? dropRemovedRecordsFromTrail() }
+        if ["rm", "clear", "gc"].contains(command) { _ = try? dropRemovedRecordsFromTrail() }
         return status
     }
 
@@ -841,7 +841,7 @@ public final class REPLSession {
     private func stoppingScript() -> String {
         guard !interactive else { return "" }
         scriptStoppedByFailedOpen = true
-        return "; the script stops: the commands after it were meant for another file than \(cachePath.shownOnLine)"
+        return "; the script stops here, so that no command meant for that file runs on \(cachePath.shownOnLine)"
     }
 
     /// An editor started from a script read from standard input would

@@ -150,7 +150,9 @@ enum ReadlineCompletion {
         let before = String(decoding: Array(line.utf8.prefix(word.start)), as: UTF8.self)
         let completion = completer.complete(word: word.value, before: before)
         listNote = completer.keysCut
-            ? "(only the first \(REPLCompleter.keyLimit - 1) and the last of the keys that begin with \(word.value.isEmpty ? "anything" : "'\(word.value.shownOnLine)'"); type more of the key to narrow them)"
+            ? (word.value.isEmpty
+                ? "(only the first \(REPLCompleter.keyLimit - 1) and the last of the keys; type the start of a key to narrow them)"
+                : "(only the first \(REPLCompleter.keyLimit - 1) and the last of the keys that begin with '\(word.value.shownOnLine)'; type more of the key to narrow them)")
             : nil
         switch completion {
         case .fileNames:
