@@ -90,11 +90,12 @@ final class REPLTests: CommandTestCase {
     /// another status than the one typed, so it is refused, not dropped.
     func testCommandsWithoutArgumentsRefuseThemRatherThanDropThem() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["pwd extra", "status 5", "back now", "exit 3", "keys --count"])
+        let run = try repl(cache, ["pwd extra", "status 5", "back now", "edit q.graphql", "exit 3", "keys --count"])
         XCTAssertEqual(run.stderr, """
             gqlcache: pwd takes no arguments, not 'extra'
             gqlcache: status takes no arguments, not '5'
             gqlcache: back takes no arguments, not 'now'
+            gqlcache: edit takes no arguments, not 'q.graphql'
             gqlcache: exit takes no arguments, not '3' (the REPL ends with the last command's status)
 
             """)

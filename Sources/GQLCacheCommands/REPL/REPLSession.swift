@@ -223,7 +223,7 @@ public final class REPLSession {
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }), command != "help", command != "?" {
             return help([command])
         }
-        if let extra = arguments.first, ["quit", "exit", "..", "back", "pwd", "status"].contains(command) {
+        if let extra = arguments.first, ["quit", "exit", "..", "back", "pwd", "status", "edit"].contains(command) {
             // Said, not dropped: 'exit 3' would otherwise end with another status than the one typed.
             let ending = ["quit", "exit"].contains(command) ? " (the REPL ends with the last command's status)" : ""
             context.report(.usage, "\(command) takes no arguments, not '\(extra)'\(ending)")
