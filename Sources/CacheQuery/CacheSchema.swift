@@ -231,35 +231,33 @@ public struct CacheSchema: @unchecked Sendable {
     /// "There can be only one type named" (two files that both define a
     /// scalar), which has no place of its own.
     static func placeOfDuplicateType(in message: String, text: String) -> (line: Int, column: Int)? {
-        let prefix = "There can be only one type named \""
-        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
-        let name = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
-        guard !name.isEmpty,
-            let expression = try? NSRegularExpression(
-                pattern: "^[ \\t]*(?:type|scalar|interface|union|enum|input)[ \\t]+" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_])",
-                options: [.anchorsMatchLines])
-        else { return nil }
-        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        guard matches.count > 1, let found = Range(matches[1].range, in: text) else { return nil }
-        let start = text[found].firstIndex { $0 != " " && $0 != "\t" } ?? found.lowerBound
-        let place = SourcePlace(utf8Offset: text.utf8.distance(from: text.utf8.startIndex, to: start.samePosition(in: text.utf8)!), in: text)
-        return (place.line, place.column)
+        guard let name = quotedName(after: "There can be only one type named \"", in: message) else { return nil }
+        return placeOfLine(startingWith: "(?:type|scalar|interface|union|enum|input)", name: name, occurrence: 1, in: text)
     }
 
     /// Where `extend type X` is, for the schema builder's "Cannot extend
     /// type "X" because it is not defined.", which has no place of its own.
     static func placeOfUndefinedExtension(in message: String, text: String) -> (line: Int, column: Int)? {
-        let prefix = "Cannot extend type \""
+        guard let name = quotedName(after: "Cannot extend type \"", in: message) else { return nil }
+        return placeOfLine(startingWith: "extend[ \\t]+(?:type|scalar|interface|union|enum|input)", name: name, occurrence: 0, in: text)
+    }
+
+    /// The name in quotes that follows `prefix` at the start of `message`.
+    private static func quotedName(after prefix: String, in message: String) -> String? {
         guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
         let name = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
-        guard !name.isEmpty,
-            let expression = try? NSRegularExpression(
-                pattern: "^[ \\t]*extend[ \\t]+(?:type|scalar|interface|union|enum|input)[ \\t]+" + NSRegularExpression.escapedPattern(for: name)
-                    + "(?![A-Za-z0-9_])",
-                options: [.anchorsMatchLines]),
-            let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-            let found = Range(match.range, in: text)
+        return name.isEmpty ? nil : name
+    }
+
+    /// Where the `occurrence`th line (from 0) that begins with the words
+    /// `keywords` (a pattern) and then `name` starts, past its indentation.
+    private static func placeOfLine(startingWith keywords: String, name: String, occurrence: Int, in text: String) -> (line: Int, column: Int)? {
+        guard let expression = try? NSRegularExpression(
+                pattern: "^[ \\t]*" + keywords + "[ \\t]+" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_])",
+                options: [.anchorsMatchLines])
         else { return nil }
+        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        guard matches.count > occurrence, let found = Range(matches[occurrence].range, in: text) else { return nil }
         let start = text[found].firstIndex { $0 != " " && $0 != "\t" } ?? found.lowerBound
         let place = SourcePlace(utf8Offset: text.utf8.distance(from: text.utf8.startIndex, to: start.samePosition(in: text.utf8)!), in: text)
         return (place.line, place.column)
