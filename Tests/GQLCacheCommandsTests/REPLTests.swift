@@ -1079,14 +1079,11 @@ final class REPLTests: CommandTestCase {
     /// kept until the next command runs, as the typenames are.
     func testGrepFieldNamesAreGatheredOnceUntilTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
-        let completer = REPLCompleter(session: session)
+        let completer = try completer(cache)
         XCTAssertEqual(completer.complete(word: "zz", before: "grep x --field "), .candidates([]))
         _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('Z:1', '{"zzTop":1}')"#)
         XCTAssertEqual(completer.complete(word: "zz", before: "grep x --field "), .candidates([]), "kept from the first Tab")
-        _ = session.execute("keys --count")
+        _ = completer.session.execute("keys --count")
         XCTAssertEqual(completer.complete(word: "zz", before: "grep x --field "), .candidates(["zzTop"]), "gathered again after a command ran")
     }
 
