@@ -96,7 +96,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
 
     /// True when the SQL condition is a range of text keys, which holds no
     /// NULL and no BLOB (SQLite orders every BLOB after every text).
-    var isBoundedTextRange: Bool { mode == .prefix && !text.isEmpty && KeyPattern.successor(ofPrefix: text) != nil }
+    var isBoundedTextRange: Bool { mode == .prefix && !text.isEmpty && KeyPattern.indexRange(forPrefix: text).upper != nil }
 
     /// The SQL condition on column `key` and its arguments. SQLite's LIKE
     /// and GLOB, and a function handed the key as text, read a key only up
@@ -104,9 +104,18 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     /// through ``sqlFunctionName`` (apollo mode keeps LIKE's reading, as
     /// Apollo's own SQL reads it).
     func sqlCondition() -> (sql: String, arguments: [String]) {
+        // A key that is no text (a BLOB: a stray row) is no key a pattern of
+        // gqlcache's own names; keys never lists one, so rm never removes one.
         func withWholeKeys(_ condition: String, _ argument: String) -> (sql: String, arguments: [String]) {
-            ("CASE WHEN instr(key, char(0)) = 0 THEN \(condition) ELSE \(Self.sqlFunctionName)('\(mode.rawValue)', ?, CAST(key AS BLOB)) END",
+            ("typeof(key) = 'text' AND CASE WHEN instr(key, char(0)) = 0 THEN \(condition) "
+                + "ELSE \(Self.sqlFunctionName)('\(mode.rawValue)', ?, CAST(key AS BLOB)) END",
              [argument, text])
+        }
+        // Where the key index holds every key that starts with `start`.
+        func range(_ start: String) -> (sql: String, arguments: [String]) {
+            let range = Self.indexRange(forPrefix: start)
+            guard let upper = range.upper else { return ("key >= ?", [range.lower]) }
+            return ("key >= ? AND key < ?", [range.lower, upper])
         }
         switch mode {
         case .apollo:
@@ -116,10 +125,10 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             return withWholeKeys("key LIKE ? ESCAPE '\\'", "%" + LikeMatcher.escapeLike(text) + "%")
         case .prefix:
             if text.isEmpty { return ("key IS NOT NULL", []) }
-            if let upper = KeyPattern.successor(ofPrefix: text) {
-                return ("key >= ? AND key < ?", [text, upper])
-            }
-            return ("key >= ?", [text])
+            // The range may hold more than the keys that start with the text
+            // (in a UTF-16 file); the first characters decide.
+            let bounds = range(text)
+            return (bounds.sql + " AND substr(key, 1, \(text.unicodeScalars.count)) = ?", bounds.arguments + [text])
         case .glob:
             // The literal start of the pattern as a range of the key index, which
             // SQLite's own GLOB optimisation gives only to a bare `key GLOB ?`
@@ -127,12 +136,29 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             let start = String(text.unicodeScalars.prefix { !"*?[".unicodeScalars.contains($0) })
             let glob = withWholeKeys("key GLOB ?", text)
             guard !start.isEmpty else { return glob }
-            guard let upper = KeyPattern.successor(ofPrefix: start) else { return ("key >= ? AND " + glob.sql, [start] + glob.arguments) }
-            return ("key >= ? AND key < ? AND " + glob.sql, [start, upper] + glob.arguments)
+            let bounds = range(start)
+            return (bounds.sql + " AND " + glob.sql, bounds.arguments + glob.arguments)
         case .regex:
             if text.isEmpty { return ("key IS NOT NULL", []) }
-            return ("\(RegexCache.sqlFunctionName)(?, CAST(key AS BLOB))", [text])
+            return ("typeof(key) = 'text' AND \(RegexCache.sqlFunctionName)(?, CAST(key AS BLOB))", [text])
         }
+    }
+
+    /// A range of keys that holds every key starting with `prefix`, in a
+    /// file whose text is UTF-8, UTF-16LE or UTF-16BE: SQLite compares
+    /// keys by their bytes in the file's encoding, where one character
+    /// may sort before another in UTF-8 and after it in UTF-16. Only an
+    /// ASCII character's successor sorts after it in all three, so the
+    /// upper bound goes on from the prefix's last one (none: no bound).
+    static func indexRange(forPrefix prefix: String) -> (lower: String, upper: String?) {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            guard last.value < 0x7F, let next = Unicode.Scalar(last.value + 1) else { continue }
+            var upper = ""
+            upper.unicodeScalars.append(contentsOf: scalars + [next])
+            return (prefix, upper)
+        }
+        return (prefix, nil)
     }
 
     /// The SQL function `(mode, pattern, key as a BLOB)` that matches a key
@@ -150,22 +176,6 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         return pattern.matches(CacheKey(text))
     }
 
-    /// The smallest string greater than every string that starts with
-    /// `prefix` (in UTF-8 byte order), or nil when there is none.
-    static func successor(ofPrefix prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            var next = last.value + 1
-            if next == 0xD800 { next = 0xE000 }
-            if let scalar = Unicode.Scalar(next) {
-                scalars.append(scalar)
-                var result = ""
-                result.unicodeScalars.append(contentsOf: scalars)
-                return result
-            }
-        }
-        return nil
-    }
 }
 
 extension String {

@@ -158,13 +158,41 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertFalse(try KeyPattern("", mode: .literal).matchesNothing, "only the apollo mode ignores an empty pattern")
     }
 
-    func testPrefixSuccessorIsTheSmallestStringAfterEveryExtension() {
-        XCTAssertEqual(KeyPattern.successor(ofPrefix: "ab"), "ac")
-        XCTAssertEqual(KeyPattern.successor(ofPrefix: "Human:"), "Human;")
-        XCTAssertEqual(KeyPattern.successor(ofPrefix: "a\u{D7FF}"), "a\u{E000}", "surrogates are skipped")
-        XCTAssertEqual(KeyPattern.successor(ofPrefix: "a\u{10FFFF}"), "b")
-        XCTAssertNil(KeyPattern.successor(ofPrefix: "\u{10FFFF}"))
-        XCTAssertNil(KeyPattern.successor(ofPrefix: ""))
+    /// The upper bound goes on from the prefix's last ASCII character, the
+    /// one kind whose successor sorts after it in UTF-8 and UTF-16 alike.
+    func testAPrefixsIndexRangeEndsAfterItsLastASCIICharacter() {
+        XCTAssertEqual(KeyPattern.indexRange(forPrefix: "Human:").upper, "Human;")
+        XCTAssertEqual(KeyPattern.indexRange(forPrefix: "Human:é").upper, "Human;")
+        XCTAssertEqual(KeyPattern.indexRange(forPrefix: "a\u{7F}\u{10FFFF}").upper, "b", "DEL's successor is no ASCII")
+        XCTAssertNil(KeyPattern.indexRange(forPrefix: "éß").upper)
+        XCTAssertEqual(KeyPattern.indexRange(forPrefix: "Human:é").lower, "Human:é")
+    }
+
+    /// SQLite compares keys by their bytes in the file's encoding: in a
+    /// UTF-16 file U+00FF sorts after U+0100, and a range worked out in
+    /// UTF-8 (`ÿ` to `Ā`) held no key that starts with `ÿ`; in UTF-16LE
+    /// `Ł` (41 01) sorts between `A` and `B`. Prefix and glob still select
+    /// what they select in a UTF-8 file.
+    func testPrefixAndGlobSelectTheSameKeysInAUTF16File() throws {
+        let keys = ["\u{FF}a", "\u{FF}b", "\u{100}a", "A:1", "\u{141}:1", "仿x", "B:1"]
+        for encoding in ["UTF-16le", "UTF-16be"] {
+            let path = try TemporaryDirectory(self).path("\(encoding).sqlite")
+            let rows = keys.map { "('\($0)', '{}')" }.joined(separator: ", ")
+            try SQLiteShell.run(path, """
+                PRAGMA encoding = '\(encoding)';
+                CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+                INSERT INTO records(key, record) VALUES \(rows);
+                """)
+            let store = try CacheStore.open(at: path, access: .readWrite)
+            let all = keys.map { CacheKey($0) }
+            for (mode, text) in [(KeyPattern.Mode.prefix, "\u{FF}"), (.glob, "\u{FF}*"), (.prefix, "A"), (.glob, "A*"), (.prefix, "仿"), (.glob, "仿?")] {
+                let pattern = try KeyPattern(text, mode: mode)
+                let selected = try sqlSelection(store, pattern)
+                XCTAssertEqual(Set(selected.listed), Set(all.filter(pattern.matches)), "\(encoding) \(mode) \(text): listed")
+                XCTAssertEqual(Set(selected.removed), Set(all.filter(pattern.matches)), "\(encoding) \(mode) \(text): removed")
+                XCTAssertFalse(selected.listed.isEmpty, "\(encoding) \(mode) \(text)")
+            }
+        }
     }
 
     // MARK: Agreement between memory and SQL
@@ -311,15 +339,19 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertEqual(Set(try sqlSelection(store, try KeyPattern("Human:10*", mode: .glob)).listed), ["Human:1000", "Human:1002"])
     }
 
-    /// A row whose key is a BLOB that is not UTF-8 is a stray row (gc
-    /// --stray-rows): no pattern names it, and rm --match leaves it.
-    func testNoPatternMatchesAKeyThatIsNotUTF8() throws {
+    /// A row whose key is a BLOB, or text holding a NUL and bytes that
+    /// are not UTF-8, is a stray row (gc --stray-rows) that keys never
+    /// lists: no pattern of gqlcache's own names it, and rm --match leaves it.
+    func testNoPatternOfGqlcachesOwnMatchesABlobKeyOrAKeyThatIsNotUTF8() throws {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
-        try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES (X'FF4142', '{}'), (X'4142', '{}')"#)
+        try SQLiteShell.run(path, """
+            INSERT INTO records(key, record) VALUES (X'FF4142', '{}'), (X'4142', '{}'), (CAST(X'FF004142' AS TEXT), '{}'), ('AB', '{}')
+            """)
         let store = try CacheStore.open(at: path, access: .readWrite)
-        for (mode, text) in [(KeyPattern.Mode.regex, "AB"), (.literal, "AB"), (.glob, "*AB"), (.regex, "B$")] {
-            let removed = try sqlSelection(store, try KeyPattern(text, mode: mode)).removed.map(\.rawValue)
-            XCTAssertFalse(removed.contains { $0.hasSuffix("AB") && $0 != "AB" }, "\(mode) \(text): \(removed)")
+        for (mode, text) in [(KeyPattern.Mode.regex, "AB"), (.literal, "AB"), (.glob, "*AB"), (.regex, "B$"), (.literal, "B")] {
+            let selected = try sqlSelection(store, try KeyPattern(text, mode: mode))
+            XCTAssertEqual(selected.removed, ["AB"], "\(mode) \(text)")
+            XCTAssertEqual(selected.listed, ["AB"], "\(mode) \(text)")
         }
     }
 
