@@ -58,6 +58,12 @@ public struct CacheSchema: @unchecked Sendable {
     /// The `@typePolicy` a type carries itself, as Apollo's codegen takes
     /// it: one on an `extend` of the type first, then the definition's.
     static func ownTypePolicy(of type: GraphQLNamedType) -> StringValue? {
+        ownTypePolicyAndPlace(of: type)?.keyFields
+    }
+
+    /// ``ownTypePolicy(of:)``, and whether it is on an `extend` of the type:
+    /// codegen takes that one without looking at the interfaces.
+    static func ownTypePolicyAndPlace(of type: GraphQLNamedType) -> (keyFields: StringValue, onExtension: Bool)? {
         let (definition, extensions): ([Directive], [Directive])
         if let object = type as? GraphQLObjectType {
             (definition, extensions) = (object.astNode?.directives ?? [], object.extensionASTNodes.flatMap(\.definition.directives))
@@ -66,8 +72,11 @@ public struct CacheSchema: @unchecked Sendable {
         } else {
             return nil
         }
-        let policy = (extensions + definition).first { $0.name.value == "typePolicy" }
-        return policy?.arguments.first { $0.name.value == "keyFields" }?.value as? StringValue
+        func keyFields(_ directives: [Directive]) -> StringValue? {
+            directives.first { $0.name.value == "typePolicy" }?.arguments.first { $0.name.value == "keyFields" }?.value as? StringValue
+        }
+        if let onExtension = keyFields(extensions) { return (onExtension, true) }
+        return keyFields(definition).map { ($0, false) }
     }
 
     /// The key fields of `keyFields` as Apollo's codegen reads them: names
@@ -94,7 +103,8 @@ public struct CacheSchema: @unchecked Sendable {
             } else {
                 continue
             }
-            let own = ownTypePolicy(of: type)
+            let ownAndPlace = ownTypePolicyAndPlace(of: type)
+            let own = ownAndPlace?.keyFields
             if let own {
                 for keyField in keyFieldNames(own) {
                     guard !keyField.isEmpty else {
@@ -119,6 +129,8 @@ public struct CacheSchema: @unchecked Sendable {
                     }
                 }
             }
+            // A policy on an extension is taken as it is, whatever the interfaces say.
+            if ownAndPlace?.onExtension == true { continue }
             // What it inherits: each interface's own, in the order it names them.
             let inherited = interfaces.compactMap { interface in ownTypePolicy(of: interface).map { (interface.name, $0) } }
             if let own, let other = inherited.first(where: { $0.1.value != own.value }) {

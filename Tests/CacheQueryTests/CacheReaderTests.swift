@@ -339,6 +339,8 @@ final class CacheReaderTests: XCTestCase {
                        .schema(source: "s", line: 1, column: 51, message: "@typePolicy on A names key field 'b', of type B!; a key field must be a scalar"))
         XCTAssertEqual(error([("s", #"type Query { a: A } interface I @typePolicy(keyFields: "id") { id: ID! } type A implements I @typePolicy(keyFields: "n") { id: ID! n: ID! }"#)]),
                        .schema(source: "s", line: 1, column: 117, message: "@typePolicy on A conflicts with the one on its interface I"))
+        XCTAssertEqual(error([("s", #"type Query { a: A } interface I @typePolicy(keyFields: "i") { i: ID! } interface J @typePolicy(keyFields: "j") { j: ID! } type A implements I & J { i: ID! j: ID! }"#)]),
+                       .schema(source: "s", line: 1, column: 56, message: "A inherits conflicting @typePolicy directives from its interfaces I and J"))
         XCTAssertNil(error([("s", #"type Query { a: A } type A @typePolicy(keyFields: "id name") { id: ID! name: String! }"#)]))
     }
 
@@ -351,6 +353,12 @@ final class CacheReaderTests: XCTestCase {
         ])
         XCTAssertEqual(schema.keyFields(of: "A"), ["n"])
         XCTAssertEqual(schema.keyFields(of: "B"), ["k"])
+        // An extension's policy is taken as codegen takes it, without a look at the interfaces.
+        let extended = try CacheSchema.parse([
+            ("s", #"type Query { c: C } interface Node @typePolicy(keyFields: "id") { id: ID! } type C implements Node { id: ID! n: ID! }"#),
+            ("e", #"extend type C @typePolicy(keyFields: "n")"#),
+        ])
+        XCTAssertEqual(extended.keyFields(of: "C"), ["n"])
     }
 
     /// The schema builder says an extension of an undefined type without
