@@ -1087,6 +1087,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "zz", before: "grep x --field "), .candidates(["zzTop"]), "gathered again after a command ran")
     }
 
+    /// A Tab while the app holds the file locked offers nothing, and that
+    /// nothing is not kept: the next Tab reads the names.
+    func testNamesAFileHeldLockedCouldNotGiveAreReadAtTheNextTab() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
+        XCTAssertEqual(completer.complete(word: "na", before: "grep x --field "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "keys --type "), .candidates([]))
+        app.finish()
+        XCTAssertEqual(completer.complete(word: "na", before: "grep x --field "), .candidates(["name"]))
+        XCTAssertEqual(completer.complete(word: "Hu", before: "keys --type "), .candidates(["Human"]))
+    }
+
     func testAfterDoubleDashTabOffersKeysNotFlags() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let completer = try completer(cache)

@@ -52,9 +52,15 @@ enum CompletionSources {
     /// The `__typename`s the file's records hold, sorted: a scan of every
     /// record (about half a second on a million).
     static func typenames(in store: CacheStore) -> [String] {
-        let census = try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
+        readTypenames(in: store) ?? []
+    }
+
+    /// ``typenames(in:)``, or nil when the file could not be read (held
+    /// locked by the app, interrupted): nothing to keep for the next Tab.
+    static func readTypenames(in store: CacheStore) -> [String]? {
+        guard let census = try? store.read({ tx in try tx.census(largest: 0, damagedKeys: 0) }) else { return nil }
         // --type refuses an empty name: a record whose __typename is "" is not offered.
-        return (census?.typeCounts ?? []).compactMap(\.typename).filter { !$0.isEmpty }.sorted()
+        return census.typeCounts.compactMap(\.typename).filter { !$0.isEmpty }.sorted()
     }
 
     /// The field names records hold that start with `prefix`, for `grep
@@ -63,12 +69,13 @@ enum CompletionSources {
     /// list; the field cache keys with their arguments once `prefix` has
     /// a `(`.
     static func fieldNames(in store: CacheStore, startingWith prefix: String) -> [String] {
-        fieldNames(fieldNames(in: store), startingWith: prefix)
+        fieldNames(fieldNames(in: store) ?? [], startingWith: prefix)
     }
 
-    /// Every field name the records hold (see ``fieldNames(in:startingWith:)``).
-    static func fieldNames(in store: CacheStore) -> Set<String> {
-        (try? store.read { tx in try tx.fieldNames() }) ?? []
+    /// Every field name the records hold (see ``fieldNames(in:startingWith:)``),
+    /// or nil when the file could not be read.
+    static func fieldNames(in store: CacheStore) -> Set<String>? {
+        try? store.read { tx in try tx.fieldNames() }
     }
 
     /// Those of `names` offered for `prefix` (see ``fieldNames(in:startingWith:)``).

@@ -183,8 +183,8 @@ public final class REPLCompleter {
         if let cache = typenameCache, cache.path == session.cachePath, cache.linesRun == session.linesRun {
             return Self.matching(prefix, in: cache.names)
         }
-        guard let store = try? session.completionStore() else { return [] }
-        let names = CompletionSources.typenames(in: store)
+        // A read that failed (the app holding the file) is tried again at the next Tab.
+        guard let store = try? session.completionStore(), let names = CompletionSources.readTypenames(in: store) else { return [] }
         typenameCache = (session.cachePath, session.linesRun, names)
         return Self.matching(prefix, in: names)
     }
@@ -196,8 +196,9 @@ public final class REPLCompleter {
     /// Field names that start with `prefix`, for `grep --field`.
     func fieldNames(startingWith prefix: String) -> [String] {
         if fieldNameCache?.path != session.cachePath || fieldNameCache?.linesRun != session.linesRun {
-            guard let store = try? session.completionStore() else { return [] }
-            fieldNameCache = (session.cachePath, session.linesRun, CompletionSources.fieldNames(in: store))
+            // A read that failed (the app holding the file) is tried again at the next Tab.
+            guard let store = try? session.completionStore(), let names = CompletionSources.fieldNames(in: store) else { return [] }
+            fieldNameCache = (session.cachePath, session.linesRun, names)
         }
         return CompletionSources.fieldNames(fieldNameCache?.names ?? [], startingWith: prefix)
     }
