@@ -346,10 +346,11 @@ public struct DuplicateKeyRows: Equatable, Sendable, CustomStringConvertible {
     public let firstRowID: Int64
     public let secondRowID: Int64
 
-    /// "two rows (_id 2 and _id 3) hold one key, which …": the key itself
-    /// is for the caller to show, as keys are shown (it may hold a line break).
+    /// "two rows (_id 2 and _id 3) hold one key, "A:1", which …": the key
+    /// JSON-quoted, so a line break in it stays on the line.
     public var description: String {
-        "two rows (_id \(firstRowID) and _id \(secondRowID)) hold one key, which the table's UNIQUE index on key forbids"
+        "two rows (_id \(firstRowID) and _id \(secondRowID)) hold one key, \(JSONWriter.quoted(key.rawValue)), "
+            + "which the table's UNIQUE index on key forbids"
     }
 }
 

@@ -484,7 +484,7 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try problems(json).map { $0["kind"] as? String }, ["duplicateKey", "unreachable"])
         let gc = gqlcache("gc", cache, "--all", "--dry-run")
         XCTAssertEqual(gc.status, .io, gc.stderr)
-        XCTAssertTrue(gc.stderr.contains("(two rows (_id \(ids[0]) and _id \(ids[1])) hold one key, which the table's UNIQUE index on key forbids)"), gc.stderr)
+        XCTAssertTrue(gc.stderr.contains("(two rows (_id \(ids[0]) and _id \(ids[1])) hold one key, \"DupQA\", which the table's UNIQUE index on key forbids)"), gc.stderr)
         XCTAssertEqual(try bytes(cache), before)
     }
 
