@@ -111,21 +111,7 @@ struct FieldCollector {
     /// fragment, and `__typename`. A read decodes only these of a record.
     func fieldKeys(_ selections: [Selection]) -> Set<String> {
         var keys: Set<String> = ["__typename"]
-        var visitedFragments: Set<String> = []
-        func visit(_ selections: [Selection]) {
-            for selection in selections {
-                switch selection {
-                case .field(let field):
-                    keys.insert(FieldKey.render(name: field.name, arguments: scope.arguments(of: field)))
-                case .inlineFragment(_, _, let inner), .deferred(_, let inner):
-                    visit(inner)
-                case .fragmentSpread(let name, _):
-                    guard visitedFragments.insert(name).inserted, let fragment = document.fragments[name] else { continue }
-                    visit(fragment.selections)
-                }
-            }
-        }
-        visit(selections)
+        forEachField(on: selections) { keys.insert(FieldKey.render(name: $0.name, arguments: scope.arguments(of: $0))) }
         return keys
     }
 
@@ -133,12 +119,20 @@ struct FieldCollector {
     /// object, through its fragments whatever their type conditions.
     func responseKeys(_ selections: [Selection]) -> Set<String> {
         var keys: Set<String> = []
+        forEachField(on: selections) { if scope.isIncluded($0.conditions) { keys.insert($0.responseKey) } }
+        return keys
+    }
+
+    /// Calls `body` with each field `selections` select on their own
+    /// object: theirs, and those of every fragment in them (each named
+    /// one once), whatever the type conditions; not the fields' own.
+    private func forEachField(on selections: [Selection], _ body: (FieldSelection) -> Void) {
         var visitedFragments: Set<String> = []
         func visit(_ selections: [Selection]) {
             for selection in selections {
                 switch selection {
                 case .field(let field):
-                    if scope.isIncluded(field.conditions) { keys.insert(field.responseKey) }
+                    body(field)
                 case .inlineFragment(_, _, let inner), .deferred(_, let inner):
                     visit(inner)
                 case .fragmentSpread(let name, _):
@@ -148,7 +142,6 @@ struct FieldCollector {
             }
         }
         visit(selections)
-        return keys
     }
 
     /// Whether `selections` spread a named fragment into their own
