@@ -47,9 +47,10 @@ public final class REPLCompleter {
         if command == "help" || command == "?" {
             return .candidates(previousWords.count == 1 ? Self.matching(word, in: Self.commandNames) : [])
         }
+        // ls takes show's options.
+        let optionsOf = command == "ls" ? "show" : command
         // cd and ls go to, or show, one record: once it is named, nothing more.
-        let recordNamed = (command == "cd" || command == "ls")
-            && !Self.positionals([command == "ls" ? "show" : command] + previousWords.dropFirst()).isEmpty
+        let recordNamed = (command == "cd" || command == "ls") && !Self.positionals([optionsOf] + previousWords.dropFirst()).isEmpty
         // After `--` every word is an argument, so a key such as `-x`, never a flag.
         if previousWords.dropFirst().contains("--") {
             if ["diff", "import"].contains(command) { return .fileNames }
@@ -58,10 +59,10 @@ public final class REPLCompleter {
         }
         // diff's other cache and import's input are files, not keys.
         if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
-        if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[command]?[previous] {
+        if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[optionsOf]?[previous] {
             return .candidates(Self.matching(word, in: values))
         }
-        if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[command] ?? [])) }
+        if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[optionsOf] ?? [])) }
         if previousWords.last == "--type", previousWords.count > 1 { return .candidates(typenames(startingWith: word)) }
         if command == "grep", previousWords.last == "--field", previousWords.count > 1 { return .candidates(fieldNames(startingWith: word)) }
         // --key names a record, whatever operations the documents hold.
@@ -75,7 +76,7 @@ public final class REPLCompleter {
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
-            OptionTable.commands.valueTaking[command == "ls" ? "show" : command]?.contains(previous) == true {
+            OptionTable.commands.valueTaking[optionsOf]?.contains(previous) == true {
             return .candidates([])
         }
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
@@ -121,20 +122,25 @@ public final class REPLCompleter {
     /// The positional arguments of a command line (its words after the
     /// command's name that are neither options nor their values).
     static func positionals(_ words: [String]) -> [String] {
+        positionalPlaces(words).map { words[$0] }
+    }
+
+    /// Where in `words` the positional arguments stand (see ``positionals(_:)``).
+    static func positionalPlaces(_ words: [String]) -> [Int] {
         guard let command = words.first else { return [] }
-        var result: [String] = []
+        var result: [Int] = []
         var index = 1
         while index < words.count {
             let word = words[index]
             if word == "--" {
-                result += words[(index + 1)...]
+                result += (index + 1)..<words.count
                 break
             }
             if word.hasPrefix("-") {
                 // --name=value carries its value; --name value takes the next word.
                 if !word.contains("="), OptionTable.commands.valueTaking[command]?.contains(word) == true { index += 1 }
             } else {
-                result.append(word)
+                result.append(index)
             }
             index += 1
         }
@@ -147,20 +153,11 @@ public final class REPLCompleter {
 
     /// Long and short flags of each command, from the command tree's own
     /// description of itself.
-    /// Each command's options; ls takes show's.
-    static var flags: [String: [String]] {
-        var names = OptionTable.commands.names
-        names["ls"] = names["show"]
-        return names
-    }
+    static var flags: [String: [String]] { OptionTable.commands.names }
 
     /// The values of each command's options that take one of a few
     /// (`--mode`, `--format`, `--color`), by command and flag.
-    static var optionValues: [String: [String: [String]]] {
-        var values = OptionTable.commands.values
-        values["ls"] = values["show"]
-        return values
-    }
+    static var optionValues: [String: [String: [String]]] { OptionTable.commands.values }
 
     /// Keys that start with `prefix`, in key order, through the key index.
     func keys(startingWith prefix: String) -> [String] {

@@ -348,21 +348,9 @@ public final class REPLSession {
     /// option's value stands, for `command`'s options; nil when there is
     /// none, more than one, or a `--` (after which words are keys as typed).
     static func onlyPositional(in arguments: [String], of command: String) -> Int? {
-        let valueTaking = OptionTable.commands.valueTaking[command] ?? []
-        var found: Int?
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word == "--" { return nil }
-            if word.hasPrefix("-") && word != "-" {
-                if valueTaking.contains(word) { index += 1 }
-            } else {
-                guard found == nil else { return nil }
-                found = index
-            }
-            index += 1
-        }
-        return found
+        let places = REPLCompleter.positionalPlaces([command] + arguments)
+        guard places.count == 1, !arguments.contains("--") else { return nil }
+        return places[0] - 1
     }
 
     static func namesNoKey(_ arguments: [String]) -> Bool {
