@@ -171,33 +171,22 @@ public final class REPLCompleter {
     /// match (``keyLimit``): Tab-Tab's list says so under it.
     private(set) var keysCut = false
 
-    /// The `__typename`s the file holds, counted once (a scan of every
-    /// record) and kept until the next command runs.
-    private var typenameCache: (path: String, linesRun: Int, names: [String])?
+    /// The `__typename`s the file holds, and the field names its records
+    /// hold: each a scan of every record, so read once and kept until the
+    /// next command runs.
+    private var typenameCache = KeptUntilNextCommand<[String]>()
+    private var fieldNameCache = KeptUntilNextCommand<Set<String>>()
 
     /// `__typename`s that start with `prefix`, for `--type`.
     func typenames(startingWith prefix: String) -> [String] {
-        if let cache = typenameCache, cache.path == session.cachePath, cache.linesRun == session.linesRun {
-            return Self.matching(prefix, in: cache.names)
-        }
-        // A read that failed (the app holding the file) is tried again at the next Tab.
-        guard let store = try? session.completionStore(), let names = CompletionSources.readTypenames(in: store) else { return [] }
-        typenameCache = (session.cachePath, session.linesRun, names)
-        return Self.matching(prefix, in: names)
+        let names = typenameCache.value(in: session) { (try? session.completionStore()).flatMap(CompletionSources.readTypenames(in:)) }
+        return Self.matching(prefix, in: names ?? [])
     }
-
-    /// The field names the records hold, gathered once (a scan of every
-    /// record) and kept until the next command runs.
-    private var fieldNameCache: (path: String, linesRun: Int, names: Set<String>)?
 
     /// Field names that start with `prefix`, for `grep --field`.
     func fieldNames(startingWith prefix: String) -> [String] {
-        if fieldNameCache?.path != session.cachePath || fieldNameCache?.linesRun != session.linesRun {
-            // A read that failed (the app holding the file) is tried again at the next Tab.
-            guard let store = try? session.completionStore(), let names = CompletionSources.fieldNames(in: store) else { return [] }
-            fieldNameCache = (session.cachePath, session.linesRun, names)
-        }
-        return CompletionSources.fieldNames(fieldNameCache?.names ?? [], startingWith: prefix)
+        let names = fieldNameCache.value(in: session) { (try? session.completionStore()).flatMap(CompletionSources.fieldNames(in:)) }
+        return CompletionSources.fieldNames(names ?? [], startingWith: prefix)
     }
 
     /// Where `cd` can go from the current record: its fields that hold a
@@ -221,5 +210,19 @@ public final class REPLCompleter {
     func definitionNames(adding documents: [String] = [], forUpdate: Bool = false) -> (operations: [String], fragments: [String]) {
         CompletionSources.definitionNames(
             documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) }, forUpdate: forUpdate)
+    }
+}
+
+/// A value Tab worked out from the file, kept for that file until the next
+/// command runs (which may change it). A read that failed (the app holding
+/// the file) is not kept: the next Tab tries again.
+private struct KeptUntilNextCommand<Value> {
+    private var kept: (path: String, linesRun: Int, value: Value)?
+
+    mutating func value(in session: REPLSession, read: () -> Value?) -> Value? {
+        if let kept, kept.path == session.cachePath, kept.linesRun == session.linesRun { return kept.value }
+        guard let value = read() else { return nil }
+        kept = (session.cachePath, session.linesRun, value)
+        return value
     }
 }
