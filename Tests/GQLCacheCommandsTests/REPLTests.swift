@@ -225,10 +225,15 @@ final class REPLTests: CommandTestCase {
         let dash = try repl(cache, ["cd -- -", "pwd", "open \(cache)", "cd -"])
         XCTAssertEqual(dash.stdout, "QUERY_ROOT → -\nopened \(cache)\n")
         XCTAssertEqual(dash.stderr, "gqlcache: cd -: no move yet to go back on\n", "another file starts afresh")
-        // A record removed since is left, as before any command.
-        let removed = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "cd /", "rm Human:1000 --force", "cd -", "pwd"])
-        XCTAssertTrue(removed.stderr.hasSuffix("gqlcache: Human:1000 is gone; now at Droid:2001\n"), removed.stderr)
-        XCTAssertTrue(removed.stdout.hasSuffix("QUERY_ROOT → Droid:2001\n"), removed.stdout)
+        // A record removed since is an error and no move, as a shell's `cd -` to a removed folder.
+        let removed = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.0", "cd /", "rm Human:1000 --force", "pwd", "cd -"])
+        XCTAssertTrue(removed.stderr.hasSuffix("gqlcache: cd -: Human:1000 is no longer in the cache; still at QUERY_ROOT\n"), removed.stderr)
+        XCTAssertTrue(removed.stdout.hasSuffix("QUERY_ROOT\n"), removed.stdout)
+        XCTAssertEqual(removed.status, .notFound, "the last command's status")
+        // One removed on the way there is left, and said, as before any command.
+        let onTheWay = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd friends.1", "cd /", "rm Droid:2001 --force", "cd -", "pwd"])
+        XCTAssertTrue(onTheWay.stderr.hasSuffix("gqlcache: Droid:2001, on the way here, is gone; back leads to QUERY_ROOT\n"), onTheWay.stderr)
+        XCTAssertTrue(onTheWay.stdout.hasSuffix("Human:1002\nQUERY_ROOT → Human:1002\n"), onTheWay.stdout)
     }
 
     /// `cd ../..` goes back as many records, as in a shell, and stops at QUERY_ROOT.

@@ -622,8 +622,14 @@ public final class REPLSession {
                 context.report(.notFound, "cd -: no move yet to go back on")
                 return .notFound
             }
+            // As a shell's 'cd -' to a folder removed since: an error, and no move.
+            if let destination = previous.last, previous.count > 1,
+               let exists = try? readStore().read({ tx in try tx.contains(destination) }), !exists {
+                context.report(.notFound, "cd -: \(destination.display) is no longer in the cache; still at \(current.display)")
+                return .notFound
+            }
             move(to: previous)
-            // Records removed since are left, and the move said, as before any command.
+            // Records removed since on the way there are left, and said, as before any command.
             let moved = (try? dropRemovedRecordsFromTrail()) ?? false
             // As a shell's 'cd -', which says where it went.
             if !moved { context.print(current.display) }
