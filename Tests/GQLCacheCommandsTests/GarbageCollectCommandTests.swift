@@ -154,9 +154,13 @@ final class GarbageCollectCommandTests: CommandTestCase {
     }
 
     /// --quiet drops the report of what was done, as rm's, and keeps a dry
-    /// run's plan, which is the data asked for.
+    /// run's plan, which is the data asked for: an empty plan is no output.
     func testQuietKeepsADryRunsPlanAndDropsTheReportOfWhatWasDone() throws {
         let cache = try copyOfFixture("starwars.sqlite")
+        let empty = gqlcache("gc", cache, "--all", "--dry-run", "-q")
+        XCTAssertEqual(empty.status, .success, empty.stderr)
+        XCTAssertEqual(empty.stdout + empty.stderr, "", "nothing to collect is no lines")
+        XCTAssertEqual(gqlcache("gc", cache, "--all", "--dry-run").stdout, "nothing to collect in 10 records\n")
         _ = gqlcache("rm", cache, "Human:1002", "-q")
         let planned = gqlcache("gc", cache, "--all", "--dry-run", "-q")
         XCTAssertEqual(planned.stdout, "would drop 1 dangling reference:\n  Droid:2001 friends[1] → Human:1002 (list element)\n")

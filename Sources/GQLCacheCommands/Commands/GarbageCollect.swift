@@ -114,8 +114,9 @@ extension GQLCache {
             if collected == nil { report.recordCount = try store.read { tx in try tx.countKeys() } }
             switch output.format {
             case .text:
-                // --quiet keeps a dry run's plan, the data asked for, and drops a done gc's report, as rm does.
-                if !(context.isQuiet && !dryRun) { context.stdout.write(report.text()) }
+                // --quiet keeps a dry run's plan, the data asked for (none when there is nothing
+                // to collect), and drops a done gc's report, as rm does.
+                if !(context.isQuiet && !dryRun) { context.stdout.write(report.text(quiet: context.isQuiet)) }
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }

@@ -9,11 +9,12 @@ struct GarbageReport {
     /// The records in the file, counted when nothing was collected (--vacuum alone).
     var recordCount = 0
 
-    func text() -> String {
+    /// `quiet` leaves out the "nothing to collect" summary: an empty plan is no lines.
+    func text(quiet: Bool = false) -> String {
         var text = ""
         if let collected {
             let dropped = collected.droppedReferences.flatMap(\.lines)
-            if collected.isEmpty {
+            if collected.isEmpty && !quiet {
                 text += "nothing to collect in \(plural(collected.recordCount, "record"))\n"
             }
             if !collected.removedKeys.isEmpty {
