@@ -136,7 +136,8 @@ extension GQLCache {
             }
             let plan = try store.read { tx in try tx.plannedGarbageCollection(kinds) }
             guard !plan.isEmpty else { return plan }
-            guard context.confirm("\(Self.question(plan)) in \(file.path)?") else {
+            // The VACUUM after it is named too: it rewrites the whole file.
+            guard context.confirm("\(Self.question(plan)) in \(file.path)\(vacuum ? ", then VACUUM it" : "")?") else {
                 throw CommandFailure(.notFound, "nothing changed")
             }
             return plan
