@@ -266,7 +266,8 @@ static inline long gqlcache_read_answer(char *buffer, unsigned long size) {
         char character;
         long count = (long)read(STDIN_FILENO, &character, 1);
         if (count < 0 && errno == EINTR && !gqlcache_interrupted) continue;
-        if (count < 0 || gqlcache_interrupted) { result = -1; break; }
+        if (gqlcache_interrupted) { result = -2; break; }
+        if (count < 0) { result = -1; break; }
         if (count == 0) { result = length > 0 ? (long)length : -1; break; }
         if (character == '\n') { result = (long)length; break; }
         if (length + 1 < size) buffer[length++] = character;

@@ -632,6 +632,28 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(run.stdout.hasPrefix("Human:1002 (Human)\n"), run.stdout)
     }
 
+    /// Ctrl-C at a question, which the terminal's answers report as given
+    /// up: nothing changes, as for "no", and the status is Ctrl-C's 130.
+    func testCtrlCAtAQuestionChangesNothingAndGivesStatus130() throws {
+        final class GivenUp: InterruptibleLineSource {
+            private var interrupted = false
+            func readLine() -> String? { interrupted = true; return nil }
+            func takeInterruption() -> Bool { defer { interrupted = false }; return interrupted }
+        }
+        let cache = try copyOfFixture("starwars.sqlite")
+        let stdout = StringSink(), stderr = StringSink()
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: true, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: true)
+        session.answers = GivenUp()
+        try session.start()
+        let before = try bytes(cache)
+        XCTAssertEqual(session.run(reader: SourceLineReader(lines: ["rm --match Human"]), bail: false), .interrupted)
+        XCTAssertTrue(stderr.text.hasSuffix("? [y/N] \ngqlcache: nothing removed\n"), stderr.text)
+        XCTAssertEqual(session.run(reader: SourceLineReader(lines: ["rm Nope:1"]), bail: false), .notFound, "a later command's own status")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testAtThePromptEvenAnExactKeyIsRemovedOnlyAfterConfirming() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let declined = try repl(cache, ["rm Starship:3001"], interactive: true, answers: ["n"])

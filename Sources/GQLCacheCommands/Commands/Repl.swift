@@ -16,7 +16,7 @@ extension GQLCache {
                 query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
                 need, runs with read (and a later read that names no document reads it: read --var id=1). Tab completes commands, flags, keys, fields and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
-                clears the line or stops the running command; Ctrl-D or quit leaves. Removals ask first \
+                clears the line, gives up a question (status 130) or stops the running command; Ctrl-D or quit leaves. Removals ask first \
                 unless --force. No lock is held between commands, so the app may write meanwhile; \
                 --busy-timeout holds for every command at the prompt that gives none of its own. \
                 Without a terminal (a script on standard input, or -c), lines run without prompts and \

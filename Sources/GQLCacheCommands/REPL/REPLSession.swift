@@ -404,7 +404,9 @@ public final class REPLSession {
         commandContext.clock = context.clock
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
             ? words : [command, cachePath] + sessionWait(for: words) + words.dropFirst()
-        let status = GQLCacheMain.run(arguments: arguments, context: commandContext)
+        var status = GQLCacheMain.run(arguments: arguments, context: commandContext)
+        // A question given up with Ctrl-C changed nothing, as "no", and stopped the command, as Ctrl-C does.
+        if let answers = answers as? InterruptibleLineSource, answers.takeInterruption(), status == .notFound { status = .interrupted }
         // Documents a command could not read (missing, not GraphQL, the
         // cache file itself) are not offered to the next ones; those that
         // read well are, also when the command failed for another reason

@@ -228,12 +228,20 @@ extension ReadlineCompletion {
 
 /// The answers to a command's questions ("remove 3 records? [y/N]") at the
 /// REPL's terminal: Ctrl-C gives the question up, as it would stop the
-/// command, and counts as "no".
-final class TerminalAnswers: LineSource {
+/// command, and counts as "no"; the command's status is then 130.
+final class TerminalAnswers: InterruptibleLineSource {
+    private var interrupted = false
+
     func readLine() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = gqlcache_read_answer(&buffer, UInt(buffer.count))
+        if length == -2 { interrupted = true }
         guard length >= 0 else { return nil }
         return String(decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func takeInterruption() -> Bool {
+        defer { interrupted = false }
+        return interrupted
     }
 }

@@ -332,6 +332,12 @@ extension LineSource {
     public func readTextLine() throws -> String? { readLine() }
 }
 
+/// Answers to questions that Ctrl-C can give up: the REPL's terminal.
+protocol InterruptibleLineSource: LineSource {
+    /// Whether a question was given up with Ctrl-C since the last call.
+    func takeInterruption() -> Bool
+}
+
 /// Collects text in memory.
 public final class StringSink: TextSink {
     public private(set) var text = ""
