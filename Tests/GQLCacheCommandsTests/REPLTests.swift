@@ -183,6 +183,15 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// `cd` to the record you are at is no step on the trail, so `back`
+    /// still leaves it, as `cd .` in a shell.
+    func testCdToTheRecordYouAreAtAddsNoStep() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd QUERY_ROOT", "pwd", "cd Droid:2001", "cd Droid:2001", "pwd", "back", "pwd"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT\nQUERY_ROOT → Droid:2001\nQUERY_ROOT\n")
+        XCTAssertEqual(run.stderr, "")
+    }
+
     /// A field's cache key may hold dots and brackets of its own (a Float
     /// argument, an input list): the index after it is still found, and
     /// the list's hint is one that can be typed as shown.

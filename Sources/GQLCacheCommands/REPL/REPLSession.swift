@@ -690,7 +690,8 @@ public final class REPLSession {
                 if try tx.contains(key) { return key }
                 throw try Self.noSuchFieldOrKey(target, in: record, of: from, tx, typedBefore: typedBefore)
             }
-            move(to: base + [destination])
+            // `cd KEY` to the record already at the end is no step: `back` still leaves it.
+            move(to: destination == base.last ? base : base + [destination])
             return .success
         } catch let failure as CommandFailure {
             context.report(failure.status, failure.message)
