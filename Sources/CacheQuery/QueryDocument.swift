@@ -27,6 +27,13 @@ public struct QueryDocument: Sendable {
         return (spread.source, place.line, place.column)
     }
 
+    /// The fragments that no other fragment of the document spreads: the
+    /// ones a reader would name, sorted.
+    public var fragmentsSpreadByNoOther: [String] {
+        let spread = Set(spreadOffsetsInFragments.flatMap { holder, spreads in spreads.keys.filter { $0 != holder } })
+        return fragments.keys.filter { !spread.contains($0) }.sorted()
+    }
+
     public init() {}
 
     /// Parses each `(source name, text)`; a syntax error names the source,

@@ -1249,9 +1249,9 @@ final class REPLTests: CommandTestCase {
             + "give it with 'read --var id=VALUE', which reads the query typed last\n")
     }
 
-    /// A fragment typed at the prompt is read with `read --fragment F
-    /// --key K`, as its message says; a query given with `read --text` is
-    /// typed too, and `read` alone runs it again.
+    /// A fragment typed at the prompt is read from the record you are at,
+    /// and again with `read --fragment F --key K`; a query given with
+    /// `read --text` is typed too, and `read` alone runs it again.
     func testAFragmentTypedAtThePromptAndAReadOfTextAreReadAgain() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, [
@@ -1263,8 +1263,30 @@ final class REPLTests: CommandTestCase {
             #"{"name":"Luke Skywalker"}"#, #"{"name":"Han Solo"}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
             #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"hero":{"id":"2001"}}"#,
         ].joined(separator: "\n") + "\n")
-        XCTAssertEqual(run.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: F)\n")
+        XCTAssertEqual(run.stderr, "gqlcache: cache miss at name: record 'QUERY_ROOT' has no field 'name'\n", "read at QUERY_ROOT, where it is")
         XCTAssertEqual(run.status, .success)
+    }
+
+    /// At the prompt a fragment is read from, or updated at, the record you
+    /// are at unless --key names another; typed alone, with the fragments it
+    /// spreads, it is read at once. Two that spread neither say to pick one.
+    func testAFragmentIsReadAndUpdatedAtTheRecordYouAreAt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let local = path("local.graphql")
+        try "fragment Rename on Human @apollo_client_ios_localCacheMutation { name }".write(toFile: local, atomically: true, encoding: .utf8)
+        let run = try repl(cache, [
+            "cd human(id:1000)", "fragment F on Human { name ...H } fragment H on Human { id }", "read --fragment F --format jsonl",
+            "read --fragment F --key Human:1002 --format jsonl", "update --document \(local) --fragment Rename --set name=Luke --format jsonl",
+            "fragment A on Human { name } fragment B on Human { id }",
+        ])
+        XCTAssertEqual(run.stdout, [
+            "{\n  \"name\": \"Luke Skywalker\",\n  \"id\": \"1000\"\n}", #"{"name":"Luke Skywalker","id":"1000"}"#,
+            #"{"name":"Han Solo","id":"1002"}"#,
+            #"{"key":"Human:1000","new":false,"field":"name","before":"Luke Skywalker","after":"Luke"}"#,
+        ].joined(separator: "\n") + "\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.name') FROM records WHERE key = 'Human:1000'"), "Luke")
+        XCTAssertEqual(run.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: A, B)\n")
+        XCTAssertEqual(run.status, .usage)
     }
 
     /// GraphQL typed at the prompt is named `input` in a message, not an

@@ -379,7 +379,18 @@ public final class REPLSession {
             }
         }
         let given = words
-        let words = withDocumentsNamedEarlier(words)
+        var words = withDocumentsNamedEarlier(words)
+        // A fragment typed at the prompt, with only those it spreads, is the one read.
+        if typedQuery, words.count == 3, let text = Self.value(of: "--text", in: words),
+           let document = try? QueryDocument.parse([("typed", text)]), document.operations.isEmpty,
+           document.fragmentsSpreadByNoOther.count == 1, let fragment = document.fragmentsSpreadByNoOther.first {
+            words += ["--fragment", fragment]
+        }
+        // A fragment is read from, or written to, the record you are at unless --key names another.
+        if ["read", "update", "write"].contains(command), Self.value(of: "--fragment", in: words) != nil,
+           Self.value(of: "--key", in: words) == nil, !words.contains(where: { ["-h", "--help"].contains($0) }) {
+            words += ["--key", current.rawValue]
+        }
         // GraphQL typed earlier, read again: messages place it as typed (`input:1:9`).
         let readsTyped = typedQuery || (!namesADocument(given) && namesADocument(words) && words.contains("--text"))
         let commandContext = CommandContext(
