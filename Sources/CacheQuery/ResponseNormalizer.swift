@@ -8,13 +8,14 @@ import CacheStore
 /// nothing is escaped, as `CacheKeyInfo(jsonValue: object["id"])` escapes
 /// nothing (a base64 id keeps its `+`).
 ///
-/// Key fields come from, in order: the policy's entry for the typename
-/// (`--key-field Human=id`), with a schema the policy's entry for an
-/// interface or union the type belongs to (`--key-field Character=id`, the
-/// first by name), the schema's `@typePolicy(keyFields:)` on the type or
-/// one of its interfaces, and the policy's `*` entry (every type whose
-/// data has those fields). An object without key fields, or whose data
-/// lacks one of them, is stored at a path key.
+/// Key fields come from, in Apollo's order (`SchemaMetadata.cacheKey(for:)`):
+/// first the app's `cacheKeyInfo`, which the policy stands for (its entry
+/// for the typename, `--key-field Human=id`; with a schema its entry for an
+/// interface or union the type belongs to, `--key-field Character=id`, the
+/// first by name; else its `*` entry, every type whose data has those
+/// fields); then, when those give no key (none named, or the data lacks one
+/// of them), the schema's `@typePolicy(keyFields:)` on the type or one of
+/// its interfaces. An object neither keys is stored at a path key.
 public struct KeyPolicy: Sendable, Equatable {
     public var keyFields: [String: [String]]
 
@@ -22,16 +23,20 @@ public struct KeyPolicy: Sendable, Equatable {
         self.keyFields = keyFields
     }
 
+    /// The key fields that key an object of the type when its data has
+    /// them: the app's, else the schema's.
     func keyFields(of typename: String, schema: CacheSchema?) -> [String]? {
-        namedKeyFields(of: typename, schema: schema) ?? keyFields["*"]
+        appKeyFields(of: typename, schema: schema) ?? schema?.keyFields(of: typename)
     }
 
-    /// Whether the type's key fields are the schema's `@typePolicy`, whose
-    /// values Apollo escapes, rather than a `--key-field` entry.
-    func keyedByTypePolicy(_ typename: String, schema: CacheSchema?) -> Bool {
-        if keyFields[typename] != nil { return false }
-        if let schema, keyFields.keys.contains(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) { return false }
-        return schema?.keyFields(of: typename) != nil
+    /// The policy's key fields for the type: its own entry, an abstract
+    /// type's, or `*` (the app's `cacheKeyInfo`).
+    private func appKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
+        if let own = keyFields[typename] { return own }
+        if let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) {
+            return keyFields[abstract]
+        }
+        return keyFields["*"]
     }
 
     /// The key fields given for the type by name (its own, an abstract
@@ -53,10 +58,21 @@ public struct KeyPolicy: Sendable, Equatable {
         })
     }
 
-    /// The identity key of an object, or nil when it has none.
+    /// The identity key of an object, or nil when it has none: by the
+    /// app's key fields, else by the schema's `@typePolicy`, as Apollo
+    /// falls back to `keyFields` when `cacheKeyInfo` returns nil.
     func key(for object: [String: FieldValue], typename: String?, schema: CacheSchema?) -> CacheKey? {
-        guard let typename, let fields = keyFields(of: typename, schema: schema), !fields.isEmpty else { return nil }
-        let escapes = keyedByTypePolicy(typename, schema: schema)
+        guard let typename else { return nil }
+        // `CacheKeyInfo(jsonValue:)` escapes nothing (a base64 id keeps its `+`).
+        if let fields = appKeyFields(of: typename, schema: schema), let key = Self.key(for: object, typename: typename, fields: fields, escaping: false) {
+            return key
+        }
+        guard let fields = schema?.keyFields(of: typename) else { return nil }
+        return Self.key(for: object, typename: typename, fields: fields, escaping: true)
+    }
+
+    private static func key(for object: [String: FieldValue], typename: String, fields: [String], escaping: Bool) -> CacheKey? {
+        guard !fields.isEmpty else { return nil }
         var parts: [String] = []
         for field in fields {
             let text: String
@@ -68,7 +84,7 @@ public struct KeyPolicy: Sendable, Equatable {
             case .bool(let value)?: text = value ? "true" : "false"
             default: return nil
             }
-            parts.append(escapes ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+") : text)
+            parts.append(escaping ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+") : text)
         }
         return CacheKey(typename + ":" + parts.joined(separator: "+"))
     }

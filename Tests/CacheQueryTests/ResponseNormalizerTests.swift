@@ -190,6 +190,25 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(overridden[.queryRoot]?["book"], .reference(CacheKey("Book:dXNl+Zz==")))
     }
 
+    /// Apollo's `cacheKey(for:)` asks the app's `cacheKeyInfo` first (which
+    /// `--key-field` stands for, `*` too) and falls back to the schema's
+    /// `@typePolicy` only when it gives no key: an object without the
+    /// `--key-field` field is keyed by its type policy, not its path.
+    func testTheTypePolicyKeysAnObjectTheKeyFieldGivesNoKeyAsApolloFallsBack() throws {
+        let schema = try CacheSchema.parse(sdl: """
+            type Query { book: Book }
+            type Book @typePolicy(keyFields: "isbn lang") { id: ID isbn: String! lang: String! title: String }
+            """, source: "books.graphqls")
+        let withoutID = #"{"book":{"__typename":"Book","isbn":"1+2","lang":"en","title":"T"}}"#
+        for policy in [KeyPolicy(keyFields: ["Book": ["id"]]), KeyPolicy(keyFields: ["*": ["id"]])] {
+            let written = try normalize("{ book { __typename isbn lang title } }", data: withoutID, schema: schema, policy: policy)
+            XCTAssertEqual(written[.queryRoot]?["book"], .reference(CacheKey(#"Book:1\+2+en"#)), "\(policy)")
+        }
+        let withID = #"{"book":{"__typename":"Book","id":"b7","isbn":"1+2","lang":"en","title":"T"}}"#
+        let byApp = try normalize("{ book { __typename id isbn lang title } }", data: withID, schema: schema, policy: KeyPolicy(keyFields: ["*": ["id"]]))
+        XCTAssertEqual(byApp[.queryRoot]?["book"], .reference(CacheKey("Book:b7")), "the app's cacheKeyInfo comes first")
+    }
+
     func testObjectsWithoutAnIdentityGetPathKeysWithListIndexes() throws {
         let written = try normalize(
             "{ grid { cells { v } } }", data: #"{"grid":{"__typename":"G","cells":[[{"__typename":"C","v":1},{"__typename":"C","v":2}],[null]]}}"#, schema: nil, policy: KeyPolicy())

@@ -33,13 +33,13 @@ extension DocumentOptions {
     }
 }
 
-/// How written objects get identity keys when the schema has no
-/// `@typePolicy` for them.
+/// How written objects get identity keys, as the app's `cacheKeyInfo`
+/// does: before the schema's `@typePolicy`, which keys what these leave.
 struct KeyFieldOptions: ParsableArguments {
     @Option(
         name: .customLong("key-field"),
         help: ArgumentHelp(
-            "Objects of TYPE are keyed TYPE:value by these fields (separated by commas or, as in @typePolicy, spaces), like the app's cache key configuration (values are not escaped, as CacheKeyInfo(jsonValue:) does not escape them; the schema's @typePolicy escapes \\ and +); with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
+            "Objects of TYPE are keyed TYPE:value by these fields (separated by commas or, as in @typePolicy, spaces), like the app's cache key configuration (values are not escaped, as CacheKeyInfo(jsonValue:) does not escape them; the schema's @typePolicy escapes \\ and +, and keys an object whose data lacks these fields, as Apollo falls back to it); with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
             valueName: "type=field[,field]"))
     var assignments: [String] = []
 
