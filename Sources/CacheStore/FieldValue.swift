@@ -6,8 +6,8 @@
 ///
 /// Numbers keep the form they had in the file: an integer literal is `.int`,
 /// anything with a fraction or exponent is `.double`, and a number neither
-/// holds (an integer beyond 64 bits, a magnitude beyond a Double's range)
-/// is `.number`, its text as the file has it. As JSON values `4` and `4.0`
+/// holds (an integer beyond 64 bits, a magnitude beyond a Double's range,
+/// more digits than a Double keeps) is `.number`, its text as the file has it. As JSON values `4` and `4.0`
 /// are the same number, so they compare equal. `.object` is an inline
 /// JSON object (a custom scalar); a JSON object whose only member is a string
 /// `$reference` is a `.reference`.
@@ -17,7 +17,8 @@ public enum FieldValue: Sendable, CustomStringConvertible {
     case int(Int64)
     case double(Double)
     /// A number that neither an Int64 nor a Double holds (an integer
-    /// beyond 64 bits, such as `18446744073709551615`; `1e400`; `1e-400`),
+    /// beyond 64 bits, such as `18446744073709551615`; `1e400`; `1e-400`;
+    /// `19.990000000000000000001`, which a Double rounds to `19.99`),
     /// kept as the file writes it: shown, compared and written back
     /// exactly, where a Double would round it (or make it infinity or 0).
     case number(String)
@@ -85,7 +86,9 @@ extension FieldValue: Equatable {
         case let (.number(a), .number(b)): return NumberText.same(a, b)
         case let (.number(a), .int(b)), let (.int(b), .number(a)): return NumberText.same(a, String(b))
         case let (.number(a), .double(b)), let (.double(b), .number(a)):
-            return b.isFinite && b == b.rounded() && NumberText.same(a, NumberText.wholeDigits(of: b))
+            guard b.isFinite else { return false }
+            // A fraction kept as written equals the Double whose shortest form has its value.
+            return b == b.rounded() ? NumberText.same(a, NumberText.wholeDigits(of: b)) : NumberText.same(a, "\(b)")
         case let (.string(a), .string(b)): return a == b
         case let (.reference(a), .reference(b)): return a == b
         case let (.list(a), .list(b)): return a == b

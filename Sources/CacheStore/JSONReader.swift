@@ -444,7 +444,22 @@ struct JSONReader {
             if value == 0, let parsed = NumberText.value(of: text), parsed.digits.isEmpty { return .double(value) }
             return .number(text)
         }
+        // More digits than a Double keeps (`19.990000000000000000001`): kept
+        // as written, so that a merge into the record does not round a
+        // field it was not asked to change. Up to 15 significant digits a
+        // Double's shortest form always gives the literal's value back.
+        if Self.significantDigitCount(text) > 15 && !NumberText.same(text, "\(value)") { return .number(text) }
         return .double(value)
+    }
+
+    /// The digits of a number literal's mantissa, leading zeros aside.
+    private static func significantDigitCount(_ text: String) -> Int {
+        var count = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") || (byte == UInt8(ascii: "0") && count > 0) { count += 1 }
+        }
+        return count
     }
 
     @discardableResult

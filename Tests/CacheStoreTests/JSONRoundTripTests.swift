@@ -86,7 +86,7 @@ final class JSONRoundTripTests: XCTestCase {
         XCTAssertEqual(JSONWriter.string(for: .double(-0.0)), "-0.0")
     }
 
-    func testDoublesThatAreNotWholeRoundTripBitForBit() throws {
+    func testDoublesRoundTripBitForBitThroughTheTextWritten() throws {
         let doubles: [Double] = [5.6430448, 12.5, 3.5, -2.5, 0.1 + 0.2, 1e-7, 1e21, 123456789.125, .leastNonzeroMagnitude,
                                  Double.greatestFiniteMagnitude, -Double.leastNormalMagnitude, 1.0 / 3.0, -0.0]
         for number in doubles {
@@ -406,6 +406,24 @@ final class JSONRoundTripTests: XCTestCase {
         XCTAssertEqual(FieldValue.number("18446744073709551616"), .double(18446744073709551616.0), "2^64, which a Double holds exactly")
         XCTAssertNotEqual(FieldValue.number("18446744073709551617"), .double(18446744073709551616.0))
         XCTAssertEqual(Set<FieldValue>([.number("18446744073709551616"), .double(18446744073709551616.0)]).count, 1)
+    }
+
+    /// A fraction with more digits than a Double keeps is kept as written,
+    /// so that writing the record back (a merge of another field) does not
+    /// round it; one a Double's shortest form gives back is a Double.
+    func testAFractionWithMoreDigitsThanADoubleKeepsIsKeptAsWritten() throws {
+        let text = #"{"price":19.990000000000000000001,"big":123456789012345678901234567890.5,"third":0.30000000000000004,"short":19.99,"e":1.5e-7}"#
+        let record = try Record(key: "K", jsonText: text)
+        XCTAssertEqual(record["price"], .number("19.990000000000000000001"))
+        XCTAssertEqual(record["big"], .number("123456789012345678901234567890.5"))
+        XCTAssertEqual(record["third"], .double(0.1 + 0.2), "17 digits that are a Double's shortest form")
+        XCTAssertEqual(record["short"], .double(19.99))
+        XCTAssertEqual(record["e"], .double(1.5e-7))
+        XCTAssertEqual(record.jsonText, #"{"big":123456789012345678901234567890.5,"e":1.5e-07,"price":19.990000000000000000001,"short":19.99,"third":0.30000000000000004}"#)
+        // Another number than the Double it is nearest, and equal to one written with the Double's digits.
+        XCTAssertNotEqual(FieldValue.number("19.990000000000000000001"), .double(19.99))
+        XCTAssertEqual(FieldValue.number("19.9900000000000000000"), .double(19.99))
+        XCTAssertEqual(Set<FieldValue>([.number("19.9900000000000000000"), .double(19.99)]).count, 1)
     }
 
     func testAbsurdNestingIsRejectedInsteadOfCrashing() {

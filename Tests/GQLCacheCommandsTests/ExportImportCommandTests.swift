@@ -49,6 +49,23 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(closedOutput.stderr, "gqlcache: cannot write to standard output (Bad file descriptor)\n")
     }
 
+    /// A merge rewrites the record; a number with more digits than a
+    /// Double keeps, in a field the input does not name, keeps its digits,
+    /// and diff tells it from the Double it is nearest.
+    func testAMergeKeepsTheDigitsOfANumberItDoesNotChange() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('K', '{"price":19.990000000000000000001,"b":1}')"#)
+        let before = path("before.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: before)
+        let imported = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"K","record":{"b":2}}"#)
+        XCTAssertEqual(imported.status, .success, imported.stderr)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'K'"), #"{"b":2,"price":19.990000000000000000001}"#)
+        try sqliteShell(before, #"UPDATE records SET record = '{"price":19.99,"b":2}' WHERE key = 'K'"#)
+        let diff = gqlcache("diff", before, cache)
+        XCTAssertEqual(diff.status, .notFound, "the files differ: \(diff.stdout)")
+        XCTAssertTrue(diff.stdout.contains("price: 19.99 → 19.990000000000000000001"), diff.stdout)
+    }
+
     func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("export", cache)
