@@ -14,7 +14,9 @@ struct TopRecords {
     /// does not go before it cannot be among the largest.
     private var floor: Entry?
 
-    init(limit: Int) { self.limit = limit }
+    /// A limit beyond what any file holds (`--top 9223372036854775807`) is
+    /// every record: cut so that the buffer's bound cannot overflow.
+    init(limit: Int) { self.limit = min(limit, Int.max / 4) }
 
     mutating func offer(_ entry: Entry, goesBefore: (Entry, Entry) -> Bool) {
         guard limit > 0 else { return }

@@ -14,7 +14,8 @@ final class TopRecordsTests: XCTestCase {
         // Many equal sizes, so that ties decide who makes the cut.
         let entries: [TopRecords.Entry] = (0..<5_000).map { (Int32($0), Int.random(in: 0..<300, using: &generator)) }
         let sorted = entries.sorted(by: bySize)
-        for limit in [0, 1, 7, 100, 2_499, 5_000, 9_000] {
+        // The largest limits an option takes keep every record, without overflow.
+        for limit in [0, 1, 7, 100, 2_499, 5_000, 9_000, Int.max / 2, Int.max] {
             var top = TopRecords(limit: limit)
             for entry in entries.shuffled() { top.offer(entry, goesBefore: bySize) }
             let kept = top.largest(bySize)
