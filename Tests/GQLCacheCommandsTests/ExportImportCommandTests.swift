@@ -66,6 +66,22 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertTrue(diff.stdout.contains("price: 19.99 → 19.990000000000000000001"), diff.stdout)
     }
 
+    /// An input that comes slowly, through a pipe named as a file (a FIFO,
+    /// `<(…)`) or through standard input with --dry-run, is read whole
+    /// before the import takes a lock: meanwhile the app writes.
+    func testASlowPipeNeverKeepsTheAppFromWriting() throws {
+        for (name, script) in [
+            ("a FIFO", #"mkfifo "$2.fifo"; (echo '{"key":"A:1","record":{"a":1}}'; sleep 3; echo '{"key":"A:2","record":{"a":2}}') > "$2.fifo" & "$0" import "$1" "$2.fifo" >/dev/null & sleep 1; sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#),
+            // More than a batch first: one batch is merged, in a read transaction, before the input ends.
+            ("a dry run", #"(for i in $(seq 1001); do echo "{\"key\":\"A:$i\",\"record\":{}}"; done; sleep 3; echo '{"key":"A:2","record":{"a":2}}') | "$0" import "$1" - --dry-run >/dev/null & sleep 1; sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?"; wait"#),
+        ] {
+            let cache = try copyOfFixture("starwars.sqlite", as: "\(name.count).sqlite")
+            let run = try runProgram("/bin/sh", ["-c", script, builtBinary, cache, path("input-\(name.count)")])
+            XCTAssertEqual(run.stdout, "app: 0\n", "\(name): \(run.stderr)")
+            XCTAssertEqual(run.stderr, "", name)
+        }
+    }
+
     func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("export", cache)

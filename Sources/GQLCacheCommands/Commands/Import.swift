@@ -57,10 +57,10 @@ extension GQLCache {
             if input == "-" && context.stdinIsTerminal {
                 throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
             }
-            // Standard input is read whole before the write lock is taken (see
-            // FileLines.spoolingStandardInput); a dry run takes no lock.
-            let lines: LineSource = input == "-"
-                ? (dryRun ? context.stdin : try FileLines.spoolingStandardInput(context.stdin)) : try FileLines(path: input)
+            // Standard input, or a pipe named as a file, is read whole before
+            // the lock is taken (see FileLines.spoolingStandardInput): a dry
+            // run's read lock too keeps the app from writing.
+            let lines: LineSource = input == "-" ? try FileLines.spoolingStandardInput(context.stdin) : try FileLines.opening(path: input)
             let made = create && CreatedFile.isToBeMade(file.path)
             let wasEmpty = made && CacheStore.isEmptyFile(at: file.path)
             if !made { try CreatedFile.refuseMissing(file.path) }

@@ -70,8 +70,10 @@ final class FileLines: LineSource {
     /// a pipe cannot be rewound to read them again.
     private var head: [UInt8] = []
 
-    /// Opens `path`, or fails naming it.
-    convenience init(path: String) throws {
+    /// Opens `path`, or fails naming it. A file that is not a regular
+    /// file (a pipe such as `<(…)`, a FIFO, `/dev/stdin`) is copied whole
+    /// first, as standard input is (see ``spoolingStandardInput(_:)``).
+    static func opening(path: String) throws -> FileLines {
         if path.isEmpty { throw CommandFailure(.usage, "an empty name was given for the file to import; name a file, or - for standard input") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -84,7 +86,13 @@ final class FileLines: LineSource {
         guard let file = fopen(path, "r") else {
             throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
-        try self.init(file, shownAs: path, exportCommand: "gqlcache export \(path) > FILE.jsonl")
+        let exportCommand = "gqlcache export \(path) > FILE.jsonl"
+        var status = stat()
+        if fstat(fileno(file), &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+            defer { fclose(file) }
+            return try spooling(from: fileno(file), name: path, exportCommand: exportCommand)
+        }
+        return try FileLines(file, shownAs: path, exportCommand: exportCommand)
     }
 
     /// Reads `file`, which it closes; `name` names it in messages, and
@@ -103,12 +111,39 @@ final class FileLines: LineSource {
     }
 
     /// The lines of standard input (`input`), copied whole to a temporary
-    /// file first, which is then read: a command that writes what it reads
-    /// (`import CACHE -`) takes the write lock only once the input has
-    /// ended, not while a slow pipe, or an export of the same file that
-    /// waits for its reader, keeps it open. The file is unlinked at once:
-    /// nothing stays behind, however the process ends.
+    /// file first, which is then read: a command that reads what it merges
+    /// (`import CACHE -`) takes its lock only once the input has ended, not
+    /// while a slow pipe, or an export of the same file that waits for its
+    /// reader, keeps it open. The file is unlinked at once: nothing stays
+    /// behind, however the process ends.
     static func spoolingStandardInput(_ input: LineSource) throws -> FileLines {
+        let exportCommand = "gqlcache export CACHE > FILE.jsonl"
+        if input is StandardInputLines { return try spooling(from: STDIN_FILENO, name: "standard input", exportCommand: exportCommand) }
+        // Lines given as strings (tests, a script's lines).
+        let (file, fail) = try temporaryCopy(name: "standard input")
+        while let line = input.readLine() {
+            guard fputs(line + "\n", file) >= 0 else { throw fail("cannot make a temporary copy") }
+        }
+        return try reading(file, fail: fail, name: "standard input", exportCommand: exportCommand)
+    }
+
+    /// The lines read from `descriptor` to its end, through a temporary copy.
+    private static func spooling(from descriptor: Int32, name: String, exportCommand: String) throws -> FileLines {
+        let (file, fail) = try temporaryCopy(name: name)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw fail("cannot be read") }
+            if count == 0 { break }
+            guard fwrite(buffer, 1, count, file) == count else { throw fail("cannot make a temporary copy") }
+        }
+        return try reading(file, fail: fail, name: name, exportCommand: exportCommand)
+    }
+
+    /// A temporary file, unlinked, for a copy of the input `name`, and how
+    /// to fail naming it (closing the file).
+    private static func temporaryCopy(name: String) throws -> (UnsafeMutablePointer<FILE>, (String) -> CommandFailure) {
         var folder = NSTemporaryDirectory()
         if folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         var template = Array((folder + "/gqlcache-input.XXXXXX").utf8CString)
@@ -116,36 +151,28 @@ final class FileLines: LineSource {
         guard descriptor >= 0 else {
             // Named with the folder, which TMPDIR chooses.
             throw CommandFailure(
-                .io, "standard input: cannot make a temporary copy in \(folder) (\(String(cString: strerror(errno)))); TMPDIR names the folder")
+                .io, "\(name): cannot make a temporary copy in \(folder) (\(String(cString: strerror(errno)))); TMPDIR names the folder")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         guard let file = fdopen(descriptor, "w+") else {
             close(descriptor)
-            throw CommandFailure(.io, "standard input: cannot make a temporary copy (\(String(cString: strerror(errno))))")
+            throw CommandFailure(.io, "\(name): cannot make a temporary copy (\(String(cString: strerror(errno))))")
         }
         func fail(_ what: String) -> CommandFailure {
-            let error = CommandFailure(.io, "standard input: \(what) (\(String(cString: strerror(errno))))")
+            let error = CommandFailure(.io, "\(name): \(what) (\(String(cString: strerror(errno))))")
             fclose(file)
             return error
         }
-        if input is StandardInputLines {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 { throw fail("cannot be read") }
-                if count == 0 { break }
-                guard fwrite(buffer, 1, count, file) == count else { throw fail("cannot make a temporary copy") }
-            }
-        } else {
-            // Lines given as strings (tests, a script's lines).
-            while let line = input.readLine() {
-                guard fputs(line + "\n", file) >= 0 else { throw fail("cannot make a temporary copy") }
-            }
-        }
+        return (file, fail)
+    }
+
+    /// The lines of the temporary copy `file`, written, from its start.
+    private static func reading(
+        _ file: UnsafeMutablePointer<FILE>, fail: (String) -> CommandFailure, name: String, exportCommand: String
+    ) throws -> FileLines {
         guard fflush(file) == 0 else { throw fail("cannot make a temporary copy") }
         rewind(file)
-        return try FileLines(file, shownAs: "standard input", exportCommand: "gqlcache export CACHE > FILE.jsonl")
+        return try FileLines(file, shownAs: name, exportCommand: exportCommand)
     }
 
     deinit { fclose(file) }
