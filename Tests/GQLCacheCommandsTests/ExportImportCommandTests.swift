@@ -82,6 +82,22 @@ final class ExportImportCommandTests: CommandTestCase {
         }
     }
 
+    /// An export to a pipe named with -o (`-o /dev/stdout`, a FIFO) holds
+    /// its output back while it reads, as one to standard output does: a
+    /// reader that stalls never keeps the app from writing.
+    func testAnExportToAPipeNamedWithOutputNeverKeepsTheAppFromWriting() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let lines = (0..<20_000).map { #"{"key":"Filler:\#($0)","record":{"text":"\#(String(repeating: "x", count: 200))"}}"# }
+        XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: lines.joined(separator: "\n")).status, .success)
+        let script = #"mkfifo "$2"; (exec 3<"$2"; sleep 3; cat <&3 >/dev/null) & "$0" export "$1" -o "$2" >/dev/null & sleep 1.5; "#
+            + #"sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#
+        let run = try runProgram("/bin/sh", ["-c", script, builtBinary, cache, path("export.fifo")])
+        XCTAssertEqual(run.stdout, "app: 0\n", run.stderr)
+        let standardOutput = try runProgram("/bin/sh", ["-c", #""$0" export "$1" -o /dev/stdout | (sleep 3; cat >/dev/null) & sleep 1.5; "#
+            + #"sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?" >&2; wait"#, builtBinary, cache])
+        XCTAssertEqual(standardOutput.stderr, "app: 0\n")
+    }
+
     func testJSONLinesHoldEachRecordAsStoredInKeyOrder() throws {
         let cache = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let result = gqlcache("export", cache)

@@ -71,7 +71,8 @@ extension GQLCache {
             }
             let fileOutput = try output.map { try FileOutput(path: $0, removedOnStop: context.catchesStopSignals) }
             let sink: TextSink = fileOutput ?? context.stdout
-            let (count, skipped) = try context.holdingOutput(while: store) { try store.read { tx in
+            // -o naming a pipe (`-o /dev/stdout`, a FIFO) holds output back as standard output does.
+            let (count, skipped) = try context.holdingOutput(of: sink, while: store) { try store.read { tx in
                 let (count, notUTF8Keys): (Int, Int)
                 switch format {
                 case .jsonl: (count, notUTF8Keys) = try writeLines(tx, to: sink, context: context)

@@ -246,13 +246,15 @@ public final class CommandContext {
     }
 
     /// Runs `body`, a read of `store` that prints as it goes, with standard
-    /// output held until it ends, where the read's lock holds off the
+    /// output (or `output`, such as an `--output` naming a pipe) held until it ends, where the read's lock holds off the
     /// app's writes (a rollback-journal file) and the output's reader may
     /// stall (a pager, a pipe): Apollo gives up a write at once when the
     /// file is locked, and a pager left on its first page would keep the
     /// lock for as long as it stays open.
-    func holdingOutput<T>(while store: CacheStore, _ body: () throws -> T) rethrows -> T {
-        guard let sink = stdout as? FileDescriptorSink, sink.readerMayStall, store.readsHoldOffWriters else { return try body() }
+    func holdingOutput<T>(of output: TextSink? = nil, while store: CacheStore, _ body: () throws -> T) rethrows -> T {
+        let output = output ?? stdout
+        guard let sink = (output as? FileOutput)?.direct ?? output as? FileDescriptorSink, sink.readerMayStall, store.readsHoldOffWriters
+        else { return try body() }
         sink.hold()
         defer { sink.release() }
         return try body()

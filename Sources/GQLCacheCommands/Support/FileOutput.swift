@@ -16,6 +16,10 @@ final class FileOutput: TextSink {
     private var buffer: [UInt8] = []
     private var failure: String?
     private var removedOnStop = false
+    /// Writing straight to a pipe or device: through a sink that can hold
+    /// output back while a read lasts (``CommandContext/holdingOutput(of:while:_:)``),
+    /// as standard output does.
+    let direct: FileDescriptorSink?
 
     /// Whether `path` is where standard output already goes (`-o
     /// /dev/stdout`, `/dev/fd/1`): a summary printed there would land in
@@ -42,9 +46,10 @@ final class FileOutput: TextSink {
             guard descriptor >= 0 else {
                 throw CommandFailure(.io, "\(path): cannot open for writing (\(String(cString: strerror(errno))))")
             }
-            buffer.reserveCapacity(1 << 16)
+            direct = FileDescriptorSink(fileDescriptor: descriptor, bufferSize: 1 << 16)
             return
         }
+        direct = nil
         destination = FileOutput.linkDestination(of: path)
         // A file the user may not write is not replaced behind its back
         // (the folder allowing it): refused, as a shell's > refuses it.
@@ -92,11 +97,17 @@ final class FileOutput: TextSink {
     deinit { discard() }
 
     func write(_ text: String) {
+        if let direct { return direct.write(text) }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func flush() {
+        if let direct {
+            direct.flush()
+            if let error = direct.takeWriteError(), failure == nil { failure = String(cString: strerror(error)) }
+            return
+        }
         var offset = 0
         while offset < buffer.count, failure == nil, descriptor >= 0 {
             let written = buffer[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
@@ -126,6 +137,8 @@ final class FileOutput: TextSink {
 
     /// Removes the temporary file; an existing file at `path` stays as it was.
     func discard() {
+        // What the sink still has goes out before its descriptor closes, never to another file that takes the number.
+        if descriptor >= 0, let direct { direct.flush() }
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
