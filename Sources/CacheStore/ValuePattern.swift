@@ -41,6 +41,13 @@ public struct ValuePattern: Sendable {
     /// (one such as `(x+x+)+y` can take longer than anyone waits): true
     /// gives the search up, as no match.
     public func firstMatch(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> String? {
+        firstMatchRange(in: subject, stopIf: shouldStop).map { String(Substring(subject.unicodeScalars[$0])) }
+    }
+
+    /// Where in `subject` the first match lies, on Unicode scalar
+    /// boundaries: a match may begin or end inside a character (`\n` of
+    /// `\r\n`, 👍 of 👍🏽), as ICU, matching code points, finds it.
+    func firstMatchRange(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> Range<String.Index>? {
         if let expression {
             let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
             var matched: NSRange?
@@ -53,23 +60,24 @@ public struct ValuePattern: Sendable {
                     stop.pointee = true
                 }
             }
-            guard let matched, let found = Range(matched, in: subject) else { return nil }
-            return String(subject[found])
+            guard let matched else { return nil }
+            let utf16 = subject.utf16
+            let start = utf16.index(utf16.startIndex, offsetBy: matched.location)
+            return start..<utf16.index(start, offsetBy: matched.length)
         }
-        if text.isEmpty { return "" }
+        if text.isEmpty { return subject.startIndex..<subject.startIndex }
         if !ignoringCase {
             // UTF-8 is self-synchronizing: the bytes of a whole text occur
             // only where its characters do, which is what a literal search
             // compares, so a byte search finds them without Foundation's
             // UTF-16 detour (which took a third of a grep's time).
             var subject = subject, text = text
-            let found = subject.withUTF8 { haystack in text.withUTF8 { haystack.containsBytes(of: $0) } }
-            return found ? text : nil
+            guard let offset = subject.withUTF8({ haystack in text.withUTF8 { haystack.firstOffset(ofBytes: $0) } }) else { return nil }
+            let utf8 = subject.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: offset)
+            return start..<utf8.index(start, offsetBy: text.utf8.count)
         }
-        guard let found = subject.range(of: text, options: [.literal, .caseInsensitive]) else {
-            return nil
-        }
-        return String(subject[found])
+        return subject.range(of: text, options: [.literal, .caseInsensitive])
     }
 
     /// Text every record holding a match must contain, byte for byte,
@@ -97,6 +105,9 @@ public struct ValueMatch: Equatable, Sendable {
     public let value: FieldValue
     /// The part of its text that matched.
     public let matched: String
+    /// The text before the match: the match is where it was found, also
+    /// when the same text comes earlier inside a character (`é` holds `e`).
+    public var before: String = ""
     /// A number's text as the file holds it (`1.10`, `1e2`), which is what
     /// was searched; nil for other values, and for a record not read from
     /// a file.
@@ -180,8 +191,11 @@ extension Record {
             }
             return
         }
-        if let matched = pattern.firstMatch(in: subject, stopIf: shouldStop) {
-            found.append(ValueMatch(field: field, path: path, value: value, matched: matched, numberText: numberText))
+        if let range = pattern.firstMatchRange(in: subject, stopIf: shouldStop) {
+            let scalars = subject.unicodeScalars
+            found.append(ValueMatch(
+                field: field, path: path, value: value, matched: String(Substring(scalars[range])),
+                before: String(Substring(scalars[..<range.lowerBound])), numberText: numberText))
         }
     }
 }
@@ -233,16 +247,21 @@ extension UnsafeBufferPointer<UInt8> {
     /// Whether `needle`, not empty, occurs in these bytes: memchr finds
     /// each place its first byte is, memcmp compares the rest.
     func containsBytes(of needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = baseAddress, let first = needle.first, needle.count <= count else { return false }
+        firstOffset(ofBytes: needle) != nil
+    }
+
+    /// Where the bytes of `needle` first occur, or nil.
+    func firstOffset(ofBytes needle: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = baseAddress, let first = needle.first, needle.count <= count else { return nil }
         let rest = needle.count - 1
         var offset = 0
         let lastStart = count - needle.count
         while offset <= lastStart {
-            guard let hit = memchr(base + offset, Int32(first), lastStart - offset + 1) else { return false }
+            guard let hit = memchr(base + offset, Int32(first), lastStart - offset + 1) else { return nil }
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if rest == 0 || memcmp(base + at + 1, needle.baseAddress! + 1, rest) == 0 { return true }
+            if rest == 0 || memcmp(base + at + 1, needle.baseAddress! + 1, rest) == 0 { return at }
             offset = at + 1
         }
-        return false
+        return nil
     }
 }

@@ -60,6 +60,22 @@ final class ValuePatternTests: XCTestCase {
         XCTAssertEqual(try ValuePattern("🚀:1", isRegex: false, ignoringCase: false).firstMatch(in: "Ship:🚀:1"), "🚀:1")
     }
 
+    /// ICU matches code points, so a regular expression's match may begin
+    /// or end inside a character: it is found, not dropped as no match,
+    /// and `before` says where it lies.
+    func testARegexMatchInsideACharacterIsFoundWithWhatComesBefore() throws {
+        let record = Record(key: "R:1", fields: [
+            "emoji": .string("ok 👍🏽"), "crlf": .string("Great!\r\nLoved"), "accent": .string("Cafe\u{301}"),
+        ])
+        func first(_ text: String, regex: Bool = true) throws -> [String] {
+            record.matches(of: try ValuePattern(text, isRegex: regex, ignoringCase: false)).map { "\($0.field)=\($0.before)|\($0.matched)" }
+        }
+        XCTAssertEqual(try first("👍"), ["emoji=ok |👍"])
+        XCTAssertEqual(try first(#"\nLoved"#), ["crlf=Great!\r|\nLoved"])
+        XCTAssertEqual(try first("Cafe"), ["accent=|Cafe"])
+        XCTAssertEqual(try first("e", regex: false), ["accent=Caf|e", "crlf=Gr|e"], "a literal's bytes, inside a character too")
+    }
+
     func testFieldsSelectByNameWithOrWithoutArguments() throws {
         XCTAssertEqual(try found("5", fields: ["height"]), ["height(unit:FOOT)=5"])
         XCTAssertEqual(try found("5", fields: ["height(unit:FOOT)"]), ["height(unit:FOOT)=5"])

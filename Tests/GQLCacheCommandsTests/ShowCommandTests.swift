@@ -116,6 +116,11 @@ final class ShowCommandTests: CommandTestCase {
         // In colour the match is marked as it is spelled on the line.
         XCTAssertEqual(gqlcache("grep", cache, "--regex", "x.y", "--color", "always").stdout,
                        "\u{1B}[1mB:1\u{1B}[0m v: \"\u{1B}[1;31mx\\u202ey\u{1B}[0m\"\n")
+        // Where the match is, not an earlier place its text comes inside an escape (the `n` of `\n`, the `u` of `\u001b`).
+        let escaped = try makeCache("escaped.sqlite", [Record(key: "E:1", fields: ["v": .string("a\nb n"), "w": .string("\u{1B}u")])])
+        XCTAssertEqual(gqlcache("grep", escaped, "n", "--color", "always").stdout, "\u{1B}[1mE:1\u{1B}[0m v: \"a\\nb \u{1B}[1;31mn\u{1B}[0m\"\n")
+        XCTAssertEqual(gqlcache("grep", escaped, "u", "--regex", "--color", "always").stdout,
+                       "\u{1B}[1mE:1\u{1B}[0m w: \"\\u001b\u{1B}[1;31mu\u{1B}[0m\"\n")
         let other = try makeCache("other.sqlite", [Record(key: "B:1", fields: ["v": .string("x\u{202E}z"), "ls": .string("a\u{2028}b")])])
         XCTAssertTrue(gqlcache("diff", cache, other).stdout.contains(#"~ v: "x\u202ey" → "x\u202ez""#))
         // The record as stored, for scripts.

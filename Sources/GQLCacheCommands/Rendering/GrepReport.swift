@@ -13,21 +13,36 @@ enum GrepReport {
     /// the file holds it. In colour the key is bold and the matched text
     /// bold red, as grep marks it.
     static func textLine(key: CacheKey, match: ValueMatch, style: TextStyle = .plain) -> String {
-        if case .reference(let target) = match.value {
-            return "\(style.key(key.display)) \(path(match)) → \(marked(match.matched, in: target.display, style: style))"
+        let shown: String
+        switch match.value {
+        case .reference(let target):
+            let display = target.display
+            // A key shown quoted is marked where its spelling has the match.
+            shown = " → " + (display == target.rawValue
+                ? marked(match, in: target.rawValue, style: style) { $0 } : searched(match.matched, in: display, style: style))
+        case .string(let text):
+            let body = { (part: String) in String(FieldValue.string(part).shownOnLine.dropFirst().dropLast()) }
+            shown = ": " + (style.isColored ? "\"" + marked(match, in: text, style: style, shownAs: body) + "\"" : match.value.shownOnLine)
+        default:
+            shown = ": " + marked(match, in: match.numberText ?? match.value.shownOnLine, style: style) { $0 }
         }
-        let value = match.numberText ?? match.value.shownOnLine
-        return "\(style.key(key.display)) \(path(match)): \(marked(match.matched, in: value, asJSONString: match.numberText == nil, style: style))"
+        return "\(style.key(key.display)) \(path(match))\(shown)"
     }
 
-    /// `text` with the first `matched` in it marked (spelled as in a JSON
-    /// string when `asJSONString`); unmarked when the match is not there as
-    /// it is written (an escape spells it otherwise). Plain text is
-    /// returned untouched, with no search.
-    private static func marked(_ matched: String, in text: String, asJSONString: Bool = false, style: TextStyle) -> String {
-        guard style.isColored, !matched.isEmpty else { return text }
-        let spelled = asJSONString ? String(FieldValue.string(matched).shownOnLine.dropFirst().dropLast()) : matched
-        guard let range = text.range(of: spelled) else { return text }
+    /// `subject`, the text searched, each part shown by `shownAs`, with
+    /// the match marked where it was found (after ``ValueMatch/before``):
+    /// not an earlier place the same text comes, inside an escape (the `n`
+    /// of `\n`) or inside a character (the `e` of `é`).
+    private static func marked(_ match: ValueMatch, in subject: String, style: TextStyle, shownAs: (String) -> String) -> String {
+        guard style.isColored, !match.matched.isEmpty else { return shownAs(subject) }
+        let skipped = match.before.unicodeScalars.count + match.matched.unicodeScalars.count
+        let after = String(Substring(subject.unicodeScalars.dropFirst(skipped)))
+        return shownAs(match.before) + style.match(shownAs(match.matched)) + shownAs(after)
+    }
+
+    /// `text` with the first place that spells `matched` marked.
+    private static func searched(_ matched: String, in text: String, style: TextStyle) -> String {
+        guard style.isColored, !matched.isEmpty, let range = text.range(of: matched) else { return text }
         return String(text[..<range.lowerBound]) + style.match(String(text[range])) + String(text[range.upperBound...])
     }
 
