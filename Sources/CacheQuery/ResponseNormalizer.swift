@@ -621,17 +621,24 @@ private struct Pass {
     ) throws {
         var typename: String?
         if case .string(let name)? = object["__typename"] { typename = name }
-        // Below the root: a fragment is written at whatever key it is given
-        // (Apollo does so), which a warning covers.
+        // A fragment's root too: it is written at whatever key it is given
+        // (Apollo does so, and a warning covers a key of another type), but
+        // its __typename must still be an object type of its type condition.
         // A type the schema lacks that objects were read with (a newer
         // app's, in records of the cache) stays as read, wherever the object
         // now is in a list: Apollo's models take it as the field's type, and
         // update writes back what it read.
         let keptAsRead = typename.map { schema?.isObjectType($0) == false && existing.readTypenames.contains($0) } ?? false
-        if !path.isEmpty, !keptAsRead, let schema, let typename, let type, !schema.matches(typeCondition: type, typename: typename) {
+        // The type read at a fragment's root stays, whatever the fragment is on (a warning names the key).
+        let readAtRoot = path.isEmpty && typename != nil && existing.typename(at: "") == typename
+        if !keptAsRead, let schema, let typename, let type,
+           !schema.isObjectType(typename) || (!readAtRoot && !schema.matches(typeCondition: type, typename: typename)) {
             // A value that does not fit its type, as a string in an Int field is.
-            let why = !schema.isObjectType(typename) ? "the schema has no object type '\(typename)'"
-                : schema.isObjectType(type) ? "the field's type is \(type)" : "it is not one of \(type)'s possible types"
+            let ofWhat = path.isEmpty ? (rootIsOperation ? "the operation's root type is" : "the fragment is on") : "the field's type is"
+            let why = schema.typeNames.contains(typename) && !schema.isObjectType(typename)
+                ? "\(typename) is an interface or union, and a __typename names an object type"
+                : !schema.isObjectType(typename) ? "the schema has no object type '\(typename)'"
+                : schema.isObjectType(type) ? "\(ofWhat) \(type)" : "it is not one of \(type)'s possible types"
             throw NormalizationError(path: path + [.field("__typename")], message: "\"\(typename)\" does not fit: \(why)")
         }
         let schemaType = typename.flatMap { schema?.fieldTypes[$0] != nil ? $0 : nil } ?? type

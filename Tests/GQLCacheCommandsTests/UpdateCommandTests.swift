@@ -222,6 +222,30 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// With a schema, a __typename given at a fragment's root is checked as
+    /// one below it is: an object type of the fragment's type condition
+    /// (the type read there stays), never an interface or an unknown type.
+    func testWithASchemaAFragmentsOwnTypenameMustFitAsAnyObjectsMust() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let fragment = "fragment HumanName on Human @apollo_client_ios_localCacheMutation { name }"
+        for (typename, why) in [
+            ("Wookiee", "the schema has no object type 'Wookiee'"), ("Droid", "the fragment is on Human"),
+            ("Character", "Character is an interface or union, and a __typename names an object type"),
+        ] {
+            let result = gqlcache("update", cache, "--text", fragment, "--fragment", "HumanName", "--key", "Human:1000", "--schema", starWarsSchema,
+                                  "--set", "__typename=\(typename)")
+            XCTAssertEqual(result.status, .usage, result.stderr)
+            XCTAssertEqual(result.stderr, "gqlcache: --set: cannot write __typename: \"\(typename)\" does not fit: \(why); nothing written\n")
+        }
+        let response = path("hero.json")
+        try #"{"hero":{"__typename":"Character","id":"2001","name":"R2"}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let interface = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { id name } }", "--schema", starWarsSchema, "--response", response)
+        XCTAssertEqual(interface.status, .usage)
+        XCTAssertTrue(interface.stderr.contains("cannot write hero.__typename: \"Character\" does not fit: Character is an interface or union"), interface.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// Apollo writes a fragment at any key; with a schema, a record of a
     /// type the fragment is not on is named in a warning.
     func testAFragmentAtARecordOfAnotherTypeIsWrittenWithAWarning() throws {
