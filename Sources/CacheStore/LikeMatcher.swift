@@ -140,25 +140,36 @@ enum LikeMatcher {
         return false
     }
 
-    /// Matches one character against the class starting at `start` (`[`).
-    /// Returns nil when the class is not closed (then nothing matches).
+    /// Matches one character against the class starting at `start` (`[`),
+    /// as SQLite's GLOB reads it: a `]` first (after any `^`) is a member;
+    /// `a-z` is a range from the member before the `-`, which is itself a
+    /// member (so `[z-a]` holds `z`), and after a range, or at the start or
+    /// end, a `-` is a member. Returns nil when the class is not closed
+    /// (then nothing matches).
     private static func matchClass(_ character: Unicode.Scalar, pattern: [Unicode.Scalar], start: Int) -> (Bool, Int)? {
         var index = start + 1
         var negate = false
         if index < pattern.count, pattern[index] == "^" { negate = true; index += 1 }
         var matched = false
-        var first = true
+        if index < pattern.count, pattern[index] == "]" {
+            if character == "]" { matched = true }
+            index += 1
+        }
+        // The member a `-` makes a range from; none right after a range or a leading `]`.
+        var prior: Unicode.Scalar?
         while index < pattern.count {
             let current = pattern[index]
-            if current == "]" && !first { return (matched != negate, index + 1) }
-            if index + 2 < pattern.count, pattern[index + 1] == "-", pattern[index + 2] != "]" {
-                if current.value <= character.value && character.value <= pattern[index + 2].value { matched = true }
-                index += 3
+            if current == "]" { return (matched != negate, index + 1) }
+            if current == "-", let low = prior, index + 1 < pattern.count, pattern[index + 1] != "]" {
+                let high = pattern[index + 1]
+                if low.value <= character.value && character.value <= high.value { matched = true }
+                prior = nil
+                index += 2
             } else {
                 if current == character { matched = true }
+                prior = current
                 index += 1
             }
-            first = false
         }
         return nil
     }

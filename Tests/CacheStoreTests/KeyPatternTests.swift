@@ -104,6 +104,26 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertFalse(LikeMatcher.globMatches(Array("Human:[1".unicodeScalars), pattern: Array("Human:[1".unicodeScalars)))
     }
 
+    /// The in-memory GLOB (rm's reference scan, keys holding a NUL) reads a
+    /// class as SQLite's does: a leading `]` and a `-` after a range are
+    /// members, and a range's first character is a member even when the
+    /// range runs backwards (`[z-a]` holds `z`).
+    func testGlobClassesMatchAsSQLitesGlobMatchesThem() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let patterns = ["X[]-a]", "[z-a]", "[][--]", "[^]a]", "[a-]", "[-a]", "[a-c-e]", "[]]", "[^-]", "[a-cx-z]", "[!-#]"]
+        let subjects = ["X-", "X]", "Xa", "Xb", "z", "a", "m", "[", "]", "-", "b", "d", "e", "!", "\"", "#", "y"]
+        var pairs: [(String, String)] = []
+        for pattern in patterns { for subject in subjects { pairs.append((subject, pattern)) } }
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        let sql = "SELECT group_concat(s GLOB p, '') FROM (" + pairs.map { "SELECT \(quoted($0.0)) AS s, \(quoted($0.1)) AS p" }.joined(separator: " UNION ALL ") + ")"
+        let expected = try SQLiteShell.run(path, sql).trimmingCharacters(in: .whitespacesAndNewlines)
+        let found = pairs.map { LikeMatcher.globMatches(Array($0.0.unicodeScalars), pattern: Array($0.1.unicodeScalars)) ? "1" : "0" }.joined()
+        XCTAssertEqual(expected.count, pairs.count)
+        for (index, pair) in pairs.enumerated() where Array(expected)[index] != Array(found)[index] {
+            XCTFail("'\(pair.0)' GLOB '\(pair.1)': SQLite says \(Array(expected)[index]), the matcher \(Array(found)[index])")
+        }
+    }
+
     func testRegexModeSearchesAnywhereAndIsCaseSensitiveUnlessAskedOtherwise() throws {
         XCTAssertTrue(try KeyPattern("2001", mode: .regex).matches("Droid:2001.friendsConnection(after:null,first:2)"))
         XCTAssertTrue(try KeyPattern("^Human:100[02]$", mode: .regex).matches("Human:1002"))
