@@ -23,6 +23,23 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
+    /// A path that is not missing but cannot be reached says why, not
+    /// "no such file": a loop of links, a file taken for a folder.
+    func testAPathThatCannotBeReachedSaysWhy() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let loop = path("loop1.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: path("loop2.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: path("loop2.sqlite"), withDestinationPath: loop)
+        for arguments in [["info", loop], ["import", cache, loop], ["read", cache, "--document", loop], [loop]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(loop): cannot reach the file (Too many levels of symbolic links)"), result.stderr)
+        }
+        let underAFile = gqlcache("info", cache + "/x")
+        XCTAssertEqual(underAFile.status, .io)
+        XCTAssertEqual(underAFile.stderr, "gqlcache: \(cache)/x: cannot reach the file (Not a directory)\n")
+    }
+
     /// A right-to-left override in a key would show the rest of the message
     /// reversed, a line separator would break it: both are escaped, and the
     /// nearest keys are listed as keys are shown, quoted when odd.
