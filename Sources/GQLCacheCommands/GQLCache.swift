@@ -18,7 +18,7 @@ public struct GQLCache: ParsableCommand {
 
             Exit status: 0 success; 1 not found, a cache miss (read), no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process, or changed while a removal was \
-            being confirmed); \
+            being confirmed or while update --edit's editor was open); \
             5 I/O error (missing, unreadable, read-only or damaged file, or a folder); 6 damaged record (also gc --unreachable \
             and rm --cascade refusing to judge reachability while some are damaged), or a value read with \
             --schema that does not fit its type (one to write is a usage error); 7 doctor found problems; \

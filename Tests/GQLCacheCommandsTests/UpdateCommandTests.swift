@@ -755,6 +755,17 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "{\"hero\": {oops\n")
         try FileManager.default.removeItem(atPath: kept)
         XCTAssertEqual(try bytes(cache), before)
+        // Bytes that are not UTF-8 are a mistake in the edit too, kept to fix; the file to edit is its owner's alone.
+        let binary = try script("binary.sh", #"stat -c %a "$1" > "$1.mode"; printf '\377\376{}' > "$1""#)
+        let notText = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": binary])
+        XCTAssertEqual(notText.status, .usage)
+        let keptBytes = try XCTUnwrap(notText.stderr.components(separatedBy: "your edit is kept in ").last?.trimmingCharacters(in: .newlines))
+        XCTAssertTrue(notText.stderr.hasPrefix("gqlcache: the edited data is not UTF-8 text; nothing written; "), notText.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: keptBytes), Data([0xFF, 0xFE, 0x7B, 0x7D]))
+        XCTAssertEqual(try String(contentsOfFile: keptBytes + ".mode", encoding: .utf8), "600\n")
+        try FileManager.default.removeItem(atPath: keptBytes)
+        try FileManager.default.removeItem(atPath: keptBytes + ".mode")
+        XCTAssertEqual(try bytes(cache), before)
     }
 
     func testTheModesAreExclusiveAndOneIsNeeded() throws {

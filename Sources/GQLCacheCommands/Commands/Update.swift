@@ -308,14 +308,19 @@ extension GQLCache {
             let shown = JSONOutput.response(before.data ?? .null).rendered(pretty: true) + "\n"
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("gqlcache-update-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).json").path
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(shown.utf8)) else {
+            // Readable by its owner alone: the cache's data may be a person's.
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(shown.utf8), attributes: [.posixPermissions: 0o600]) else {
                 throw CommandFailure(.io, "\(temporary): cannot create the file to edit")
             }
             var keep = false
             defer { if !keep { try? FileManager.default.removeItem(atPath: temporary) } }
             try Editor.open(temporary, context: context)
-            guard let edited = try? String(contentsOfFile: temporary, encoding: .utf8) else {
+            guard let bytes = FileManager.default.contents(atPath: temporary) else {
                 throw CommandFailure(.io, "\(temporary): cannot read the edited data back; nothing written")
+            }
+            guard let edited = String(data: bytes, encoding: .utf8) else {
+                keep = true
+                throw CommandFailure(.usage, "the edited data is not UTF-8 text; nothing written; your edit is kept in \(temporary)")
             }
             if edited == shown {
                 context.note("no changes; nothing written")
