@@ -25,9 +25,9 @@ extension GQLCache {
                 QUERY_ROOT, MUTATION_ROOT and SUBSCRIPTION_ROOT are named ROOT_QUERY, ROOT_MUTATION \
                 and ROOT_SUBSCRIPTION, and references {"__ref":"ID"}; field cache keys, scalars and \
                 custom-scalar objects stay as they are. A cache that holds a key or value this form \
-                cannot tell apart (a record named ROOT_QUERY, a custom scalar {"__ref": …}) is \
-                refused where the record comes (standard output keeps the unfinished object; \
-                --output writes nothing). Records are read one at a time and written through a buffer, so memory does \
+                cannot tell apart is refused with exit status 2: a record named ROOT_QUERY before \
+                anything is written, a custom scalar {"__ref": …} where its record comes (standard \
+                output keeps the unfinished object; --output writes nothing). Records are read one at a time and written through a buffer, so memory does \
                 not grow with the file. --output writes a file that appears whole, or not at all. \
                 Damaged records are reported and left out (exit status 6).
                 """)
