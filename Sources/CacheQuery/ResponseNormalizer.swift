@@ -32,21 +32,22 @@ public struct KeyPolicy: Sendable, Equatable {
     /// The policy's key fields for the type: its own entry, an abstract
     /// type's, or `*` (the app's `cacheKeyInfo`).
     private func appKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
-        if let own = keyFields[typename] { return own }
-        if let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) {
-            return keyFields[abstract]
-        }
-        return keyFields["*"]
+        policyEntry(for: typename, schema: schema) ?? keyFields["*"]
     }
 
     /// The key fields given for the type by name (its own, an abstract
     /// type's, or the schema's), not by `*`.
     func namedKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
+        policyEntry(for: typename, schema: schema) ?? schema?.keyFields(of: typename)
+    }
+
+    /// The policy's entry for the type itself, else (with a schema) for the
+    /// first by name of the interfaces and unions it belongs to.
+    private func policyEntry(for typename: String, schema: CacheSchema?) -> [String]? {
         if let own = keyFields[typename] { return own }
-        if let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }) {
-            return keyFields[abstract]
-        }
-        return schema?.keyFields(of: typename)
+        guard let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) })
+        else { return nil }
+        return keyFields[abstract]
     }
 
     /// The types of `policy` entries that keyed none of the `written`

@@ -28,20 +28,20 @@ public enum FileProbe {
         OpenStoreFiles.shared.isHeld(path)
     }
 
-    /// Why `path` cannot be found: "no such file", or what else stops the
-    /// way to it (a loop of links, a file where a folder should be, a name
-    /// too long, a folder that may not be searched). Nil when it is there.
-    public static func whyNotFound(_ path: String) -> String? {
+    /// What stops the way to `path` other than its absence: a loop of
+    /// links, a file where a folder should be, a name too long, a folder
+    /// that may not be searched. Nil when it is there, or simply missing.
+    public static func whyUnreachable(_ path: String) -> String? {
         var status = stat()
         guard stat(path, &status) != 0 else { return nil }
         let code = errno
-        return code == ENOENT ? "no such file" : "cannot reach the file (\(String(cString: strerror(code))))"
+        return code == ENOENT ? nil : "cannot reach the file (\(String(cString: strerror(code))))"
     }
 
     static func checkIsSQLite(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if let why = whyNotFound(path), why != "no such file" { throw CacheStoreError.io(path: path, message: why) }
+            if let why = whyUnreachable(path) { throw CacheStoreError.io(path: path, message: why) }
             throw CacheStoreError.fileNotFound(path: path)
         }
         guard !isDirectory.boolValue else { throw CacheStoreError.io(path: path, message: "is a directory") }

@@ -13,7 +13,7 @@ enum TextFile {
         if path.isEmpty { throw CommandFailure(.usage, "an empty name was given for the \(what); name a file") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(.io, "\(name): \(FileProbe.whyNotFound(path) ?? "no such file")")
+            throw CommandFailure(.io, "\(name): \(FileProbe.whyUnreachable(path) ?? "no such file")")
         }
         guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(name): is a directory, not the \(what)") }
         if FileProbe.isHeldByAnOpenStore(path) {

@@ -137,7 +137,7 @@ public enum GQLCacheMain {
             if arguments.first == name, looksLikePath(name) {
                 var isFolder: ObjCBool = false
                 let what = FileManager.default.fileExists(atPath: name, isDirectory: &isFolder)
-                    ? (isFolder.boolValue ? "a folder, not a cache file" : "not a regular file") : FileProbe.whyNotFound(name) ?? "no such file"
+                    ? (isFolder.boolValue ? "a folder, not a cache file" : "not a regular file") : FileProbe.whyUnreachable(name) ?? "no such file"
                 context.report(.io, "\(name): \(what) ('gqlcache CACHE' opens a cache in the REPL; see 'gqlcache --help')")
                 return .io
             }

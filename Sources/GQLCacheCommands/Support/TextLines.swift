@@ -77,7 +77,7 @@ final class FileLines: LineSource {
         if path.isEmpty { throw CommandFailure(.usage, "an empty name was given for the file to import; name a file, or - for standard input") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(.io, "\(path): \(FileProbe.whyNotFound(path) ?? "no such file")")
+            throw CommandFailure(.io, "\(path): \(FileProbe.whyUnreachable(path) ?? "no such file")")
         }
         guard !isDirectory.boolValue else { throw CommandFailure(.io, "\(path): is a directory, not an export") }
         if FileProbe.isHeldByAnOpenStore(path) {
