@@ -1287,6 +1287,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.name') FROM records WHERE key = 'Human:1000'"), "Luke")
         XCTAssertEqual(run.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: A, B)\n")
         XCTAssertEqual(run.status, .usage)
+        // A key that begins with '-' is the record's, not an option.
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('-x', '{"__typename":"Human","name":"Dash"}')"#)
+        let dash = try repl(cache, ["cd -- -x", "fragment F on Human { name }"])
+        XCTAssertEqual(dash.stdout, "{\n  \"name\": \"Dash\"\n}\n", dash.stderr)
     }
 
     /// GraphQL typed at the prompt is named `input` in a message, not an

@@ -389,7 +389,8 @@ public final class REPLSession {
         // A fragment is read from, or written to, the record you are at unless --key names another.
         if ["read", "update", "write"].contains(command), Self.value(of: "--fragment", in: words) != nil,
            Self.value(of: "--key", in: words) == nil, !words.contains(where: { ["-h", "--help"].contains($0) }) {
-            words += ["--key", current.rawValue]
+            // Joined with `=`: a key may begin with `-`.
+            words += ["--key=" + current.rawValue]
         }
         // GraphQL typed earlier, read again: messages place it as typed (`input:1:9`).
         let readsTyped = typedQuery || (!namesADocument(given) && namesADocument(words) && words.contains("--text"))
