@@ -113,8 +113,14 @@ enum ShellCompletion {
             // Unescaped already: a '$' may have been typed as '\$'. Only a
             // word that names no file as it is is expanded.
             guard let environment, word.contains("$"), !FileManager.default.fileExists(atPath: word) else { return word }
-            return expandingVariables(in: word, environment)
+            return reading(word, quotes: false, environment)
         }
+        return reading(word, quotes: true, environment)
+    }
+
+    /// `word` with its variables expanded (with `environment`) and, when
+    /// `quotes`, its quotes and backslashes read as a POSIX shell reads them.
+    private static func reading(_ word: String, quotes: Bool, _ environment: [String: String]?) -> String {
         let characters = Array(word)
         var text = ""
         var quote: Character?
@@ -130,14 +136,14 @@ enum ShellCompletion {
                 escaped = false
             } else if quote == "'" {
                 if character == "'" { quote = nil } else { text.append(character) }
-            } else if character == "\\" {
+            } else if quotes && character == "\\" {
                 escaped = true
             } else if character == "$", let environment, let (value, end) = variable(in: characters, after: position, environment) {
                 text += value
                 position = end
             } else if let open = quote {
                 if character == open { quote = nil } else { text.append(character) }
-            } else if character == "'" || character == "\"" {
+            } else if quotes && (character == "'" || character == "\"") {
                 quote = character
             } else {
                 text.append(character)
@@ -162,23 +168,6 @@ enum ShellCompletion {
             end += 1
         }
         return (value, end)
-    }
-
-    private static func expandingVariables(in word: String, _ environment: [String: String]) -> String {
-        let characters = Array(word)
-        var text = ""
-        var position = 0
-        while position < characters.count {
-            let character = characters[position]
-            position += 1
-            if character == "$", let (value, end) = variable(in: characters, after: position, environment) {
-                text += value
-                position = end
-            } else {
-                text.append(character)
-            }
-        }
-        return text
     }
 }
 
