@@ -273,13 +273,32 @@ public struct ResponseNormalizer {
         pass.deferredFragments = deferredFragments
         let given = pass.withAliasedTypename(pass.withKnownTypename(object, path: []), selections: selections, parentType: type)
         try pass.write(given, key: rootKey, selections: selections, path: [], type: type)
+        var rootIdentityKey: CacheKey?
+        if !isOperation {
+            // A fragment's root is an object of its type written too (an operation's is its root record).
+            if case .string(let name)? = given["__typename"] { pass.typenames.insert(name) }
+            rootIdentityKey = identityKey(of: given, insteadOf: rootKey, read: existing)
+        }
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
             // Written data has no cache to tell object types by: a condition
             // beside one that applied is taken for another member.
             typeConditionsNotApplied: collector.log?.neverApplied { _ in true } ?? [],
             objectTypenames: pass.typenames, keptWithoutID: pass.keptWithoutID, unkeyed: pass.unkeyed,
-            unknownEnumValues: pass.unknownEnumValues, overwritten: pass.overwritten, deferredNotWritten: pass.deferredNotWritten)
+            unknownEnumValues: pass.unknownEnumValues, overwritten: pass.overwritten, deferredNotWritten: pass.deferredNotWritten,
+            rootIdentityKey: rootIdentityKey)
+    }
+
+    /// The key `written`, a fragment's root data, gives by its key fields
+    /// when that is neither `key` nor the key the data read there gave.
+    private func identityKey(of written: [String: FieldValue], insteadOf key: CacheKey, read existing: ExistingObjects) -> CacheKey? {
+        func typename(_ object: [String: FieldValue]) -> String? {
+            if case .string(let name)? = object["__typename"] { return name }
+            return nil
+        }
+        guard let identity = keyPolicy.key(for: written, typename: typename(written), schema: schema), identity != key else { return nil }
+        let read = existing.root.flatMap { keyPolicy.key(for: $0, typename: typename($0) ?? existing.typename(at: ""), schema: schema) }
+        return identity == read ? nil : identity
     }
 }
 
@@ -305,6 +324,7 @@ extension Normalization {
         sum.unknownEnumValues += other.unknownEnumValues
         sum.overwritten += other.overwritten
         sum.deferredNotWritten += other.deferredNotWritten
+        sum.rootIdentityKey = sum.rootIdentityKey ?? other.rootIdentityKey
         return sum
     }
 }
@@ -338,8 +358,8 @@ public struct DeferredFragmentNotWritten: Equatable, Sendable {
 public struct Normalization: Sendable {
     public var records: [Record]
     public var typeConditionsNotApplied: [TypeConditionNotApplied]
-    /// The `__typename`s of the objects below the root, the ones a key
-    /// policy can key.
+    /// The `__typename`s of the objects written, the ones a key policy
+    /// can key (a fragment's root among them; an operation's root record is not).
     public var objectTypenames: Set<String> = []
     /// Objects written back into the identity-keyed record they were read
     /// from, with no key policy for their type and no `id` in the data: an
@@ -359,6 +379,12 @@ public struct Normalization: Sendable {
     /// Deferred fragments whose fields the data holds but Apollo does not
     /// write from a response (see ``DeferredFragmentWriting/notWritten``).
     public var deferredNotWritten: [DeferredFragmentNotWritten] = []
+    /// The key a fragment's root data gives by its key fields, when that
+    /// is not the key it is written at and the data read there did not
+    /// give it either: the data names another object (its `id` changed),
+    /// but Apollo writes a fragment at the key it is given, so the record
+    /// keeps a key that no longer says what it holds.
+    public var rootIdentityKey: CacheKey?
 }
 
 /// A field of a record the data gives two different values (see
@@ -423,6 +449,8 @@ public struct ExistingObjects: Sendable {
     var bySignature: [String: CacheKey] = [:]
     /// The `__typename` of every object read, path-keyed ones and the root too.
     var typenames: [String: String] = [:]
+    /// The members of the object read at the root.
+    var root: [String: FieldValue]?
     /// The `__typename`s of the objects read with each `id`.
     var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
@@ -439,6 +467,7 @@ public struct ExistingObjects: Sendable {
     /// Builds the map from what a read returned and the keys it visited.
     init(keys: [String: CacheKey], data: ResponseValue?) {
         guard let data else { return }
+        if case .object(let members) = data.fieldValue { root = members }
         func visit(_ value: ResponseValue, path: String, parent: CacheKey?) {
             switch value {
             case .object(let members):

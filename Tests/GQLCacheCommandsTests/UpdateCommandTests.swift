@@ -266,6 +266,36 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(human.stderr, "")
     }
 
+    /// A fragment is written at its --key whatever its data says: a new
+    /// __typename, or an id that keys another record, is written there, as
+    /// Apollo's update does, with a warning naming what changed.
+    func testAFragmentUpdateThatMakesItsDataNameAnotherObjectIsWarnedOf() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let fragment = "fragment F on Human @apollo_client_ios_localCacheMutation { __typename id name }"
+        func run(_ arguments: String...) -> CommandResult {
+            gqlcache(arguments: ["update", cache, "--text", fragment, "--fragment", "F", "--key", "Human:1000"] + arguments)
+        }
+        let id = run("--set", "id=9999", "--key-field", "Human=id")
+        XCTAssertEqual(id.status, .success, id.stderr)
+        XCTAssertEqual(
+            id.stderr, "gqlcache: warning: the data's key fields give Human:9999, not Human:1000; Apollo writes a fragment at the key it is given, "
+                + "so the record stays Human:1000 and a reference to Human:9999 does not reach it\n")
+        XCTAssertEqual(try records(cache)["Human:1000"]?["id"], .string("9999"))
+        // Data read with key fields that already gave another key is not warned of again.
+        let again = run("--set", "name=Luke", "--key-field", "Human=id")
+        XCTAssertEqual(again.status, .success, again.stderr)
+        XCTAssertEqual(again.stderr, "")
+        // The key-field named the root's type, so it keyed something: no "keyed nothing" warning.
+        let named = run("--set", "id=1000", "--key-field", "Human=id", "--dry-run")
+        XCTAssertEqual(named.status, .success, named.stderr)
+        XCTAssertEqual(named.stderr, "")
+        let typename = run("--set", "__typename=Droid", "--dry-run")
+        XCTAssertEqual(typename.status, .success, typename.stderr)
+        XCTAssertEqual(
+            typename.stderr,
+            "gqlcache: warning: the data would change the __typename of Human:1000 from \"Human\" to \"Droid\"; Apollo writes it all the same, so check the key\n")
+    }
+
     func testAFragmentUpdatesTheRecordAtItsKeyAndUnchangedRecordsKeepTheirRows() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try records(cache)

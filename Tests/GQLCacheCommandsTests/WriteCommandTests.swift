@@ -116,6 +116,24 @@ final class WriteCommandTests: CommandTestCase {
             result.stderr, "gqlcache: warning: fragment 'D' is on Droid, but Human:1000 is a Human; Apollo writes it all the same, so check the key\n")
     }
 
+    /// Data whose key fields give another key than --key is written at
+    /// --key, as Apollo writes a fragment, with a warning naming both.
+    func testAFragmentWhoseDataKeysAnotherRecordIsWarnedOf() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"__typename":"Human","id":"1001","name":"X"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let other = gqlcache("write", cache, "--text", "fragment F on Human { id name }", "--fragment", "F", "--key", "Human:1000",
+                             "--response", path("f.json"), "--key-field", "Human=id", "--dry-run")
+        XCTAssertEqual(other.status, .success, other.stderr)
+        XCTAssertEqual(
+            other.stderr, "gqlcache: warning: the data's key fields give Human:1001, not Human:1000; Apollo writes a fragment at the key it is given, "
+                + "so the record would stay Human:1000 and a reference to Human:1001 does not reach it\n")
+        try #"{"__typename":"Human","id":"1000","name":"X"}"#.write(toFile: path("f.json"), atomically: true, encoding: .utf8)
+        let same = gqlcache("write", cache, "--text", "fragment F on Human { id name }", "--fragment", "F", "--key", "Human:1000",
+                            "--response", path("f.json"), "--key-field", "Human=id", "--dry-run")
+        XCTAssertEqual(same.status, .success, same.stderr)
+        XCTAssertEqual(same.stderr, "")
+    }
+
     /// Data whose __typename is not the type of the record at --key changes
     /// that record's type: without a schema to tell the fragment's types,
     /// the change itself is warned of.

@@ -200,6 +200,7 @@ extension GQLCache {
             }
             // Known once data was normalized (an edit left unsaved writes none).
             var writtenTypenames: Set<String>?
+            var rootIdentityKey: CacheKey?
             var keptWithoutID: [KeptObject] = []
             var unkeyedObjects: [UnkeyedObject] = []
             var newEnumValues: [UnknownEnumValue] = []
@@ -207,6 +208,7 @@ extension GQLCache {
                 do {
                     let normalization = try target.normalize(normalizer, data, existing)
                     writtenTypenames = normalization.objectTypenames
+                    rootIdentityKey = normalization.rootIdentityKey
                     keptWithoutID = normalization.keptWithoutID
                     unkeyedObjects = normalization.unkeyed
                     newEnumValues = normalization.unknownEnumValues.filter { !enumValuesHeld.contains($0) }
@@ -222,6 +224,7 @@ extension GQLCache {
                     records: records)
                 if let changes { context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects) }
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
+                if let changes { warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context) }
                 if changes != nil { context.warnOfUnknownEnumValues(newEnumValues, writing: true) }
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
                 return
@@ -291,8 +294,20 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
+            warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context)
             context.warnOfUnknownEnumValues(newEnumValues, writing: true)
             if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
+        }
+
+        /// A fragment's data changed to name another object than the record
+        /// at --key holds (a new __typename, or key fields giving another
+        /// key): Apollo's update writes it at that key all the same.
+        private func warnOfRootNamingAnother(_ changes: RecordChanges, identityKey: CacheKey?, context: CommandContext) {
+            guard fragment != nil, let key else { return }
+            if let change = changes.typenameChange(at: CacheKey(key)), let before = change.before, let after = change.after, before != after {
+                context.warnOfTypenameChange(at: CacheKey(key), from: before, to: after, dryRun: dryRun)
+            }
+            context.warnOfRootIdentity(identityKey, writtenAt: CacheKey(key), dryRun: dryRun)
         }
 
         /// --edit: the current data in an editor, written back when saved

@@ -133,6 +133,7 @@ extension GQLCache {
             changes.render(format: output.format, context: context)
             if let fragment, let key {
                 warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)
+                context.warnOfRootIdentity(normalization.rootIdentityKey, writtenAt: CacheKey(key), dryRun: dryRun)
             }
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: normalization.unkeyed)
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
@@ -193,17 +194,13 @@ extension GQLCache {
         /// the record at `--key`: Apollo writes either, and most often the
         /// key is not the one meant.
         private func warnOfAnotherType(fragment: FragmentDefinition, key: CacheKey, changes: RecordChanges, schema: CacheSchema?, context: CommandContext) {
-            let change = changes.records.first { $0.key == key }
-            let typenameChange = change?.fields.first { $0.field == "__typename" }
-            func name(_ value: FieldValue?) -> String? {
-                if case .string(let name)? = value { return name }
-                return nil
-            }
-            let before = typenameChange.map { name($0.before) } ?? (change?.isNew == true ? nil : changes.typenames[key])
+            let typenameChange = changes.typenameChange(at: key)
+            let isNew = changes.records.first { $0.key == key }?.isNew == true
+            let before = typenameChange.map(\.before) ?? (isNew ? nil : changes.typenames[key])
             guard let before else { return }
             if let schema, let mismatch = FragmentOnOtherType.of(fragment, at: key, typename: before, schema: schema) {
                 context.warnOfFragmentOnOtherType(mismatch, writing: true)
-            } else if let after = name(typenameChange?.after), after != before {
+            } else if let after = typenameChange?.after, after != before {
                 context.warnOfTypenameChange(at: key, from: before, to: after, dryRun: dryRun)
             }
         }

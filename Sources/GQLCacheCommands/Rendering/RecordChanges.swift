@@ -54,6 +54,17 @@ struct RecordChanges {
     /// The `__typename` written to the record `key`, if this change set one.
     func typename(of key: CacheKey) -> String? { typenames[key] }
 
+    /// The `__typename` the record `key` had (nil: none, or not a string)
+    /// and the one it has now, when this change set it anew.
+    func typenameChange(at key: CacheKey) -> (before: String?, after: String?)? {
+        guard let change = records.first(where: { $0.key == key })?.fields.first(where: { $0.field == "__typename" }) else { return nil }
+        func name(_ value: FieldValue?) -> String? {
+            if case .string(let name)? = value { return name }
+            return nil
+        }
+        return (name(change.before), name(change.after))
+    }
+
     /// The changes merging `incoming` into the cache would make, worked out
     /// as the store merges (later records win, fields are never removed);
     /// with no transaction, into a cache not yet created.

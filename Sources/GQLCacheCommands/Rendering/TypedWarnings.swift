@@ -111,6 +111,16 @@ extension CommandContext {
             + "Apollo writes it all the same, so check the key")
     }
 
+    /// A fragment's root data whose key fields give another key than the
+    /// one it is written at (``Normalization/rootIdentityKey``): Apollo
+    /// writes a fragment at the key it is given, so the record keeps a key
+    /// that no longer says what it holds.
+    func warnOfRootIdentity(_ identityKey: CacheKey?, writtenAt key: CacheKey, dryRun: Bool) {
+        guard let identityKey else { return }
+        warn("the data's key fields give \(identityKey.display), not \(key.display); Apollo writes a fragment at the key it is given, "
+            + "so the record \(dryRun ? "would stay" : "stays") \(key.display) and a reference to \(identityKey.display) does not reach it")
+    }
+
     /// A variable the operation does not define changes nothing: Apollo's
     /// generated operations carry only the variables they define. Given
     /// anyway, it is most often a misspelled name, so say so.
