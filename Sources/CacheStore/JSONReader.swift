@@ -265,6 +265,7 @@ struct JSONReader {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let nameStart = index
             let wanted: String?
             if let only, only.matchesASCIIBytes, let plain = scanPlainASCIIString() {
                 wanted = only.match(ascii: plain)
@@ -275,7 +276,7 @@ struct JSONReader {
             try expect(UInt8(ascii: ":"))
             if let wanted {
                 if readsImportInput, let earlier = members.index(forKey: wanted) {
-                    let repeated = RepeatedMember(offset: index, name: wanted)
+                    let repeated = RepeatedMember(offset: nameStart, name: wanted)
                     guard depth >= 0, members.keys[earlier].utf8.elementsEqual(wanted.utf8) else { throw repeated }
                     if repeatedMember == nil { repeatedMember = repeated }
                 }

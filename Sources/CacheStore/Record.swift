@@ -83,4 +83,19 @@ extension FieldValue {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
         }
     }
+
+    /// Parses a JSON document a person wrote or edited (data, a response,
+    /// variables), refusing an object that gives one member twice: which
+    /// value was meant cannot be told, where a parser would silently keep one.
+    public init(documentText text: String) throws {
+        do {
+            let (value, repeated) = try JSONReader.parseImportInput(text, wrapperLevels: 0)
+            if let repeated { throw repeated }
+            self = value
+        } catch let error as JSONReader.SyntaxError {
+            throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
+        } catch let repeated as RepeatedMember {
+            throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
+        }
+    }
 }

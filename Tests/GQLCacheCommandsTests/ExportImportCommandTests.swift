@@ -589,10 +589,10 @@ final class ExportImportCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         for (input, place, member) in [
-            (#"{"key":"A:1","key":"A:2","record":{"x":1}}"#, "1:20", "key"),
-            (#"{"key":"A:1","record":{"x":1},"record":{"y":2}}"#, "1:40", "record"),
-            ("{\"key\":\"A:1\",\"record\":{\"x\":1}}\n{\"key\":\"U:1\",\"record\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "2:41", "cafe\u{301}"),
-            ("{\"ROOT_QUERY\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "1:33", "cafe\u{301}"),
+            (#"{"key":"A:1","key":"A:2","record":{"x":1}}"#, "1:14", "key"),
+            (#"{"key":"A:1","record":{"x":1},"record":{"y":2}}"#, "1:31", "record"),
+            ("{\"key\":\"A:1\",\"record\":{\"x\":1}}\n{\"key\":\"U:1\",\"record\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "2:33", "cafe\u{301}"),
+            ("{\"ROOT_QUERY\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}", "1:25", "cafe\u{301}"),
         ] {
             let result = gqlcache(arguments: ["import", cache, "-"], input: input)
             XCTAssertEqual(result.status, .usage, input)
@@ -610,14 +610,14 @@ final class ExportImportCommandTests: CommandTestCase {
         let copy = path("copy.sqlite")
         let imported = gqlcache(arguments: ["import", copy, "-", "--create"], input: exported.stdout)
         XCTAssertEqual(imported.status, .success, imported.stderr)
-        XCTAssertEqual(imported.stderr, "gqlcache: warning: standard input:2:36: the member \"a\" is given twice in one object; the last value is kept, "
+        XCTAssertEqual(imported.stderr, "gqlcache: warning: standard input:2:32: the member \"a\" is given twice in one object; the last value is kept, "
             + "as a record stored so is read (and in 1 more line)\n")
         XCTAssertEqual(try records(copy)["Dup:1"], ["a": .int(2), "o": .object(["b": .list([.int(3)])])])
         XCTAssertEqual(gqlcache("diff", source, copy).status, .success, "the same records, as both are read")
 
         let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"viewer":{"__ref":"User:1","__ref":"User:2"}}}"#)
         XCTAssertEqual(extract.status, .success, extract.stderr)
-        XCTAssertTrue(extract.stderr.hasPrefix("gqlcache: warning: standard input:1:51: the member \"__ref\" is given twice in one object"), extract.stderr)
+        XCTAssertTrue(extract.stderr.hasPrefix("gqlcache: warning: standard input:1:43: the member \"__ref\" is given twice in one object"), extract.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["viewer"], .reference("User:2"))
     }
 

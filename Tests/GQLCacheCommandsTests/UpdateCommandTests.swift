@@ -774,6 +774,27 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// A member given twice in data a person wrote is refused where it is:
+    /// which of the two values was meant cannot be told, and a parser
+    /// keeping the last would drop the other change without a word.
+    func testDataGivingAMemberTwiceIsRefusedAndWritesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let twice = "gqlcache: \(path("d.json")):2:3: in the data, the member \"name\" is given twice "
+            + "(or in two spellings of one character), and which value is meant cannot be told\n"
+        try "{\"hero\": {\"name\": \"A\",\n  \"name\": \"B\"}}".write(toFile: path("d.json"), atomically: true, encoding: .utf8)
+        let data = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--data", path("d.json"))
+        XCTAssertEqual(data.status, .usage)
+        XCTAssertEqual(data.stderr, twice)
+        let editor = try script("twice.sh", #"printf '{"hero": {\n  "name": "A",\n  "name": "B"}}' > "$1""#)
+        let edit = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": editor])
+        XCTAssertEqual(edit.status, .usage)
+        XCTAssertTrue(edit.stderr.hasPrefix("gqlcache: the edited data at line 3, column 3: the member \"name\" is given twice "), edit.stderr)
+        let kept = try XCTUnwrap(edit.stderr.components(separatedBy: "your edit is kept in ").last?.trimmingCharacters(in: .newlines))
+        try FileManager.default.removeItem(atPath: kept)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testAnInvalidEditWritesNothingAndKeepsTheEditedText() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

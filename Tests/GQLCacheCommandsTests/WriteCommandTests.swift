@@ -257,6 +257,20 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(
             surrogate.stderr,
             #"gqlcache: standard input:1:60: the response is not JSON: lone surrogate \ud800 (half of a pair)"# + "\n")
+        let twice = gqlcache(
+            arguments: ["write", cache, "--text", document, "--response", "-", "--variables", #"{"a": 1, "a": 2}"#],
+            input: #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2","name":"R3"}}}"#)
+        XCTAssertEqual(twice.status, .usage)
+        XCTAssertEqual(
+            twice.stderr, #"gqlcache: --variables:1:10: in the variables text, the member "a" is given twice "#
+                + "(or in two spellings of one character), and which value is meant cannot be told\n")
+        let twiceInResponse = gqlcache(
+            arguments: ["write", cache, "--text", document, "--response", "-"],
+            input: #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2","name":"R3"}}}"#)
+        XCTAssertEqual(twiceInResponse.status, .usage)
+        XCTAssertEqual(
+            twiceInResponse.stderr, #"gqlcache: standard input:1:63: in the response, the member "name" is given twice "#
+                + "(or in two spellings of one character), and which value is meant cannot be told\n")
         XCTAssertEqual(try records(cache), before)
     }
 

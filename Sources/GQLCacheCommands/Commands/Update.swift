@@ -343,15 +343,21 @@ extension GQLCache {
             }
             let value: FieldValue
             do {
-                value = try FieldValue(jsonText: edited)
+                value = try FieldValue(documentText: edited)
             } catch let error as CacheStoreError {
                 keep = true
-                var problem = "\(error)"
-                if case .invalidJSON(let offset, let message) = error {
+                let problem: String
+                switch error {
+                case .invalidJSON(let offset, let message):
                     let place = SourcePlace(utf8Offset: offset, in: edited)
-                    problem = "\(message) at line \(place.line), column \(place.column)"
+                    problem = "is not JSON: \(message) at line \(place.line), column \(place.column)"
+                case .repeatedMember(let offset, _):
+                    let place = SourcePlace(utf8Offset: offset, in: edited)
+                    problem = "at line \(place.line), column \(place.column): \(error)"
+                default:
+                    problem = "is not JSON: \(error)"
                 }
-                throw CommandFailure(.usage, "the edited data is not JSON: \(problem); nothing written; your edit is kept in \(temporary)")
+                throw CommandFailure(.usage, "the edited data \(problem); nothing written; your edit is kept in \(temporary)")
             }
             if value == before.data?.fieldValue {
                 context.note("no changes; nothing written")

@@ -156,11 +156,15 @@ enum JSONInput {
     /// `NAME:LINE:COLUMN: the WHAT is not JSON: …`.
     static func parse(_ text: String, name: String, what: String) throws -> FieldValue {
         do {
-            return try FieldValue(jsonText: text)
+            return try FieldValue(documentText: text)
         } catch CacheStoreError.invalidJSON(let offset, let message) {
             let place = SourcePlace(utf8Offset: offset, in: text)
             throw CommandFailure(.usage, "\(name):\(place.line):\(place.column): the \(what) is not JSON: \(message)")
         } catch let error as CacheStoreError {
+            if case .repeatedMember(let offset, _) = error {
+                let place = SourcePlace(utf8Offset: offset, in: text)
+                throw CommandFailure(.usage, "\(name):\(place.line):\(place.column): in the \(what), \(error)")
+            }
             throw CommandFailure(.usage, "\(name): the \(what) is not JSON: \(error)")
         }
     }
