@@ -308,6 +308,17 @@ private struct Walk {
         // type is of that type, as Apollo's generated model for the field is.
         let typename = record.typename ?? type.flatMap { reader.schema?.isObjectType($0) == true ? $0 : nil }
         let plan = collect(selections, typename: typename, parentType: type)
+        // Apollo's generated models select __typename in every object but
+        // one of a root type (an operation's root, a fragment on Query), so
+        // Apollo's read misses at a record without it, selected or not.
+        if record.fields["__typename"] == nil, !(path.isEmpty && rootIsOperation),
+            !(type.map { CacheSchema.isRootType($0, in: reader.schema) } ?? false),
+            !plan.fields.contains(where: { $0.fieldKey == "__typename" })
+        {
+            path.append(.field("__typename"))
+            defer { path.removeLast() }
+            _ = try miss(CacheMiss(path: path, key: record.key, reason: .missingField(fieldKey: "__typename", similar: [])))
+        }
         if typename == nil, !plan.unchecked.isEmpty, !(path.isEmpty && rootIsOperation) {
             noteUntyped(record.key, conditions: plan.unchecked)
         }

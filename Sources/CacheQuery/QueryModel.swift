@@ -166,9 +166,9 @@ extension QueryDocument {
 
     /// The document as Apollo's code generator sees it: `__typename`
     /// selected first in every selection set that has none (but an
-    /// operation's root), so that generated models, and so local cache
-    /// mutations, carry it.
-    public func addingTypename() -> QueryDocument {
+    /// operation's root, or a fragment's on a root type), so that generated
+    /// models, and so local cache mutations, carry it.
+    public func addingTypename(schema: CacheSchema?) -> QueryDocument {
         var copy = self
         copy.operations = operations.map { operation in
             Operation(kind: operation.kind, name: operation.name, variables: operation.variables,
@@ -176,7 +176,8 @@ extension QueryDocument {
         }
         copy.fragments = fragments.mapValues { fragment in
             FragmentDefinition(name: fragment.name, typeCondition: fragment.typeCondition, directives: fragment.directives,
-                               selections: Self.addingTypename(to: fragment.selections))
+                               selections: Self.addingTypename(
+                                   to: fragment.selections, atRoot: CacheSchema.isRootType(fragment.typeCondition, in: schema)))
         }
         return copy
     }

@@ -47,7 +47,7 @@ final class ReadBatchingTests: XCTestCase {
     func testADanglingReferenceInABatchIsStillAMissAtItsIndex() throws {
         let source = CountingSource()
         source.add("QUERY_ROOT", ["users": .list([.reference(CacheKey("User:1")), .reference(CacheKey("User:2"))])])
-        source.add("User:1", ["name": .string("a")])
+        source.add("User:1", ["__typename": .string("User"), "name": .string("a")])
         let document = try QueryDocument.parse([("q.graphql", "{ users { name } }")])
         let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
         XCTAssertEqual(result.misses.map(\.description), ["cache miss at users.1: no record 'User:2'"])

@@ -4,9 +4,11 @@ import XCTest
 @testable import CacheQuery
 
 /// A record without `__typename` (written from a response that did not
-/// select it): with a schema whose field declares an object type, it is of
-/// that type; without one its type is unknown, and an inline fragment on a
-/// type that it therefore skips is named, not dropped without a word.
+/// select it) is a miss, as Apollo's generated models select it in every
+/// object; a partial read goes on past it. There, with a schema whose field
+/// declares an object type, it is of that type; without one its type is
+/// unknown, and an inline fragment on a type that it therefore skips is
+/// named, not dropped without a word.
 final class UntypedObjectTests: XCTestCase {
     private let source: ReadBatchingTests.CountingSource = {
         let source = ReadBatchingTests.CountingSource()
@@ -22,14 +24,20 @@ final class UntypedObjectTests: XCTestCase {
         let schema = try CacheSchema.parse(
             sdl: "type Query { viewer: User } type User { avatar: Image } type Image { url: String }", source: "s.graphqls")
         let document = try QueryDocument.parse([("q.graphql", text)])
-        let result = try CacheReader(document: document, schema: schema, source: source).read(try document.operation(named: nil))
+        let reader = CacheReader(document: document, schema: schema, source: source)
+        let miss = try reader.read(try document.operation(named: nil))
+        XCTAssertNil(miss.data)
+        XCTAssertEqual(miss.misses.map(\.description), [
+            "cache miss at viewer.avatar.__typename: record 'User:9.avatar' has no field '__typename', which Apollo's generated models select in every object",
+        ])
+        let result = try reader.read(try document.operation(named: nil), partial: true)
         XCTAssertEqual(result.data?.foundationObject as? NSDictionary,
                        ["viewer": ["avatar": ["url": "https://img.example.com/9.png"]]] as NSDictionary)
     }
 
     func testWithoutASchemaAnInlineFragmentItSkipsIsNamed() throws {
         let document = try QueryDocument.parse([("q.graphql", text)])
-        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil))
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
         XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["viewer": ["avatar": [:]]] as NSDictionary)
         XCTAssertEqual(result.typeConditionsNotApplied,
                        [TypeConditionNotApplied(typeCondition: "Image", typenames: [], metObjectsWithoutTypename: true)])
@@ -45,15 +53,16 @@ final class UntypedObjectTests: XCTestCase {
         source.add("X:2", ["name": .string("two")])
         let text = "{ ... on Query { a { name } } ... on Mutation { a { name } } a { ... on Image { name } } b { name ... on Video { name } ... on Image { name } } }"
         let document = try QueryDocument.parse([("q.graphql", text)])
-        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil))
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
         XCTAssertEqual(result.untypedObjects?.firstPath, "a")
         XCTAssertEqual(result.untypedObjects?.firstKey, CacheKey("X:1"))
         XCTAssertEqual(result.untypedObjects?.count, 2)
         XCTAssertEqual(result.untypedObjects?.typeConditions, ["Image", "Video"])
-        let typed = try CacheReader(document: document, source: self.source).read(try QueryDocument.parse([("q.graphql", self.text)]).operation(named: nil))
+        let typed = try CacheReader(document: document, source: self.source).read(
+            try QueryDocument.parse([("q.graphql", self.text)]).operation(named: nil), partial: true)
         XCTAssertNotNil(typed.untypedObjects, "User:9.avatar has no type")
         let fragment = try QueryDocument.parse([("f.graphql", "fragment F on X { ... on Image { name } }")])
-        let atKey = try CacheReader(document: fragment, source: source).read(try fragment.fragment(named: "F"), key: "X:2")
+        let atKey = try CacheReader(document: fragment, source: source).read(try fragment.fragment(named: "F"), key: "X:2", partial: true)
         XCTAssertEqual(atKey.untypedObjects?.firstPath, "", "a fragment's root record is of unknown type too")
     }
 }

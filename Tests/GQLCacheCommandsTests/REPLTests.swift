@@ -1263,7 +1263,9 @@ final class REPLTests: CommandTestCase {
             #"{"name":"Luke Skywalker"}"#, #"{"name":"Han Solo"}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
             #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"hero":{"id":"2001"}}"#,
         ].joined(separator: "\n") + "\n")
-        XCTAssertEqual(run.stderr, "gqlcache: cache miss at name: record 'QUERY_ROOT' has no field 'name'\n", "read at QUERY_ROOT, where it is")
+        XCTAssertEqual(
+            run.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', which Apollo's generated models select in every object\n",
+            "read at QUERY_ROOT, where it is")
         XCTAssertEqual(run.status, .success)
     }
 

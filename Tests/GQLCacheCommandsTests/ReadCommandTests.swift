@@ -383,48 +383,85 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(member.stderr, "", "Human is an object type of this cache: the other member")
     }
 
-    /// A record without `__typename` in an interface field has no type,
-    /// schema or not: an inline fragment on a type is left out of it, and
-    /// the read names the record, where Apollo (whose models select
-    /// `__typename`) misses.
-    func testARecordWithoutATypeThatAnInlineFragmentSkipsIsNamedInAWarning() throws {
+    /// A record without `__typename` below the root is a miss, as it is
+    /// for Apollo, whose generated models select `__typename` in every
+    /// object. A partial read goes on with the record of no type, schema or
+    /// not (an interface field): an inline fragment on a type is left out
+    /// of it, and the read names the record.
+    func testARecordWithoutATypeIsAMissAndAPartialReadNamesTheFragmentsItSkips() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key IN ('Human:1000', 'Human:1002');")
         let schema = starWarsSchema
         let query = "{ hero(episode: NEWHOPE) { friends { name ... on Human { id } } } }"
+        let miss = "cache miss at hero.friends.0.__typename: record 'Human:1000' has no field '__typename', "
+            + "which Apollo's generated models select in every object"
         let warning = "gqlcache: warning: hero.friends.0 (Human:1000) and 1 record more have no __typename, so fragments on 'Human' were left out of them: "
             + "their types are unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n"
         for extra in [["--schema", schema], []] {
-            let result = gqlcache(arguments: ["read", cache, "--text", query, "--format", "json"] + extra)
-            XCTAssertEqual(result.status, .success)
-            XCTAssertEqual(result.stdout, #"{"hero":{"friends":[{"name":"Luke Skywalker"},{"name":"Han Solo"},null]}}"# + "\n")
+            let whole = gqlcache(arguments: ["read", cache, "--text", query] + extra)
+            XCTAssertEqual(whole.status, .notFound)
+            XCTAssertEqual([whole.stdout, whole.stderr], ["", "gqlcache: \(miss)\n"])
+            let result = gqlcache(arguments: ["read", cache, "--text", query, "--format", "json", "--partial"] + extra)
+            XCTAssertEqual(result.status, .notFound)
+            let output = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(output["data"] as? NSDictionary,
+                           ["hero": ["friends": [["name": "Luke Skywalker"], ["name": "Han Solo"], NSNull()]]] as NSDictionary)
+            XCTAssertEqual((output["errors"] as? [[String: Any]])?.compactMap { $0["message"] as? String }.first, miss)
             XCTAssertEqual(result.stderr, warning, "not once more as a fragment that applied to no object")
         }
         let typed = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name ... on Droid { id } } }")
+        XCTAssertEqual(typed.status, .success)
         XCTAssertEqual(typed.stderr, "", "an object with a type, the root's aside")
+    }
+
+    /// Apollo's code generator gives the models of a root type no
+    /// `__typename`: a fragment on Query reads QUERY_ROOT, which has none,
+    /// and a local cache mutation through such a fragment updates it.
+    func testAFragmentOnARootTypeNeedsNoTypename() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let read = gqlcache("read", cache, "--text", "fragment F on Query { hero(episode: NEWHOPE) { name } }", "--fragment", "F",
+                            "--key", "QUERY_ROOT", "--format", "jsonl")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        XCTAssertEqual(read.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+        let update = gqlcache(
+            "update", cache, "--text", "fragment F on Query @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name } }",
+            "--fragment", "F", "--key", "QUERY_ROOT", "--set", "hero.name=Artoo")
+        XCTAssertEqual(update.status, .success, update.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo"))
+        let other = gqlcache("read", cache, "--text", "fragment F on Human { name }", "--fragment", "F", "--key", "QUERY_ROOT")
+        XCTAssertEqual(other.status, .notFound)
+        XCTAssertEqual(other.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', "
+            + "which Apollo's generated models select in every object\n")
     }
 
     /// With a schema, a named fragment on a type the field's type need
     /// not be (`...HF` on Human in a Character field) is checked as the
-    /// inline fragment Apollo's generated model wraps it in: left out of a
-    /// record without `__typename`, named in the warning, never read as if
-    /// the Droid were a Human. One on the field's own type still applies;
+    /// inline fragment Apollo's generated model wraps it in: a partial read
+    /// leaves it out of a record without `__typename` (a miss, whatever the
+    /// fragment) and names it in the warning, never reading the Droid as
+    /// if it were a Human. One on the field's own type still applies;
     /// without a schema nothing can be checked, and the spread applies.
     func testWithASchemaASpreadOnAnotherTypeIsLeftOutOfARecordWithoutAType() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.__typename') WHERE key = 'Droid:2001';")
         let schema = starWarsSchema
         let human = "{ hero(episode: NEWHOPE) { ...HF } } fragment HF on Human { name }"
-        let left = gqlcache("read", cache, "--text", human, "--schema", schema, "--format", "json")
-        XCTAssertEqual(left.status, .success)
-        XCTAssertEqual(left.stdout, #"{"hero":{}}"# + "\n")
+        func data(_ result: CommandResult) throws -> NSDictionary? {
+            let output = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual((output["errors"] as? [[String: Any]])?.count, 1, "the miss at hero.__typename")
+            return output["data"] as? NSDictionary
+        }
+        let left = gqlcache("read", cache, "--text", human, "--schema", schema, "--format", "json", "--partial")
+        XCTAssertEqual(left.status, .notFound)
+        XCTAssertEqual(try data(left), ["hero": [:]] as NSDictionary)
         XCTAssertEqual(left.stderr, "gqlcache: warning: hero (Droid:2001) has no __typename, so fragments on 'Human' were left out of it: "
             + "its type is unknown; Apollo's generated models select __typename, so Apollo's own read misses there\n")
         let character = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ...CF } } fragment CF on Character { name }",
-                                 "--schema", schema, "--format", "json")
-        XCTAssertEqual([character.stdout, character.stderr], [#"{"hero":{"name":"R2-D2"}}"# + "\n", ""])
-        let unchecked = gqlcache("read", cache, "--text", human, "--format", "json")
-        XCTAssertEqual(unchecked.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
+                                 "--schema", schema, "--format", "json", "--partial")
+        XCTAssertEqual(try data(character), ["hero": ["name": "R2-D2"]] as NSDictionary)
+        XCTAssertEqual(character.stderr, "")
+        let unchecked = gqlcache("read", cache, "--text", human, "--format", "json", "--partial")
+        XCTAssertEqual(try data(unchecked), ["hero": ["name": "R2-D2"]] as NSDictionary)
     }
 
     func testWithASchemaTheStarWarsDemoReadsWithItsDocumentedVariables() throws {

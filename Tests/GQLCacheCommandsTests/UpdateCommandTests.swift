@@ -181,8 +181,8 @@ final class UpdateCommandTests: CommandTestCase {
         let text = "query H @apollo_client_ios_localCacheMutation { hero { name } }"
         let miss = gqlcache("update", cache, "--text", text, "--set", "hero.name=X")
         XCTAssertEqual(miss.status, .notFound)
-        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query H: cache miss at hero.__typename: record 'QUERY_ROOT.hero' has no field '__typename' "
-            + "(Apollo's generated models select __typename, so Apollo's update misses here too; give the whole data, __typename included, with --data)\n")
+        XCTAssertEqual(miss.stderr, "gqlcache: cannot update query H: cache miss at hero.__typename: record 'QUERY_ROOT.hero' has no field '__typename', "
+            + "which Apollo's generated models select in every object (so Apollo's update misses here too; give the whole data, __typename included, with --data)\n")
         try #"{"hero":{"__typename":"Droid","name":"X"}}"#.write(toFile: path("d.json"), atomically: true, encoding: .utf8)
         XCTAssertEqual(gqlcache("update", cache, "--text", text, "--data", path("d.json")).status, .success)
         XCTAssertEqual(gqlcache("update", cache, "--text", text, "--set", "hero.name=Y").status, .success)

@@ -15,7 +15,8 @@ extension GQLCache {
                 only that exact __typename, and a warning names each one that applied to no object). The data is printed in the operation's shape: pretty JSON \
                 as text, one line with --format json or jsonl. A cache miss exits 1 and names the \
                 response path, the record, the field key looked for and the keys of that field the \
-                record does hold; --partial prints the data found with a GraphQL-style "errors" list.
+                record does hold; an object whose record has no __typename misses too, as Apollo's \
+                generated models select it. --partial prints the data found with a GraphQL-style "errors" list.
                 """)
 
         @OptionGroup var file: CacheFileArgument

@@ -141,7 +141,7 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let loaded = try documents.load(context)
             try keyFields.check(against: loaded.schema)
-            let document = loaded.document.addingTypename()
+            let document = loaded.document.addingTypename(schema: loaded.schema)
             let target = try target(loaded, document: document, context: context)
             // Data a person edited: two aliases of one field, or two paths to one
             // object, that now disagree would keep only one (Apollo's rule),
@@ -170,7 +170,7 @@ extension GQLCache {
                         // Apollo goes on past a nullable one; only a schema says which those are.
                         // __typename is never nullable: its record was written without it.
                         message += fieldKey == "__typename"
-                            ? " (Apollo's generated models select __typename, so Apollo's update misses here too; "
+                            ? " (so Apollo's update misses here too; "
                                 + "give the whole data, __typename included, with --data)"
                             : " (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)"
                     }
