@@ -1264,7 +1264,8 @@ final class REPLTests: CommandTestCase {
             #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"hero":{"id":"2001"}}"#,
         ].joined(separator: "\n") + "\n")
         XCTAssertEqual(
-            run.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', which Apollo's generated models select in every object\n",
+            run.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', which Apollo's generated models select in every object; "
+                + "QUERY_ROOT is a root record, not a Human: read the fragment at the key of one (cd to it, or give --key KEY)\n",
             "read at QUERY_ROOT, where it is")
         XCTAssertEqual(run.status, .success)
     }
@@ -1287,12 +1288,39 @@ final class REPLTests: CommandTestCase {
             #"{"key":"Human:1000","new":false,"field":"name","before":"Luke Skywalker","after":"Luke"}"#,
         ].joined(separator: "\n") + "\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.name') FROM records WHERE key = 'Human:1000'"), "Luke")
-        XCTAssertEqual(run.stderr, "gqlcache: the documents hold no operation; a fragment takes --fragment NAME --key KEY (fragments: A, B)\n")
+        XCTAssertEqual(
+            run.stderr, "gqlcache: the documents hold no operation; for a fragment, give 'read --fragment NAME' (at the record you are at, "
+                + "or --key KEY) (fragments: A, B)\n")
         XCTAssertEqual(run.status, .usage)
         // A key that begins with '-' is the record's, not an option.
         try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('-x', '{"__typename":"Human","name":"Dash"}')"#)
         let dash = try repl(cache, ["cd -- -x", "fragment F on Human { name }"])
         XCTAssertEqual(dash.stdout, "{\n  \"name\": \"Dash\"\n}\n", dash.stderr)
+    }
+
+    /// GraphQL typed at the prompt is updated and written through as it is
+    /// read: `update --fragment F` (or `update F`) after `fragment F …`,
+    /// `update L` or `update` alone after `query L …`. A name nothing typed
+    /// defines is said with the names the query typed last has.
+    func testGraphQLTypedAtThePromptIsUpdatedThroughAndUnknownNamesAreListed() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "cd Droid:2001", "fragment D on Droid @apollo_client_ios_localCacheMutation { name }",
+            "update --fragment D --set name=Artoo --format jsonl", "update D --set name=Artoo2 --format jsonl", "read D --format jsonl",
+            "cd /", "query L @apollo_client_ios_localCacheMutation { human(id: 1000) { id name } }",
+            "update L --set human.name=Luke --format jsonl", "update --set human.name=Luke2 --format jsonl", "read Z",
+        ])
+        XCTAssertEqual(run.stdout, [
+            "{\n  \"name\": \"R2-D2\"\n}",
+            #"{"key":"Droid:2001","new":false,"field":"name","before":"R2-D2","after":"Artoo"}"#,
+            #"{"key":"Droid:2001","new":false,"field":"name","before":"Artoo","after":"Artoo2"}"#,
+            #"{"name":"Artoo2"}"#,
+            "{\n  \"human\": {\n    \"id\": \"1000\",\n    \"name\": \"Luke Skywalker\"\n  }\n}",
+            #"{"key":"Human:1000","new":false,"field":"name","before":"Luke Skywalker","after":"Luke"}"#,
+            #"{"key":"Human:1000","new":false,"field":"name","before":"Luke","after":"Luke2"}"#,
+        ].joined(separator: "\n") + "\n")
+        XCTAssertEqual(run.stderr, "gqlcache: no operation named 'Z' (operations: L)\n")
+        XCTAssertEqual(run.status, .usage)
     }
 
     /// GraphQL typed at the prompt is named `input` in a message, not an

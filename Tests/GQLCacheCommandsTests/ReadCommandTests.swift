@@ -431,7 +431,7 @@ final class ReadCommandTests: CommandTestCase {
         let other = gqlcache("read", cache, "--text", "fragment F on Human { name }", "--fragment", "F", "--key", "QUERY_ROOT")
         XCTAssertEqual(other.status, .notFound)
         XCTAssertEqual(other.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', "
-            + "which Apollo's generated models select in every object\n")
+            + "which Apollo's generated models select in every object; QUERY_ROOT is a root record, not a Human: read the fragment at the key of one\n")
     }
 
     /// With a schema, a named fragment on a type the field's type need

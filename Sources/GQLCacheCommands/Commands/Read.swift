@@ -68,12 +68,7 @@ extension GQLCache {
                     context.warnOfUndefinedVariables(variables, in: definition)
                     return try reader.read(definition, variables: variables, partial: partial)
                 } catch let error as QueryError {
-                    if case .missingVariable(let name, let operation) = error, context.readsQueryTypedAtPrompt {
-                        throw CommandFailure(
-                            error.status, "operation '\(operation)' needs variable $\(name) (a non-null variable without a default); "
-                                + "give it with 'read --var \(name)=VALUE', which reads the query typed last")
-                    }
-                    throw CommandFailure(error.status, error.description)
+                    throw context.failure(error, command: "read")
                 }
             }
             // Printed, the result is done with: the process's own run exits
@@ -110,7 +105,14 @@ extension GQLCache {
                 return
             }
             guard let data = result.data else {
-                throw CommandFailure(result.misses.first?.status ?? .notFound, result.misses.first?.description ?? "cache miss")
+                var message = result.misses.first?.description ?? "cache miss"
+                // A fragment read at a root record (the REPL's first place) misses at its __typename first.
+                if let fragment, let key, CacheKey(key).isRoot, let miss = result.misses.first, miss.path == [.field("__typename")],
+                   let typeCondition = try? document.fragment(named: fragment).typeCondition {
+                    message += "; \(key) is a root record, not a \(typeCondition): read the fragment at the key of one"
+                        + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "")
+                }
+                throw CommandFailure(result.misses.first?.status ?? .notFound, message)
             }
             context.print(JSONOutput.response(data).rendered(pretty: pretty))
         }
@@ -122,6 +124,28 @@ extension QueryError {
     /// a usage error: a mistyped operation name is a mistake on the command
     /// line, and a script must not take it for a cache miss (status 1).
     var status: ExitStatus { .usage }
+}
+
+extension CommandContext {
+    /// The failure for a problem with the documents of `command` (read,
+    /// update, write), said as it is typed where the command runs: at the
+    /// REPL's prompt a fragment needs no --key (the record you are at is
+    /// the one), and a query typed there takes its variables from the
+    /// command that reads it again.
+    func failure(_ error: QueryError, command: String) -> CommandFailure {
+        switch error {
+        case .missingVariable(let name, let operation) where readsQueryTypedAtPrompt:
+            return CommandFailure(
+                error.status, "operation '\(operation)' needs variable $\(name) (a non-null variable without a default); "
+                    + "give it with '\(command) --var \(name)=VALUE', which \(command == "read" ? "reads" : "uses") the query typed last")
+        case .noOperation(let source, let fragments) where isREPLCommand && !fragments.isEmpty:
+            return CommandFailure(
+                error.status, "\(source) hold no operation; for a fragment, give '\(command) --fragment NAME' (at the record you are at, "
+                    + "or --key KEY) (fragments: \(fragments.joined(separator: ", ")))")
+        default:
+            return CommandFailure(error.status, error.description)
+        }
+    }
 }
 
 extension PathComponent {

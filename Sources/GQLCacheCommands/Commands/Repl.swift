@@ -14,7 +14,8 @@ extension GQLCache {
                 the documents named earlier), and its output is not paged. The REPL adds cd KEY or \
                 cd FIELD to follow references, ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd ..), cd ../FIELD (on from the record before), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
                 query, status, help and quit. GraphQL typed at the prompt, over as many lines as its braces \
-                need, runs with read (and a later read that names no document reads it: read --var id=1); a fragment \
+                need, runs with read (and a later read, update or write that names no document uses it: read --var id=1, \
+                update --fragment F --set name=X); a fragment \
                 is read (or, with update or write, written) at the record you are at unless --key names another. Tab completes commands, flags, keys, fields and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
                 clears the line, gives up a question (status 130) or stops the running command; Ctrl-D or quit leaves. Removals ask first \

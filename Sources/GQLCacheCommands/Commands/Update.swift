@@ -125,7 +125,7 @@ extension GQLCache {
                     },
                     rootNames: document.rootResponseNames(of: definition))
             } catch let error as QueryError {
-                throw CommandFailure(error.status, error.description)
+                throw context.failure(error, command: "update")
             }
         }
 

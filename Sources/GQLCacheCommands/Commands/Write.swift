@@ -105,7 +105,7 @@ extension GQLCache {
                     throw CommandFailure(.usage, "--fragment needs --key, the record to write it to")
                 }
             } catch let error as QueryError {
-                throw CommandFailure(error.status, error.description)
+                throw context.failure(error, command: "write")
             } catch let error as NormalizationError {
                 throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error); nothing written")
             }

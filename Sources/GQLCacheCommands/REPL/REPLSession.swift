@@ -431,15 +431,18 @@ public final class REPLSession {
     /// `read NAME` after an earlier `read … --document FILE`: the
     /// documents named earlier in the session, which Tab completes
     /// operation names from, are the ones a typed command that names
-    /// none reads (`read`, `update` and `write`). A `read` reads the last
-    /// query typed at the prompt instead (`read --var id=1000` after a
-    /// query that needs `$id`) when it names that query's operation and no
-    /// file defines it, or names none and nothing was read from a file
-    /// since that query was typed. The two are never read together.
+    /// none reads (`read`, `update` and `write`). GraphQL typed at the
+    /// prompt is read instead (`read --var id=1000` after a query that
+    /// needs `$id`, `update --fragment F --set name=X` after `fragment F …`)
+    /// when it defines the operation or fragment named and no file does, or
+    /// when the command names none and nothing was read from a file since
+    /// the last query was typed. The two are never read together. A
+    /// fragment typed at the prompt named as an operation (`read F`) is
+    /// the fragment (`read --fragment F`).
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
         guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
               !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
-        if command == "read", let lastQuery {
+        if let lastQuery {
             // The newest typed document that defines it, unless a file named earlier does.
             func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
                 let definedByAFile = documentFiles.contains { file in
@@ -455,9 +458,18 @@ public final class REPLSession {
                 if let text = typed(defining: { $0.fragments[fragment] != nil }) { return words + ["--text", text] }
             } else if let named = REPLCompleter.positionals(words).first {
                 if let text = typed(defining: { $0.operations.contains { $0.name == named } }) { return words + ["--text", text] }
+                if let text = typed(defining: { $0.fragments[named] != nil && !$0.operations.contains { $0.name == named } }),
+                   let at = REPLCompleter.positionalPlaces(words).first {
+                    var words = words
+                    words[at...at] = ["--fragment", named]
+                    return words + ["--text", text]
+                }
             } else if lastQueryIsNewest {
                 return words + ["--text", lastQuery]
             }
+            // A name nothing typed or named defines: the query typed last says which names it has.
+            let namesOne = Self.value(of: "--fragment", in: words) != nil || !REPLCompleter.positionals(words).isEmpty
+            if namesOne && documentFiles.isEmpty { return words + ["--text", lastQuery] }
         }
         return words + documentFiles.flatMap { ["--document", $0] }
     }
