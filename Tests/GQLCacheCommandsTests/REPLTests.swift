@@ -874,6 +874,26 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(lines.stdout, "QUERY_ROOT → Droid:2001\n{\"hero\":{\"name\":\"R2-D2\"}}\n")
     }
 
+    /// A line typed at the prompt, or piped in, runs its commands separated
+    /// by ';' as -c does (sqlite3 users type them); a quoted ';' is text,
+    /// and --bail stops the rest of the line too.
+    func testSemicolonsSeparateCommandsOnATypedOrPipedLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd hero(episode:NEWHOPE); pwd; keys 'Human:%' --count", "keys 'a;b' --count"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT → Droid:2001\n2\n0\n")
+        XCTAssertEqual(run.stderr, "")
+        try "keys --count; show Nope; keys 'Human:%' --count\n".write(toFile: path("script.txt"), atomically: true, encoding: .utf8)
+        let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
+        XCTAssertEqual(piped.stdout, "10\n2\n")
+        XCTAssertTrue(piped.stderr.hasPrefix("gqlcache: no record 'Nope'"), piped.stderr)
+        XCTAssertEqual(piped.status, 0)
+        let bailed = try repl(cache, ["show Nope; keys --count", "keys --count"], bail: true)
+        XCTAssertEqual(bailed.stdout, "")
+        XCTAssertEqual(bailed.status, .notFound)
+        // Completion quotes a key holding ';', which would end the command.
+        XCTAssertEqual(ShellWords.quote("a;b"), "'a;b'")
+    }
+
     func testEditOpensTheLastQueryInTheEditorAndReadsWhatWasSaved() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let editor = path("editor.sh")

@@ -140,8 +140,15 @@ public final class REPLSession {
                 linesRun += 1
             } else {
                 if interactive { reader.addToHistory(line) }
-                guard let status = runInterruptible(reader: reader, { execute(line) }) else { break }
-                lastStatus = status
+                // `keys Human; keys Starship` runs both, as sqlite3 and -c do; a failure
+                // stops the rest under --bail, and Ctrl-C always does.
+                var leaves = false
+                for command in ShellWords.commands(line) {
+                    guard let status = runInterruptible(reader: reader, { execute(command) }) else { leaves = true; break }
+                    lastStatus = status
+                    if status == .interrupted || ((bail || scriptStoppedByFailedOpen) && status != .success) { break }
+                }
+                if leaves { break }
             }
             // Nothing stays open at the prompt: in WAL mode an open
             // connection, even idle, holds a lock that keeps the app's

@@ -174,7 +174,8 @@ enum ShellWords {
     /// complete more of the word.
     static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
         // A leading ~/ would be read as the home folder.
-        let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\".contains($0) } && !(word.isEmpty && closed)
+        // A ';' would end the command.
+        let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\;".contains($0) } && !(word.isEmpty && closed)
             && !(word == "~" || word.hasPrefix("~/")) && !word.hasPrefix("#")
         // A line break or another control character can be typed only as a
         // JSON escape, in double quotes: written as it is, it would end the
