@@ -767,6 +767,14 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(failed.status, .notFound, "a failing editor abandons the edit, as the user declining")
         XCTAssertEqual(failed.stderr, "gqlcache: the editor '\(failing)' exited with status 3; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
+        // Ctrl-C in the editor (it, or the shell around it, ends by SIGINT) interrupts the command: 130, as Ctrl-C anywhere.
+        for body in ["kill -INT $$", "exit 130"] {
+            let interrupting = try script("interrupt.sh", body)
+            let interrupted = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: ["EDITOR": interrupting])
+            XCTAssertEqual(interrupted.status, .interrupted, body)
+            XCTAssertEqual(interrupted.stderr, "gqlcache: the editor '\(interrupting)' was interrupted; nothing written\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
         // No editor named and no terminal: vi would fail, so it is not started.
         let noEditor = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--edit", environment: [:])
         XCTAssertEqual(noEditor.status, .usage)

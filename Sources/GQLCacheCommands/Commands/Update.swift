@@ -465,10 +465,15 @@ enum Editor {
         // the user declined, which is status 1. (The shell reports an
         // editor ended by a signal as status 128 + the signal.)
         let signalled = status & 0x7F
+        let exitStatus = (status >> 8) & 0xFF
+        // Ended by Ctrl-C (or the shell around it was): the command is
+        // interrupted, as Ctrl-C ends any (status 130).
+        if signalled == SIGINT || (signalled == 0 && exitStatus == 128 + SIGINT) {
+            throw CommandFailure(.interrupted, "the editor '\(editor)' was interrupted; nothing written")
+        }
         guard signalled == 0 else {
             throw CommandFailure(.notFound, "the editor '\(editor)' was ended by signal \(signalled); nothing written")
         }
-        let exitStatus = (status >> 8) & 0xFF
         guard exitStatus == 0 else {
             throw CommandFailure(.notFound, "the editor '\(editor)' exited with status \(exitStatus); nothing written")
         }
