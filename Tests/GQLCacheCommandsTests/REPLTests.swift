@@ -639,6 +639,12 @@ final class REPLTests: CommandTestCase {
 
             """)
         XCTAssertTrue(run.stdout.hasPrefix("Human:1002 (Human)\n"), run.stdout)
+        // A reference to no record is said as cd says it, not as a key typed that is not there.
+        try sqliteShell(cache, "DELETE FROM records WHERE key = 'Human:1002'")
+        let dangling = try repl(cache, ["cd Droid:2001", "ls friends.1", "cd friends.1"])
+        XCTAssertEqual(dangling.stderr, String(
+            repeating: "gqlcache: Droid:2001 friends.1 → Human:1002, which is not in the cache (a dangling reference)\n", count: 2))
+        XCTAssertEqual(dangling.status, .notFound)
     }
 
     /// Ctrl-C at a question, which the terminal's answers report as given

@@ -712,9 +712,7 @@ public final class REPLSession {
                     throw CacheStoreError.damagedRecord(key: damaged, problem: problem)
                 }
                 if let record, let key = try Self.follow(target, in: record, typedBefore: typedBefore) {
-                    guard try tx.contains(key) else {
-                        throw CommandFailure(.notFound, "\(from.display) \(target) → \(key.display), which is not in the cache (a dangling reference)")
-                    }
+                    guard try tx.contains(key) else { throw Self.dangling(from, target, to: key) }
                     return key
                 }
                 let key = CacheKey(target)
@@ -807,7 +805,8 @@ public final class REPLSession {
             let record = try tx.record(for: from)
             do {
                 if let record, let key = try Self.follow(field, in: record, command: "ls", typedBefore: String(target.dropLast(field.count))) {
-                    return .success(key)
+                    // Said as cd says it, not as a key typed that no record has.
+                    return try tx.contains(key) ? .success(key) : .failure(Self.dangling(from, field, to: key))
                 }
                 guard isRelative, try !tx.contains(CacheKey(target)) else { return nil }
                 // `../Human:1002`: a key after the path, as cd takes it.
@@ -819,6 +818,11 @@ public final class REPLSession {
             }
         }
         return found ?? nil
+    }
+
+    /// The failure for a field of `from` whose reference names no record.
+    static func dangling(_ from: CacheKey, _ field: String, to key: CacheKey) -> CommandFailure {
+        CommandFailure(.notFound, "\(from.display) \(field) → \(key.display), which is not in the cache (a dangling reference)")
     }
 
     private func goBack() -> ExitStatus {
