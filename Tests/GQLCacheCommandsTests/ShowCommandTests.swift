@@ -212,6 +212,11 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(typo.stderr, "gqlcache: no record 'Droid:2010' in \(cache); nearest keys: Droid:2001\n")
         let wrongCase = gqlcache("show", cache, "human:1000")
         XCTAssertTrue(wrongCase.stderr.contains("nearest keys: Human:1000"), wrongCase.stderr)
+        // An empty cache is said to be one: no key is missing for a reason of its own.
+        XCTAssertEqual(gqlcache("clear", cache, "--force").status, .success)
+        let empty = gqlcache("show", cache, "QUERY_ROOT")
+        XCTAssertEqual(empty.status, .notFound)
+        XCTAssertEqual(empty.stderr, "gqlcache: no record 'QUERY_ROOT' in \(cache), which holds no records\n")
     }
 
     func testShowPrintsTheKeysItFindsAndReportsTheOthers() throws {

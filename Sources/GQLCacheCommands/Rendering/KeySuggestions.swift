@@ -35,6 +35,8 @@ enum KeySuggestions {
     struct Hint: Equatable {
         /// Keys close to it, nearest first.
         var nearest: [CacheKey] = []
+        /// The cache holds no records at all.
+        var cacheIsEmpty = false
         /// The `_id` of a row whose key is these bytes stored as a BLOB,
         /// which no lookup by text finds.
         var blobKeyRowID: Int64? = nil
@@ -63,6 +65,7 @@ enum KeySuggestions {
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
             .joined(separator: ", ")
+        if hint.cacheIsEmpty { return "no record '\(key.inMessage)' in \(path), which holds no records" }
         return "no record '\(key.inMessage)' in \(path)\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
     }
 
@@ -166,6 +169,8 @@ extension ReadTransaction {
         if let stray = try strayRowHint(for: key) { return stray }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
+        // Its neighbours in key order are any keys at all.
+        if candidates.isEmpty { return KeySuggestions.Hint(cacheIsEmpty: true) }
         // The key with its accented characters written the other way
         // (composed or decomposed), which sorts far from it.
         candidates += try existingKeys(among: [
