@@ -169,6 +169,34 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(result.names?.fragments, [])
     }
 
+    /// Nor a FIFO that a config's search path finds: a wildcard passes it
+    /// by (a command's too), and a path the config names is read by a Tab
+    /// only when it is a regular file. The other files are read.
+    func testDefinitionNamesReadNoFIFOAConfigFinds() throws {
+        let folder = path("app")
+        try FileManager.default.createDirectory(atPath: folder + "/ops", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(folder + "/ops/a.graphql", 0o600), 0)
+        XCTAssertEqual(mkfifo(folder + "/named.graphql", 0o600), 0)
+        try "query Hero { hero { name } }".write(toFile: folder + "/ops/b.graphql", atomically: true, encoding: .utf8)
+        let config = folder + "/apollo-codegen-config.json"
+        try #"{"input": {"operationSearchPaths": ["ops/*.graphql", "named.graphql"], "schemaSearchPaths": ["schema.graphqls"]}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        final class Result: @unchecked Sendable { var names: (operations: [String], fragments: [String])? }
+        let done = DispatchSemaphore(value: 0)
+        let result = Result()
+        Thread.detachNewThread {
+            result.names = CompletionSources.definitionNames(documentFiles: [], apolloConfig: config)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 5) == .timedOut {
+            for fifo in [folder + "/ops/a.graphql", folder + "/named.graphql"] { FileHandle(forWritingAtPath: fifo)?.closeFile() }
+            _ = done.wait(timeout: .now() + 5)
+            XCTFail("completion waited on a FIFO")
+        }
+        XCTAssertEqual(result.names?.operations, ["Hero"])
+        XCTAssertEqual(try ApolloConfig.load(config).operationFiles(), [folder + "/ops/b.graphql", folder + "/named.graphql"])
+    }
+
     func testBashCompletesOperationFragmentAndKeyFromTheDocumentOnTheCommandLine() throws {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])

@@ -100,9 +100,12 @@ enum CompletionSources {
         documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil, forUpdate: Bool = false
     ) -> (operations: [String], fragments: [String]) {
         var sources: [(name: String, text: String)] = []
+        // Each file the config finds is read only when a Tab may read it, as a named one.
         if let apolloConfig, isSmallRegularFile(apolloConfig), let config = try? ApolloConfig.load(apolloConfig),
-            let found = try? config.operationSources(required: false) {
-            sources += found
+            let found = try? config.operationFiles() {
+            for file in found where isSmallRegularFile(file) {
+                if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
+            }
         }
         // Never the cache file a store has open: closing a descriptor of it
         // would release the store's locks.

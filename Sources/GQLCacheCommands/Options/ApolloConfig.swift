@@ -82,8 +82,7 @@ struct ApolloConfig {
     /// A file both lists find (a schema named `schema.graphql` under
     /// `**/*.graphql`) is the schema, not an operation file.
     func operationSources(required: Bool) throws -> [(name: String, text: String)] {
-        let schemaFiles = Set((try? schemaSearchPaths.files(inFolder: folder)) ?? [])
-        let paths = try operationSearchPaths.files(inFolder: folder).filter { !schemaFiles.contains($0) }
+        let paths = try operationFiles()
         if paths.isEmpty && required {
             throw CommandFailure(.usage, "\(file): no operation file matches input.operationSearchPaths \(listing(operationSearchPaths)) in \(folder); "
                 + "give documents with --document or --text")
@@ -92,6 +91,12 @@ struct ApolloConfig {
             let name = displayName(path)
             return (name, try TextFile.read(path, what: "document", name: name))
         }
+    }
+
+    /// The paths of the operation files the config finds (see ``operationSources(required:)``).
+    func operationFiles() throws -> [String] {
+        let schemaFiles = Set((try? schemaSearchPaths.files(inFolder: folder)) ?? [])
+        return try operationSearchPaths.files(inFolder: folder).filter { !schemaFiles.contains($0) }
     }
 
     /// A found file as a path from where the command runs: the config's

@@ -72,7 +72,8 @@ struct SearchPaths: Sendable {
             guard fileManager.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
                 if glob.mayMatch(inside: path), !isSymbolicLink(path) { try search(path, for: glob, into: &matches) }
-            } else if glob.matches(path) {
+            } else if glob.matches(path), isRegularFile(path) {
+                // Not a FIFO or a device a wildcard happens to match: reading it could wait forever.
                 matches.append(path)
             }
         }
@@ -81,6 +82,11 @@ struct SearchPaths: Sendable {
     private static func isFile(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private static func isSymbolicLink(_ path: String) -> Bool {
