@@ -1057,14 +1057,16 @@ _gqlcache_whole_words() {
     # bash's file name quoting leaves '$' and '`' as they are, for the
     # user's variables; in a key gqlcache printed they are text. And
     # it ends a candidate that names a folder here with '/' (a key
-    # 'QUERY_ROOT' beside a folder of that name). Such candidates are
+    # 'QUERY_ROOT' beside a folder of that name, or '~root' or
+    # 'Tilde:~root', which it reads as a home folder and the shell
+    # would expand unquoted). Such candidates are
     # quoted here, outside an open quote, so that the line names the key.
     # In an open quote they are escaped as that quote needs, and
     # bash closes the quote after them, without a '/'.
     local folder=0
     if [[ "${__gqlcache_literal}" == 1 ]]; then
         for i in "${!COMPREPLY[@]}"; do
-            [[ -d "${COMPREPLY[${i}]}" ]] && folder=1
+            [[ -d "${COMPREPLY[${i}]}" || "${COMPREPLY[${i}]}" == "~"* ]] && folder=1
         done
     fi
     if [[ "${folder}" == 1 && -n "${quote}" ]]; then

@@ -332,6 +332,20 @@ final class ShellCompletionTests: CommandTestCase {
                            line: #"$ gqlcache show starwars.sqlite "D\$\\\"\`:1" | head -1"#, shows: "\n" + #"D$\"`:1"# + "\n")
     }
 
+    /// A key beginning with '~' is escaped (bash would take '~root' for a
+    /// home folder, end it with '/', and expand it on the line), also after
+    /// a ':', where bash splits the word.
+    func testBashEscapesAKeyBeginningWithATilde() throws {
+        try requireProgram(shell("bash"), "bash")
+        _ = try sqliteShell(path("starwars.sqlite"), #"INSERT INTO records(key, record) VALUES ('~root', '{}'), ('Tilde:~root', '{}');"#)
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite ~r"), [#"\~root"#])
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Tilde:"), [#"\~root"#])
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let terminal = try bashPrompt()
+        try completeAndRun(in: terminal, typing: "gqlcache show starwars.sqlite Tilde:", then: "| head -1",
+                           line: #"$ gqlcache show starwars.sqlite Tilde:\~root | head -1"#, shows: "\nTilde:~root\n")
+    }
+
     /// Past the limit, the last key offered is the greatest one a shell can
     /// take: one holding a tab or a line break, never offered, would leave
     /// its place empty, and Tab would fill in a prefix that hides the rest.
