@@ -181,7 +181,7 @@ final class ExportImportCommandTests: CommandTestCase {
         let otherBefore = try bytes(other)
         let another = gqlcache("export", cache, "-o", other)
         XCTAssertEqual(another.status, .usage)
-        XCTAssertEqual(another.stderr, "gqlcache: --output \(other) is an SQLite database, which the export would replace; remove it first or name another file\n")
+        XCTAssertEqual(another.stderr, "gqlcache: the output file \(other) is an SQLite database, which the export would replace; remove it first or name another file\n")
         XCTAssertEqual(try bytes(other), otherBefore)
         // `-o -` is standard output.
         let toStandardOutput = gqlcache("export", cache, "-o", "-")

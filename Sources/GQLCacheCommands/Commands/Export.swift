@@ -57,7 +57,7 @@ extension GQLCache {
             }
             if let output, FileProbe.isSQLiteFile(atPath: output) {
                 // A slip of the keyboard would replace a cache with its JSON.
-                throw CommandFailure(.usage, "--output \(output) is an SQLite database, which the export would replace; remove it first or name another file")
+                throw CommandFailure(.usage, "the output file \(output) is an SQLite database, which the export would replace; remove it first or name another file")
             }
             let store = try reading.openForReading(file, context)
             if format == .apolloClient {
