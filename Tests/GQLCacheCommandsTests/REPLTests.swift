@@ -896,6 +896,10 @@ final class REPLTests: CommandTestCase {
         let bailed = try repl(cache, ["show Nope; keys --count", "keys --count"], bail: true)
         XCTAssertEqual(bailed.stdout, "")
         XCTAssertEqual(bailed.status, .notFound)
+        // GraphQL begins a line: after a ';' it is said so, not taken for an unknown command.
+        let graphQL = try repl(cache, ["cd /; fragment H on Human { name }", "keys --count; { hero { name } }"])
+        XCTAssertEqual(graphQL.stderr, String(repeating: "gqlcache: GraphQL runs when it begins a line, not after a ';': "
+            + "type it on a line of its own, or give it with 'read --text'\n", count: 2))
         // Completion quotes a key holding ';', which would end the command.
         XCTAssertEqual(ShellWords.quote("a;b"), "'a;b'")
     }

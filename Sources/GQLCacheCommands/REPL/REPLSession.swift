@@ -342,6 +342,10 @@ public final class REPLSession {
 
     /// A name that is no command at the prompt, with the nearest that are.
     static func unknownCommand(_ name: String) -> String {
+        // GraphQL after a ';' (`cd /; { hero { name } }`): it runs where a line begins.
+        if GraphQLInput.begins(name) {
+            return "GraphQL runs when it begins a line, not after a ';': type it on a line of its own, or give it with 'read --text'"
+        }
         // KEYS, INFO and QUIT, as redis-cli takes them: commands are lower case.
         let lower = name.lowercased()
         let meant = REPLCompleter.commandNames.contains(lower) ? [lower] : OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
