@@ -14,10 +14,18 @@ public enum FileProbe {
     /// Only a regular file is read: opening a named pipe would wait for a
     /// writer, and a device may be anything.
     public static func isSQLiteFile(atPath path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        guard regularFileSize(atPath: path) != nil else { return false }
         guard case .success(let head) = OpenStoreFiles.shared.read(path, count: sqliteHeader.count) else { return false }
         return startsAsSQLite(head)
+    }
+
+    /// The size of `path` when it is a regular file (a symbolic link
+    /// followed), else nil: a named pipe, a device or a folder, which
+    /// reading could wait on forever or never end.
+    public static func regularFileSize(atPath path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(status.st_size)
     }
 
     /// True when `path` is a cache file (or its -shm index) that a store of

@@ -88,8 +88,7 @@ enum CompletionSources {
     /// FIFO or /dev/stdin would wait for input (the prompt hangs, and the
     /// keys typed go to the completer), /dev/zero never ends.
     static func isSmallRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size <= 16 << 20
+        (FileProbe.regularFileSize(atPath: path) ?? .max) <= 16 << 20
     }
 
     /// The names of the operations and fragments in these documents (each
@@ -100,16 +99,15 @@ enum CompletionSources {
         documentFiles: [String], texts: [String] = [], apolloConfig: String? = nil, forUpdate: Bool = false
     ) -> (operations: [String], fragments: [String]) {
         var sources: [(name: String, text: String)] = []
-        // Each file the config finds is read only when a Tab may read it, as a named one.
+        // The files the config finds are read as the ones named on the line are.
+        var files = documentFiles
         if let apolloConfig, isSmallRegularFile(apolloConfig), let config = try? ApolloConfig.load(apolloConfig),
             let found = try? config.operationFiles() {
-            for file in found where isSmallRegularFile(file) {
-                if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
-            }
+            files = found + files
         }
         // Never the cache file a store has open: closing a descriptor of it
         // would release the store's locks.
-        for file in documentFiles where isSmallRegularFile(file) && !FileProbe.isHeldByAnOpenStore(file) {
+        for file in files where isSmallRegularFile(file) && !FileProbe.isHeldByAnOpenStore(file) {
             if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
         }
         sources += texts.map { ("--text", $0) }

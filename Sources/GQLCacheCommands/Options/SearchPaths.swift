@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// A list of search paths as an Apollo codegen config holds them: the files
@@ -72,7 +73,7 @@ struct SearchPaths: Sendable {
             guard fileManager.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
                 if glob.mayMatch(inside: path), !isSymbolicLink(path) { try search(path, for: glob, into: &matches) }
-            } else if glob.matches(path), isRegularFile(path) {
+            } else if glob.matches(path), FileProbe.regularFileSize(atPath: path) != nil {
                 // Not a FIFO or a device a wildcard happens to match: reading it could wait forever.
                 matches.append(path)
             }
@@ -82,11 +83,6 @@ struct SearchPaths: Sendable {
     private static func isFile(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private static func isSymbolicLink(_ path: String) -> Bool {
