@@ -276,8 +276,9 @@ public struct ResponseNormalizer {
         var rootIdentityKey: CacheKey?
         if !isOperation {
             // A fragment's root is an object of its type written too (an operation's is its root record).
-            if case .string(let name)? = given["__typename"] { pass.typenames.insert(name) }
-            rootIdentityKey = identityKey(of: given, insteadOf: rootKey, read: existing)
+            let typename = Self.typename(of: given)
+            if let typename { pass.typenames.insert(typename) }
+            rootIdentityKey = identityKey(of: given, typename: typename, insteadOf: rootKey, read: existing)
         }
         return Normalization(
             records: pass.order.map { Record(key: $0, fields: pass.records[$0]!) },
@@ -289,16 +290,21 @@ public struct ResponseNormalizer {
             rootIdentityKey: rootIdentityKey)
     }
 
-    /// The key `written`, a fragment's root data, gives by its key fields
-    /// when that is neither `key` nor the key the data read there gave.
-    private func identityKey(of written: [String: FieldValue], insteadOf key: CacheKey, read existing: ExistingObjects) -> CacheKey? {
-        func typename(_ object: [String: FieldValue]) -> String? {
-            if case .string(let name)? = object["__typename"] { return name }
-            return nil
-        }
-        guard let identity = keyPolicy.key(for: written, typename: typename(written), schema: schema), identity != key else { return nil }
-        let read = existing.root.flatMap { keyPolicy.key(for: $0, typename: typename($0) ?? existing.typename(at: ""), schema: schema) }
+    /// The key `written`, a fragment's root data of `typename`, gives by
+    /// its key fields when that is neither `key` nor the key the data read
+    /// there gave.
+    private func identityKey(
+        of written: [String: FieldValue], typename: String?, insteadOf key: CacheKey, read existing: ExistingObjects
+    ) -> CacheKey? {
+        guard let identity = keyPolicy.key(for: written, typename: typename, schema: schema), identity != key else { return nil }
+        let read = existing.root.flatMap { keyPolicy.key(for: $0, typename: Self.typename(of: $0) ?? existing.typename(at: ""), schema: schema) }
         return identity == read ? nil : identity
+    }
+
+    /// The object's `__typename`, when it has one as a string.
+    private static func typename(of object: [String: FieldValue]) -> String? {
+        if case .string(let name)? = object["__typename"] { return name }
+        return nil
     }
 }
 

@@ -62,10 +62,10 @@ enum KeySuggestions {
         if let strayRow = hint.strayRow {
             return "no record '\(key.inMessage)' in \(path): \(strayRow); 'gqlcache gc \(path) --stray-rows' deletes it"
         }
+        if hint.cacheIsEmpty { return "no record '\(key.inMessage)' in \(path), which holds no records" }
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
             .joined(separator: ", ")
-        if hint.cacheIsEmpty { return "no record '\(key.inMessage)' in \(path), which holds no records" }
         return "no record '\(key.inMessage)' in \(path)\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
     }
 
