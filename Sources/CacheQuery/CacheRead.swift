@@ -40,7 +40,8 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
         case .missingField(let fieldKey, let similar):
             var text = "cache miss at \(pathText): record '\(key.rawValue)' has no field '\(fieldKey)'"
             if !similar.isEmpty { text += "; it has " + similar.map { "'\($0)'" }.joined(separator: ", ") }
-            if fieldKey == "__typename" { text += ", which Apollo's generated models select in every object" }
+            // A root type's models select none (a root record has it only if a query asked).
+            if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text
         case .missingRecord:
             return "cache miss at \(pathText): no record '\(key.rawValue)'"

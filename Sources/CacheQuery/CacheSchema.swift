@@ -454,7 +454,7 @@ extension CacheSchema {
     /// Whether `type` is a root operation type: the schema's, or without
     /// one GraphQL's default names. Apollo's code generator gives the
     /// models of these no `__typename`.
-    static func isRootType(_ type: String, in schema: CacheSchema?) -> Bool {
+    public static func isRootType(_ type: String, in schema: CacheSchema?) -> Bool {
         let kinds: [Operation.Kind] = [.query, .mutation, .subscription]
         if let schema { return kinds.contains { schema.rootTypeName($0) == type } }
         return ["Query", "Mutation", "Subscription"].contains(type)

@@ -108,8 +108,10 @@ extension GQLCache {
                 var message = result.misses.first?.description ?? "cache miss"
                 // A fragment read at a root record (the REPL's first place) misses at its __typename first.
                 if let fragment, let key, CacheKey(key).isRoot, let miss = result.misses.first, miss.path == [.field("__typename")],
-                   let typeCondition = try? document.fragment(named: fragment).typeCondition {
-                    message += "; \(key) is a root record, not a \(typeCondition): read the fragment at the key of one"
+                   let typeCondition = try? document.fragment(named: fragment).typeCondition,
+                   !CacheSchema.isRootType(typeCondition, in: schema) {
+                    message += ", which Apollo's generated models select in every object; "
+                        + "\(key) is a root record, not a \(typeCondition): read the fragment at the key of one"
                         + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "")
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)
