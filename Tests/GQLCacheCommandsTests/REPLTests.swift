@@ -120,7 +120,7 @@ final class REPLTests: CommandTestCase {
         let piped = run(["repl", cache], stdin: ["import - --dry-run", "keys --count"])
         XCTAssertEqual(
             piped.stderr,
-            "gqlcache: '-' would read the rest of this script, which comes from standard input; name a file instead, or give the commands with -c\n")
+            "gqlcache: line 1: '-' would read the rest of this script, which comes from standard input; name a file instead, or give the commands with -c\n")
         XCTAssertEqual(piped.stdout, "10\n", "the script went on with its next line")
         let exported = run(["repl", cache], stdin: ["export -o - --format jsonl"])
         XCTAssertEqual(exported.status, .success, "-o - writes to standard output: " + exported.stderr)
@@ -129,9 +129,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(withC.stdout.contains("would import 1 record"), withC.stdout)
         // An editor would read the script's next lines as its keys: edit, \e and update --edit are refused.
         let edited = run(["repl", cache], stdin: ["edit", "\\e", "update --fragment F --key Human:1000 --edit", "keys --count"])
-        let refusal = "gqlcache: the editor would read the rest of this script, which comes from standard input, as its keys; "
+        let refusal = "the editor would read the rest of this script, which comes from standard input, as its keys; "
             + "give the commands with -c, or run the REPL at a terminal\n"
-        XCTAssertEqual(edited.stderr, String(repeating: refusal, count: 3))
+        XCTAssertEqual(edited.stderr, (1...3).map { "gqlcache: line \($0): " + refusal }.joined())
         XCTAssertEqual(edited.stdout, "10\n")
     }
 
@@ -857,6 +857,29 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n")
     }
 
+    /// A script piped in names the line of each error and warning, as
+    /// sqlite3 says "near line 3" (a document's first line, blank lines
+    /// and comments counted); -c and a prompt do not number theirs.
+    func testAScriptOnStandardInputNamesTheLineOfEachMessage() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let script = [
+            "keys --count", "", "# a comment", "show Nope:1", "{ hero(episode: NEWHOPE) {", "  nme } }",
+            "keys Nope; bogus", #"read --text '{ hero(episode: NEWHOPE) { name } }' --variables '{"x":1}' --format jsonl"#, "query Q {",
+        ].joined(separator: "\n") + "\n"
+        try script.write(toFile: path("script.txt"), atomically: true, encoding: .utf8)
+        let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
+        XCTAssertEqual(piped.stdout, "10\n" + #"{"hero":{"name":"R2-D2"}}"# + "\n")
+        let messages = piped.stderr.split(separator: "\n").map { String($0.prefix(while: { $0 != "'" })) }
+        XCTAssertEqual(messages, [
+            "gqlcache: line 4: no record ", "gqlcache: line 5: cache miss at hero.nme: record ",
+            "gqlcache: line 7: no key matches apollo pattern ", "gqlcache: line 7: unknown command ",
+            "gqlcache: line 8: warning: the operation does not define $x, so it was not used; it defines none",
+            "gqlcache: line 9: the GraphQL document begun with ",
+        ], piped.stderr)
+        let withC = gqlcache("repl", cache, "-c", "keys --count; show Nope:1")
+        XCTAssertEqual(withC.stderr, "gqlcache: no record 'Nope:1' in \(cache)\n")
+    }
+
     func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys --count", "quit", "keys --count"])
@@ -891,7 +914,7 @@ final class REPLTests: CommandTestCase {
         try "keys --count; show Nope; keys 'Human:%' --count\n".write(toFile: path("script.txt"), atomically: true, encoding: .utf8)
         let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
         XCTAssertEqual(piped.stdout, "10\n2\n")
-        XCTAssertTrue(piped.stderr.hasPrefix("gqlcache: no record 'Nope'"), piped.stderr)
+        XCTAssertTrue(piped.stderr.hasPrefix("gqlcache: line 1: no record 'Nope'"), piped.stderr)
         XCTAssertEqual(piped.status, 0)
         let bailed = try repl(cache, ["show Nope; keys --count", "keys --count"], bail: true)
         XCTAssertEqual(bailed.stdout, "")

@@ -111,7 +111,7 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 130)
         XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                       "gqlcache: \(cache): interrupted; nothing was changed\n")
+                       "gqlcache: line 1: \(cache): interrupted; nothing was changed\n")
         XCTAssertEqual(stdout.fileHandleForReading.readDataToEndOfFile(), Data(), "keys --count did not run")
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "200001")
     }

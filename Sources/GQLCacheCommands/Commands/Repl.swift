@@ -22,7 +22,7 @@ extension GQLCache {
                 unless --force. No lock is held between commands, so the app may write meanwhile; \
                 --busy-timeout holds for every command at the prompt that gives none of its own. \
                 Without a terminal (a script on standard input, or -c), lines run without prompts and \
-                the exit status is the last command's; --bail stops at the first failure, and a failed \
+                the exit status is the last command's (a script's errors name its line); --bail stops at the first failure, and a failed \
                 open stops the script in any case (its next commands were meant for that file).
                 """)
 

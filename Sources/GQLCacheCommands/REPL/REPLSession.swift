@@ -106,18 +106,25 @@ public final class REPLSession {
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
         history = interactive ? reader : nil
         typedAheadReader = interactive ? reader : nil
-        defer { history = nil; typedAheadReader = nil }
+        defer { history = nil; typedAheadReader = nil; context.messagePlace = "" }
         var pending: [String] = []
+        // A script's messages name the line they come from (a document's
+        // first); a prompt's come right after the line typed.
+        var lineNumber = 0
+        var pendingFrom = 0
+        func place(_ line: Int) { if scriptIsStandardInput { context.messagePlace = "line \(line): " } }
         while true {
             context.stdout.flush()
             context.stderr.flush()
             // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
             if reader.takeInterrupt() { pending.removeAll() }
+            if line != nil { lineNumber += 1 }
             guard let line else {
                 if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
                 if !pending.isEmpty {
+                    place(pendingFrom)
                     // Not lost with the session: Up brings it back next time.
                     if interactive { reader.addToHistory(pending.joined(separator: "\n")) }
                     context.report(.usage, Self.unfinishedDocument(pending))
@@ -130,16 +137,19 @@ public final class REPLSession {
                 continue
             }
             if !pending.isEmpty || GraphQLInput.begins(line) {
+                if pending.isEmpty { pendingFrom = lineNumber }
                 pending.append(line)
                 let text = pending.joined(separator: "\n")
                 guard GraphQLInput.isComplete(text) else { continue }
                 pending.removeAll()
                 if interactive { reader.addToHistory(text) }
                 noteTyped(text)
+                place(pendingFrom)
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
                 linesRun += 1
             } else {
                 if interactive { reader.addToHistory(line) }
+                place(lineNumber)
                 // `keys Human; keys Starship` runs both, as sqlite3 and -c do; a failure
                 // stops the rest under --bail, and Ctrl-C always does.
                 var leaves = false
@@ -413,6 +423,7 @@ public final class REPLSession {
         commandContext.isREPLCommand = true
         commandContext.typedAs = typedAs
         commandContext.readsQueryTypedAtPrompt = readsTyped
+        commandContext.messagePlace = context.messagePlace
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are

@@ -31,6 +31,10 @@ public final class CommandContext {
     /// GraphQL typed at the REPL's prompt, run as `read --text`: it has no
     /// command line to add `--var` to, but a `read` after it reads it.
     var readsQueryTypedAtPrompt = false
+    /// Where the message comes from, put before every error and warning:
+    /// `line 3: ` for a command of a script the REPL reads from standard
+    /// input, as sqlite3 says "near line 3".
+    var messagePlace = ""
     /// Ctrl-C, kill and a closed terminal interrupt a write under way
     /// rather than end the process in the middle of it (``StopSignals``):
     /// true only for the process's own context, never in an interactive
@@ -192,14 +196,14 @@ public final class CommandContext {
     /// and `show B A` end alike.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(Self.oneLine(atThePrompt(message)))\n")
+        stderr.write("gqlcache: \(messagePlace)\(Self.oneLine(atThePrompt(message)))\n")
         if status.rawValue > self.status.rawValue { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
     public func warn(_ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: warning: \(Self.oneLine(atThePrompt(message)))\n")
+        stderr.write("gqlcache: \(messagePlace)warning: \(Self.oneLine(atThePrompt(message)))\n")
     }
 
     /// `text` with each command it names ('gqlcache doctor') as it is typed
