@@ -85,6 +85,21 @@ final class ReadCommandTests: CommandTestCase {
         }
     }
 
+    /// GraphQL given where the operation's name goes is told to go in
+    /// --text, before the missing document is; long text is cut short.
+    func testGraphQLGivenAsTheOperationNameIsToldToUseText() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let read = gqlcache("read", cache, "{ hero { name } }")
+        XCTAssertEqual(read.status, .usage)
+        XCTAssertEqual(read.stderr, "gqlcache: '{ hero { name } }' is GraphQL, not an operation's name: give the document with --text GRAPHQL "
+            + "(see 'gqlcache read --help')\n")
+        let long = gqlcache("update", cache, "query HeroQuery($episode: Episode) { hero(episode: $episode) { name } }", "--set", "a=1")
+        XCTAssertTrue(long.stderr.hasPrefix("gqlcache: 'query HeroQuery($episode: Episode) { he…' is GraphQL"), long.stderr)
+        XCTAssertEqual(gqlcache("write", cache, "{ a }", "--response", "-").status, .usage)
+        let unnamed = gqlcache("read", cache)
+        XCTAssertTrue(unnamed.stderr.hasPrefix("gqlcache: give the operation's document with --document FILE"), unnamed.stderr)
+    }
+
     func testAVarWithoutANameIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for assignment in ["=1", "noequals"] {

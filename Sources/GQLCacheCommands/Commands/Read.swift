@@ -41,6 +41,7 @@ extension GQLCache {
         @OptionGroup var pager: PagerOptions
 
         func validate() throws {
+            try documents.requireDocuments(operation: operation)
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to read it from") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }

@@ -62,6 +62,7 @@ extension GQLCache {
         @OptionGroup var display: DisplayOptions
 
         func validate() throws {
+            try documents.requireDocuments(operation: operation)
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to update") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }

@@ -48,14 +48,25 @@ struct DocumentOptions: ParsableArguments {
     var variableAssignments: [String] = []
 
     func validate() throws {
-        guard !documentFiles.isEmpty || !documentTexts.isEmpty || apolloConfig != nil else {
-            throw ValidationError("give the operation's document with --document FILE, --text GRAPHQL or --apollo-config FILE")
-        }
         for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
         // Two values for one variable: only the last would be used.
         try Self.refuseTwoValues(in: variableAssignments, of: "--var")
+    }
+
+    /// Refuses GraphQL given where an operation's name goes
+    /// (`read cache '{ hero { name } }'`), then a command without documents.
+    /// Called first by each command's `validate()`, which ArgumentParser
+    /// runs after this group's.
+    func requireDocuments(operation: String?) throws {
+        if let operation, operation.contains("{") {
+            let shown = operation.count > 40 ? operation.prefix(39) + "…" : Substring(operation)
+            throw ValidationError("'\(shown)' is GraphQL, not an operation's name: give the document with --text GRAPHQL")
+        }
+        guard !documentFiles.isEmpty || !documentTexts.isEmpty || apolloConfig != nil else {
+            throw ValidationError("give the operation's document with --document FILE, --text GRAPHQL or --apollo-config FILE")
+        }
     }
 
     /// Refuses `name=value` assignments of `option` that give one name two
