@@ -440,6 +440,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.session.lastStatus, .success)
     }
 
+    /// `read { … }` is GraphQL typed at the prompt, over several lines too;
+    /// `read query` alone still names an operation.
+    func testGraphQLAfterReadRunsAsIfTypedAlone() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "read { hero(episode: NEWHOPE) { name } }", "  read query Q {", "  human(id: 1000) { name }", "}", "read --format jsonl",
+        ])
+        XCTAssertEqual(run.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\n{\n  \"human\": {\n    \"name\": \"Luke Skywalker\"\n  }\n}\n"
+            + #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(GraphQLInput.afterRead("read query"), nil)
+        XCTAssertEqual(GraphQLInput.afterRead("reader { a }"), nil)
+        XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "{ a }")
+    }
+
     /// A script may hold comments, as a shell script does; inside a GraphQL
     /// document a '#' line is GraphQL's own comment.
     func testLinesThatStartWithAHashAreComments() throws {

@@ -11,6 +11,16 @@ enum GraphQLInput {
             && trimmed.dropFirst(word.count).first.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true
     }
 
+    /// The GraphQL of a line `read { … }` or `read query Q { … }`: what
+    /// follows `read` when it begins a document with a brace on this line
+    /// (`read query` alone reads an operation named `query`).
+    static func afterRead(_ line: String) -> String? {
+        let trimmed = line.drop { $0.isWhitespace }
+        guard trimmed.hasPrefix("read"), let space = trimmed.dropFirst(4).first, space == " " || space == "\t" else { return nil }
+        let rest = String(trimmed.dropFirst(5).drop { $0.isWhitespace })
+        return begins(rest) && rest.contains("{") ? rest : nil
+    }
+
     /// Open braces minus closed ones, and whether any brace was seen.
     static func depth(_ text: String) -> (depth: Int, sawBrace: Bool) {
         var depth = 0

@@ -120,7 +120,7 @@ public final class REPLSession {
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
             if reader.takeInterrupt() { pending.removeAll() }
             if line != nil { lineNumber += 1 }
-            guard let line else {
+            guard var line else {
                 if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
                 if !pending.isEmpty {
@@ -136,6 +136,8 @@ public final class REPLSession {
             if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
                 continue
             }
+            // `read { hero { name } }` is the GraphQL typed alone.
+            if pending.isEmpty, let graphQL = GraphQLInput.afterRead(line) { line = graphQL }
             if !pending.isEmpty || GraphQLInput.begins(line) {
                 if pending.isEmpty { pendingFrom = lineNumber }
                 pending.append(line)
@@ -643,7 +645,7 @@ public final class REPLSession {
         }
         context.print("REPL commands:")
         for own in Self.ownCommands { context.print("  " + own.help.wrapped(width: columns, start: 2, indent: 4)) }
-        context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines) runs with read."
+        context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines; alone or after read) runs with read."
             .wrapped(width: columns, start: 0, indent: 0))
         return .success
     }
