@@ -180,6 +180,12 @@ public struct CacheGraph: Sendable {
         return states[Int(node)] != .missing
     }
 
+    /// The keys references lead to that no row read has: what dangling
+    /// references point at.
+    public var missingKeys: [CacheKey] {
+        (0..<Int32(nodeCount)).filter { states[Int($0)] == .missing }.map(key)
+    }
+
     /// The node of a key that has a record.
     func recordNode(_ key: CacheKey) -> Int32? {
         guard let node = keyTable.find(key.rawValue), states[Int(node)] != .missing else { return nil }

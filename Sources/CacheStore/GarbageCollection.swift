@@ -93,9 +93,17 @@ extension ReadTransaction {
     /// Rows without a key are rare in a sound file and common in a damaged
     /// one (cells read from a broken page): before any is deleted, SQLite's
     /// `quick_check` says which it is. A file without them costs nothing more.
+    /// A root or a key that references lead to, which the pass did not
+    /// find, is looked up in the key index too: a damaged page can hide a
+    /// row from the pass (keeping `_id` order), and what only that row
+    /// reaches would seem unreachable.
     public func checkSoundForRepair(_ graph: CacheGraph, deletingStrayRows: Bool = false) throws {
         if let orderBreak = graph.rowOrderBreak { throw CacheStoreError.damagedFile(path: path, finding: orderBreak.description) }
         if let duplicate = graph.duplicateKeyRows { throw CacheStoreError.damagedFile(path: path, finding: duplicate.description) }
+        for key in graph.missingKeys + CacheKey.roots.filter({ !graph.containsRecord($0) }) where try contains(key) {
+            throw CacheStoreError.damagedFile(
+                path: path, finding: "the key index holds \(JSONWriter.quoted(key.rawValue)), which no row of a pass over the table has")
+        }
         guard deletingStrayRows, !graph.keylessRowIDs.isEmpty || !graph.blobKeyRows.isEmpty else { return }
         let problems = try sqliteIntegrityCheck(full: false)
         guard let first = problems.first else { return }

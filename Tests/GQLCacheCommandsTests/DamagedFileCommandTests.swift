@@ -48,6 +48,48 @@ final class DamagedFileCommandTests: CommandTestCase {
         return cache
     }
 
+    /// The fixture with the row of `key` hidden from a pass over the table,
+    /// as a damaged page hides cells: the key moves to the last row, and the
+    /// table's leaf says it holds one cell less. Its key index still has it.
+    func cacheHidingRow(_ key: String) throws -> String {
+        let cache = try copyOfFixture("starwars.sqlite", as: "hiding-\(key).sqlite")
+        try sqliteShell(cache, "UPDATE records SET _id = 100 WHERE key = '\(key)'")
+        let page = try XCTUnwrap(Int(try sqliteShell(cache, "SELECT rootpage FROM sqlite_master WHERE name = 'records'")))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let header = (page - 1) * 4096
+        XCTAssertEqual(bytes[header], 0x0D, "the table is one leaf page")
+        let cells = Int(bytes[header + 3]) << 8 | Int(bytes[header + 4])
+        bytes[header + 3] = UInt8((cells - 1) >> 8)
+        bytes[header + 4] = UInt8((cells - 1) & 0xFF)
+        try bytes.write(to: URL(fileURLWithPath: cache))
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records NOT INDEXED WHERE key = '\(key)'"), "0", "the pass misses it")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE key = '\(key)'"), "1", "the index holds it")
+        return cache
+    }
+
+    /// A row a damaged page hides, though it keeps `_id` order, would make
+    /// what only it reaches seem unreachable, and the references to it
+    /// dangle: gc and rm through the graph refuse, and change nothing.
+    func testARowTheTableHidesButTheKeyIndexHoldsStopsEveryRepair() throws {
+        for (key, argumentLists) in [
+            ("MUTATION_ROOT", [["gc", "--unreachable", "--force"], ["gc", "--all", "--dry-run"], ["rm", "--type", "Review", "--force"]]),
+            ("Human:1002", [["gc", "--dangling", "--force"], ["gc", "--all", "--force"], ["rm", "--cascade", "Human:1000", "--force"],
+                            ["rm", "Starship:3001", "--clean-references", "--force"]]),
+        ] {
+            let cache = try cacheHidingRow(key)
+            let before = try bytes(cache)
+            for arguments in argumentLists {
+                let result = gqlcache(arguments: [arguments[0], cache] + arguments.dropFirst())
+                XCTAssertEqual(result.status, ExitStatus.io, "\(key) \(arguments): \(result.stderr)")
+                XCTAssertEqual(result.stderr, "gqlcache: \(cache): the database file is corrupt (the key index holds \"\(key)\", "
+                    + "which no row of a pass over the table has); nothing was changed, as gqlcache does not write to a damaged file "
+                    + "('gqlcache doctor' says more)\n", "\(key) \(arguments)")
+                XCTAssertEqual(result.stdout, "", "\(key) \(arguments)")
+            }
+            XCTAssertEqual(try bytes(cache), before, key)
+        }
+    }
+
     static let orderBreak = "its rows come out of _id order: _id 0 after _id 10"
 
     func testDoctorNamesRowsOutOfOrderAndWarnsThatWhatItReadMayBeTheDamage() throws {

@@ -21,7 +21,8 @@ extension GQLCache {
                 would change. gc asks first on a terminal and needs --force otherwise. It refuses \
                 --unreachable while damaged records exist (their references cannot be read) or when \
                 there is no root record. A damaged file gets no repair (exit status 5): one whose rows \
-                come out of _id order, or, before rows without a key are deleted, one that SQLite's \
+                come out of _id order, whose key index holds a root or a referenced key that no row \
+                read has, or, before rows without a key are deleted, one that SQLite's \
                 quick_check finds damaged.
                 """)
 
