@@ -423,4 +423,26 @@ final class BadInputTests: CommandTestCase {
         let rmHelp = gqlcache("help", "rm")
         XCTAssertTrue(rmHelp.stdout.contains("--match"), rmHelp.stdout)
     }
+
+    /// An option that takes one value, given two different ones, is refused:
+    /// the parser would keep the last alone, and `rm --match Human --match
+    /// Droid` remove only the droids. The same value twice, a repeatable
+    /// option, and words after `--` are fine.
+    func testAnOptionTakingOneValueGivenTwoDifferentOnesIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let rm = gqlcache("rm", cache, "--match", "Human", "--match", "Droid", "--force")
+        XCTAssertEqual(rm.status, .usage)
+        XCTAssertEqual(rm.stderr, "gqlcache: --match is given twice, as 'Human' and 'Droid'; it takes one value (see 'gqlcache rm --help')\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
+        let short = gqlcache("export", cache, "-o", path("a.jsonl"), "--output=" + path("b.jsonl"))
+        XCTAssertTrue(short.stderr.hasPrefix("gqlcache: --output is given twice, as "), short.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("a.jsonl")) || FileManager.default.fileExists(atPath: path("b.jsonl")))
+        let key = gqlcache("read", cache, "--text", "fragment F on Human { name }", "--fragment", "F", "--key", "Human:1000", "--key", "Human:1002")
+        XCTAssertEqual(key.status, .usage, key.stderr)
+        XCTAssertEqual(gqlcache("keys", cache, "--limit", "2", "--limit", "2").stdout, "Droid:2001\nDroid:2001.friendsConnection(after:null,first:2)\n")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid", "--count").stdout, "3\n")
+        XCTAssertEqual(gqlcache("grep", cache, "--field", "name", "--", "--field").status, .notFound)
+        let repl = gqlcache("repl", cache, "-c", "keys --mode regex --mode=apollo Hu")
+        XCTAssertEqual(repl.stderr, "gqlcache: --mode is given twice, as 'regex' and 'apollo'; it takes one value (see 'help keys')\n")
+    }
 }

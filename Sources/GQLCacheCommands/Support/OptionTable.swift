@@ -12,6 +12,9 @@ struct OptionTable {
     let values: [String: [String: [String]]]
     /// The names of each command's options that take a value.
     let valueTaking: [String: Set<String>]
+    /// Each spelling of each command's options that take one value (not
+    /// repeatable), with the option's preferred name: `-o` → `--output`.
+    let singleValued: [String: [String: String]]
 
     /// Built once, on first use: the dump walks every command by reflection.
     static let commands = OptionTable(dump: GQLCache._dumpHelp())
@@ -20,20 +23,28 @@ struct OptionTable {
         var names: [String: [String]] = [:]
         var values: [String: [String: [String]]] = [:]
         var valueTaking: [String: Set<String>] = [:]
+        var singleValued: [String: [String: String]] = [:]
         if let data = dump.data(using: .utf8),
             let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let tool = root["command"] as? [String: Any],
-            let subcommands = tool["subcommands"] as? [[String: Any]]
+            let tool = root["command"] as? [String: Any]
         {
-            for command in subcommands {
+            // The tree's commands, or one command dumped alone (whose
+            // subcommand is the help command the parser gives it).
+            for command in (tool["subcommands"] as? [[String: Any]] ?? []) + [tool] {
                 guard let name = command["commandName"] as? String else { continue }
                 var spellings: [String] = []
                 for argument in command["arguments"] as? [[String: Any]] ?? [] {
-                    for flag in argument["names"] as? [[String: Any]] ?? [] {
-                        guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { continue }
-                        let spelled = kind == "short" ? "-" + text : "--" + text
+                    let spelledNames = (argument["names"] as? [[String: Any]] ?? []).compactMap { flag -> String? in
+                        guard let kind = flag["kind"] as? String, let text = flag["name"] as? String else { return nil }
+                        return kind == "short" ? "-" + text : "--" + text
+                    }
+                    let preferred = spelledNames.first { $0.hasPrefix("--") } ?? spelledNames.first
+                    for spelled in spelledNames {
                         spellings.append(spelled)
-                        if argument["kind"] as? String == "option" { valueTaking[name, default: []].insert(spelled) }
+                        if argument["kind"] as? String == "option" {
+                            valueTaking[name, default: []].insert(spelled)
+                            if argument["isRepeating"] as? Bool != true { singleValued[name, default: [:]][spelled] = preferred }
+                        }
                         if let allValues = argument["allValues"] as? [String], !allValues.isEmpty {
                             values[name, default: [:]][spelled] = allValues
                         }
@@ -45,6 +56,45 @@ struct OptionTable {
         self.names = names
         self.values = values
         self.valueTaking = valueTaking
+        self.singleValued = singleValued
+    }
+
+    /// The table of one command: its dump alone costs a fraction of the
+    /// whole tree's, which a command line need not pay for.
+    static func of(command name: String) -> OptionTable? {
+        guard let type = GQLCache.configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
+        return OptionTable(dump: type._dumpHelp())
+    }
+
+    /// The first option of `arguments` (a command's name, then its words)
+    /// that takes one value and is given two different ones (`rm --match
+    /// Human --match Droid`), which the parser would take as the last
+    /// alone, without a word: by its preferred name, with both values.
+    func repeatedValue(in arguments: [String]) -> (option: String, first: String, second: String)? {
+        guard let command = arguments.first, let known = names[command] else { return nil }
+        let valueTaking = self.valueTaking[command] ?? [], singleValued = self.singleValued[command] ?? [:]
+        var given: [String: String] = [:]
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if word == "--" { return nil }
+            guard word.hasPrefix("-"), word.count > 1 else { continue }
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = word.hasPrefix("--") && parts.count == 2 ? String(parts[0]) : word
+            guard known.contains(name), valueTaking.contains(name) else { continue }
+            let value: String
+            if name != word {
+                value = String(parts[1])
+            } else {
+                guard index < arguments.count else { return nil }
+                value = arguments[index]
+                index += 1
+            }
+            guard let option = singleValued[name] else { continue }
+            if let earlier = given.updateValue(value, forKey: option), earlier != value { return (option, earlier, value) }
+        }
+        return nil
     }
 
     /// The first word of `arguments` (a command's name, then its words)

@@ -147,6 +147,15 @@ public enum GQLCacheMain {
             context.report(.usage, message + " (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
             return .usage
         }
+        // `rm --match Human --match Droid`: the parser would keep the last
+        // alone, and remove only what it matches.
+        if arguments.dropFirst().filter({ $0.hasPrefix("-") }).count >= 2, let repeated = OptionTable.of(command: arguments[0])?.repeatedValue(in: arguments) {
+            let message = "\(repeated.option) is given twice, as '\(repeated.first)' and '\(repeated.second)'; "
+                + "it takes one value"
+            context.report(.usage, oneLine(message, helpHintFrom: "See 'gqlcache \(arguments[0]) --help'", atREPL: context.isREPLCommand,
+                                           typedAs: context.typedAs))
+            return .usage
+        }
         let command: ParsableCommand
         if let parsed = parseSubcommandAlone(arguments) {
             command = parsed
