@@ -145,20 +145,29 @@ extension QueryDocument {
     /// The response names an operation's data may hold at its top level,
     /// through fragments too: whether `{"data": …}` may be that data
     /// itself, where the operation selects a field named `data`.
-    public func rootResponseNames(of operation: Operation) -> Set<String> { responseNames(in: operation.selections) }
+    public func rootResponseNames(of operation: Operation) -> Set<String> {
+        var visited: Set<String> = []
+        return responseNames(in: operation.selections, visited: &visited)
+    }
 
     /// As ``rootResponseNames(of:)``, for a fragment's data.
-    public func rootResponseNames(of fragment: FragmentDefinition) -> Set<String> { responseNames(in: fragment.selections) }
+    public func rootResponseNames(of fragment: FragmentDefinition) -> Set<String> {
+        var visited: Set<String> = [fragment.name]
+        return responseNames(in: fragment.selections, visited: &visited)
+    }
 
-    private func responseNames(in selections: [Selection], visited: Set<String> = []) -> Set<String> {
+    /// The names are a union: each fragment adds its own once, however
+    /// many spreads lead to it (fragments that spread two that both spread
+    /// two more would otherwise be walked once per path, 2ⁿ times).
+    private func responseNames(in selections: [Selection], visited: inout Set<String>) -> Set<String> {
         var names: Set<String> = []
         for selection in selections {
             switch selection {
             case .field(let field): names.insert(field.responseKey)
-            case .inlineFragment(_, _, let inner), .deferred(_, let inner): names.formUnion(responseNames(in: inner, visited: visited))
+            case .inlineFragment(_, _, let inner), .deferred(_, let inner): names.formUnion(responseNames(in: inner, visited: &visited))
             case .fragmentSpread(let name, _):
-                guard !visited.contains(name), let fragment = fragments[name] else { continue }
-                names.formUnion(responseNames(in: fragment.selections, visited: visited.union([name])))
+                guard let fragment = fragments[name], visited.insert(name).inserted else { continue }
+                names.formUnion(responseNames(in: fragment.selections, visited: &visited))
             }
         }
         return names

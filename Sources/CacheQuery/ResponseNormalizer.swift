@@ -205,7 +205,9 @@ public struct ResponseNormalizer {
     /// as Apollo's generated operation lists them.
     func deferredLabels(in operation: Operation) -> [(label: String, fieldPath: [String], selections: [Selection], type: String?)] {
         var found: [(label: String, fieldPath: [String], selections: [Selection], type: String?)] = []
-        var spreading: [String] = []
+        // Each fragment once at each field path: a cycle ends, and fragments
+        // that spread the same others are not walked once per path to them.
+        var spread: Set<[String]> = []
         func visit(_ selections: [Selection], fieldPath: [String], type: String?) {
             for selection in selections {
                 switch selection {
@@ -216,10 +218,8 @@ public struct ResponseNormalizer {
                 case .inlineFragment(let typeCondition, _, let inner):
                     visit(inner, fieldPath: fieldPath, type: typeCondition ?? type)
                 case .fragmentSpread(let name, _):
-                    guard !spreading.contains(name), let fragment = document.fragments[name] else { continue }
-                    spreading.append(name)
+                    guard let fragment = document.fragments[name], spread.insert([name] + fieldPath).inserted else { continue }
                     visit(fragment.selections, fieldPath: fieldPath, type: fragment.typeCondition)
-                    spreading.removeLast()
                 case .deferred(let deferral, let inner):
                     // A deferred spread's data is of the fragment's type.
                     var ownType = type

@@ -9,6 +9,25 @@ final class NestingLimitTests: XCTestCase {
         "{ viewer " + String(repeating: "{ a ", count: levels - 1) + String(repeating: "}", count: levels - 1) + " }"
     }
 
+    /// Fragments that each spread the same two others, 30 levels down, are
+    /// 2³⁰ paths to the last ones but 62 fragments: the walks that gather
+    /// response names and deferred labels take each fragment once (per
+    /// field path), where walking every path would not end.
+    func testFragmentsSpreadingTheSameOthersAreWalkedOncePerFragment() throws {
+        let levels = 30
+        var text = "query Q { ... @defer(label: \"d\") { ...A0 } }\n"
+        for level in 0..<levels {
+            for name in ["A", "B"] { text += "fragment \(name)\(level) on Query { ...A\(level + 1) ...B\(level + 1) }\n" }
+        }
+        text += "fragment A\(levels) on Query { hero { id } }\nfragment B\(levels) on Query { droid: hero { name } }\n"
+        let document = try QueryDocument.parse([("fan.graphql", text)])
+        let operation = try XCTUnwrap(document.operations.first)
+        XCTAssertEqual(document.rootResponseNames(of: operation), ["hero", "droid"])
+        XCTAssertEqual(document.rootResponseNames(of: try document.fragment(named: "B0")), ["hero", "droid"])
+        let labels = ResponseNormalizer(document: document).deferredLabels(in: operation)
+        XCTAssertEqual(labels.map(\.label), ["d"])
+    }
+
     func testADocumentDeeperThanTheLimitIsASyntaxErrorAtItsPlace() throws {
         XCTAssertNoThrow(try QueryDocument.parse([("ok.graphql", nested(NestingLimit.maximumDepth))]))
         XCTAssertThrowsError(try QueryDocument.parse([("deep.graphql", "\n" + nested(5_000))])) { error in
