@@ -6,7 +6,9 @@ import GraphQL
 /// code generator refuses such a document; read without a schema, the last
 /// value would quietly win and the read would look for another field than
 /// the one the first names (`hero(episode: NEWHOPE, episode: JEDI)`).
-/// A schema's validation says so too, in its own words.
+/// A schema's validation says so too, in its own words. The response name
+/// `__typename` is taken too: Apollo's code generator selects `__typename`
+/// in every model, and refuses another field aliased to it.
 enum UniquenessCheck {
     /// Directives GraphQL defines as given at most once in one place.
     private static let unrepeatable: Set<String> = ["include", "skip", "defer"]
@@ -53,6 +55,11 @@ enum UniquenessCheck {
         func checkSet(_ set: SelectionSet) throws {
             for selection in set.selections {
                 if let field = selection as? Field {
+                    // Without a schema its value would be taken for the object's type, and key it.
+                    if field.alias?.value == "__typename", field.name.value != "__typename" {
+                        throw problem(field, "'__typename: \(field.name.value)' gives another field the response name __typename, "
+                            + "which Apollo's generated models keep for the object's type; Apollo's code generator refuses it")
+                    }
                     try checkArguments(field.arguments, of: "'\(field.name.value)'")
                     try checkDirectives(field.directives)
                     if let inner = field.selectionSet { try checkSet(inner) }

@@ -37,4 +37,14 @@ final class UniquenessCheckTests: XCTestCase {
         XCTAssertNil(parseProblem("{ hero { name @include(if: true) @skip(if: false) id @include(if: true) } }"))
         XCTAssertNil(parseProblem("{ a: hero(episode: JEDI) { name } b: hero(episode: NEWHOPE) { name } }"))
     }
+
+    /// `__typename: name` would have a name taken for the object's type (and
+    /// key, without a schema): refused, as Apollo's code generator refuses
+    /// it. `__typename` aliased to another name is fine.
+    func testAnotherFieldAliasedAsTypenameIsRefused() {
+        XCTAssertEqual(parseProblem("{ hero(episode: JEDI) { id __typename: name } }"),
+                       "u.graphql:1:28: '__typename: name' gives another field the response name __typename, "
+                       + "which Apollo's generated models keep for the object's type; Apollo's code generator refuses it")
+        XCTAssertNil(parseProblem("{ hero(episode: JEDI) { kind: __typename __typename: __typename name } }"))
+    }
 }
