@@ -8,6 +8,7 @@ import CacheStore
 /// hero(episode:JEDI)                     arguments sorted by name, no spaces
 /// f(flag:true,ratio:1.5,x:null)          scalars unquoted, null as null
 /// f(ids:[a, b])                          a list of scalars: ", " between elements
+/// f(ids:[a, <null>])                     null in a list, as Foundation describes NSNull
 /// search([filter:limit:2,text:sky])      an input object: brackets around name and members
 /// f(items:[a:1,b:2,a:3])                 a list of input objects
 /// ```
@@ -47,7 +48,11 @@ public enum FieldKey {
         case .int(let number): return String(number)
         case .float(let number): return number.description
         case .string(let text), .enumValue(let text): return text
-        case .list(let elements): return "[" + elements.map(scalar).joined(separator: ", ") + "]"
+        // Apollo renders a list's elements with String(describing:), which
+        // gives NSNull's description; `null` is its own case only for an
+        // argument or an input object member.
+        case .list(let elements):
+            return "[" + elements.map { $0 == .null ? "<null>" : scalar($0) }.joined(separator: ", ") + "]"
         case .object(let object): return "[" + members(object) + "]"
         }
     }

@@ -57,12 +57,14 @@ final class FieldKeyTests: XCTestCase {
 
     /// Apollo evaluates list elements as it does input object members, with
     /// compactMap: an absent variable is left out of the list, and a list
-    /// that held only absent ones is empty (an explicit null is kept).
+    /// that held only absent ones is empty (an explicit null is kept, and
+    /// rendered as `String(describing:)` renders NSNull, `<null>`).
     func testAnAbsentVariableInAListIsLeftOutOfTheList() throws {
         let text = "query Q($x: Int, $t: String) { f(g: [1, $x]) h: f(g: [$x]) i: f(l: [[$x], []]) j: f(o: [{a: $x, t: $t}]) }"
         let keys = try fieldKeys(text)
         XCTAssertEqual(keys, ["f(g:[1])", "f(g:[])", "f(l:[[], []])", "f(o:[])"])
-        XCTAssertEqual(try key("query Q($x: Int) { f(g: [1, $x]) }", variables: ["x": .null]), "f(g:[1, null])")
+        XCTAssertEqual(try key("query Q($x: Int) { f(g: [1, $x]) }", variables: ["x": .null]), "f(g:[1, <null>])")
+        XCTAssertEqual(try key("{ f(g: [null, \"a\"], x: null, o: {a: null}) }"), "f(g:[<null>, a],[o:a:null],x:null)")
         XCTAssertEqual(try key("query Q($x: Int) { f(g: [1, $x]) }", variables: ["x": .int(7)]), "f(g:[1, 7])")
     }
 
