@@ -155,13 +155,13 @@ public class ReadTransaction {
         try forEachKey(sql: sql, arguments: arguments, body)
     }
 
-    /// Those of `typenames` that no record matching `pattern` has as its
-    /// `__typename`: a name mistyped among several that list records, which
-    /// would otherwise pass unseen. One pass over the records, and only over
-    /// those of the types asked for.
-    public func absentTypenames(_ typenames: [String], matching pattern: KeyPattern? = nil) throws -> [String] {
+    /// Those of `typenames` that no record has as its `__typename`: a name
+    /// mistyped among several that list records, which would otherwise pass
+    /// unseen. One pass over the records, and only over those of the types
+    /// asked for.
+    public func absentTypenames(_ typenames: [String]) throws -> [String] {
         guard !typenames.isEmpty else { return [] }
-        let filter = KeyFilter(pattern: pattern, typenames: typenames)
+        let filter = KeyFilter(pattern: nil, typenames: typenames)
         let held = try String.fetchSet(
             try database(), sql: "SELECT DISTINCT \(KeyFilter.typenameExpression) FROM records WHERE \(filter.sql)",
             arguments: filter.arguments)

@@ -93,10 +93,15 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(counted.status, .notFound)
         XCTAssertEqual(counted.stderr, "gqlcache: no record has __typename 'Ewok' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship\n")
 
+        // A type the file has, which only the pattern leaves out, is no typo.
         let patterned = gqlcache("keys", cache, "Human:%", "--type", "Human", "--type", "Droid", "--limit", "1")
         XCTAssertEqual(patterned.lines, ["Human:1000"])
-        XCTAssertEqual(patterned.status, .notFound)
-        XCTAssertEqual(patterned.stderr, "gqlcache: no key matches apollo pattern 'Human:%' with __typename 'Droid' in \(cache)\n")
+        XCTAssertEqual(patterned.status, .success)
+        XCTAssertEqual(patterned.stderr, "")
+        let patternedTypo = gqlcache("keys", cache, "100", "--type", "Human", "--type", "Droid", "--type", "Dorid", "--count")
+        XCTAssertEqual(patternedTypo.stdout, "2\n")
+        XCTAssertEqual(patternedTypo.status, .notFound)
+        XCTAssertEqual(patternedTypo.stderr, "gqlcache: no record has __typename 'Dorid' in \(cache); nearest typenames: Droid\n")
 
         let allHeld = gqlcache("keys", cache, "--type", "Droid", "--type", "Human", "--type", "Droid")
         XCTAssertEqual(allHeld.lines, ["Droid:2001", "Human:1000", "Human:1002"])

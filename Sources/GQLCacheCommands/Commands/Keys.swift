@@ -94,21 +94,19 @@ extension GQLCache {
             try reportAbsentTypenames(keyPattern, store: store, context: context)
         }
 
-        /// Of several --type names, one that matched nothing is most often a
+        /// Of several --type names, one that no record has is most often a
         /// typo, which the others' keys would hide: it is named on standard
         /// error after the keys of the rest, with exit status 1, as rm --type
         /// names it after removing the rest (and ls a missing file beside
-        /// others). Read only when several names were given and something
-        /// matched (a second pass).
+        /// others). A type the file has, which only the pattern leaves out
+        /// (`keys 'Human:%' --type Human --type Droid`), is no mistake. Read
+        /// only when several names were given and something matched (a
+        /// second pass).
         private func reportAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
             guard Set(typenames).count > 1 else { return }
-            let absent = try store.read { tx in try tx.absentTypenames(typenames, matching: keyPattern) }
+            let absent = try store.read { tx in try tx.absentTypenames(typenames) }
             guard !absent.isEmpty else { return }
-            if let keyPattern {
-                context.report(.notFound, keyPattern.noMatchMessage(in: file.path, typenames: OptionTable.choices(absent)))
-            } else {
-                context.report(.notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
-            }
+            context.report(.notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
         }
 
         /// Worded as `rm`'s: what was asked for, then the file.
