@@ -462,4 +462,15 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("rm", cache, "--match", "", "--mode", "regex", "--force").status, .usage)
         XCTAssertEqual(try keys(in: cache).count, 10)
     }
+
+    /// An empty apollo pattern matches nothing, as Apollo's
+    /// removeObjects(matching: "") removes nothing; keys says so as rm does.
+    func testAnEmptyApolloPatternIsSaidToMatchNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let empty = gqlcache("keys", cache, "")
+        XCTAssertEqual(empty.status, .notFound)
+        XCTAssertEqual(empty.stderr, "gqlcache: no key matches apollo pattern '' in \(cache); an empty apollo pattern matches nothing "
+            + "(Apollo ignores it): give no pattern for every key\n")
+        XCTAssertEqual(gqlcache("keys", cache, "", "--mode", "literal").lines.count, 10)
+    }
 }

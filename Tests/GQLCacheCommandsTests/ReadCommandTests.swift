@@ -98,6 +98,11 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("write", cache, "{ a }", "--response", "-").status, .usage)
         let unnamed = gqlcache("read", cache)
         XCTAssertTrue(unnamed.stderr.hasPrefix("gqlcache: give the operation's document with --document FILE"), unnamed.stderr)
+        // Not "-: no such file": standard input is no document file, and --text takes what is piped in.
+        let piped = gqlcache("read", cache, "--document", "-")
+        XCTAssertEqual(piped.status, .usage)
+        XCTAssertEqual(piped.stderr, #"gqlcache: --document takes a file, not standard input; give GraphQL piped in with --text "$(cat)" "#
+            + "(see 'gqlcache read --help')\n")
     }
 
     func testAVarWithoutANameIsAUsageError() throws {

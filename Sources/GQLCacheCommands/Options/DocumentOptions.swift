@@ -48,6 +48,9 @@ struct DocumentOptions: ParsableArguments {
     var variableAssignments: [String] = []
 
     func validate() throws {
+        if documentFiles.contains("-") {
+            throw ValidationError("--document takes a file, not standard input; give GraphQL piped in with --text \"$(cat)\"")
+        }
         for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
