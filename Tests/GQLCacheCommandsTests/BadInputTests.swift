@@ -273,7 +273,7 @@ final class BadInputTests: CommandTestCase {
         let info = gqlcache("info", cache)
         XCTAssertEqual(info.status, .success)
         XCTAssertTrue(info.stdout.contains("records       5"), info.stdout)
-        XCTAssertEqual(info.stderr, "gqlcache: warning: 3 damaged records (NULL, not a JSON object, or nested too deep): Array:1, Broken:1, Null:1\n")
+        XCTAssertEqual(info.stderr, "gqlcache: warning: 3 damaged records (NULL, not valid JSON, not a JSON object, or nested too deep): Array:1, Broken:1, Null:1\n")
 
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "5\n")
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Droid").lines, ["Droid:2001"])

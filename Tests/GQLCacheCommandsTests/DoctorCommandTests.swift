@@ -312,7 +312,7 @@ final class DoctorCommandTests: CommandTestCase {
         let damaged = "record 'Starship:3001' is damaged: unexpected text after the record object at byte 98"
 
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains("  Starship:3001: unexpected text after the record object at byte 98\n"))
-        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL, not a JSON object, or nested too deep): Starship:3001\n")
+        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL, not valid JSON, not a JSON object, or nested too deep): Starship:3001\n")
         let show = gqlcache("show", cache, "Starship:3001")
         XCTAssertEqual(show.status, .damagedRecord)
         let export = gqlcache("export", cache)
@@ -340,7 +340,7 @@ final class DoctorCommandTests: CommandTestCase {
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)
         XCTAssertTrue(doctor.stdout.contains("damaged records (1)\n  Human:1000: \(problem)\n"), doctor.stdout)
-        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL, not a JSON object, or nested too deep): Human:1000\n")
+        XCTAssertEqual(gqlcache("info", cache).stderr, "gqlcache: warning: 1 damaged record (NULL, not valid JSON, not a JSON object, or nested too deep): Human:1000\n")
         XCTAssertEqual(gqlcache("show", cache, "Human:1000").status, .damagedRecord)
         let read = gqlcache("read", cache, "--text", "{ human(id: 1000) { name } }")
         XCTAssertEqual(read.status, .damagedRecord)

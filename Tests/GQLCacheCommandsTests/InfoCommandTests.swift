@@ -166,8 +166,8 @@ final class InfoCommandTests: CommandTestCase {
         let deep = #"{"a":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
         let cache = try makeCache("deep.sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])
         let result = gqlcache("info", cache)
-        XCTAssertTrue(result.lines.contains("damaged       1 (NULL, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)"), result.stdout)
-        XCTAssertEqual(result.stderr, "gqlcache: warning: 1 damaged record (NULL, not a JSON object, or nested too deep): Deep:1\n")
+        XCTAssertTrue(result.lines.contains("damaged       1 (NULL, not valid JSON, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)"), result.stdout)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: 1 damaged record (NULL, not valid JSON, not a JSON object, or nested too deep): Deep:1\n")
     }
 
     func testTheNearestTypenamesHintQuotesNamesThatWouldNotShow() throws {

@@ -44,7 +44,7 @@ extension GQLCache {
             if overview.damagedCount > 0 {
                 let more = overview.damagedCount > overview.damagedKeys.count ? ", …" : ""
                 context.warn(
-                    "\(plural(overview.damagedCount, "damaged record")) (NULL, not a JSON object, or nested too deep): "
+                    "\(plural(overview.damagedCount, "damaged record")) (NULL, not valid JSON, not a JSON object, or nested too deep): "
                         + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
             }
             if let orderBreak = overview.rowOrderBreak { throw CommandFailure.damagedFile(store.path, orderBreak) }
@@ -92,7 +92,7 @@ struct CacheOverview {
             ("records", String(recordCount)),
             ("roots", roots.isEmpty ? "none" : roots.map(\.rawValue).joined(separator: ", ")),
         ]
-        if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)")) }
+        if damagedCount > 0 { rows.append(("damaged", "\(damagedCount) (NULL, not valid JSON, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)")) }
         if keylessRowCount > 0 { rows.append(("rows without a key", "\(keylessRowCount) (damage; 'gqlcache doctor' lists them)")) }
         if blobKeyRowCount > 0 {
             rows.append(("rows with a bad key", "\(blobKeyRowCount) (a BLOB, or text not UTF-8: Apollo never finds them; 'gqlcache doctor' lists them)"))

@@ -14,7 +14,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case busy = 4
     /// The file could not be read or written.
     case io = 5
-    /// A record in the file is damaged (NULL, not a JSON object, or nested too deep), or a
+    /// A record in the file is damaged (NULL, not valid JSON, not a JSON object, or nested too deep), or a
     /// read with a schema found a value that does not fit its type.
     case damagedRecord = 6
     /// `doctor` found problems in the cache (the check itself ran).
