@@ -120,8 +120,8 @@ struct WriteOptions: ParsableArguments {
 extension KeyPattern.Mode: ExpressibleByArgument {
     /// One line per mode, for --help.
     static var helpText: String {
-        "apollo: case-insensitive substring with % and _ as LIKE wildcards (Apollo's removeObjects(matching:)); "
-            + "literal: case-insensitive substring, % and _ literal; prefix: keys starting with the text (case-sensitive, uses the index); "
+        "apollo: substring, ASCII letters in either case, with % and _ as LIKE wildcards (Apollo's removeObjects(matching:)); "
+            + "literal: the same with % and _ literal; prefix: keys starting with the text (case-sensitive, uses the index); "
             + "glob: whole key, * ? [..] (case-sensitive); regex: ICU regular expression anywhere in the key"
     }
 }
