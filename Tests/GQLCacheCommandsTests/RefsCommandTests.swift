@@ -125,6 +125,13 @@ final class RefsCommandTests: CommandTestCase {
             "└─ best → User:2 (User)",
             "   └─ best → User:1 (User) (cycle)",
         ])
+        // JSON tells the cycle from a record shown above elsewhere in the tree.
+        let json = try XCTUnwrap(try gqlcache("refs", cache, "User:1", "--depth", "3", "--format", "json").json() as? [String: Any])
+        let second = try XCTUnwrap((json["references"] as? [[String: Any]])?.first)
+        let back = try XCTUnwrap((second["references"] as? [[String: Any]])?.first)
+        XCTAssertEqual(back["shownAbove"] as? Bool, true)
+        XCTAssertEqual(back["cycle"] as? Bool, true)
+        XCTAssertNil(second["cycle"])
     }
 
     func testAMissingKeyStillShowsWhoHoldsADanglingReferenceToIt() throws {

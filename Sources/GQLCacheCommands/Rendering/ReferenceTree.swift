@@ -125,7 +125,9 @@ struct ReferenceTree {
             if node.beyondDepth { members.append(("beyondDepth", .bool(true))) }
             // As the text's "(above)" and "(below)": its references are in the tree, not absent.
             switch node.elsewhere {
-            case .above?, .cycle?: members.append(("shownAbove", .bool(true)))
+            case .above?: members.append(("shownAbove", .bool(true)))
+            // A record that leads back to itself: above, on the path here.
+            case .cycle?: members += [("shownAbove", .bool(true)), ("cycle", .bool(true))]
             case .below?: members.append(("shownBelow", .bool(true)))
             case nil: break
             }
