@@ -211,6 +211,18 @@ final class GarbageCollectCommandTests: CommandTestCase {
 
     /// --vacuum alone collects nothing, and its JSON still has every
     /// documented member, as a script reading it expects.
+    /// --vacuum alone changes no record: it needs no --force without a
+    /// terminal, and its dry run counts the free pages in good English.
+    func testVacuumAloneNeedsNoForceAndItsDryRunCountsOneFreePage() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "CREATE TABLE t(x); DROP TABLE t")
+        let dryRun = gqlcache("gc", cache, "--vacuum", "--dry-run")
+        XCTAssertEqual(dryRun.stdout, "would vacuum the 20.0 KiB file: 1 free page (4.0 KiB) now, and the pages this gc would free\n")
+        let done = gqlcache("gc", cache, "--vacuum")
+        XCTAssertEqual(done.status, .success, done.stderr)
+        XCTAssertEqual(done.stdout, "vacuumed: 20.0 KiB → 16.0 KiB\n")
+    }
+
     func testVacuumAloneGivesTheSameJSONMembers() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("gc", cache, "--vacuum", "--force", "--format", "json")

@@ -18,7 +18,8 @@ extension GQLCache {
                 removes them). Everything happens in one write \
                 transaction after one pass over the table: an interrupted gc changes nothing. \
                 --vacuum then rebuilds the file to give free pages back. --dry-run lists exactly what \
-                would change. gc asks first on a terminal and needs --force otherwise. It refuses \
+                would change. gc asks first on a terminal and needs --force otherwise (--vacuum alone changes no \
+                record and needs neither). It refuses \
                 --unreachable while damaged records exist (their references cannot be read) or when \
                 there is no root record. A damaged file gets no repair (exit status 5): one whose rows \
                 come out of _id order, whose key index holds a root or a referenced key that no row \
