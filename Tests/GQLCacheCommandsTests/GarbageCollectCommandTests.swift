@@ -15,6 +15,10 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(reported.message, "c.sqlite: interrupted during VACUUM, so the file may not have shrunk; "
             + "the change made before it (reported above) was written and stands")
         XCTAssertTrue(CommandFailure.vacuumStopped("c.sqlite", quiet: true).message.contains("(--quiet left out its report) was written and stands"))
+        // Stopped once VACUUM could no longer stop: no report "above" under --quiet either.
+        XCTAssertTrue(CommandFailure.stoppedAfterVacuum("c.sqlite").message.hasSuffix(": what is reported above was written and stands"))
+        XCTAssertTrue(CommandFailure.stoppedAfterVacuum("c.sqlite", quiet: true).message
+            .hasSuffix(": everything the command did (--quiet left out its report) was written and stands"))
     }
 
     func testEachKindIsOptInAndAskingForNothingIsAUsageError() throws {

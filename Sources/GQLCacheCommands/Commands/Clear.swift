@@ -78,7 +78,7 @@ extension GQLCache {
                 ]), to: context)
             }
             if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
-            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
+            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
         }
     }
 }

@@ -123,7 +123,7 @@ extension GQLCache {
             case .jsonl: context.stdout.write(report.jsonLines())
             }
             if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
-            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path) }
+            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
         }
 
         /// Asks before changing anything, as rm --match does: on a terminal;

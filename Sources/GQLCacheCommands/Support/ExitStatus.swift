@@ -46,8 +46,9 @@ extension CommandFailure {
     /// A signal came during VACUUM too late to stop it: the file was
     /// rebuilt, and the report above says so; the status still says the
     /// command was stopped.
-    static func stoppedAfterVacuum(_ path: String) -> CommandFailure {
-        CommandFailure(.interrupted, "\(path): stopped, but only once VACUUM had finished, which could no longer stop: what is reported above was written and stands")
+    static func stoppedAfterVacuum(_ path: String, quiet: Bool = false) -> CommandFailure {
+        let what = quiet ? "everything the command did (--quiet left out its report)" : "what is reported above"
+        return CommandFailure(.interrupted, "\(path): stopped, but only once VACUUM had finished, which could no longer stop: \(what) was written and stands")
     }
 
     /// For a command that has shown what it read of a file whose rows came
