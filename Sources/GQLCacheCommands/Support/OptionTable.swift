@@ -71,30 +71,13 @@ struct OptionTable {
     /// Human --match Droid`), which the parser would take as the last
     /// alone, without a word: by its preferred name, with both values.
     func repeatedValue(in arguments: [String]) -> (option: String, first: String, second: String)? {
-        guard let command = arguments.first, let known = names[command] else { return nil }
-        let valueTaking = self.valueTaking[command] ?? [], singleValued = self.singleValued[command] ?? [:]
+        guard let command = arguments.first, let singleValued = singleValued[command] else { return nil }
         var given: [String: String] = [:]
-        var index = 1
-        while index < arguments.count {
-            let word = arguments[index]
-            index += 1
-            if word == "--" { return nil }
-            guard word.hasPrefix("-"), word.count > 1 else { continue }
-            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = word.hasPrefix("--") && parts.count == 2 ? String(parts[0]) : word
-            guard known.contains(name), valueTaking.contains(name) else { continue }
-            let value: String
-            if name != word {
-                value = String(parts[1])
-            } else {
-                guard index < arguments.count else { return nil }
-                value = arguments[index]
-                index += 1
-            }
-            guard let option = singleValued[name] else { continue }
+        return scanOptions(arguments) { _, name, value in
+            guard let value, let option = singleValued[name] else { return nil }
             if let earlier = given.updateValue(value, forKey: option), earlier != value { return (option, earlier, value) }
+            return nil
         }
-        return nil
     }
 
     /// The first word of `arguments` (a command's name, then its words)
@@ -105,6 +88,21 @@ struct OptionTable {
     /// failed check would otherwise be reported in its place.
     func unknownOption(in arguments: [String]) -> String? {
         guard let command = arguments.first, let known = names[command] else { return nil }
+        return scanOptions(arguments) { word, name, _ in
+            if known.contains(name) { return nil }
+            // Short flags run together (`-fq`): each must be one of the command's.
+            if !word.hasPrefix("--"), !word.contains("="), word.dropFirst().allSatisfy({ known.contains("-\($0)") }) { return nil }
+            return word
+        }
+    }
+
+    /// Walks the words after the command's name as the parser reads them,
+    /// up to `--`: `visit` gets each word that looks like an option, its
+    /// name (before any `=`) and, for one of the command's options that
+    /// takes a value, that value (after `=`, or the next word, which is then
+    /// no option itself). The first result `visit` gives ends the walk.
+    private func scanOptions<Result>(_ arguments: [String], _ visit: (_ word: String, _ name: String, _ value: String?) -> Result?) -> Result? {
+        guard let command = arguments.first, let known = names[command] else { return nil }
         let valueTaking = self.valueTaking[command] ?? []
         var index = 1
         while index < arguments.count {
@@ -112,14 +110,18 @@ struct OptionTable {
             index += 1
             if word == "--" { return nil }
             guard word.hasPrefix("-"), word.count > 1 else { continue }
-            let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-            if known.contains(name) {
-                if name == word, valueTaking.contains(name) { index += 1 }
-                continue
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            var value: String?
+            if known.contains(name), valueTaking.contains(name) {
+                if parts.count == 2 {
+                    value = String(parts[1])
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                }
             }
-            // Short flags run together (`-fq`): each must be one of the command's.
-            if !word.hasPrefix("--"), !word.contains("="), word.dropFirst().allSatisfy({ known.contains("-\($0)") }) { continue }
-            return word
+            if let result = visit(word, name, value) { return result }
         }
         return nil
     }
