@@ -88,7 +88,7 @@ public enum FileProbe {
     /// The file `path` names, symbolic links followed, as SQLite opens it:
     /// its -wal, -shm and -journal files sit beside that file, not beside
     /// a link to it. `path` itself when it cannot be resolved.
-    static func resolved(_ path: String) -> String {
+    public static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)

@@ -176,6 +176,16 @@ final class ExportImportCommandTests: CommandTestCase {
         let wal = gqlcache("export", cache, "-o", cache + "-wal")
         XCTAssertEqual(wal.stderr, "gqlcache: --output \(cache)-wal is the cache's -wal file, which SQLite keeps beside it; name another file\n")
         XCTAssertEqual(try bytes(cache), before)
+        // Through a link to the cache, SQLite's files are beside the file it leads to, whether they exist yet or not.
+        let link = path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cache)
+        try Data("frames".utf8).write(to: URL(fileURLWithPath: cache + "-wal"))
+        let linked = gqlcache("export", link, "-o", cache + "-wal")
+        XCTAssertEqual(linked.stderr, "gqlcache: --output \(cache)-wal is the cache's -wal file, which SQLite keeps beside it; name another file\n")
+        XCTAssertEqual(try String(contentsOfFile: cache + "-wal", encoding: .utf8), "frames")
+        try FileManager.default.removeItem(atPath: cache + "-wal")
+        XCTAssertEqual(gqlcache("export", link, "-o", cache + "-journal").status, .usage)
+        try FileManager.default.removeItem(atPath: link)
         // Another cache is not replaced either: a slip of the keyboard would lose it.
         let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let otherBefore = try bytes(other)

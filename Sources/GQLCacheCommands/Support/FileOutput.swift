@@ -1,4 +1,5 @@
 import Foundation
+import CacheStore
 
 /// Output to a named file, written as a temporary file beside it and moved
 /// into place by ``commit()``: the file appears whole or not at all, and a
@@ -152,17 +153,25 @@ final class FileOutput: TextSink {
     /// What `output` is when it names the cache file ("the cache file
     /// itself") or one of SQLite's files beside it ("the cache's -wal
     /// file"); nil for any other file.
+    /// SQLite's files sit beside the file a link to the cache leads to, and
+    /// an output may reach one through links of its own: files that exist
+    /// are compared as files, and a path is compared with its folder's
+    /// links followed.
     static func cachePart(_ output: String, cache: String) -> String? {
-        var outputStat = stat()
-        var cacheStat = stat()
-        if stat(output, &outputStat) == 0, stat(cache, &cacheStat) == 0,
-            outputStat.st_dev == cacheStat.st_dev, outputStat.st_ino == cacheStat.st_ino
-        {
-            return "the cache file itself"
+        func sameFile(_ one: String, _ other: String) -> Bool {
+            var first = stat(), second = stat()
+            return stat(one, &first) == 0 && stat(other, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
         }
-        let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
-        let cachePath = URL(fileURLWithPath: cache).standardizedFileURL.path
-        if outputPath == cachePath { return "the cache file itself" }
-        return ["-wal", "-shm", "-journal"].first { outputPath == cachePath + $0 }.map { "the cache's \($0) file, which SQLite keeps beside it" }
+        func resolvedPath(_ path: String) -> String {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let folder = FileProbe.resolved(url.deletingLastPathComponent().path)
+            return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
+        }
+        let realCache = FileProbe.resolved(cache)
+        let outputPath = resolvedPath(output)
+        if sameFile(output, cache) || outputPath == resolvedPath(realCache) { return "the cache file itself" }
+        return ["-wal", "-shm", "-journal"].first { suffix in
+            sameFile(output, realCache + suffix) || outputPath == resolvedPath(realCache + suffix)
+        }.map { "the cache's \($0) file, which SQLite keeps beside it" }
     }
 }
