@@ -15,6 +15,14 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(reported.message, "c.sqlite: interrupted during VACUUM, so the file may not have shrunk; "
             + "the change made before it (reported above) was written and stands")
         XCTAssertTrue(CommandFailure.vacuumStopped("c.sqlite", quiet: true).message.contains("(--quiet left out its report) was written and stands"))
+        // Any other failure of VACUUM after the change committed keeps its
+        // status and says the change stands, lest it be made again.
+        let full = CommandFailure.vacuumFailed("c.sqlite", CacheStoreError.io(path: "c.sqlite", message: "the disk is full"), quiet: false)
+        XCTAssertEqual(full.status, .io)
+        XCTAssertEqual(full.message, "VACUUM failed: c.sqlite: the disk is full; the file did not shrink, "
+            + "and the change made before it (reported above) was written and stands")
+        XCTAssertEqual(CommandFailure.vacuumFailed("c.sqlite", CacheStoreError.interrupted(path: "c.sqlite"), quiet: true).message,
+                       CommandFailure.vacuumStopped("c.sqlite", quiet: true).message)
         // Stopped once VACUUM could no longer stop: no report "above" under --quiet either.
         XCTAssertTrue(CommandFailure.stoppedAfterVacuum("c.sqlite").message.hasSuffix(": what is reported above was written and stands"))
         XCTAssertTrue(CommandFailure.stoppedAfterVacuum("c.sqlite", quiet: true).message

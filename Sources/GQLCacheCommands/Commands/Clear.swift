@@ -53,13 +53,13 @@ extension GQLCache {
                 return try tx.clear()
             }
             // Stopped during VACUUM, after the removal committed: the report says what stands.
-            var vacuumStopped = false
+            var vacuumFailure: Error?
             var stoppedAfterVacuum = false
             if vacuum {
                 do {
                     stoppedAfterVacuum = try store.vacuum()
-                } catch CacheStoreError.interrupted where removed > 0 {
-                    vacuumStopped = true
+                } catch where removed > 0 {
+                    vacuumFailure = error
                 }
             } else {
                 // In WAL mode the removal sits in the -wal file until a
@@ -70,14 +70,14 @@ extension GQLCache {
             switch output.format {
             case .text:
                 context.note("removed \(plural(removed, "record"))")
-                if vacuum && !vacuumStopped { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
+                if vacuum && vacuumFailure == nil { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
                 output.format.emit(.object([
-                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum && !vacuumStopped)),
+                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum && vacuumFailure == nil)),
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
-            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
+            if let vacuumFailure { throw CommandFailure.vacuumFailed(file.path, vacuumFailure, quiet: context.isQuiet && output.format == .text) }
             if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
         }
     }

@@ -94,8 +94,8 @@ extension GQLCache {
                 }
             }
             var vacuumed: (before: Int64, after: Int64?)?
-            // Stopped during VACUUM, after the collection committed: the report says what stands.
-            var vacuumStopped = false
+            // Stopped, or failed, during VACUUM after the collection committed: the report says what stands.
+            var vacuumFailure: Error?
             var stoppedAfterVacuum = false
             if vacuum {
                 let before = store.fileSizes().recordBytes
@@ -105,8 +105,8 @@ extension GQLCache {
                     do {
                         stoppedAfterVacuum = try store.vacuum()
                         vacuumed = (before, store.fileSizes().recordBytes)
-                    } catch CacheStoreError.interrupted where collected?.isEmpty == false {
-                        vacuumStopped = true
+                    } catch where collected?.isEmpty == false {
+                        vacuumFailure = error
                     }
                 }
             }
@@ -122,7 +122,7 @@ extension GQLCache {
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }
-            if vacuumStopped { throw CommandFailure.vacuumStopped(file.path, quiet: context.isQuiet && output.format == .text) }
+            if let vacuumFailure { throw CommandFailure.vacuumFailed(file.path, vacuumFailure, quiet: context.isQuiet && output.format == .text) }
             if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
         }
 

@@ -43,6 +43,16 @@ extension CommandFailure {
         return CommandFailure(.interrupted, "\(path): interrupted during VACUUM, so the file may not have shrunk; the change made before it (\(reportedAbove)) was written and stands")
     }
 
+    /// VACUUM failed after the command's change committed (a full disk:
+    /// it needs room for a second copy; the app's lock): the failure's
+    /// status, and that the change stands, lest it be made again.
+    static func vacuumFailed(_ path: String, _ error: Error, quiet: Bool) -> CommandFailure {
+        if case .interrupted? = error as? CacheStoreError { return vacuumStopped(path, quiet: quiet) }
+        let reportedAbove = quiet ? "--quiet left out its report" : "reported above"
+        let status = (error as? CacheStoreError).map(ExitStatus.init(for:)) ?? .io
+        return CommandFailure(status, "VACUUM failed: \(error); the file did not shrink, and the change made before it (\(reportedAbove)) was written and stands")
+    }
+
     /// A signal came during VACUUM too late to stop it: the file was
     /// rebuilt, and the report above says so; the status still says the
     /// command was stopped.
