@@ -27,8 +27,8 @@ final class BusyWait: @unchecked Sendable {
     }
 
     func shouldTryAgain(after numberOfTries: Int) -> Bool {
-        // A write that already waited its timeout waits no more.
-        if interruption.gaveUpWaitingAfter != nil { return false }
+        // A write that already waited its timeout waits no more, nor a step that may be skipped.
+        if interruption.gaveUpWaitingAfter != nil || interruption.givesUpAtOnce { return false }
         let now = ProcessInfo.processInfo.systemUptime
         let waited = lock.withLock {
             // Each lock a statement waits for starts its count at 0.

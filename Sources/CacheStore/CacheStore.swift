@@ -375,12 +375,17 @@ public final class CacheStore: Sendable {
         try answeringInterrupts { try truncateWAL() }
     }
 
-    /// In WAL mode, a checkpoint that also truncates the -wal file.
+    /// In WAL mode, a checkpoint that also truncates the -wal file, when
+    /// nothing stands in its way. It waits for no one: a TRUNCATE
+    /// checkpoint holds the writer lock while it waits for the app's
+    /// readers, and the app, which sets no busy timeout, would fail every
+    /// write meanwhile. With the app reading, it copies what it can, as a
+    /// PASSIVE one does, and leaves the rest for a later checkpoint.
     private func truncateWAL() throws {
         try queue.writeWithoutTransaction { db in
-            if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
+            // A checkpoint it could not finish is a row saying so, not an error.
+            _ = try interruption.withoutWaiting { try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
     }
 

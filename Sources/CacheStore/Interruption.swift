@@ -48,6 +48,20 @@ final class Interruption: @unchecked Sendable {
         lock.withLock { if writes > 0 { gaveUpWaiting = seconds } }
     }
 
+    private var waitsForNoOne = false
+
+    /// Whether lock waits give up at once: while ``withoutWaiting(_:)`` runs.
+    var givesUpAtOnce: Bool { lock.withLock { waitsForNoOne } }
+
+    /// Runs `body` with every wait for a lock given up at once, whatever
+    /// the busy timeout: for a step that may be skipped, which must not
+    /// hold a lock the app needs while it waits for another.
+    func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T {
+        lock.withLock { waitsForNoOne = true }
+        defer { lock.withLock { waitsForNoOne = false } }
+        return try body()
+    }
+
     /// Runs `body` as a write under way.
     func writing<T>(_ body: () throws -> T) rethrows -> T {
         lock.withLock {

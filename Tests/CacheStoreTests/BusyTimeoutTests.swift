@@ -123,6 +123,33 @@ final class BusyTimeoutTests: XCTestCase {
         XCTAssertEqual(try second.write { tx in try tx.recordCount() }, 10)
     }
 
+    /// In WAL mode the checkpoint after a change (clear, VACUUM, the REPL
+    /// closing its stores) waits for no reader: a TRUNCATE checkpoint holds
+    /// the writer lock while it waits, for the whole busy timeout, and the
+    /// app, which sets none, fails every write meanwhile. It copies what it
+    /// can, leaves the rest in the -wal file, and frees the lock at once.
+    func testACheckpointWhileAnotherConnectionReadsWaitsForNoOne() throws {
+        let path = try TemporaryDirectory(self).walCopy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 120)
+        let reader = try CacheStore.open(at: path, access: .readOnly)
+        try store.write { tx in try tx.unsafeWriteRawRecord(key: "Tool:1", text: "{}") }
+        try reader.read { tx in
+            XCTAssertEqual(try tx.recordCount(), 11)
+            let (result, seconds) = elapsed { Result { try store.checkpoint() } }
+            XCTAssertNoThrow(try result.get())
+            XCTAssertLessThan(seconds, 60, "it waited for the reader")
+            XCTAssertNoThrow(try SQLiteShell.run(path, ".timeout 0", "INSERT INTO records(key, record) VALUES ('App:1', '{}');"))
+        }
+        // The wait is given up for the checkpoint alone: the next write waits as before.
+        let waits = Interruption()
+        let busy = BusyWait(timeout: 60, interruption: waits)
+        waits.withoutWaiting { XCTAssertFalse(busy.shouldTryAgain(after: 0)) }
+        XCTAssertTrue(busy.shouldTryAgain(after: 0))
+        try reader.close()
+        try store.close()
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT count(*) FROM records WHERE key IN ('Tool:1', 'App:1');"), "2\n")
+    }
+
     /// In the default rollback-journal mode, a reader in another process
     /// keeps a commit from finishing: the write must fail as busy after the
     /// timeout and leave nothing of itself behind.
