@@ -317,7 +317,13 @@ public final class CacheStore: Sendable {
             }
             if changed { committed.increment() }
             if let backup {
-                if changed { backup.request.made(backup.copy) } else { try? FileManager.default.removeItem(atPath: backup.copy) }
+                if changed {
+                    backup.request.made(backup.copy)
+                } else {
+                    try? FileManager.default.removeItem(atPath: backup.copy)
+                    // Still owed to the next change the command makes (gc's VACUUM after nothing to collect).
+                    pendingBackup.set(backup.request)
+                }
             }
             return result!
         } }

@@ -137,6 +137,23 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 10)
     }
 
+    /// A first step that changes nothing leaves the copy owed to the next
+    /// one that changes the file: gc's VACUUM after nothing to collect, and
+    /// clear's after an empty cache, rebuild the file after a backup.
+    func testAVacuumAfterAStepThatChangedNothingIsBackedUpFirst() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let gc = run("gc", cache, "--dangling", "--vacuum", "--backup", "--force")
+        XCTAssertEqual(gc.status, .success, gc.stderr)
+        XCTAssertTrue(gc.stdout.hasPrefix("nothing to collect"), gc.stdout)
+        XCTAssertEqual(gc.stderr, "gqlcache: backed up \(cache) to \(cache).backup-\(stamp)\n")
+        XCTAssertEqual(try backups(), ["starwars.sqlite.backup-\(stamp)"])
+        try FileManager.default.removeItem(atPath: "\(cache).backup-\(stamp)")
+        XCTAssertEqual(run("clear", cache, "--force").status, .success)
+        let clear = run("clear", cache, "--vacuum", "--backup", "--force")
+        XCTAssertEqual(clear.stderr, "gqlcache: backed up \(cache) to \(cache).backup-\(stamp)\n")
+        XCTAssertEqual(try backups(), ["starwars.sqlite.backup-\(stamp)"])
+    }
+
     /// The REPL keeps the store open: a --backup that wrote nothing must
     /// not make the next command, which did not ask, take a copy.
     func testAtTheREPLOnlyTheCommandThatAsksIsBackedUp() throws {
