@@ -355,7 +355,13 @@ public final class CacheStore: Sendable {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
         return try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
-            try refuseCutShortFile()
+            // Under the write lock, as for a write: an app's commit half-way
+            // (page 1's new size written, the pages that grow the file not
+            // yet) would look like a file cut short.
+            try queue.inTransaction(.immediate) { _ in
+                try refuseCutShortFile()
+                return .commit
+            }
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
             try queue.vacuum()
             // The file is rebuilt: a stop from now on ends a process whose change stands.
