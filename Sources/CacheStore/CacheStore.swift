@@ -14,7 +14,9 @@ internal import GRDB
 /// ```
 ///
 /// A read-only store never creates the file, changes its journal mode or
-/// writes anything. A read-write store takes the write lock for the length of
+/// writes to it. (In WAL mode SQLite itself makes the -shm index beside a
+/// -wal file that has none, in a folder it may write to, as any reader
+/// of the file does.) A read-write store takes the write lock for the length of
 /// one ``write(_:)`` call and, while another process holds it, waits up to the
 /// busy timeout before failing with ``CacheStoreError/busy(path:waited:)``.
 public final class CacheStore: Sendable {
