@@ -525,6 +525,19 @@ final class REPLTests: CommandTestCase {
             + "quit (or exit, \\q, or Ctrl-D) — leave\n" + "help [COMMAND] (or \\h, \\?) — this list, or a command's options\n")
     }
 
+    /// A backslash name takes what its command takes: `\h rm` is `help
+    /// rm`, `\q now` is told that quit takes no arguments, and an unknown
+    /// one is named with its backslash.
+    func testABackslashNameWithArgumentsIsItsCommandWithThem() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [#"\h rm"#, #"  \? keys"#, #"\q now"#, #"\x"#, "keys --count"])
+        XCTAssertTrue(run.stdout.hasPrefix("OVERVIEW: Remove records by key"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("\nOVERVIEW: List record keys"), run.stdout)
+        XCTAssertTrue(run.stdout.hasSuffix("\n10\n"), "quit with an argument does not leave")
+        XCTAssertEqual(run.stderr, "gqlcache: quit takes no arguments, not 'now' (the REPL ends with the last command's status)\n"
+            + #"gqlcache: unknown command '\x' (the backslash commands are \e, \q, \h and \?; type 'help' for the others)"# + "\n")
+    }
+
     /// ls runs show: a mistaken option says ls takes show's options, not
     /// as if show had been typed.
     func testAnUnknownOptionOfLsSaysItTakesShowsOptions() throws {

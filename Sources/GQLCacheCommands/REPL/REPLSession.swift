@@ -214,16 +214,20 @@ public final class REPLSession {
     /// Runs one line; nil means leave.
     func execute(_ line: String) -> ExitStatus? {
         linesRun += 1
-        // psql-style backslash commands, before shell quoting would eat the backslash.
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        switch trimmed {
-        case "\\e": return editLastQuery()
-        case "\\q": return nil
-        case "\\h", "\\?": return help([])
-        default: break
-        }
-        // `help \e`: the command a backslash name stands for.
+        var line = line
+        // psql-style backslash commands, before shell quoting would eat the
+        // backslash: `\h rm` is `help rm`, and `\q now` is told what quit takes.
         let backslashNames = ["\\e": "edit", "\\q": "quit", "\\h": "help", "\\?": "help"]
+        let first = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }
+        if first.hasPrefix("\\") {
+            guard let name = backslashNames[String(first)] else {
+                context.report(.usage, "unknown command '\(first)' (the backslash commands are \\e, \\q, \\h and \\?; type 'help' for the others)")
+                return .usage
+            }
+            line = name + line[first.endIndex...]
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // `help \e`: the command a backslash name stands for.
         let helpWords = trimmed.split(separator: " ", omittingEmptySubsequences: true)
         if helpWords.count == 2, ["help", "?"].contains(helpWords[0]), let name = backslashNames[String(helpWords[1])] {
             return help([name])
