@@ -34,6 +34,12 @@ public struct QueryDocument: Sendable {
         return fragments.keys.filter { !spread.contains($0) }.sorted()
     }
 
+    /// The fragments the document spreads but does not define: another
+    /// document given with it must.
+    public var undefinedSpreads: Set<String> {
+        Set(spreadOffsets.keys).union(spreadOffsetsInFragments.values.flatMap(\.keys)).subtracting(fragments.keys)
+    }
+
     public init() {}
 
     /// Parses each `(source name, text)`; a syntax error names the source,

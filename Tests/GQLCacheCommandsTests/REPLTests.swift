@@ -455,6 +455,30 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "{ a }")
     }
 
+    /// GraphQL typed later may spread the fragments typed or named before
+    /// (in a document file too): they come with it, and a named operation
+    /// is named, as the file holds others. A fragment defined twice is not
+    /// brought in again.
+    func testTypedGraphQLSpreadsFragmentsTypedOrNamedEarlier() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let file = path("hero.graphql")
+        try "query Hero { hero(episode: NEWHOPE) { ...HeroF } }\nfragment HeroF on Droid { name primaryFunction }\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try repl(cache, [
+            "cd Droid:2001", "fragment G on Droid { name }", "fragment H on Droid { id ...G }", "cd /",
+            "read --document \(file) Hero --format jsonl",
+            "query Q2 { hero(episode: NEWHOPE) { ...HeroF ...G } }", "read Q2 --format jsonl",
+            "read --text '{ hero(episode: NEWHOPE) { ...H } }' --format jsonl",
+            "{ hero(episode: NEWHOPE) { ...G } } fragment G on Droid { id }",
+        ])
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"") }, [
+            #"{"hero":{"name":"R2-D2","primaryFunction":"Astromech"}}"#, #"{"hero":{"name":"R2-D2","primaryFunction":"Astromech"}}"#,
+            #"{"hero":{"id":"2001","name":"R2-D2"}}"#,
+        ])
+        XCTAssertTrue(run.stdout.hasSuffix("{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}\n"), "its own G: " + run.stdout)
+    }
+
     /// A script may hold comments, as a shell script does; inside a GraphQL
     /// document a '#' line is GraphQL's own comment.
     func testLinesThatStartWithAHashAreComments() throws {

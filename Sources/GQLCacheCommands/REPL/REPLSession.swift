@@ -408,10 +408,14 @@ public final class REPLSession {
         let given = words
         var words = withDocumentsNamedEarlier(words)
         // A fragment typed at the prompt, with only those it spreads, is the one read.
-        if typedQuery, words.count == 3, let text = Self.value(of: "--text", in: words),
-           let document = try? QueryDocument.parse([("typed", text)]), document.operations.isEmpty,
-           document.fragmentsSpreadByNoOther.count == 1, let fragment = document.fragmentsSpreadByNoOther.first {
-            words += ["--fragment", fragment]
+        if let text = Self.onlyText(of: words), typedQuery || typedDocuments.contains(text),
+           let document = try? QueryDocument.parse([("typed", text)]) {
+            if typedQuery, words.count == 3, document.operations.isEmpty, document.fragmentsSpreadByNoOther.count == 1,
+               let fragment = document.fragmentsSpreadByNoOther.first {
+                words += ["--fragment", fragment]
+            }
+            // The fragments it spreads that earlier documents define.
+            words += documentsDefiningFragments(spreadBy: document, typed: text, namingTheOperation: REPLCompleter.positionals(words).isEmpty)
         }
         // A fragment is read from, or written to, the record you are at unless --key names another.
         if ["read", "update", "write"].contains(command), Self.value(of: "--fragment", in: words) != nil,
@@ -500,6 +504,46 @@ public final class REPLSession {
             if namesOne && documentFiles.isEmpty { return words + ["--text", lastQuery] }
         }
         return words + documentFiles.flatMap { ["--document", $0] }
+    }
+
+    /// For GraphQL typed at the prompt that spreads fragments it does not
+    /// define (`{ hero { ...HeroF } }`): the documents typed or named
+    /// earlier that define them, newest first, as `--text` and `--document`
+    /// words. One that would clash is left out: it defines a fragment the
+    /// typed text defines too, or holds an operation without a name beside
+    /// the typed one's. A named typed operation is then named, as the
+    /// documents may hold others.
+    func documentsDefiningFragments(spreadBy document: QueryDocument, typed text: String, namingTheOperation: Bool) -> [String] {
+        var missing = document.undefinedSpreads
+        guard !missing.isEmpty else { return [] }
+        let typedAnonymous = document.operations.contains { $0.name == nil }
+        let candidates: [(words: [String], document: QueryDocument)] =
+            typedDocuments.filter { $0 != text }.compactMap { earlier in
+                (try? QueryDocument.parse([("typed", earlier)])).map { (["--text", earlier], $0) }
+            } + documentFiles.compactMap { file in
+                guard let source = try? String(contentsOfFile: file, encoding: .utf8),
+                      let parsed = try? QueryDocument.parse([(file, source)]) else { return nil }
+                return (["--document", file], parsed)
+            }
+        var added: [String] = []
+        var addsOperations = false
+        var defined = Set(document.fragments.keys)
+        var progress = true
+        while !missing.isEmpty && progress {
+            progress = false
+            for candidate in candidates where !candidate.document.fragments.keys.filter(missing.contains).isEmpty {
+                let clashes = !defined.isDisjoint(with: candidate.document.fragments.keys)
+                    || (typedAnonymous && candidate.document.operations.contains { $0.name == nil })
+                guard !clashes else { continue }
+                added += candidate.words
+                addsOperations = addsOperations || !candidate.document.operations.isEmpty
+                defined.formUnion(candidate.document.fragments.keys)
+                missing = missing.union(candidate.document.undefinedSpreads).subtracting(defined)
+                progress = true
+            }
+        }
+        if addsOperations, namingTheOperation, document.operations.count == 1, let name = document.operations[0].name { added.append(name) }
+        return added
     }
 
     /// The value of `option` in `words` (`--fragment F` or `--fragment=F`), the last one given.
