@@ -455,6 +455,24 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "{ a }")
     }
 
+    /// Lines from a list, with what the session puts in the history kept.
+    final class RecordingReader: LineReader {
+        var lines: [String]
+        var history: [String] = []
+        init(_ lines: [String]) { self.lines = lines }
+        func readLine(prompt: String, freshPrompt: String) -> String? { lines.isEmpty ? nil : lines.removeFirst() }
+        func addToHistory(_ line: String) { history.append(line) }
+    }
+
+    /// `read { … }` runs the GraphQL, and goes into the history as typed,
+    /// over several lines too: Up brings back what was typed.
+    func testGraphQLAfterReadIsKeptInTheHistoryAsTyped() throws {
+        let reader = RecordingReader(["read { hero(episode: NEWHOPE) {", "  name } }", "{ human(id: 1000) { name } }"])
+        let run = try repl(try copyOfFixture("starwars.sqlite"), reader: reader, interactive: true)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(reader.history, ["read { hero(episode: NEWHOPE) {\n  name } }", "{ human(id: 1000) { name } }"])
+    }
+
     /// GraphQL typed later may spread the fragments typed or named before
     /// (in a document file too): they come with it, and a named operation
     /// is named, as the file holds others. A fragment defined twice is not

@@ -112,13 +112,15 @@ public final class REPLSession {
         // first); a prompt's come right after the line typed.
         var lineNumber = 0
         var pendingFrom = 0
+        // Its lines as typed, for the history (`read {` begins the first).
+        var pendingAsTyped: [String] = []
         func place(_ line: Int) { if scriptIsStandardInput { context.messagePlace = "line \(line): " } }
         while true {
             context.stdout.flush()
             context.stderr.flush()
             // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
-            if reader.takeInterrupt() { pending.removeAll() }
+            if reader.takeInterrupt() { pending.removeAll(); pendingAsTyped.removeAll() }
             if line != nil { lineNumber += 1 }
             guard var line else {
                 if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
@@ -126,7 +128,7 @@ public final class REPLSession {
                 if !pending.isEmpty {
                     place(pendingFrom)
                     // Not lost with the session: Up brings it back next time.
-                    if interactive { reader.addToHistory(pending.joined(separator: "\n")) }
+                    if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
                     context.report(.usage, Self.unfinishedDocument(pending))
                     lastStatus = .usage
                 }
@@ -136,15 +138,18 @@ public final class REPLSession {
             if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
                 continue
             }
-            // `read { hero { name } }` is the GraphQL typed alone.
-            if pending.isEmpty, let graphQL = GraphQLInput.afterRead(line) { line = graphQL }
+            // `read { hero { name } }` is the GraphQL typed alone (kept in the history as typed).
+            var typedRead: String?
+            if pending.isEmpty, let graphQL = GraphQLInput.afterRead(line) { (typedRead, line) = (line, graphQL) }
             if !pending.isEmpty || GraphQLInput.begins(line) {
                 if pending.isEmpty { pendingFrom = lineNumber }
                 pending.append(line)
+                pendingAsTyped.append(typedRead ?? line)
                 let text = pending.joined(separator: "\n")
                 guard GraphQLInput.isComplete(text) else { continue }
                 pending.removeAll()
-                if interactive { reader.addToHistory(text) }
+                if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
+                pendingAsTyped.removeAll()
                 noteTyped(text)
                 place(pendingFrom)
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
