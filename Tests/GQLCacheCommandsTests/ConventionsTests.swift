@@ -146,9 +146,10 @@ final class ConventionsTests: CommandTestCase {
 
     func testTheREPLsQuietHoldsForItsCommands() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let result = gqlcache("repl", cache, "-q", "-c", "rm Starship:3001; keys Starship:%")
-        XCTAssertEqual(result.stdout, "")
+        let result = gqlcache("repl", cache, "-q", "-c", "rm Starship:3001; keys Starship:%; open \(cache)")
+        XCTAssertEqual(result.stdout, "", "no summary, nor 'opened'")
         XCTAssertFalse(try keys(in: cache).contains("Starship:3001"))
+        XCTAssertEqual(gqlcache("repl", cache, "-c", "open \(cache)").stdout, "opened \(cache)\n")
     }
 
     // MARK: pager

@@ -927,7 +927,7 @@ public final class REPLSession {
         previousTrail = nil
         do {
             try start()
-            context.print("opened \(path.shownOnLine)")
+            context.note("opened \(path.shownOnLine)")
             return .success
         } catch {
             (cachePath, trail) = previous
