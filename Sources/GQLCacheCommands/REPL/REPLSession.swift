@@ -482,11 +482,7 @@ public final class REPLSession {
         if let lastQuery {
             // The newest typed document that defines it, unless a file named earlier does.
             func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
-                let definedByAFile = documentFiles.contains { file in
-                    guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-                          let document = try? QueryDocument.parse([(file, text)]) else { return false }
-                    return defines(document)
-                }
+                let definedByAFile = documentFilesRead().contains { defines($0.document) }
                 guard !definedByAFile else { return nil }
                 return typedDocuments.first { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false }
             }
@@ -511,6 +507,15 @@ public final class REPLSession {
         return words + documentFiles.flatMap { ["--document", $0] }
     }
 
+    /// The `--document` files named earlier that still read as GraphQL.
+    private func documentFilesRead() -> [(file: String, document: QueryDocument)] {
+        documentFiles.compactMap { file in
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                  let document = try? QueryDocument.parse([(file, text)]) else { return nil }
+            return (file, document)
+        }
+    }
+
     /// For GraphQL typed at the prompt that spreads fragments it does not
     /// define (`{ hero { ...HeroF } }`): the documents typed or named
     /// earlier that define them, newest first, as `--text` and `--document`
@@ -525,11 +530,7 @@ public final class REPLSession {
         let candidates: [(words: [String], document: QueryDocument)] =
             typedDocuments.filter { $0 != text }.compactMap { earlier in
                 (try? QueryDocument.parse([("typed", earlier)])).map { (["--text", earlier], $0) }
-            } + documentFiles.compactMap { file in
-                guard let source = try? String(contentsOfFile: file, encoding: .utf8),
-                      let parsed = try? QueryDocument.parse([(file, source)]) else { return nil }
-                return (["--document", file], parsed)
-            }
+            } + documentFilesRead().map { (["--document", $0.file], $0.document) }
         var added: [String] = []
         var addsOperations = false
         var defined = Set(document.fragments.keys)
