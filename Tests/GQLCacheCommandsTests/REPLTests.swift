@@ -1329,6 +1329,11 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "update --document \(blog) "), .candidates(["RenameViewer"]))
         XCTAssertEqual(completer.complete(word: "", before: "update --document \(blog) --fragment "), .candidates([]))
         XCTAssertEqual(completer.complete(word: "", before: "read --document \(blog) --fragment "), .candidates(["F", "UserSummary"]))
+        // Names typed at the prompt, and given with --text on the line, are offered too.
+        _ = session.run(reader: SourceLineReader(lines: ["cd Droid:2001", "fragment Typed on Droid { name }", "query Q { hero(episode: JEDI) { id } }"]), bail: false)
+        XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F", "Typed"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read "), .candidates(["HeroName", "HumanName", "Q"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --text 'fragment Line on Human { id }' --fragment "), .candidates(["F", "Line", "Typed"]))
     }
 
     /// The names Tab offered can be run: a read that names no document

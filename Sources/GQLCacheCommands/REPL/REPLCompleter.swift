@@ -71,8 +71,9 @@ public final class REPLCompleter {
         }
         // Documents named on this line count too, before the line has run.
         let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
+        let texts = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--text" }.map(\.1)
         if previousWords.last == "--fragment" {
-            return .candidates(Self.matching(word, in: definitionNames(adding: documents, forUpdate: command == "update").fragments))
+            return .candidates(Self.matching(word, in: definitionNames(adding: documents, texts: texts, forUpdate: command == "update").fragments))
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
@@ -80,7 +81,7 @@ public final class REPLCompleter {
             return .candidates([])
         }
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
-            let operations = definitionNames(adding: documents, forUpdate: command == "update").operations
+            let operations = definitionNames(adding: documents, texts: texts, forUpdate: command == "update").operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
         if command == "cd" || command == "ls" {
@@ -207,9 +208,12 @@ public final class REPLCompleter {
         return (REPLSession.referencePaths(of: record) + [".."]).map { path + $0 }
     }
 
-    func definitionNames(adding documents: [String] = [], forUpdate: Bool = false) -> (operations: [String], fragments: [String]) {
+    /// The names the documents named so far define, those typed at the
+    /// prompt, and those named (`documents`) or given (`texts`) on the line.
+    func definitionNames(adding documents: [String] = [], texts: [String] = [], forUpdate: Bool = false) -> (operations: [String], fragments: [String]) {
         CompletionSources.definitionNames(
-            documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) }, forUpdate: forUpdate)
+            documentFiles: session.documentFiles + documents.filter { !session.documentFiles.contains($0) },
+            texts: session.typedTexts + texts, forUpdate: forUpdate)
     }
 }
 

@@ -34,6 +34,8 @@ public final class REPLSession {
     /// NAME` read the newest that defines NAME.
     private var typedDocuments: [String] = []
     var lastQuery: String? { typedDocuments.first }
+    /// The GraphQL typed so far, newest first: Tab offers its names.
+    var typedTexts: [String] { typedDocuments }
     /// True when no command has named a document since the last query was
     /// typed: a `read` that names no operation then reads that query.
     private var lastQueryIsNewest = false
