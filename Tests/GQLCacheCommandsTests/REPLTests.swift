@@ -1387,15 +1387,21 @@ final class REPLTests: CommandTestCase {
             "query A { hero(episode: NEWHOPE) { id } }", "read --text '{ human(id: 1000) { name } }' --format jsonl", "read --format jsonl",
             "read A --format jsonl",
         ])
+        // Typed at QUERY_ROOT, a fragment on Human is defined, not read there, where it could only miss.
         XCTAssertEqual(run.stdout, [
+            "fragment F on Human is defined; cd to a Human record to read it, or give 'read --fragment F --key KEY'",
             #"{"name":"Luke Skywalker"}"#, #"{"name":"Han Solo"}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
             #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"hero":{"id":"2001"}}"#,
         ].joined(separator: "\n") + "\n")
-        XCTAssertEqual(
-            run.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', which Apollo's generated models select in every object; "
-                + "QUERY_ROOT is a root record, not a Human: read the fragment at the key of one (cd to it, or give --key KEY)\n",
-            "read at QUERY_ROOT, where it is")
+        XCTAssertEqual(run.stderr, "")
         XCTAssertEqual(run.status, .success)
+        // Read there on purpose, it says why it misses.
+        let atRoot = try repl(cache, ["fragment F on Human { name }", "read --fragment F"])
+        XCTAssertEqual(
+            atRoot.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', which Apollo's generated models select in every object; "
+                + "QUERY_ROOT is a root record, not a Human: read the fragment at the key of one (cd to it, or give --key KEY)\n")
+        let onQuery = try repl(cache, ["fragment R on Query { hero(episode: NEWHOPE) { name } }"])
+        XCTAssertEqual(onQuery.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\n", "a fragment on the root type is read at once")
     }
 
     /// At the prompt a fragment is read from, or updated at, the record you

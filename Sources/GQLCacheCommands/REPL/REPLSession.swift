@@ -419,6 +419,12 @@ public final class REPLSession {
            let document = try? QueryDocument.parse([("typed", text)]) {
             if typedQuery, words.count == 3, document.operations.isEmpty, document.fragmentsSpreadByNoOther.count == 1,
                let fragment = document.fragmentsSpreadByNoOther.first {
+                // At a root, a fragment on another type is being defined, to be
+                // spread or read later: reading it there would only miss.
+                if current.isRoot, let type = document.fragments[fragment]?.typeCondition, !CacheSchema.isRootType(type, in: nil) {
+                    context.note("fragment \(fragment) on \(type) is defined; cd to a \(type) record to read it, or give 'read --fragment \(fragment) --key KEY'")
+                    return .success
+                }
                 words += ["--fragment", fragment]
             }
             // The fragments it spreads that earlier documents define.
