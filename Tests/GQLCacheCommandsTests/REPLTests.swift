@@ -1354,8 +1354,9 @@ final class REPLTests: CommandTestCase {
 
     /// A query typed at the prompt has no command line for `--var`: the
     /// message says to give it to `read`, which reads that query when it
-    /// names its operation (and no file defines it), or names none and no
-    /// document was named since; never that query and files together.
+    /// names its operation (and no file named since defines it), or names
+    /// none and no document was named since; never that query and files
+    /// together.
     func testAReadAfterATypedQueryGivesItTheVariablesItNeeds() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = path("ops.graphql")
@@ -1365,13 +1366,15 @@ final class REPLTests: CommandTestCase {
             "query Q($id: ID!) { human(id: $id) { name } }", "read --var id=1000 --format jsonl", "read Q --var id=1000 --format jsonl",
             "read HeroName --format jsonl",
             "query HeroName($e: Episode = NEWHOPE) { hero(episode: $e) { id } }", "read HeroName --format jsonl", "read --format jsonl",
-            "read --document \(document) --format jsonl", "read --format jsonl",
+            "read --document \(document) --format jsonl", "read --format jsonl", "read HeroName --format jsonl",
         ])
         XCTAssertEqual(run.stdout, [
             #"{"hero":{"name":"R2-D2"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#,
             #"{"hero":{"name":"R2-D2"}}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
-            // HeroName is the file's; a read that names none reads the query typed last, until a document is named.
-            #"{"hero":{"name":"R2-D2"}}"#, #"{"hero":{"id":"2001"}}"#, #"{"hero":{"name":"R2-D2"}}"#, #"{"hero":{"name":"R2-D2"}}"#,
+            // HeroName is the one typed since the file was named; a read that names none reads the query typed
+            // last, until a document is named, and the file's HeroName is then the newer.
+            #"{"hero":{"id":"2001"}}"#, #"{"hero":{"id":"2001"}}"#, #"{"hero":{"name":"R2-D2"}}"#, #"{"hero":{"name":"R2-D2"}}"#,
+            #"{"hero":{"name":"R2-D2"}}"#,
         ].joined(separator: "\n") + "\n")
         XCTAssertEqual(run.stderr, "gqlcache: operation 'Q' needs variable $id (a non-null variable without a default); "
             + "give it with 'read --var id=VALUE', which reads the query typed last\n")

@@ -40,7 +40,18 @@ public final class REPLSession {
     /// typed: a `read` that names no operation then reads that query.
     private var lastQueryIsNewest = false
 
+    /// When each typed text and each document file was last given, in
+    /// order: of two that define one name, the later one counts.
+    private var givenAt: [String: Int] = [:]
+    private var documentsGiven = 0
+
+    private func noteGiven(_ key: String) {
+        documentsGiven += 1
+        givenAt[key] = documentsGiven
+    }
+
     private func noteTyped(_ text: String) {
+        noteGiven("text:" + text)
         typedDocuments.removeAll { $0 == text }
         typedDocuments.insert(text, at: 0)
         if typedDocuments.count > 50 { typedDocuments.removeLast() }
@@ -488,11 +499,13 @@ public final class REPLSession {
         guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
               !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
         if let lastQuery {
-            // The newest typed document that defines it, unless a file named earlier does.
+            // The newest typed document that defines it, unless a file named since does.
             func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
-                let definedByAFile = documentFilesRead().contains { defines($0.document) }
-                guard !definedByAFile else { return nil }
-                return typedDocuments.first { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false }
+                guard let text = typedDocuments.first(where: { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false })
+                else { return nil }
+                let typedAt = givenAt["text:" + text] ?? 0
+                let namedSince = documentFilesRead().contains { defines($0.document) && givenAt["file:" + $0.file] ?? 0 > typedAt }
+                return namedSince ? nil : text
             }
             if let fragment = Self.value(of: "--fragment", in: words) {
                 // `read --fragment F --key K` after `fragment F on … { … }` typed at the prompt.
@@ -588,11 +601,15 @@ public final class REPLSession {
     private func rememberDocuments(in words: [String], onlyReadable: Bool) {
         for (index, word) in words.enumerated() where word == "--document" && index + 1 < words.count {
             let file = words[index + 1]
-            guard !documentFiles.contains(file) else { continue }
+            guard !documentFiles.contains(file) else {
+                noteGiven("file:" + file)
+                continue
+            }
             if onlyReadable {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8), (try? QueryDocument.parse([(file, text)])) != nil else { continue }
             }
             documentFiles.append(file)
+            noteGiven("file:" + file)
         }
     }
 
