@@ -934,7 +934,8 @@ final class REPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let script = [
             "keys --count", "", "# a comment", "show Nope:1", "{ hero(episode: NEWHOPE) {", "  nme } }",
-            "keys Nope; bogus", #"read --text '{ hero(episode: NEWHOPE) { name } }' --variables '{"x":1}' --format jsonl"#, "query Q {",
+            "keys Nope; bogus", #"read --text '{ hero(episode: NEWHOPE) { name } }' --variables '{"x":1}' --format jsonl"#,
+            "{ hero(episode: NEWHOPE) {", "  name", "  friends {", "  }", "} }", "query Q {",
         ].joined(separator: "\n") + "\n"
         try script.write(toFile: path("script.txt"), atomically: true, encoding: .utf8)
         let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
@@ -944,7 +945,9 @@ final class REPLTests: CommandTestCase {
             "gqlcache: line 4: no record ", "gqlcache: line 5: cache miss at hero.nme: record ",
             "gqlcache: line 7: no key matches apollo pattern ", "gqlcache: line 7: unknown command ",
             "gqlcache: line 8: warning: the operation does not define $x, so it was not used; it defines none",
-            "gqlcache: line 9: the GraphQL document begun with ",
+            // A place in GraphQL typed in the script is the script's line and column.
+            "gqlcache: line 12:3: syntax error: Expected Name, found }",
+            "gqlcache: line 14: the GraphQL document begun with ",
         ], piped.stderr)
         let withC = gqlcache("repl", cache, "-c", "keys --count; show Nope:1")
         XCTAssertEqual(withC.stderr, "gqlcache: no record 'Nope:1' in \(cache)\n")

@@ -119,7 +119,7 @@ public final class REPLSession {
     public func run(reader: LineReader, bail: Bool) -> ExitStatus {
         history = interactive ? reader : nil
         typedAheadReader = interactive ? reader : nil
-        defer { history = nil; typedAheadReader = nil; context.messagePlace = "" }
+        defer { history = nil; typedAheadReader = nil; context.scriptLine = nil }
         var pending: [String] = []
         // A script's messages name the line they come from (a document's
         // first); a prompt's come right after the line typed.
@@ -127,7 +127,7 @@ public final class REPLSession {
         var pendingFrom = 0
         // Its lines as typed, for the history (`read {` begins the first).
         var pendingAsTyped: [String] = []
-        func place(_ line: Int) { if scriptIsStandardInput { context.messagePlace = "line \(line): " } }
+        func place(_ line: Int) { if scriptIsStandardInput { context.scriptLine = line } }
         while true {
             context.stdout.flush()
             context.stderr.flush()
@@ -457,7 +457,7 @@ public final class REPLSession {
         commandContext.isREPLCommand = true
         commandContext.typedAs = typedAs
         commandContext.readsQueryTypedAtPrompt = readsTyped
-        commandContext.messagePlace = context.messagePlace
+        commandContext.scriptLine = context.scriptLine
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are

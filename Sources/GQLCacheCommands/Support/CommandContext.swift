@@ -31,10 +31,10 @@ public final class CommandContext {
     /// GraphQL typed at the REPL's prompt, run as `read --text`: it has no
     /// command line to add `--var` to, but a `read` after it reads it.
     var readsQueryTypedAtPrompt = false
-    /// Where the message comes from, put before every error and warning:
-    /// `line 3: ` for a command of a script the REPL reads from standard
-    /// input, as sqlite3 says "near line 3".
-    var messagePlace = ""
+    /// The line of the script the REPL reads from standard input that the
+    /// command comes from (a GraphQL document's first): every error and
+    /// warning names it (`line 3: `), as sqlite3 says "near line 3".
+    var scriptLine: Int?
     /// Ctrl-C, kill and a closed terminal interrupt a write under way
     /// rather than end the process in the middle of it (``StopSignals``):
     /// true only for the process's own context, never in an interactive
@@ -196,14 +196,30 @@ public final class CommandContext {
     /// and `show B A` end alike.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(messagePlace)\(Self.oneLine(atThePrompt(message)))\n")
+        stderr.write("gqlcache: \(placed(Self.oneLine(atThePrompt(message))))\n")
         if status.rawValue > self.status.rawValue { self.status = status }
     }
 
     /// A warning on standard error that does not change the exit status.
     public func warn(_ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(messagePlace)warning: \(Self.oneLine(atThePrompt(message)))\n")
+        stderr.write("gqlcache: \(placed("warning: " + Self.oneLine(atThePrompt(message))))\n")
+    }
+
+    /// `message` with the script line it comes from before it. A place in
+    /// GraphQL typed in the script (`input:4:3: …`, its 4th line) is given
+    /// as the script's line and column instead (`line 6:3: …`).
+    private func placed(_ message: String) -> String {
+        guard let scriptLine else { return message }
+        let warning = message.hasPrefix("warning: ") ? "warning: " : ""
+        let rest = message.dropFirst(warning.count)
+        if readsQueryTypedAtPrompt, rest.hasPrefix("input:") {
+            let parts = rest.dropFirst("input:".count).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            if parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]) {
+                return "line \(scriptLine + line - 1):\(column):\(warning.isEmpty ? "" : " warning:")\(parts[2])"
+            }
+        }
+        return "line \(scriptLine): " + message
     }
 
     /// `text` with each command it names ('gqlcache doctor') as it is typed
