@@ -580,6 +580,22 @@ final class REPLTests: CommandTestCase {
             + #"gqlcache: unknown command '\x' (the backslash commands are \e, \q, \h and \?; type 'help' for the others)"# + "\n")
     }
 
+    /// A cache without QUERY_ROOT starts at its first key, and `cd` or
+    /// `cd /` says there is no root to go to rather than move to a record
+    /// that is not; an empty cache stays at QUERY_ROOT.
+    func testWithoutAQueryRootTheSessionStartsAtTheFirstKeyAndCdHomeSaysSo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "DELETE FROM records WHERE key IN ('QUERY_ROOT', 'MUTATION_ROOT')")
+        let run = try repl(cache, ["pwd", "cd Human:1000", "cd", "cd /", "pwd"])
+        XCTAssertEqual(run.stdout, "Droid:2001\nDroid:2001 → Human:1000\n")
+        let missing = "gqlcache: no record 'QUERY_ROOT' in \(cache), which holds no query root; still at Human:1000\n"
+        XCTAssertEqual(run.stderr, missing + missing)
+        _ = try sqliteShell(cache, "DELETE FROM records")
+        let empty = try repl(cache, ["cd", "pwd"])
+        XCTAssertEqual(empty.stdout, "QUERY_ROOT\n")
+        XCTAssertEqual(empty.stderr, "")
+    }
+
     /// ls runs show: a mistaken option says ls takes show's options, not
     /// as if show had been typed.
     func testAnUnknownOptionOfLsSaysItTakesShowsOptions() throws {

@@ -105,7 +105,7 @@ public final class REPLSession {
         defer { stores.closeAll() }
         let store = try readStore()
         if try !store.read({ tx in try tx.contains(.queryRoot) }) {
-            trail = [try store.read { tx in try tx.keys(matching: nil).first } ?? .queryRoot]
+            trail = [try store.read { tx in try Self.firstKey(tx) } ?? .queryRoot]
         }
     }
 
@@ -736,10 +736,7 @@ public final class REPLSession {
         // `cd -- -` for a key spelled '-'.
         let keyFollows = arguments.first == "--"
         if keyFollows { arguments.removeFirst() }
-        guard let target = arguments.first else {
-            move(to: [.queryRoot])
-            return .success
-        }
+        guard let target = arguments.first else { return goToQueryRoot() }
         if arguments.count > 1 {
             // Most often a key or field with a space in it, typed bare.
             let joined = arguments.joined(separator: " ")
@@ -785,12 +782,30 @@ public final class REPLSession {
                 return .success
             }
         }
-        if rest == "/" && !keyFollows {
-            move(to: [.queryRoot])
-            return .success
-        }
+        if rest == "/" && !keyFollows { return goToQueryRoot() }
         let from = base.last ?? .queryRoot
         return go(to: String(rest), from: from, base: base, typedBefore: String(target.dropLast(rest.count)))
+    }
+
+    /// The first key in key order, read alone (not the whole list).
+    static func firstKey(_ tx: ReadTransaction) throws -> CacheKey? {
+        var first: CacheKey?
+        try tx.forEachKey(limit: 1) { first = $0 }
+        return first
+    }
+
+    /// `cd` and `cd /`: to QUERY_ROOT, unless the cache holds records but
+    /// no QUERY_ROOT (the session began at its first key): a move there
+    /// would leave you at a record that is not, so it is said instead.
+    private func goToQueryRoot() -> ExitStatus {
+        if let store = try? readStore(), let (hasRoot, anyKey) = try? store.read({ tx in
+            (try tx.contains(.queryRoot), try Self.firstKey(tx))
+        }), !hasRoot, anyKey != nil {
+            context.report(.notFound, "no record 'QUERY_ROOT' in \(cachePath.shownOnLine), which holds no query root; still at \(current.display)")
+            return .notFound
+        }
+        move(to: [.queryRoot])
+        return .success
     }
 
     /// `cd FIELD` or `cd KEY` from the record `from`, the end of `base`;
