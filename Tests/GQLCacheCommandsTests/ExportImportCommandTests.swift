@@ -186,6 +186,13 @@ final class ExportImportCommandTests: CommandTestCase {
         try FileManager.default.removeItem(atPath: cache + "-wal")
         XCTAssertEqual(gqlcache("export", link, "-o", cache + "-journal").status, .usage)
         try FileManager.default.removeItem(atPath: link)
+        // Nor through a link of the output's own that leads to one, made or not.
+        let output = path("out-link.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: "starwars.sqlite-journal")
+        let dangling = gqlcache("export", cache, "-o", output)
+        XCTAssertEqual(dangling.status, .usage, dangling.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"))
+        try FileManager.default.removeItem(atPath: output)
         // Another cache is not replaced either: a slip of the keyboard would lose it.
         let other = try copyOfFixture("legacy-sqlite-swift.sqlite")
         let otherBefore = try bytes(other)

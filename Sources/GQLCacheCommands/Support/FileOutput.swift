@@ -168,7 +168,8 @@ final class FileOutput: TextSink {
             return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
         }
         let realCache = FileProbe.resolved(cache)
-        let outputPath = resolvedPath(output)
+        // The file the output is written to: a link's destination, made or not.
+        let outputPath = resolvedPath(linkDestination(of: output))
         if sameFile(output, cache) || outputPath == resolvedPath(realCache) { return "the cache file itself" }
         return ["-wal", "-shm", "-journal"].first { suffix in
             sameFile(output, realCache + suffix) || outputPath == resolvedPath(realCache + suffix)
