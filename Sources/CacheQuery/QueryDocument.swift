@@ -34,6 +34,23 @@ public struct QueryDocument: Sendable {
         return fragments.keys.filter { !spread.contains($0) }.sorted()
     }
 
+    /// Where each fragment is defined: its source and the UTF-8 range of its definition.
+    private var fragmentSpans: [String: (source: String, start: Int, end: Int)] = [:]
+
+    /// The text of a fragment's definition, as written (directives and
+    /// all), to give it with another document; nil for no such fragment.
+    public func definitionText(ofFragment name: String) -> String? {
+        guard let span = fragmentSpans[name], let text = sources.first(where: { $0.name == span.source })?.text else { return nil }
+        let bytes = Array(text.utf8)
+        guard 0 <= span.start, span.start <= span.end, span.end <= bytes.count else { return nil }
+        return String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+    }
+
+    /// The fragments that fragment `name` spreads itself.
+    public func spreads(ofFragment name: String) -> Set<String> {
+        Set((spreadOffsetsInFragments[name] ?? [:]).keys)
+    }
+
     /// The fragments the document spreads but does not define: another
     /// document given with it must.
     public var undefinedSpreads: Set<String> {
@@ -74,7 +91,7 @@ public struct QueryDocument: Sendable {
                     source: name, line: place.line, column: place.column,
                     message: "this is a type definition (a schema), not an operation or fragment; give a schema with --schema")
             }
-            for definition in ast.definitions {
+            for (index, definition) in ast.definitions.enumerated() {
                 if let operation = definition as? OperationDefinition {
                     document.noteSpreadPlaces(in: operation.selectionSet, source: name)
                     let converted = ASTConversion.operation(operation, source: name)
@@ -95,6 +112,11 @@ public struct QueryDocument: Sendable {
                     }
                     sourceOfFragment[converted.name] = name
                     document.fragments[converted.name] = converted
+                    // It runs to the next definition (the parser's own end of a node is that of its first token).
+                    if let start = fragment.loc?.start {
+                        let next = index + 1 < ast.definitions.count ? ast.definitions[index + 1].loc?.start : nil
+                        document.fragmentSpans[converted.name] = (name, start, next ?? text.utf8.count)
+                    }
                 }
                 try ConditionCheck.check(definition, source: name)
                 try UniquenessCheck.check(definition, source: name)

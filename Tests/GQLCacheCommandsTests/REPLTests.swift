@@ -474,9 +474,8 @@ final class REPLTests: CommandTestCase {
     }
 
     /// GraphQL typed later may spread the fragments typed or named before
-    /// (in a document file too): they come with it, and a named operation
-    /// is named, as the file holds others. A fragment defined twice is not
-    /// brought in again.
+    /// (in a document file too): their definitions come with it. A fragment
+    /// it defines itself is its own.
     func testTypedGraphQLSpreadsFragmentsTypedOrNamedEarlier() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let file = path("hero.graphql")
@@ -495,6 +494,15 @@ final class REPLTests: CommandTestCase {
             #"{"hero":{"id":"2001","name":"R2-D2"}}"#,
         ])
         XCTAssertTrue(run.stdout.hasSuffix("{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}\n"), "its own G: " + run.stdout)
+        // Only the fragments come: a query typed again under its name, without
+        // the fragment it was typed with, or under the name of a file's, is no clash.
+        let again = try repl(cache, [
+            "query Q { hero(episode: NEWHOPE) { ...G } } fragment G on Droid { name }", "query Q { hero(episode: NEWHOPE) { id ...G } }",
+            "read --document \(file) Hero --format jsonl", "query Hero { hero(episode: NEWHOPE) { id ...HeroF } }",
+        ])
+        XCTAssertEqual(again.stderr, "")
+        XCTAssertTrue(again.stdout.hasSuffix("{\n  \"hero\": {\n    \"id\": \"2001\",\n    \"name\": \"R2-D2\",\n    \"primaryFunction\": \"Astromech\"\n  }\n}\n"),
+                      again.stdout)
     }
 
     /// A script may hold comments, as a shell script does; inside a GraphQL

@@ -99,7 +99,9 @@ struct DocumentOptions: ParsableArguments {
             sources.append((path, try TextFile.read(path, what: "document")))
         }
         for (index, text) in documentTexts.enumerated() {
-            sources.append((typedAtPrompt ? "input" : documentTexts.count == 1 ? "--text" : "--text \(index + 1)", text))
+            // At the prompt the first is what was typed; any other, fragments typed earlier that it spreads.
+            let name = typedAtPrompt ? (index == 0 ? "input" : "earlier input") : documentTexts.count == 1 ? "--text" : "--text \(index + 1)"
+            sources.append((name, text))
         }
         return try QueryDocument.parse(sources)
     }

@@ -439,7 +439,7 @@ public final class REPLSession {
                 words += ["--fragment", fragment]
             }
             // The fragments it spreads that earlier documents define.
-            words += documentsDefiningFragments(spreadBy: document, typed: text, namingTheOperation: REPLCompleter.positionals(words).isEmpty)
+            words += fragmentsDefinedEarlier(spreadBy: document, typed: text)
         }
         // A fragment is read from, or written to, the record you are at unless --key names another.
         if ["read", "update", "write"].contains(command), Self.value(of: "--fragment", in: words) != nil,
@@ -538,39 +538,26 @@ public final class REPLSession {
     }
 
     /// For GraphQL typed at the prompt that spreads fragments it does not
-    /// define (`{ hero { ...HeroF } }`): the documents typed or named
-    /// earlier that define them, newest first, as `--text` and `--document`
-    /// words. One that would clash is left out: it defines a fragment the
-    /// typed text defines too, or holds an operation without a name beside
-    /// the typed one's. A named typed operation is then named, as the
-    /// documents may hold others.
-    func documentsDefiningFragments(spreadBy document: QueryDocument, typed text: String, namingTheOperation: Bool) -> [String] {
-        var missing = document.undefinedSpreads
+    /// define (`{ hero { ...HeroF } }`): the definitions of those fragments
+    /// (and of those they spread) from the documents typed or named
+    /// earlier, newest first, as one `--text`. Their fragments alone come:
+    /// an operation of theirs could clash with the typed one's name.
+    func fragmentsDefinedEarlier(spreadBy document: QueryDocument, typed text: String) -> [String] {
+        var missing = document.undefinedSpreads.sorted()
         guard !missing.isEmpty else { return [] }
-        let typedAnonymous = document.operations.contains { $0.name == nil }
-        let candidates: [(words: [String], document: QueryDocument)] =
-            typedDocuments.filter { $0 != text }.compactMap { earlier in
-                (try? QueryDocument.parse([("typed", earlier)])).map { (["--text", earlier], $0) }
-            } + documentFilesRead().map { (["--document", $0.file], $0.document) }
-        var added: [String] = []
-        var addsOperations = false
+        let earlier = typedDocuments.filter { $0 != text }.compactMap { try? QueryDocument.parse([("typed", $0)]) }
+            + documentFilesRead().map(\.document)
         var defined = Set(document.fragments.keys)
-        var progress = true
-        while !missing.isEmpty && progress {
-            progress = false
-            for candidate in candidates where !candidate.document.fragments.keys.filter(missing.contains).isEmpty {
-                let clashes = !defined.isDisjoint(with: candidate.document.fragments.keys)
-                    || (typedAnonymous && candidate.document.operations.contains { $0.name == nil })
-                guard !clashes else { continue }
-                added += candidate.words
-                addsOperations = addsOperations || !candidate.document.operations.isEmpty
-                defined.formUnion(candidate.document.fragments.keys)
-                missing = missing.union(candidate.document.undefinedSpreads).subtracting(defined)
-                progress = true
-            }
+        var definitions: [String] = []
+        while !missing.isEmpty {
+            let name = missing.removeFirst()
+            guard !defined.contains(name), let source = earlier.first(where: { $0.fragments[name] != nil }),
+                  let definition = source.definitionText(ofFragment: name) else { continue }
+            definitions.append(definition)
+            defined.insert(name)
+            missing += source.spreads(ofFragment: name).subtracting(defined).sorted()
         }
-        if addsOperations, namingTheOperation, document.operations.count == 1, let name = document.operations[0].name { added.append(name) }
-        return added
+        return definitions.isEmpty ? [] : ["--text", definitions.joined(separator: "\n")]
     }
 
     /// The value of `option` in `words` (`--fragment F` or `--fragment=F`), the last one given.
