@@ -451,8 +451,13 @@ final class REPLTests: CommandTestCase {
             + #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
         XCTAssertEqual(run.stderr, "")
         XCTAssertEqual(GraphQLInput.afterRead("read query"), nil)
+        XCTAssertEqual(GraphQLInput.afterRead("read query --variables '{\"id\":1}'"), nil, "an operation named query")
         XCTAssertEqual(GraphQLInput.afterRead("reader { a }"), nil)
-        XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "{ a }")
+        // What comes before is blanked, so that columns stay the line's.
+        XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "     { a }")
+        XCTAssertEqual(GraphQLInput.afterRead(" read query Q($a: Int) {"), "      query Q($a: Int) {")
+        XCTAssertEqual(GraphQLInput.afterRead("read fragment F on Droid { name }"), "     fragment F on Droid { name }")
+        XCTAssertEqual(GraphQLInput.afterRead("read fragment --fragment F"), nil)
     }
 
     /// Lines from a list, with what the session puts in the history kept.
@@ -959,7 +964,8 @@ final class REPLTests: CommandTestCase {
         let script = [
             "keys --count", "", "# a comment", "show Nope:1", "{ hero(episode: NEWHOPE) {", "  nme } }",
             "keys Nope; bogus", #"read --text '{ hero(episode: NEWHOPE) { name } }' --variables '{"x":1}' --format jsonl"#,
-            "{ hero(episode: NEWHOPE) {", "  name", "  friends {", "  }", "} }", "query Q {",
+            "{ hero(episode: NEWHOPE) {", "  name", "  friends {", "  }", "} }", "read",
+            "read { hero(episode: NEWHOPE) { name friends { } } }", "query Q {",
         ].joined(separator: "\n") + "\n"
         try script.write(toFile: path("script.txt"), atomically: true, encoding: .utf8)
         let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
@@ -971,7 +977,10 @@ final class REPLTests: CommandTestCase {
             "gqlcache: line 8: warning: the operation does not define $x, so it was not used; it defines none",
             // A place in GraphQL typed in the script is the script's line and column.
             "gqlcache: line 12:3: syntax error: Expected Name, found }",
-            "gqlcache: line 14: the GraphQL document begun with ",
+            // Read again on a later line, it is placed where it was typed; after 'read', at its column on the line.
+            "gqlcache: line 12:3: syntax error: Expected Name, found }",
+            "gqlcache: line 15:48: syntax error: Expected Name, found }",
+            "gqlcache: line 16: the GraphQL document begun with ",
         ], piped.stderr)
         let withC = gqlcache("repl", cache, "-c", "keys --count; show Nope:1")
         XCTAssertEqual(withC.stderr, "gqlcache: no record 'Nope:1' in \(cache)\n")

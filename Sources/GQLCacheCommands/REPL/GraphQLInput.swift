@@ -11,14 +11,34 @@ enum GraphQLInput {
             && trimmed.dropFirst(word.count).first.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true
     }
 
-    /// The GraphQL of a line `read { … }` or `read query Q { … }`: what
-    /// follows `read` when it begins a document with a brace on this line
-    /// (`read query` alone reads an operation named `query`).
+    /// The GraphQL of a line `read { … }` or `read query Q($id: ID) { … }`:
+    /// what follows `read` when a document begins there, its keyword, name
+    /// and all on this line (`read query --var id=1` reads an operation
+    /// named `query`). What came before it is blanked, not cut, so that a
+    /// place in the GraphQL has the column it has on the line.
     static func afterRead(_ line: String) -> String? {
-        let trimmed = line.drop { $0.isWhitespace }
+        let indent = line.prefix { $0.isWhitespace }
+        let trimmed = line.dropFirst(indent.count)
         guard trimmed.hasPrefix("read"), let space = trimmed.dropFirst(4).first, space == " " || space == "\t" else { return nil }
-        let rest = String(trimmed.dropFirst(5).drop { $0.isWhitespace })
-        return begins(rest) && rest.contains("{") ? rest : nil
+        let rest = trimmed.dropFirst(4).drop { $0.isWhitespace }
+        guard beginsDefinition(rest) else { return nil }
+        return String(repeating: " ", count: line.count - rest.count) + rest
+    }
+
+    /// Whether `text` begins a definition past doubt: `{`, or a keyword and
+    /// a name followed by what only a definition has (`(`, `@`, `{`, or a
+    /// fragment's `on`).
+    private static func beginsDefinition(_ text: Substring) -> Bool {
+        if text.hasPrefix("{") { return true }
+        let keyword = text.prefix { $0.isLetter }
+        guard ["query", "mutation", "subscription", "fragment"].contains(String(keyword)) else { return false }
+        var rest = text.dropFirst(keyword.count)
+        guard rest.first.map({ $0.isWhitespace || "({@".contains($0) }) ?? false else { return false }
+        rest = rest.drop { $0.isWhitespace }
+        let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
+        if keyword == "fragment" { return !name.isEmpty && rest.hasPrefix("on") }
+        return rest.first.map { "({@".contains($0) } ?? false
     }
 
     /// Open braces minus closed ones, and whether any brace was seen.

@@ -40,6 +40,8 @@ public final class REPLSession {
     /// typed: a `read` that names no operation then reads that query.
     private var lastQueryIsNewest = false
 
+    /// The script line each document typed in a script began on.
+    private var typedOnLine: [String: Int] = [:]
     /// When each typed text and each document file was last given, in
     /// order: of two that define one name, the later one counts.
     private var givenAt: [String: Int] = [:]
@@ -54,7 +56,10 @@ public final class REPLSession {
         noteGiven("text:" + text)
         typedDocuments.removeAll { $0 == text }
         typedDocuments.insert(text, at: 0)
-        if typedDocuments.count > 50 { typedDocuments.removeLast() }
+        if typedDocuments.count > 50, let dropped = typedDocuments.popLast() {
+            givenAt["text:" + dropped] = nil
+            typedOnLine[dropped] = nil
+        }
         lastQueryIsNewest = true
     }
     /// `--document` files named in earlier commands, for completion.
@@ -164,6 +169,7 @@ public final class REPLSession {
                 if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
                 pendingAsTyped.removeAll()
                 noteTyped(text)
+                if scriptIsStandardInput { typedOnLine[text] = pendingFrom }
                 place(pendingFrom)
                 lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
                 linesRun += 1
@@ -458,6 +464,8 @@ public final class REPLSession {
         commandContext.typedAs = typedAs
         commandContext.readsQueryTypedAtPrompt = readsTyped
         commandContext.scriptLine = context.scriptLine
+        // GraphQL typed on an earlier line of the script is placed there.
+        if readsTyped, let at = words.firstIndex(of: "--text"), at + 1 < words.count { commandContext.typedScriptLine = typedOnLine[words[at + 1]] }
         if let typedAheadReader { commandContext.keepTypedAhead = { typedAheadReader.keep(typedAhead: $0) } }
         // A script's commands write as the command line's do; at the
         // prompt Ctrl-C is the REPL's, and the other stop signals are

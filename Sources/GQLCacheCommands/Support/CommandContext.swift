@@ -35,6 +35,10 @@ public final class CommandContext {
     /// command comes from (a GraphQL document's first): every error and
     /// warning names it (`line 3: `), as sqlite3 says "near line 3".
     var scriptLine: Int?
+    /// The script line the GraphQL typed in the script that this command
+    /// reads began on: a place in it (`input:4:3`) is given as the
+    /// script's line and column. Nil when it was not typed in the script.
+    var typedScriptLine: Int?
     /// Ctrl-C, kill and a closed terminal interrupt a write under way
     /// rather than end the process in the middle of it (``StopSignals``):
     /// true only for the process's own context, never in an interactive
@@ -213,10 +217,10 @@ public final class CommandContext {
         guard let scriptLine else { return message }
         let warning = message.hasPrefix("warning: ") ? "warning: " : ""
         let rest = message.dropFirst(warning.count)
-        if readsQueryTypedAtPrompt, rest.hasPrefix("input:") {
+        if readsQueryTypedAtPrompt, let typedScriptLine, rest.hasPrefix("input:") {
             let parts = rest.dropFirst("input:".count).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             if parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]) {
-                return "line \(scriptLine + line - 1):\(column):\(warning.isEmpty ? "" : " warning:")\(parts[2])"
+                return "line \(typedScriptLine + line - 1):\(column):\(warning.isEmpty ? "" : " warning:")\(parts[2])"
             }
         }
         return "line \(scriptLine): " + message
