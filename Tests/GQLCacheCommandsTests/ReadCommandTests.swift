@@ -452,6 +452,12 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(other.status, .notFound)
         XCTAssertEqual(other.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename', "
             + "which Apollo's generated models select in every object; QUERY_ROOT is a root record, not a Human: read the fragment at the key of one\n")
+        // update at a root says the same.
+        let updateAtRoot = gqlcache("update", cache, "--text", "fragment H on Human @apollo_client_ios_localCacheMutation { name }",
+                                    "--fragment", "H", "--key", "QUERY_ROOT", "--set", "name=X")
+        XCTAssertEqual(updateAtRoot.stderr, "gqlcache: cannot update fragment H at QUERY_ROOT: cache miss at __typename: record 'QUERY_ROOT' has no "
+            + "field '__typename', which Apollo's generated models select in every object; QUERY_ROOT is a root record, not a Human: "
+            + "update the fragment at the key of one\n")
         // A fragment on the root type that selects __typename itself misses
         // at a root record without it, and is not told it is on another type.
         let typename = gqlcache("read", cache, "--text", "fragment F on Query { __typename }", "--fragment", "F", "--key", "QUERY_ROOT")

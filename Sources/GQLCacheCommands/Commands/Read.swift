@@ -107,18 +107,30 @@ extension GQLCache {
             }
             guard let data = result.data else {
                 var message = result.misses.first?.description ?? "cache miss"
-                // A fragment read at a root record (the REPL's first place) misses at its __typename first.
-                if let fragment, let key, CacheKey(key).isRoot, let miss = result.misses.first, miss.path == [.field("__typename")],
-                   let typeCondition = try? document.fragment(named: fragment).typeCondition,
-                   !CacheSchema.isRootType(typeCondition, in: schema) {
-                    message += ", which Apollo's generated models select in every object; "
-                        + "\(key) is a root record, not a \(typeCondition): read the fragment at the key of one"
-                        + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "")
+                if let miss = result.misses.first, let hint = Self.rootRecordHint(
+                    miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: schema, context: context) {
+                    message += hint
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)
             }
             context.print(JSONOutput.response(data).rendered(pretty: pretty))
         }
+    }
+}
+
+extension GQLCache.Read {
+    /// A fragment read (or updated) at a root record, the REPL's first
+    /// place, misses at its `__typename` first: what to add to the miss,
+    /// which says why and where to read it instead. Nil for any other miss,
+    /// and for a fragment on a root type, whose models select none.
+    static func rootRecordHint(
+        _ miss: CacheMiss, fragment: FragmentDefinition?, key: String?, schema: CacheSchema?, context: CommandContext, verb: String = "read"
+    ) -> String? {
+        guard let fragment, let key, CacheKey(key).isRoot, miss.path == [.field("__typename")],
+              !CacheSchema.isRootType(fragment.typeCondition, in: schema) else { return nil }
+        return ", which Apollo's generated models select in every object; "
+            + "\(key) is a root record, not a \(fragment.typeCondition): \(verb) the fragment at the key of one"
+            + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "")
     }
 }
 

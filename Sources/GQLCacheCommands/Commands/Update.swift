@@ -167,7 +167,10 @@ extension GQLCache {
                             .notFound, KeySuggestions.notFoundMessage(CacheKey(key), in: file.path, nearest: try tx.suggestions(for: CacheKey(key))))
                     }
                     var message = "cannot update \(target.name): \(miss)"
-                    if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
+                    if let hint = GQLCache.Read.rootRecordHint(
+                        miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: loaded.schema, context: context, verb: "update") {
+                        message += hint
+                    } else if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
                         // Apollo goes on past a nullable one; only a schema says which those are.
                         // __typename is never nullable: its record was written without it.
                         message += fieldKey == "__typename"
