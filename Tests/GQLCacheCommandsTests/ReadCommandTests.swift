@@ -103,6 +103,10 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(piped.status, .usage)
         XCTAssertEqual(piped.stderr, #"gqlcache: --document takes a file, not standard input; give GraphQL piped in with --text "$(cat)" "#
             + "(see 'gqlcache read --help')\n")
+        XCTAssertEqual(gqlcache("read", cache, "--text", "{ a }", "--schema", "-").stderr,
+                       "gqlcache: --schema takes a file, not standard input (see 'gqlcache read --help')\n")
+        XCTAssertEqual(gqlcache("read", cache, "--apollo-config", "-").stderr,
+                       "gqlcache: --apollo-config takes a file, not standard input (see 'gqlcache read --help')\n")
     }
 
     func testAVarWithoutANameIsAUsageError() throws {

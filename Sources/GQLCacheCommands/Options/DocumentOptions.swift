@@ -51,6 +51,9 @@ struct DocumentOptions: ParsableArguments {
         if documentFiles.contains("-") {
             throw ValidationError("--document takes a file, not standard input; give GraphQL piped in with --text \"$(cat)\"")
         }
+        // Not "-: no such file": name the option, as for --document.
+        if schema.contains("-") { throw ValidationError("--schema takes a file, not standard input") }
+        if apolloConfig == "-" { throw ValidationError("--apollo-config takes a file, not standard input") }
         for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
