@@ -442,6 +442,7 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--limit", "2", "--limit", "2").stdout, "Droid:2001\nDroid:2001.friendsConnection(after:null,first:2)\n")
         XCTAssertEqual(gqlcache("keys", cache, "--type", "Human", "--type", "Droid", "--count").stdout, "3\n")
         XCTAssertEqual(gqlcache("grep", cache, "--field", "name", "--", "--field").status, .notFound)
+        XCTAssertTrue(gqlcache("keys", cache, "--limit", "1", "--limit", "2", "--help").stdout.hasPrefix("OVERVIEW: List record keys"), "help first")
         let repl = gqlcache("repl", cache, "-c", "keys --mode regex --mode=apollo Hu")
         XCTAssertEqual(repl.stderr, "gqlcache: --mode is given twice, as 'regex' and 'apollo'; it takes one value (see 'help keys')\n")
     }

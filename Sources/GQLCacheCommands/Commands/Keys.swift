@@ -69,7 +69,7 @@ extension GQLCache {
                     }
                     throw CommandFailure(.notFound, "")
                 }
-                try reportAbsentTypenames(keyPattern, store: store, context: context)
+                try reportAbsentTypenames(store: store, context: context)
                 return
             }
             var listed = 0
@@ -91,7 +91,7 @@ extension GQLCache {
             if listed == 0 && !matchedUnlisted && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
             }
-            try reportAbsentTypenames(keyPattern, store: store, context: context)
+            try reportAbsentTypenames(store: store, context: context)
         }
 
         /// Of several --type names, one that no record has is most often a
@@ -102,7 +102,7 @@ extension GQLCache {
         /// (`keys 'Human:%' --type Human --type Droid`), is no mistake. Read
         /// only when several names were given and something matched (a
         /// second pass).
-        private func reportAbsentTypenames(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
+        private func reportAbsentTypenames(store: CacheStore, context: CommandContext) throws {
             guard Set(typenames).count > 1 else { return }
             let absent = try store.read { tx in try tx.absentTypenames(typenames) }
             guard !absent.isEmpty else { return }

@@ -507,12 +507,18 @@ public final class REPLSession {
         guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
               !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
         if let lastQuery {
+            // The files are read once for the lookups below, and only if one is made.
+            var filesRead: [(file: String, document: QueryDocument)]?
+            func files() -> [(file: String, document: QueryDocument)] {
+                if filesRead == nil { filesRead = documentFilesRead() }
+                return filesRead ?? []
+            }
             // The newest typed document that defines it, unless a file named since does.
             func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
                 guard let text = typedDocuments.first(where: { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false })
                 else { return nil }
                 let typedAt = givenAt["text:" + text] ?? 0
-                let namedSince = documentFilesRead().contains { defines($0.document) && givenAt["file:" + $0.file] ?? 0 > typedAt }
+                let namedSince = files().contains { defines($0.document) && givenAt["file:" + $0.file] ?? 0 > typedAt }
                 return namedSince ? nil : text
             }
             if let fragment = Self.value(of: "--fragment", in: words) {

@@ -149,7 +149,10 @@ public enum GQLCacheMain {
         }
         // `rm --match Human --match Droid`: the parser would keep the last
         // alone, and remove only what it matches.
-        if arguments.dropFirst().filter({ $0.hasPrefix("-") }).count >= 2, let repeated = OptionTable.of(command: arguments[0])?.repeatedValue(in: arguments) {
+        // Help asked for is given whatever else the line holds.
+        let asksForHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
+        if !asksForHelp, arguments.dropFirst().filter({ $0.hasPrefix("-") }).count >= 2,
+           let repeated = OptionTable.of(command: arguments[0])?.repeatedValue(in: arguments) {
             let message = "\(repeated.option) is given twice, as '\(repeated.first)' and '\(repeated.second)'; "
                 + "it takes one value"
             context.report(.usage, oneLine(message, helpHintFrom: "See 'gqlcache \(arguments[0]) --help'", atREPL: context.isREPLCommand,
