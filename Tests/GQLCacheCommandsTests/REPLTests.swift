@@ -450,6 +450,11 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\n{\n  \"human\": {\n    \"name\": \"Luke Skywalker\"\n  }\n}\n"
             + #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
         XCTAssertEqual(run.stderr, "")
+        // Options after it are said to go to a later read, not taken for GraphQL at '-'.
+        let options = try repl(cache, ["read { hero(episode: NEWHOPE) { name } } --format jsonl"])
+        XCTAssertEqual(options.stderr, "gqlcache: options after GraphQL are not read ('--format jsonl'): type the GraphQL, "
+            + "then 'read --format jsonl' reads it again with them\n")
+        XCTAssertEqual(GraphQLInput.optionsAfter("{ a } # -x"), nil)
         XCTAssertEqual(GraphQLInput.afterRead("read query"), nil)
         XCTAssertEqual(GraphQLInput.afterRead("read query --variables '{\"id\":1}'"), nil, "an operation named query")
         XCTAssertEqual(GraphQLInput.afterRead("reader { a }"), nil)

@@ -94,6 +94,15 @@ enum GraphQLInput {
         return (depth, sawBrace)
     }
 
+    /// Options typed after a whole document (`read { … } --format jsonl`):
+    /// the words after its last brace when they begin with `-`, which no
+    /// GraphQL does; nil for any other text.
+    static func optionsAfter(_ text: String) -> String? {
+        guard let brace = text.lastIndex(of: "}") else { return nil }
+        let tail = text[text.index(after: brace)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        return tail.hasPrefix("-") ? tail : nil
+    }
+
     /// Whether the text typed so far is a whole document.
     static func isComplete(_ text: String) -> Bool {
         let (depth, sawBrace) = depth(text)

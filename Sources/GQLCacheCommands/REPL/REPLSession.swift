@@ -168,10 +168,16 @@ public final class REPLSession {
                 pending.removeAll()
                 if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
                 pendingAsTyped.removeAll()
-                noteTyped(text)
-                if scriptIsStandardInput { typedOnLine[text] = pendingFrom }
                 place(pendingFrom)
-                lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
+                // Not a syntax error at '-': options are given to a later read, which reads it again.
+                if let options = GraphQLInput.optionsAfter(text) {
+                    context.report(.usage, "options after GraphQL are not read ('\(options)'): type the GraphQL, then 'read \(options)' reads it again with them")
+                    lastStatus = .usage
+                } else {
+                    noteTyped(text)
+                    if scriptIsStandardInput { typedOnLine[text] = pendingFrom }
+                    lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
+                }
                 linesRun += 1
             } else {
                 if interactive { reader.addToHistory(line) }
