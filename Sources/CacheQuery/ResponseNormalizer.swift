@@ -276,7 +276,7 @@ public struct ResponseNormalizer {
         var rootIdentityKey: CacheKey?
         if !isOperation {
             // A fragment's root is an object of its type written too (an operation's is its root record).
-            let typename = Self.typename(of: given)
+            let typename = given.typename
             if let typename { pass.typenames.insert(typename) }
             rootIdentityKey = identityKey(of: given, typename: typename, insteadOf: rootKey, read: existing)
         }
@@ -297,14 +297,8 @@ public struct ResponseNormalizer {
         of written: [String: FieldValue], typename: String?, insteadOf key: CacheKey, read existing: ExistingObjects
     ) -> CacheKey? {
         guard let identity = keyPolicy.key(for: written, typename: typename, schema: schema), identity != key else { return nil }
-        let read = existing.root.flatMap { keyPolicy.key(for: $0, typename: Self.typename(of: $0) ?? existing.typename(at: ""), schema: schema) }
+        let read = existing.root.flatMap { keyPolicy.key(for: $0, typename: $0.typename ?? existing.typename(at: ""), schema: schema) }
         return identity == read ? nil : identity
-    }
-
-    /// The object's `__typename`, when it has one as a string.
-    private static func typename(of object: [String: FieldValue]) -> String? {
-        if case .string(let name)? = object["__typename"] { return name }
-        return nil
     }
 }
 
@@ -655,8 +649,7 @@ private struct Pass {
         _ object: [String: FieldValue], key: CacheKey, selections: [Selection], path: [PathComponent], type: String?,
         fieldsToWrite: [(String, [FieldSelection])]? = nil
     ) throws {
-        var typename: String?
-        if case .string(let name)? = object["__typename"] { typename = name }
+        let typename = object.typename
         // A fragment's root too: it is written at whatever key it is given
         // (Apollo does so, and a warning covers a key of another type), but
         // its __typename must still be an object type of its type condition.
@@ -923,8 +916,7 @@ private struct Pass {
                 throw NormalizationError(path: path, message: "expected a list of type \(type!), found an object")
             }
             let object = withAliasedTypename(withKnownTypename(given, path: path), selections: selections, parentType: type?.namedType.name)
-            var typename: String?
-            if case .string(let name)? = object["__typename"] { typename = name }
+            var typename = object.typename
             let staticType = type?.namedType.name
             if typename == nil, let staticType, schema?.isObjectType(staticType) == true { typename = staticType }
             if let typename { typenames.insert(typename) }

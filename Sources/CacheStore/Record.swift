@@ -20,10 +20,7 @@ public struct Record: Hashable, Sendable {
     }
 
     /// The `__typename` field, when the record has one as a string.
-    public var typename: String? {
-        if case .string(let name)? = fields["__typename"] { return name }
-        return nil
-    }
+    public var typename: String? { fields.typename }
 
     /// Every reference the record holds, with the field it sits in, ordered by
     /// field key then list position.
@@ -97,5 +94,14 @@ extension FieldValue {
         } catch let repeated as RepeatedMember {
             throw CacheStoreError.repeatedMember(offset: repeated.offset, name: repeated.name)
         }
+    }
+}
+
+extension Dictionary where Key == String, Value == FieldValue {
+    /// The `__typename` member of a record's fields or an object's
+    /// members, when it is a string.
+    public var typename: String? {
+        if case .string(let name)? = self["__typename"] { return name }
+        return nil
     }
 }

@@ -88,7 +88,7 @@ struct RecordChanges {
         }
         var typenames: [CacheKey: String] = [:]
         for (key, record) in working {
-            if case .string(let name)? = record.fields["__typename"] { typenames[key] = name }
+            if let name = record.typename { typenames[key] = name }
         }
         return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)
     }
