@@ -42,6 +42,17 @@ public final class REPLSession {
 
     /// The script line each document typed in a script began on.
     private var typedOnLine: [String: Int] = [:]
+    /// Each typed document parsed, once: every read that names none looks
+    /// through them.
+    private var parsedTyped: [String: QueryDocument] = [:]
+
+    /// The typed `text` parsed, nil when it does not parse.
+    private func typedDocument(_ text: String) -> QueryDocument? {
+        if let parsed = parsedTyped[text] { return parsed }
+        guard let parsed = try? QueryDocument.parse([("typed", text)]) else { return nil }
+        if typedDocuments.contains(text) { parsedTyped[text] = parsed }
+        return parsed
+    }
     /// When each typed text and each document file was last given, in
     /// order: of two that define one name, the later one counts.
     private var givenAt: [String: Int] = [:]
@@ -59,6 +70,7 @@ public final class REPLSession {
         if typedDocuments.count > 50, let dropped = typedDocuments.popLast() {
             givenAt["text:" + dropped] = nil
             typedOnLine[dropped] = nil
+            parsedTyped[dropped] = nil
         }
         lastQueryIsNewest = true
     }
@@ -439,7 +451,7 @@ public final class REPLSession {
         var words = withDocumentsNamedEarlier(words)
         // A fragment typed at the prompt, with only those it spreads, is the one read.
         if let text = Self.onlyText(of: words), typedQuery || typedDocuments.contains(text),
-           let document = try? QueryDocument.parse([("typed", text)]) {
+           let document = typedDocument(text) {
             if typedQuery, words.count == 3, document.operations.isEmpty, document.fragmentsSpreadByNoOther.count == 1,
                let fragment = document.fragmentsSpreadByNoOther.first {
                 // At a root, a fragment on another type is being defined, to be
@@ -521,7 +533,7 @@ public final class REPLSession {
             }
             // The newest typed document that defines it, unless a file named since does.
             func typed(defining defines: @escaping (QueryDocument) -> Bool) -> String? {
-                guard let text = typedDocuments.first(where: { text in (try? QueryDocument.parse([("typed", text)])).map(defines) ?? false })
+                guard let text = typedDocuments.first(where: { typedDocument($0).map(defines) ?? false })
                 else { return nil }
                 let typedAt = givenAt["text:" + text] ?? 0
                 let namedSince = files().contains { defines($0.document) && givenAt["file:" + $0.file] ?? 0 > typedAt }
@@ -565,7 +577,7 @@ public final class REPLSession {
     func fragmentsDefinedEarlier(spreadBy document: QueryDocument, typed text: String) -> [String] {
         var missing = document.undefinedSpreads.sorted()
         guard !missing.isEmpty else { return [] }
-        let earlier = typedDocuments.filter { $0 != text }.compactMap { try? QueryDocument.parse([("typed", $0)]) }
+        let earlier = typedDocuments.filter { $0 != text }.compactMap(typedDocument)
             + documentFilesRead().map(\.document)
         var defined = Set(document.fragments.keys)
         var definitions: [String] = []
