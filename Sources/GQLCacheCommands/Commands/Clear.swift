@@ -52,15 +52,10 @@ extension GQLCache {
                 }
                 return try tx.clear()
             }
-            // Stopped during VACUUM, after the removal committed: the report says what stands.
-            var vacuumFailure: Error?
-            var stoppedAfterVacuum = false
+            // Stopped, or failed, during VACUUM after the removal committed: the report says what stands.
+            var vacuumRun: VacuumAfterChange?
             if vacuum {
-                do {
-                    stoppedAfterVacuum = try store.vacuum()
-                } catch where removed > 0 {
-                    vacuumFailure = error
-                }
+                vacuumRun = try VacuumAfterChange(store, changed: removed > 0)
             } else {
                 // In WAL mode the removal sits in the -wal file until a
                 // checkpoint: the size after is the size the file keeps.
@@ -70,15 +65,14 @@ extension GQLCache {
             switch output.format {
             case .text:
                 context.note("removed \(plural(removed, "record"))")
-                if vacuum && vacuumFailure == nil { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
+                if vacuumRun?.rebuilt == true { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
                 output.format.emit(.object([
-                    ("removed", .int(removed)), ("vacuumed", .bool(vacuum && vacuumFailure == nil)),
+                    ("removed", .int(removed)), ("vacuumed", .bool(vacuumRun?.rebuilt == true)),
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
-            if let vacuumFailure { throw CommandFailure.vacuumFailed(file.path, vacuumFailure, quiet: context.isQuiet && output.format == .text) }
-            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
+            try vacuumRun?.finish(file.path, quiet: context.isQuiet && output.format == .text)
         }
     }
 }

@@ -95,19 +95,15 @@ extension GQLCache {
             }
             var vacuumed: (before: Int64, after: Int64?)?
             // Stopped, or failed, during VACUUM after the collection committed: the report says what stands.
-            var vacuumFailure: Error?
-            var stoppedAfterVacuum = false
+            var vacuumRun: VacuumAfterChange?
             if vacuum {
                 let before = store.fileSizes().recordBytes
                 if dryRun {
                     vacuumed = (before, nil)
                 } else {
-                    do {
-                        stoppedAfterVacuum = try store.vacuum()
-                        vacuumed = (before, store.fileSizes().recordBytes)
-                    } catch where collected?.isEmpty == false {
-                        vacuumFailure = error
-                    }
+                    let run = try VacuumAfterChange(store, changed: collected?.isEmpty == false)
+                    if run.rebuilt { vacuumed = (before, store.fileSizes().recordBytes) }
+                    vacuumRun = run
                 }
             }
             var free: PageStatistics?
@@ -122,8 +118,7 @@ extension GQLCache {
             case .json: output.format.emit(report.json(), to: context)
             case .jsonl: context.stdout.write(report.jsonLines())
             }
-            if let vacuumFailure { throw CommandFailure.vacuumFailed(file.path, vacuumFailure, quiet: context.isQuiet && output.format == .text) }
-            if stoppedAfterVacuum { throw CommandFailure.stoppedAfterVacuum(file.path, quiet: context.isQuiet && output.format == .text) }
+            try vacuumRun?.finish(file.path, quiet: context.isQuiet && output.format == .text)
         }
 
         /// Asks before changing anything, as rm --match does: on a terminal;

@@ -81,3 +81,31 @@ extension ExitStatus {
         }
     }
 }
+
+/// VACUUM run after a command's change (gc's collection, clear's
+/// removal): whether it rebuilt the file, and what the user must still
+/// hear once the report is out (``finish(_:quiet:)``).
+struct VacuumAfterChange {
+    private var failure: Error?
+    private var stoppedAfter = false
+
+    /// Runs VACUUM. After a change that committed, a failure or a stop is
+    /// kept for ``finish(_:quiet:)``, the report of the change coming first;
+    /// with no change before it, it is thrown at once.
+    init(_ store: CacheStore, changed: Bool) throws {
+        do {
+            stoppedAfter = try store.vacuum()
+        } catch where changed {
+            failure = error
+        }
+    }
+
+    /// Whether VACUUM rebuilt the file (a stop that came too late included).
+    var rebuilt: Bool { failure == nil }
+
+    /// Throws the failure or the late stop, saying that the change stands.
+    func finish(_ path: String, quiet: Bool) throws {
+        if let failure { throw CommandFailure.vacuumFailed(path, failure, quiet: quiet) }
+        if stoppedAfter { throw CommandFailure.stoppedAfterVacuum(path, quiet: quiet) }
+    }
+}
