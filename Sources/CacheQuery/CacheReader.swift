@@ -211,7 +211,7 @@ private struct Walk {
         for key in keys {
             switch found[key] {
             // Decoded for this selection set only: another one may need more.
-            case .success(let record)?: known[key] = .record(record, decoded: .fieldsOf(selections.identity))
+            case .success(let record)?: known[key] = Self.loaded(record, decoded: .fieldsOf(selections.identity))
             case .failure(CacheStoreError.damagedRecord(_, let problem))?: known[key] = .damaged(problem.description)
             case .failure(let error)?: throw error
             case nil: known[key] = .missing
@@ -279,11 +279,18 @@ private struct Walk {
         untypedObjects = found
     }
 
+    /// A record holding a number too large for a Double is damaged to
+    /// Apollo, whose JSON reading refuses the whole record.
+    static func loaded(_ record: Record, decoded: Decoding) -> Loaded {
+        if let found = record.numberApolloCannotRead { return .damaged(found.description) }
+        return .record(record, decoded: decoded)
+    }
+
     mutating func load(_ key: CacheKey) throws -> Loaded {
         if let found = known[key] { return found }
         let found: Loaded
         do {
-            found = try reader.source.record(for: key).map { .record($0, decoded: .whole) } ?? .missing
+            found = try reader.source.record(for: key).map { Self.loaded($0, decoded: .whole) } ?? .missing
         } catch CacheStoreError.damagedRecord(_, let problem) {
             found = .damaged(problem.description)
         }

@@ -44,6 +44,9 @@ public struct CacheGraph: Sendable {
 
     /// Records whose text cannot be decoded, with what is wrong, in row order.
     public private(set) var damagedRecords: [DamagedRecord] = []
+    /// Records that decode, but hold a number Apollo's JSON reading
+    /// refuses (see ``Record/numberApolloCannotRead``), in row order.
+    public private(set) var recordsApolloCannotRead: [NumberApolloCannotRead] = []
     /// Rows whose key is NULL (only a damaged file has them), by `_id`.
     public private(set) var keylessRowIDs: [Int64] = []
     /// Rows whose key is a BLOB or text that is not UTF-8 (only another
@@ -142,6 +145,8 @@ public struct CacheGraph: Sendable {
         states[Int(node)] = .damaged
         damagedRecords.append(DamagedRecord(key: key(node), problem: problem))
     }
+
+    mutating func noteNumberApolloCannotRead(_ found: NumberApolloCannotRead) { recordsApolloCannotRead.append(found) }
 
     /// Replaces what the scan found of a record with its decoded references
     /// and typename.
@@ -334,6 +339,20 @@ public struct CacheGraph: Sendable {
 public struct DamagedRecord: Equatable, Sendable {
     public let key: CacheKey
     public let problem: CacheStoreError.RecordProblem
+}
+
+/// A record holding, in `field`, a number too large for a Double, such as
+/// `1e400`: Apollo's JSONSerialization refuses it, and the whole record
+/// with it, so every read or write that reaches the record fails.
+public struct NumberApolloCannotRead: Equatable, Sendable, CustomStringConvertible {
+    public let key: CacheKey
+    public let field: String
+    public let number: String
+
+    /// "field 'mass' holds 1e400, a number too large for a Double, ...".
+    public var description: String {
+        "field '\(field)' holds \(number), a number too large for a Double, which Apollo's JSON reading refuses with the whole record"
+    }
 }
 
 /// Two rows a pass over the table met in the wrong order: `next` came

@@ -63,6 +63,7 @@ final class GraphBuilder: @unchecked Sendable {
                 // From the bytes, as every other read of a row decodes it.
                 let record = try text.withUnsafeBufferPointer { try Record(key: graph.key(node), utf8: $0, fields: nil) }
                 graph.replaceReferences(of: node, with: record)
+                if let found = record.numberApolloCannotRead { graph.noteNumberApolloCannotRead(found) }
             } catch CacheStoreError.damagedRecord(_, let problem) {
                 graph.markDamaged(node, problem: problem)
             } catch {

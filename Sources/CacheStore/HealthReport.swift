@@ -49,6 +49,9 @@ public struct HealthReport: Equatable, Sendable {
     /// Records keyed by the empty string, or by a key holding a NUL
     /// (``CacheGraph/unusableKeys()``), which export and import refuse.
     public var unusableKeys: [CacheKey] = []
+    /// Records holding a number Apollo's JSON reading refuses, with the
+    /// whole record (``CacheGraph/recordsApolloCannotRead``), in row order.
+    public var recordsApolloCannotRead: [NumberApolloCannotRead] = []
 
     /// True when the file itself is damaged (SQLite's check, the pass
     /// over the table or the file's size says so): what was read of the
@@ -62,7 +65,7 @@ public struct HealthReport: Equatable, Sendable {
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1) + (duplicateKeyRows == nil ? 0 : 1)
-            + (cutShort == nil ? 0 : 1) + unusableKeys.count
+            + (cutShort == nil ? 0 : 1) + unusableKeys.count + recordsApolloCannotRead.count
     }
 }
 
@@ -231,7 +234,7 @@ extension HealthReport {
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
             caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, duplicateKeyRows: graph.duplicateKeyRows,
-            unusableKeys: unusableKeys)
+            unusableKeys: unusableKeys, recordsApolloCannotRead: graph.recordsApolloCannotRead)
         // Only a key beyond ASCII has another Unicode form.
         for reference in dangling where lookalikeRecords[reference.to] == nil && !reference.to.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
             let text = reference.to.rawValue

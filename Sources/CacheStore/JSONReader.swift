@@ -28,6 +28,9 @@ struct JSONReader {
         let members = try reader.parseObjectMembers(only: only)
         reader.skipWhitespace()
         guard reader.index == buffer.count else { throw reader.error("unexpected text after the record object") }
+        // A field left out holds a number Apollo cannot read: decoded whole,
+        // the record shows it (``Record/numberApolloCannotRead``).
+        if only != nil && reader.skippedNumberBeyondADouble { return try parseRecordFields(utf8: buffer, only: nil) }
         return members
     }
 
@@ -150,6 +153,8 @@ struct JSONReader {
     /// (a JSON Lines line's own "key" or "record"), are refused: which one
     /// is meant cannot be told.
     var readsImportInput = false
+    /// A value stepped over held a number too large for a Double.
+    private(set) var skippedNumberBeyondADouble = false
     private(set) var repeatedMember: RepeatedMember?
     /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
     /// accepts the store decodes too.
@@ -415,23 +420,33 @@ struct JSONReader {
         guard let first = peek(), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
             throw error("invalid number")
         }
+        var integerDigits = 1
         if first == UInt8(ascii: "0") {
             index += 1
         } else {
-            skipDigits()
+            integerDigits = skipDigits()
         }
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             guard skipDigits() > 0 else { throw error("invalid number: digits expected after '.'") }
         }
+        var exponentDigits = 0
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard skipDigits() > 0 else { throw error("invalid number: digits expected in exponent") }
+            exponentDigits = skipDigits()
+            guard exponentDigits > 0 else { throw error("invalid number: digits expected in exponent") }
         }
-        guard converting else { return .null }
+        guard converting else {
+            // Only these can lie beyond a Double (see ReferenceScanner); rare, so converted when met.
+            if exponentDigits >= 3 || integerDigits > 200,
+                let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)), !value.isFinite {
+                skippedNumberBeyondADouble = true
+            }
+            return .null
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
         guard let value = Double(text) else {

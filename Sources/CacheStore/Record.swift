@@ -44,6 +44,27 @@ public struct Record: Hashable, Sendable {
     /// The record's JSON text, as stored in the `record` column.
     public var jsonText: String { JSONWriter.string(forFields: fields) }
 
+    /// The first field (in key order) holding, at any depth, a number too
+    /// large for a Double (`1e400`), with that number as written. Apollo's
+    /// JSONSerialization refuses such a number, and with it the whole
+    /// record: every read or write of it fails there.
+    public var numberApolloCannotRead: NumberApolloCannotRead? {
+        func found(_ value: FieldValue) -> String? {
+            switch value {
+            case .number(let text): return value.beyondADouble == .tooLarge ? text : nil
+            case .list(let elements): return elements.lazy.compactMap(found).first
+            case .object(let members): return members.keys.sorted().lazy.compactMap { found(members[$0]!) }.first
+            case .null, .bool, .int, .double, .string, .reference: return nil
+            }
+        }
+        // Most records hold none: they are not sorted to find out.
+        guard fields.values.contains(where: { found($0) != nil }) else { return nil }
+        for field in fields.keys.sorted() {
+            if let number = found(fields[field]!) { return NumberApolloCannotRead(key: key, field: field, number: number) }
+        }
+        return nil
+    }
+
     /// Decodes a record from the text of its `record` column.
     ///
     /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` when the text is

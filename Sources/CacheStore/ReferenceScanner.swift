@@ -9,8 +9,9 @@ import Foundation
 ///
 /// Returns false when the text is not a JSON object, or not valid JSON, or
 /// holds what only the decoder reads right (a member name with an escape,
-/// a name twice in one object, `$reference` among them, or names beyond
-/// ASCII, which Swift may take for one); callers then decode the text
+/// a name twice in one object, `$reference` among them, names beyond
+/// ASCII, which Swift may take for one, or a number that may lie beyond a
+/// Double); callers then decode the text
 /// (``decodedReferences(inUTF8:)``) and treat the record as damaged only
 /// when that fails too.
 enum ReferenceScanner {
@@ -249,18 +250,24 @@ enum ReferenceScanner {
         }
 
         /// A JSON number, by the RFC 8259 grammar, as the decoder reads it.
+        /// One that may lie beyond a Double (three exponent digits, or more
+        /// than 200 integer digits) is refused too: the decoder tells
+        /// whether it does, which makes the record one Apollo cannot read
+        /// (``Record/numberApolloCannotRead``).
         private mutating func scanNumber() -> Bool {
             _ = consume(UInt8(ascii: "-"))
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
-            if !consume(UInt8(ascii: "0")) { skipDigits() }
+            let integerDigits = consume(UInt8(ascii: "0")) ? 1 : skipDigits()
             if consume(UInt8(ascii: ".")) {
                 guard skipDigits() > 0 else { return false }
             }
+            var exponentDigits = 0
             if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
                 if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
-                guard skipDigits() > 0 else { return false }
+                exponentDigits = skipDigits()
+                guard exponentDigits > 0 else { return false }
             }
-            return true
+            return exponentDigits < 3 && integerDigits <= 200
         }
 
         private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -69,6 +69,23 @@ final class ReferenceScannerTests: XCTestCase {
         XCTAssertEqual(scanned(distinct).references, try decoded(distinct))
     }
 
+    /// A number that may lie beyond a Double goes to the decoder, which
+    /// tells whether Apollo can read the record
+    /// (``Record/numberApolloCannotRead``); the usual numbers are scanned.
+    func testNumbersThatMayBeBeyondADoubleAreLeftToTheDecoder() throws {
+        let digits201 = String(repeating: "9", count: 201)
+        for number in ["1e400", "-1.8e308", "1E-400", "0.5e100", digits201] {
+            let text = #"{"a":{"$reference":"K:1"},"n":[1,{"x":"# + number + "}]}"
+            XCTAssertFalse(scanned(text).isObject, number)
+            var utf8 = text
+            XCTAssertEqual(utf8.withUTF8 { ReferenceScanner.decodedReferences(inUTF8: $0) }?.map(\.target), ["K:1"], number)
+        }
+        for number in ["1e99", "-1.5e-30", "12345678901234567890", "0.25", String(repeating: "9", count: 200)] {
+            let text = #"{"a":{"$reference":"K:1"},"n":"# + number + "}"
+            XCTAssertEqual(scanned(text).references, ["a → K:1"], number)
+        }
+    }
+
     func testTextThatIsNotAJSONObjectIsReportedAsSuch() {
         for text in [#"{"r":{"$reference":"K:1"}"#, "[1,2]", "", #""text""#, #"{"a":1} trailing"#, #"{"a":}"#] {
             XCTAssertFalse(scanned(text).isObject, text)
@@ -169,8 +186,9 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
     /// A small deterministic generator (the same texts on every run).
     private struct Generator {
         var state: UInt64
-        /// Whether the text last made has a member name with an escape, or
-        /// `$reference` twice in an object: texts the scanner leaves to the decoder.
+        /// Whether the text last made has a member name with an escape,
+        /// `$reference` twice in an object, or a number with three exponent
+        /// digits: texts the scanner leaves to the decoder.
         var leftToDecoder = false
 
         mutating func next(_ bound: Int) -> Int {
@@ -214,7 +232,13 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
         mutating func value(depth: Int) -> String {
             switch depth > 3 ? next(5) : next(8) {
             case 0: return string()
-            case 1: return ["0", "-1", "12.5", "3e7", "-0.25E-3", "9007199254740993"][next(6)]
+            case 1:
+                // A number that may be beyond a Double (three exponent digits) the decoder checks.
+                if chance(3) {
+                    leftToDecoder = true
+                    return ["1e400", "-2.5E+308", "1e-400", "7e100"][next(4)]
+                }
+                return ["0", "-1", "12.5", "3e7", "-0.25E-3", "9007199254740993"][next(6)]
             case 2: return ["true", "false", "null"][next(3)]
             case 3:
                 if chance(10) {
@@ -351,8 +375,10 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
                 guard let decoded else { continue }
                 // Refused, the text goes to the decoder (decodedReferences): fine
                 // for what the scanner leaves to it, a lost speed-up otherwise.
-                // (Damage may put a backslash into a name, or make two names one.)
-                let damagedAlike = round % 2 == 1 && (text.contains("\\") || Self.repeatsAName(bytes))
+                // (Damage may put a backslash into a name, make two names one, or
+                // an exponent of many digits out of a long integer.)
+                let damagedAlike = round % 2 == 1
+                    && (text.contains("\\") || Self.repeatsAName(bytes) || text.contains(#/[eE][+-]?[0-9]{3}/#))
                 XCTAssertTrue(generator.leftToDecoder || damagedAlike, "the scanner refuses what the decoder reads: \(text)")
                 let references = bytes.withUnsafeBufferPointer { ReferenceScanner.decodedReferences(inUTF8: $0) }
                 XCTAssertEqual(references?.map { "\($0.field) → \($0.target)" }.sorted(), decoded.references.sorted(), text)

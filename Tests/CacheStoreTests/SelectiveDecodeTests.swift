@@ -15,6 +15,22 @@ final class SelectiveDecodeTests: XCTestCase {
         }
     }
 
+    /// Apollo's JSON reading refuses a number too large for a Double, and
+    /// the whole record with it: a read that decodes other fields still
+    /// sees it, so the record is one Apollo cannot read either way.
+    func testANumberApolloCannotReadIsFoundWhicheverFieldsAreDecoded() throws {
+        let text = #"{"__typename":"User","id":"1","stats":{"b":[2,1e400],"a":-1.8e308},"tiny":1e-400,"big":12345678901234567890}"#
+        for only: Set<String>? in [nil, ["id"], ["__typename", "id"], ["stats"]] {
+            let record = try Record(key: "User:1", jsonText: text, fields: only)
+            let found = try XCTUnwrap(record.numberApolloCannotRead, "\(String(describing: only))")
+            XCTAssertEqual(found, NumberApolloCannotRead(key: "User:1", field: "stats", number: "-1.8e308"), "members in key order")
+        }
+        // Numbers a Double holds, or reads as 0 (as JSONSerialization does), are readable.
+        let readable = #"{"tiny":1e-400,"big":12345678901234567890,"max":1.7976931348623157e308,"long":1"# + String(repeating: "0", count: 300) + "e-300}"
+        XCTAssertNil(try Record(key: "K", jsonText: readable).numberApolloCannotRead)
+        XCTAssertNil(try Record(key: "K", jsonText: readable, fields: ["tiny"]).numberApolloCannotRead)
+    }
+
     func testADamagedRecordIsDamagedAlikeWhicheverFieldsAreDecoded() {
         let broken = [
             #"{"title":"x","meta":{"tags":["a",]}}"#,

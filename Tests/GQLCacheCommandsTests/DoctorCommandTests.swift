@@ -187,6 +187,31 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .problemsFound, "gc never removes damaged records")
     }
 
+    /// JSONSerialization refuses a number too large for a Double, and the
+    /// whole record with it: Apollo's reads of the record fail. doctor
+    /// names it, and the removal that lets the app fetch it again; gc
+    /// still knows the record's references.
+    func testARecordHoldingANumberTooLargeForADoubleIsOneApolloCannotRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, #"UPDATE records SET record = substr(record, 1, length(record) - 1) || ',"mass":[1,{"kg":1e400}]}' WHERE key = 'Droid:2001'"#)
+        try sqlite(cache, #"UPDATE records SET record = substr(record, 1, length(record) - 1) || ',"tiny":1e-400,"big":12345678901234567890}' WHERE key = 'Human:1000'"#)
+        let result = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(try problems(result), [NSDictionary]([
+            ["kind": "numberApolloCannotRead", "key": "Droid:2001", "field": "mass", "number": "1e400"],
+        ]), "1e-400 reads as 0 and a 20-digit integer as a rounded Double: Apollo reads both")
+        let text = gqlcache("doctor", cache)
+        XCTAssertTrue(text.stdout.contains("""
+            records Apollo cannot read (1)
+              Droid:2001: field 'mass' holds 1e400, a number too large for a Double, which Apollo's JSON reading refuses with the whole record
+            remove records Apollo cannot read with: gqlcache rm \(cache) Droid:2001
+
+            """), text.stdout)
+        XCTAssertTrue(text.stdout.contains("reachability: every record reached from QUERY_ROOT, MUTATION_ROOT"), "its references are read: \(text.stdout)")
+        XCTAssertEqual(gqlcache("rm", cache, "Droid:2001").status, .success)
+        XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("Apollo cannot read"))
+    }
+
     func testJSONLinesListOneProblemPerLineThenASummary() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)

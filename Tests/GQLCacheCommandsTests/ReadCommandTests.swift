@@ -213,6 +213,22 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stdout, #"{"createReview":{"__typename":"Review","stars":5,"commentary":"This is a great movie!"}}"# + "\n")
     }
 
+    /// Apollo's JSON reading refuses a number too large for a Double, and
+    /// the whole record with it: a read that reaches the record fails,
+    /// whichever of its fields it selects, alone or in a list's batch.
+    func testARecordHoldingANumberTooLargeForADoubleCannotBeRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"UPDATE records SET record = substr(record, 1, length(record) - 1) || ',"extra":{"kg":-2e308}}' WHERE key = 'Human:1000'"#)
+        let problem = "record 'Human:1000' is damaged: field 'extra' holds -2e308, a number too large for a Double, which Apollo's JSON reading refuses with the whole record\n"
+        let alone = gqlcache("read", cache, "--text", #"{ human(id: "1000") { name } }"#)
+        XCTAssertEqual(alone.status, .damagedRecord)
+        XCTAssertEqual(alone.stderr, "gqlcache: cannot read human: " + problem)
+        let inBatch = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { friends { name } } }")
+        XCTAssertEqual(inBatch.status, .damagedRecord)
+        XCTAssertEqual(inBatch.stderr, "gqlcache: cannot read hero.friends.0: " + problem)
+        XCTAssertEqual(gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name } }").status, .success, "other records read")
+    }
+
     func testWithASchemaATypeErrorExitsSixAndSaysWhatDoesNotFit() throws {
         let schema = try starwarsSchema(replacing: "mass: Float", with: "mass: Float!", as: "changed.graphqls")
         let cache = try copyOfFixture("starwars.sqlite")

@@ -102,10 +102,12 @@ struct HealthRendering {
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
             + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count + report.unusableKeys.count
+            + report.recordsApolloCannotRead.count
         if report.fileIsDamaged && rowFindings > 0 {
             text += "(what follows was read from a damaged file: some of it may be the damage itself, not the app's data)\n"
         }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
+        text += section("records Apollo cannot read", report.recordsApolloCannotRead) { "\($0.key.display): \($0)" }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB or not UTF-8 text, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
         text += section("dangling references", report.danglingReferences) {
@@ -129,13 +131,11 @@ struct HealthRendering {
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
         if !report.damagedRecords.isEmpty {
             // Apollo cannot read them either; removing them is the one repair, and a person's call.
-            let listed = report.damagedRecords.count <= Self.sampleSize
-            let keys = listed
-                ? report.damagedRecords.map { Self.shellWord($0.key.rawValue) }.joined(separator: " ")
-                : "KEY… (each damaged key; --format json lists them all)"
-            // A key starting with '-' would be read as an option: the keys go after '--'.
-            let endOfOptions = !listed || report.damagedRecords.contains { $0.key.rawValue.hasPrefix("-") } ? "-- " : ""
-            text += "remove damaged records with: \(command("rm")) \(endOfOptions)\(keys)\n"
+            text += "remove damaged records with: \(command("rm")) \(Self.keyWords(report.damagedRecords.map(\.key), each: "each damaged key"))\n"
+        }
+        if !report.recordsApolloCannotRead.isEmpty {
+            // The app fetches them again once they are gone; no gc kind takes them.
+            text += "remove records Apollo cannot read with: \(command("rm")) \(Self.keyWords(report.recordsApolloCannotRead.map(\.key), each: "each key Apollo cannot read"))\n"
         }
         if report.unusableKeys.contains(CacheKey("")) {
             // A person's call too: a reference may lead to it, and Apollo reads it then.
@@ -145,6 +145,15 @@ struct HealthRendering {
             text += "repair with: \(command("gc")) \(repairs.joined(separator: " ")) (add --dry-run to see each change first)\n"
         }
         return text
+    }
+
+    /// Keys to give `rm`, as shell words after `--` when one starts with
+    /// '-' (it would be read as an option), or a placeholder for more than
+    /// the sample.
+    private static func keyWords(_ keys: [CacheKey], each: String) -> String {
+        guard keys.count <= sampleSize else { return "-- KEY… (\(each); --format json lists them all)" }
+        let endOfOptions = keys.contains { $0.rawValue.hasPrefix("-") } ? "-- " : ""
+        return endOfOptions + keys.map { shellWord($0.rawValue) }.joined(separator: " ")
     }
 
     /// `word` as one shell word: as it is when nothing in it is special to
@@ -230,6 +239,12 @@ struct HealthRendering {
                     ("kind", .string("invalidRecord")), ("key", .string(damaged.key.rawValue)), ("message", .string(damaged.problem.description)),
                 ]))
             }
+        }
+        problems += report.recordsApolloCannotRead.map {
+            .object([
+                ("kind", .string("numberApolloCannotRead")), ("key", .string($0.key.rawValue)), ("field", .string($0.field)),
+                ("number", .string($0.number)),
+            ])
         }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
         problems += report.blobKeyRows.map {
