@@ -1,5 +1,6 @@
 import CacheStore
 import Foundation
+import GQLCacheCommands
 import XCTest
 
 final class UpdateCommandTests: CommandTestCase {
@@ -851,6 +852,37 @@ final class UpdateCommandTests: CommandTestCase {
         let variable = gqlcache("read", cache, "--text", document, "--var", "episode=JEDI", "--var", "episode=EMPIRE")
         XCTAssertEqual(variable.status, .usage)
         XCTAssertTrue(variable.stderr.hasPrefix("gqlcache: --var episode is given twice, as 'JEDI' and 'EMPIRE'; give one value"), variable.stderr)
+    }
+
+    /// Standard input may take its time (a pipe from a slow program): it is
+    /// read before the file is opened, so the app's writes meanwhile, which
+    /// Apollo makes without a busy timeout, are not refused.
+    func testDataFromStandardInputIsReadBeforeTheWriteLockIsTaken() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        final class CheckingInput: LineSource {
+            let cache: String
+            var appCouldWrite: Bool?
+            var lines = [#"{"hero":{"name":"Artoo","friends":[{"name":"Luke"},{"name":"Han"},null]}}"#]
+            init(_ cache: String) { self.cache = cache }
+            func readLine() -> String? {
+                if appCouldWrite == nil {
+                    appCouldWrite = (try? CacheStore.open(at: cache, access: .readWrite, busyTimeout: 0).write { tx in
+                        try tx.merge([Record(key: "Other:1", fields: ["n": .int(1)])])
+                    }) != nil
+                }
+                return lines.isEmpty ? nil : lines.removeFirst()
+            }
+        }
+        let input = CheckingInput(cache)
+        let stdout = StringSink()
+        let stderr = StringSink()
+        let context = CommandContext(stdout: stdout, stderr: stderr, stdin: input, stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let status = GQLCacheMain.run(
+            arguments: ["update", cache, "HeroName", "--text", document, "--var", "episode=NEWHOPE", "--data", "-"], context: context)
+        XCTAssertEqual(status, .success, stderr.text)
+        XCTAssertEqual(input.appCouldWrite, true, "the app wrote while update read its data")
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo"))
+        XCTAssertEqual(try records(cache)["Other:1"]?["n"], .int(1))
     }
 
     func testDataAndVariablesCannotBothReadStandardInput() {

@@ -233,9 +233,11 @@ extension GQLCache {
                 if let writtenTypenames { keyFields.warnOfTypesNotWritten(writtenTypenames, schema: loaded.schema, context: context) }
                 return
             }
+            // Read before the file is opened: standard input may take its
+            // time, and the write lock held meanwhile would fail the app's writes.
+            let dataInput = try data.map { try JSONInput.read($0, what: "data", context: context) }
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
-                if let data {
-                    let input = try JSONInput.read(data, what: "data", context: context)
+                if let data, let input = dataInput {
                     return (try JSONInput.responseData(input, from: data, rootNames: target.rootNames, context: context), JSONInput.name(of: data))
                 }
                 var value = current.data ?? .null
