@@ -48,6 +48,18 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success)
         XCTAssertEqual(result.stdout, "\(cache) holds no records; nothing to clear\n")
         XCTAssertEqual(result.stderr, "")
+        // For a script, the report it asked for, as after removing records.
+        let json = gqlcache("clear", cache, "--format", "json", answers: [])
+        XCTAssertEqual(json.status, .success)
+        let report = try XCTUnwrap(try json.json() as? [String: Any])
+        XCTAssertEqual(report["removed"] as? Int, 0)
+        XCTAssertEqual(report["vacuumed"] as? Bool, false)
+        XCTAssertEqual(report["bytesBefore"] as? Int, report["bytesAfter"] as? Int)
+        // VACUUM alone loses nothing: no question of removing "all 0 records".
+        let vacuum = gqlcache("clear", cache, "--vacuum", answers: [])
+        XCTAssertEqual(vacuum.status, .success, vacuum.stderr)
+        XCTAssertFalse(vacuum.stdout.contains("?"), vacuum.stdout)
+        XCTAssertEqual(vacuum.lines.first, "removed 0 records")
     }
 
     func testVacuumInWALModeReportsTheSpaceGivenBack() throws {

@@ -31,16 +31,27 @@ extension GQLCache {
                         .usage, "clear removes every record without asking only with --force (standard input is not a terminal); nothing removed")
                 }
                 let count = try store.read { tx in try tx.recordCount() }
-                guard count > 0 || vacuum else {
-                    context.note("\(file.path) holds no records; nothing to clear")
+                if count == 0 && vacuum {
+                    // Nothing to remove: VACUUM alone, which loses nothing, is not asked about.
+                    asked = 0
+                } else if count == 0 {
+                    if output.format == .text {
+                        context.note("\(file.path) holds no records; nothing to clear")
+                    } else {
+                        let bytes = Int(store.fileSizes().recordBytes)
+                        output.format.emit(.object([
+                            ("removed", .int(0)), ("vacuumed", .bool(false)), ("bytesBefore", .int(bytes)), ("bytesAfter", .int(bytes)),
+                        ]), to: context)
+                    }
                     return
+                } else {
+                    // At the REPL's prompt, where redis-cli's and a shell's clear clear the screen.
+                    let screen = context.confirmsEveryRemoval ? " (this empties the cache; Ctrl-L clears the screen)" : ""
+                    guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?\(screen)") else {
+                        throw CommandFailure(.notFound, "nothing removed")
+                    }
+                    asked = count
                 }
-                // At the REPL's prompt, where redis-cli's and a shell's clear clear the screen.
-                let screen = context.confirmsEveryRemoval ? " (this empties the cache; Ctrl-L clears the screen)" : ""
-                guard context.confirm("remove all \(plural(count, "record")) from \(file.path)?\(screen)") else {
-                    throw CommandFailure(.notFound, "nothing removed")
-                }
-                asked = count
             }
             let before = store.fileSizes()
             let removed = try store.write { tx in

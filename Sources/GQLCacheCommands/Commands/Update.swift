@@ -316,6 +316,13 @@ extension GQLCache {
             context.warnOfRootIdentity(identityKey, writtenAt: CacheKey(key), dryRun: dryRun)
         }
 
+        /// An edit that changed nothing: said in text, and in JSON as the
+        /// report of a write that changed no record.
+        private func noChanges(_ context: CommandContext) {
+            guard output.format == .text else { return RecordChanges(records: [], dryRun: dryRun).render(format: output.format, context: context) }
+            context.note("no changes; nothing written")
+        }
+
         /// --edit: the current data in an editor, written back when saved
         /// with changes. The write lock is not held while the editor is open;
         /// the data is read again under it, and a change in between stops
@@ -344,7 +351,7 @@ extension GQLCache {
                 throw CommandFailure(.usage, "the edited data is not UTF-8 text; nothing written; your edit is kept in \(temporary)")
             }
             if edited == shown {
-                context.note("no changes; nothing written")
+                noChanges(context)
                 return nil
             }
             let value: FieldValue
@@ -366,7 +373,7 @@ extension GQLCache {
                 throw CommandFailure(.usage, "the edited data \(problem); nothing written; your edit is kept in \(temporary)")
             }
             if value == before.data?.fieldValue {
-                context.note("no changes; nothing written")
+                noChanges(context)
                 return nil
             }
             let written: [Record]
