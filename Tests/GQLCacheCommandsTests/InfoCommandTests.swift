@@ -235,6 +235,32 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// A WAL file in a folder the user cannot write is read as an immutable
+    /// snapshot (SQLite could not make its -shm file): the text says so
+    /// beside the mode, and JSON gives the mode alone, for scripts that
+    /// test it, with the snapshot as a member of its own.
+    func testAWALFileReadAsASnapshotKeepsItsJournalModeInJSON() throws {
+        // A copy taken with its -wal file, as from a running app's container.
+        let original = try walCopyOfFixture("starwars.sqlite")
+        let app = try CacheStore.open(at: original, access: .readWrite)
+        try app.write { tx in try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])]) }
+        let readOnly = path("read-only")
+        try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false)
+        let cache = readOnly + "/starwars.sqlite"
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: original + suffix, toPath: cache + suffix) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: readOnly) }
+        let json = try runBuiltBinaryAsAnotherUser(["info", cache, "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(info["journalMode"] as? String, "wal")
+        XCTAssertEqual(info["immutableSnapshot"] as? Bool, true)
+        let text = try runBuiltBinaryAsAnotherUser(["info", cache])
+        XCTAssertTrue(text.stdout.contains("journal mode  wal (read as an immutable snapshot: the folder is not writable)\n"), text.stdout)
+        let writable = try XCTUnwrap(try gqlcache("info", cache, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(writable["immutableSnapshot"] as? Bool, false, "root may write the folder")
+    }
+
     func testInfoLeavesTheFileByteIdentical() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)

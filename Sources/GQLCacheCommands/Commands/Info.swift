@@ -27,11 +27,10 @@ extension GQLCache {
             // One full scan, for the types, the damaged and the largest records.
             let overview = try context.withProgress("reading \(file.path)") { progress in try store.read(progress: progress) { tx in
                 let census = try tx.census(largest: top, damagedKeys: 5)
-                let journalMode = store.isImmutableSnapshot
-                    ? "wal (read as an immutable snapshot: the folder is not writable)"
-                    : try tx.journalMode()
+                // Read as a snapshot, the file is in WAL mode: that is why it is read so.
+                let journalMode = store.isImmutableSnapshot ? "wal" : try tx.journalMode()
                 return CacheOverview(
-                    path: store.path, format: store.format, journalMode: journalMode,
+                    path: store.path, format: store.format, journalMode: journalMode, immutableSnapshot: store.isImmutableSnapshot,
                     sizes: store.fileSizes(), pages: try tx.pageStatistics(),
                     recordCount: census.recordCount, keylessRowCount: census.keylessRowCount, blobKeyRowCount: census.blobKeyRowCount, roots: try tx.existingRoots(),
                     typeCounts: census.typeCounts, damagedCount: census.damagedCount,
@@ -57,6 +56,9 @@ struct CacheOverview {
     let path: String
     let format: ApolloIOSSQLiteFormat
     let journalMode: String
+    /// Read as an immutable snapshot: a WAL file in a folder this user
+    /// cannot write, where SQLite cannot make the -shm file.
+    let immutableSnapshot: Bool
     let sizes: FileSizes
     let pages: PageStatistics
     /// Rows with a key.
@@ -84,7 +86,9 @@ struct CacheOverview {
         var rows: [(String, String)] = [
             ("file", path.shownOnLine),
             ("format", format.summary),
-            ("journal mode", journalMode == "wal" && sizes.wal == nil
+            ("journal mode", immutableSnapshot
+                ? "wal (read as an immutable snapshot: the folder is not writable)"
+                : journalMode == "wal" && sizes.wal == nil
                 ? "wal (no -wal file beside it: all is in this file, unless it was copied without its -wal)"
                 : journalMode),
             ("size", size),
@@ -122,6 +126,7 @@ struct CacheOverview {
             ("format", .string(format.identifier)),
             ("ddl", .string(format.variant)),
             ("journalMode", .string(journalMode)),
+            ("immutableSnapshot", .bool(immutableSnapshot)),
             ("size", .object([
                 ("total", .int(Int(sizes.total))), ("database", .int(Int(sizes.database))),
                 ("wal", optionalInt(sizes.wal)), ("shm", optionalInt(sizes.shm)), ("journal", optionalInt(sizes.journal)),
