@@ -379,6 +379,10 @@ final class BadInputTests: CommandTestCase {
             gqlcache("info", "-e.sqlite").stderr,
             "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
         XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
+        // The REPL opened so runs its commands on that file, not on an option.
+        let repl = gqlcache("repl", "-c", "keys --count; rm Human:1002 --dry-run", "--", "-e.sqlite")
+        XCTAssertEqual(repl.status, .success, repl.stderr)
+        XCTAssertEqual(repl.lines.first, "10")
         // A word whose letters include h is not help run together with other flags.
         let dashed2 = gqlcache("rm", cache, "-dash")
         XCTAssertEqual(dashed2.status, .usage)

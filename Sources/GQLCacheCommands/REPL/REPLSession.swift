@@ -97,6 +97,10 @@ public final class REPLSession {
     let busyTimeout: Double
 
     /// `busyTimeout`: 5, as BusyTimeout.standard (internal, so not nameable here), when not given.
+    /// The cache file as a command's argument: a relative name that starts
+    /// with '-' would be read as an option, and `./` keeps it a file.
+    static func fileArgument(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
+
     public init(cachePath: String, context: CommandContext, interactive: Bool, busyTimeout: Double = 5) {
         self.cachePath = cachePath
         self.context = context
@@ -497,7 +501,7 @@ public final class REPLSession {
         commandContext.progressDelay = context.progressDelay
         commandContext.clock = context.clock
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
-            ? words : [command, cachePath] + sessionWait(for: words) + words.dropFirst()
+            ? words : [command, Self.fileArgument(cachePath)] + sessionWait(for: words) + words.dropFirst()
         var status = GQLCacheMain.run(arguments: arguments, context: commandContext)
         // A question given up with Ctrl-C changed nothing, as "no", and stopped the command, as Ctrl-C does.
         if let answers = answers as? InterruptibleLineSource, answers.takeInterruption(), status == .notFound { status = .interrupted }
