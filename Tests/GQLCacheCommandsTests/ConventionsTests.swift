@@ -236,6 +236,19 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(GQLCacheMain.run(arguments: ["rm", cache, "Human:1002"], context: removing), .io)
         XCTAssertEqual(removal.text, "gqlcache: cannot write to standard output (Bad file descriptor); the change to \(cache) was made all the same\n")
         XCTAssertFalse(try keys(in: cache).contains("Human:1002"))
+        // So too for a file the command made (--create).
+        let export = path("all.jsonl")
+        try gqlcache("export", cache).stdout.write(toFile: export, atomically: true, encoding: .utf8)
+        try #"{"data":{"a":1}}"#.write(toFile: path("response.json"), atomically: true, encoding: .utf8)
+        for (arguments, made) in [(["import", path("new.sqlite"), export, "--create"], path("new.sqlite")),
+                                  (["write", path("new2.sqlite"), "--text", "{ a }", "--response", path("response.json"), "--create"], path("new2.sqlite"))] {
+            let creation = StringSink()
+            let creating = CommandContext(
+                stdout: FileDescriptorSink(fileDescriptor: readOnly, bufferSize: 16), stderr: creation, stdin: ScriptedLines([]),
+                stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+            XCTAssertEqual(GQLCacheMain.run(arguments: arguments, context: creating), .io)
+            XCTAssertEqual(creation.text, "gqlcache: cannot write to standard output (Bad file descriptor); the change to \(made) was made all the same\n")
+        }
         // A pipe whose reader is gone (| head): quiet, the command's own status.
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&ends), 0)

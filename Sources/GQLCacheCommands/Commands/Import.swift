@@ -113,7 +113,7 @@ extension GQLCache {
                 } catch is NothingChanged {}
             } else {
                 let store = try CacheStore.create(at: file.path)
-                context.watchForStopSignals(store)
+                context.madeNew(store)
                 do {
                     try store.write { tx in try importAll(into: tx, writing: tx) }
                 } catch is NothingChanged {

@@ -118,7 +118,7 @@ extension GQLCache {
                 } else {
                     let wasEmpty = CacheStore.isEmptyFile(at: file.path)
                     let store = try CacheStore.create(at: file.path)
-                    context.watchForStopSignals(store)
+                    context.madeNew(store)
                     do {
                         changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
                     } catch {

@@ -160,6 +160,14 @@ public final class CommandContext {
         if openStores == nil && !storesOpenedForWriting.contains(where: { $0 === store }) { storesOpenedForWriting.append(store) }
     }
 
+    /// A cache file this command made (`--create`): watched as the stores
+    /// it opens to write are, closed when it ends, and named among the
+    /// files changed when its output fails.
+    func madeNew(_ store: CacheStore) {
+        watchForStopSignals(store)
+        if !storesOpenedForWriting.contains(where: { $0 === store }) { storesOpenedForWriting.append(store) }
+    }
+
     /// The files this command has changed: its stores opened for writing
     /// whose writes committed.
     var filesChanged: [String] { storesOpenedForWriting.filter(\.hasCommittedChanges).map(\.path) }
