@@ -449,5 +449,12 @@ final class BadInputTests: CommandTestCase {
         XCTAssertTrue(gqlcache("keys", cache, "--limit", "1", "--limit", "2", "--help").stdout.hasPrefix("OVERVIEW: List record keys"), "help first")
         let repl = gqlcache("repl", cache, "-c", "keys --mode regex --mode=apollo Hu")
         XCTAssertEqual(repl.stderr, "gqlcache: --mode is given twice, as 'regex' and 'apollo'; it takes one value (see 'help keys')\n")
+        // A line of many keys, which is parsed apart, is checked as well.
+        let manyKeys = (1...70).map { "Nope:\($0)" }
+        let show = gqlcache(arguments: ["show", cache, "Droid:2001"] + manyKeys + ["--format", "json", "--format", "text"])
+        XCTAssertEqual(show.status, .usage)
+        XCTAssertEqual(show.stderr, "gqlcache: --format is given twice, as 'json' and 'text'; it takes one value (see 'gqlcache show --help')\n")
+        XCTAssertEqual(gqlcache(arguments: ["rm", cache] + manyKeys + ["--format", "json", "--format=jsonl", "--force"]).status, .usage)
+        XCTAssertEqual(gqlcache(arguments: ["show", cache, "Droid:2001"] + manyKeys + ["--format", "json"]).status, .notFound, "given once")
     }
 }

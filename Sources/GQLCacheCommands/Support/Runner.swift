@@ -117,6 +117,19 @@ public enum GQLCacheMain {
             context.stdout.write(script.hasSuffix("\n") ? script : script + "\n")
             return .success
         }
+        // `rm --match Human --match Droid`: the parser would keep the last
+        // alone, and remove only what it matches (also on a line of many keys,
+        // which is parsed plainly).
+        // Help asked for is given whatever else the line holds.
+        let asksForHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
+        if !asksForHelp, arguments.dropFirst().filter({ $0.hasPrefix("-") }).count >= 2,
+           let repeated = OptionTable.of(command: arguments[0])?.repeatedValue(in: arguments) {
+            let message = "\(repeated.option) is given twice, as '\(repeated.first)' and '\(repeated.second)'; "
+                + "it takes one value"
+            context.report(.usage, oneLine(message, helpHintFrom: "See 'gqlcache \(arguments[0]) --help'", atREPL: context.isREPLCommand,
+                                           typedAs: context.typedAs))
+            return .usage
+        }
         if let command = parsePlainly(arguments) { return run(command, arguments: arguments, context: context) }
         // `gqlcache FILE info`: the command was meant to come first.
         if arguments.count >= 2, let first = arguments.first, !GQLCache.commandNames.contains(first), isRegularFile(first),
@@ -145,18 +158,6 @@ public enum GQLCacheMain {
             let meant = OptionTable.nearest(to: name, among: GQLCache.commandNames)
             if !meant.isEmpty { message += ". Did you mean \(OptionTable.choices(meant))?" }
             context.report(.usage, message + " (commands: \(GQLCache.commandNames.joined(separator: ", ")); see 'gqlcache --help')")
-            return .usage
-        }
-        // `rm --match Human --match Droid`: the parser would keep the last
-        // alone, and remove only what it matches.
-        // Help asked for is given whatever else the line holds.
-        let asksForHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
-        if !asksForHelp, arguments.dropFirst().filter({ $0.hasPrefix("-") }).count >= 2,
-           let repeated = OptionTable.of(command: arguments[0])?.repeatedValue(in: arguments) {
-            let message = "\(repeated.option) is given twice, as '\(repeated.first)' and '\(repeated.second)'; "
-                + "it takes one value"
-            context.report(.usage, oneLine(message, helpHintFrom: "See 'gqlcache \(arguments[0]) --help'", atREPL: context.isREPLCommand,
-                                           typedAs: context.typedAs))
             return .usage
         }
         let command: ParsableCommand
