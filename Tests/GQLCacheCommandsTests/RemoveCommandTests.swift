@@ -207,19 +207,25 @@ final class RemoveCommandTests: CommandTestCase {
         }
     }
 
+    /// The same with --clean-references, which takes another way through the table.
     func testEmptyApolloPatternRemovesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let result = gqlcache("rm", cache, "--match", "", "--force")
-        XCTAssertEqual(result.status, .notFound)
+        for extra in [[], ["--clean-references"]] {
+            let result = gqlcache(arguments: ["rm", cache, "--match", "", "--force"] + extra)
+            XCTAssertEqual(result.status, .notFound, "\(extra)")
+            XCTAssertEqual(result.stderr, "gqlcache: an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'\n")
+        }
         XCTAssertEqual(try keys(in: cache).count, 10)
     }
 
     func testEmptyPatternInOtherModesIsRefusedRatherThanRemovingEverything() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         for mode in ["literal", "prefix"] {
-            let result = gqlcache("rm", cache, "--match", "", "--mode", mode, "--force")
-            XCTAssertEqual(result.status, .usage, mode)
-            XCTAssertEqual(result.stderr, "gqlcache: an empty \(mode) pattern matches every key; to remove every record use 'gqlcache clear'\n")
+            for extra in [[], ["--clean-references"]] {
+                let result = gqlcache(arguments: ["rm", cache, "--match", "", "--mode", mode, "--force"] + extra)
+                XCTAssertEqual(result.status, .usage, mode)
+                XCTAssertEqual(result.stderr, "gqlcache: an empty \(mode) pattern matches every key; to remove every record use 'gqlcache clear'\n")
+            }
         }
         XCTAssertEqual(try keys(in: cache).count, 10)
     }

@@ -7,9 +7,7 @@ extension GQLCache.Remove {
     /// finds the records to remove and every reference to them.
     func removeThroughGraph(context: CommandContext) throws {
         let pattern = try match.map { try KeyPattern($0, mode: mode ?? .apollo) }
-        if let pattern, pattern.matchesNothing || pattern.matchesEverything {
-            throw CommandFailure(.usage, "an empty pattern: to remove every record use 'gqlcache clear'")
-        }
+        if let pattern { try Self.refuseEmpty(pattern) }
         var seen: Set<CacheKey> = []
         let requested = keys.map { CacheKey($0) }.filter { seen.insert($0).inserted }
         // A damaged record has no __typename to read: --type cannot tell

@@ -129,7 +129,9 @@ extension GQLCache {
             }
         }
 
-        private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
+        /// An empty pattern removes nothing: Apollo's removeObjects(matching:)
+        /// ignores it, and in another mode it would match every key.
+        static func refuseEmpty(_ pattern: KeyPattern) throws {
             if pattern.matchesNothing {
                 throw CommandFailure(
                     .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
@@ -138,6 +140,10 @@ extension GQLCache {
                 throw CommandFailure(
                     .usage, "an empty \(pattern.mode.rawValue) pattern matches every key; to remove every record use 'gqlcache clear'")
             }
+        }
+
+        private func removeMatching(_ pattern: KeyPattern, context: CommandContext) throws {
+            try Self.refuseEmpty(pattern)
             // Text shows a sample of the dangling references; scripts get them all.
             let keepAll = output.format != .text
             // One full scan, for the progress shown on a terminal: the keys
