@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses the JSON of a `record` column into field values.
 ///
 /// A small, strict RFC 8259 parser over UTF-8 bytes. It exists so that numbers
@@ -464,7 +466,13 @@ struct JSONReader {
         // as written, so that a merge into the record does not round a
         // field it was not asked to change. Up to 15 significant digits a
         // Double's shortest form always gives the literal's value back.
-        if Self.significantDigitCount(text) > 15 && !NumberText.same(text, "\(value)") { return .number(text) }
+        // Seventeen digits that are the Double's exact 17-digit form
+        // (`5.6430448000000002`, as older Foundation wrote 5.6430448) are
+        // that Double: the same value, which Apollo reads as equal to it.
+        if Self.significantDigitCount(text) > 15 && !NumberText.same(text, "\(value)")
+            && !NumberText.same(text, String(format: "%.17g", value)) {
+            return .number(text)
+        }
         return .double(value)
     }
 

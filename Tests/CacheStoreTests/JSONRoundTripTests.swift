@@ -426,6 +426,18 @@ final class JSONRoundTripTests: XCTestCase {
         XCTAssertEqual(Set<FieldValue>([.number("19.9900000000000000000"), .double(19.99)]).count, 1)
     }
 
+    /// Older Foundation wrote a Double with 17 significant digits
+    /// (`0.10000000000000001` for 0.1): that form is the Double itself,
+    /// so it reads as one, equal to the shortest form, as Apollo reads it.
+    func testTheSeventeenDigitFormOfADoubleIsThatDouble() throws {
+        let record = try Record(key: "K", jsonText: #"{"h":5.6430448000000002,"t":0.10000000000000001,"e":1.0000000000000001e-05,"near":0.100000000000000012}"#)
+        XCTAssertEqual(record["h"], .double(5.6430448))
+        XCTAssertEqual(record["t"], .double(0.1))
+        XCTAssertEqual(record["e"], .double(1e-5))
+        XCTAssertEqual(record["near"], .number("0.100000000000000012"), "18 digits: another value than the Double's")
+        XCTAssertEqual(record, try Record(key: "K", jsonText: #"{"h":5.6430448,"t":0.1,"e":1e-5,"near":0.100000000000000012}"#))
+    }
+
     func testAbsurdNestingIsRejectedInsteadOfCrashing() {
         let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
         XCTAssertThrowsError(try Record(key: "Deep", jsonText: #"{"a":"# + deep + "}"))

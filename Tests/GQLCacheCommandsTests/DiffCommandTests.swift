@@ -150,6 +150,23 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(copy, "SELECT record FROM records"), #"{"u":18446744073709551615}"#, "not rounded to a Double")
     }
 
+    /// A cache older Foundation wrote holds 17-digit forms (5.6430448000000002
+    /// for 5.6430448): the same Doubles, so diff finds no difference and
+    /// import of the newer spelling changes nothing, as Apollo's merge would not.
+    func testSeventeenDigitFormsOfADoubleAreNotADifference() throws {
+        let old = try makeCache("old.sqlite", [], raw: [("Human:1", #"{"height":5.6430448000000002,"mass":77.099999999999994,"id":"1"}"#)])
+        let new = try makeCache("new.sqlite", [], raw: [("Human:1", #"{"height":5.6430448,"mass":77.1,"id":"1"}"#)])
+        let diff = gqlcache("diff", old, new)
+        XCTAssertEqual(diff.status, .success, diff.stdout)
+        let lines = path("new.jsonl")
+        XCTAssertEqual(gqlcache("export", new, "-o", lines).status, .success)
+        let before = try bytes(old)
+        let merge = gqlcache("import", old, lines)
+        XCTAssertEqual(merge.status, .success, merge.stderr)
+        XCTAssertTrue(merge.stdout.contains("nothing to change"), merge.stdout)
+        XCTAssertEqual(try bytes(old), before, "nothing rewritten")
+    }
+
     func testStringsThatDifferOnlyInUnicodeNormalizationAreShownEscapedSoTheyLookDifferent() throws {
         let a = try makeCache("a.sqlite", [Record(key: "K:1", fields: ["a": .string("caf\u{E9} \u{1F600}")])])
         let b = try makeCache("b.sqlite", [Record(key: "K:1", fields: ["a": .string("cafe\u{301} \u{1F600}")])])
