@@ -30,6 +30,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case invalidJSON(offset: Int, message: String)
         /// The text is, or begins as, something other than a JSON object.
         case notAnObject(String)
+        /// The record decodes, but holds a number Apollo's JSON reading
+        /// refuses, and the whole record with it (see ``NumberApolloCannotRead``).
+        case numberApolloCannotRead(NumberApolloCannotRead)
 
         /// What is wrong, without the key: "its record column is NULL".
         public var description: String {
@@ -37,6 +40,7 @@ public enum CacheStoreError: Error, Equatable, Sendable {
             case .null: return "its record column is NULL"
             case .invalidJSON(let offset, let message): return "\(message) at byte \(offset + 1)"
             case .notAnObject(let kind): return "\(kind), not a JSON object"
+            case .numberApolloCannotRead(let found): return found.description
             }
         }
     }

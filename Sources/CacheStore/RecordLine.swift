@@ -16,10 +16,11 @@
 public enum RecordLine {
     /// The line for a row, without its newline. `isWellFormed`: SQLite
     /// found the row a JSON object the decoder reads too; otherwise it is
-    /// decoded to find out. Throws for a damaged row.
+    /// decoded to find out. Throws for a damaged row, and for one Apollo
+    /// cannot read (a number too large for a Double), which import refuses.
     public static func line(for stored: StoredRecord, isWellFormed: Bool) throws -> String {
         // A row SQLite cannot vouch for is decoded: that throws when damaged.
-        if !isWellFormed || stored.text == nil { _ = try stored.decoded() }
+        if !isWellFormed || stored.text == nil || stored.mayHoldNumberBeyondADouble { _ = try stored.decodedAsApolloReads() }
         var text = stored.text ?? ""
         if breaksLines(text) { text = onOneLine(text) }
         var line = JSONText(capacity: text.utf8.count + stored.key.rawValue.utf8.count + 20)

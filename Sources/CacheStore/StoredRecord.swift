@@ -45,6 +45,49 @@ public struct StoredRecord: Hashable, Sendable {
         }
     }
 
+    /// The decoded record, as Apollo would read it: also throws
+    /// ``CacheStoreError/damagedRecord(key:problem:)`` with
+    /// ``CacheStoreError/RecordProblem/numberApolloCannotRead(_:)`` when it
+    /// holds a number too large for a Double.
+    public func decodedAsApolloReads() throws -> Record {
+        let record = try decoded()
+        if let found = record.numberApolloCannotRead { throw CacheStoreError.damagedRecord(key: key, problem: .numberApolloCannotRead(found)) }
+        return record
+    }
+
+    /// True when the text may hold a number beyond a Double: an exponent
+    /// of three digits or more, or a run of more than 200 digits (see
+    /// ``ReferenceScanner``). One pass over the bytes, no decoding; a
+    /// string holding such text makes it true too.
+    var mayHoldNumberBeyondADouble: Bool {
+        guard var text else { return false }
+        return text.withUTF8 { bytes in
+            var digits = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    digits += 1
+                    if digits > 200 { return true }
+                } else {
+                    if (byte | 0x20) == UInt8(ascii: "e") && digits > 0 {
+                        var next = index + 1
+                        if next < bytes.count && (bytes[next] == UInt8(ascii: "+") || bytes[next] == UInt8(ascii: "-")) { next += 1 }
+                        var exponentDigits = 0
+                        while next < bytes.count && bytes[next] >= UInt8(ascii: "0") && bytes[next] <= UInt8(ascii: "9") {
+                            exponentDigits += 1
+                            next += 1
+                        }
+                        if exponentDigits >= 3 { return true }
+                    }
+                    digits = 0
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// The decoded record, or the reason it cannot be decoded.
     public var result: Result<Record, CacheStoreError> {
         Result { try decoded() }.mapError { $0 as! CacheStoreError }

@@ -675,6 +675,28 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
+    /// A record Apollo cannot read (a number too large for a Double), which
+    /// import would refuse, is left out of either form with status 6, as a
+    /// damaged record is: the export still imports whole, and diff says
+    /// what it lacks. A string holding such text is no number.
+    func testExportLeavesOutARecordApolloCannotReadSoTheRestImportsWhole() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"UPDATE records SET record = replace(record, '"length":12.5', '"length":[1,-1.8E+308]') WHERE key = 'Starship:3001'"#)
+        try sqliteShell(cache, #"UPDATE records SET record = replace(record, '"name":"Han Solo"', '"name":"Han 1e400 Solo","n":5e-300') WHERE key = 'Human:1002'"#)
+        let message = "gqlcache: \(cache): record 'Starship:3001' is damaged: field 'length' holds -1.8E+308, a number too large for a Double, "
+            + "which Apollo's JSON reading refuses with the whole record; not exported\n"
+        for format in ["jsonl", "apollo-client"] {
+            let lines = path("out.\(format)")
+            let export = gqlcache("export", cache, "--format", format, "-o", lines)
+            XCTAssertEqual(export.status, .damagedRecord, format)
+            XCTAssertEqual(export.stderr, message, format)
+            let copy = path("copy-\(format).sqlite")
+            let restore = gqlcache("import", copy, lines, "--create")
+            XCTAssertEqual(restore.status, .success, restore.stderr)
+            XCTAssertEqual(gqlcache("diff", cache, copy, "--keys-only").lines, ["- Starship:3001", "1 record differs: 1 removed; 9 the same"])
+        }
+    }
+
     /// `\ud800` alone is no character; Apollo's JSON parser refuses it, and
     /// so does import, naming the line, even when the first line has it.
     func testImportRefusesHalfASurrogatePairNamingTheLine() throws {

@@ -29,7 +29,8 @@ extension GQLCache {
                 anything is written, a custom scalar {"__ref": …} where its record comes (standard \
                 output keeps the unfinished object; --output writes nothing). Records are read one at a time and written through a buffer, so memory does \
                 not grow with the file. --output writes a file that appears whole, or not at all. \
-                Damaged records are reported and left out (exit status 6).
+                Damaged records are reported and left out (exit status 6), and so are records Apollo cannot \
+                read for a number too large for a Double (1e400), which import refuses.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -160,7 +161,7 @@ extension GQLCache {
             sink.write("{")
             let skipped = try tx.forEachStoredRecordCheckingJSON { stored, _, isUTF8 in
                 if Self.refusingKeyImportRefuses(stored, in: file.path, context) { return }
-                switch stored.result {
+                switch Result(catching: { try stored.decodedAsApolloReads() }) {
                 case .success(let record):
                     if !isUTF8 { notUTF8.note(stored.key) }
                     let member: String
