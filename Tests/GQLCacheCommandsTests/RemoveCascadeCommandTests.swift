@@ -104,11 +104,14 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         let result = gqlcache("rm", cache, "--type", "Human", "--force")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, """
-            gqlcache: warning: 2 damaged records in \(cache) have no readable __typename and were left as they are: \
+            gqlcache: warning: 2 damaged records in \(cache) have no readable __typename and are left as they are: \
             Human:9, Human:10 (gqlcache doctor lists them; remove them by key)
 
             """)
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:") }, ["Human:10", "Human:9"])
+        // A dry run says the same, in words that fit one: nothing was done.
+        let dryRun = gqlcache("rm", cache, "--type", "Human", "--dry-run")
+        XCTAssertTrue(dryRun.stderr.contains("have no readable __typename and are left as they are: Human:9, Human:10"), dryRun.stderr)
         let clean = try copyOfFixture("starwars.sqlite", as: "clean.sqlite")
         XCTAssertEqual(gqlcache("rm", clean, "--type", "Human", "--force").stderr, "", "no warning without damaged records")
     }

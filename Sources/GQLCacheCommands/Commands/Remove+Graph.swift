@@ -89,7 +89,7 @@ extension GQLCache.Remove {
             let shown = untyped.prefix(3).map(\.inMessageList).joined(separator: ", ") + (untyped.count > 3 ? ", …" : "")
             context.warn(
                 "\(plural(untyped.count, "damaged record")) in \(file.path) \(untyped.count == 1 ? "has" : "have") no readable __typename "
-                    + "and \(untyped.count == 1 ? "was" : "were") left as \(untyped.count == 1 ? "it is" : "they are"): \(shown) "
+                    + "and \(untyped.count == 1 ? "is" : "are") left as \(untyped.count == 1 ? "it is" : "they are"): \(shown) "
                     + "(gqlcache doctor lists them; remove them by key)")
         }
         if !typenames.isEmpty, result.count == 0 {
