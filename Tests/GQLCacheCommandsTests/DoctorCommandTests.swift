@@ -269,10 +269,10 @@ final class DoctorCommandTests: CommandTestCase {
 
     /// The suggested command line works when pasted into a shell.
     func testTheSuggestedRemovalQuotesWhatAShellWouldSplitOrExpand() throws {
-        XCTAssertEqual(HealthRendering.shellWord("Human:1000"), "Human:1000")
-        XCTAssertEqual(HealthRendering.shellWord("QUERY_ROOT.hero(episode:JEDI)"), "'QUERY_ROOT.hero(episode:JEDI)'")
-        XCTAssertEqual(HealthRendering.shellWord("it's *"), #"'it'\''s *'"#)
-        XCTAssertEqual(HealthRendering.shellWord(""), "''")
+        XCTAssertEqual(ShellQuoting.word("Human:1000"), "Human:1000")
+        XCTAssertEqual(ShellQuoting.word("QUERY_ROOT.hero(episode:JEDI)"), "'QUERY_ROOT.hero(episode:JEDI)'")
+        XCTAssertEqual(ShellQuoting.word("it's *"), #"'it'\''s *'"#)
+        XCTAssertEqual(ShellQuoting.word(""), "''")
         let cache = try copyOfFixture("starwars.sqlite")
         try sqlite(cache, "UPDATE records SET record = NULL WHERE key = 'Droid:2001.friendsConnection(after:null,first:2)'")
         XCTAssertTrue(gqlcache("doctor", cache).stdout.contains(
@@ -285,16 +285,16 @@ final class DoctorCommandTests: CommandTestCase {
         let removal = gqlcache("rm", cache, "--", "-dash", "Droid:2001.friendsConnection(after:null,first:2)", "-x")
         XCTAssertEqual(removal.status, .success, removal.stderr)
         XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"), "the suggested command removed every damaged record")
-        XCTAssertEqual(HealthRendering.fileWord("-e.sqlite"), "./-e.sqlite")
-        XCTAssertEqual(HealthRendering.fileWord("/tmp/-e.sqlite"), "/tmp/-e.sqlite")
+        XCTAssertEqual(ShellQuoting.file("-e.sqlite"), "./-e.sqlite")
+        XCTAssertEqual(ShellQuoting.file("/tmp/-e.sqlite"), "/tmp/-e.sqlite")
     }
 
     /// A key with a line break or a tab goes into ANSI-C quotes, so the
     /// suggested command stays on one line, and bash reads it back as the key.
     func testAKeyWithControlCharactersIsSuggestedOnOneLineInANSICQuotes() throws {
-        XCTAssertEqual(HealthRendering.shellWord("new\nline"), #"$'new\nline'"#)
+        XCTAssertEqual(ShellQuoting.word("new\nline"), #"$'new\nline'"#)
         let odd = "a\tb'c\\d\u{1}e\u{85}f\u{7F}é"
-        let word = HealthRendering.shellWord(odd)
+        let word = ShellQuoting.word(odd)
         XCTAssertEqual(word, #"$'a\tb\'c\\d\x01e\u0085f\x7Fé'"#)
         let bash = try runProgram("/bin/bash", ["-c", "printf %s " + word])
         XCTAssertEqual(bash.stdout, odd, "bash reads the word back as the key")

@@ -840,6 +840,30 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(cacheInput.stderr, "gqlcache: \(other): an SQLite database, not an export (export it first: gqlcache export \(other) > FILE.jsonl)\n")
     }
 
+    /// An export saved by a Windows shell (UTF-16) or compressed is named
+    /// for what it is, with the command that makes it one import reads.
+    func testAnInputInUTF16OrCompressedIsNamedForWhatItIs() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let lines = gqlcache("export", cache).stdout
+        let utf16 = path("utf16.jsonl")
+        try XCTUnwrap(lines.data(using: .utf16)).write(to: URL(fileURLWithPath: utf16))
+        XCTAssertEqual(try bytes(utf16).prefix(2), Data([0xFF, 0xFE]), "with its byte-order mark")
+        let wide = gqlcache("import", cache, utf16)
+        XCTAssertEqual(wide.status, .usage)
+        XCTAssertEqual(wide.stderr, "gqlcache: \(utf16): UTF-16 text (it begins with a byte-order mark), as a Windows shell may write it; "
+            + "convert it first: iconv -f UTF-16 -t UTF-8; nothing imported\n")
+        let plain = path("all.jsonl")
+        try lines.write(toFile: plain, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try runProgram("/bin/gzip", ["-k", plain]).status, 0)
+        let gzipped = gqlcache("import", cache, plain + ".gz")
+        XCTAssertEqual(gzipped.status, .usage)
+        XCTAssertEqual(gzipped.stderr, "gqlcache: \(plain).gz: gzip-compressed; decompress it first: gunzip -c \(plain).gz | gqlcache import CACHE -; nothing imported\n")
+        let piped = try runProgram(builtBinary, ["import", cache, "-"], standardInput: plain + ".gz")
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input: gzip-compressed; decompress it first: gunzip -c FILE | gqlcache import CACHE -; nothing imported\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testImportNeedsCreateForANewFileAndAnExistingInput() throws {
         let new = path("new.sqlite")
         let input = path("in.jsonl")

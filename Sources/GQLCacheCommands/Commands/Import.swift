@@ -83,7 +83,7 @@ extension GQLCache {
                     } catch CacheStoreError.damagedRecord(let key, let problem) {
                         // Apollo merges field by field; a record it cannot read takes no fields.
                         let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
-                        let remove = "gqlcache rm \(HealthRendering.fileWord(file.path)) \(endOfOptions)\(HealthRendering.shellWord(key.rawValue))"
+                        let remove = "gqlcache rm \(ShellQuoting.file(file.path)) \(endOfOptions)\(ShellQuoting.word(key.rawValue))"
                         throw CommandFailure(
                             .damagedRecord,
                             "\(reader.place(of: key)): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "

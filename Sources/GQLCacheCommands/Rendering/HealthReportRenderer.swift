@@ -23,11 +23,11 @@ struct HealthRendering {
 
     static func damagedFileAdvice(_ path: String) -> String {
         "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
-            + "'sqlite3 \(fileWord(path)) .recover' may copy out what SQLite can still read"
+            + "'sqlite3 \(ShellQuoting.file(path)) .recover' may copy out what SQLite can still read"
     }
 
     /// `gqlcache rm FILE`, or `rm` at the prompt.
-    private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(Self.fileWord(path))" }
+    private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(ShellQuoting.file(path))" }
 
     /// Changes waiting in the -wal file that nothing here explains.
     private var unexplainedWAL: PendingWAL? { pendingWAL?.isOpenElsewhere == true ? nil : pendingWAL }
@@ -153,39 +153,7 @@ struct HealthRendering {
     private static func keyWords(_ keys: [CacheKey], each: String) -> String {
         guard keys.count <= sampleSize else { return "-- KEY… (\(each); --format json lists them all)" }
         let endOfOptions = keys.contains { $0.rawValue.hasPrefix("-") } ? "-- " : ""
-        return endOfOptions + keys.map { shellWord($0.rawValue) }.joined(separator: " ")
-    }
-
-    /// `word` as one shell word: as it is when nothing in it is special to
-    /// a shell, else in single quotes, or, when it holds a control
-    /// character (a line break, a tab), in ANSI-C quotes (`$'a\nb'`, as
-    /// bash, zsh and ksh read them) so the command stays on one line.
-    static func shellWord(_ word: String) -> String {
-        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
-        if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
-        guard word.unicodeScalars.contains(where: \.isControl) else {
-            return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-        }
-        var inside = ""
-        for scalar in word.unicodeScalars {
-            switch scalar {
-            case "\n": inside += #"\n"#
-            case "\t": inside += #"\t"#
-            case "\r": inside += #"\r"#
-            case "\\": inside += #"\\"#
-            case "'": inside += #"\'"#
-            case _ where scalar.isControl && scalar.value < 0x80: inside += "\\x" + String(format: "%02X", scalar.value)
-            case _ where scalar.isControl: inside += "\\u" + String(format: "%04X", scalar.value)
-            default: inside.unicodeScalars.append(scalar)
-            }
-        }
-        return "$'" + inside + "'"
-    }
-
-    /// A file named on a suggested command line: a shell word, and
-    /// `./-name` for a relative name that would be read as an option.
-    static func fileWord(_ path: String) -> String {
-        shellWord(path.hasPrefix("-") ? "./" + path : path)
+        return endOfOptions + keys.map { ShellQuoting.word($0.rawValue) }.joined(separator: " ")
     }
 
     /// A titled sample of `items`, each shown as `line` gives it (only the

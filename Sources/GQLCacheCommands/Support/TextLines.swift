@@ -105,9 +105,38 @@ final class FileLines: LineSource {
             fclose(file)
             throw CommandFailure(.usage, "\(name): an SQLite database, not an export (export it first: \(exportCommand))")
         }
+        // Forms an export often takes on its way (a Windows shell's UTF-16, a
+        // compressed copy), named, where "not UTF-8" would leave the reader guessing.
+        if let form = Self.otherForm(of: header.prefix(read), named: name) {
+            fclose(file)
+            throw CommandFailure(.usage, "\(name): \(form); nothing imported")
+        }
         head = Array(header.prefix(read))
         self.file = file
         lines = StreamLines(file)
+    }
+
+    /// What a file's first bytes say it is, when it is a form of text
+    /// import does not read: UTF-16 or UTF-32 by its byte-order mark, or
+    /// gzip, bzip2, xz or zstd compressed; nil otherwise.
+    static func otherForm(of head: ArraySlice<UInt8>, named name: String) -> String? {
+        let bytes = Array(head)
+        func starts(_ prefix: [UInt8]) -> Bool { bytes.starts(with: prefix) }
+        if starts([0xFF, 0xFE, 0, 0]) || starts([0, 0, 0xFE, 0xFF]) {
+            return "UTF-32 text (it begins with a byte-order mark); convert it first: iconv -f UTF-32 -t UTF-8"
+        }
+        if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) {
+            return "UTF-16 text (it begins with a byte-order mark), as a Windows shell may write it; convert it first: iconv -f UTF-16 -t UTF-8"
+        }
+        let compressed: [(magic: [UInt8], name: String, tool: String)] = [
+            ([0x1F, 0x8B], "gzip", "gunzip -c"), ([0x42, 0x5A, 0x68], "bzip2", "bunzip2 -c"),
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz", "xz -dc"), ([0x28, 0xB5, 0x2F, 0xFD], "zstd", "zstd -dc"),
+        ]
+        if let found = compressed.first(where: { starts($0.magic) }) {
+            let file = name == "standard input" ? "FILE" : ShellQuoting.file(name)
+            return "\(found.name)-compressed; decompress it first: \(found.tool) \(file) | gqlcache import CACHE -"
+        }
+        return nil
     }
 
     /// The lines of standard input (`input`), copied whole to a temporary
