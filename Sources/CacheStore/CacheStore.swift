@@ -203,6 +203,10 @@ public final class CacheStore: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
         }
+        // SQLite would say only "unable to open database file".
+        if !FileManager.default.fileExists(atPath: path) && Glibc.access(folder, W_OK | X_OK) != 0 {
+            throw CacheStoreError.io(path: path, message: "its folder \(folder) is not writable (\(String(cString: strerror(errno)))); cannot create the file")
+        }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {

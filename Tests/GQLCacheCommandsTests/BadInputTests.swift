@@ -137,6 +137,15 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(result.status, .io)
         XCTAssertEqual(result.stderr, "gqlcache: \(target): its folder \(path("no-such-folder")) does not exist\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("no-such-folder")))
+        // A folder the user cannot write is named too, where SQLite would say
+        // only that it could not open the file. (Run as another user: root writes any folder.)
+        let readOnly = path("read-only")
+        try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o555])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: input)
+        let refused = try runBuiltBinaryAsAnotherUser(["import", readOnly + "/new.sqlite", input, "--create"])
+        XCTAssertEqual(refused.status, 5)
+        XCTAssertEqual(refused.stderr, "gqlcache: \(readOnly)/new.sqlite: its folder \(readOnly) is not writable (Permission denied); cannot create the file\n")
     }
 
     func testANamedPipeIsRefusedInsteadOfWaitedOn() throws {
