@@ -22,8 +22,11 @@ let package = Package(
                 // SQLite's C API: the progress handler (ScanProgress.swift), the pattern removal's
                 // scanning function and the graph pass, which steps its statement itself.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
             ]
         ),
+        // sqlite3_db_config, whose C varargs Swift cannot pass (libsqlite3-dev).
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
         // GraphQL documents: field cache keys, typed reads. Reads records through
         // the store's transactions, never SQL.
         .target(

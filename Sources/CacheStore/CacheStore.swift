@@ -1,4 +1,5 @@
 import Foundation
+internal import CSQLiteConfig
 internal import GRDB
 
 /// An open cache file: the one resource of the store.
@@ -237,6 +238,8 @@ public final class CacheStore: Sendable {
         configuration.foreignKeysEnabled = false
         configuration.label = "gqlcache"
         configuration.prepareDatabase { db in
+            // See close(): nothing is checkpointed on close unless this store changed the file.
+            if !readonly, let connection = db.sqliteConnection { _ = gqlcache_sqlite3_checkpoint_on_close(connection, 0) }
             // The key comes as a BLOB: as text, SQLite hands it over only up to a NUL in it.
             db.add(function: DatabaseFunction(RegexCache.sqlFunctionName, argumentCount: 2, pure: true) { values in
                 // Bytes that are not UTF-8 (a BLOB, a stray row) match no pattern.
@@ -414,7 +417,14 @@ public final class CacheStore: Sendable {
     /// only exits leaves the changes in the -wal file. A read-only store
     /// never checkpoints. While another process (the app) has the file
     /// open, the -wal file stays for it.
+    ///
+    /// A store that changed nothing does not checkpoint: the -wal file
+    /// holds only what others wrote, and copying it in is not this store's
+    /// to do. A -wal file that belongs to another database (copied beside
+    /// this one by mistake) makes every read fail as corrupt; copied in,
+    /// it would overwrite the file's pages for good.
     public func close() throws {
+        checkpointOnCloseWhenChanged()
         try StoreErrors.mapping(path: path, waited: 0) { try queue.close() }
         OpenStoreFiles.shared.closed(openFilesToken)
     }
@@ -432,7 +442,20 @@ public final class CacheStore: Sendable {
         set { ExitTeardown.shared.isOn = newValue }
     }
 
+    /// A connection that may write opens with its checkpoint on close off
+    /// (see ``configuration(readonly:busyTimeout:interruption:)``), also
+    /// when its open fails; it is turned on for a store that changed the file.
+    private func checkpointOnCloseWhenChanged() {
+        guard access == .readWrite, hasCommittedChanges else { return }
+        queue.inDatabase { db in
+            // Nil once closed.
+            guard let connection = db.sqliteConnection else { return }
+            _ = gqlcache_sqlite3_checkpoint_on_close(connection, 1)
+        }
+    }
+
     deinit {
+        checkpointOnCloseWhenChanged()
         // A connection that fails to close is left to GRDB's teardown,
         // which closes it once the statements holding it are gone; its
         // files stay held (``OpenStoreFiles``) until the process ends.

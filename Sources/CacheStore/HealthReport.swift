@@ -123,7 +123,9 @@ extension CacheStore {
                 dangling = try tx.placing(graph.danglingReferences)
                 return graph
             }
-        } catch CacheStoreError.corrupt(_, let message) {
+        } catch CacheStoreError.corrupt(_, let said) {
+            // The -wal file beside the file, with its changes, is doctor's to report.
+            let message = StoreErrors.withoutWALNote(said)
             // A damaged page is what the check is for: report what SQLite's
             // check found, unless it could not run either.
             let problems: [String]
@@ -131,7 +133,7 @@ extension CacheStore {
             case .success(let listed): problems = listed
             // Neither could read the file (a copy cut at a page's end
             // leaves pages SQLite's schema points past): that is the finding.
-            case .failure(CacheStoreError.corrupt(_, let checkMessage)): problems = [HealthReport.checkCouldNotRun(checkMessage)]
+            case .failure(CacheStoreError.corrupt(_, let checkMessage)): problems = [HealthReport.checkCouldNotRun(StoreErrors.withoutWALNote(checkMessage))]
             case .failure: throw CacheStoreError.corrupt(path: path, message: message)
             }
             var report = HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
@@ -190,7 +192,7 @@ public struct UnreadableFile: Sendable {
     public init(path: String, message: String, fullIntegrityCheck full: Bool) {
         let cut = FileCut.of(path)
         // The cut is a finding of its own, not part of what SQLite said.
-        let said = cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message
+        let said = StoreErrors.withoutWALNote(cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message)
         var report = HealthReport(unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full)
         report.cutShort = cut
         report.schemaUnread = true

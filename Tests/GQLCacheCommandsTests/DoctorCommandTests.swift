@@ -435,6 +435,37 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 
+    /// A -wal file copied beside another cache by mistake: SQLite reads it
+    /// as part of the file, which then reads as damaged. Nothing copies it
+    /// in (a checkpoint as a writing command's connection closed did, and
+    /// wrote the other file's pages over this one's for good): the file
+    /// and the -wal stay as they were, the message says what the -wal may
+    /// be, and doctor does not advise opening the file to checkpoint.
+    func testAWALFileFromAnotherCacheIsNeverCopiedIntoTheFile() throws {
+        let source = try walCopyOfFixture("starwars.sqlite")
+        let app = try RunningSQLiteShell(source, running: "UPDATE records SET record = json_set(record, '$.name', 'Artoo') WHERE key = 'Droid:2001';")
+        try waitForWALFrames(source)
+        app.kill()
+        let cache = try makeCache("other.sqlite", (1...60).map { Record(key: CacheKey("User:\($0)"), fields: ["name": .string(String(repeating: "u", count: 200))]) })
+        try FileManager.default.copyItem(atPath: source + "-wal", toPath: cache + "-wal")
+        let (file, wal) = (try bytes(cache), try bytes(cache + "-wal"))
+        for arguments in [["rm", cache, "User:1"], ["rm", cache, "Nope:1"], ["clear", cache, "--force"], ["gc", cache, "--all", "--force"],
+                          ["write", cache, "--text", "{ a }", "--response", "-"], ["info", cache]] {
+            let result = gqlcache(arguments: arguments, input: #"{"data":{"a":1}}"#)
+            XCTAssertNotEqual(result.status, .success, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("the -wal file beside it (\(wal.count) bytes) is read as part of it, so if it came from another cache, "
+                + "move it away (it was left as it is)"), result.stderr)
+            XCTAssertEqual(try bytes(cache), file, "\(arguments)")
+            XCTAssertEqual(try bytes(cache + "-wal"), wal, "\(arguments)")
+        }
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("the file reads as damaged with the -wal file beside it: if that came from another cache, move it away"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("to checkpoint"), doctor.stdout)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
+        XCTAssertEqual(try keys(in: cache).count, 60, "whole once the -wal is moved away")
+    }
+
     private func waitForWALFrames(_ cache: String) throws {
         let deadline = Date().addingTimeInterval(10)
         while ((try? FileManager.default.attributesOfItem(atPath: cache + "-wal")[.size] as? Int) ?? 0) == 0 {

@@ -21,8 +21,15 @@ struct HealthRendering {
             + "an accent composed or as a combining mark; keys are compared by their bytes)"
     }
 
-    static func damagedFileAdvice(_ path: String) -> String {
-        "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
+    /// `withWAL`: a -wal file with changes is beside it, which SQLite reads
+    /// as part of the file: one copied from another cache makes a sound file
+    /// read as damaged, and a checkpoint would copy it in for good.
+    static func damagedFileAdvice(_ path: String, withWAL: Bool = false) -> String {
+        (withWAL
+            ? "the file reads as damaged with the -wal file beside it: if that came from another cache, move it away and check again "
+                + "(opening the file with the app or sqlite3 would copy it in for good); otherwise "
+            : "")
+            + "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
             + "'sqlite3 \(ShellQuoting.file(path)) .recover' may copy out what SQLite can still read"
     }
 
@@ -63,6 +70,9 @@ struct HealthRendering {
                 + "(\(formatBytes(pendingWAL.walBytes))) "
             if pendingWAL.isOpenElsewhere == true {
                 text += waiting + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
+            } else if report.fileIsDamaged {
+                // A checkpoint of a -wal file that belongs to another database would make the damage for good.
+                text += waiting + "not checkpointed into the database; the file reads as damaged with them (see below)\n"
             } else if pendingWAL.isOpenElsewhere == false {
                 text += waiting + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "
                     + "open it once with the app or sqlite3 to checkpoint\n"
@@ -121,7 +131,7 @@ struct HealthRendering {
         // A file SQLite finds damaged gets no repair by gqlcache: what was read
         // of it may be wrong, and the app can rebuild its cache.
         if report.fileIsDamaged {
-            text += Self.damagedFileAdvice(path) + "\n"
+            text += Self.damagedFileAdvice(path, withWAL: pendingWAL != nil) + "\n"
             return text
         }
         var repairs: [String] = []
