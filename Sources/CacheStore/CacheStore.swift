@@ -96,6 +96,7 @@ public final class CacheStore: Sendable {
 
     private static func open(at path: String, access: Access, busyTimeout: Double, interruption: Interruption) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
+        if let foreign = ForeignJournal.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let readonly = access == .readOnly
         if readonly && FileProbe.isWALMode(path) && !FileProbe.hasWALSideFiles(path) {
             // No -wal and no -shm: no connection has the file open (SQLite keeps

@@ -466,6 +466,39 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 60, "whole once the -wal is moved away")
     }
 
+    /// An interrupted write leaves a hot -journal, which SQLite rolls back
+    /// at the first read by a connection that may write. One copied beside
+    /// another cache would write that cache's pages over this one's: it
+    /// is refused, and both files are left as they are; the cache's own is
+    /// rolled back and the write goes on, as before.
+    func testAHotJournalFromAnotherCacheIsRefusedAndTheCachesOwnIsRolledBack() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let app = try RunningSQLiteShell(cache, running: "PRAGMA cache_size = 1; BEGIN; "
+            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: cache + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
+            usleep(10_000)
+        }
+        usleep(200_000)
+        app.kill()
+        let other = try makeCache("other.sqlite", (1...40).map { Record(key: CacheKey("User:\($0)"), fields: ["name": .string("u")]) })
+        try FileManager.default.copyItem(atPath: cache + "-journal", toPath: other + "-journal")
+        let (file, journal) = (try bytes(other), try bytes(other + "-journal"))
+        for arguments in [["rm", other, "User:1"], ["info", other], ["doctor", other]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .io, "\(arguments)")
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(other): the -journal file beside it, which SQLite would roll back into it, is not this file's (its copy of the first page has change counter "), result.stderr)
+            XCTAssertTrue(result.stderr.hasSuffix("move it away (it was left as it is)\n"), result.stderr)
+            XCTAssertEqual(try bytes(other), file)
+            XCTAssertEqual(try bytes(other + "-journal"), journal)
+        }
+        let own = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(own.status, .success, own.stderr)
+        XCTAssertEqual(try keys(in: cache).count, 9)
+        XCTAssertNil(try records(cache)["Droid:2001"]?["pad"], "rolled back")
+        XCTAssertEqual(try sqliteShell(cache, "PRAGMA integrity_check"), "ok")
+    }
+
     private func waitForWALFrames(_ cache: String) throws {
         let deadline = Date().addingTimeInterval(10)
         while ((try? FileManager.default.attributesOfItem(atPath: cache + "-wal")[.size] as? Int) ?? 0) == 0 {

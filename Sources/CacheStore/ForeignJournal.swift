@@ -1,0 +1,73 @@
+import Foundation
+
+/// A rollback journal (`CACHE-journal`) left beside a file that it does not
+/// belong to: copied there from another cache. SQLite rolls a hot journal
+/// back into the file at the first read by a connection that may write,
+/// and one from another database writes that database's pages over this
+/// one's, for good. Told apart by the file's first page, which every write
+/// transaction journals (it updates the file change counter): the journal
+/// holds its copy from before the transaction, so the file's counter is
+/// that copy's, or one more once the transaction wrote it.
+struct ForeignJournal: Equatable, CustomStringConvertible {
+    /// Why the journal is not this file's.
+    let reason: String
+
+    var description: String {
+        "the -journal file beside it, which SQLite would roll back into it, is not this file's (\(reason)): "
+            + "it came from another cache, and rolling it back would write that cache's pages over this one's; "
+            + "move it away (it was left as it is)"
+    }
+
+    private static let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+
+    /// The mismatch, when `path` has a journal beside it whose copy of
+    /// the first page cannot be this file's; nil when there is no journal,
+    /// it is not one SQLite would roll back, or it holds no first page to
+    /// compare. A journal that changes meanwhile belongs to a transaction
+    /// under way (the app's), whose pages may be half written: it is not
+    /// called foreign.
+    static func check(_ path: String) -> ForeignJournal? {
+        guard let found = read(path) else { return nil }
+        let before = FileProbe.signature(FileProbe.resolved(path) + "-journal")
+        usleep(50_000)
+        guard read(path) == found, FileProbe.signature(FileProbe.resolved(path) + "-journal") == before else { return nil }
+        return found
+    }
+
+    private static func read(_ path: String) -> ForeignJournal? {
+        let file = FileProbe.resolved(path)
+        guard let journal = FileHandle(forReadingAtPath: file + "-journal") else { return nil }
+        defer { try? journal.close() }
+        guard let header = try? journal.read(upToCount: 28), header.count == 28, Array(header.prefix(8)) == magic else { return nil }
+        func bigEndian(_ bytes: Data, _ offset: Int) -> UInt32 {
+            bytes[bytes.startIndex + offset..<bytes.startIndex + offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        let records = bigEndian(header, 8)
+        let sectorSize = Int(bigEndian(header, 20))
+        let pageSize = Int(bigEndian(header, 24))
+        guard sectorSize >= 32, sectorSize <= 65_536, pageSize >= 512, pageSize <= 65_536,
+            let fileHead = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: 100), fileHead.count == 100
+        else { return nil }
+        // A journal of another page size is no copy of this file's pages.
+        let filePageSize = Int(bigEndian(fileHead, 16) >> 16)
+        let fileCounter = bigEndian(fileHead, 24)
+        let fileSize = filePageSize == 1 ? 65_536 : filePageSize
+        guard fileSize == pageSize else { return ForeignJournal(reason: "its pages are \(pageSize) bytes, the file's \(fileSize)") }
+        // The first segment's records, after its header (a sector): each a
+        // page number, the page and a checksum. A count of 0 or all ones
+        // means: as many as the journal's size holds.
+        let recordSize = pageSize + 8
+        let size = (try? FileManager.default.attributesOfItem(atPath: file + "-journal")[.size] as? Int) ?? 0
+        var count = (size - sectorSize) / recordSize
+        if records != 0 && records != UInt32.max { count = min(count, Int(records)) }
+        for index in 0..<max(count, 0) {
+            let offset = UInt64(sectorSize + index * recordSize)
+            guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + 100), record.count == 104 else { return nil }
+            guard bigEndian(record, 0) == 1 else { continue }
+            let journalCounter = bigEndian(record, 4 + 24)
+            return fileCounter == journalCounter || fileCounter == journalCounter &+ 1
+                ? nil : ForeignJournal(reason: "its copy of the first page has change counter \(journalCounter), the file \(fileCounter)")
+        }
+        return nil
+    }
+}
