@@ -22,6 +22,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case keyCollation(String)
         case idNotRowID
         case apollo3PerFieldLayout
+        /// Triggers on `records`, which Apollo's DDL never creates: a write
+        /// would run them, changing records it was not asked to.
+        case triggers([String])
     }
 
     /// Why one record cannot be decoded.
@@ -167,6 +170,10 @@ extension CacheStoreError.NotACacheReason {
                 + "could replace another key's record"
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
+        case .triggers(let names):
+            return "not an Apollo iOS cache: table 'records' has \(names.count == 1 ? "a trigger" : "triggers") ("
+                + names.map { "'\($0)'" }.joined(separator: ", ") + "), which Apollo's table never has, "
+                + "and which a write would run, changing records it was not asked to"
         }
     }
 }

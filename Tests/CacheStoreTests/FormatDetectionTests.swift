@@ -327,10 +327,34 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertNoThrow(try CacheStore.open(at: extra))
     }
 
+    /// A trigger on records, which Apollo's DDL never creates, would run
+    /// on a write and change records it was not asked to (delete them all,
+    /// say): such a table is refused before anything is read or written.
+    /// A trigger on another table is never run by a write to records.
+    func testARecordsTableWithATriggerIsRefused() throws {
+        let directory = try TemporaryDirectory(self)
+        let triggered = directory.path("triggered.sqlite")
+        try SQLiteShell.run(triggered, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+            INSERT INTO records(key, record) VALUES ('A:1', '{"a":1}'), ('A:2', '{"a":2}');
+            CREATE TRIGGER wipe AFTER DELETE ON Records BEGIN DELETE FROM records; END;
+            CREATE TRIGGER keep AFTER UPDATE ON records BEGIN SELECT 1; END;
+            """)
+        try assertRefused(triggered, in: directory, expected: .notACacheFile(path: triggered, reason: .triggers(["keep", "wipe"])))
+        let elsewhere = directory.path("elsewhere.sqlite")
+        try SQLiteShell.run(elsewhere, """
+            CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+            CREATE TABLE notes(n TEXT);
+            CREATE TRIGGER t AFTER INSERT ON notes BEGIN DELETE FROM records; END;
+            """)
+        XCTAssertNoThrow(try CacheStore.open(at: elsewhere, access: .readWrite))
+    }
+
     func testRefusalsDescribeThemselvesWithThePath() {
         let reasons: [CacheStoreError.NotACacheReason] = [
             .empty, .notSQLite(looksLikeText: true), .notSQLite(looksLikeText: false), .noTables,
             .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .keyCollation("NOCASE"), .idNotRowID, .apollo3PerFieldLayout,
+            .triggers(["t"]),
         ]
         var descriptions: Set<String> = []
         for reason in reasons {
