@@ -388,6 +388,14 @@ final class BadInputTests: CommandTestCase {
             gqlcache("info", "-e.sqlite").stderr,
             "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
         XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
+        // Alone, as `gqlcache FILE` opens the REPL: not flags run together (one an h, for help).
+        let bare = gqlcache("-e.sqlite")
+        XCTAssertEqual(bare.status, .usage)
+        XCTAssertEqual(bare.stderr, "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache --help')\n")
+        XCTAssertEqual(bare.stdout, "")
+        let afterDashes = gqlcache(arguments: ["--", "-e.sqlite"], input: "keys --count")
+        XCTAssertEqual(afterDashes.status, .success, afterDashes.stderr)
+        XCTAssertEqual(afterDashes.lines, ["10"])
         // The REPL opened so runs its commands on that file, not on an option.
         let repl = gqlcache("repl", "-c", "keys --count; rm Human:1002 --dry-run", "--", "-e.sqlite")
         XCTAssertEqual(repl.status, .success, repl.stderr)

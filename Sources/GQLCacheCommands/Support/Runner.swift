@@ -117,6 +117,17 @@ public enum GQLCacheMain {
             context.stdout.write(script.hasSuffix("\n") ? script : script + "\n")
             return .success
         }
+        // `gqlcache -- -dash.sqlite`: the REPL on a file named like an option,
+        // as `gqlcache FILE` opens it.
+        if arguments.count == 2, arguments[0] == "--", isRegularFile(arguments[1]) {
+            return runCommand(arguments: ["repl", "--", arguments[1]], context: context)
+        }
+        // `gqlcache -dash.sqlite`: a file, not flags run together, one of
+        // them h, which the parser would answer with help and status 0.
+        if let first = arguments.first, first.hasPrefix("-"), !first.hasPrefix("--"), first.count > 2, isRegularFile(first) {
+            context.report(.usage, "unknown option '\(first)'; a file whose name starts with '-' goes after '--' or as ./\(first) (see 'gqlcache --help')")
+            return .usage
+        }
         // `rm --match Human --match Droid`: the parser would keep the last
         // alone, and remove only what it matches (also on a line of many keys,
         // which is parsed plainly).
