@@ -876,6 +876,19 @@ final class ExportImportCommandTests: CommandTestCase {
         let dryRun = gqlcache("import", new, input, "--create", "--dry-run")
         XCTAssertEqual(dryRun.lines.last, "would import 1 record (jsonl) into \(new), which would be created: 1 added, 0 changed (1 field); dry run, nothing written")
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))
+        // A path there but out of reach (links in a loop) is no missing file: --create would not help.
+        let loop = path("loop.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: path("back.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: path("back.sqlite"), withDestinationPath: loop)
+        let response = path("response.json")
+        try Data(#"{"data":{"a":1}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        for extra in [[], ["--create"]] {
+            let looped = gqlcache(arguments: ["import", loop, input] + extra)
+            XCTAssertEqual(looped.status, .io)
+            XCTAssertEqual(looped.stderr, "gqlcache: \(loop): cannot reach the file (Too many levels of symbolic links)\n", "\(extra)")
+            let written = gqlcache(arguments: ["write", loop, "--text", "{ a }", "--response", response] + extra)
+            XCTAssertEqual(written.stderr, "gqlcache: \(loop): cannot reach the file (Too many levels of symbolic links)\n", "\(extra)")
+        }
     }
 
     /// A dry run shows each value as import would store it (a whole 4.0

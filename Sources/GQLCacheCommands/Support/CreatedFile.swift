@@ -8,14 +8,17 @@ enum CreatedFile {
     /// The file is not there, or is empty (0 bytes, as `touch` leaves it),
     /// which SQLite and Apollo take for an empty database: --create makes
     /// a cache of it.
+    /// A path that cannot be reached (a link loop, a folder that may not
+    /// be searched) is no missing file: opening it says why.
     static func isToBeMade(_ path: String) -> Bool {
-        !FileManager.default.fileExists(atPath: path) || CacheStore.isEmptyFile(at: path)
+        (!FileManager.default.fileExists(atPath: path) && FileProbe.whyUnreachable(path) == nil) || CacheStore.isEmptyFile(at: path)
     }
 
     /// Without --create, a missing file is named with the flag that makes
     /// one; any other file goes on to be opened (and an empty one refused
     /// as no cache, with the same hint).
     static func refuseMissing(_ path: String) throws {
+        if let why = FileProbe.whyUnreachable(path) { throw CommandFailure(.io, "\(path): \(why)") }
         if !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(.io, "\(path): no such file; --create makes a new cache file")
         }
