@@ -38,13 +38,13 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .missingField(let fieldKey, let similar):
-            var text = "cache miss at \(pathText): record '\(key.rawValue)' has no field '\(fieldKey)'"
-            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0)'" }.joined(separator: ", ") }
+            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(fieldKey.shortenedForMessage)'"
+            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0.shortenedForMessage)'" }.joined(separator: ", ") }
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text
         case .missingRecord:
-            return "cache miss at \(pathText): no record '\(key.rawValue)'"
+            return "cache miss at \(pathText): no record '\(key.rawValue.shortenedForMessage)'"
         case .damagedRecord(let problem):
             return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
         case .typeMismatch(let message):

@@ -411,6 +411,24 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "--count").stdout, "10\n", "nothing was removed")
     }
 
+    /// A value of 100 KB (a paste gone wrong) is named by its start and its
+    /// size, as long keys and patterns are, not echoed whole.
+    func testAVeryLongTypenameOrFieldArgumentIsCutInMessages() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let long = String(repeating: "K", count: 100_000)
+        let cut = String(repeating: "K", count: 60) + "… (100000 bytes)"
+        for arguments in [["keys", cache, "--type", long], ["rm", cache, "--type", long, "--force"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .notFound)
+            XCTAssertEqual(result.stderr, "gqlcache: no record has __typename '\(cut)' in \(cache); the file's typenames: Droid, FriendsConnection, Human, Review, Starship\n", arguments[0])
+        }
+        let read = gqlcache("read", cache, "--text", #"{ human(id: ""# + long + #"") { name } }"#)
+        XCTAssertEqual(read.status, .notFound)
+        XCTAssertLessThan(read.stderr.utf8.count, 300, read.stderr.prefix(300) + "…")
+        XCTAssertTrue(read.stderr.contains("has no field 'human(id:KKKK"), read.stderr.prefix(300) + "…")
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
     /// A negative number is read as the option's value and refused with the
     /// reason, not taken for another option and called a missing value.
     func testNegativeNumbersAreRefusedWithTheirReason() throws {

@@ -92,7 +92,7 @@ enum KeySuggestions {
     /// for, as ``nearest(to:among:)`` ranks keys. `held` is read only for
     /// the message (a scan of the records), so only when nothing matched.
     static func typenameNotFoundMessage(_ asked: [String], in path: String, held: () -> [String]) -> String {
-        let message = "no record has __typename \(OptionTable.choices(asked)) in \(path)"
+        let message = "no record has __typename \(OptionTable.choices(asked.map(\.shortenedForMessage))) in \(path)"
         // --type refuses an empty name, so a record whose __typename is "" is not offered.
         let heldNames = held().filter { !$0.isEmpty }
         let candidates = heldNames.map { CacheKey($0) }
