@@ -1005,7 +1005,9 @@ _gqlcache_whole_words() {
             quote="${c}"
             start=$((i + 1))
         elif [[ "${COMP_WORDBREAKS}" == *"${c}"* ]]; then
-            start=$((i + 1))
+            # '@' breaks words while bash completes host names (hostcomplete,
+            # on by default), and readline keeps it in the word it begins.
+            [[ "${c}" == '@' ]] && start=${i} || start=$((i + 1))
         fi
     done
 

@@ -277,6 +277,32 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertFalse(try keys(in: path("starwars.sqlite")).contains("Starship:3001"))
     }
 
+    /// bash completes host names after '@' by default (hostcomplete), which
+    /// makes '@' break words, and readline keeps it in the word it begins:
+    /// a key like an e-mail address keeps its '@', typed or completed, with
+    /// hostcomplete on or off (bash-completion turns it off).
+    func testBashAtARealPromptKeepsTheAtSignOfAKey() throws {
+        try requireProgram(shell("bash"), "bash")
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = path("starwars.sqlite")
+        XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"User:alice@example.com","record":{"n":1}}"#).status, .success)
+        let terminal = try bashPrompt()
+        for setting in ["-s", "-u"] {
+            try terminal.type("shopt \(setting) hostcomplete; clear\n")
+            try terminal.type("gqlcache show starwars.sqlite User:alice@example.c")
+            try terminal.press("Tab")
+            try terminal.waitFor("example.com ")
+            try terminal.press("Enter")
+            try terminal.waitFor("└─ n: 1")
+            try terminal.type("clear\n")
+            try terminal.type("gqlcache show starwars.sqlite User:al")
+            try terminal.press("Tab")
+            try terminal.waitFor("example.com ")
+            try terminal.press("Enter")
+            try terminal.waitFor("└─ n: 1")
+        }
+    }
+
     /// In a folder holding one named like a command (the repository's
     /// completions/), the command still completes as a command.
     func testBashAtARealPromptCompletesACommandNamedLikeAFolderWithoutASlash() throws {
