@@ -557,6 +557,19 @@ final class ShellCompletionTests: CommandTestCase {
         for _ in 0..<10 { try terminal.press("Left") }
         try terminal.press("Tab")
         try terminal.waitFor("% gqlcache rm starwars.sqlite Starship:3001  --dry-run")
+        try terminal.press("C-u")
+        // A word typed in quotes, which zsh takes out of LBUFFER while it
+        // completes: the cursor's place is in the word as typed, so a field's
+        // arguments complete after '(' and a space in the quotes is no break.
+        try terminal.type("gqlcache grep starwars.sqlite Luke --field 'height(")
+        try terminal.press("Tab")
+        try terminal.waitFor("% gqlcache grep starwars.sqlite Luke --field 'height(unit:FOOT)'")
+        try terminal.press("C-u")
+        let spaced = (0..<250).map { #"{"key":"Aa:\#($0)","record":{"n":1}}"# } + [#"{"key":"Zz:has space","record":{"n":1}}"#]
+        XCTAssertEqual(gqlcache(arguments: ["import", path("starwars.sqlite"), "-"], input: spaced.joined(separator: "\n")).status, .success)
+        try terminal.type(#"gqlcache show starwars.sqlite "Zz:has s"#)
+        try terminal.press("Tab")
+        try terminal.waitFor(#"% gqlcache show starwars.sqlite "Zz:has space""#)
     }
 
     // MARK: fish

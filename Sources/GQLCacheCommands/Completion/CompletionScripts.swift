@@ -152,8 +152,25 @@ enum CompletionScripts {
     static func zsh(_ generated: String) -> String {
         let adder = "__gqlcache_complete() {\n"
         guard let start = generated.range(of: adder) else { return generated }
-        return generated.replacingCharacters(
-            in: start, with: adder + "    setopt localoptions banghist  # added (see CompletionScripts.swift): `!` is escaped\n")
+        return cursorIndex(zsh: generated.replacingCharacters(
+            in: start, with: adder + "    setopt localoptions banghist  # added (see CompletionScripts.swift): `!` is escaped\n"))
+    }
+
+    /// The generated zsh script measured the cursor's place in the word as
+    /// the length of LBUFFER's last word; in a completion widget zsh takes
+    /// a word's opening quote out of LBUFFER, so in `'height(` the place
+    /// came one short (`'height`, read as `height`), and in `'Zz:has s` the
+    /// space split it (1). It is measured in the word as typed, which the
+    /// parser cuts: its length less what follows the cursor.
+    static func cursorIndex(zsh generated: String) -> String {
+        let measure = #"        printf %s "${#${(z)LBUFFER}[-1]}""#
+        guard generated.contains(measure) else { return generated }
+        return generated.replacingOccurrences(
+            of: measure,
+            with: """
+                        # Changed (see CompletionScripts.swift): measured in the word as typed.
+                        printf %s "$(( ${#words[CURRENT]} - ${#SUFFIX} ))"
+                """)
     }
 
     /// fish 3 refuses `commandline -C` (the cursor) where no command line is
