@@ -201,6 +201,25 @@ final class RecordMergeTests: XCTestCase {
         XCTAssertEqual(try SQLiteShell.row(path, key: "Droid:2001")?.record, droidBefore.record, "nothing of the merge was written")
     }
 
+    /// Apollo's write loads the record it merges into, and its JSON
+    /// reading refuses a number too large for a Double: the write fails
+    /// there, as a merge into a damaged record does, and nothing is written.
+    func testMergingIntoARecordApolloCannotReadThrowsAndWritesNothing() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        try store.write { tx in try tx.unsafeWriteRawRecord(key: "Big:1", text: #"{"name":"x","mass":1e400}"#) }
+        let before = try SQLiteShell.lines(path, "SELECT key, record FROM records ORDER BY key")
+        XCTAssertThrowsCacheError(
+            try store.write { tx in
+                try tx.merge([
+                    Record(key: "Droid:2001", fields: ["name": .string("Artoo")]),
+                    Record(key: "Big:1", fields: ["name": .string("y")]),
+                ])
+            },
+            .damagedRecord(key: "Big:1", problem: .numberApolloCannotRead(NumberApolloCannotRead(key: "Big:1", field: "mass", number: "1e400"))))
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT key, record FROM records ORDER BY key"), before)
+    }
+
     func testMergingIntoANullRecordThrowsDamagedRecordNull() throws {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         let store = try CacheStore.open(at: path, access: .readWrite)
