@@ -452,17 +452,40 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
         // Options after it are said to go to a later read, not taken for GraphQL at '-'.
         let options = try repl(cache, ["read { hero(episode: NEWHOPE) { name } } --format jsonl"])
-        XCTAssertEqual(options.stderr, "gqlcache: options after GraphQL are not read ('--format jsonl'): type the GraphQL, "
-            + "then 'read --format jsonl' reads it again with them\n")
+        XCTAssertEqual(options.stderr, "gqlcache: options after GraphQL are not read ('--format jsonl'): type them before it, "
+            + "'read --format jsonl { … }'\n")
         XCTAssertEqual(GraphQLInput.optionsAfter("{ a } # -x"), nil)
-        XCTAssertEqual(GraphQLInput.afterRead("read query"), nil)
-        XCTAssertEqual(GraphQLInput.afterRead("read query --variables '{\"id\":1}'"), nil, "an operation named query")
-        XCTAssertEqual(GraphQLInput.afterRead("reader { a }"), nil)
+        XCTAssertNil(GraphQLInput.afterRead("read query"))
+        XCTAssertNil(GraphQLInput.afterRead("read query --variables '{\"id\":1}'"), "an operation named query")
+        XCTAssertNil(GraphQLInput.afterRead("reader { a }"))
         // What comes before is blanked, so that columns stay the line's.
-        XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }"), "     { a }")
-        XCTAssertEqual(GraphQLInput.afterRead(" read query Q($a: Int) {"), "      query Q($a: Int) {")
-        XCTAssertEqual(GraphQLInput.afterRead("read fragment F on Droid { name }"), "     fragment F on Droid { name }")
-        XCTAssertEqual(GraphQLInput.afterRead("read fragment --fragment F"), nil)
+        XCTAssertEqual(GraphQLInput.afterRead("read\t{ a }")?.graphQL, "     { a }")
+        XCTAssertEqual(GraphQLInput.afterRead(" read query Q($a: Int) {")?.graphQL, "      query Q($a: Int) {")
+        XCTAssertEqual(GraphQLInput.afterRead("read fragment F on Droid { name }")?.graphQL, "     fragment F on Droid { name }")
+        XCTAssertNil(GraphQLInput.afterRead("read fragment --fragment F"))
+    }
+
+    /// Options typed between `read` and the GraphQL are the read's, as on
+    /// the command line they come before the document; an option's value
+    /// (a JSON object for --variables) is no GraphQL, and a word that is no
+    /// option (an operation's name) leaves the line to the command line.
+    func testOptionsTypedBeforeGraphQLAreTheReads() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "read --format jsonl { hero(episode: NEWHOPE) { name } }",
+            #"read --variables '{"e": "NEWHOPE"}' --format=jsonl query Q($e: Episode) {"#, "  hero(episode: $e) { id }", "}",
+        ])
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n" + #"{"hero":{"id":"2001"}}"# + "\n")
+        let valueTaking = REPLSession.readValueTaking
+        XCTAssertTrue(valueTaking.contains("--variables") && valueTaking.contains("--format"), "\(valueTaking)")
+        let typed = try XCTUnwrap(GraphQLInput.afterRead("read --var id=1 --format json { a }", valueTaking: valueTaking))
+        XCTAssertEqual(typed.graphQL, String(repeating: " ", count: 30) + "{ a }")
+        XCTAssertEqual(typed.options, "--var id=1 --format json")
+        XCTAssertEqual(GraphQLInput.afterRead(#"read --variables "{ \"a\": 1 }" { a }"#, valueTaking: valueTaking)?.options, #"--variables "{ \"a\": 1 }""#)
+        XCTAssertNil(GraphQLInput.afterRead("read HeroName --format json", valueTaking: valueTaking))
+        XCTAssertNil(GraphQLInput.afterRead("read --format { a }", valueTaking: valueTaking), "{ is --format's value; no GraphQL follows")
+        XCTAssertNil(GraphQLInput.afterRead("read -- { a }", valueTaking: valueTaking))
     }
 
     /// Lines from a list, with what the session puts in the history kept.

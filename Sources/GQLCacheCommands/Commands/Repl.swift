@@ -13,7 +13,7 @@ extension GQLCache {
                 'show', 'read --document q.graphql Hero', 'rm Human:1000'; a later 'read Villain' reads \
                 the documents named earlier), and its output is not paged. The REPL adds cd KEY or \
                 cd FIELD to follow references, ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd ..), cd ../FIELD (on from the record before), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
-                query, status, help and quit. GraphQL typed at the prompt (alone, or after read), over as many lines as its braces \
+                query, status, help and quit. GraphQL typed at the prompt (alone, or after read and its options: read --format json { … }), over as many lines as its braces \
                 need, runs with read (and a later read, update or write that names no document uses it: read --var id=1, \
                 update --fragment F --set name=X); a fragment \
                 is read (or, with update or write, written) at the record you are at unless --key names another. Tab completes commands, flags, keys, fields and file names. History \

@@ -16,13 +16,56 @@ enum GraphQLInput {
     /// and all on this line (`read query --var id=1` reads an operation
     /// named `query`). What came before it is blanked, not cut, so that a
     /// place in the GraphQL has the column it has on the line.
-    static func afterRead(_ line: String) -> String? {
+    ///
+    /// Options may come between `read` and the GraphQL (`read --format json
+    /// { … }`, `read --var id=1 query Q($id: ID) { … }`): they are given
+    /// back, as typed, for the read to take. `valueTaking`: read's options
+    /// that take a value, whose value is the word after them.
+    static func afterRead(_ line: String, valueTaking: Set<String> = []) -> (graphQL: String, options: String)? {
         let indent = line.prefix { $0.isWhitespace }
         let trimmed = line.dropFirst(indent.count)
         guard trimmed.hasPrefix("read"), let space = trimmed.dropFirst(4).first, space == " " || space == "\t" else { return nil }
-        let rest = trimmed.dropFirst(4).drop { $0.isWhitespace }
-        guard beginsDefinition(rest) else { return nil }
-        return String(repeating: " ", count: line.count - rest.count) + rest
+        var rest = trimmed.dropFirst(4).drop { $0.isWhitespace }
+        let optionsStart = rest.startIndex
+        var takesValue = false
+        while !beginsDefinition(rest) || takesValue {
+            guard let word = leadingWord(rest) else { return nil }
+            if takesValue {
+                takesValue = false
+            } else {
+                // A word that is no option (an operation's name) is the command line's.
+                guard word.hasPrefix("-"), word != "--", word != "-" else { return nil }
+                takesValue = !word.contains("=") && valueTaking.contains(String(word))
+            }
+            rest = rest.dropFirst(word.count).drop { $0.isWhitespace }
+        }
+        let options = String(line[optionsStart..<rest.startIndex]).trimmingCharacters(in: .whitespaces)
+        return (String(repeating: " ", count: line.count - rest.count) + rest, options)
+    }
+
+    /// The first word of `text` as typed, quotes and escapes kept, up to
+    /// a blank outside quotes; nil when `text` is empty or a quote is not closed.
+    private static func leadingWord(_ text: Substring) -> Substring? {
+        var quote: Character?
+        var escaped = false
+        var end = text.startIndex
+        while end < text.endIndex {
+            let character = text[end]
+            if escaped {
+                escaped = false
+            } else if character == "\\" && quote != "'" {
+                escaped = true
+            } else if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character.isWhitespace {
+                break
+            }
+            end = text.index(after: end)
+        }
+        guard quote == nil, end > text.startIndex else { return nil }
+        return text[..<end]
     }
 
     /// Whether `text` begins a definition past doubt: `{`, or a keyword and

@@ -97,6 +97,10 @@ public final class REPLSession {
     let busyTimeout: Double
 
     /// `busyTimeout`: 5, as BusyTimeout.standard (internal, so not nameable here), when not given.
+    /// read's options that take a value (`--var`, `--format`), for options
+    /// typed before GraphQL (`read --format json { … }`).
+    static let readValueTaking: Set<String> = OptionTable.of(command: "read")?.valueTaking["read"] ?? []
+
     /// The cache file as a command's argument: a relative name that starts
     /// with '-' would be read as an option, and `./` keeps it a file.
     static func fileArgument(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
@@ -148,6 +152,8 @@ public final class REPLSession {
         var pendingFrom = 0
         // Its lines as typed, for the history (`read {` begins the first).
         var pendingAsTyped: [String] = []
+        // Options typed between `read` and the GraphQL.
+        var pendingOptions = ""
         func place(_ line: Int) { if scriptIsStandardInput { context.scriptLine = line } }
         while true {
             context.stdout.flush()
@@ -174,7 +180,12 @@ public final class REPLSession {
             }
             // `read { hero { name } }` is the GraphQL typed alone (kept in the history as typed).
             var typedRead: String?
-            if pending.isEmpty, let graphQL = GraphQLInput.afterRead(line) { (typedRead, line) = (line, graphQL) }
+            if pending.isEmpty, let typed = GraphQLInput.afterRead(line, valueTaking: Self.readValueTaking) {
+                (typedRead, line) = (line, typed.graphQL)
+                pendingOptions = typed.options
+            } else if pending.isEmpty {
+                pendingOptions = ""
+            }
             if !pending.isEmpty || GraphQLInput.begins(line) {
                 if pending.isEmpty { pendingFrom = lineNumber }
                 pending.append(line)
@@ -187,12 +198,14 @@ public final class REPLSession {
                 place(pendingFrom)
                 // Not a syntax error at '-': options are given to a later read, which reads it again.
                 if let options = GraphQLInput.optionsAfter(text) {
-                    context.report(.usage, "options after GraphQL are not read ('\(options)'): type the GraphQL, then 'read \(options)' reads it again with them")
+                    context.report(.usage, "options after GraphQL are not read ('\(options)'): type them before it, 'read \(options) { … }'")
                     lastStatus = .usage
                 } else {
                     noteTyped(text)
                     if scriptIsStandardInput { typedOnLine[text] = pendingFrom }
-                    lastStatus = runInterruptible(reader: reader) { runCommand(["read", "--text", text], typedQuery: true) }
+                    // Options typed before the GraphQL (`read --format json { … }`) are the read's.
+                    let options = (try? ShellWords.split(pendingOptions)) ?? []
+                    lastStatus = runInterruptible(reader: reader) { runCommand(["read"] + options + ["--text", text], typedQuery: true) }
                 }
                 linesRun += 1
             } else {
