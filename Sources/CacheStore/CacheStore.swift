@@ -205,9 +205,12 @@ public final class CacheStore: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
         }
-        // SQLite would say only "unable to open database file".
-        if !FileManager.default.fileExists(atPath: path) && Glibc.access(folder, W_OK | X_OK) != 0 {
-            throw CacheStoreError.io(path: path, message: "its folder \(folder) is not writable (\(String(cString: strerror(errno)))); cannot create the file")
+        // SQLite would say only "unable to open database file". (A link
+        // that points nowhere yet is made where it points.)
+        let linked = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
+        let madeIn = URL(fileURLWithPath: linked ?? path).deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: madeIn) {
+            throw CacheStoreError.io(path: path, message: "its folder \(madeIn) is not writable; cannot create the file")
         }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         let interruption = Interruption()
