@@ -449,8 +449,11 @@ public final class CacheStore: Sendable {
     /// A connection that may write opens with its checkpoint on close off
     /// (see ``configuration(readonly:busyTimeout:interruption:)``), also
     /// when its open fails; it is turned on for a store that changed the file.
+    /// So too when the -wal file holds no changes: there is nothing to copy
+    /// in, and SQLite then removes the -wal and -shm files it made, as the
+    /// file had none beside it before.
     private func checkpointOnCloseWhenChanged() {
-        guard access == .readWrite, hasCommittedChanges else { return }
+        guard access == .readWrite, hasCommittedChanges || (FileProbe.signature(FileProbe.resolved(path) + "-wal")?.size ?? 0) <= 32 else { return }
         queue.inDatabase { db in
             // Nil once closed.
             guard let connection = db.sqliteConnection else { return }

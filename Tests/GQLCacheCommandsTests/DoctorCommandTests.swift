@@ -435,6 +435,17 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success)
     }
 
+    /// A command that may write but changes nothing leaves a WAL file as it
+    /// found it: with nothing in the -wal to copy in, SQLite's close removes
+    /// the side files its open made.
+    func testACommandThatChangesNothingLeavesNoSideFilesBesideAWALFile() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let export = gqlcache("export", cache).stdout
+        XCTAssertEqual(gqlcache("rm", cache, "Nope:1").status, .notFound)
+        XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: export).status, .success)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["starwars.sqlite"])
+    }
+
     /// A -wal file copied beside another cache by mistake: SQLite reads it
     /// as part of the file, which then reads as damaged. Nothing copies it
     /// in (a checkpoint as a writing command's connection closed did, and
