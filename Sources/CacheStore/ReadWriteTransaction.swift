@@ -24,14 +24,6 @@ public final class ReadWriteTransaction: ReadTransaction {
         return names ?? []
     }
 
-    /// A stored record as Apollo's write loads it to merge into: one
-    /// holding a number too large for a Double fails the load, and the
-    /// write with it, as a damaged record does.
-    static func apolloReadable(_ record: Record) throws -> Record {
-        if let found = record.numberApolloCannotRead { throw CacheStoreError.damagedRecord(key: record.key, problem: .numberApolloCannotRead(found)) }
-        return record
-    }
-
     /// ``merge(_:)`` that counts what changed instead of naming each field,
     /// for merges too large to list (`import`).
     public func mergeCounting(_ records: [Record]) throws -> MergeCount {
@@ -68,7 +60,7 @@ public final class ReadWriteTransaction: ReadTransaction {
                 changedFields = incoming.fields.count
                 if names != nil { for field in incoming.fields.keys { names!.insert("\(key.rawValue).\(field)") } }
             } else {
-                var current = try working[key] ?? Self.apolloReadable(loaded[key]!.get())
+                var current = try working[key] ?? loaded[key]!.get().loadableByApollo()
                 let fields = current.merge(incoming)
                 working[key] = current
                 changedFields = fields.count

@@ -44,6 +44,15 @@ public struct Record: Hashable, Sendable {
     /// The record's JSON text, as stored in the `record` column.
     public var jsonText: String { JSONWriter.string(forFields: fields) }
 
+    /// The record, when Apollo can load it to merge into: a write loads
+    /// the record first, and one holding a number too large for a Double
+    /// fails the load, and the write with it, as a damaged record does.
+    /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` then.
+    public func loadableByApollo() throws -> Record {
+        if let found = numberApolloCannotRead { throw CacheStoreError.damagedRecord(key: key, problem: .numberApolloCannotRead(found)) }
+        return self
+    }
+
     /// The first field (in key order) holding, at any depth, a number too
     /// large for a Double (`1e400`), with that number as written. Apollo's
     /// JSONSerialization refuses such a number, and with it the whole

@@ -653,6 +653,34 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(once.stderr, "")
     }
 
+    /// Apollo's write loads the record it merges into and fails on one its
+    /// JSON reading refuses (a number too large for a Double): write,
+    /// import and update refuse it too, dry run or not, naming the record
+    /// and the rm that removes it, and write nothing.
+    func testAWriteIntoARecordApolloCannotReadIsRefusedDryRunOrNot() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"UPDATE records SET record = substr(record, 1, length(record) - 1) || ',"mass2":1e400}' WHERE key = 'Droid:2001'"#)
+        let before = try bytes(cache)
+        let response = path("response.json")
+        try Data(#"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo"}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let problem = "record 'Droid:2001' is damaged in \(cache) (field 'mass2' holds 1e400, a number too large for a Double, which Apollo's "
+            + "JSON reading refuses with the whole record), so nothing can be merged into it"
+        let removal = "(remove it first with: gqlcache rm \(cache) Droid:2001)"
+        for dryRun in [[], ["--dry-run"]] {
+            let write = gqlcache(arguments: ["write", cache, "--text", "{ hero(episode: NEWHOPE) { __typename id name } }", "--response", response,
+                                             "--key-field", "*=id"] + dryRun)
+            XCTAssertEqual(write.status, .damagedRecord, "\(dryRun)")
+            XCTAssertEqual(write.stderr, "gqlcache: \(problem); nothing written \(removal)\n")
+            let merge = gqlcache(arguments: ["import", cache, "-"] + dryRun, input: #"{"key":"Droid:2001","record":{"name":"Z"}}"#)
+            XCTAssertEqual(merge.status, .damagedRecord, "\(dryRun)")
+            XCTAssertEqual(merge.stderr, "gqlcache: standard input:1: \(problem); nothing imported \(removal)\n")
+            let update = gqlcache(arguments: ["update", cache, "--text", "query U @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }",
+                                              "--set", "hero.name=Q"] + dryRun)
+            XCTAssertEqual(update.status, .damagedRecord, "\(dryRun)")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testImportRefusesANumberTooLargeForADouble() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: cache))

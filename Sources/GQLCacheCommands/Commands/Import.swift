@@ -82,12 +82,10 @@ extension GQLCache {
                         }
                     } catch CacheStoreError.damagedRecord(let key, let problem) {
                         // Apollo merges field by field; a record it cannot read takes no fields.
-                        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
-                        let remove = "gqlcache rm \(ShellQuoting.file(file.path)) \(endOfOptions)\(ShellQuoting.word(key.rawValue))"
                         throw CommandFailure(
                             .damagedRecord,
-                            "\(reader.place(of: key)): record '\(key.rawValue)' is damaged in \(file.path) (\(problem)), so nothing can be "
-                                + "merged into it; nothing imported (remove it first with: \(remove))")
+                            "\(reader.place(of: key)): \(RecordChanges.damagedMergeMessage(key: key, problem: problem, in: file.path)); "
+                                + "nothing imported (remove it first with: \(RecordChanges.removal(of: key, in: file.path)))")
                     }
                 }
                 guard let writing else {

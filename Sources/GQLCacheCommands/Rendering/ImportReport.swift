@@ -93,7 +93,7 @@ struct ImportMerge {
             if let known = states[record.key] {
                 state = known
             } else {
-                let original = try loaded[record.key]?.get()
+                let original = try loaded[record.key]?.get().loadableByApollo()
                 state = (original, original ?? Record(key: record.key, fields: [:]))
             }
             for (field, value) in record.fields { state.merged.fields[field] = value }

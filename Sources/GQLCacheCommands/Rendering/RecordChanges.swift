@@ -74,7 +74,8 @@ struct RecordChanges {
         var changes: [CacheKey: RecordChange] = [:]
         var order: [CacheKey] = []
         for record in incoming {
-            let existing = try working[record.key] ?? loaded[record.key]?.get()
+            // As the write itself: a record Apollo cannot load takes no merge.
+            let existing = try working[record.key] ?? loaded[record.key]?.get().loadableByApollo()
             var current = existing ?? Record(key: record.key, fields: [:])
             for field in record.fields.keys.sorted(by: byteOrder) where current.fields[field] != record.fields[field] {
                 if changes[record.key] == nil {
@@ -97,15 +98,32 @@ struct RecordChanges {
     /// reporting every changed field; with `dryRun`, only reports, in a
     /// read transaction.
     static func merging(into store: CacheStore, dryRun: Bool, _ records: (ReadTransaction) throws -> [Record]) throws -> RecordChanges {
-        if dryRun {
-            return try store.read { tx in try of(merging: try records(tx), in: tx, dryRun: true) }
+        do {
+            if dryRun {
+                return try store.read { tx in try of(merging: try records(tx), in: tx, dryRun: true) }
+            }
+            return try store.write { tx in
+                let written = try records(tx)
+                let changes = try of(merging: written, in: tx, dryRun: false)
+                try tx.merge(written)
+                return changes
+            }
+        } catch CacheStoreError.damagedRecord(let key, let problem) {
+            // As import says it: Apollo's write would fail there too.
+            throw CommandFailure(.damagedRecord, damagedMergeMessage(key: key, problem: problem, in: store.path) + "; nothing written"
+                + " (remove it first with: \(removal(of: key, in: store.path)))")
         }
-        return try store.write { tx in
-            let written = try records(tx)
-            let changes = try of(merging: written, in: tx, dryRun: false)
-            try tx.merge(written)
-            return changes
-        }
+    }
+
+    /// "record 'K' is damaged in FILE (…), so nothing can be merged into it".
+    static func damagedMergeMessage(key: CacheKey, problem: CacheStoreError.RecordProblem, in path: String) -> String {
+        "record '\(key.rawValue)' is damaged in \(path) (\(problem)), so nothing can be merged into it"
+    }
+
+    /// The rm that removes `key`, for a person to run.
+    static func removal(of key: CacheKey, in path: String) -> String {
+        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
+        return "gqlcache rm \(ShellQuoting.file(path)) \(endOfOptions)\(ShellQuoting.word(key.rawValue))"
     }
 
     /// One line of summary: what was (or would be) written.
