@@ -695,12 +695,18 @@ final class ExportImportCommandTests: CommandTestCase {
         let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"A:1":{"a":-1e400}}"#)
         XCTAssertEqual(
             extract.stderr, "gqlcache: standard input: field 'a' of 'A:1' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
-        // One too small is no 0 as written, but reads as 0: refused too; a written 0.0e5 is 0.
-        let small = gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"A:1","record":{"a":[1e-400]}}"#)
-        XCTAssertEqual(small.stderr, "gqlcache: standard input:1: field 'a' of 'A:1' holds a number too small for a Double (it reads as 0), "
-            + "which Apollo cannot store; nothing imported\n")
         XCTAssertEqual(gqlcache(arguments: ["import", cache, "-", "--dry-run"], input: #"{"key":"A:1","record":{"a":0.0e5}}"#).status, .success)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
+        // One too small Apollo reads as 0, and export gives it as the file
+        // holds it: stored as written, so that an export imports whole.
+        try sqliteShell(cache, #"UPDATE records SET record = replace(record, '"length":12.5', '"length":[1e-400]') WHERE key = 'Starship:3001'"#)
+        let export = gqlcache("export", cache)
+        XCTAssertEqual(export.status, .success, export.stderr)
+        let copy = path("copy.sqlite")
+        let restore = gqlcache(arguments: ["import", copy, "-", "--create"], input: export.stdout)
+        XCTAssertEqual(restore.status, .success, restore.stderr)
+        XCTAssertEqual(gqlcache("diff", cache, copy).status, .success)
+        XCTAssertTrue(try sqliteShell(copy, "SELECT record FROM records WHERE key = 'Starship:3001'").contains(#""length":[1e-400]"#))
     }
 
     /// A record Apollo cannot read (a number too large for a Double), which

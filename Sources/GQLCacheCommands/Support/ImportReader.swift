@@ -226,26 +226,13 @@ final class ImportReader {
     }
 
     /// A number too large for a Double reads as infinity, which Apollo's
-    /// JSONSerialization cannot write: `write` refuses it, and so does
-    /// import, rather than store what Apollo could not read.
+    /// JSONSerialization refuses, and the whole record with it: `write`
+    /// refuses it, and so does import, rather than store what Apollo
+    /// could not read. One too small (1e-400) Apollo reads as 0: it is
+    /// stored as written, as export gives it, so an export imports whole.
     private static func unstorableNumber(in record: Record) -> String? {
-        // Beyond a Double either way: too large (infinity), or too small
-        // (1e-400, which is no 0 as written, but reads as 0). An integer
-        // beyond 64 bits is kept exactly, as documented.
-        func holds(_ way: FieldValue.BeyondADouble, _ value: FieldValue) -> Bool {
-            switch value {
-            case .list(let elements): return elements.contains { holds(way, $0) }
-            case .object(let members): return members.values.contains { holds(way, $0) }
-            default: return value.beyondADouble == way
-            }
-        }
-        for way in [FieldValue.BeyondADouble.tooLarge, .tooSmall] {
-            let tooSmall = way == .tooSmall
-            guard let field = record.fields.keys.sorted().first(where: { holds(way, record.fields[$0]!) }) else { continue }
-            return "field '\(field)' of '\(record.key.rawValue)' holds a number too \(tooSmall ? "small" : "large") for a Double"
-                + "\(tooSmall ? " (it reads as 0)" : ""), which Apollo cannot store; nothing imported"
-        }
-        return nil
+        guard let found = record.numberApolloCannotRead else { return nil }
+        return "field '\(found.field)' of '\(record.key.rawValue)' holds a number too large for a Double, which Apollo cannot store; nothing imported"
     }
 
     private static func nulMessage(_ key: CacheKey) -> String {
