@@ -469,11 +469,21 @@ struct JSONReader {
         // Seventeen digits that are the Double's exact 17-digit form
         // (`5.6430448000000002`, as older Foundation wrote 5.6430448) are
         // that Double: the same value, which Apollo reads as equal to it.
-        if Self.significantDigitCount(text) > 15 && !NumberText.same(text, "\(value)")
-            && !NumberText.same(text, String(format: "%.17g", value)) {
+        let digits = Self.significantDigitCount(text)
+        if digits > 15 && !NumberText.same(text, "\(value)") && (digits > 17 || !NumberText.same(text, Self.seventeenDigits(value))) {
             return .number(text)
         }
         return .double(value)
+    }
+
+    /// `value` with 17 significant digits (`%.17g`), through C's formatter:
+    /// Foundation's String(format:) costs several times as much, and a
+    /// cache an older Foundation wrote holds such a number in every Float.
+    private static func seventeenDigits(_ value: Double) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            let count = withVaList([value]) { vsnprintf(buffer.baseAddress!, 32, "%.17g", $0) }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(min(max(count, 0), 31))), as: UTF8.self)
+        }
     }
 
     /// The digits of a number literal's mantissa, leading zeros aside.

@@ -57,16 +57,30 @@ public struct StoredRecord: Hashable, Sendable {
 
     /// True when the text may hold a number beyond a Double: an exponent
     /// of three digits or more, or a run of more than 200 digits (see
-    /// ``ReferenceScanner``). One pass over the bytes, no decoding; a
-    /// string holding such text makes it true too.
+    /// ``ReferenceScanner``), outside strings. One pass over the bytes, no
+    /// decoding; text that is not JSON may make it true too.
     var mayHoldNumberBeyondADouble: Bool {
         guard var text else { return false }
         return text.withUTF8 { bytes in
             var digits = 0
             var index = 0
+            var inString = false
+            var escaped = false
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if inString {
+                    // A hex id ("…3e123…") is no number.
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                    digits = 0
+                } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                     digits += 1
                     if digits > 200 { return true }
                 } else {

@@ -31,6 +31,17 @@ final class SelectiveDecodeTests: XCTestCase {
         XCTAssertNil(try Record(key: "K", jsonText: readable, fields: ["tiny"]).numberApolloCannotRead)
     }
 
+    /// export decodes only the rows a byte check says may hold such a
+    /// number: one outside strings; a hex id such as "…3e123…" is text.
+    func testTheByteCheckForANumberBeyondADoubleLooksOutsideStringsOnly() {
+        func mayHold(_ text: String) -> Bool { StoredRecord(key: "K", text: text).mayHoldNumberBeyondADouble }
+        XCTAssertTrue(mayHold(#"{"a":[1,2e400]}"#))
+        XCTAssertTrue(mayHold(#"{"a":"x\"","b":-1.5E+308}"#), "after a string with an escaped quote")
+        XCTAssertTrue(mayHold(#"{"a":1"# + String(repeating: "0", count: 201) + "}"))
+        XCTAssertFalse(mayHold(#"{"etag":"9f3e1234ab","n":1e99,"t":12.5e-7}"#))
+        XCTAssertFalse(mayHold(#"{"s":"\\","t":"1e400"}"#), "an escaped backslash ends no string")
+    }
+
     func testADamagedRecordIsDamagedAlikeWhicheverFieldsAreDecoded() {
         let broken = [
             #"{"title":"x","meta":{"tags":["a",]}}"#,
