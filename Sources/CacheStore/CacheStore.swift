@@ -105,15 +105,35 @@ public final class CacheStore: Sendable {
             // read-only open of a WAL file would.
             return try openWithoutLocks(path, access: access, busyTimeout: busyTimeout, missingWAL: false, interruption: interruption)
         }
+        // A journal whose first page matches the file's may still be
+        // another cache's (two caches of one app, their counters alike):
+        // after SQLite rolls it back, at the first read, the file is checked.
+        let journalBeside = !readonly && ForeignJournal.isPresent(path)
         do {
             let (queue, format) = try openDetecting(
                 sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
-            return CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
+            let store = CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
+            if journalBeside && !ForeignJournal.isPresent(path) { try store.checkAfterRollback() }
+            return store
         } catch let error as CacheStoreError where readonly && FileProbe.isWALMode(path) && Self.needsAnIndexItCannotMake(error, path) {
             // A WAL file needs its -shm index, which SQLite cannot create in a
             // folder it may not write: read the file as an immutable snapshot.
             return try openWithoutLocks(path, access: access, busyTimeout: busyTimeout, missingWAL: true, interruption: interruption)
         }
+    }
+
+    /// SQLite's full check after it rolled back a journal left beside the
+    /// file: one that came from another cache leaves it damaged, and
+    /// nothing is then written to it.
+    private func checkAfterRollback() throws {
+        let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? " and \(problems.count - 1) more" : ""
+        throw CacheStoreError.io(
+            path: path,
+            message: "SQLite rolled back the -journal file beside it (an interrupted write's), and the file is now damaged "
+                + "(integrity_check: \(first)\(more)): the journal may have come from another cache; nothing more was written "
+                + "('gqlcache doctor --full' says more)")
     }
 
     /// Opens `path` as immutable: read without locks, and checked against

@@ -34,6 +34,14 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         return found
     }
 
+    /// True when a journal SQLite may roll back is beside `path`: one
+    /// that begins with a journal header.
+    static func isPresent(_ path: String) -> Bool {
+        guard let journal = FileHandle(forReadingAtPath: FileProbe.resolved(path) + "-journal") else { return false }
+        defer { try? journal.close() }
+        return (try? journal.read(upToCount: 8)).map { Array($0) == magic } ?? false
+    }
+
     private static func read(_ path: String) -> ForeignJournal? {
         let file = FileProbe.resolved(path)
         guard let journal = FileHandle(forReadingAtPath: file + "-journal") else { return nil }

@@ -510,6 +510,33 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "PRAGMA integrity_check"), "ok")
     }
 
+    /// A hot journal copied from another cache whose first page matches
+    /// (two caches of one app, their change counters alike) cannot be told
+    /// apart before SQLite rolls it back; the file is checked after, and
+    /// the damage is said, not written over with a report of success.
+    func testAFileDamagedByRollingBackAnotherCachesJournalIsNotWrittenTo() throws {
+        let source = try copyOfFixture("starwars.sqlite", as: "source.sqlite")
+        let app = try RunningSQLiteShell(source, running: "PRAGMA cache_size = 1; BEGIN; "
+            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: source + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
+            usleep(10_000)
+        }
+        usleep(200_000)
+        app.kill()
+        // The same fixture, one transaction on: its counter is the journal's copy's plus one.
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+            + #"INSERT INTO records(key, record) SELECT 'U:' || i, '{"n":' || i || '}' FROM n"#)
+        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
+        let result = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): SQLite rolled back the -journal file beside it (an interrupted write's), "
+            + "and the file is now damaged (integrity_check: "), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("the journal may have come from another cache; nothing more was written ('gqlcache doctor --full' says more)\n"))
+        XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records NOT INDEXED WHERE key = 'Human:1002'"), "1", "not removed")
+    }
+
     private func waitForWALFrames(_ cache: String) throws {
         let deadline = Date().addingTimeInterval(10)
         while ((try? FileManager.default.attributesOfItem(atPath: cache + "-wal")[.size] as? Int) ?? 0) == 0 {
