@@ -110,13 +110,17 @@ enum FormatDetector {
         for collation in [columnCollation] + keyCollations where collation.uppercased() != "BINARY" {
             throw refuse(.keyCollation(collation))
         }
-        let triggers = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'records' COLLATE NOCASE ORDER BY name")
-        guard triggers.isEmpty else { throw refuse(.triggers(triggers)) }
         let keyIsNotNull = columns.contains { asciiLowercased($0["name"]) == "key" && $0["notnull"] == 1 }
         let hasLegacyIndex = try Bool.fetchOne(
             db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'index_records_on_key' COLLATE NOCASE") ?? false
         return ApolloIOSSQLiteFormat(ddl: (keyIsNotNull || hasLegacyIndex) ? .legacy : .current)
+    }
+
+    /// The triggers on `records`, which Apollo's DDL never creates: a
+    /// write would run them, changing records it was not asked to, so a
+    /// store that may write refuses the file; reads never run them.
+    static func triggers(in db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'records' COLLATE NOCASE ORDER BY name")
     }
 
     /// `name` with A-Z as a-z and nothing else changed, as SQLite folds

@@ -203,7 +203,13 @@ public final class CacheStore: Sendable {
         try StoreErrors.mapping(path: path, waited: busyTimeout) {
             let queue = try DatabaseQueue(
                 path: sqlitePath, configuration: configuration(readonly: readonly, busyTimeout: busyTimeout, interruption: interruption))
-            let format = try queue.read { db in try FormatDetector.detect(in: db, path: path) }
+            let format = try queue.read { db in
+                let format = try FormatDetector.detect(in: db, path: path)
+                if !readonly, case let triggers = try FormatDetector.triggers(in: db), !triggers.isEmpty {
+                    throw CacheStoreError.notACacheFile(path: path, reason: .triggers(triggers))
+                }
+                return format
+            }
             return (queue, format)
         }
     }

@@ -171,9 +171,9 @@ extension CacheStoreError.NotACacheReason {
         case .apollo3PerFieldLayout:
             return "an Apollo iOS 3 per-field cache (one row per field); this layout is not supported yet"
         case .triggers(let names):
-            return "not an Apollo iOS cache: table 'records' has \(names.count == 1 ? "a trigger" : "triggers") ("
+            return "not an Apollo iOS cache to write to: table 'records' has \(names.count == 1 ? "a trigger" : "triggers") ("
                 + names.map { "'\($0)'" }.joined(separator: ", ") + "), which Apollo's table never has, "
-                + "and which a write would run, changing records it was not asked to"
+                + "and which a write would run, changing records it was not asked to (commands that only read still read it)"
         }
     }
 }

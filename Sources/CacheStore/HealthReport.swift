@@ -52,6 +52,9 @@ public struct HealthReport: Equatable, Sendable {
     /// Records holding a number Apollo's JSON reading refuses, with the
     /// whole record (``CacheGraph/recordsApolloCannotRead``), in row order.
     public var recordsApolloCannotRead: [NumberApolloCannotRead] = []
+    /// Triggers on `records`, which Apollo's table never has and which a
+    /// write would run: commands that write refuse the file.
+    public var triggers: [String] = []
 
     /// True when the file itself is damaged (SQLite's check, the pass
     /// over the table or the file's size says so): what was read of the
@@ -65,7 +68,7 @@ public struct HealthReport: Equatable, Sendable {
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1) + (duplicateKeyRows == nil ? 0 : 1)
-            + (cutShort == nil ? 0 : 1) + unusableKeys.count + recordsApolloCannotRead.count
+            + (cutShort == nil ? 0 : 1) + unusableKeys.count + recordsApolloCannotRead.count + triggers.count
     }
 }
 
@@ -95,9 +98,11 @@ extension ReadTransaction {
     /// when `full`) and the records with one pass over the table.
     public func healthReport(fullIntegrityCheck full: Bool) throws -> HealthReport {
         let graph = try graph()
-        return HealthReport(
+        var report = HealthReport(
             integrityProblems: try sqliteIntegrityCheck(full: full), fullIntegrityCheck: full, graph: graph,
             danglingReferences: try placing(graph.danglingReferences))
+        report.triggers = try triggersOnRecords()
+        return report
     }
 }
 
@@ -114,8 +119,10 @@ extension CacheStore {
         let graph: CacheGraph
         var dangling: [ReferenceLocation] = []
         var cut: FileCut?
+        var triggers: [String] = []
         do {
             graph = try read(progress: progress) { tx in
+                triggers = try tx.triggersOnRecords()
                 let graph = try tx.graph()
                 // Still in the transaction, which has read: no commit is half-way meanwhile.
                 cut = FileCut.of(path)
@@ -145,6 +152,7 @@ extension CacheStore {
         }
         var report = HealthReport(integrityProblems: try check.result().get(), fullIntegrityCheck: full, graph: graph, danglingReferences: dangling)
         report.cutShort = cut
+        report.triggers = triggers
         return report
     }
 }

@@ -293,6 +293,9 @@ public class ReadTransaction {
         return mode != "wal" && FileProbe.isWALMode(path) ? "wal" : mode
     }
 
+    /// The triggers on `records`, by name (see ``FormatDetector/triggers(in:)``).
+    public func triggersOnRecords() throws -> [String] { try FormatDetector.triggers(in: try database()) }
+
     /// Page size, page count and free pages of the main database.
     public func pageStatistics() throws -> PageStatistics {
         let db = try database()

@@ -212,6 +212,26 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("Apollo cannot read"))
     }
 
+    /// A trigger on records would run on a write: writing commands refuse
+    /// the file, and doctor names the trigger with the sqlite3 line that
+    /// drops it; reading commands read the file as it is.
+    func testATriggerOnRecordsIsAProblemThatStopsWritesOnly() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, "CREATE TRIGGER wipe AFTER DELETE ON records BEGIN DELETE FROM records; END;")
+        let removal = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(removal.status, .notACache)
+        XCTAssertTrue(removal.stderr.contains("table 'records' has a trigger ('wipe'), which Apollo's table never has"), removal.stderr)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+        XCTAssertEqual(gqlcache("export", cache).status, .success)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("remove the triggers with: sqlite3 \(cache) 'DROP TRIGGER \"wipe\";'\n"), doctor.stdout)
+        XCTAssertEqual(try problems(gqlcache("doctor", cache, "--format", "json")), [NSDictionary]([["kind": "trigger", "name": "wipe"]]))
+        try sqlite(cache, #"DROP TRIGGER "wipe";"#)
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
+        XCTAssertEqual(try keys(in: cache).count, 9)
+    }
+
     func testJSONLinesListOneProblemPerLineThenASummary() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)

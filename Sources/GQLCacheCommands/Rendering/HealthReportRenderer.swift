@@ -112,12 +112,14 @@ struct HealthRendering {
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
             + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count + report.unusableKeys.count
-            + report.recordsApolloCannotRead.count
+            + report.recordsApolloCannotRead.count + report.triggers.count
         if report.fileIsDamaged && rowFindings > 0 {
             text += "(what follows was read from a damaged file: some of it may be the damage itself, not the app's data)\n"
         }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("records Apollo cannot read", report.recordsApolloCannotRead) { "\($0.key.display): \($0)" }
+        text += section("triggers on table 'records', which Apollo's never has and a write would run (commands that write refuse the file)",
+                        report.triggers) { $0.shownOnLine }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
         text += section("rows whose key is a BLOB or not UTF-8 text, which Apollo never finds", report.blobKeyRows) { "_id \($0.rowID): \($0.display)" }
         text += section("dangling references", report.danglingReferences) {
@@ -142,6 +144,10 @@ struct HealthRendering {
         if !report.damagedRecords.isEmpty {
             // Apollo cannot read them either; removing them is the one repair, and a person's call.
             text += "remove damaged records with: \(command("rm")) \(Self.keyWords(report.damagedRecords.map(\.key), each: "each damaged key"))\n"
+        }
+        if !report.triggers.isEmpty {
+            let drops = report.triggers.map { "DROP TRIGGER \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\";" }.joined(separator: " ")
+            text += "remove the triggers with: sqlite3 \(ShellQuoting.file(path)) \(ShellQuoting.word(drops))\n"
         }
         if !report.recordsApolloCannotRead.isEmpty {
             // The app fetches them again once they are gone; no gc kind takes them.
@@ -224,6 +230,7 @@ struct HealthRendering {
                 ("number", .string($0.number)),
             ])
         }
+        problems += report.triggers.map { .object([("kind", .string("trigger")), ("name", .string($0))]) }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
         problems += report.blobKeyRows.map {
             .object([("kind", .string($0.isBlob ? "blobKeyRow" : "nonUTF8KeyRow")), ("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers)
