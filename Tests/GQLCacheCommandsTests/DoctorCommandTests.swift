@@ -504,14 +504,7 @@ final class DoctorCommandTests: CommandTestCase {
     /// rolled back and the write goes on, as before.
     func testAHotJournalFromAnotherCacheIsRefusedAndTheCachesOwnIsRolledBack() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let app = try RunningSQLiteShell(cache, running: "PRAGMA cache_size = 1; BEGIN; "
-            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
-        let deadline = Date().addingTimeInterval(10)
-        while ((try? FileManager.default.attributesOfItem(atPath: cache + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
-            usleep(10_000)
-        }
-        usleep(200_000)
-        app.kill()
+        try leaveHotJournal(on: cache)
         let other = try makeCache("other.sqlite", (1...40).map { Record(key: CacheKey("User:\($0)"), fields: ["name": .string("u")]) })
         try FileManager.default.copyItem(atPath: cache + "-journal", toPath: other + "-journal")
         let (file, journal) = (try bytes(other), try bytes(other + "-journal"))
@@ -536,14 +529,7 @@ final class DoctorCommandTests: CommandTestCase {
     /// the damage is said, not written over with a report of success.
     func testAFileDamagedByRollingBackAnotherCachesJournalIsNotWrittenTo() throws {
         let source = try copyOfFixture("starwars.sqlite", as: "source.sqlite")
-        let app = try RunningSQLiteShell(source, running: "PRAGMA cache_size = 1; BEGIN; "
-            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
-        let deadline = Date().addingTimeInterval(10)
-        while ((try? FileManager.default.attributesOfItem(atPath: source + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
-            usleep(10_000)
-        }
-        usleep(200_000)
-        app.kill()
+        try leaveHotJournal(on: source)
         // The same fixture, one transaction on: its counter is the journal's copy's plus one.
         let cache = try copyOfFixture("starwars.sqlite")
         try sqliteShell(cache, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
@@ -555,6 +541,19 @@ final class DoctorCommandTests: CommandTestCase {
             + "and the file is now damaged (integrity_check: "), result.stderr)
         XCTAssertTrue(result.stderr.hasSuffix("the journal may have come from another cache; nothing more was written ('gqlcache doctor --full' says more)\n"))
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records NOT INDEXED WHERE key = 'Human:1002'"), "1", "not removed")
+    }
+
+    /// A write to `cache` killed half-way, its pages spilled into the file:
+    /// the hot -journal an app that crashed leaves beside it.
+    private func leaveHotJournal(on cache: String) throws {
+        let app = try RunningSQLiteShell(cache, running: "PRAGMA cache_size = 1; BEGIN; "
+            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: cache + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
+            usleep(10_000)
+        }
+        usleep(200_000)
+        app.kill()
     }
 
     private func waitForWALFrames(_ cache: String) throws {
