@@ -58,18 +58,21 @@ public struct Record: Hashable, Sendable {
     /// JSONSerialization refuses such a number, and with it the whole
     /// record: every read or write of it fails there.
     public var numberApolloCannotRead: NumberApolloCannotRead? {
-        func found(_ value: FieldValue) -> String? {
+        // In key order, members too, so that the one named is always the same.
+        func found(_ value: FieldValue, inOrder: Bool) -> String? {
             switch value {
             case .number(let text): return value.beyondADouble == .tooLarge ? text : nil
-            case .list(let elements): return elements.lazy.compactMap(found).first
-            case .object(let members): return members.keys.sorted().lazy.compactMap { found(members[$0]!) }.first
+            case .list(let elements): return elements.lazy.compactMap { found($0, inOrder: inOrder) }.first
+            case .object(let members):
+                let names = inOrder ? members.keys.sorted() : Array(members.keys)
+                return names.lazy.compactMap { found(members[$0]!, inOrder: inOrder) }.first
             case .null, .bool, .int, .double, .string, .reference: return nil
             }
         }
-        // Most records hold none: they are not sorted to find out.
-        guard fields.values.contains(where: { found($0) != nil }) else { return nil }
+        // Most records hold none: nothing is sorted to find that out.
+        guard fields.values.contains(where: { found($0, inOrder: false) != nil }) else { return nil }
         for field in fields.keys.sorted() {
-            if let number = found(fields[field]!) { return NumberApolloCannotRead(key: key, field: field, number: number) }
+            if let number = found(fields[field]!, inOrder: true) { return NumberApolloCannotRead(key: key, field: field, number: number) }
         }
         return nil
     }

@@ -49,11 +49,7 @@ public struct StoredRecord: Hashable, Sendable {
     /// ``CacheStoreError/damagedRecord(key:problem:)`` with
     /// ``CacheStoreError/RecordProblem/numberApolloCannotRead(_:)`` when it
     /// holds a number too large for a Double.
-    public func decodedAsApolloReads() throws -> Record {
-        let record = try decoded()
-        if let found = record.numberApolloCannotRead { throw CacheStoreError.damagedRecord(key: key, problem: .numberApolloCannotRead(found)) }
-        return record
-    }
+    public func decodedAsApolloReads() throws -> Record { try decoded().loadableByApollo() }
 
     /// True when the text may hold a number beyond a Double: an exponent
     /// of three digits or more, or a run of more than 200 digits (see
