@@ -85,7 +85,7 @@ extension GQLCache {
                         throw CommandFailure(
                             .damagedRecord,
                             "\(reader.place(of: key)): \(RecordChanges.damagedMergeMessage(key: key, problem: problem, in: file.path)); "
-                                + "nothing imported (remove it first with: \(RecordChanges.removal(of: key, in: file.path)))")
+                                + "nothing imported (remove it first with: \(ShellQuoting.removal(of: key, in: file.path)))")
                     }
                 }
                 guard let writing else {

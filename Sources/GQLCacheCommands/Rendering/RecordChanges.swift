@@ -111,19 +111,13 @@ struct RecordChanges {
         } catch CacheStoreError.damagedRecord(let key, let problem) {
             // As import says it: Apollo's write would fail there too.
             throw CommandFailure(.damagedRecord, damagedMergeMessage(key: key, problem: problem, in: store.path) + "; nothing written"
-                + " (remove it first with: \(removal(of: key, in: store.path)))")
+                + " (remove it first with: \(ShellQuoting.removal(of: key, in: store.path)))")
         }
     }
 
     /// "record 'K' is damaged in FILE (…), so nothing can be merged into it".
     static func damagedMergeMessage(key: CacheKey, problem: CacheStoreError.RecordProblem, in path: String) -> String {
         "record '\(key.rawValue)' is damaged in \(path) (\(problem)), so nothing can be merged into it"
-    }
-
-    /// The rm that removes `key`, for a person to run.
-    static func removal(of key: CacheKey, in path: String) -> String {
-        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
-        return "gqlcache rm \(ShellQuoting.file(path)) \(endOfOptions)\(ShellQuoting.word(key.rawValue))"
     }
 
     /// One line of summary: what was (or would be) written.

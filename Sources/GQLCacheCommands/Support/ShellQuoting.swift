@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// Words for a command line printed for a person to run (`doctor`'s
@@ -34,5 +35,12 @@ enum ShellQuoting {
     /// `./-name` for a relative name that would be read as an option.
     static func file(_ path: String) -> String {
         word(path.hasPrefix("-") ? "./" + path : path)
+    }
+
+    /// The rm that removes `key` from the cache at `path`, for a person to
+    /// run: the key after `--` when it starts with '-'.
+    static func removal(of key: CacheKey, in path: String) -> String {
+        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
+        return "gqlcache rm \(file(path)) \(endOfOptions)\(word(key.rawValue))"
     }
 }
