@@ -17,7 +17,8 @@ internal import GRDB
 /// - `prefix`: keys that start with the text, case-sensitive; a range scan
 ///   of the key index, never a full scan.
 /// - `glob`: the whole key against a case-sensitive glob (`*`, `?`,
-///   `[abc]`, `[^abc]`), as SQLite's GLOB.
+///   `[abc]`, `[!abc]` or `[^abc]`, `\*` for a literal `*`), as a shell
+///   reads it; SQLite's GLOB runs it (see ``sqliteGlob``).
 /// - `regex`: an ICU regular expression searched anywhere in the key,
 ///   case-sensitive unless it says `(?i)`.
 public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
@@ -29,11 +30,17 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     public let mode: Mode
     /// The text's UTF-8, for matching many keys in memory.
     private let utf8: [UInt8]
+    /// A glob as SQLite's GLOB takes it: `[!` is `[^`, and a character a
+    /// backslash escapes stands alone (`\*` is `[*]`). A shell, fnmatch
+    /// and git read `[!C]*` as "not C"; SQLite as "! or C", which would
+    /// have `rm --match` remove just the keys meant to be kept.
+    let sqliteGlob: String
 
     public init(_ text: String, mode: Mode) throws {
         self.text = text
         self.mode = mode
         self.utf8 = Array(text.utf8)
+        self.sqliteGlob = mode == .glob ? Self.sqliteGlob(from: text) : text
         if mode == .regex && !text.isEmpty {
             do {
                 _ = try NSRegularExpression(pattern: text)
@@ -41,7 +48,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
                 throw CacheStoreError.invalidPattern(pattern: text, message: "not a valid regular expression")
             }
         }
-        if mode == .glob, LikeMatcher.hasUnclosedClass(Array(text.unicodeScalars)) {
+        if mode == .glob, LikeMatcher.hasUnclosedClass(Array(sqliteGlob.unicodeScalars)) {
             // SQLite's GLOB fails every key at such a '[', which would read as "no key matches".
             throw CacheStoreError.invalidPattern(
                 pattern: text, message: "a '[' is never closed by ']' (write [[] for a literal '[')")
@@ -49,13 +56,49 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         let sqlPattern: String? = switch mode {
         case .apollo: "%" + text + "%"
         case .literal: "%" + LikeMatcher.escapeLike(text) + "%"
-        case .glob: text
+        case .glob: sqliteGlob
         case .prefix, .regex: nil
         }
         if let sqlPattern, sqlPattern.utf8.count > Self.maximumSQLPatternLength {
             throw CacheStoreError.invalidPattern(
                 pattern: text, message: "longer than the 50,000 bytes SQLite takes in a LIKE or GLOB pattern")
         }
+    }
+
+    /// `text`, a glob as a shell reads it, as SQLite's GLOB takes it.
+    static func sqliteGlob(from text: String) -> String {
+        var result = ""
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar {
+            case "\\":
+                // An escaped character is itself; a trailing backslash too.
+                guard let escaped = scalars.popFirst() else { result.unicodeScalars.append(scalar); continue }
+                if "*?[".unicodeScalars.contains(escaped) {
+                    result += "[" + String(escaped) + "]"
+                } else {
+                    result.unicodeScalars.append(escaped)
+                }
+            case "[":
+                // A class, copied to its ']' (one right after '[' or '[!' is in it).
+                result += "["
+                if scalars.first == "!" {
+                    scalars.removeFirst()
+                    result += "^"
+                } else if scalars.first == "^" {
+                    scalars.removeFirst()
+                    result += "^"
+                }
+                if scalars.first == "]" { result.unicodeScalars.append(scalars.removeFirst()) }
+                while let inside = scalars.popFirst() {
+                    result.unicodeScalars.append(inside)
+                    if inside == "]" { break }
+                }
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// SQLite's limit on a LIKE or GLOB pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH),
@@ -88,7 +131,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .prefix:
             return key.rawValue.utf8.starts(with: text.utf8)
         case .glob:
-            return LikeMatcher.globMatches(Array(key.rawValue.unicodeScalars), pattern: Array(text.unicodeScalars))
+            return LikeMatcher.globMatches(Array(key.rawValue.unicodeScalars), pattern: Array(sqliteGlob.unicodeScalars))
         case .regex:
             return text.isEmpty || RegexCache.shared.matches(pattern: text, in: key.rawValue)
         }
@@ -133,8 +176,8 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             // The literal start of the pattern as a range of the key index, which
             // SQLite's own GLOB optimisation gives only to a bare `key GLOB ?`
             // (a key holding a NUL sorts in the same range).
-            let start = String(text.unicodeScalars.prefix { !"*?[".unicodeScalars.contains($0) })
-            let glob = withWholeKeys("key GLOB ?", text)
+            let start = String(sqliteGlob.unicodeScalars.prefix { !"*?[".unicodeScalars.contains($0) })
+            let glob = withWholeKeys("key GLOB ?", sqliteGlob)
             guard !start.isEmpty else { return glob }
             let bounds = range(start)
             return (bounds.sql + " AND " + glob.sql, bounds.arguments + glob.arguments)

@@ -87,6 +87,26 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertTrue(try glob("*[[]*", "Odd:[br"))
     }
 
+    /// A glob reads as a shell, fnmatch and git read it: `[!HD]` is "not H
+    /// or D" (SQLite's GLOB took it for "!, H or D", so `rm --match '[!C]*'`
+    /// removed the very keys meant to be kept), and a backslash makes the
+    /// character after it literal.
+    func testGlobModeNegatesWithABangAndEscapesWithABackslashAsAShellDoes() throws {
+        func glob(_ text: String, _ key: CacheKey) throws -> Bool { try KeyPattern(text, mode: .glob).matches(key) }
+        XCTAssertFalse(try glob("[!HD]*", "Droid:2001"))
+        XCTAssertTrue(try glob("[!HD]*", "QUERY_ROOT"))
+        XCTAssertTrue(try glob("[!HD]*", "!x"), "the ! negates; it is no member")
+        XCTAssertTrue(try glob("Post:[!0-8]", "Post:9"))
+        XCTAssertTrue(try glob("Odd:\\*", "Odd:*"))
+        XCTAssertFalse(try glob("Odd:\\*", "Odd:star"))
+        XCTAssertTrue(try glob("Odd:\\[x]", "Odd:[x]"))
+        XCTAssertTrue(try glob("Human:\\1000", "Human:1000"))
+        XCTAssertTrue(try glob("[!]]x", "ax"), "a ']' right after '[!' is in the class")
+        XCTAssertFalse(try glob("[!]]x", "]x"))
+        XCTAssertEqual(KeyPattern.sqliteGlob(from: "[!C]*\\?a\\b\\"), "[^C]*[?]ab\\")
+        XCTAssertThrowsError(try KeyPattern("[!", mode: .glob))
+    }
+
     func testAGlobWithAnUnclosedClassIsRefusedRatherThanMatchingNothing() throws {
         // SQLite's GLOB fails every key at an unclosed '[': refused, the user would read "no key matches".
         for text in ["[", "Odd:[br", "*[", "[]", "[^]", "a[b]c[d"] {
@@ -231,7 +251,7 @@ final class KeyPatternTests: XCTestCase {
                    "CAFE", "cafe", "école", "ÉCOLE", "\\", "\"", "😀", "human", "ß", "[br]", "*", "?", "e\u{301}", "e"],
         .prefix: ["Human:", "human:", "Q", "QUERY_ROOT.", "Caf", "Café", "Cafe", "É", "Odd:100%", "Odd:", "Emoji:",
                   "Emoji:😀", "z", "Droid:2001", "Ü", "\u{10FFFF}", ""],
-        .glob: ["Human:*", "Human:100?", "human:*", "*friendsConnection*", "Droid:2001", "[HD]*", "[^HD]*", "*[%_]*",
+        .glob: ["Human:*", "Human:100?", "human:*", "*friendsConnection*", "Droid:2001", "[HD]*", "[^HD]*", "[!HD]*", "Human:\\1*", "*\\**", "*[%_]*",
                 "Caf?:*", "*/*", "*\\*", "[a-z]*", "*", "", "*[]]", "Odd:[[]br", "Odd:\\[br]", "*?*?*?*?*?*?*?*?*?*?*?*?*?*?*",
                 "Emoji:?", "[É]*", "*:[0-9][0-9][0-9][0-9]", "Odd:[*]star[?]"],
         .regex: ["Human:100[02]", "^Q", "(?i)starship", "\\.", "é", "e\u{301}", ".", "^$", "\\)$", "^[a-z]", "😀", "%"],

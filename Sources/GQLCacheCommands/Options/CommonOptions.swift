@@ -122,6 +122,6 @@ extension KeyPattern.Mode: ExpressibleByArgument {
     static var helpText: String {
         "apollo: substring, ASCII letters in either case, with % and _ as LIKE wildcards (Apollo's removeObjects(matching:)); "
             + "literal: the same with % and _ literal; prefix: keys starting with the text (case-sensitive, uses the index); "
-            + "glob: whole key, * ? [..] (case-sensitive); regex: ICU regular expression anywhere in the key"
+            + "glob: whole key, * ? [..] [!..] and \\ as a shell reads them (case-sensitive); regex: ICU regular expression anywhere in the key"
     }
 }
