@@ -116,6 +116,29 @@ final class WriteCommandTests: CommandTestCase {
             result.stderr, "gqlcache: warning: fragment 'D' is on Droid, but Human:1000 is a Human; Apollo writes it all the same, so check the key\n")
     }
 
+    /// A root record is no object of a fragment's type: a User's fields
+    /// written into QUERY_ROOT (at the REPL's first place, --key forgotten)
+    /// are refused, as update and read refuse such a fragment there. A
+    /// fragment on the root type itself is written.
+    func testAFragmentOnAnObjectTypeIsNotWrittenIntoARootRecord() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        try #"{"__typename":"Human","name":"Bogus"}"#.write(toFile: path("h.json"), atomically: true, encoding: .utf8)
+        let cli = gqlcache("write", cache, "--text", "fragment W on Human { name }", "--fragment", "W", "--key", "QUERY_ROOT", "--response", path("h.json"))
+        XCTAssertEqual(cli.status, .usage)
+        XCTAssertEqual(cli.stderr, "gqlcache: QUERY_ROOT is a root record, not a Human: write the fragment at the key of one; nothing written\n")
+        let repl = gqlcache(arguments: ["repl", cache], input: "fragment W on Human { name }\nwrite --fragment W --response \(path("h.json"))")
+        XCTAssertEqual(repl.status, .usage)
+        XCTAssertTrue(repl.stderr.hasSuffix("QUERY_ROOT is a root record, not a Human: write the fragment at the key of one "
+            + "(cd to it, or give --key KEY); nothing written\n"), repl.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        try #"{"__typename":"Query","hero":{"__typename":"Droid","id":"2001","name":"Artoo"}}"#.write(toFile: path("q.json"), atomically: true, encoding: .utf8)
+        let root = gqlcache("write", cache, "--text", "fragment Q on Query { hero(episode: NEWHOPE) { __typename id name } }", "--fragment", "Q",
+                            "--key", "QUERY_ROOT", "--response", path("q.json"), "--key-field", "*=id")
+        XCTAssertEqual(root.status, .success, root.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("Artoo"))
+    }
+
     /// Data whose key fields give another key than --key is written at
     /// --key, as Apollo writes a fragment, with a warning naming both.
     func testAFragmentWhoseDataKeysAnotherRecordIsWarnedOf() throws {
