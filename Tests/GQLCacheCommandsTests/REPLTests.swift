@@ -477,6 +477,10 @@ final class REPLTests: CommandTestCase {
         ])
         XCTAssertEqual(run.stderr, "")
         XCTAssertEqual(run.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n" + #"{"hero":{"id":"2001"}}"# + "\n")
+        // The operation's name, as on the command line: the one of the typed document to run.
+        let named = try repl(cache, ["read --format jsonl B query A { hero(episode: NEWHOPE) { id } } query B { hero(episode: NEWHOPE) { name } }"])
+        XCTAssertEqual(named.stderr, "")
+        XCTAssertEqual(named.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
         let valueTaking = REPLSession.readValueTaking
         XCTAssertTrue(valueTaking.contains("--variables") && valueTaking.contains("--format"), "\(valueTaking)")
         let typed = try XCTUnwrap(GraphQLInput.afterRead("read --var id=1 --format json { a }", valueTaking: valueTaking))
@@ -484,6 +488,7 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(typed.options, "--var id=1 --format json")
         XCTAssertEqual(GraphQLInput.afterRead(#"read --variables "{ \"a\": 1 }" { a }"#, valueTaking: valueTaking)?.options, #"--variables "{ \"a\": 1 }""#)
         XCTAssertNil(GraphQLInput.afterRead("read HeroName --format json", valueTaking: valueTaking))
+        XCTAssertEqual(GraphQLInput.afterRead("read Q --format json query Q { a }", valueTaking: valueTaking)?.options, "Q --format json")
         XCTAssertNil(GraphQLInput.afterRead("read --format { a }", valueTaking: valueTaking), "{ is --format's value; no GraphQL follows")
         XCTAssertNil(GraphQLInput.afterRead("read -- { a }", valueTaking: valueTaking))
     }

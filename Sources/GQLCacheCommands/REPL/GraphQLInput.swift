@@ -18,9 +18,10 @@ enum GraphQLInput {
     /// place in the GraphQL has the column it has on the line.
     ///
     /// Options may come between `read` and the GraphQL (`read --format json
-    /// { … }`, `read --var id=1 query Q($id: ID) { … }`): they are given
-    /// back, as typed, for the read to take. `valueTaking`: read's options
-    /// that take a value, whose value is the word after them.
+    /// { … }`, `read --var id=1 query Q($id: ID) { … }`), and the name of
+    /// the operation to run: they are given back, as typed, for the read to
+    /// take. `valueTaking`: read's options that take a value, whose value
+    /// is the word after them.
     static func afterRead(_ line: String, valueTaking: Set<String> = []) -> (graphQL: String, options: String)? {
         let indent = line.prefix { $0.isWhitespace }
         let trimmed = line.dropFirst(indent.count)
@@ -33,9 +34,9 @@ enum GraphQLInput {
             if takesValue {
                 takesValue = false
             } else {
-                // A word that is no option (an operation's name) is the command line's.
-                guard word.hasPrefix("-"), word != "--", word != "-" else { return nil }
-                takesValue = !word.contains("=") && valueTaking.contains(String(word))
+                // A word that is no option names the operation to run (`read Q query Q { … }`).
+                guard word != "--", word != "-" else { return nil }
+                takesValue = word.hasPrefix("-") && !word.contains("=") && valueTaking.contains(String(word))
             }
             rest = rest.dropFirst(word.count).drop { $0.isWhitespace }
         }
