@@ -98,6 +98,18 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertNil(connection.first?["references"])
     }
 
+    /// At the last level too, a record drawn elsewhere says where: not
+    /// "beyond the depth", as if its references had not been drawn.
+    func testARecordDrawnElsewhereSaysWhereAtTheLastLevelToo() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("refs", cache, "Droid:2001", "--depth", "2")
+        XCTAssertEqual(result.lines.prefix(6).last, "   └─ friends[0] → Human:1000 (Human) (above)")
+        let json = try XCTUnwrap(try gqlcache("refs", cache, "Droid:2001", "--depth", "2", "--format", "json").json() as? [String: Any])
+        let connection = try XCTUnwrap((json["references"] as? [[String: Any]])?.last?["references"] as? [[String: Any]])
+        XCTAssertEqual(connection.first?["shownAbove"] as? Bool, true)
+        XCTAssertNil(connection.first?["beyondDepth"])
+    }
+
     func testDepthDrawsEveryRecordWithinReachWhereItIsNearestTheTop() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         // Human:1000 is one reference from the root (human) and two through

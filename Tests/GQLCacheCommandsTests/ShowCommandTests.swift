@@ -139,6 +139,17 @@ final class ShowCommandTests: CommandTestCase {
             """), result.stdout)
     }
 
+    /// At the last level too, a record expanded elsewhere in the tree says
+    /// where; one expanded nowhere (beyond the depth) says nothing.
+    func testAtTheLastLevelARecordExpandedElsewhereSaysWhere() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let below = gqlcache("show", cache, "QUERY_ROOT", "--depth", "1").lines
+        XCTAssertTrue(below.contains("│  │  ├─ [0] → Human:1000 (Human) (below)"), below.joined(separator: "\n"))
+        let above = gqlcache("show", cache, "Droid:2001", "--depth", "1").lines
+        XCTAssertTrue(above.contains("│  │  └─ [0] → Human:1000 (Human) (above)"), above.joined(separator: "\n"))
+        XCTAssertTrue(above.contains("│  │     └─ [0] → Starship:3001"), "beyond the depth: \(above.joined(separator: "\n"))")
+    }
+
     func testDepthStopsAtCycles() throws {
         let cache = try makeCache("cycle.sqlite", [
             Record(key: "A:1", fields: ["next": .reference("B:1")]),

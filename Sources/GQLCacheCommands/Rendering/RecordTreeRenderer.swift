@@ -110,6 +110,10 @@ struct RecordTreeRenderer {
                 emit(head + " → " + style.reference(target.display) + typeSuffix(record))
                 tree.drawn.insert(target)
                 renderFields(of: record, prefix: childPrefix, depth: depth + 1, path: path.union([target]), tree: &tree, emit: emit)
+            case .found(let record)? where tree.drawn.contains(target) || (tree.nearest[target].map { $0 <= maxDepth } ?? false):
+                // At the last level, a record drawn elsewhere says where, as everywhere else.
+                let place = tree.drawn.contains(target) ? "(above)" : "(below)"
+                emit(head + " → " + style.reference(target.display) + typeSuffix(record) + " " + style.dim(place))
             case .damaged(let message)? where depth < maxDepth:
                 emit(head + " → " + style.reference(target.display) + " " + style.problem("(damaged: \(message))"))
             default:

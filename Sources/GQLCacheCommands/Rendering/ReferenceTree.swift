@@ -67,6 +67,9 @@ struct ReferenceTree {
                         drawn.insert(target)
                         below = children(of: target, level: level + 1, path: path.union([target]))
                     }
+                } else if case .found? = entry, nearest[target] != nil {
+                    // At the last level, a record whose references are drawn elsewhere says where.
+                    elsewhere = drawn.contains(target) ? .above : .below
                 }
                 var beyondDepth = false
                 if level == depth, elsewhere == nil, case .found? = entry { beyondDepth = graph.holdsReferences(target) }
