@@ -84,6 +84,14 @@ final class REPLTests: CommandTestCase {
         let fixed = try repl(cache, ["keys 'Human:%'", "diff \(cache) --summary"])
         XCTAssertEqual(fixed.stderr, "")
         XCTAssertTrue(fixed.stdout.hasPrefix("Human:1000\nHuman:1002\n"), fixed.stdout)
+        // ...unless another file follows it, as in `diff CACHE OTHER` and `import CACHE FILE`.
+        let other = try copyOfFixture("starwars.sqlite", as: "other.sqlite")
+        let both = try repl(cache, ["diff \(cache) \(other) --format json", "import \(cache) all.jsonl --dry-run"])
+        XCTAssertEqual(both.stderr, """
+            \(hint) (diff \(other) --format json)
+            \(hint) (import all.jsonl --dry-run)
+
+            """)
     }
 
     /// quit, pwd and their like take no arguments: 'exit 3' would end with

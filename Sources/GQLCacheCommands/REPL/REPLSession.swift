@@ -388,9 +388,21 @@ public final class REPLSession {
     /// The file named first, as on the command line, when it is the open
     /// one: each command at the prompt works on it already, and would take
     /// its name for a key or a pattern. (`diff` and `import` name another
-    /// file there.)
+    /// file there: for them, only when a second file follows, as in
+    /// `diff CACHE OTHER`.)
     func fileGivenOutOfHabit(_ command: String, _ arguments: [String]) -> String? {
-        guard !["diff", "import"].contains(command), let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        if ["diff", "import"].contains(command) {
+            let valueTaking = OptionTable.of(command: command)?.valueTaking[command] ?? []
+            var positionals = 0
+            var skipsValue = false
+            for word in arguments {
+                if skipsValue { skipsValue = false; continue }
+                if word.hasPrefix("-") { skipsValue = !word.contains("=") && valueTaking.contains(word); continue }
+                positionals += 1
+            }
+            guard positionals >= 2 else { return nil }
+        }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         guard first == cachePath || FileManager.default.fileExists(atPath: first) && resolved(first) == resolved(cachePath) else { return nil }
         let meant = ([command] + arguments.dropFirst()).map { ShellWords.quote($0) }.joined(separator: " ")
