@@ -393,15 +393,7 @@ public final class REPLSession {
     func fileGivenOutOfHabit(_ command: String, _ arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         if ["diff", "import"].contains(command) {
-            let valueTaking = OptionTable.of(command: command)?.valueTaking[command] ?? []
-            var positionals = 0
-            var skipsValue = false
-            for word in arguments {
-                if skipsValue { skipsValue = false; continue }
-                if word.hasPrefix("-") { skipsValue = !word.contains("=") && valueTaking.contains(word); continue }
-                positionals += 1
-            }
-            guard positionals >= 2 else { return nil }
+            guard (OptionTable.of(command: command)?.positionals(in: [command] + arguments).count ?? 0) >= 2 else { return nil }
         }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         guard first == cachePath || FileManager.default.fileExists(atPath: first) && resolved(first) == resolved(cachePath) else { return nil }

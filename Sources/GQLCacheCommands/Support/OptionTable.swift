@@ -80,6 +80,14 @@ struct OptionTable {
         }
     }
 
+    /// The words of `arguments` (a command's name, then its words) that
+    /// are neither options nor their values, before any `--`.
+    func positionals(in arguments: [String]) -> [String] {
+        var found: [String] = []
+        _ = scanOptions(arguments, positional: { found.append($0) }) { _, _, _ -> Bool? in nil }
+        return found
+    }
+
     /// The first word of `arguments` (a command's name, then its words)
     /// that looks like an option the command does not have, or nil. Words
     /// after `--`, and the word after an option that takes a value, are
@@ -101,7 +109,12 @@ struct OptionTable {
     /// name (before any `=`) and, for one of the command's options that
     /// takes a value, that value (after `=`, or the next word, which is then
     /// no option itself). The first result `visit` gives ends the walk.
-    private func scanOptions<Result>(_ arguments: [String], _ visit: (_ word: String, _ name: String, _ value: String?) -> Result?) -> Result? {
+    /// `positional` gets each word that is neither (an argument, such as a
+    /// file or a key), up to `--`.
+    private func scanOptions<Result>(
+        _ arguments: [String], positional: (String) -> Void = { _ in },
+        _ visit: (_ word: String, _ name: String, _ value: String?) -> Result?
+    ) -> Result? {
         guard let command = arguments.first, let known = names[command] else { return nil }
         let valueTaking = self.valueTaking[command] ?? []
         var index = 1
@@ -109,7 +122,10 @@ struct OptionTable {
             let word = arguments[index]
             index += 1
             if word == "--" { return nil }
-            guard word.hasPrefix("-"), word.count > 1 else { continue }
+            guard word.hasPrefix("-"), word.count > 1 else {
+                positional(word)
+                continue
+            }
             let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             var value: String?
