@@ -55,7 +55,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case readOnly(path: String)
     case io(path: String, message: String)
     /// SQLite found a page of the file damaged (`SQLITE_CORRUPT`).
-    case corrupt(path: String, message: String)
+    /// `walBytes`: the size of a -wal file with changes beside it, which
+    /// SQLite reads as part of the file, and which may be another cache's.
+    case corrupt(path: String, message: String, walBytes: Int64? = nil)
     /// What a pass over the table found shows the file damaged (see
     /// ``CacheGraph/rowOrderBreak``, SQLite's `quick_check`): nothing is
     /// repaired in it.
@@ -108,8 +110,13 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
                 + "so what was read may mix two states; run the command again"
         case .io(let path, let message):
             return "\(path): \(message)"
-        case .corrupt(let path, let message):
-            return "\(path): the database file is corrupt (SQLite: \(message))"
+        case .corrupt(let path, let message, let walBytes):
+            // SQLite reads a -wal file beside the file as part of it, even one
+            // copied there from another database: say so (it is left as it is).
+            let wal = walBytes.map {
+                "; the -wal file beside it (\($0) bytes) is read as part of it, so if it came from another cache, move it away (it was left as it is)"
+            }
+            return "\(path): the database file is corrupt (SQLite: \(message)\(wal ?? ""))"
         case .damagedFile(let path, let finding):
             return "\(path): the database file is corrupt (\(finding)); nothing was changed, as gqlcache "
                 + "does not write to a damaged file ('gqlcache doctor' says more)"

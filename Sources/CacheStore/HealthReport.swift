@@ -130,9 +130,7 @@ extension CacheStore {
                 dangling = try tx.placing(graph.danglingReferences)
                 return graph
             }
-        } catch CacheStoreError.corrupt(_, let said) {
-            // The -wal file beside the file, with its changes, is doctor's to report.
-            let message = StoreErrors.withoutWALNote(said)
+        } catch CacheStoreError.corrupt(_, let message, let walBytes) {
             // A damaged page is what the check is for: report what SQLite's
             // check found, unless it could not run either.
             let problems: [String]
@@ -140,8 +138,8 @@ extension CacheStore {
             case .success(let listed): problems = listed
             // Neither could read the file (a copy cut at a page's end
             // leaves pages SQLite's schema points past): that is the finding.
-            case .failure(CacheStoreError.corrupt(_, let checkMessage)): problems = [HealthReport.checkCouldNotRun(StoreErrors.withoutWALNote(checkMessage))]
-            case .failure: throw CacheStoreError.corrupt(path: path, message: message)
+            case .failure(CacheStoreError.corrupt(_, let checkMessage, _)): problems = [HealthReport.checkCouldNotRun(checkMessage)]
+            case .failure: throw CacheStoreError.corrupt(path: path, message: message, walBytes: walBytes)
             }
             var report = HealthReport(unreadTable: message, integrityProblems: problems, fullIntegrityCheck: full)
             report.cutShort = FileCut.of(path)
@@ -196,11 +194,11 @@ public struct UnreadableFile: Sendable {
     public let journalMode: String
     public let pendingWAL: PendingWAL?
 
-    /// `message`: SQLite's, from ``CacheStoreError/corrupt(path:message:)``.
+    /// `message`: SQLite's, from ``CacheStoreError/corrupt(path:message:walBytes:)``.
     public init(path: String, message: String, fullIntegrityCheck full: Bool) {
         let cut = FileCut.of(path)
         // The cut is a finding of its own, not part of what SQLite said.
-        let said = StoreErrors.withoutWALNote(cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message)
+        let said = cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message
         var report = HealthReport(unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full)
         report.cutShort = cut
         report.schemaUnread = true

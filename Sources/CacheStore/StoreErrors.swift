@@ -38,12 +38,8 @@ enum StoreErrors {
             if let cut = FileProbe.truncation(path) {
                 message += "; \(FileCut(size: cut.size, expected: cut.expected))"
             }
-            // SQLite reads a -wal file beside the file as part of it, even one
-            // copied there from another database: say so (it is left as it is).
-            if let wal = FileProbe.signature(FileProbe.resolved(path) + "-wal"), wal.size > 32 {
-                message += walNoteStart + "\(wal.size) bytes) is read as part of it, so if it came from another cache, move it away (it was left as it is)"
-            }
-            return .corrupt(path: path, message: message)
+            let wal = FileProbe.signature(FileProbe.resolved(path) + "-wal").map(\.size).flatMap { $0 > 32 ? $0 : nil }
+            return .corrupt(path: path, message: message, walBytes: wal)
         case .SQLITE_FULL:
             return .io(path: path, message: "the disk is full")
         case .SQLITE_CANTOPEN:
@@ -51,13 +47,5 @@ enum StoreErrors {
         default:
             return .io(path: path, message: "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")")
         }
-    }
-
-    private static let walNoteStart = "; the -wal file beside it ("
-
-    /// A corrupt file's message without its note on the -wal file beside
-    /// it, for a report that says that on its own (doctor).
-    static func withoutWALNote(_ message: String) -> String {
-        message.range(of: walNoteStart).map { String(message[..<$0.lowerBound]) } ?? message
     }
 }

@@ -37,7 +37,7 @@ extension GQLCache {
             let store: CacheStore
             do {
                 store = try reading.openForReading(file, context)
-            } catch CacheStoreError.corrupt(_, let message) {
+            } catch CacheStoreError.corrupt(_, let message, _) {
                 // Not even the schema can be read (a copy cut at a page's
                 // end): that is the report, with what the file itself says.
                 let unreadable = UnreadableFile(path: file.path, message: message, fullIntegrityCheck: full)
