@@ -168,8 +168,7 @@ struct HealthRendering {
     /// the sample.
     private static func keyWords(_ keys: [CacheKey], each: String) -> String {
         guard keys.count <= sampleSize else { return "-- KEY… (\(each); --format json lists them all)" }
-        let endOfOptions = keys.contains { $0.rawValue.hasPrefix("-") } ? "-- " : ""
-        return endOfOptions + keys.map { ShellQuoting.word($0.rawValue) }.joined(separator: " ")
+        return ShellQuoting.keys(keys)
     }
 
     /// A titled sample of `items`, each shown as `line` gives it (only the

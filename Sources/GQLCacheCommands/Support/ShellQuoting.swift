@@ -37,10 +37,15 @@ enum ShellQuoting {
         word(path.hasPrefix("-") ? "./" + path : path)
     }
 
-    /// The rm that removes `key` from the cache at `path`, for a person to
-    /// run: the key after `--` when it starts with '-'.
+    /// Keys as shell words for a command's arguments, after `--` when one
+    /// starts with '-' (it would be read as an option).
+    static func keys(_ keys: [CacheKey]) -> String {
+        let endOfOptions = keys.contains { $0.rawValue.hasPrefix("-") } ? "-- " : ""
+        return endOfOptions + keys.map { word($0.rawValue) }.joined(separator: " ")
+    }
+
+    /// The rm that removes `key` from the cache at `path`, for a person to run.
     static func removal(of key: CacheKey, in path: String) -> String {
-        let endOfOptions = key.rawValue.hasPrefix("-") ? "-- " : ""
-        return "gqlcache rm \(file(path)) \(endOfOptions)\(word(key.rawValue))"
+        "gqlcache rm \(file(path)) \(keys([key]))"
     }
 }
