@@ -51,7 +51,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 struct OutputOptions: ParsableArguments {
-    @Option(help: "Output format: text for people; json (one document) or jsonl (one object per line) for scripts.")
+    @Option(help: "Output format: text for people; json (one document) or jsonl (one JSON value per line) for scripts.")
     var format: OutputFormat = .text
 }
 
