@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 @testable import GQLCacheCommands
 import XCTest
@@ -12,7 +13,7 @@ final class RenderingTests: XCTestCase {
 
     func testEditDistanceCountsInsertionsDeletionsAndSubstitutions() {
         func distance(_ a: String, _ b: String) -> Int {
-            KeySuggestions.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+            NameSuggestions.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
         }
         XCTAssertEqual(distance("Droid:2001", "Droid:2001"), 0)
         XCTAssertEqual(distance("Droid:2010", "Droid:2001"), 2)

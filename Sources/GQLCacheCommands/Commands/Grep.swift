@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheQuery
 import CacheStore
 
 extension GQLCache {
@@ -111,7 +112,7 @@ extension GQLCache {
                 // A field no record has is most often mistyped (`--field nme`): say so, with the names near it.
                 if !fields.isEmpty, !context.isQuiet, let names = try? store.read({ tx in try tx.fieldNames() }) {
                     for field in fields where !names.contains(field) {
-                        let near = KeySuggestions.withinTwoEdits(of: field, among: names.sorted(by: byteOrder)).prefix(3)
+                        let near = NameSuggestions.withinTwoEdits(of: field, among: names.sorted(by: byteOrder)).prefix(3)
                         message += "; no record has a field '\(field)'" + (near.isEmpty ? "" : " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)")
                     }
                 }

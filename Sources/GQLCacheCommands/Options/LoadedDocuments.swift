@@ -90,7 +90,7 @@ struct KeyFieldOptions: ParsableArguments {
         let types = written.sorted()
         let keyingNothing = policy.typesKeyingNothing(written: written, schema: schema)
         func hint(for type: String) -> String {
-            let close = KeySuggestions.withinTwoEdits(of: type, among: types)
+            let close = NameSuggestions.withinTwoEdits(of: type, among: types)
             if !close.isEmpty { return "; did you mean \(close.joined(separator: " or "))?" }
             return schema == nil && !types.isEmpty ? "; for an interface or union, give --schema to say which types are its" : ""
         }

@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 import Foundation
 
@@ -19,7 +20,7 @@ enum KeySuggestions {
             // for QUERY_ROOT.reviews(first:2).0) is as near as a typo.
             let extends = key.rawValue.count >= 3 && candidate.rawValue.hasPrefix(key.rawValue)
             let distance = candidate.rawValue.lowercased() == lowered
-                ? 0 : extends ? 1 : editDistance(target, Array(candidate.rawValue.unicodeScalars))
+                ? 0 : extends ? 1 : NameSuggestions.editDistance(target, Array(candidate.rawValue.unicodeScalars))
             if distance <= threshold { scored.append((candidate, distance)) }
         }
         scored.sort { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -109,31 +110,6 @@ enum KeySuggestions {
             return message + "; the file's typenames: " + others.map(\.shownOnLine).joined(separator: ", ")
         }
         return message + "; nearest typenames: " + nearest.map(\.shownOnLine).joined(separator: ", ")
-    }
-
-    /// The names among `candidates` at most two edits from `name`, case
-    /// aside, in the order given: for a mistyped type or field name, which
-    /// is short (`nme` for `name`).
-    static func withinTwoEdits(of name: String, among candidates: [String]) -> [String] {
-        let target = Array(name.lowercased().unicodeScalars)
-        return candidates.filter { editDistance(Array($0.lowercased().unicodeScalars), target) <= 2 }
-    }
-
-    /// Levenshtein distance over Unicode scalars.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }
 

@@ -1,5 +1,6 @@
-import Foundation
 import ArgumentParser
+import CacheQuery
+import Foundation
 
 /// Each subcommand's option names, from the command tree's own description
 /// of itself (ArgumentParser's help dump): for completion at the prompt and
@@ -158,7 +159,7 @@ struct OptionTable {
         let extensions = candidates.filter { $0.hasPrefix(typed) }
         if !extensions.isEmpty { return extensions.sorted() }
         let near = candidates.map {
-            ($0, KeySuggestions.editDistance(Array(typed.unicodeScalars), Array($0.unicodeScalars)))
+            ($0, NameSuggestions.editDistance(Array(typed.unicodeScalars), Array($0.unicodeScalars)))
         }.filter { candidate, distance in
             (distance <= max(2, typed.count / 4) && distance < typed.count)
                 || zip(typed, candidate).prefix { $0 == $1 }.count >= max(5, typed.count - 2)
