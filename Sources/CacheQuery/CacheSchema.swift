@@ -300,7 +300,8 @@ public struct CacheSchema: @unchecked Sendable {
         let combined = CombinedSource(document.sources)
         guard let ast = try? GraphQL.parse(source: Source(body: combined.text, name: "documents")) else { return [] }
         let skipped: Set = [Self.noUnusedFragmentsRuleIndex, Self.loneAnonymousOperationRuleIndex]
-        let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }.map(\.element) + [Self.int32LiteralRule]
+        let rules = specifiedRules.enumerated().filter { !skipped.contains($0.offset) }
+            .map { $0.offset == Self.knownArgumentNamesRuleIndex ? Self.knownArgumentNamesRule : $0.element } + [Self.int32LiteralRule]
         var found: [(place: (line: Int, column: Int), message: String)] = GraphQL.validate(schema: schema, ast: ast, rules: rules)
             .filter { !Self.isIntegerCalledNonInteger($0.message) }
             .map { ($0.firstPlace, $0.message) }
@@ -365,6 +366,7 @@ public struct CacheSchema: @unchecked Sendable {
     /// and so can only be told apart by place; tests pin them).
     static let loneAnonymousOperationRuleIndex = 2
     static let noUnusedFragmentsRuleIndex = 10
+    static let knownArgumentNamesRuleIndex = 18
 }
 
 /// A field's type as the schema declares it, reduced to what checking a
