@@ -473,9 +473,17 @@ private struct Walk {
         }
     }
 
-    /// The record's keys for the same schema field: `name` or `name(…)`.
+    /// The record's keys for the same schema field: `name` or `name(…)`;
+    /// with none, up to three of a field whose name is a slip away: of
+    /// case, or of a letter (two in a name of six or more): `name` for
+    /// `Name` or `nme`, not for `nope`.
     func similarFieldKeys(to name: String, in record: Record) -> [String] {
-        record.fields.keys.filter { $0 == name || $0.hasPrefix(name + "(") }.sorted(by: byteOrder)
+        let same = record.fields.keys.filter { $0 == name || $0.hasPrefix(name + "(") }
+        guard same.isEmpty else { return same.sorted(by: byteOrder) }
+        func fieldName(_ fieldKey: String) -> String { String(fieldKey.prefix { $0 != "(" }) }
+        let names = Array(Set(record.fields.keys.map(fieldName)))
+        let near = Set(NameSuggestions.within(name.count >= 6 ? 2 : 1, editsOf: name, among: names))
+        return Array(record.fields.keys.filter { near.contains(fieldName($0)) }.sorted(by: byteOrder).prefix(3))
     }
 }
 

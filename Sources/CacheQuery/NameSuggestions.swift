@@ -20,9 +20,19 @@ public enum NameSuggestions {
 
     /// The names among `candidates` at most two edits from `name`, case
     /// aside, in the order given: for a mistyped type or field name, which
-    /// is short (`nme` for `name`).
+    /// is short (`nme` for `name`). Never one that shares no letter with
+    /// it (`ab` for `id`).
     public static func withinTwoEdits(of name: String, among candidates: [String]) -> [String] {
+        within(2, editsOf: name, among: candidates)
+    }
+
+    /// The names among `candidates` at most `limit` edits from `name`,
+    /// case aside, in the order given; never one that shares no letter with it.
+    public static func within(_ limit: Int, editsOf name: String, among candidates: [String]) -> [String] {
         let target = Array(name.lowercased().unicodeScalars)
-        return candidates.filter { editDistance(Array($0.lowercased().unicodeScalars), target) <= 2 }
+        return candidates.filter {
+            let distance = editDistance(Array($0.lowercased().unicodeScalars), target)
+            return distance <= limit && distance < target.count
+        }
     }
 }

@@ -265,23 +265,23 @@ final class CacheReaderTests: XCTestCase {
     func testADirectivesArgumentsAreCheckedAgainstTheDirectiveWhereverItStands() throws {
         let schema = try CacheSchema.parse([
             ("starwars.graphqls", String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("starwars.graphqls"), encoding: .utf8)),
-            ("foo.graphqls", "directive @foo(x: Int) on FIELD | INLINE_FRAGMENT | QUERY"),
+            ("foo.graphqls", "directive @foo(limit: Int) on FIELD | INLINE_FRAGMENT | QUERY"),
         ])
         func problems(_ text: String) throws -> [String] {
             try schema.validate(QueryDocument.parse([("q.graphql", text)])).map(\.description)
         }
         // As graphql-js: the directive's own arguments, not the field's it is on.
-        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { id @foo(y: 1) } }"),
-                       [#"q.graphql:1:36: Unknown argument "y" on directive "@foo". Did you mean "x"?"#])
-        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { ... on Droid @foo(y: 1) { id } } }"),
-                       [#"q.graphql:1:46: Unknown argument "y" on directive "@foo". Did you mean "x"?"#])
-        XCTAssertEqual(try problems("query Q @foo(y: 1) { hero(episode: NEWHOPE) { id } }"),
-                       [#"q.graphql:1:14: Unknown argument "y" on directive "@foo". Did you mean "x"?"#])
-        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { id @foo(x: 1) @include(if: true) } }"), [])
+        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { id @foo(limt: 1) } }"),
+                       [#"q.graphql:1:36: Unknown argument "limt" on directive "@foo". Did you mean "limit"?"#])
+        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { ... on Droid @foo(limt: 1) { id } } }"),
+                       [#"q.graphql:1:46: Unknown argument "limt" on directive "@foo". Did you mean "limit"?"#])
+        XCTAssertEqual(try problems("query Q @foo(limt: 1) { hero(episode: NEWHOPE) { id } }"),
+                       [#"q.graphql:1:14: Unknown argument "limt" on directive "@foo". Did you mean "limit"?"#])
+        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { id @foo(limit: 1) @include(if: true) } }"), [])
         // An unknown directive is reported once, by name.
         XCTAssertEqual(try problems("{ hero(episode: NEWHOPE) { id @bogus(x: 1) } }"), [#"q.graphql:1:31: Unknown directive "@bogus"."#])
         // A field's arguments are still checked against the field.
-        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE, foo: 1) { id @foo(x: 1) } }"),
+        XCTAssertEqual(try problems("{ hero(episode: NEWHOPE, foo: 1) { id @foo(limit: 1) } }"),
                        [#"q.graphql:1:26: Field "hero" on type "Query" does not have argument "foo"."#])
     }
 

@@ -125,6 +125,20 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: cache miss at user: record 'QUERY_ROOT' has no field 'user(id:3)'; it has 'user(id:2)'\n")
     }
 
+    func testAMissOnAFieldNameTypedInOtherCaseOrALetterOffNamesTheFieldTheRecordHas() throws {
+        for (text, expected) in [
+            ("{ viewer { Name } }", "cache miss at viewer.Name: record 'User:1' has no field 'Name'; it has 'name'"),
+            ("{ viewer { nme } }", "cache miss at viewer.nme: record 'User:1' has no field 'nme'; it has 'name'"),
+            ("{ Viewer { name } }", "cache miss at Viewer: record 'QUERY_ROOT' has no field 'Viewer'; it has 'viewer'"),
+            // Nothing near: no guess (not 'id' for 'ab').
+            ("{ viewer { ab } }", "cache miss at viewer.ab: record 'User:1' has no field 'ab'"),
+        ] {
+            let result = gqlcache("read", blogCache, "--text", text)
+            XCTAssertEqual(result.status, .notFound)
+            XCTAssertEqual(result.stderr, "gqlcache: \(expected)\n", text)
+        }
+    }
+
     func testPartialPrintsTheDataFoundAndGraphQLStyleErrors() throws {
         let result = gqlcache("read", blogCache, "--text", #"{ viewer { name } user(id: 9) { name } }"#, "--partial", "--format", "json")
         XCTAssertEqual(result.status, .notFound)
