@@ -140,6 +140,15 @@ extension FragmentDefinition {
 }
 
 extension QueryDocument {
+    /// A directive among `directives` that looks like a mistyped
+    /// `@apollo_client_ios_localCacheMutation` (its case, or a letter or
+    /// two), or nil.
+    public static func misspelledLocalCacheMutation(among directives: [String]) -> String? {
+        directives.first { $0 != localCacheMutationDirective && !NameSuggestions.withinTwoEdits(of: $0, among: [localCacheMutationDirective]).isEmpty }
+    }
+}
+
+extension QueryDocument {
     static let localCacheMutationDirective = "apollo_client_ios_localCacheMutation"
 
     /// The response names an operation's data may hold at its top level,

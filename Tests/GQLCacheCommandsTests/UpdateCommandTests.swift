@@ -201,6 +201,13 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(unmarked.status, .usage)
         XCTAssertTrue(unmarked.stderr.hasPrefix("gqlcache: mutation 'M' is not a local cache mutation"), unmarked.stderr)
         XCTAssertEqual(try bytes(cache), before)
+        // A directive written in other case is named, as the slip it is.
+        let misspelled = gqlcache("update", cache, "--text", "query Q @apollo_client_ios_localcachemutation { hero(episode: NEWHOPE) { name } }",
+                                  "--set", "hero.name=X")
+        XCTAssertEqual(misspelled.status, .usage)
+        XCTAssertEqual(misspelled.stderr, "gqlcache: query 'Q' is not a local cache mutation: it is marked @apollo_client_ios_localcachemutation, "
+            + "not @apollo_client_ios_localCacheMutation (directive names are case-sensitive)\n")
+        XCTAssertEqual(try bytes(cache), before)
     }
 
     /// Apollo declares the directive on mutations too: a marked mutation

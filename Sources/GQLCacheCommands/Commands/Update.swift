@@ -102,7 +102,7 @@ extension GQLCache {
             do {
                 if let fragment, let key {
                     let definition = try document.fragment(named: fragment)
-                    try requireLocalCacheMutation(definition.isLocalCacheMutation, "fragment", definition.name, example: "fragment \(definition.name) on \(definition.typeCondition) @apollo_client_ios_localCacheMutation { … }")
+                    try requireLocalCacheMutation(definition.directives, "fragment", definition.name, example: "fragment \(definition.name) on \(definition.typeCondition) @apollo_client_ios_localCacheMutation { … }")
                     context.warnOfVariablesNotGiven(variables, to: definition, in: document)
                     return Target(
                         name: "fragment \(definition.name) at \(key)",
@@ -117,7 +117,7 @@ extension GQLCache {
                 let name = definition.name ?? "(anonymous)"
                 // Apollo declares the directive on queries, mutations and
                 // subscriptions alike; a marked mutation updates MUTATION_ROOT.
-                try requireLocalCacheMutation(definition.isLocalCacheMutation, definition.kind.rawValue, name, example: "\(definition.kind.rawValue) \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }")
+                try requireLocalCacheMutation(definition.directives, definition.kind.rawValue, name, example: "\(definition.kind.rawValue) \(definition.name ?? "Name") @apollo_client_ios_localCacheMutation { … }")
                 return Target(
                     name: "\(definition.kind.rawValue) \(name)",
                     read: { reader, partial in try reader.read(definition, variables: variables, partial: partial, forUpdate: true) },
@@ -130,8 +130,14 @@ extension GQLCache {
             }
         }
 
-        private func requireLocalCacheMutation(_ marked: Bool, _ kind: String, _ name: String, example: String) throws {
-            guard !marked else { return }
+        private func requireLocalCacheMutation(_ directives: [String], _ kind: String, _ name: String, example: String) throws {
+            guard !directives.contains("apollo_client_ios_localCacheMutation") else { return }
+            if let slip = QueryDocument.misspelledLocalCacheMutation(among: directives) {
+                throw CommandFailure(
+                    .usage,
+                    "\(kind) '\(name)' is not a local cache mutation: it is marked @\(slip), "
+                        + "not @apollo_client_ios_localCacheMutation (directive names are case-sensitive)")
+            }
             throw CommandFailure(
                 .usage,
                 "\(kind) '\(name)' is not a local cache mutation: Apollo only lets definitions marked "
