@@ -463,7 +463,22 @@ final class UpdateCommandTests: CommandTestCase {
         let replaced = gqlcache("update", cache, "--text", "query Q @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id friends { id name } } }",
                                 "--set", #"hero.friends.0={"__typename":"Human","id":"1003","name":"Leia"}"#, "--dry-run")
         XCTAssertEqual(replaced.status, .success, replaced.stderr)
-        XCTAssertEqual(replaced.stderr, "gqlcache: warning: Droid:2001 friends would point at Droid:2001.friends.0, not Human:1000: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy\n")
+        XCTAssertEqual(replaced.stderr, "gqlcache: warning: Droid:2001 friends[0] would point at Droid:2001.friends.0, not Human:1000: objects without a key field are keyed by their path; if the app keys them (by id, say), give --key-field (e.g. '*=id') or a schema with @typePolicy\n")
+    }
+
+    /// A list reordered around a new object without its key field: the
+    /// keyed records it held are still in it, so no reference moved; the
+    /// new object is written at its path key, and that is what is said.
+    func testAReorderedListWithANewUnkeyedObjectWarnsOfThatObjectNotOfAMove() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let data = path("friends.json")
+        try #"{"hero":{"__typename":"Droid","id":"2001","friends":[{"__typename":"Human","id":"1002","name":"Han Solo"},{"__typename":"Human","id":null,"name":"Leia"},null,{"__typename":"Human","id":"1000","name":"Luke Skywalker"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let result = gqlcache("update", cache, "--text", "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { __typename id friends { __typename id name } } }",
+                              "--data", data, "--key-field", "Human=id", "--dry-run")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: hero.friends.1: the Human would be written at its path key, Droid:2001.friends.1, as Apollo keys it: "
+            + "the data has no value for 'id' (its key field) that can key it (a string, a number or a boolean); give one in the data to key it\n")
     }
 
     /// Without a key policy an object is written back into the record it
@@ -504,7 +519,7 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(
             keyed.stderr,
             "gqlcache: warning: QUERY_ROOT human(id:1000) now points at QUERY_ROOT.human(id:1000), not Human:1000: the Human written "
-                + "has no 'id', its key field, so it is keyed by its path, as Apollo keys it; select 'id' to keep it in Human:1000\n")
+                + "has no 'id', its key field, so it is keyed by its path, as Apollo keys it; select 'id' to key it by its data\n")
         let after = try records(cache)
         XCTAssertEqual(after["QUERY_ROOT.human(id:1000)"], ["__typename": .string("Human"), "name": .string("Luke")])
         XCTAssertEqual(after["Human:1000"], before["Human:1000"], "the record read from is left as it was")

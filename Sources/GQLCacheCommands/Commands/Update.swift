@@ -232,7 +232,10 @@ extension GQLCache {
                 let changes = try runEditor(
                     context: context, target: target, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
-                if let changes { context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects) }
+                if let changes {
+                    context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
+                    context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
+                }
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
                 if let changes { warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context) }
                 if changes != nil { context.warnOfUnknownEnumValues(newEnumValues, writing: true) }
@@ -305,6 +308,7 @@ extension GQLCache {
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
+            context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
             warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context)
             context.warnOfUnknownEnumValues(newEnumValues, writing: true)

@@ -27,25 +27,30 @@ struct RecordChanges {
     /// References that pointed at a key of the object's own (`Droid:2001`)
     /// and now point at a path key under the record holding them
     /// (`QUERY_ROOT.hero(episode:NEWHOPE)`): what writing a response
-    /// without the app's key fields does. Each as record, field, before, after.
+    /// without the app's key fields does. Each as record, field (with the
+    /// place in a list: `friends[1]`), before, after. A list that still
+    /// references the old key elsewhere only moved it, and is not one.
     var referencesMovedToPathKeys: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] {
         var moved: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] = []
         for record in records {
             let pathPrefix = record.key.rawValue + "."
-            func compare(_ before: FieldValue, _ after: FieldValue, field: String) {
+            func compare(_ before: FieldValue, _ after: FieldValue, field: String, stillReferenced: Set<CacheKey>) {
                 switch (before, after) {
                 case (.reference(let old), .reference(let new)):
-                    if new.rawValue.hasPrefix(pathPrefix) && !old.rawValue.hasPrefix(pathPrefix) {
+                    if new.rawValue.hasPrefix(pathPrefix) && !old.rawValue.hasPrefix(pathPrefix) && !stillReferenced.contains(old) {
                         moved.append((record.key, field, old, new))
                     }
                 case (.list(let old), .list(let new)):
-                    for (oldElement, newElement) in zip(old, new) { compare(oldElement, newElement, field: field) }
+                    for (index, (oldElement, newElement)) in zip(old, new).enumerated() {
+                        compare(oldElement, newElement, field: "\(field)[\(index)]", stillReferenced: stillReferenced)
+                    }
                 default:
                     break
                 }
             }
             for change in record.fields {
-                if let before = change.before { compare(before, change.after, field: change.field) }
+                guard let before = change.before else { continue }
+                compare(before, change.after, field: change.field, stillReferenced: Set(change.after.references))
             }
         }
         return moved

@@ -182,9 +182,10 @@ extension CommandContext {
                 why = "the \(typename) written has no value for \(names) (\(which)) that can key it (a string, a number or a boolean), "
                     + "so it is keyed by its path, as Apollo keys it"
             } else {
-                // With several key fields, selecting them keys it by their values, which may not be the old key.
+                // Selected, they key it by their values, which need not give the
+                // key it had (Starship:3001 came from its id; keyed by name it is Starship:X-wing).
                 why = "the \(typename) written has no \(names), \(which), so it is keyed by its "
-                    + "path, as Apollo keys it; select \(names) to " + (fields.count == 1 ? "keep it in \(first.before.display)" : "key it by its data")
+                    + "path, as Apollo keys it; select \(names) to key it by its data"
             }
         }
         warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), "
