@@ -4,10 +4,15 @@ import Foundation
 /// belong to: copied there from another cache. SQLite rolls a hot journal
 /// back into the file at the first read by a connection that may write,
 /// and one from another database writes that database's pages over this
-/// one's, for good. Told apart by the file's first page, which every write
-/// transaction journals (it updates the file change counter): the journal
-/// holds its copy from before the transaction, so the file's counter is
-/// that copy's, or one more once the transaction wrote it.
+/// one's, for good. Told apart by the file's first page. SQLite writes it
+/// only with the change counter one more than at the transaction's start
+/// (and journals it before, with the counter it had): so when the file's
+/// counter is the journal copy's, the file's first page is that copy,
+/// byte for byte; when one more, the transaction wrote it, and nothing is
+/// left to compare. A journal without a copy of the first page belongs to
+/// a transaction that never changed it, so neither the file's size nor
+/// its page count (every page allocated or freed changes the first page):
+/// the page count the journal's header gives is the file's.
 struct ForeignJournal: Equatable, CustomStringConvertible {
     /// Why the journal is not this file's.
     let reason: String
@@ -70,12 +75,27 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         if records != 0 && records != UInt32.max { count = min(count, Int(records)) }
         for index in 0..<max(count, 0) {
             let offset = UInt64(sectorSize + index * recordSize)
-            guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + 100), record.count == 104 else { return nil }
+            guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + pageSize), record.count == 4 + pageSize else {
+                return nil
+            }
             guard bigEndian(record, 0) == 1 else { continue }
             let journalCounter = bigEndian(record, 4 + 24)
-            return fileCounter == journalCounter || fileCounter == journalCounter &+ 1
-                ? nil : ForeignJournal(reason: "its copy of the first page has change counter \(journalCounter), the file \(fileCounter)")
+            if fileCounter == journalCounter &+ 1 { return nil }
+            guard fileCounter == journalCounter else {
+                return ForeignJournal(reason: "its copy of the first page has change counter \(journalCounter), the file \(fileCounter)")
+            }
+            guard let filePage = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: pageSize), filePage.count == pageSize else { return nil }
+            return filePage == record.dropFirst(4)
+                ? nil : ForeignJournal(reason: "its copy of the first page has the file's change counter, \(fileCounter), but other content")
         }
-        return nil
+        // No copy of the first page: the file has as many pages as when the
+        // transaction began, by its header (when valid: its version-valid-for
+        // number is its change counter) or by its size.
+        let originalPages = Int(bigEndian(header, 16))
+        let headerPages = Int(bigEndian(fileHead, 28))
+        let headerValid = bigEndian(fileHead, 92) == fileCounter && headerPages > 0
+        let sizePages = Int(FileProbe.signature(file)?.size ?? 0) / pageSize
+        guard originalPages > 0, originalPages != sizePages, !headerValid || originalPages != headerPages else { return nil }
+        return ForeignJournal(reason: "it was written for a file of \(originalPages) pages, and the file has \(headerValid ? headerPages : sizePages)")
     }
 }

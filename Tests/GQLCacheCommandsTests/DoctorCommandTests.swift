@@ -543,11 +543,61 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records NOT INDEXED WHERE key = 'Human:1002'"), "1", "not removed")
     }
 
+    /// A hot journal copied from another cache with the same change
+    /// counter: the file's first page is then the journal's copy of it, if
+    /// the journal is the file's. Here it is not (the other cache grew by
+    /// more pages), and the journal is refused.
+    func testAHotJournalFromAnotherCacheWithTheSameChangeCounterIsRefused() throws {
+        let source = try copyOfFixture("starwars.sqlite", as: "source.sqlite")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(source, #"INSERT INTO records(key, record) VALUES ('U:1', '{"n":1}')"#)
+        try sqliteShell(cache, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+            + #"INSERT INTO records(key, record) SELECT 'U:' || i, '{"n":' || i || '}' FROM n"#)
+        try leaveHotJournal(on: source)
+        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the -journal file beside it, which SQLite would roll back into it, is not this file's "
+            + "(its copy of the first page has the file's change counter, "), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// A journal with no copy of the first page (its transaction changed
+    /// pages in place, allocating none) belongs to a file of the page
+    /// count its header gives: one copied beside a file of another is
+    /// refused; the file's own is rolled back.
+    func testAHotJournalWithoutTheFirstPageIsRefusedBesideAFileOfAnotherSize() throws {
+        let source = try copyOfFixture("starwars.sqlite", as: "source.sqlite")
+        try sqliteShell(source, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+            + #"INSERT INTO records(key, record) SELECT 'U:' || i, '{"n":' || i || '}' FROM n"#)
+        try leaveHotJournal(on: source, changing: "UPDATE records SET record = upper(record)")
+        let journal = try bytes(source + "-journal")
+        // Its records, each a page number, the page and a checksum, start after the header's sector.
+        let sector = journal[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertFalse(stride(from: sector, to: journal.count - 4, by: 4096 + 8).contains { journal[$0..<$0 + 4] == Data([0, 0, 0, 1]) },
+                       "the journal holds no copy of the first page")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the -journal file beside it, which SQLite would roll back into it, is not this file's "
+            + "(it was written for a file of "), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        let own = gqlcache("rm", source, "U:1")
+        XCTAssertEqual(own.status, .success, own.stderr)
+        XCTAssertEqual(try sqliteShell(source, "PRAGMA integrity_check"), "ok")
+        XCTAssertEqual(try sqliteShell(source, "SELECT record FROM records WHERE key = 'Human:1002'"),
+                       try sqliteShell(cache, "SELECT record FROM records WHERE key = 'Human:1002'"), "rolled back")
+    }
+
     /// A write to `cache` killed half-way, its pages spilled into the file:
     /// the hot -journal an app that crashed leaves beside it.
-    private func leaveHotJournal(on cache: String) throws {
-        let app = try RunningSQLiteShell(cache, running: "PRAGMA cache_size = 1; BEGIN; "
-            + "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000))); SELECT 'spilled';")
+    private func leaveHotJournal(
+        on cache: String, changing change: String = "UPDATE records SET record = json_set(record, '$.pad', hex(randomblob(3000)))"
+    ) throws {
+        let app = try RunningSQLiteShell(cache, running: "PRAGMA cache_size = 1; BEGIN; \(change); SELECT 'spilled';")
         let deadline = Date().addingTimeInterval(10)
         while ((try? FileManager.default.attributesOfItem(atPath: cache + "-journal")[.size] as? Int) ?? 0) < 8_192, Date() < deadline {
             usleep(10_000)
