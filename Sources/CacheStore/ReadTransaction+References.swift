@@ -133,11 +133,16 @@ extension ReadTransaction {
                 guard case .success(let record)? = loaded[holder] else { continue }
                 // Each place of the record, taken once, in order: a cursor per
                 // field and target, as one record may hold a million references to one key.
-                var places: [String: [ReferencePath]] = [:]
-                var taken: [String: Int] = [:]
-                for path in record.referencePaths { places["\(path.field)\u{0}\(path.target.rawValue)", default: []].append(path) }
+                // Both compared by their bytes, as keys are: `P:é` and `P:e\u{301}` are two.
+                struct Slot: Hashable {
+                    let field: CacheKey
+                    let target: CacheKey
+                }
+                var places: [Slot: [ReferencePath]] = [:]
+                var taken: [Slot: Int] = [:]
+                for path in record.referencePaths { places[Slot(field: CacheKey(path.field), target: path.target), default: []].append(path) }
                 for index in indexesByHolder[holder] ?? [] {
-                    let slot = "\(references[index].field)\u{0}\(references[index].to.rawValue)"
+                    let slot = Slot(field: CacheKey(references[index].field), target: references[index].to)
                     let position = taken[slot, default: 0]
                     guard let paths = places[slot], position < paths.count else { continue }
                     taken[slot] = position + 1

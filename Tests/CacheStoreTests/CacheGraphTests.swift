@@ -348,6 +348,19 @@ final class CacheGraphTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.placing(stale) }.map(\.path), [nil, nil, [], nil])
     }
 
+    /// Keys that look the same in two Unicode forms are two keys: each
+    /// reference is placed where its own bytes are, not at the first
+    /// look-alike.
+    func testPlacingTellsKeysInTwoUnicodeFormsApart() throws {
+        let folder = try TemporaryDirectory(self)
+        let composed = CacheKey("P:\u{E9}"), decomposed = CacheKey("P:e\u{301}")
+        let store = try store(folder, [Record(key: "QUERY_ROOT", fields: ["l": .list([.reference(composed), .reference(decomposed)])])])
+        let placed = try store.read { tx in
+            try tx.placing([ReferenceLocation(from: "QUERY_ROOT", field: "l", to: decomposed), ReferenceLocation(from: "QUERY_ROOT", field: "l", to: composed)])
+        }
+        XCTAssertEqual(placed.map(\.location), ["l[1]", "l[0]"])
+    }
+
 }
 
 /// The byte-string table behind the graph: numbers in insertion order,
