@@ -373,9 +373,12 @@ struct KeyFilter {
     /// SQLite's json_extract takes the first of two `__typename`s; a
     /// record's typename is the last, as Apollo's JSON reader and the rest
     /// of the store read it (rm --type, info, stats). Only a text that names
-    /// `__typename` twice needs the store's own reading.
+    /// `__typename` twice, or holds a `\u` escape (json_extract does not
+    /// match `"__typen\u0061me"`, which JSON readers take for `__typename`),
+    /// needs the store's own reading.
     static let typenameExpression = """
         (CASE WHEN instr(substr(record, instr(record, '"__typename"') + 12), '"__typename"') > 0 \
+        OR instr(record, '\\u') > 0 \
         THEN \(TypenameFunction.sqlName)(record) \
         WHEN json_valid(record) THEN json_extract(record, '$.__typename') END)
         """

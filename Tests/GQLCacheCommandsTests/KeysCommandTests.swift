@@ -443,6 +443,15 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(info.contains("  A  1") && info.contains("  B  1"), info.joined(separator: "\n"))
     }
 
+    /// A member name written with a `\u` escape is the name it spells, as
+    /// JSON readers read it: keys --type lists what rm --type removes.
+    func testATypenameMemberWrittenWithAnEscapeIsOfItsTypeForEveryCommand() throws {
+        let cache = try makeCache("escaped.sqlite", [Record(key: "Plain:1", fields: ["__typename": .string("A")])],
+                                  raw: [("Escaped:1", #"{"__typen\u0061me":"A"}"#)])
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "A").lines, ["Escaped:1", "Plain:1"])
+        XCTAssertEqual(gqlcache("rm", cache, "--type", "A", "--dry-run").lines.prefix(2), ["would remove Escaped:1", "would remove Plain:1"])
+    }
+
     func testModeWithoutAPatternIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "--type", "Human", "--mode", "regex")
