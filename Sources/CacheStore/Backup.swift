@@ -33,22 +33,23 @@ final class PendingBackup: @unchecked Sendable {
 }
 
 enum Backup {
-    /// `PATH.backup-YYYYMMDD-HHMMSS`, then `-2`, `-3`, … until a name is
-    /// free. The file is created empty (never overwriting one: O_EXCL), with
-    /// the cache's permissions, so no other process can take the name.
-    /// Where `path` is a symbolic link, the copy goes beside the file it
-    /// names: `mv` of the copy back over that file restores it, where one
-    /// over the link would put a copy in the link's place and leave the
-    /// file changed.
-    static func reserveFile(besides path: String, date: Date) throws -> String {
+    /// `PATH.backup-YYYYMMDD-HHMMSS`: the name of the copy, before a
+    /// suffix (`-2`, `-3`, …) that keeps it from one that exists. Where
+    /// `path` is a symbolic link, the copy goes beside the file it names:
+    /// `mv` of the copy back over that file restores it, where one over the
+    /// link would put a copy in the link's place and leave the file changed.
+    static func baseName(besides path: String, date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let file = FileProbe.isSymbolicLink(path) ? FileProbe.resolved(path) : path
-        let base = "\(file).backup-\(formatter.string(from: date))"
-        // The permissions of the file a link names, not the link's own.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
-        let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
+        return "\(file).backup-\(formatter.string(from: date))"
+    }
+
+    /// Creates `base`, or `base-2`, `base-3`, … (the first that does not
+    /// exist) empty with `mode`, never overwriting one (O_EXCL), and
+    /// returns its path.
+    static func createFile(named base: String, mode: mode_t) throws -> String {
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, mode)
@@ -64,13 +65,43 @@ enum Backup {
         throw CacheStoreError.io(path: base, message: "cannot find a free name for the backup; nothing was changed")
     }
 
+    /// Gives the finished copy at `partial` its name, `base` or the first
+    /// free `base-N`: a hard link, which never replaces a file, then the
+    /// partial name removed. Where the file system has no hard links, the
+    /// name is taken empty (O_EXCL) and the copy renamed over it.
+    static func name(_ partial: String, as base: String, mode: mode_t) throws -> String {
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+            if link(partial, candidate) == 0 {
+                unlink(partial)
+                return candidate
+            }
+            if errno == EEXIST { continue }
+            let reserved = try createFile(named: base, mode: mode)
+            guard rename(partial, reserved) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(reserved)
+                throw CacheStoreError.io(path: reserved, message: "cannot name the backup (\(reason)); nothing was changed")
+            }
+            return reserved
+        }
+        throw CacheStoreError.io(path: base, message: "cannot find a free name for the backup; nothing was changed")
+    }
+
     /// Copies the database at `path`, as committed now, into a new file
     /// beside it, and returns the copy's path. The copy is read through a
     /// connection of its own, in one read transaction, so it is a whole,
     /// consistent database (in the source's journal mode) even while other
-    /// connections write; on failure the new file is removed.
+    /// connections write. It is written under a `.partial` name, created
+    /// with the cache's permissions, and named only once complete: a copy
+    /// cut short (a kill, a full disk) never has a backup's name. On
+    /// failure the partial file is removed.
     static func copy(fileAt path: String, busyTimeout: Double, date: Date) throws -> String {
-        let destination = try reserveFile(besides: path, date: date)
+        let base = baseName(besides: path, date: date)
+        // The permissions of the file a link names, not the link's own.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
+        let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
+        let partial = try createFile(named: base + ".partial", mode: mode)
         do {
             var sourceConfiguration = Configuration()
             sourceConfiguration.readonly = true
@@ -79,21 +110,26 @@ enum Backup {
             let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
             var destinationConfiguration = Configuration()
             destinationConfiguration.label = "gqlcache-backup"
-            let copy = try DatabaseQueue(path: destination, configuration: destinationConfiguration)
+            let copy = try DatabaseQueue(path: partial, configuration: destinationConfiguration)
             try source.backup(to: copy)
             try copy.close()
             try source.close()
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
             // The backup's own failures come with the destination's last
             // message, which may be "not an error": the code says what happened.
             let reason = (error as? DatabaseError).map { error in
                 error.message.flatMap { $0 == "not an error" ? nil : $0 }
                     ?? String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
             } ?? "\(error)"
-            throw CacheStoreError.io(path: destination, message: "cannot write the backup (\(reason)); nothing was changed")
+            throw CacheStoreError.io(path: partial, message: "cannot write the backup (\(reason)); nothing was changed")
         }
-        return destination
+        do {
+            return try name(partial, as: base, mode: mode)
+        } catch {
+            unlink(partial)
+            throw error
+        }
     }
 }
 

@@ -286,6 +286,33 @@ final class StopSignalTests: CommandTestCase {
         }
     }
 
+    /// A copy cut short by a kill never has a backup's name: it is written
+    /// as `.partial` and named once complete.
+    func testABackupKilledHalfWayLeavesNoFileUnderABackupsName() throws {
+        let cache = try largeCache(count: 300_000)
+        let listing = { try FileManager.default.contentsOfDirectory(atPath: self.folder.path).filter { $0.contains(".backup-") } }
+        for _ in 1...5 {
+            let (process, _, _) = try start(["clear", cache, "--force", "--backup"])
+            let deadline = Date().addingTimeInterval(30)
+            var partial: String?
+            while partial == nil {
+                guard process.isRunning, Date() < deadline else { break }
+                partial = try listing().first { $0.hasSuffix(".partial") && ((try? FileManager.default.attributesOfItem(atPath: path($0))[.size] as? Int) ?? 0) > 0 }
+                if partial == nil { usleep(200) }
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let left = try listing()
+            for name in left { try FileManager.default.removeItem(atPath: path(name)) }
+            // Killed after the copy was named: try again.
+            guard let partial, left.contains(partial) else { continue }
+            XCTAssertTrue(left.allSatisfy { $0.hasPrefix(partial) }, "only the partial copy and its journal: \(left)")
+            XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "300001", "the cache is as it was")
+            return
+        }
+        XCTFail("the backup was never killed half-way")
+    }
+
     func testCtrlCWhileTheEditorRunsIsTheEditorsAndGqlcacheCarriesOn() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
