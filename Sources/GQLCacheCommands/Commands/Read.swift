@@ -11,12 +11,15 @@ extension GQLCache {
             abstract: "Read a query, a mutation's stored result or a fragment exactly as Apollo iOS would.",
             discussion: """
                 Field cache keys are computed from the document and the variables, references are \
-                followed, and fragments apply by __typename (without a schema a type condition matches \
-                only that exact __typename, and a warning names each one that applied to no object). The data is printed in the operation's shape: pretty JSON \
+                followed, and fragments apply by __typename; at the root, one on the root type applies \
+                (Query, Mutation or Subscription, or the schema's), and with --schema one on an \
+                interface or union the type belongs to. Without a schema, any other type condition \
+                matches only that exact __typename, and a warning names each one that applied to no object. The data is printed in the operation's shape: pretty JSON \
                 as text, one line with --format json or jsonl. A cache miss exits 1 and names the \
                 response path, the record, the field key looked for and the keys of that field the \
-                record does hold; an object whose record has no __typename misses too, as Apollo's \
-                generated models select it. --partial prints the data found with a GraphQL-style "errors" list.
+                record does hold (or of one whose name is a slip away); an object whose record has no __typename misses too, as Apollo's \
+                generated models select it. --partial prints the data found with a GraphQL-style "errors" list, \
+                and exits 1 still when anything missed.
                 """)
 
         @OptionGroup var file: CacheFileArgument
