@@ -970,11 +970,14 @@ final class REPLTests: CommandTestCase {
     }
 
     /// A file name with a space, typed bare, is two words: the message
-    /// says how to quote it, as cd's does.
+    /// says how to quote it, as cd's does, and, as every failed open at
+    /// the prompt, which file the next commands still go to.
     func testOpenOfTwoWordsSaysHowToQuoteAFileNameWithASpace() throws {
-        let run = try repl(try copyOfFixture("starwars.sqlite"), ["open app cache.sqlite", "open", "open ''"], interactive: true)
-        XCTAssertEqual(run.stderr, "gqlcache: open takes one cache file; one with spaces is quoted: open 'app cache.sqlite'\n"
-            + "gqlcache: open takes the cache file to switch to\n" + "gqlcache: open takes the cache file to switch to\n")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["open app cache.sqlite", "open", "open ''"], interactive: true)
+        XCTAssertEqual(run.stderr, "gqlcache: open takes one cache file; one with spaces is quoted: open 'app cache.sqlite'; still on \(cache)\n"
+            + "gqlcache: open takes the cache file to switch to; still on \(cache)\n"
+            + "gqlcache: open takes the cache file to switch to; still on \(cache)\n")
     }
 
     /// At the prompt a failed open keeps the file open; in a script the

@@ -997,7 +997,7 @@ public final class REPLSession {
             // Most often a file name with a space in it, typed bare.
             context.report(.usage, (arguments.isEmpty || arguments == [""] ? "open takes the cache file to switch to"
                 : "open takes one cache file; one with spaces is quoted: open \(ShellWords.quote(arguments.joined(separator: " ")))")
-                + stoppingScript())
+                + (interactive ? stillOn() : stoppingScript()))
             return .usage
         }
         let previous = (cachePath, trail)
@@ -1015,10 +1015,14 @@ public final class REPLSession {
             previousTrail = previousMove
             stores.closeAll()
             let status = (error as? CacheStoreError).map(ExitStatus.init(for:)) ?? .io
-            context.report(status, "\(error)" + (interactive ? "; still on \(cachePath)" : stoppingScript()))
+            context.report(status, "\(error)" + (interactive ? stillOn() : stoppingScript()))
             return status
         }
     }
+
+    /// At the prompt, what a failed `open` message adds: the file the
+    /// commands that follow go to.
+    private func stillOn() -> String { "; still on \(cachePath.shownOnLine)" }
 
     /// In a script, what the failed `open` message adds, and the stop.
     private func stoppingScript() -> String {
