@@ -384,6 +384,9 @@ static inline void gqlcache_set_append_character(int character) { rl_completion_
 
 static inline const char *gqlcache_line_buffer(void) { return rl_line_buffer; }
 
+/// The prompt readline shows now: a continuation's, or after Ctrl-C a fresh one.
+static inline const char *gqlcache_current_prompt(void) { return rl_prompt; }
+
 static inline void gqlcache_set_readline_name(const char *name) { rl_readline_name = strdup(name); }
 
 #endif

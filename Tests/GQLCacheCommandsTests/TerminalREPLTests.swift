@@ -169,6 +169,26 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
     }
 
+    /// A line inside a document typed over several is GraphQL: Tab
+    /// completes no command there (a pasted, tab-indented query would
+    /// otherwise list them mid-query); after Ctrl-C, a first line's Tab does.
+    func testTabInAContinuationCompletesNoCommand() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("query {")
+        try keys("Enter")
+        try waitFor("    ...> ")
+        try type("  he")
+        try keys("Tab", "Tab", "Tab")
+        try type("ro")
+        try waitFor("    ...>   hero")
+        try keys("C-c")
+        try waitFor("    ...>   hero^C\ngqlcache QUERY_ROOT> ")
+        try type("he")
+        try keys("Tab")
+        try waitFor("gqlcache QUERY_ROOT> help")
+    }
+
     /// Ctrl-C in a reverse search (Ctrl-R) gives the search up with the
     /// line: what it found is not left to run on the next Enter.
     func testCtrlCInAReverseSearchGivesTheSearchUpAndWhatItFound() throws {

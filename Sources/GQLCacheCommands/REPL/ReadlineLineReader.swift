@@ -100,6 +100,7 @@ public final class ReadlineLineReader: LineReader {
             _ = shown.withUnsafeBytes { write(gqlcache_prompt_descriptor(), $0.baseAddress, $0.count) }
             return line
         }
+        ReadlineCompletion.freshPrompt = freshPrompt
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
         var lines = String(cString: line).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
@@ -137,12 +138,22 @@ enum ReadlineCompletion {
     nonisolated(unsafe) static var completer: REPLCompleter?
     /// A line Tab-Tab shows under its list: that the keys listed are only some of them.
     nonisolated(unsafe) static var listNote: String?
+    /// The prompt of a statement's first line; any other shown is a
+    /// continuation's, a line inside a GraphQL document.
+    nonisolated(unsafe) static var freshPrompt: String?
 
     /// The matches for the word that ends at `end` of the line, readline's
     /// own word starting at `start`: what replaces it first, then every
     /// candidate as listed, then NULL.
     static func matches(start: Int32, end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         guard let completer else { return nil }
+        // Inside a document typed over several lines, a word is GraphQL,
+        // no command, key or file: Tab completes nothing there.
+        if let freshPrompt, let shown = gqlcache_current_prompt(), String(cString: shown) != freshPrompt {
+            gqlcache_set_completion_over(1)
+            listNote = nil
+            return nil
+        }
         let buffer = gqlcache_line_buffer().map { String(cString: $0) } ?? ""
         let line = String(decoding: Array(buffer.utf8.prefix(Int(end))), as: UTF8.self)
         // The word as the REPL will split it, quotes and all, not only what follows an open quote.
