@@ -98,6 +98,7 @@ public final class CacheStore: Sendable {
         try FileProbe.checkIsSQLite(path)
         if let foreign = ForeignJournal.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let readonly = access == .readOnly
+        if !readonly, let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }
         if readonly && FileProbe.isWALMode(path) && !FileProbe.hasWALSideFiles(path) {
             // No -wal and no -shm: no connection has the file open (SQLite keeps
             // both while one does) and everything is in the main file. Reading

@@ -46,6 +46,17 @@ public enum FileProbe {
         return code == ENOENT ? nil : "cannot reach the file (\(String(cString: strerror(code))))"
     }
 
+    /// Why a file whose mode has no write bit (0444) is not written to:
+    /// root could write it, as sqlite3 run as root does, but the mode says
+    /// the file is to be kept as it is, and a command run as another user
+    /// could not. Nil for a file with a write bit.
+    static func writeProtection(_ path: String) -> String? {
+        var info = stat()
+        guard stat(resolved(path), &info) == 0, info.st_mode & 0o222 == 0 else { return nil }
+        return "the file is write-protected (mode 0\(String(info.st_mode & 0o7777, radix: 8))); "
+            + "make it writable (chmod u+w) to change it; nothing was changed"
+    }
+
     static func checkIsSQLite(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

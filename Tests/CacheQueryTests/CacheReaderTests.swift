@@ -519,6 +519,8 @@ final class CacheReaderTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy = directory.appendingPathComponent("starwars.sqlite").path
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: copy)
+        // The fixture may be write-protected, and its copy keeps the mode.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)
         let store = try CacheStore.open(at: copy, access: .readWrite)
         try store.write { tx in _ = try tx.removeObject(for: "Human:1002") }
         let document = try QueryDocument.parse([("q", "{ hero(episode: NEWHOPE) { friends { name } } }")])

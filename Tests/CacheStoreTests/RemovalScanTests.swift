@@ -21,6 +21,8 @@ final class RemovalScanTests: XCTestCase {
     ) throws {
         let path = directory.path(UUID().uuidString + ".sqlite")
         try FileManager.default.copyItem(atPath: fixture, toPath: path)
+        // The fixture may be write-protected, and its copy keeps the mode.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         let store = try CacheStore.open(at: path, access: .readWrite)
         let before = Set(try store.allKeys())
         var previewed: [ReferenceLocation] = []

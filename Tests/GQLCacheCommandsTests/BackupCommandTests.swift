@@ -79,12 +79,29 @@ final class BackupCommandTests: CommandTestCase {
     /// root writes any file.
     func testWithACacheTheUserCannotWriteTheCacheIsNamedAndNoBackupIsLeft() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cache)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cache)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
         let run = try runBuiltBinaryAsAnotherUser(["gc", cache, "--all", "--force", "--backup"])
         XCTAssertEqual(run.status, 5)
         XCTAssertEqual(run.stderr, "gqlcache: \(cache): the file or its folder is read-only; cannot write\n")
         XCTAssertEqual(try backups(), [])
+    }
+
+    /// A file whose mode has no write bit is kept as it is by every
+    /// command that writes, also run as root, which could write it.
+    func testAWriteProtectedCacheIsNotWrittenAlsoByRoot() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cache)
+        let before = try bytes(cache)
+        for arguments in [["rm", cache, "Starship:3001", "--backup"], ["clear", cache, "--force"], ["gc", cache, "--vacuum"],
+                          ["repl", cache, "-c", "rm Starship:3001 --force"]] {
+            let run = gqlcache(arguments: arguments)
+            XCTAssertEqual(run.status, .io, "\(arguments)")
+            XCTAssertEqual(run.stderr, "gqlcache: \(cache): the file is write-protected (mode 0444); make it writable (chmod u+w) to change it; nothing was changed\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(try backups(), [])
+        XCTAssertEqual(gqlcache("rm", cache, "Starship:3001", "--dry-run").status, .success, "a dry run writes nothing")
     }
 
     func testEveryWritingCommandTakesBackup() throws {

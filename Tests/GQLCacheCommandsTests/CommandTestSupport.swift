@@ -88,11 +88,14 @@ class CommandTestCase: XCTestCase {
     }
 
     /// A copy of a fixture in the test's folder; fixtures are never opened in place.
-    /// `as`: the copy's name, for a second copy of one fixture.
+    /// `as`: the copy's name, for a second copy of one fixture. The copy
+    /// may be written (the fixtures may be write-protected, and a copy
+    /// keeps their mode).
     func copyOfFixture(_ name: String, as copyName: String? = nil) throws -> String {
         let source = fixturesFolder.appendingPathComponent(name)
         let target = folder.appendingPathComponent(copyName ?? name)
         try FileManager.default.copyItem(at: source, to: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
         return target.path
     }
 

@@ -5,8 +5,7 @@ import XCTest
 final class DiffCommandTests: CommandTestCase {
     /// A copy of starwars.sqlite after `rm Human:1002` and a renamed R2-D2.
     private func plantedCopy() throws -> String {
-        let cache = path("planted.sqlite")
-        try FileManager.default.copyItem(atPath: fixturesFolder.appendingPathComponent("starwars.sqlite").path, toPath: cache)
+        let cache = try copyOfFixture("starwars.sqlite", as: "planted.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1002").status, .success)
         try CacheStore.open(at: cache, access: .readWrite).write { tx in
             try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")]),
