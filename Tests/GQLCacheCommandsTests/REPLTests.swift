@@ -969,6 +969,19 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.session.cachePath, legacy)
     }
 
+    /// The prompt runs no shell: a pipe or redirection typed as in one is
+    /// said to be none, with the shell's command line, not taken for an
+    /// option or a key; quoted, it is a key as any other.
+    func testAPipeOrRedirectionAtThePromptIsSaidToBeNone() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["keys | head -2", "show Human:1000 > out.txt", "show '|'"], interactive: true)
+        XCTAssertEqual(run.stdout, "\n", "at the end of input, a line break after the prompt")
+        XCTAssertEqual(run.stderr, "gqlcache: the prompt runs no shell, so '|' pipes nothing; from a shell: gqlcache keys \(cache) | head -2\n"
+            + "gqlcache: the prompt runs no shell, so '>' redirects nothing; from a shell: gqlcache show \(cache) Human:1000 > out.txt\n"
+            + "gqlcache: no record '|' in \(cache)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.txt")))
+    }
+
     /// A file name with a space, typed bare, is two words: the message
     /// says how to quote it, as cd's does, and, as every failed open at
     /// the prompt, which file the next commands still go to.

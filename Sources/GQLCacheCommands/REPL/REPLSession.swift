@@ -299,6 +299,15 @@ public final class REPLSession {
             return .usage
         }
         guard let command = words.first else { return lastStatus }
+        // `keys | head -2`: a pipe or redirection, typed as a shell takes
+        // it, not quoted as a key; said, rather than taken for an option or key.
+        let bareTokens = Set(trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
+        if let shell = words.dropFirst().first(where: { ["|", ">", ">>", "<", "2>", "&>"].contains($0) && bareTokens.contains($0) }) {
+            let rest = trimmed.drop { $0 != " " && $0 != "\t" }
+            context.report(.usage, "the prompt runs no shell, so '\(shell)' \(shell == "|" ? "pipes" : "redirects") nothing; "
+                + "from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(rest)")
+            return .usage
+        }
         let arguments = Array(words.dropFirst())
         // 'keys --help' is 'help keys': the prompt's own form, not the shell's
         // usage with a cache file ('ls --help' is ls's, not show's).
