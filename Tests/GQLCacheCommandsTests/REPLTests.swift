@@ -735,6 +735,11 @@ final class REPLTests: CommandTestCase {
             }
         }
         XCTAssertTrue(help.contains { $0.hasPrefix("  import  Merge the records") }, "names and abstracts line up")
+        // What the prompt takes beyond the commands: separators, comments, no shell, history.
+        let text = help.joined(separator: " ")
+        for said in ["';' separates commands", "'#' begins a comment", "no pipes or redirections", "Ctrl-R searches the history", "GQLCACHE_HISTORY"] {
+            XCTAssertTrue(text.contains(said), "help lacks \(said)")
+        }
     }
 
     /// A record cd went through, removed, no longer lies on the way back:
