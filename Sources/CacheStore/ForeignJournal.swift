@@ -55,7 +55,6 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         func bigEndian(_ bytes: Data, _ offset: Int) -> UInt32 {
             bytes[bytes.startIndex + offset..<bytes.startIndex + offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
-        let records = bigEndian(header, 8)
         let sectorSize = Int(bigEndian(header, 20))
         let pageSize = Int(bigEndian(header, 24))
         guard sectorSize >= 32, sectorSize <= 65_536, pageSize >= 512, pageSize <= 65_536,
@@ -66,27 +65,44 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         let fileCounter = bigEndian(fileHead, 24)
         let fileSize = filePageSize == 1 ? 65_536 : filePageSize
         guard fileSize == pageSize else { return ForeignJournal(reason: "its pages are \(pageSize) bytes, the file's \(fileSize)") }
-        // The first segment's records, after its header (a sector): each a
-        // page number, the page and a checksum. A count of 0 or all ones
-        // means: as many as the journal's size holds.
+        // The records SQLite would roll back, segment by segment: each
+        // segment a header (a sector), then as many records as its count
+        // says (all ones: as many as the journal holds, written without
+        // syncs), each a page number, the page and a checksum. Records
+        // past the count were never synced, so the pages they keep were
+        // never written to the file, and SQLite does not roll them back;
+        // nor does it any after a count of 0.
         let recordSize = pageSize + 8
         let size = (try? FileManager.default.attributesOfItem(atPath: file + "-journal")[.size] as? Int) ?? 0
-        var count = (size - sectorSize) / recordSize
-        if records != 0 && records != UInt32.max { count = min(count, Int(records)) }
-        for index in 0..<max(count, 0) {
-            let offset = UInt64(sectorSize + index * recordSize)
-            guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + pageSize), record.count == 4 + pageSize else {
-                return nil
+        var segment = 0
+        segments: while segment + 28 <= size {
+            guard (try? journal.seek(toOffset: UInt64(segment))) != nil, let head = try? journal.read(upToCount: 28), head.count == 28,
+                Array(head.prefix(8)) == magic
+            else { break }
+            let counted = bigEndian(head, 8)
+            let start = segment + sectorSize
+            let held = max(0, (size - start) / recordSize)
+            let count = counted == UInt32.max ? held : min(Int(counted), held)
+            for index in 0..<count {
+                let offset = UInt64(start + index * recordSize)
+                guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + pageSize), record.count == 4 + pageSize else {
+                    return nil
+                }
+                guard bigEndian(record, 0) == 1 else { continue }
+                let journalCounter = bigEndian(record, 4 + 24)
+                if fileCounter == journalCounter &+ 1 { return nil }
+                guard fileCounter == journalCounter else {
+                    return ForeignJournal(reason: "its copy of the first page has change counter \(journalCounter), the file \(fileCounter)")
+                }
+                guard let filePage = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: pageSize), filePage.count == pageSize else {
+                    return nil
+                }
+                return filePage == record.dropFirst(4)
+                    ? nil : ForeignJournal(reason: "its copy of the first page has the file's change counter, \(fileCounter), but other content")
             }
-            guard bigEndian(record, 0) == 1 else { continue }
-            let journalCounter = bigEndian(record, 4 + 24)
-            if fileCounter == journalCounter &+ 1 { return nil }
-            guard fileCounter == journalCounter else {
-                return ForeignJournal(reason: "its copy of the first page has change counter \(journalCounter), the file \(fileCounter)")
-            }
-            guard let filePage = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: pageSize), filePage.count == pageSize else { return nil }
-            return filePage == record.dropFirst(4)
-                ? nil : ForeignJournal(reason: "its copy of the first page has the file's change counter, \(fileCounter), but other content")
+            if counted == 0 || counted == UInt32.max { break segments }
+            // The next header starts at the sector after the records.
+            segment = (start + count * recordSize + sectorSize - 1) / sectorSize * sectorSize
         }
         // No copy of the first page: the file has as many pages as when the
         // transaction began, by its header (when valid: its version-valid-for

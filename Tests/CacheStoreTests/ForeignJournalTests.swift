@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+@testable import CacheStore
+
+/// Which -journal files beside a cache are its own (rolled back by SQLite)
+/// and which came from another cache (refused), on journals written here
+/// byte by byte as SQLite writes them: segments of a header (a sector)
+/// and records (page number, page, checksum).
+final class ForeignJournalTests: XCTestCase {
+    private let pageSize = 4096
+    private let sector = 512
+
+    private func bigEndian(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).bigEndian) { Data($0) } }
+
+    /// A journal of `segments`, each a list of (page number, page bytes),
+    /// begun on a file of `originalPages` pages.
+    private func journal(originalPages: Int, _ segments: [[(number: Int, page: Data)]]) -> Data {
+        var data = Data()
+        for records in segments {
+            var header = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7])
+            header += bigEndian(records.count) + bigEndian(7) + bigEndian(originalPages) + bigEndian(sector) + bigEndian(pageSize)
+            data += header + Data(count: sector - header.count)
+            for record in records { data += bigEndian(record.number) + record.page + bigEndian(0) }
+            data += Data(count: (sector - data.count % sector) % sector)
+        }
+        return data
+    }
+
+    private func page(_ number: Int, of file: Data) -> Data { file.subdata(in: (number - 1) * pageSize..<number * pageSize) }
+
+    private func cache(in folder: TemporaryDirectory) throws -> (path: String, bytes: Data) {
+        let path = folder.path("cache.sqlite")
+        let store = try CacheStore.create(at: path)
+        try store.write { tx in
+            try tx.merge((1...200).map { Record(key: CacheKey("User:\($0)"), fields: ["name": .string(String(repeating: "u", count: 100))]) })
+        }
+        return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// A write killed after its second sync: the first page's copy is in
+    /// the second segment, and the file's first page was written since,
+    /// with the counter one more and a new page count. It is this file's.
+    func testAFirstPageCopiedInALaterSegmentIsFound() throws {
+        let folder = try TemporaryDirectory(self)
+        let (path, original) = try cache(in: folder)
+        let pages = original.count / pageSize
+        var written = original + Data(count: 2 * pageSize)
+        let counter = original[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        written.replaceSubrange(24..<28, with: bigEndian(counter + 1))
+        written.replaceSubrange(28..<32, with: bigEndian(pages + 2))
+        written.replaceSubrange(92..<96, with: bigEndian(counter + 1))
+        try written.write(to: URL(fileURLWithPath: path))
+        let segments = [[(number: 2, page: page(2, of: original))], [(number: 1, page: page(1, of: original))]]
+        try journal(originalPages: pages, segments).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNil(ForeignJournal.check(path))
+        // Beside a file of another page count, with the copy nowhere, it is another cache's.
+        try journal(originalPages: pages, [[(number: 2, page: page(2, of: original))]]).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertEqual(ForeignJournal.check(path)?.reason, "it was written for a file of \(pages) pages, and the file has \(pages + 2)")
+    }
+
+    /// Records past a segment's count were never synced: SQLite does not
+    /// roll them back, and a first page among them says nothing.
+    func testAFirstPageCopyPastTheSyncedRecordsIsNotTakenForTheFiles() throws {
+        let folder = try TemporaryDirectory(self)
+        let (path, original) = try cache(in: folder)
+        let pages = original.count / pageSize
+        var stale = page(1, of: original)
+        stale.replaceSubrange(24..<28, with: bigEndian(999))
+        var data = journal(originalPages: pages, [[(number: 2, page: page(2, of: original))]])
+        data += bigEndian(1) + stale + bigEndian(0)
+        try data.write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNil(ForeignJournal.check(path), "the file's page count is the journal's, and the copy past the count is not rolled back")
+    }
+}
