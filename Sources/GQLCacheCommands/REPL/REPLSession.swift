@@ -270,6 +270,9 @@ public final class REPLSession {
         return body()
     }
 
+    /// A shell's pipe and redirections, which the prompt does not run.
+    static let shellOperators: Set = ["|", "||", ">", ">>", "<", "2>", "&>", "2>&1"]
+
     /// Runs one line; nil means leave.
     func execute(_ line: String) -> ExitStatus? {
         linesRun += 1
@@ -291,21 +294,29 @@ public final class REPLSession {
         if helpWords.count == 2, ["help", "?"].contains(helpWords[0]), let name = backslashNames[String(helpWords[1])] {
             return help([name])
         }
-        let words: [String]
+        let marked: [(word: String, bare: Bool)]
         do {
-            words = try ShellWords.split(line)
+            marked = try ShellWords.splitMarkingBare(line)
         } catch {
             context.report(.usage, "\(error)")
             return .usage
         }
+        let words = marked.map(\.word)
         guard let command = words.first else { return lastStatus }
         // `keys | head -2`: a pipe or redirection, typed as a shell takes
         // it, not quoted as a key; said, rather than taken for an option or key.
-        let bareTokens = Set(trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
-        if let shell = words.dropFirst().first(where: { ["|", ">", ">>", "<", "2>", "&>"].contains($0) && bareTokens.contains($0) }) {
-            let rest = trimmed.drop { $0 != " " && $0 != "\t" }
-            context.report(.usage, "the prompt runs no shell, so '\(shell)' \(shell == "|" ? "pipes" : "redirects") nothing; "
-                + "from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(rest)")
+        if let at = marked.indices.dropFirst().first(where: { marked[$0].bare && Self.shellOperators.contains(marked[$0].word) }) {
+            let shell = marked[at].word
+            var message = "the prompt runs no shell, so '\(shell)' \(shell == "|" ? "pipes" : "redirects") nothing"
+            // The same from a shell: a command of the CLI, given what it
+            // works on (show or refs alone works on the record you are at).
+            let given = words[1..<at].contains { !$0.hasPrefix("-") }
+            if GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }),
+                !["repl", "completions"].contains(command), given || !["show", "refs"].contains(command)
+            {
+                message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(trimmed.drop { $0 != " " && $0 != "\t" })"
+            }
+            context.report(.usage, message)
             return .usage
         }
         let arguments = Array(words.dropFirst())

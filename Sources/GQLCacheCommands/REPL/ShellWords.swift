@@ -22,10 +22,15 @@ enum ShellWords {
         }
     }
 
-    static func split(_ line: String) throws -> [String] {
-        var words: [String] = []
+    static func split(_ line: String) throws -> [String] { try splitMarkingBare(line).map(\.word) }
+
+    /// The words, each with whether it was typed bare: without a quote or
+    /// a backslash anywhere in it (`|` bare is a shell's pipe; `'|'` a word).
+    static func splitMarkingBare(_ line: String) throws -> [(word: String, bare: Bool)] {
+        var words: [(word: String, bare: Bool)] = []
         var current = ""
         var inWord = false
+        var bare = true
         var quote: Unicode.Scalar?
         var escaped = false
         // Read by scalar, not by character: a combining mark after a quote or
@@ -55,15 +60,18 @@ enum ShellWords {
             case (nil, "\\"), ("\"", "\\"):
                 escaped = true
                 inWord = true
+                bare = false
             case (nil, "'"), (nil, "\""):
                 quote = character
                 inWord = true
+                bare = false
             case ("'", "'"), ("\"", "\""):
                 quote = nil
             case (nil, _) where character.properties.isWhitespace:
-                if inWord { words.append(current) }
+                if inWord { words.append((current, bare)) }
                 current = ""
                 inWord = false
+                bare = true
             case (nil, "#") where !inWord:
                 // A comment, as in a shell: `keys Human # the people`.
                 index = characters.count
@@ -78,7 +86,7 @@ enum ShellWords {
         }
         if let quote { throw Problem.unterminatedQuote(Character(quote)) }
         if escaped { current.append("\\") }
-        if inWord { words.append(current) }
+        if inWord { words.append((current, bare)) }
         return words
     }
 
