@@ -227,6 +227,8 @@ public final class CacheStore: Sendable {
     /// an empty file (0 bytes). Refuses to touch any other file that exists.
     public static func create(at path: String, ddl: ApolloIOSSQLiteFormat.DDL = .current) throws -> CacheStore {
         guard !FileManager.default.fileExists(atPath: path) || isEmptyFile(at: path) else { throw CacheStoreError.fileExists(path: path) }
+        // An empty file write-protected is kept as it is, as a cache is.
+        if let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -102,6 +102,15 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
         XCTAssertEqual(try backups(), [])
         XCTAssertEqual(gqlcache("rm", cache, "Starship:3001", "--dry-run").status, .success, "a dry run writes nothing")
+        // An empty file, which --create would make a cache of, too.
+        let empty = path("empty.sqlite")
+        FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o444])
+        let export = path("in.jsonl")
+        try gqlcache("export", cache).stdout.write(toFile: export, atomically: true, encoding: .utf8)
+        let created = gqlcache("import", empty, export, "--create")
+        XCTAssertEqual(created.status, .io)
+        XCTAssertEqual(created.stderr, "gqlcache: \(empty): the file is write-protected (mode 0444); make it writable (chmod u+w) to change it; nothing was changed\n")
+        XCTAssertEqual(try bytes(empty), Data())
     }
 
     func testEveryWritingCommandTakesBackup() throws {
