@@ -207,6 +207,10 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(misspelled.status, .usage)
         XCTAssertEqual(misspelled.stderr, "gqlcache: query 'Q' is not a local cache mutation: it is marked @apollo_client_ios_localcachemutation, "
             + "not @apollo_client_ios_localCacheMutation (directive names are case-sensitive)\n")
+        let letterOff = gqlcache("update", cache, "--text", "query Q @apollo_client_ios_localCacheMutaton { hero(episode: NEWHOPE) { name } }",
+                                 "--set", "hero.name=X")
+        XCTAssertEqual(letterOff.stderr, "gqlcache: query 'Q' is not a local cache mutation: it is marked @apollo_client_ios_localCacheMutaton, "
+            + "not @apollo_client_ios_localCacheMutation\n")
         XCTAssertEqual(try bytes(cache), before)
     }
 

@@ -136,7 +136,8 @@ extension GQLCache {
                 throw CommandFailure(
                     .usage,
                     "\(kind) '\(name)' is not a local cache mutation: it is marked @\(slip), "
-                        + "not @apollo_client_ios_localCacheMutation (directive names are case-sensitive)")
+                        + "not @apollo_client_ios_localCacheMutation"
+                        + (slip.lowercased() == "apollo_client_ios_localcachemutation" ? " (directive names are case-sensitive)" : ""))
             }
             throw CommandFailure(
                 .usage,
