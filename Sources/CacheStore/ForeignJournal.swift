@@ -71,7 +71,8 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         // syncs), each a page number, the page and a checksum. Records
         // past the count were never synced, so the pages they keep were
         // never written to the file, and SQLite does not roll them back;
-        // nor does it any after a count of 0.
+        // nor does it any after a count of 0, or from a record whose
+        // checksum is wrong (torn) or whose page number is 0 on.
         let recordSize = pageSize + 8
         let size = (try? FileManager.default.attributesOfItem(atPath: file + "-journal")[.size] as? Int) ?? 0
         var segment = 0
@@ -80,15 +81,20 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
                 Array(head.prefix(8)) == magic
             else { break }
             let counted = bigEndian(head, 8)
+            let nonce = bigEndian(head, 12)
             let start = segment + sectorSize
             let held = max(0, (size - start) / recordSize)
             let count = counted == UInt32.max ? held : min(Int(counted), held)
             for index in 0..<count {
                 let offset = UInt64(start + index * recordSize)
-                guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: 4 + pageSize), record.count == 4 + pageSize else {
+                guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: recordSize), record.count == recordSize else {
                     return nil
                 }
-                guard bigEndian(record, 0) == 1 else { continue }
+                // SQLite's checksum: the nonce plus every 200th byte of the page, from the end.
+                let checksum = stride(from: pageSize - 200, to: 0, by: -200).reduce(nonce) { $0 &+ UInt32(record[record.startIndex + 4 + $1]) }
+                let number = bigEndian(record, 0)
+                guard number != 0, checksum == bigEndian(record, 4 + pageSize) else { break segments }
+                guard number == 1 else { continue }
                 let journalCounter = bigEndian(record, 4 + 24)
                 if fileCounter == journalCounter &+ 1 { return nil }
                 guard fileCounter == journalCounter else {
@@ -97,7 +103,7 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
                 guard let filePage = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: pageSize), filePage.count == pageSize else {
                     return nil
                 }
-                return filePage == record.dropFirst(4)
+                return filePage == record.dropFirst(4).prefix(pageSize)
                     ? nil : ForeignJournal(reason: "its copy of the first page has the file's change counter, \(fileCounter), but other content")
             }
             if counted == 0 || counted == UInt32.max { break segments }

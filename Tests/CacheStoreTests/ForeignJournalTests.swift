@@ -13,15 +13,25 @@ final class ForeignJournalTests: XCTestCase {
 
     private func bigEndian(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).bigEndian) { Data($0) } }
 
+    private let nonce = 7
+
+    /// SQLite's checksum of a journal record: the nonce plus every 200th byte of the page, from the end.
+    private func checksum(_ page: Data) -> Int {
+        stride(from: pageSize - 200, to: 0, by: -200).reduce(nonce) { ($0 + Int(page[page.startIndex + $1])) & 0xFFFF_FFFF }
+    }
+
     /// A journal of `segments`, each a list of (page number, page bytes),
-    /// begun on a file of `originalPages` pages.
-    private func journal(originalPages: Int, _ segments: [[(number: Int, page: Data)]]) -> Data {
+    /// begun on a file of `originalPages` pages; `torn`: the page numbers
+    /// whose record has a wrong checksum.
+    private func journal(originalPages: Int, _ segments: [[(number: Int, page: Data)]], torn: Set<Int> = []) -> Data {
         var data = Data()
         for records in segments {
             var header = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7])
-            header += bigEndian(records.count) + bigEndian(7) + bigEndian(originalPages) + bigEndian(sector) + bigEndian(pageSize)
+            header += bigEndian(records.count) + bigEndian(nonce) + bigEndian(originalPages) + bigEndian(sector) + bigEndian(pageSize)
             data += header + Data(count: sector - header.count)
-            for record in records { data += bigEndian(record.number) + record.page + bigEndian(0) }
+            for record in records {
+                data += bigEndian(record.number) + record.page + bigEndian(checksum(record.page) + (torn.contains(record.number) ? 1 : 0))
+            }
             data += Data(count: (sector - data.count % sector) % sector)
         }
         return data
@@ -71,5 +81,21 @@ final class ForeignJournalTests: XCTestCase {
         data += bigEndian(1) + stale + bigEndian(0)
         try data.write(to: URL(fileURLWithPath: path + "-journal"))
         XCTAssertNil(ForeignJournal.check(path), "the file's page count is the journal's, and the copy past the count is not rolled back")
+    }
+
+    /// SQLite stops rolling back at a torn record (its checksum wrong): a
+    /// first page's copy after one is not rolled back, and says nothing;
+    /// before one, it is compared.
+    func testAFirstPageCopyAfterATornRecordIsNotTakenForTheFiles() throws {
+        let folder = try TemporaryDirectory(self)
+        let (path, original) = try cache(in: folder)
+        let pages = original.count / pageSize
+        var stale = page(1, of: original)
+        stale.replaceSubrange(24..<28, with: bigEndian(999))
+        let records = [(number: 2, page: page(2, of: original)), (number: 1, page: stale)]
+        try journal(originalPages: pages, [records], torn: [2]).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNil(ForeignJournal.check(path))
+        try journal(originalPages: pages, [records]).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNotNil(ForeignJournal.check(path), "whole, the record's counter is another file's")
     }
 }
