@@ -569,9 +569,10 @@ final class CacheReaderTests: XCTestCase {
 
     func testSyntaxErrorsNameTheSourceLineAndColumn() {
         XCTAssertThrowsError(try QueryDocument.parse([("bad.graphql", "query {\n  hero {\n")])) { error in
-            guard case .syntax(let source, let line, _, _)? = error as? QueryError else { return XCTFail("\(error)") }
+            guard case .syntax(let source, let line, let column, _)? = error as? QueryError else { return XCTFail("\(error)") }
             XCTAssertEqual(source, "bad.graphql")
             XCTAssertEqual(line, 3)
+            XCTAssertEqual(column, 1, "the end of the text, where a field or } was expected")
         }
     }
 }

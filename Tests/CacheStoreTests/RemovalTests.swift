@@ -87,6 +87,12 @@ final class RemovalTests: XCTestCase {
 
     func testApolloModeUnderscoreAloneRemovesEveryNonEmptyKey() throws {
         try assertRemoval("_", mode: .apollo, removes: Set(Fixtures.starwarsKeys))
+        // An empty key is no character long: `_` leaves it.
+        let (store, path) = try copyOfStarwars()
+        _ = try SQLiteShell.run(path, #"INSERT INTO records(key, record) VALUES ('', '{"a":1}')"#)
+        let removed = try store.write { tx in try tx.removeObjectsReturningKeys(matching: KeyPattern("_", mode: .apollo)) }
+        XCTAssertEqual(Set(removed), Set(Fixtures.starwarsKeys))
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT count(*) FROM records WHERE key = ''; SELECT count(*) FROM records"), "1\n1\n")
     }
 
     func testApolloModeRootPatternRemovesRootsAndTheirPathKeys() throws {

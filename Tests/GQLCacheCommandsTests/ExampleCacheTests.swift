@@ -31,6 +31,7 @@ final class ExampleCacheTests: CommandTestCase {
         try CacheStore.open(at: shipped).read { tx in
             var referenced: [CacheKey] = []
             try tx.forEachRecord { _, result in referenced += try result.get().references.map(\.key) }
+            XCTAssertFalse(referenced.isEmpty, "the example's records reference one another")
             XCTAssertEqual(try tx.existingKeys(among: referenced), Set(referenced))
         }
     }

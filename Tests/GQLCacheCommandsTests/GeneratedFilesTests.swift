@@ -22,7 +22,9 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertEqual(dump.status, .success)
         let tool = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         let command = try XCTUnwrap(tool["command"] as? [String: Any])
-        for subcommand in command["subcommands"] as? [[String: Any]] ?? [] {
+        let subcommands = command["subcommands"] as? [[String: Any]] ?? []
+        XCTAssertGreaterThan(subcommands.count, 10, "the help dump lists the subcommands")
+        for subcommand in subcommands {
             let name = try XCTUnwrap(subcommand["commandName"] as? String)
             guard name != "help" else { continue }
             XCTAssertTrue(page.contains(".It Em \(name)"), "man/gqlcache.1 lacks \(name): run Scripts/update-generated.sh")
@@ -116,6 +118,7 @@ final class GeneratedFilesTests: XCTestCase {
     func testEveryArgumentAndOptionInTheManPageHasADescription() throws {
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gqlcache.1"), encoding: .utf8)
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertGreaterThan(lines.filter { $0.hasPrefix(".It Fl ") }.count, 50, "the page lists the options as .It Fl items")
         for (index, line) in lines.enumerated() where line.hasPrefix(".It Ar ") || line.hasPrefix(".It Fl ") {
             let next = index + 1 < lines.count ? lines[index + 1] : ""
             XCTAssertFalse(next.hasPrefix(".It ") || next.hasPrefix(".El"), "man/gqlcache.1: '\(line)' has no description")

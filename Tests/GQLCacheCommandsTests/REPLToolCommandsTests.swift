@@ -18,7 +18,6 @@ final class REPLToolCommandsTests: CommandTestCase {
 
     func testTheCommandsRunOnTheOpenFile() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let other = path("other.sqlite")
         let exported = path("export.jsonl")
         let (session, stdout, stderr) = try session(cache)
         let status = session.run(reader: SourceLineReader(lines: [
@@ -43,7 +42,6 @@ final class REPLToolCommandsTests: CommandTestCase {
             same records: 10 records in each
 
             """)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: other))
     }
 
     func testTheirFileArgumentsCompleteAsFiles() throws {

@@ -315,8 +315,10 @@ final class ShowCommandTests: CommandTestCase {
     func testShowLeavesTheFileByteIdentical() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
-        _ = gqlcache("show", cache, "QUERY_ROOT", "--depth", "3")
-        _ = gqlcache("show", cache, "Nope")
+        let shown = gqlcache("show", cache, "QUERY_ROOT", "--depth", "3")
+        XCTAssertEqual(shown.status, .success, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix("QUERY_ROOT\n"), shown.stdout)
+        XCTAssertEqual(gqlcache("show", cache, "Nope").status, .notFound)
         XCTAssertEqual(try bytes(cache), before)
     }
 }
