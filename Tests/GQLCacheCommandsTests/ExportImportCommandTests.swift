@@ -68,12 +68,14 @@ final class ExportImportCommandTests: CommandTestCase {
 
     /// An input that comes slowly, through a pipe named as a file (a FIFO,
     /// `<(…)`) or through standard input with --dry-run, is read whole
-    /// before the import takes a lock: meanwhile the app writes.
+    /// before the import takes a lock: meanwhile the app writes (waiting a
+    /// second at most, as an app's busy timeout lets a brief read end, not
+    /// the three seconds the input stalls).
     func testASlowPipeNeverKeepsTheAppFromWriting() throws {
         for (name, script) in [
-            ("a FIFO", #"mkfifo "$2.fifo"; (echo '{"key":"A:1","record":{"a":1}}'; sleep 3; echo '{"key":"A:2","record":{"a":2}}') > "$2.fifo" & "$0" import "$1" "$2.fifo" >/dev/null & sleep 1; sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#),
+            ("a FIFO", #"mkfifo "$2.fifo"; (echo '{"key":"A:1","record":{"a":1}}'; sleep 3; echo '{"key":"A:2","record":{"a":2}}') > "$2.fifo" & "$0" import "$1" "$2.fifo" >/dev/null & sleep 1; sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#),
             // More than a batch first: one batch is merged, in a read transaction, before the input ends.
-            ("a dry run", #"(for i in $(seq 1001); do echo "{\"key\":\"A:$i\",\"record\":{}}"; done; sleep 3; echo '{"key":"A:2","record":{"a":2}}') | "$0" import "$1" - --dry-run >/dev/null & sleep 1; sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?"; wait"#),
+            ("a dry run", #"(for i in $(seq 1001); do echo "{\"key\":\"A:$i\",\"record\":{}}"; done; sleep 3; echo '{"key":"A:2","record":{"a":2}}') | "$0" import "$1" - --dry-run >/dev/null & sleep 1; sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?"; wait"#),
         ] {
             let cache = try copyOfFixture("starwars.sqlite", as: "\(name.count).sqlite")
             let run = try runProgram("/bin/sh", ["-c", script, builtBinary, cache, path("input-\(name.count)")])
@@ -90,11 +92,11 @@ final class ExportImportCommandTests: CommandTestCase {
         let lines = (0..<20_000).map { #"{"key":"Filler:\#($0)","record":{"text":"\#(String(repeating: "x", count: 200))"}}"# }
         XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: lines.joined(separator: "\n")).status, .success)
         let script = #"mkfifo "$2"; (exec 3<"$2"; sleep 3; cat <&3 >/dev/null) & "$0" export "$1" -o "$2" >/dev/null & sleep 1.5; "#
-            + #"sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#
+            + #"sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#
         let run = try runProgram("/bin/sh", ["-c", script, builtBinary, cache, path("export.fifo")])
         XCTAssertEqual(run.stdout, "app: 0\n", run.stderr)
         let standardOutput = try runProgram("/bin/sh", ["-c", #""$0" export "$1" -o /dev/stdout | (sleep 3; cat >/dev/null) & sleep 1.5; "#
-            + #"sqlite3 "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?" >&2; wait"#, builtBinary, cache])
+            + #"sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?" >&2; wait"#, builtBinary, cache])
         XCTAssertEqual(standardOutput.stderr, "app: 0\n")
     }
 

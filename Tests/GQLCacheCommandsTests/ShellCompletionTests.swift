@@ -287,14 +287,21 @@ final class ShellCompletionTests: CommandTestCase {
         let cache = path("starwars.sqlite")
         XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: #"{"key":"User:alice@example.com","record":{"n":1}}"#).status, .success)
         let terminal = try bashPrompt()
+        // Cleared, and known to be: what the step before showed is gone
+        // (the marker is printed, computed, only once clear has run).
+        func clearScreen() throws {
+            try terminal.type("clear; echo CLEARED$((40+2))\n")
+            try terminal.waitFor("CLEARED42")
+        }
         for setting in ["-s", "-u"] {
-            try terminal.type("shopt \(setting) hostcomplete; clear\n")
+            try terminal.type("shopt \(setting) hostcomplete\n")
+            try clearScreen()
             try terminal.type("gqlcache show starwars.sqlite User:alice@example.c")
             try terminal.press("Tab")
             try terminal.waitFor("example.com ")
             try terminal.press("Enter")
             try terminal.waitFor("└─ n: 1")
-            try terminal.type("clear\n")
+            try clearScreen()
             try terminal.type("gqlcache show starwars.sqlite User:al")
             try terminal.press("Tab")
             try terminal.waitFor("example.com ")

@@ -423,6 +423,8 @@ final class TerminalREPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         try start(cache, history: path("history"), after: "stty -a | tr ' ' '\\n' | grep -x -- '-\\{0,1\\}icanon'")
         try type("show Dro")
+        // Echoed, so readline has it, before the signal comes.
+        try waitFor("gqlcache QUERY_ROOT> show Dro")
         let pid = try XCTUnwrap(Int32(try output(of: "pgrep -f '^\(builtBinary) repl \(cache)$'").trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGTERM)
         // (The shell may say "Terminated" on the line the prompt's is ended for.)
