@@ -58,18 +58,24 @@ final class HeldLocksTests: XCTestCase {
         let store = try CacheStore.open(at: path)
         XCTAssertTrue(FileProbe.isHeldByAnOpenStore(path))
         XCTAssertFalse(FileProbe.isHeldByAnOpenStore(other))
-        let before = try openDescriptors()
+        let before = try openDescriptors(on: path)
+        XCTAssertEqual(try openDescriptors(on: other), 0)
         XCTAssertTrue(FileProbe.isSQLiteFile(atPath: path))
         XCTAssertFalse(FileProbe.isSQLiteFile(atPath: other))
         // One descriptor kept for the held file, none for the other, and none twice.
         XCTAssertTrue(FileProbe.isSQLiteFile(atPath: path))
-        XCTAssertEqual(try openDescriptors(), before + 1)
+        XCTAssertEqual(try openDescriptors(on: path), before + 1)
+        XCTAssertEqual(try openDescriptors(on: other), 0)
         try store.close()
         XCTAssertFalse(FileProbe.isHeldByAnOpenStore(path))
-        XCTAssertEqual(try openDescriptors(), before - 1, "the connection's descriptor and the kept one are closed")
+        XCTAssertEqual(try openDescriptors(on: path), before - 1, "the connection's descriptor and the kept one are closed")
     }
 
-    private func openDescriptors() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    /// The process's descriptors open on `path`: other threads' come and go.
+    private func openDescriptors(on path: String) throws -> Int {
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == file
+        }.count
     }
 }
