@@ -68,7 +68,8 @@ final class BusyTimeoutTests: XCTestCase {
         let store = try CacheStore.open(at: path, access: .readWrite, busyTimeout: 0)
         let (result, seconds) = elapsed { Result { try store.write { tx in try tx.clear() } } }
         XCTAssertThrowsCacheError(try result.get(), .busy(path: path, waited: 0))
-        XCTAssertLessThan(seconds, 0.5)
+        // Well short of the 5 s the default would wait, also on a loaded machine.
+        XCTAssertLessThan(seconds, 2.5)
     }
 
     func testReadsAreNotBlockedByAnotherProcessHoldingTheWriteLock() throws {
