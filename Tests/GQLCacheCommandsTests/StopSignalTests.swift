@@ -49,6 +49,22 @@ final class StopSignalTests: CommandTestCase {
         return (process, input, stderr, printed)
     }
 
+    /// Waits until process `pid` has `file` open (it is then past its
+    /// start, its signal handlers set, and at the lock), a little more, and returns.
+    func waitUntil(_ pid: Int32, hasOpen file: String) {
+        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            if descriptors.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == target }) {
+                usleep(200_000)
+                return
+            }
+            usleep(5_000)
+        }
+        XCTFail("process \(pid) never opened \(file)")
+    }
+
     /// Waits until the write has changed a page (SQLite made its -journal), then sends `signal`.
     func signalOnceWriting(_ process: Process, cache: String, _ signal: Int32) throws {
         let deadline = Date().addingTimeInterval(60)
@@ -126,7 +142,7 @@ final class StopSignalTests: CommandTestCase {
             try tx.merge([Record(key: "Droid:2001", fields: ["name": .string("Artoo")])])
             let started = Date()
             let (process, _, stderr) = try start(["rm", cache, "Human:1000", "--busy-timeout", "60"])
-            usleep(500_000)
+            waitUntil(process.processIdentifier, hasOpen: cache)
             kill(process.processIdentifier, SIGINT)
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
@@ -252,11 +268,18 @@ final class StopSignalTests: CommandTestCase {
         let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm PS1='$ ' bash --norc --noprofile")
         defer { terminal.kill() }
         try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache) --busy-timeout 60\n")
-        usleep(700_000)
+        let deadline = Date().addingTimeInterval(30)
+        var pid: Int32?
+        while pid == nil, Date() < deadline {
+            pid = try Int32(runProgram("/usr/bin/pgrep", ["-f", "^\(builtBinary) keys \(cache) "]).stdout.split(separator: "\n").first.map(String.init) ?? "")
+            if pid == nil { usleep(20_000) }
+        }
+        waitUntil(try XCTUnwrap(pid, "gqlcache never started"), hasOpen: cache)
         try terminal.press("C-c")
         try terminal.waitFor("PAGER-QUIT")
-        usleep(500_000)
         // The shell's next prompt comes after the pager quit, not before.
+        try terminal.waitFor("PAGER-QUIT\n")
+        while try !terminal.screen().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("\n$"), Date() < deadline { usleep(20_000) }
         let screen = try terminal.screen()
         let quit = try XCTUnwrap(screen.range(of: "PAGER-QUIT"), screen)
         let prompt = try XCTUnwrap(screen.range(of: "\n$", options: .backwards), screen)
