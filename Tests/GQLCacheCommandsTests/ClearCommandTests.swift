@@ -90,9 +90,8 @@ final class ClearCommandTests: CommandTestCase {
     func testClearWithVacuumWhileTheAppReadsEndsAtOnceAndLeavesTheAppItsWrites() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "PRAGMA journal_mode=wal")
-        let reader = try RunningSQLiteShell(cache, running: "BEGIN; SELECT count(*) FROM records;")
+        let reader = try RunningSQLiteShell(cache, running: "BEGIN; SELECT count(*) FROM records; SELECT 'reading';", until: "reading")
         defer { reader.finish() }
-        Thread.sleep(forTimeInterval: 0.3)
         let started = Date()
         let clear = try runProgram(builtBinary, ["clear", cache, "--force", "--vacuum", "--busy-timeout", "120"])
         XCTAssertLessThan(Date().timeIntervalSince(started), 60, "it waited for the reader")

@@ -198,16 +198,32 @@ final class RunningSQLiteShell {
     private let process = Process()
     private let input = Pipe()
 
-    init(_ path: String, running statements: String) throws {
+    /// `until`: text the statements print once they have run, waited for
+    /// (a transaction begun, a lock taken) before the test goes on.
+    init(_ path: String, running statements: String, until marker: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [path]
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = marker == nil ? FileHandle.nullDevice : output
         try process.run()
         // A busy timeout: a test polling the file for the lock holds a read
         // lock now and then, and without one the shell's BEGIN EXCLUSIVE
         // would fail at such a moment and never take the lock.
         input.fileHandleForWriting.write(Data((".timeout 5000\n" + statements + "\n").utf8))
+        guard let marker else { return }
+        var printed = ""
+        while !printed.contains(marker) {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw MarkerNeverPrinted(marker: marker, printed: printed) }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    struct MarkerNeverPrinted: Error, CustomStringConvertible {
+        let marker: String
+        let printed: String
+        var description: String { "the sqlite3 shell ended before printing \(marker): \(printed)" }
     }
 
     func finish() {
