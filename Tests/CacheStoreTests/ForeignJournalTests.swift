@@ -39,6 +39,13 @@ final class ForeignJournalTests: XCTestCase {
 
     private func page(_ number: Int, of file: Data) -> Data { file.subdata(in: (number - 1) * pageSize..<number * pageSize) }
 
+    /// The file's first page with a change counter no copy of its own has: another file's.
+    private func anotherFilesFirstPage(like file: Data) -> Data {
+        var first = page(1, of: file)
+        first.replaceSubrange(24..<28, with: bigEndian(999))
+        return first
+    }
+
     private func cache(in folder: TemporaryDirectory) throws -> (path: String, bytes: Data) {
         let path = folder.path("cache.sqlite")
         let store = try CacheStore.create(at: path)
@@ -72,11 +79,9 @@ final class ForeignJournalTests: XCTestCase {
     /// Records past a segment's count were never synced: SQLite does not
     /// roll them back, and a first page among them says nothing.
     func testAFirstPageCopyPastTheSyncedRecordsIsNotTakenForTheFiles() throws {
-        let folder = try TemporaryDirectory(self)
-        let (path, original) = try cache(in: folder)
+        let (path, original) = try cache(in: try TemporaryDirectory(self))
         let pages = original.count / pageSize
-        var stale = page(1, of: original)
-        stale.replaceSubrange(24..<28, with: bigEndian(999))
+        let stale = anotherFilesFirstPage(like: original)
         var data = journal(originalPages: pages, [[(number: 2, page: page(2, of: original))]])
         data += bigEndian(1) + stale + bigEndian(0)
         try data.write(to: URL(fileURLWithPath: path + "-journal"))
@@ -87,11 +92,9 @@ final class ForeignJournalTests: XCTestCase {
     /// first page's copy after one is not rolled back, and says nothing;
     /// before one, it is compared.
     func testAFirstPageCopyAfterATornRecordIsNotTakenForTheFiles() throws {
-        let folder = try TemporaryDirectory(self)
-        let (path, original) = try cache(in: folder)
+        let (path, original) = try cache(in: try TemporaryDirectory(self))
         let pages = original.count / pageSize
-        var stale = page(1, of: original)
-        stale.replaceSubrange(24..<28, with: bigEndian(999))
+        let stale = anotherFilesFirstPage(like: original)
         let records = [(number: 2, page: page(2, of: original)), (number: 1, page: stale)]
         try journal(originalPages: pages, [records], torn: [2]).write(to: URL(fileURLWithPath: path + "-journal"))
         XCTAssertNil(ForeignJournal.check(path))

@@ -554,13 +554,7 @@ final class DoctorCommandTests: CommandTestCase {
         try sqliteShell(cache, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
             + #"INSERT INTO records(key, record) SELECT 'U:' || i, '{"n":' || i || '}' FROM n"#)
         try leaveHotJournal(on: source)
-        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
-        let before = try bytes(cache)
-        let result = gqlcache("rm", cache, "Human:1002")
-        XCTAssertEqual(result.status, .io)
-        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the -journal file beside it, which SQLite would roll back into it, is not this file's "
-            + "(its copy of the first page has the file's change counter, "), result.stderr)
-        XCTAssertEqual(try bytes(cache), before)
+        try assertJournal(of: source, isRefusedBeside: cache, because: "its copy of the first page has the file's change counter, ")
     }
 
     /// A journal with no copy of the first page (its transaction changed
@@ -578,18 +572,25 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertFalse(stride(from: sector, to: journal.count - 4, by: 4096 + 8).contains { journal[$0..<$0 + 4] == Data([0, 0, 0, 1]) },
                        "the journal holds no copy of the first page")
         let cache = try copyOfFixture("starwars.sqlite")
-        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
-        let before = try bytes(cache)
-        let result = gqlcache("rm", cache, "Human:1002")
-        XCTAssertEqual(result.status, .io)
-        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the -journal file beside it, which SQLite would roll back into it, is not this file's "
-            + "(it was written for a file of "), result.stderr)
-        XCTAssertEqual(try bytes(cache), before)
+        try assertJournal(of: source, isRefusedBeside: cache, because: "it was written for a file of ")
         let own = gqlcache("rm", source, "U:1")
         XCTAssertEqual(own.status, .success, own.stderr)
         XCTAssertEqual(try sqliteShell(source, "PRAGMA integrity_check"), "ok")
         XCTAssertEqual(try sqliteShell(source, "SELECT record FROM records WHERE key = 'Human:1002'"),
                        try sqliteShell(cache, "SELECT record FROM records WHERE key = 'Human:1002'"), "rolled back")
+    }
+
+    /// `source`'s hot journal, copied beside `cache`, is refused by a
+    /// command that writes, for `reason` (its start), and `cache` left as it was.
+    private func assertJournal(of source: String, isRefusedBeside cache: String, because reason: String,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        try FileManager.default.copyItem(atPath: source + "-journal", toPath: cache + "-journal")
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "Human:1002")
+        XCTAssertEqual(result.status, .io, file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the -journal file beside it, which SQLite would roll back into it, is not this file's "
+            + "(\(reason)"), result.stderr, file: file, line: line)
+        XCTAssertEqual(try bytes(cache), before, file: file, line: line)
     }
 
     /// A write to `cache` killed half-way, its pages spilled into the file:
