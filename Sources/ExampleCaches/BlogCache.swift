@@ -136,11 +136,12 @@ extension String {
     init(format2 value: Int) { self = value < 10 ? "0\(value)" : String(value) }
 }
 
-/// A small deterministic pseudo-random generator (SplitMix64).
-struct SplitMix64 {
+/// A small deterministic pseudo-random generator (SplitMix64): the same
+/// seed gives the same numbers, for example caches and replayable tests.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,3 +1,4 @@
+import ExampleCaches
 import Foundation
 import XCTest
 
@@ -281,21 +282,15 @@ final class InteractiveSQLiteShell {
 
 /// The random numbers of a test that tries many random inputs: its seed is
 /// printed, and GQLCACHE_TEST_SEED gives the same inputs again, to replay
-/// a failure. (SplitMix64.)
+/// a failure.
 struct TestRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(_ function: String = #function) {
         let seed = ProcessInfo.processInfo.environment["GQLCACHE_TEST_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: .min ... .max)
         print("\(function): random seed \(seed) (GQLCACHE_TEST_SEED=\(seed) gives these inputs again)")
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 }
