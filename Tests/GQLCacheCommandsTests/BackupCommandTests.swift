@@ -104,7 +104,7 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("rm", cache, "Starship:3001", "--dry-run").status, .success, "a dry run writes nothing")
         // An empty file, which --create would make a cache of, too.
         let empty = path("empty.sqlite")
-        FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o444])
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o444]))
         let export = path("in.jsonl")
         try gqlcache("export", cache).stdout.write(toFile: export, atomically: true, encoding: .utf8)
         let created = gqlcache("import", empty, export, "--create")
