@@ -57,7 +57,9 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         }
         let sectorSize = Int(bigEndian(header, 20))
         let pageSize = Int(bigEndian(header, 24))
-        guard sectorSize >= 32, sectorSize <= 65_536, pageSize >= 512, pageSize <= 65_536,
+        // Sizes SQLite takes (powers of two); with others it rolls nothing back.
+        guard sectorSize >= 32, sectorSize <= 65_536, sectorSize & (sectorSize - 1) == 0,
+            pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0,
             let fileHead = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).read(upToCount: 100), fileHead.count == 100
         else { return nil }
         // A journal of another page size is no copy of this file's pages.
@@ -71,9 +73,12 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
         // syncs), each a page number, the page and a checksum. Records
         // past the count were never synced, so the pages they keep were
         // never written to the file, and SQLite does not roll them back;
-        // nor does it any after a count of 0, or from a record whose
-        // checksum is wrong (torn) or whose page number is 0 on.
+        // nor does it any after a count of 0, or from a record whose page
+        // number is 0 or the page of SQLite's lock byte on, or whose
+        // checksum is wrong (torn); it skips, unchecked, one of a page past
+        // the file's size when the transaction began.
         let recordSize = pageSize + 8
+        let lockBytePage = UInt32(0x4000_0000 / pageSize + 1)
         let size = (try? FileManager.default.attributesOfItem(atPath: file + "-journal")[.size] as? Int) ?? 0
         var segment = 0
         segments: while segment + 28 <= size {
@@ -82,6 +87,7 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
             else { break }
             let counted = bigEndian(head, 8)
             let nonce = bigEndian(head, 12)
+            let pagesAtStart = bigEndian(head, 16)
             let start = segment + sectorSize
             let held = max(0, (size - start) / recordSize)
             let count = counted == UInt32.max ? held : min(Int(counted), held)
@@ -90,10 +96,12 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
                 guard (try? journal.seek(toOffset: offset)) != nil, let record = try? journal.read(upToCount: recordSize), record.count == recordSize else {
                     return nil
                 }
+                let number = bigEndian(record, 0)
+                guard number != 0, number != lockBytePage else { break segments }
+                if number > pagesAtStart { continue }
                 // SQLite's checksum: the nonce plus every 200th byte of the page, from the end.
                 let checksum = stride(from: pageSize - 200, to: 0, by: -200).reduce(nonce) { $0 &+ UInt32(record[record.startIndex + 4 + $1]) }
-                let number = bigEndian(record, 0)
-                guard number != 0, checksum == bigEndian(record, 4 + pageSize) else { break segments }
+                guard checksum == bigEndian(record, 4 + pageSize) else { break segments }
                 guard number == 1 else { continue }
                 let journalCounter = bigEndian(record, 4 + 24)
                 if fileCounter == journalCounter &+ 1 { return nil }

@@ -100,5 +100,21 @@ final class ForeignJournalTests: XCTestCase {
         XCTAssertNil(ForeignJournal.check(path))
         try journal(originalPages: pages, [records]).write(to: URL(fileURLWithPath: path + "-journal"))
         XCTAssertNotNil(ForeignJournal.check(path), "whole, the record's counter is another file's")
+        // A record of a page past the file's size at the start SQLite skips
+        // unchecked, and goes on to the first page's copy.
+        let past = [(number: pages + 5, page: page(2, of: original)), (number: 1, page: stale)]
+        try journal(originalPages: pages, [past], torn: [pages + 5]).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNotNil(ForeignJournal.check(path))
+    }
+
+    /// A journal whose header gives a page size SQLite does not take (not
+    /// a power of two) is rolled back by no one: it is not called another
+    /// cache's, and SQLite's own answer stands.
+    func testAJournalOfAPageSizeSQLiteDoesNotTakeIsNotCalledAnotherCaches() throws {
+        let (path, _) = try cache(in: try TemporaryDirectory(self))
+        var header = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7])
+        header += bigEndian(1) + bigEndian(nonce) + bigEndian(2) + bigEndian(sector) + bigEndian(3000)
+        try (header + Data(count: sector - header.count + 3008)).write(to: URL(fileURLWithPath: path + "-journal"))
+        XCTAssertNil(ForeignJournal.check(path))
     }
 }
