@@ -979,14 +979,15 @@ final class REPLTests: CommandTestCase {
     /// option or a key; quoted, it is a key as any other.
     func testAPipeOrRedirectionAtThePromptIsSaidToBeNone() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["keys | head -2", "show Human:1000 > out.txt", "show '|'", "ls | less", "show | less", #"grep 'x > y' '>'"#],
+        let run = try repl(cache, ["keys | head -2", "show --depth 2 > out.txt", "show '|'", "ls | less", "read | head", #"grep 'x > y' '>'"#],
                            interactive: true)
         XCTAssertEqual(run.stdout, "\n", "at the end of input, a line break after the prompt")
         XCTAssertEqual(run.stderr, "gqlcache: the prompt runs no shell, so '|' pipes nothing; from a shell: gqlcache keys \(cache) | head -2\n"
-            + "gqlcache: the prompt runs no shell, so '>' redirects nothing; from a shell: gqlcache show \(cache) Human:1000 > out.txt\n"
+            + "gqlcache: the prompt runs no shell, so '>' redirects nothing\n"
             + "gqlcache: no record '|' in \(cache)\n"
             // No shell command line for the prompt's own commands, nor for
-            // one that works on the record you are at, which a shell's does not know.
+            // one that may work on the record you are at or a query typed
+            // before, which a shell's does not know.
             + "gqlcache: the prompt runs no shell, so '|' pipes nothing\n"
             + "gqlcache: the prompt runs no shell, so '|' pipes nothing\n"
             // Quoted, '>' is a word, also beside another word holding ' > '.

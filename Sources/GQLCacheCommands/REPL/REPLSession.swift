@@ -271,7 +271,7 @@ public final class REPLSession {
     }
 
     /// A shell's pipe and redirections, which the prompt does not run.
-    static let shellOperators: Set = ["|", "||", ">", ">>", "<", "2>", "&>", "2>&1"]
+    static let shellOperators: Set = ["|", ">", ">>", "<", "2>", "&>", "2>&1"]
 
     /// Runs one line; nil means leave.
     func execute(_ line: String) -> ExitStatus? {
@@ -308,11 +308,11 @@ public final class REPLSession {
         if let at = marked.indices.dropFirst().first(where: { marked[$0].bare && Self.shellOperators.contains(marked[$0].word) }) {
             let shell = marked[at].word
             var message = "the prompt runs no shell, so '\(shell)' \(shell == "|" ? "pipes" : "redirects") nothing"
-            // The same from a shell: a command of the CLI, given what it
-            // works on (show or refs alone works on the record you are at).
-            let given = words[1..<at].contains { !$0.hasPrefix("-") }
+            // The same from a shell, for a command of the CLI whose words say
+            // all it works on: not show, refs, read, update or write, which at
+            // the prompt take the record you are at or a query typed before.
             if GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }),
-                !["repl", "completions"].contains(command), given || !["show", "refs"].contains(command)
+                !["repl", "completions", "show", "refs", "read", "update", "write"].contains(command)
             {
                 message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(trimmed.drop { $0 != " " && $0 != "\t" })"
             }
