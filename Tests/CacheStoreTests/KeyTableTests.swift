@@ -46,10 +46,11 @@ final class KeyTableSortTests: XCTestCase {
         keys.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
-    private func tableOrder(_ keys: [[UInt8]]) -> [[UInt8]] {
+    private func tableOrder(_ keys: [[UInt8]], function: String = #function) -> [[UInt8]] {
         var table = KeyTable()
         let entries = keys.map { key in key.withUnsafeBufferPointer { table.insert($0) } }
-        return table.sorted(entries.shuffled()).map { entry in table.withBytes(entry) { Array($0) } }
+        var generator = TestRandom(function)
+        return table.sorted(entries.shuffled(using: &generator)).map { entry in table.withBytes(entry) { Array($0) } }
     }
 
     /// Keys that are hard on a sort by the first 16 bytes: shared long

@@ -92,11 +92,11 @@ final class ExportImportCommandTests: CommandTestCase {
         let lines = (0..<20_000).map { #"{"key":"Filler:\#($0)","record":{"text":"\#(String(repeating: "x", count: 200))"}}"# }
         XCTAssertEqual(gqlcache(arguments: ["import", cache, "-"], input: lines.joined(separator: "\n")).status, .success)
         let script = #"mkfifo "$2"; (exec 3<"$2"; sleep 3; cat <&3 >/dev/null) & "$0" export "$1" -o "$2" >/dev/null & sleep 1.5; "#
-            + #"sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#
+            + #"sqlite3 -cmd '.timeout 500' "$1" "INSERT INTO records(key, record) VALUES ('App:1', '{}')"; echo "app: $?"; wait"#
         let run = try runProgram("/bin/sh", ["-c", script, builtBinary, cache, path("export.fifo")])
         XCTAssertEqual(run.stdout, "app: 0\n", run.stderr)
         let standardOutput = try runProgram("/bin/sh", ["-c", #""$0" export "$1" -o /dev/stdout | (sleep 3; cat >/dev/null) & sleep 1.5; "#
-            + #"sqlite3 -cmd '.timeout 1000' "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?" >&2; wait"#, builtBinary, cache])
+            + #"sqlite3 -cmd '.timeout 500' "$1" "INSERT INTO records(key, record) VALUES ('App:2', '{}')"; echo "app: $?" >&2; wait"#, builtBinary, cache])
         XCTAssertEqual(standardOutput.stderr, "app: 0\n")
     }
 

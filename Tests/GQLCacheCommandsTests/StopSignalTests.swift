@@ -50,14 +50,15 @@ final class StopSignalTests: CommandTestCase {
     }
 
     /// Waits until process `pid` has `file` open (it is then past its
-    /// start, its signal handlers set, and at the lock), a little more, and returns.
+    /// start), and half a second more, in which it sets its signal
+    /// handlers and comes to the lock; then returns.
     func waitUntil(_ pid: Int32, hasOpen file: String) {
         let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             if descriptors.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == target }) {
-                usleep(200_000)
+                usleep(500_000)
                 return
             }
             usleep(5_000)
