@@ -46,12 +46,16 @@ enum Backup {
         return "\(file).backup-\(formatter.string(from: date))"
     }
 
+    /// `base`, `base-2`, `base-3`, … up to `base-1000`: the names a copy may take.
+    private static func names(from base: String) -> some Sequence<String> {
+        (1...1000).lazy.map { $0 == 1 ? base : "\(base)-\($0)" }
+    }
+
     /// Creates `base`, or `base-2`, `base-3`, … (the first that does not
     /// exist) empty with `mode`, never overwriting one (O_EXCL), and
     /// returns its path.
     static func createFile(named base: String, mode: mode_t) throws -> String {
-        for attempt in 1...1000 {
-            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+        for candidate in names(from: base) {
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, mode)
             if descriptor >= 0 {
                 close(descriptor)
@@ -70,8 +74,7 @@ enum Backup {
     /// partial name removed. Where the file system has no hard links, the
     /// name is taken empty (O_EXCL) and the copy renamed over it.
     static func name(_ partial: String, as base: String, mode: mode_t) throws -> String {
-        for attempt in 1...1000 {
-            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+        for candidate in names(from: base) {
             if link(partial, candidate) == 0 {
                 unlink(partial)
                 return candidate
