@@ -149,7 +149,8 @@ extension QueryDocument {
 }
 
 extension QueryDocument {
-    static let localCacheMutationDirective = "apollo_client_ios_localCacheMutation"
+    /// The directive Apollo iOS lets write to the cache, without its `@`.
+    public static let localCacheMutationDirective = "apollo_client_ios_localCacheMutation"
 
     /// The response names an operation's data may hold at its top level,
     /// through fragments too: whether `{"data": …}` may be that data

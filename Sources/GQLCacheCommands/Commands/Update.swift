@@ -131,13 +131,13 @@ extension GQLCache {
         }
 
         private func requireLocalCacheMutation(_ directives: [String], _ kind: String, _ name: String, example: String) throws {
-            guard !directives.contains("apollo_client_ios_localCacheMutation") else { return }
+            let marker = QueryDocument.localCacheMutationDirective
+            guard !directives.contains(marker) else { return }
             if let slip = QueryDocument.misspelledLocalCacheMutation(among: directives) {
                 throw CommandFailure(
                     .usage,
-                    "\(kind) '\(name)' is not a local cache mutation: it is marked @\(slip), "
-                        + "not @apollo_client_ios_localCacheMutation"
-                        + (slip.lowercased() == "apollo_client_ios_localcachemutation" ? " (directive names are case-sensitive)" : ""))
+                    "\(kind) '\(name)' is not a local cache mutation: it is marked @\(slip), not @\(marker)"
+                        + (slip.lowercased() == marker.lowercased() ? " (directive names are case-sensitive)" : ""))
             }
             throw CommandFailure(
                 .usage,
