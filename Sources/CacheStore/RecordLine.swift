@@ -52,8 +52,7 @@ public enum RecordLine {
     static func onOneLine(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
-        var inString = false
-        var escaped = false
+        var strings = JSONStringTracker()
         let input = Array(text.utf8)
         var index = 0
         while index < input.count {
@@ -61,26 +60,16 @@ public enum RecordLine {
             if input[index] == 0xE2 || input[index] == 0xC2, let separator = LineSeparator.escape(at: index, in: input) {
                 bytes += separator.escape
                 index += separator.length
-                escaped = false
+                strings.takeOther()
                 continue
             }
             let byte = input[index]
             index += 1
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                } else if byte == 0x0A || byte == 0x0D {
-                    bytes += [UInt8(ascii: "\\"), UInt8(ascii: byte == 0x0A ? "n" : "r")]
-                    continue
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == 0x0A || byte == 0x0D {
-                bytes.append(UInt8(ascii: " "))
+            let (inString, escaped) = (strings.inString, strings.escaped)
+            strings.take(byte)
+            if byte == 0x0A || byte == 0x0D, !escaped {
+                // In a string, its escape; between tokens, a space. (One after a backslash stays as it is.)
+                bytes += inString ? [UInt8(ascii: "\\"), UInt8(ascii: byte == 0x0A ? "n" : "r")] : [UInt8(ascii: " ")]
                 continue
             }
             bytes.append(byte)

@@ -60,21 +60,14 @@ public struct StoredRecord: Hashable, Sendable {
         return text.withUTF8 { bytes in
             var digits = 0
             var index = 0
-            var inString = false
-            var escaped = false
+            var strings = JSONStringTracker()
             while index < bytes.count {
                 let byte = bytes[index]
+                let inString = strings.inString
+                strings.take(byte)
                 if inString {
                     // A hex id ("…3e123…") is no number.
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
                 } else if byte == UInt8(ascii: "\"") {
-                    inString = true
                     digits = 0
                 } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                     digits += 1
