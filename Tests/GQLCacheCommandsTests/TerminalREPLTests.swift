@@ -155,12 +155,17 @@ final class TerminalREPLTests: CommandTestCase {
         }
     }
 
-    func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
+    /// A session on the fixture with `query {` typed: at a continuation's prompt.
+    private func startInAContinuation() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
         try type("query {")
         try keys("Enter")
         try waitFor("    ...> ")
+    }
+
+    func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
+        try startInAContinuation()
         try type("  hero")
         try keys("C-c")
         try waitFor("    ...>   hero^C\ngqlcache QUERY_ROOT> ")
@@ -173,11 +178,7 @@ final class TerminalREPLTests: CommandTestCase {
     /// completes no command there (a pasted, tab-indented query would
     /// otherwise list them mid-query); after Ctrl-C, a first line's Tab does.
     func testTabInAContinuationCompletesNoCommand() throws {
-        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
-        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
-        try type("query {")
-        try keys("Enter")
-        try waitFor("    ...> ")
+        try startInAContinuation()
         try type("  he")
         try keys("Tab", "Tab", "Tab")
         try type("ro")
