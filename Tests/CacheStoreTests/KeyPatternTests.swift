@@ -66,8 +66,10 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertTrue(try KeyPattern("", mode: .prefix).matches("anything"))
     }
 
+    /// Whether the glob `text` matches `key`.
+    private func glob(_ text: String, _ key: CacheKey) throws -> Bool { try KeyPattern(text, mode: .glob).matches(key) }
+
     func testGlobModeMatchesTheWholeKeyCaseSensitively() throws {
-        func glob(_ text: String, _ key: CacheKey) throws -> Bool { try KeyPattern(text, mode: .glob).matches(key) }
         XCTAssertTrue(try glob("Droid:2001", "Droid:2001"))
         XCTAssertFalse(try glob("Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"), "whole key, not a substring")
         XCTAssertFalse(try glob("droid:2001", "Droid:2001"))
@@ -92,7 +94,6 @@ final class KeyPatternTests: XCTestCase {
     /// removed the very keys meant to be kept), and a backslash makes the
     /// character after it literal.
     func testGlobModeNegatesWithABangAndEscapesWithABackslashAsAShellDoes() throws {
-        func glob(_ text: String, _ key: CacheKey) throws -> Bool { try KeyPattern(text, mode: .glob).matches(key) }
         XCTAssertFalse(try glob("[!HD]*", "Droid:2001"))
         XCTAssertTrue(try glob("[!HD]*", "QUERY_ROOT"))
         XCTAssertTrue(try glob("[!HD]*", "!x"), "the ! negates; it is no member")
