@@ -1,4 +1,5 @@
 import CacheStore
+import CSignals
 import Foundation
 import GQLCacheCommands
 import XCTest
@@ -819,9 +820,6 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
-    /// An empty input is what exporting an empty cache gives: it imports,
-    /// and the summary says the input held nothing (not that the cache
-    /// already held it).
     /// `import CACHE -` reads standard input to its end before it takes the
     /// write lock: a slow pipe (or `export` of the same file, which waits
     /// for its reader) never locks the app out of its cache meanwhile.
@@ -837,7 +835,14 @@ final class ExportImportCommandTests: CommandTestCase {
         process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(Data(#"{"key":"A:1","record":{"a":1}}"#.utf8 + [0x0A]))
-        Thread.sleep(forTimeInterval: 0.5)
+        // The import has read the first line once the pipe holds no byte
+        // (FIONREAD counts a pipe's unread bytes from either end): it is
+        // past its start, where it would have taken the lock before reading.
+        let deadline = Date().addingTimeInterval(30)
+        while gqlcache_pending_input(input.fileHandleForWriting.fileDescriptor) > 0 {
+            guard process.isRunning, Date() < deadline else { return XCTFail("the import never read its first line") }
+            usleep(5_000)
+        }
         // The app writes while the import waits for the rest of its input.
         let app = try runProgram("/usr/bin/sqlite3", ["-batch", cache, ".timeout 200", #"INSERT INTO records (key, record) VALUES ('App:1', '{"b":2}')"#])
         XCTAssertEqual(app.status, 0, app.stderr)
@@ -854,6 +859,9 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.sqlite")))
     }
 
+    /// An empty input is what exporting an empty cache gives: it imports,
+    /// and the summary says the input held nothing (not that the cache
+    /// already held it).
     func testAnEmptyInputImportsNothingAndSaysSo() throws {
         let new = path("new.sqlite")
         let result = gqlcache("import", new, "-", "--create", input: "")
