@@ -359,6 +359,32 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(sink.text, "\rgqlcache: checki… 40% (1.0 s)\u{1B}[K")
     }
 
+    /// Ctrl-C is echoed as "^C" where the cursor stands (after a prompt,
+    /// or in a line of output): the interruption is said on a line of its
+    /// own, unless the progress line, which the echo followed, was erased.
+    func testAnInterruptionIsSaidOnAFreshLineOfATerminal() throws {
+        func said(onTerminal: Bool, afterProgress: Bool) -> String {
+            let stderr = StringSink()
+            let context = CommandContext(
+                stdout: StringSink(), stderr: stderr, stdin: ScriptedLines([]),
+                stdinIsTerminal: true, stdoutIsTerminal: true, environment: [:])
+            context.stderrIsTerminal = onTerminal
+            context.progressDelay = 0
+            if afterProgress { context.withProgress("scanning") { $0?(ScanProgress(rowsVisited: 1, totalRows: 2)) } }
+            context.report(.interrupted, "c.sqlite: interrupted; nothing was changed")
+            return stderr.text
+        }
+        XCTAssertEqual(said(onTerminal: true, afterProgress: false), "\ngqlcache: c.sqlite: interrupted; nothing was changed\n")
+        XCTAssertEqual(said(onTerminal: false, afterProgress: false), "gqlcache: c.sqlite: interrupted; nothing was changed\n")
+        XCTAssertTrue(said(onTerminal: true, afterProgress: true).hasSuffix("\r\u{1B}[Kgqlcache: c.sqlite: interrupted; nothing was changed\n"))
+        // Other failures come after a line the command ended itself.
+        let stderr = StringSink()
+        let context = CommandContext(stdout: StringSink(), stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: true, stdoutIsTerminal: true, environment: [:])
+        context.stderrIsTerminal = true
+        context.report(.notFound, "no record 'A:1'")
+        XCTAssertEqual(stderr.text, "gqlcache: no record 'A:1'\n")
+    }
+
     func testProgressIsDrawnOnlyAfterTheDelayAndErasedAtTheEnd() {
         let sink = StringSink()
         var now = 100.0

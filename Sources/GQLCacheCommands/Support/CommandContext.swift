@@ -71,6 +71,9 @@ public final class CommandContext {
     /// Stores a command opened for writing outside the REPL, closed when it
     /// ends (``closeStoresOpenedForWriting()``).
     private var storesOpenedForWriting: [CacheStore] = []
+    /// The last progress line was drawn on the terminal, and erased when
+    /// its scan ended: the cursor is at the start of a line standard error cleared.
+    var progressLineErased = false
     /// Seconds a scan runs before its progress is drawn on a terminal.
     public var progressDelay: Double = 0.5
     /// The clock progress is timed by, in seconds.
@@ -208,7 +211,11 @@ public final class CommandContext {
     /// and `show B A` end alike.
     public func report(_ status: ExitStatus, _ message: String) {
         stdout.flush()
-        stderr.write("gqlcache: \(placed(Self.oneLine(atThePrompt(message))))\n")
+        // The terminal echoed Ctrl-C ("^C") where the cursor was, as bash
+        // ends that line after a job Ctrl-C stopped; a progress line erased
+        // since took the echo with it.
+        let freshLine = status == .interrupted && stderrIsTerminal && !progressLineErased ? "\n" : ""
+        stderr.write("\(freshLine)gqlcache: \(placed(Self.oneLine(atThePrompt(message))))\n")
         if status.rawValue > self.status.rawValue { self.status = status }
     }
 

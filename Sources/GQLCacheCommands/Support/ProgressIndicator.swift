@@ -51,11 +51,13 @@ final class ProgressIndicator {
         sink.flush()
     }
 
-    /// Erases the line, if one was drawn.
-    func finish() {
-        guard lastDrawn != nil else { return }
+    /// Erases the line, if one was drawn; says whether it was.
+    @discardableResult
+    func finish() -> Bool {
+        guard lastDrawn != nil else { return false }
         sink.write("\r\u{1B}[K")
         sink.flush()
+        return true
     }
 
     /// The text of the line: `gqlcache: removing keys matching 'Post:' 42% (1.3 s)`.
@@ -87,7 +89,7 @@ extension CommandContext {
         stdout.flush()
         let indicator = ProgressIndicator(
             label: label, scans: scans, sink: stderr, clock: clock, delay: progressDelay, columns: { Int(gqlcache_terminal_columns(2)) })
-        defer { indicator.finish() }
+        defer { progressLineErased = indicator.finish() }
         return try body { indicator.update($0) }
     }
 }
