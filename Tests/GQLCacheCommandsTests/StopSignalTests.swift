@@ -266,7 +266,7 @@ final class StopSignalTests: CommandTestCase {
         try "trap '' INT; cat > /dev/null; sleep 1; echo PAGER-QUIT\n".write(toFile: pager, atomically: true, encoding: .utf8)
         let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
         defer { app.finish() }
-        let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm PS1='$ ' bash --norc --noprofile")
+        let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm HOME=\(folder.path) PS1='$ ' bash --norc --noprofile")
         defer { terminal.kill() }
         try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache) --busy-timeout 60\n")
         let deadline = Date().addingTimeInterval(30)
