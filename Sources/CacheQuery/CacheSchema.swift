@@ -173,6 +173,9 @@ public struct CacheSchema: @unchecked Sendable {
         let sources = try sources.map { name, text in
             (name: name, text: IntrospectionSchema.isJSON(text) ? try IntrospectionSchema.sdl(fromJSON: text, source: name) : text)
         }
+        // The directives the files declare, by name: a client directive
+        // they do not declare (Apollo's codegen knows them) is declared after them.
+        var declared: Set<String> = []
         for (name, text) in sources {
             if let place = NestingLimit.firstTooDeep(in: text) {
                 throw QueryError.schema(source: name, line: place.line, column: place.column, message: NestingLimit.message)
@@ -197,9 +200,10 @@ public struct CacheSchema: @unchecked Sendable {
                     message: "this is \(what), not a type definition: a schema file holds types (SDL) or an introspection result; "
                         + "give operations with --document")
             }
+            declared.formUnion(document.definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
         }
         let combined = CombinedSource(sources)
-        let missing = clientDirectives.filter { !combined.text.contains("directive @\($0.name)") }
+        let missing = clientDirectives.filter { !declared.contains($0.name) }
         let prelude = missing.map(\.declaration).joined(separator: "\n")
         do {
             let schema = try buildSchema(source: Source(body: combined.text + prelude, name: combined.names))

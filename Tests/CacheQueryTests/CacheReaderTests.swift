@@ -333,6 +333,29 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(schema.validate(document), [])
     }
 
+    /// Whether the schema declares a client directive itself is read from
+    /// its definitions, not its text: a comment naming the directive, a
+    /// directive with a longer name, or the schema's own declaration spaced
+    /// otherwise neither hides nor doubles the one given for the user.
+    func testClientDirectivesAreDeclaredUnlessTheSchemaDefinesThemItself() throws {
+        let book = """
+            type Query { book: Book }
+            type Book @typePolicy(keyFields: "id") { id: ID! title: String }
+            """
+        for before in [
+            "# Keys come from directive @typePolicy, which Apollo's codegen declares",
+            "directive @typePolicyNote on OBJECT",
+            "directive  @typePolicy(keyFields: String!) on OBJECT | INTERFACE",
+            "\"\"\"\ndirective @typePolicy\n\"\"\"\nscalar Date",
+        ] {
+            XCTAssertNoThrow(try CacheSchema.parse(sdl: before + "\n" + book, source: "books.graphqls"), before)
+        }
+        // Declared in another file of the schema, it is declared once.
+        XCTAssertNoThrow(try CacheSchema.parse([
+            ("books.graphqls", book), ("directives.graphqls", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
+        ]))
+    }
+
     /// Apollo's codegen refuses a @typePolicy whose keyFields is not names
     /// separated by single spaces, names a field the type lacks, a nullable
     /// one or one that is no scalar, or that conflicts with an interface's:
