@@ -524,10 +524,10 @@ extension CacheSchema {
         case (.list(let inner), .list(let elements)): return .list(elements.map { readByApollo($0, type: inner) })
         case (.named("String", _), .int(let number)), (.named("ID", _), .int(let number)): return .string(String(number))
         case (.named("String", _), .double(let number)), (.named("ID", _), .double(let number)):
-            if number.rounded() == number, abs(number) < 9.2e18 { return .string(String(Int64(number))) }
+            if let whole = Int64(exactly: number) { return .string(String(whole)) }
             return .string(String(number))
         // leafProblem lets only a whole one within Int64 through.
-        case (.named("Int", _), .double(let number)) where number.rounded() == number && abs(number) < 9.2e18: return .int(Int64(number))
+        case (.named("Int", _), .double(let number)): return Int64(exactly: number).map(FieldValue.int) ?? value
         default: return value
         }
     }
@@ -572,7 +572,7 @@ extension CacheSchema {
             case (.enumeration, _, .string): fits = true
             case (.enumeration, _, _): fits = false
             case (_, "Int", .int), (_, "Float", .int), (_, "Float", .double): fits = true
-            case (_, "Int", .double(let number)): fits = number.rounded() == number && abs(number) < 9.3e18
+            case (_, "Int", .double(let number)): fits = Int64(exactly: number) != nil
             case (_, "Float", .number): fits = true  // one too large to store is refused as such
             case (_, "Int", _), (_, "Float", _): fits = false
             case (_, "String", .string), (_, "ID", .string), (_, "Boolean", .bool): fits = true

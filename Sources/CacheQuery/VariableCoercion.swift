@@ -61,7 +61,7 @@ struct VariableCoercion {
         func mismatch() -> VariableProblem { VariableProblem("expected \(name), found \(value.shown)") }
         switch (name, value) {
         case ("Int", .int): return value
-        case ("Int", .float(let number)) where number == number.rounded() && abs(number) < 9.2e18: return .int(Int64(number))
+        case ("Int", .float(let number)) where Int64(exactly: number) != nil: return .int(Int64(number))
         case ("Float", .int(let number)): return .float(Double(number))
         case ("Float", .float): return value
         case ("String", .string), ("ID", .string): return value

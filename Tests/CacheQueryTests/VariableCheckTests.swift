@@ -54,6 +54,23 @@ final class VariableCheckTests: XCTestCase {
         XCTAssertNotNil(problem(["id": .float(12345678901234567)]), "past 2^53 the Double may hold another integer than the one written")
     }
 
+    /// A whole JSON number is an Int when an Int64 holds it exactly: to
+    /// its last whole Double below 2^63, and not at 2^63 or past it.
+    func testAWholeNumberIsAnIntExactlyWithinInt64() throws {
+        XCTAssertEqual(try scope(["n": .float(9.22e18)]).values["n"], .int(9_220_000_000_000_000_000))
+        XCTAssertEqual(try scope(["n": .float(-9_223_372_036_854_775_808)]).values["n"], .int(Int64.min))
+        XCTAssertEqual(problem(["n": .float(9.25e18)]), "invalid variables: $n: expected Int, found 9.25e+18")
+        XCTAssertEqual(problem(["n": .float(9_223_372_036_854_775_808)]), "invalid variables: $n: expected Int, found 9.223372036854776e+18")
+        // A field declared Int reads such a number alike, and refuses one past Int64.
+        let schema = try CacheSchema.parse(sdl: "type Query { n: Int }", source: "s.graphqls")
+        // (FieldValue's == holds 9.22e18 and the integer equal: the case is asked.)
+        guard case .int(let read) = schema.readByApollo(.double(9.22e18), type: .named("Int", .scalar)) else { return XCTFail("read as a Double") }
+        XCTAssertEqual(read, 9_220_000_000_000_000_000)
+        XCTAssertNil(schema.leafProblem(.double(9.22e18), type: .named("Int", .scalar)))
+        XCTAssertEqual(schema.leafProblem(.double(9.25e18), type: .named("Int", .scalar))?.message, "expected Int, found 9.25e+18")
+        XCTAssertEqual(schema.leafProblem(.double(-9.3e18), type: .named("Int", .scalar))?.message, "expected Int, found -9.3e+18")
+    }
+
     func testValuesThatDoNotFitAreRefusedNamingTheVariableAndThePlace() {
         XCTAssertEqual(problem(["e": .string("FOO")]), #"invalid variables: $e: expected one of Episode's values (NEWHOPE, EMPIRE, JEDI), found "FOO""#)
         XCTAssertEqual(problem(["n": .string("abc")]), #"invalid variables: $n: expected Int, found "abc""#)
