@@ -1729,6 +1729,14 @@ final class REPLTests: CommandTestCase {
         XCTAssertFalse(GraphQLInput.isComplete(#"{ hero(name: "}") { name "#))
         XCTAssertFalse(GraphQLInput.isComplete("{ hero # }\n"))
         XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: """ } """) }"#))
+        // An escaped \""" is text of the block string, which goes on.
+        XCTAssertTrue(GraphQLInput.isComplete(#"{ search(text: """say \""" { """) { id } }"#))
+        XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: """"{""") }"#), "a block string may begin with a quote")
+        XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: """""") b(t: "") }"#))
+        XCTAssertTrue(GraphQLInput.isComplete(#"{ a(t: "\"{\\") }"#))
+        // A string no quote ends stops at its line, as GraphQL's does, and the
+        // document is run (to say so) rather than waited on.
+        XCTAssertTrue(GraphQLInput.isComplete("{ a(t: \"open)\n}"))
     }
 }
 

@@ -85,46 +85,32 @@ enum GraphQLInput {
         return rest.first.map { "({@".contains($0) } ?? false
     }
 
-    /// Open braces minus closed ones, and whether any brace was seen.
+    /// Open braces minus closed ones, and whether any brace was seen,
+    /// outside comments and strings: a string ends at a `"` no backslash
+    /// escapes, a block string (`"""`) at the next `"""` that is not `\"""`.
     static func depth(_ text: String) -> (depth: Int, sawBrace: Bool) {
+        let characters = Array(text)
+        func triple(at index: Int) -> Bool {
+            index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\""
+        }
         var depth = 0
         var sawBrace = false
-        var inString = false
-        var inComment = false
-        var escaped = false
-        var previous: [Character] = []
-        var blockString = false
-        for character in text {
-            defer {
-                previous.append(character)
-                if previous.count > 3 { previous.removeFirst() }
-            }
-            if inComment {
-                if character == "\n" { inComment = false }
-                continue
-            }
-            if blockString {
-                if character == "\"" && previous.suffix(2) == ["\"", "\""] { blockString = false }
-                continue
-            }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    // An empty string, `""`, followed by a third quote opens a block string (below).
-                    inString = false
+        var index = 0
+        while index < characters.count {
+            switch characters[index] {
+            case "#":
+                while index < characters.count && characters[index] != "\n" { index += 1 }
+            case "\"" where triple(at: index):
+                index += 3
+                while index < characters.count && !triple(at: index) {
+                    // `\"""` is three quotes of the string's text.
+                    index += characters[index] == "\\" && triple(at: index + 1) ? 4 : 1
                 }
-                continue
-            }
-            switch character {
-            case "#": inComment = true
+                index += 2
             case "\"":
-                if previous.suffix(2) == ["\"", "\""] {
-                    blockString = true
-                } else {
-                    inString = true
+                index += 1
+                while index < characters.count && characters[index] != "\"" && characters[index] != "\n" {
+                    index += characters[index] == "\\" ? 2 : 1
                 }
             case "{":
                 depth += 1
@@ -134,6 +120,7 @@ enum GraphQLInput {
             default:
                 break
             }
+            index += 1
         }
         return (depth, sawBrace)
     }
