@@ -1513,6 +1513,42 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(onQuery.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\n", "a fragment on the root type is read at once")
     }
 
+    /// Fragments typed after a query are no operation to read: `read` alone
+    /// still reads the query typed last, with the variables given, also
+    /// after an update through a typed local cache mutation fragment.
+    func testAReadThatNamesNoneReadsTheLastQueryAlsoAfterFragmentsAreTyped() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "cd hero(episode:NEWHOPE)",
+            "query Q2($e: Episode) { hero(episode: $e) { name } }", "read --var e=NEWHOPE --format jsonl",
+            "fragment G on Droid { id }", "read --var e=NEWHOPE --format jsonl",
+            "fragment L on Droid @apollo_client_ios_localCacheMutation { name }", "update --fragment L --set name=Artoo --format jsonl",
+            "read --var e=NEWHOPE --format jsonl",
+        ])
+        XCTAssertEqual(run.stdout, [
+            #"{"hero":{"name":"R2-D2"}}"#, "{\n  \"id\": \"2001\"\n}", #"{"hero":{"name":"R2-D2"}}"#,
+            "{\n  \"name\": \"R2-D2\"\n}",
+            #"{"key":"Droid:2001","new":false,"field":"name","before":"R2-D2","after":"Artoo"}"#, #"{"hero":{"name":"Artoo"}}"#,
+        ].joined(separator: "\n") + "\n")
+        XCTAssertEqual(run.status, .success, run.stderr)
+        // Fragments alone typed: what to give instead is said, naming them.
+        let fragmentsOnly = try repl(cache, ["fragment A on Human { name }", "read"])
+        XCTAssertEqual(
+            fragmentsOnly.stderr, "gqlcache: the documents hold no operation; for a fragment, give 'read --fragment NAME' (at the record you are at, "
+                + "or --key KEY) (fragments: A)\n")
+        // A document named since the query was typed is read instead, as if the fragment were not typed.
+        let document = path("ops.graphql")
+        try "query HeroName { hero(episode: NEWHOPE) { name } }".write(toFile: document, atomically: true, encoding: .utf8)
+        let afterFile = try repl(try copyOfFixture("starwars.sqlite", as: "fresh.sqlite"), [
+            "query Q { hero(episode: NEWHOPE) { id } }", "read HeroName --document \(document) --format jsonl", "fragment A on Human { name }",
+            "read --format jsonl",
+        ])
+        XCTAssertEqual(afterFile.stdout, [
+            "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}", #"{"hero":{"name":"R2-D2"}}"#,
+            "fragment A on Human is defined; cd to a Human record to read it, or give 'read --fragment A --key KEY'", #"{"hero":{"name":"R2-D2"}}"#,
+        ].joined(separator: "\n") + "\n", afterFile.stderr)
+    }
+
     /// At the prompt a fragment is read from, or updated at, the record you
     /// are at unless --key names another; typed alone, with the fragments it
     /// spreads, it is read at once. Two that spread neither say to pick one.

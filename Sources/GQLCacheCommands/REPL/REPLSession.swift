@@ -33,7 +33,8 @@ public final class REPLSession {
     /// from `edit`), the newest first: `read NAME` and `read --fragment
     /// NAME` read the newest that defines NAME.
     private var typedDocuments: [String] = []
-    var lastQuery: String? { typedDocuments.first }
+    /// The GraphQL typed last: a query, or fragments alone.
+    var lastTyped: String? { typedDocuments.first }
     /// The GraphQL typed so far, newest first: Tab offers its names.
     var typedTexts: [String] { typedDocuments }
     /// True when no command has named a document since the last query was
@@ -565,7 +566,7 @@ public final class REPLSession {
     func withDocumentsNamedEarlier(_ words: [String]) -> [String] {
         guard let command = words.first, ["read", "update", "write"].contains(command), !namesADocument(words),
               !words.contains(where: { ["-h", "--help"].contains($0) }) else { return words }
-        if let lastQuery {
+        if let lastTyped {
             // The files are read once for the lookups below, and only if one is made.
             var filesRead: [(file: String, document: QueryDocument)]?
             func files() -> [(file: String, document: QueryDocument)] {
@@ -592,11 +593,19 @@ public final class REPLSession {
                     return words + ["--text", text]
                 }
             } else if lastQueryIsNewest {
-                return words + ["--text", lastQuery]
+                // The query typed last (or one that does not parse, to say so
+                // again), also when fragments were typed after it: they are
+                // no operation to read. Typed before a file was named, the
+                // file's operations are read instead, as if they were not typed.
+                guard let query = typedDocuments.first(where: { typedDocument($0).map { !$0.operations.isEmpty } ?? true }) else {
+                    return words + ["--text", lastTyped]
+                }
+                let fileNamedSince = documentFiles.contains { givenAt["file:" + $0] ?? 0 > givenAt["text:" + query] ?? 0 }
+                if !fileNamedSince { return words + ["--text", query] }
             }
             // A name nothing typed or named defines: the query typed last says which names it has.
             let namesOne = Self.value(of: "--fragment", in: words) != nil || !REPLCompleter.positionals(words).isEmpty
-            if namesOne && documentFiles.isEmpty { return words + ["--text", lastQuery] }
+            if namesOne && documentFiles.isEmpty { return words + ["--text", lastTyped] }
         }
         return words + documentFiles.flatMap { ["--document", $0] }
     }
@@ -1066,7 +1075,7 @@ public final class REPLSession {
             return .usage
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-query-\(ProcessInfo.processInfo.processIdentifier).graphql").path
-        let initial = (lastQuery ?? "{\n  \n}") + "\n"
+        let initial = (lastTyped ?? "{\n  \n}") + "\n"
         guard FileManager.default.createFile(atPath: file, contents: Data(initial.utf8)) else {
             context.report(.io, "\(file): cannot create the file to edit")
             return .io
