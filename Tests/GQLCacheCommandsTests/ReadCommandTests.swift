@@ -187,6 +187,26 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertTrue(number.stderr.contains("text:123])'; it has"), number.stderr)
     }
 
+    /// Without a schema a Float variable inside an input object is written
+    /// as given (`lng:-2`), where Apollo's generated code writes `-2.0`: the
+    /// miss names the key the record has and says that --schema is the fix.
+    func testAMissOnlyInHowANumberIsWrittenSaysToGiveTheSchema() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query S($filter: SearchFilter) { search(filter: $filter) { __typename } }"
+        func filter(lng: Int) -> String { #"{"filter":{"text":"sky","limit":2,"tags":["a","b"],"near":{"lat":1.5,"lng":\#(lng)}}}"# }
+        let bare = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2))
+        XCTAssertEqual(bare.status, .notFound)
+        XCTAssertEqual(bare.stderr, "gqlcache: cache miss at search: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])'; it has 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' "
+            + "(only how a number is written differs: give --schema, and arguments are written as their types say)\n")
+        let typed = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
+        XCTAssertEqual(typed.status, .success, typed.stderr)
+        // Another value is another key: no such hint.
+        let other = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -3))
+        XCTAssertEqual(other.status, .notFound)
+        XCTAssertFalse(other.stderr.contains("--schema"), other.stderr)
+    }
+
     /// An operation that uses a variable it does not define is refused; a
     /// fragment defines none, so one `--var` does not give is absent, its
     /// argument left out: the read, the write and the update say so.
