@@ -13,7 +13,8 @@ internal import GRDB
 ///   SQLite: `key LIKE '%pattern%'`, ASCII case-insensitive, with `%` (any
 ///   run) and `_` (any one character) live. An empty pattern matches nothing.
 /// - `literal`: case-insensitive (ASCII) substring, `%` and `_` taken
-///   literally: Apollo's in-memory cache behaviour.
+///   literally: Apollo's in-memory cache behaviour, but for non-ASCII
+///   letters, whose case its `range(of:options: .caseInsensitive)` folds too.
 /// - `prefix`: keys that start with the text, case-sensitive; a range scan
 ///   of the key index, never a full scan.
 /// - `glob`: the whole key against a case-sensitive glob (`*`, `?`,
