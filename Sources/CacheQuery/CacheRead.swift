@@ -107,6 +107,11 @@ public struct ReadResult: Sendable {
     /// The record each object was read from, by response path (`""` for
     /// the root, `hero.friends.0`), when the read was asked to keep them.
     public let objectKeys: [String: CacheKey]
+    /// Read for an update: the response paths of the objects whose records
+    /// are at the path keys Apollo gives an object it cannot key
+    /// (`Category:a.sub.0`), as opposed to identity keys that merely begin
+    /// as one would (`Category:a.b`, reached through `Category:a`).
+    public var pathKeyedObjects: Set<String> = []
     /// The records the read decoded, by key: those its data came from (and,
     /// after a miss, those it had reached).
     public let records: [CacheKey: Record]
@@ -132,7 +137,7 @@ public struct ReadResult: Sendable {
 
     /// The objects read, for writing changed data back to the same records.
     public var existingObjects: ExistingObjects {
-        var existing = ExistingObjects(keys: objectKeys, data: data)
+        var existing = ExistingObjects(keys: objectKeys, pathKeyed: pathKeyedObjects, data: data)
         existing.absent = absentFields
         return existing
     }

@@ -78,6 +78,7 @@ public struct CacheReader {
         do {
             let data = try walk.object(at: rootKey, selections: Selections(document: selections), type: type)
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
+            result.pathKeyedObjects = walk.pathKeyed
             result.absentFields = walk.absentFields
             result.unknownEnumValues = walk.unknownEnumValues
             result.pendingFragments = walk.pending
@@ -110,6 +111,9 @@ private struct Walk {
     /// Reading for an update (see ``CacheReader/read(_:variables:partial:forUpdate:)``).
     var forUpdate = false
     var objectKeys: [String: CacheKey] = [:]
+    /// The response paths of the objects read from records at their path
+    /// keys (see ``ReadResult/pathKeyedObjects``).
+    var pathKeyed: Set<String> = []
     var absentFields: Set<String> = []
     var unknownEnumValues: [UnknownEnumValue] = []
     /// Whether the root is an operation's root record, whose type Apollo
@@ -407,14 +411,14 @@ private struct Walk {
     mutating func readDeferred(
         _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
     ) throws {
-        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial, pending.count)
+        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial, pending.count, pathKeyed)
         partial = false
         defer { partial = saved.4 }
         let read: ResponseValue
         do {
             read = try object(record, decoded: decoded, selections: Selections(document: fragment.selections), type: type)
         } catch let stop as Stop {
-            (misses, objectKeys, absentFields, unknownEnumValues) = (saved.0, saved.1, saved.2, saved.3)
+            (misses, objectKeys, absentFields, unknownEnumValues, pathKeyed) = (saved.0, saved.1, saved.2, saved.3, saved.6)
             // Fragments inside this one that went pending are left out with it.
             pending.removeSubrange(saved.5...)
             pending.append(PendingFragment(path: path.map(\.description).joined(separator: "."), label: fragment.label, miss: stop.miss))
@@ -450,6 +454,14 @@ private struct Walk {
         case (.reference, .list?), (.reference, .nonNull(.list)?):
             return try mismatch("expected a list of type \(type!), found a reference")
         case (.reference(let key), _):
+            // Apollo's key for an object it keyed by its path: the holder's
+            // key, the field key, and the index at each list level.
+            if forUpdate {
+                let indexes = path.reversed().prefix { if case .index = $0 { true } else { false } }.reversed()
+                if key.rawValue == holder.rawValue + "." + fieldKey + indexes.map { "." + $0.description }.joined() {
+                    pathKeyed.insert(path.map(\.description).joined(separator: "."))
+                }
+            }
             return try object(at: key, selections: selections, type: type?.namedType.name)
         case (.list(let elements), _):
             let elementType: OutputType?

@@ -464,11 +464,12 @@ public struct ExistingObjects: Sendable {
 
     public init() {}
 
-    /// Builds the map from what a read returned and the keys it visited.
-    init(keys: [String: CacheKey], data: ResponseValue?) {
+    /// Builds the map from what a read returned, the keys it visited, and
+    /// the paths of those that are path keys.
+    init(keys: [String: CacheKey], pathKeyed: Set<String>, data: ResponseValue?) {
         guard let data else { return }
         if case .object(let members) = data.fieldValue { root = members }
-        func visit(_ value: ResponseValue, path: String, parent: CacheKey?) {
+        func visit(_ value: ResponseValue, path: String) {
             switch value {
             case .object(let members):
                 let key = keys[path]
@@ -476,21 +477,21 @@ public struct ExistingObjects: Sendable {
                     typenames[path] = name
                     if let id = Self.idText(members.first { $0.0 == "id" }?.1.fieldValue) { typenamesByID[id, default: []].insert(name) }
                 }
-                if let key, let parent, !key.rawValue.hasPrefix(parent.rawValue + ".") {
+                if let key, !path.isEmpty, !pathKeyed.contains(path) {
                     let signature = Self.signature(members.first { $0.0 == "__typename" }?.1.fieldValue, members.first { $0.0 == "id" }?.1.fieldValue)
                     byPath[path] = Object(key: key, signature: signature, data: value.fieldValue)
                     if let signature { bySignature[signature] = key }
                 }
-                for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name, parent: key ?? parent) }
+                for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
             case .list(let elements):
-                for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index), parent: parent) }
+                for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
                 listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
                 listValues[path] = elements.map(\.fieldValue)
             case .null, .scalar:
                 break
             }
         }
-        visit(data, path: "", parent: nil)
+        visit(data, path: "")
     }
 
     /// The `__typename` of the object read at `path`, if one was.

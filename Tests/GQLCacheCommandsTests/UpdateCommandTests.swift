@@ -562,6 +562,33 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(after[second.rawValue]?["stars"], .int(5), "the element removed keeps its record, as Apollo leaves it")
     }
 
+    /// A record is path-keyed when its key is the one Apollo gives an
+    /// object at that place (holder, field key, indexes), not when it
+    /// merely begins with its holder's: `Category:a.b` reached through
+    /// `Category:a` is an identity key (a dotted id), kept on update.
+    func testAnIdentityKeyThatBeginsWithItsHoldersKeyIsNotTakenForAPathKey() throws {
+        let cache = path("categories.sqlite")
+        let export = path("categories.jsonl")
+        try """
+            {"key":"QUERY_ROOT","record":{"category(id:a)":{"$reference":"Category:a"}}}
+            {"key":"Category:a","record":{"__typename":"Category","id":"a","name":"A","sub":[{"$reference":"Category:a.b"},{"$reference":"Category:a.sub.1"}]}}
+            {"key":"Category:a.b","record":{"__typename":"Category","id":"a.b","name":"AB"}}
+            {"key":"Category:a.sub.1","record":{"__typename":"Category","name":"unkeyed"}}
+
+            """.write(toFile: export, atomically: true, encoding: .utf8)
+        XCTAssertEqual(gqlcache("import", cache, export, "--create", "-q").status, .success)
+        let document = #"query L @apollo_client_ios_localCacheMutation { c: category(id: "a") { id name s: sub { name } } }"#
+        let result = gqlcache("update", cache, "--text", document, "--set", "c.s.0.name=ABX", "--set", "c.s.1.name=second", "--format", "jsonl")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        // Kept in its record, as an object read from one is (and said to be: its selection has no id).
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: warning: c.s.0 was written into Category:a.b, the record it was read from;"), result.stderr)
+        let after = try records(cache)
+        XCTAssertEqual(after["Category:a"]?["sub"], .list([.reference(CacheKey("Category:a.b")), .reference(CacheKey("Category:a.sub.1"))]))
+        XCTAssertEqual(after["Category:a.b"]?["name"], .string("ABX"))
+        XCTAssertEqual(after["Category:a.sub.1"]?["name"], .string("second"))
+        XCTAssertEqual(after.count, 4, "no record was added")
+    }
+
     func testAddedObjectsGetPathKeysUnlessAKeyFieldSaysOtherwise() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let added = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", #"hero.friends.3={"__typename":"Wookiee","name":"Chewie"}"#)
