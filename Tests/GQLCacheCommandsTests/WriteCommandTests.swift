@@ -357,6 +357,23 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
     }
 
+    /// A reference moved to another identity key is no move to a path key,
+    /// also when the new key begins as the holder's path keys do
+    /// (`Category:x` to `Category:a.c`, a dotted id, in `Category:a`).
+    func testAReferenceMovedToADottedIdentityKeyIsNotWarnedOf() throws {
+        let cache = path("categories.sqlite")
+        let response = path("r.json")
+        try Data(#"{"category":{"__typename":"Category","id":"a","sub":[{"__typename":"Category","id":"a.c"}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: response))
+        let query = #"{ category(id: "a") { __typename id sub { __typename id } } }"#
+        try Data(#"{"category":{"__typename":"Category","id":"a","sub":[{"__typename":"Category","id":"x"}]}}"#.utf8).write(to: URL(fileURLWithPath: path("first.json")))
+        XCTAssertEqual(gqlcache("write", cache, "--create", "--text", query, "--response", path("first.json"), "--key-field", "*=id", "-q").status, .success)
+        let moved = gqlcache("write", cache, "--text", query, "--response", response, "--key-field", "*=id")
+        XCTAssertEqual(moved.status, .success, moved.stderr)
+        XCTAssertEqual(moved.stderr, "")
+        XCTAssertEqual(try records(cache)["Category:a"]?["sub"], .list([.reference(CacheKey("Category:a.c"))]))
+    }
+
     /// Spec §3: key fields are not added to a selection. A response that
     /// holds an `id` the selection does not ask for (a hand-written one may)
     /// keys nothing: the object goes to its path key, with a warning that

@@ -33,16 +33,18 @@ struct RecordChanges {
     var referencesMovedToPathKeys: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] {
         var moved: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] = []
         for record in records {
-            let pathPrefix = record.key.rawValue + "."
-            func compare(_ before: FieldValue, _ after: FieldValue, field: String, stillReferenced: Set<CacheKey>) {
+            // `pathKey`: the key Apollo gives an object it cannot key at this
+            // place (the record's key, the field key, each list index); an
+            // identity key may begin as one does (`Category:a.b` in `Category:a`).
+            func compare(_ before: FieldValue, _ after: FieldValue, field: String, pathKey: String, stillReferenced: Set<CacheKey>) {
                 switch (before, after) {
                 case (.reference(let old), .reference(let new)):
-                    if new.rawValue.hasPrefix(pathPrefix) && !old.rawValue.hasPrefix(pathPrefix) && !stillReferenced.contains(old) {
+                    if new.rawValue == pathKey && old.rawValue != pathKey && !stillReferenced.contains(old) {
                         moved.append((record.key, field, old, new))
                     }
                 case (.list(let old), .list(let new)):
                     for (index, (oldElement, newElement)) in zip(old, new).enumerated() {
-                        compare(oldElement, newElement, field: "\(field)[\(index)]", stillReferenced: stillReferenced)
+                        compare(oldElement, newElement, field: "\(field)[\(index)]", pathKey: "\(pathKey).\(index)", stillReferenced: stillReferenced)
                     }
                 default:
                     break
@@ -50,7 +52,8 @@ struct RecordChanges {
             }
             for change in record.fields {
                 guard let before = change.before else { continue }
-                compare(before, change.after, field: change.field, stillReferenced: Set(change.after.references))
+                compare(before, change.after, field: change.field, pathKey: record.key.rawValue + "." + change.field,
+                        stillReferenced: Set(change.after.references))
             }
         }
         return moved
