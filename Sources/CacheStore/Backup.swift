@@ -159,11 +159,6 @@ extension CacheStore {
         pendingBackup.set(request)
     }
 
-    /// Copies the file now and returns the copy's path.
-    public func backUp(date: Date) throws -> String {
-        try Backup.copy(fileAt: path, busyTimeout: busyTimeout, date: date)
-    }
-
     /// Makes a pending backup, if there is one, and returns the request
     /// with the copy's path, for the caller to announce (or remove).
     func makePendingBackup() throws -> (request: BackupRequest, copy: String)? {

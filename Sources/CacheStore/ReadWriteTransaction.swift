@@ -81,8 +81,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             toWrite.append(key)
         }
         try beforeWriting?()
-        let upsert = try db.cachedStatement(
-            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record")
+        let upsert = try db.cachedStatement(sql: Self.upsert)
         for key in toWrite {
             try checkInterrupt()
             try upsert.execute(arguments: [key.rawValue, working[key]!.jsonText])
@@ -110,14 +109,6 @@ public final class ReadWriteTransaction: ReadTransaction {
         return db.changesCount
     }
 
-    /// ``removeObjects(matching:)`` that also says which keys went.
-    @discardableResult
-    public func removeObjectsReturningKeys(matching pattern: KeyPattern) throws -> [CacheKey] {
-        guard !pattern.matchesNothing else { return [] }
-        let condition = pattern.sqlCondition()
-        return try fetchKeys(sql: "DELETE FROM records WHERE \(condition.sql) RETURNING key", arguments: StatementArguments(condition.arguments))
-    }
-
     /// Removes every record, as Apollo's `clearCache()`. Returns how many.
     @discardableResult
     public func clear() throws -> Int {
@@ -129,10 +120,12 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// Writes a record's raw text as it is, bypassing the merge. For building
     /// test files with damaged rows; `text` may be nil for a NULL column.
     public func unsafeWriteRawRecord(key: CacheKey, text: String?) throws {
-        try database().execute(
-            sql: "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record",
-            arguments: [key.rawValue, text])
+        try database().execute(sql: Self.upsert, arguments: [key.rawValue, text])
     }
+
+    /// Apollo's write of one record: its row, replaced in place (keeping
+    /// its `_id`) when the key has one, added when not.
+    private static let upsert = "INSERT INTO records (key, record) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET record = excluded.record"
 }
 
 /// What a merge changed, counted (see ``ReadWriteTransaction/mergeCounting(_:)``).

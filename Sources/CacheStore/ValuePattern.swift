@@ -244,13 +244,8 @@ extension ReadTransaction {
 }
 
 extension UnsafeBufferPointer<UInt8> {
-    /// Whether `needle`, not empty, occurs in these bytes: memchr finds
-    /// each place its first byte is, memcmp compares the rest.
-    func containsBytes(of needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        firstOffset(ofBytes: needle) != nil
-    }
-
-    /// Where the bytes of `needle` first occur, or nil.
+    /// Where the bytes of `needle`, not empty, first occur, or nil: memchr
+    /// finds each place its first byte is, memcmp compares the rest.
     func firstOffset(ofBytes needle: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = baseAddress, let first = needle.first, needle.count <= count else { return nil }
         let rest = needle.count - 1

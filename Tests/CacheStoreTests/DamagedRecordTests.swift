@@ -108,7 +108,7 @@ final class DamagedRecordTests: XCTestCase {
 
     func testDamagedRowsCanBeRemoved() throws {
         let store = try storeWithDamagedRows()
-        let removed = try store.write { tx in try tx.removeObjectsReturningKeys(matching: KeyPattern("Broken:", mode: .prefix)) }
+        let removed = try store.write { tx in try tx.removeObjects(matching: KeyPattern("Broken:", mode: .prefix), listingKeys: true) { _ in }.keys ?? [] }
         XCTAssertEqual(Set(removed), Set(Self.damaged.map(\.key)))
         XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 0).damagedCount }, 0)
     }

@@ -276,14 +276,14 @@ final class KeyPatternTests: XCTestCase {
 
     private struct Rollback: Error {}
 
-    /// What the SQL selects for `pattern`: listed, counted, and removed (in a
-    /// transaction that is rolled back).
+    /// What the SQL selects for `pattern`: listed, counted, and removed as
+    /// `rm --match` removes (in a transaction that is rolled back).
     private func sqlSelection(_ store: CacheStore, _ pattern: KeyPattern) throws -> (listed: [CacheKey], counted: Int, removed: [CacheKey]) {
         let (listed, counted) = try store.read { tx in (try tx.keys(matching: pattern), try tx.countKeys(matching: pattern)) }
         var removed: [CacheKey] = []
         do {
             try store.write { tx in
-                removed = try tx.removeObjectsReturningKeys(matching: pattern)
+                removed = try tx.removeObjects(matching: pattern, listingKeys: true) { _ in }.keys ?? []
                 throw Rollback()
             }
         } catch is Rollback {}
