@@ -253,6 +253,11 @@ public final class CacheStore: Sendable {
         return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue, interruption: interruption)
     }
 
+    /// What SQLite names the files it keeps beside a database while it is
+    /// written (`cache.sqlite-journal`, `-wal`, `-shm`): the rollback
+    /// journal, the write-ahead log and its index.
+    public static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
+
     /// A regular file of 0 bytes (`touch cache.sqlite`): to SQLite, and to
     /// Apollo, an empty database, which ``create(at:ddl:)`` makes a cache of.
     public static func isEmptyFile(at path: String) -> Bool {

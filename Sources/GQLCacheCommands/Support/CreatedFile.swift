@@ -30,7 +30,7 @@ enum CreatedFile {
     /// Undoes a --create whose command failed: a file it made is removed
     /// with its journals, and a file that was empty is made empty again.
     static func undo(_ path: String, wasEmpty: Bool) {
-        for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in CacheStore.sideFileSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
         if wasEmpty {
             truncate(path, 0)
         } else {

@@ -171,7 +171,7 @@ final class FileOutput: TextSink {
         // The file the output is written to: a link's destination, made or not.
         let outputPath = resolvedPath(linkDestination(of: output))
         if sameFile(output, cache) || outputPath == resolvedPath(realCache) { return "the cache file itself" }
-        return ["-wal", "-shm", "-journal"].first { suffix in
+        return CacheStore.sideFileSuffixes.first { suffix in
             sameFile(output, realCache + suffix) || outputPath == resolvedPath(realCache + suffix)
         }.map { "the cache's \($0) file, which SQLite keeps beside it" }
     }
