@@ -382,6 +382,9 @@ static inline void gqlcache_set_completion_over(int over) { rl_attempted_complet
 
 static inline void gqlcache_set_append_character(int character) { rl_completion_append_character = character; }
 
+/// 1: no space after the one completion (readline sets 0 again before each Tab).
+static inline void gqlcache_set_suppress_append(int suppress) { rl_completion_suppress_append = suppress; }
+
 static inline const char *gqlcache_line_buffer(void) { return rl_line_buffer; }
 
 /// The prompt readline shows now: a continuation's, or after Ctrl-C a fresh one.

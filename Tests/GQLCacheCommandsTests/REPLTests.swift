@@ -1442,6 +1442,34 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "read --text 'fragment Line on Human { id }' --fragment "), .candidates(["F", "Line", "Typed"]))
     }
 
+    /// After `--var`, Tab offers `name=` for each variable the operation
+    /// the command would read declares, less those the line gives: the
+    /// one it names, or with none the query typed last.
+    func testVarCompletesTheVariablesOfTheOperationRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = path("ops.graphql")
+        try "query Hero($episode: Episode, $withFriends: Boolean!) { hero(episode: $episode) { name } }\nquery Plain { hero { id } }"
+            .write(toFile: document, atomically: true, encoding: .utf8)
+        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        let completer = REPLCompleter(session: session)
+        XCTAssertEqual(completer.complete(word: "", before: "read Hero --document \(document) --var "), .candidates(["episode=", "withFriends="]))
+        XCTAssertTrue(completer.continuesWord, "no space after 'episode='")
+        XCTAssertEqual(completer.complete(word: "w", before: "read Hero --document \(document) --var "), .candidates(["withFriends="]))
+        XCTAssertEqual(completer.complete(word: "", before: "read Hero --document=\(document) --var episode=JEDI --var "), .candidates(["withFriends="]))
+        XCTAssertEqual(completer.complete(word: "", before: "read Plain --document \(document) --var "), .candidates([]))
+        // A key is no word to continue: a space follows it as before.
+        XCTAssertEqual(completer.complete(word: "Human:100", before: "show "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertFalse(completer.continuesWord)
+        // With no name, the query typed last; after a file named since, its names.
+        _ = session.run(reader: SourceLineReader(lines: ["query Q($id: ID!) { human(id: $id) { name } }"]), bail: false)
+        XCTAssertEqual(completer.complete(word: "", before: "read --var "), .candidates(["id="]))
+        XCTAssertEqual(completer.complete(word: "", before: "read Hero --var "), .candidates([]), "Hero is in no document named yet")
+        _ = session.execute("read Plain --document \(document)")
+        XCTAssertEqual(completer.complete(word: "", before: "read Hero --var "), .candidates(["episode=", "withFriends="]))
+    }
+
     /// The names Tab offered can be run: a read that names no document
     /// reads the ones named earlier in the session; one that names its own
     /// reads only that.

@@ -174,6 +174,20 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor("gqlcache QUERY_ROOT> pwd\nQUERY_ROOT\ngqlcache QUERY_ROOT> ")
     }
 
+    /// Tab after `--var` gives `name=` with no space after it: the value
+    /// is typed right there.
+    func testTabAfterVarLeavesTheCursorAfterTheEqualsSign() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        try "query Hero($episode: Episode) { hero(episode: $episode) { name } }".write(toFile: path("ops.graphql"), atomically: true, encoding: .utf8)
+        try start(cache, history: path("history"))
+        try type("read Hero --document ops.graphql --var ")
+        try keys("Tab")
+        try type("NEWHOPE")
+        try keys("Enter")
+        try waitFor("read Hero --document ops.graphql --var episode=NEWHOPE\n{\n  \"hero\": {\n    \"name\": \"R2-D2\"")
+    }
+
     /// A line inside a document typed over several is GraphQL: Tab
     /// completes no command there (a pasted, tab-indented query would
     /// otherwise list them mid-query); after Ctrl-C, a first line's Tab does.

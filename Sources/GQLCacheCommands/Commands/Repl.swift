@@ -16,7 +16,7 @@ extension GQLCache {
                 query, status, help and quit. GraphQL typed at the prompt (alone, or after read and its options: read --format json { … }), over as many lines as its braces \
                 need, runs with read (and a later read, update or write that names no document uses it: read --var id=1, \
                 update --fragment F --set name=X); a fragment \
-                is read (or, with update or write, written) at the record you are at unless --key names another. Tab completes commands, flags, keys, fields and file names. History \
+                is read (or, with update or write, written) at the record you are at unless --key names another. Tab completes commands, flags, keys, fields, operation and variable names, and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
                 clears the line, gives up a question (status 130) or stops the running command; Ctrl-D or quit leaves. Removals ask first \
                 unless --force. No lock is held between commands, so the app may write meanwhile; \

@@ -38,6 +38,7 @@ public final class REPLCompleter {
         // What Tab opened is closed before the prompt waits again.
         defer { session.stores.closeAll() }
         keysCut = false
+        continuesWord = false
         let previousWords = (try? ShellWords.split(before)) ?? before.split(separator: " ").map(String.init)
         guard let command = previousWords.first else {
             return .candidates(Self.matching(word, in: Self.commandNames))
@@ -74,6 +75,12 @@ public final class REPLCompleter {
         let texts = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--text" }.map(\.1)
         if previousWords.last == "--fragment" {
             return .candidates(Self.matching(word, in: definitionNames(adding: documents, texts: texts, forUpdate: command == "update").fragments))
+        }
+        // `read --var ` offers the variables the operation read declares, as `name=`.
+        if ["read", "update", "write"].contains(command), previousWords.count > 1, previousWords.last == "--var" {
+            let names = variableAssignments(for: Array(previousWords.dropLast()))
+            continuesWord = true
+            return .candidates(Self.matching(word, in: names))
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
@@ -171,6 +178,43 @@ public final class REPLCompleter {
     /// Set when the last completion offered only some of the keys that
     /// match (``keyLimit``): Tab-Tab's list says so under it.
     private(set) var keysCut = false
+
+    /// Set when the last completion's candidates are the start of a word
+    /// (`id=`, whose value comes next): no space goes after one.
+    private(set) var continuesWord = false
+
+    /// For `--var`: `name=` for each variable the operation the command
+    /// would read declares (the one named on the line, or the only one or
+    /// the query typed last, as the command finds it), less those given.
+    func variableAssignments(for words: [String]) -> [String] {
+        let line = session.withDocumentsNamedEarlier(words)
+        var sources: [(name: String, text: String)] = []
+        for (option, value) in Self.optionValues(in: line) {
+            if option == "--text" { sources.append(("--text", value)) }
+            // Never the cache file a store has open: closing a descriptor of it would release its locks.
+            if option == "--document", CompletionSources.isSmallRegularFile(value), !FileProbe.isHeldByAnOpenStore(value),
+               let text = try? String(contentsOfFile: value, encoding: .utf8) {
+                sources.append((value, text))
+            }
+        }
+        guard !sources.isEmpty, let document = try? QueryDocument.parse(sources),
+              let operation = try? document.operation(named: Self.positionals(line).first) else { return [] }
+        let given = Set(Self.optionValues(in: words).filter { $0.option == "--var" }.map { String($0.value.prefix { $0 != "=" }) })
+        return operation.variables.map(\.name).filter { !given.contains($0) }.map { $0 + "=" }
+    }
+
+    /// Each option of `words` given a value, as `--name value` or `--name=value`.
+    static func optionValues(in words: [String]) -> [(option: String, value: String)] {
+        var found: [(option: String, value: String)] = []
+        for (index, word) in words.enumerated() where word.hasPrefix("--") {
+            if let equals = word.firstIndex(of: "=") {
+                found.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+            } else if index + 1 < words.count {
+                found.append((word, words[index + 1]))
+            }
+        }
+        return found
+    }
 
     /// The `__typename`s the file holds, and the field names its records
     /// hold: each a scan of every record, so read once and kept until the

@@ -183,6 +183,8 @@ enum ReadlineCompletion {
             else { return nil }
             // The insertion closes its own quote, and only when it is whole.
             gqlcache_set_suppress_quote(1)
+            // `--var id=`: the value is typed next, right after it.
+            if completer.continuesWord { gqlcache_set_suppress_append(1) }
             let all = [insertion.text] + (candidates.count > 1 ? candidates : [])
             let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: all.count + 1)
             for (index, item) in all.enumerated() { array[index] = strdup(item) }
