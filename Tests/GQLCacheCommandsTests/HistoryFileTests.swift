@@ -53,6 +53,33 @@ final class HistoryFileTests: CommandTestCase {
         XCTAssertNil(ReadlineLineReader(historyPath: path("history")).historyProblem)
     }
 
+    /// GQLCACHE_HISTORY naming a file that holds no history (the cache
+    /// itself, any binary file, a FIFO, a folder) leaves it as it is, byte
+    /// for byte and mode for mode, and the session says it keeps none:
+    /// appending and keeping the last 1000 "lines" destroyed a cache, and a
+    /// FIFO held the session before its first prompt. /dev/null keeps none
+    /// without a word, as for bash's HISTFILE.
+    func testAFileThatHoldsNoHistoryIsLeftAloneAndSaid() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let binary = path("image.bin")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00]).write(to: URL(fileURLWithPath: binary))
+        let fifo = path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for (file, why) in [
+            (cache, "it is an SQLite database, not a history file"), (binary, "it holds binary data, not a history file"),
+            (fifo, "it is not a regular file"), (folder.path, "it is a folder"),
+        ] {
+            let before = FileManager.default.contents(atPath: file)
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+            let reader = ReadlineLineReader(historyPath: file)
+            XCTAssertEqual(reader.historyProblem, "the history file \(file) is left alone: \(why); this session's commands are not kept")
+            reader.addToHistory("keys Human")
+            XCTAssertEqual(FileManager.default.contents(atPath: file), before, file)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber, mode, file)
+        }
+        XCTAssertNil(ReadlineLineReader(historyPath: "/dev/null").historyProblem)
+    }
+
     /// GQLCACHE_HISTORY names the file (empty keeps none); else it is in
     /// HOME, or, with HOME unset or empty, in the account's home, as bash
     /// and sqlite3 find it.

@@ -28,14 +28,34 @@ struct HistoryFile {
         return Self.lines(data).map { $0.replacingOccurrences(of: Self.newlineInEntry, with: Self.newline) }
     }
 
-    /// Creates the file when there is none, and makes it its owner's only.
+    /// Why the file is not one to keep history in, or nil: one that is not
+    /// a regular file (a FIFO would hold the session before its first
+    /// prompt, a device take every line), or that holds a NUL byte, which
+    /// no typed line does (a cache file named by mistake, which appending
+    /// and keeping the last lines would destroy). A missing file is fine.
+    func refusal() -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        if (status.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
+        // /dev/null, as for bash's HISTFILE, takes the lines and gives none back.
+        var null = stat()
+        if stat("/dev/null", &null) == 0, null.st_rdev == status.st_rdev, null.st_mode == status.st_mode { return nil }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return "it is not a regular file" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
+        if head.starts(with: Data("SQLite format 3\u{0}".utf8)) { return "it is an SQLite database, not a history file" }
+        if head.contains(0) { return "it holds binary data, not a history file" }
+        return nil
+    }
+
+    /// Creates the file when there is none, readable by its owner only.
     /// Returns why it cannot be written (its folder is missing or not
     /// writable, say), so that the session can say its commands are not kept.
     func prepare() -> String? {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
         close(descriptor)
-        chmod(path, 0o600)
         return nil
     }
 

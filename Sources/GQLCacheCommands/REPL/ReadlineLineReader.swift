@@ -14,7 +14,15 @@ public final class ReadlineLineReader: LineReader {
     /// the prompt and the line being typed go to standard error, not
     /// standard output (which goes to a file or a pipe).
     public init(historyPath: String?, promptToStandardError: Bool = false) {
-        historyFile = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
+        // A file that is no history file (a cache named by mistake, a FIFO)
+        // is neither read nor written: the session keeps no history.
+        let named = historyPath.map { HistoryFile(path: $0, limit: Self.historyLimit) }
+        if let named, let refusal = named.refusal() {
+            historyProblem = "the history file \(named.path) is left alone: \(refusal); this session's commands are not kept"
+            historyFile = nil
+        } else {
+            historyFile = named
+        }
         if promptToStandardError { gqlcache_prompt_to_stderr() }
         gqlcache_use_utf8_characters()
         gqlcache_set_readline_name("gqlcache")
