@@ -118,13 +118,14 @@ enum Backup {
             try copy.close()
             try source.close()
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+            for suffix in [""] + CacheStore.sideFileSuffixes { try? FileManager.default.removeItem(atPath: partial + suffix) }
             // The backup's own failures come with the destination's last
             // message, which may be "not an error": the code says what happened.
-            let reason = (error as? DatabaseError).map { error in
+            var reason = (error as? DatabaseError).map { error in
                 error.message.flatMap { $0 == "not an error" ? nil : $0 }
                     ?? String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
             } ?? "\(error)"
+            if let limit = FileProbe.writeLimit(near: partial) { reason += ": \(limit)" }
             throw CacheStoreError.io(path: partial, message: "cannot write the backup (\(reason)); nothing was changed")
         }
         do {

@@ -50,6 +50,22 @@ public enum FileProbe {
     /// root could write it, as sqlite3 run as root does, but the mode says
     /// the file is to be kept as it is, and a command run as another user
     /// could not. Nil for a file with a write bit.
+    /// Why a write beside `path` may have failed where SQLite says only
+    /// "disk I/O error": the disk holding it is full, or the process may
+    /// not write files past a size (`ulimit -f`); nil when neither holds.
+    static func writeLimit(near path: String) -> String? {
+        var disk = statvfs()
+        let folder = (resolved(path) as NSString).deletingLastPathComponent
+        if statvfs(folder.isEmpty ? "." : folder, &disk) == 0, UInt64(disk.f_bavail) * UInt64(disk.f_frsize) < 1 << 20 {
+            return "the disk is full"
+        }
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+            return "a file may not grow past \(limit.rlim_cur) bytes here (ulimit -f)"
+        }
+        return nil
+    }
+
     static func writeProtection(_ path: String) -> String? {
         var info = stat()
         guard stat(resolved(path), &info) == 0, info.st_mode & 0o222 == 0 else { return nil }

@@ -42,6 +42,11 @@ enum StoreErrors {
             return .corrupt(path: path, message: message, walBytes: wal)
         case .SQLITE_FULL:
             return .io(path: path, message: "the disk is full")
+        case .SQLITE_IOERR:
+            // SQLite says no more than "disk I/O error" of a write that met
+            // a full disk in WAL mode, or the file-size limit.
+            let message = error.message ?? "disk I/O error"
+            return .io(path: path, message: FileProbe.writeLimit(near: path).map { "\(message): \($0)" } ?? message)
         case .SQLITE_CANTOPEN:
             return .io(path: path, message: "cannot open the database (\(error.message ?? "unable to open"))")
         default:

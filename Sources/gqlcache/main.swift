@@ -10,6 +10,10 @@ CacheStore.leavesTeardownToExit = true
 // the terminal for half a minute. (A write under way still rolls back
 // first, as for Ctrl-C; see StopSignals.)
 signal(SIGQUIT, SIG_DFL)
+// A write past the file-size limit (`ulimit -f`) fails with EFBIG, as
+// a full disk fails, and the command says so, rolls back and removes its
+// temporary files; SIGXFSZ would end the process mid-write without a word.
+signal(SIGXFSZ, SIG_IGN)
 let context = CommandContext.standard()
 // As bytes: CommandLine.arguments would turn those that are not UTF-8 into U+FFFD.
 let rawArguments = (1..<Int(CommandLine.argc)).map { index in

@@ -1,5 +1,6 @@
 import CacheStore
 import CSignals
+import ExampleCaches
 import Foundation
 import GQLCacheCommands
 import XCTest
@@ -857,6 +858,34 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(database.status, 2)
         XCTAssertEqual(database.stderr, "gqlcache: standard input: an SQLite database, not an export (export it first: gqlcache export CACHE > FILE.jsonl)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.sqlite")))
+    }
+
+    /// Past the file-size limit (`ulimit -f`) a write fails as on a full
+    /// disk: said in one line that names the limit, exit 5, the file rolled
+    /// back and no journal, backup or temporary file left. SIGXFSZ ended
+    /// the process mid-write without a word.
+    func testAWritePastTheFileSizeLimitFailsWithAMessageAndLeavesNothingBehind() throws {
+        let cache = path("blog.sqlite")
+        try BlogCache(users: 2_000).write(to: try CacheStore.create(at: cache))
+        let export = path("blog.jsonl")
+        XCTAssertEqual(gqlcache("export", cache, "-o", export).status, .success)
+        let before = try bytes(cache)
+        func limited(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            try runProgram("/bin/sh", ["-c", #"ulimit -f 100; exec "$0" "$@""#, builtBinary] + arguments)
+        }
+        let imported = try limited("import", path("new.sqlite"), export, "--create")
+        XCTAssertEqual(imported.status, 5)
+        // (The shell's ulimit -f counts 512- or 1024-byte blocks.)
+        let limit = try XCTUnwrap(["51200", "102400"].first { imported.stderr.contains("past \($0) bytes") }, imported.stderr)
+        XCTAssertEqual(imported.stderr, "gqlcache: \(path("new.sqlite")): disk I/O error: a file may not grow past \(limit) bytes here (ulimit -f)\n")
+        let backedUp = try limited("rm", cache, "User:3", "--backup")
+        XCTAssertEqual(backedUp.status, 5)
+        XCTAssertTrue(backedUp.stderr.hasSuffix("(disk I/O error: a file may not grow past \(limit) bytes here (ulimit -f)); nothing was changed\n"), backedUp.stderr)
+        let exported = try limited("export", cache, "-o", path("again.jsonl"))
+        XCTAssertEqual(exported.status, 5)
+        XCTAssertEqual(exported.stderr, "gqlcache: \(path("again.jsonl")): cannot write the file (File too large); it was left as it was\n")
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), ["blog.sqlite", "blog.jsonl"], "nothing left behind")
     }
 
     /// An empty input is what exporting an empty cache gives: it imports,
