@@ -686,6 +686,24 @@ final class WriteCommandTests: CommandTestCase {
         let notText = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(notText.status, .usage, "bytes that are not UTF-8 are bad input, as JSON that does not parse is")
         XCTAssertEqual(notText.stderr, "gqlcache: \(response): the response is not UTF-8 text\n")
+        // A NUL byte, which no JSON or GraphQL holds, ends the read where it
+        // is: /dev/zero, read to its end, filled memory.
+        // (In a process of its own with 2 GiB of address space: were the read
+        // to go on, it would fail there, not take the machine's memory.)
+        func bounded(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            try runProgram("/bin/sh", ["-c", #"ulimit -v 2097152; exec "$0" "$@""#, builtBinary] + arguments)
+        }
+        let endless = try bounded("write", cache, "--text", "{ hero { name } }", "--response", "/dev/zero")
+        XCTAssertEqual(endless.status, 2)
+        XCTAssertEqual(endless.stderr, "gqlcache: /dev/zero: the response is not text (it holds a NUL byte, at byte 0)\n")
+        XCTAssertEqual(try bounded("read", cache, "--document", "/dev/zero").stderr, "gqlcache: /dev/zero: the document is not text (it holds a NUL byte, at byte 0)\n")
+        try Data(repeating: UInt8(ascii: " "), count: 3 << 20).write(to: URL(fileURLWithPath: response))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: response))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x7B, 0x00, 0x7D]))
+        try handle.close()
+        XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response).stderr,
+                       "gqlcache: \(response): the response is not text (it holds a NUL byte, at byte \((3 << 20) + 1))\n")
         let noFile = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", path("nope.json"))
         XCTAssertEqual(noFile.status, .io)
         XCTAssertEqual(noFile.stderr, "gqlcache: \(path("nope.json")): no such file\n")

@@ -25,9 +25,22 @@ enum TextFile {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (\(String(cString: strerror(errno))))")
         }
         defer { try? handle.close() }
-        let data: Data
+        // Read a piece at a time: a NUL byte, which no GraphQL or JSON text
+        // holds, ends the read there (/dev/zero, or a binary file, would
+        // otherwise fill memory before the parse could say it is no text).
+        var data = Data()
         do {
-            data = try handle.readToEnd() ?? Data()
+            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                if let nul = piece.firstIndex(of: 0) {
+                    let sqlite = FileProbe.startsAsSQLite(data.isEmpty ? piece : data)
+                    throw CommandFailure(
+                        .usage, sqlite ? "\(name): the \(what) is not UTF-8 text (it is an SQLite database)"
+                            : "\(name): the \(what) is not text (it holds a NUL byte, at byte \(data.count + nul - piece.startIndex))")
+                }
+                data.append(piece)
+            }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (\(error.localizedDescription))")
         }
