@@ -888,6 +888,24 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), ["blog.sqlite", "blog.jsonl"], "nothing left behind")
     }
 
+    /// A pipe or device is copied before the lock is taken; the copy stops
+    /// at the first NUL byte, which no export holds: /dev/zero filled the
+    /// disk. A database or a compressed file piped in is still named for
+    /// what it is.
+    func testAnInputThatHoldsANulByteIsRefusedWhereTheByteIs() throws {
+        let new = path("new.sqlite")
+        let zero = try runProgram("/bin/sh", ["-c", #"ulimit -f 10240; exec "$0" import "$1" /dev/zero --create"#, builtBinary, new])
+        XCTAssertEqual(zero.status, 2)
+        XCTAssertEqual(zero.stderr, "gqlcache: /dev/zero: not an export: it holds a NUL byte, at byte 0; nothing imported\n")
+        try Data("{\"key\":\"A:1\",\"record\":{}}\n\u{0}\n".utf8).write(to: URL(fileURLWithPath: path("nul.jsonl")))
+        let piped = try runProgram(builtBinary, ["import", new, "-", "--create"], standardInput: path("nul.jsonl"))
+        XCTAssertEqual(piped.status, 2)
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input: not an export: it holds a NUL byte, at byte 26; nothing imported\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
+        let database = try runProgram(builtBinary, ["import", new, "-", "--create"], standardInput: try copyOfFixture("starwars.sqlite"))
+        XCTAssertEqual(database.stderr, "gqlcache: standard input: an SQLite database, not an export (export it first: gqlcache export CACHE > FILE.jsonl)\n")
+    }
+
     /// An empty input is what exporting an empty cache gives: it imports,
     /// and the summary says the input held nothing (not that the cache
     /// already held it).

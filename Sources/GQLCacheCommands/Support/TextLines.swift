@@ -160,14 +160,26 @@ final class FileLines: LineSource {
     private static func spooling(from descriptor: Int32, name: String, exportCommand: String) throws -> FileLines {
         let (file, fail) = try temporaryCopy(name: name)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        // No export holds a NUL byte: the copy stops at the first (/dev/zero
+        // would fill the disk), once the bytes before it are kept to tell a
+        // database or a compressed file by its first bytes.
+        var copied = 0
+        var nul: Int?
+        while nul == nil {
+            var count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { throw fail("cannot be read") }
             if count == 0 { break }
+            if let at = buffer[..<count].firstIndex(of: 0) {
+                nul = copied + at
+                count = at + 1
+            }
             guard fwrite(buffer, 1, count, file) == count else { throw fail("cannot make a temporary copy") }
+            copied += count
         }
-        return try reading(file, fail: fail, name: name, exportCommand: exportCommand)
+        let lines = try reading(file, fail: fail, name: name, exportCommand: exportCommand)
+        if let nul { throw CommandFailure(.usage, "\(name): not an export: it holds a NUL byte, at byte \(nul); nothing imported") }
+        return lines
     }
 
     /// A temporary file, unlinked, for a copy of the input `name`, and how
