@@ -93,6 +93,15 @@ enum FormatDetector {
             && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
         let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
         guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
+        // A key or record column of numeric affinity would store a key
+        // written '0099' or '1e3' as the number 99 or 1000.0: keys would
+        // change as they are written, and no longer be text to list.
+        for column in columns {
+            let name: String = column["name"], type: String = column["type"] ?? ""
+            if ["key", "record"].contains(asciiLowercased(name)), Self.hasNumericAffinity(type) {
+                throw refuse(.numericColumn(column: name, type: type))
+            }
+        }
         // Apollo's writes (INSERT OR REPLACE, ON CONFLICT(key)) and its
         // removals rely on one row per key; both DDL variants keep it. A
         // partial index (CREATE UNIQUE INDEX … WHERE) keeps only some.
@@ -125,6 +134,18 @@ enum FormatDetector {
 
     /// `name` with A-Z as a-z and nothing else changed, as SQLite folds
     /// names (a Kelvin sign is no K to it), and as LIKE folds text.
+    /// Whether SQLite gives a column declared `type` an affinity that turns
+    /// number-like text into numbers (INTEGER, REAL or NUMERIC), by its
+    /// rules: INT anywhere is INTEGER; then CHAR, CLOB or TEXT is TEXT;
+    /// BLOB or no type at all keeps values as given; anything else converts.
+    static func hasNumericAffinity(_ type: String) -> Bool {
+        let type = type.uppercased()
+        if type.contains("INT") { return true }
+        if ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) { return false }
+        if type.isEmpty || type.contains("BLOB") { return false }
+        return true
+    }
+
     private static func asciiLowercased(_ name: String) -> String {
         String(decoding: name.utf8.map(LikeMatcher.foldASCII), as: UTF8.self)
     }

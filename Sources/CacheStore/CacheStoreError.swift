@@ -20,6 +20,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case keyNotUnique
         /// Keys are compared with a collation other than BINARY.
         case keyCollation(String)
+        /// A column declared with a type (INTEGER, REAL, NUMERIC…) under
+        /// which SQLite stores text that looks like a number as a number.
+        case numericColumn(column: String, type: String)
         case idNotRowID
         case apollo3PerFieldLayout
         /// Triggers on `records`, which Apollo's DDL never creates: a write
@@ -169,6 +172,9 @@ extension CacheStoreError.NotACacheReason {
             return "not an Apollo iOS cache: table 'records' has columns (\(columns.joined(separator: ", "))), expected (_id, key, record)"
         case .idNotRowID:
             return "not an Apollo iOS cache: table 'records' does not make '_id' its row id (_id INTEGER PRIMARY KEY, as Apollo's table does)"
+        case .numericColumn(let column, let type):
+            return "not an Apollo iOS cache: table 'records' declares column '\(column)' \(type), under which SQLite stores text that looks like "
+                + "a number as the number ('0099' as 99); Apollo's table declares it TEXT, which keeps what is written"
         case .keyNotUnique:
             return "not an Apollo iOS cache: table 'records' does not keep its keys unique (no UNIQUE constraint or index on every 'key')"
         case .keyCollation(let collation):

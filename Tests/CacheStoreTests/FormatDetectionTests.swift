@@ -327,6 +327,26 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertNoThrow(try CacheStore.open(at: extra))
     }
 
+    /// A key (or record) column declared INTEGER, REAL or NUMERIC has
+    /// SQLite store a key written '0099' as 99: keys change as they are
+    /// written and are no text to list. Refused; TEXT, a name that holds
+    /// it (VARCHAR, CLOB), BLOB or no type at all keep what is written.
+    func testARecordsTableThatStoresKeysAsNumbersIsRefused() throws {
+        let directory = try TemporaryDirectory(self)
+        for (number, (key, record)) in [("INTEGER", "TEXT"), ("NUMERIC", "TEXT"), ("TEXT", "REAL"), ("DECIMAL(10)", "TEXT")].enumerated() {
+            let path = directory.path("numeric\(number).sqlite")
+            try SQLiteShell.run(path, "CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key \(key) UNIQUE, record \(record));")
+            let refused = key == "TEXT" ? ("record", record) : ("key", key)
+            try assertRefused(path, in: directory, expected: .notACacheFile(path: path, reason: .numericColumn(column: refused.0, type: refused.1)))
+            try FileManager.default.removeItem(atPath: path)
+        }
+        for (number, type) in ["VARCHAR(255)", "CLOB", "BLOB", "", "text"].enumerated() {
+            let path = directory.path("kept\(number).sqlite")
+            try SQLiteShell.run(path, "CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key \(type) UNIQUE, record \(type));")
+            XCTAssertNoThrow(try CacheStore.open(at: path), type)
+        }
+    }
+
     /// A trigger on records, which Apollo's DDL never creates, would run
     /// on a write and change records it was not asked to (delete them all,
     /// say): a store that may write refuses such a table before anything is
@@ -362,7 +382,7 @@ final class FormatDetectionTests: XCTestCase {
         let reasons: [CacheStoreError.NotACacheReason] = [
             .empty, .notSQLite(looksLikeText: true), .notSQLite(looksLikeText: false), .noTables,
             .noRecordsTable(tables: ["a"]), .unexpectedColumns(["x"]), .keyNotUnique, .keyCollation("NOCASE"), .idNotRowID, .apollo3PerFieldLayout,
-            .triggers(["t"]),
+            .triggers(["t"]), .numericColumn(column: "key", type: "INTEGER"),
         ]
         var descriptions: Set<String> = []
         for reason in reasons {
