@@ -96,6 +96,7 @@ public final class CacheStore: Sendable {
 
     private static func open(at path: String, access: Access, busyTimeout: Double, interruption: Interruption) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
+        if let problem = FileProbe.nonUTF8RealPath(path) { throw CacheStoreError.io(path: path, message: problem) }
         if let foreign = ForeignJournal.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let readonly = access == .readOnly
         if !readonly, let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }
@@ -233,6 +234,9 @@ public final class CacheStore: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
+        }
+        if let problem = FileProbe.nonUTF8RealPath(FileManager.default.fileExists(atPath: path) ? path : folder) {
+            throw CacheStoreError.io(path: path, message: problem)
         }
         // SQLite would say only "unable to open database file". (A link
         // that points nowhere yet is made where it points.)

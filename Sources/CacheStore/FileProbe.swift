@@ -115,6 +115,21 @@ public enum FileProbe {
     /// The file `path` names, symbolic links followed, as SQLite opens it:
     /// its -wal, -shm and -journal files sit beside that file, not beside
     /// a link to it. `path` itself when it cannot be resolved.
+    /// Why the file at `path` cannot be worked with when its real path
+    /// (links followed, the folders' real names) is not UTF-8 text: that
+    /// path, as a String, would name another file, and SQLite's -journal
+    /// and -wal beside it, and a backup, would be looked for or made there.
+    /// Nil when it is UTF-8, or when there is no such file yet.
+    static func nonUTF8RealPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real))
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+        return "its real path, \(shown), is not UTF-8 text, by which the files SQLite keeps beside it would be missed; "
+            + "rename the file (or its folder) to UTF-8"
+    }
+
     public static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }

@@ -62,6 +62,23 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: "\(cache).backup-\(stamp)").count, 10)
     }
 
+    /// A link to a file whose name is not UTF-8: that name, as text, names
+    /// another file, where the backup (and SQLite's -journal, looked for
+    /// before a write) would go. The file is refused, changed in nothing.
+    func testALinkToAFileWhoseNameIsNotUTF8IsRefusedAndNothingIsMade() throws {
+        let source = try copyOfFixture("starwars.sqlite")
+        let made = try runProgram("/bin/sh", ["-c", #"cd "$1" && name="$(printf 'bad\377\376name.sqlite')" && mv "$2" "$name" && ln -s "$name" good.sqlite"#, "sh", folder.path, source])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).count
+        for arguments in [["rm", path("good.sqlite"), "Human:1002", "--backup"], ["keys", path("good.sqlite"), "--count"]] {
+            let result = run(arguments: arguments)
+            XCTAssertEqual(result.status, .io, result.stderr)
+            XCTAssertEqual(result.stderr, "gqlcache: \(path("good.sqlite")): its real path, \(FileProbe.resolved(folder.path))/bad\\xFF\\xFEname.sqlite, "
+                + "is not UTF-8 text, by which the files SQLite keeps beside it would be missed; rename the file (or its folder) to UTF-8\n")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing, "no backup was made")
+    }
+
     /// A file name with a newline or an escape sequence is escaped in the
     /// notice, as in every other message: it is one line, and the terminal
     /// is not sent the name's escape sequences.
