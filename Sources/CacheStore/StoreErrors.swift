@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// Turns SQLite errors into ``CacheStoreError`` values that name the file.
@@ -48,6 +49,14 @@ enum StoreErrors {
             let message = error.message ?? "disk I/O error"
             return .io(path: path, message: FileProbe.writeLimit(near: path).map { "\(message): \($0)" } ?? message)
         case .SQLITE_CANTOPEN:
+            // A write makes 'NAME-journal' (or -wal) beside the file: a name
+            // that fits, but not with the 8 bytes more, fails the write alone.
+            let name = (FileProbe.resolved(path) as NSString).lastPathComponent
+            let longest = Int(NAME_MAX)
+            if name.utf8.count <= longest, name.utf8.count + "-journal".utf8.count > longest {
+                return .io(path: path, message: "cannot write: the file's name is too long for the -journal file SQLite writes beside it "
+                    + "(\(name.utf8.count) bytes, with '-journal' \(name.utf8.count + 8); a name may have \(longest)); give the file a shorter name")
+            }
             return .io(path: path, message: "cannot open the database (\(error.message ?? "unable to open"))")
         default:
             return .io(path: path, message: "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")")

@@ -79,6 +79,20 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing, "no backup was made")
     }
 
+    /// A name that fits, but not with the '-journal' SQLite writes beside
+    /// it, reads and fails every write: said as that, not "unable to open
+    /// database file".
+    func testANameTooLongForItsJournalIsSaidOnAWrite() throws {
+        let name = String(repeating: "c", count: 245) + ".sqlite"
+        let cache = try copyOfFixture("starwars.sqlite", as: name)
+        XCTAssertEqual(run("keys", cache, "--count").stdout, "10\n")
+        let removal = run("rm", cache, "Human:1002")
+        XCTAssertEqual(removal.status, .io)
+        XCTAssertEqual(removal.stderr, "gqlcache: \(cache): cannot write: the file's name is too long for the -journal file SQLite writes beside it "
+            + "(252 bytes, with '-journal' 260; a name may have 255); give the file a shorter name\n")
+        XCTAssertEqual(try keys(in: cache).count, 10)
+    }
+
     /// A file name with a newline or an escape sequence is escaped in the
     /// notice, as in every other message: it is one line, and the terminal
     /// is not sent the name's escape sequences.
