@@ -154,8 +154,11 @@ end
 # finds them for the word as typed (escapes, quotes, ~).
 function __gqlcache_complete_files
     set -l extensions (string escape --style=regex -- $argv)
+    # A cache file's --backup copies (FILE.backup-20261122-120000) are cache files too.
+    set -l backups
+    contains -- sqlite $argv; and set backups '|\.backup-[0-9]{8}-[0-9]{6}(?:-[0-9]+)?'
     set -l files (complete -C "__gqlcache_no_such_command "(commandline -ct) | string replace -r -- '\t.*' '')
-    string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')|/)$' $files
+    string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')'$backups'|/)$' $files
 end
 
 # Added to the generated script (see CompletionScripts.swift): the cursor's

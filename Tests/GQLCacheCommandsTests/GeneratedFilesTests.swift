@@ -52,12 +52,16 @@ final class GeneratedFilesTests: XCTestCase {
             .replacingOccurrences(of: expanding, with: #"__gqlcache_add_literal_completions "$(__gqlcache_custom_complete "#)
             .replacingOccurrences(of: CompletionScripts.bashSavingAll, with: CompletionScripts.bashSavingOwn)
         XCTAssertTrue(parsers.contains(CompletionScripts.bashSavingAll), "the parser still saves every option")
-        XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.helpOfCommand(bash: parsersBody)))
+        XCTAssertTrue(bash.stdout.hasPrefix(CompletionScripts.backupCopies(bash: CompletionScripts.helpOfCommand(bash: parsersBody))))
         XCTAssertEqual(
             gqlcache("completions", "zsh").stdout,
-            CompletionScripts.zsh(
+            CompletionScripts.backupCopies(zsh: CompletionScripts.zsh(
                 CompletionScripts.cacheFirst(
-                    zsh: CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh))))) + "\n")
+                    zsh: CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh)))))) + "\n")
+        // A cache file's backups are offered where a cache file goes.
+        XCTAssertTrue(bash.stdout.contains("-fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'"))
+        XCTAssertFalse(bash.stdout.contains("-fX '!*.@(sqlite|sqlite3|db)'"))
+        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-[0-9]*'\\''"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'--format=[Output format"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'(-o --output)'{-o,--output=}'["))

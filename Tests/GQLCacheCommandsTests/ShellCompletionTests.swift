@@ -118,6 +118,10 @@ final class ShellCompletionTests: CommandTestCase {
         // diff's second file is any file: usually a backup, which has no .sqlite at its end.
         try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("starwars.sqlite.backup-20261122-120000"))
         XCTAssertEqual(try bashCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
+        // A backup is a cache file wherever one goes (diff's first, info, doctor); other files are not.
+        try Data().write(to: URL(fileURLWithPath: path("starwars.sqlite.notes")))
+        XCTAssertEqual(try bashCompletions("gqlcache diff starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
+        XCTAssertEqual(try bashCompletions("gqlcache info starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite QUERY_ROOT.reviews(episode:JEDI,first:2)."), ["2).0", "2).1"])
         // A key typed with bash's own escapes, as bash completes it: an escaped
         // ':' does not break the word, so what follows the first ':' is offered.
@@ -401,10 +405,15 @@ final class ShellCompletionTests: CommandTestCase {
         _ = try sqliteShell(cache, """
             INSERT INTO records(key, record) VALUES
               ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}'),
-              ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}'), ('Line:t' || char(9) || 'x', '{}')
+              ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}'), ('Line:t' || char(9) || 'x', '{}'),
+              ('Line:n' || char(0) || 'x', '{}'), ('Line:e' || char(27) || '[31mRED', '{}'), ('Line:' || char(7), '{}'),
+              (CAST(X'4C696E653AFF' AS TEXT), '{}')
             """)
         // One candidate a line: a key with a line break would be two wrong
-        // words, and fish takes a tab for the start of a description.
+        // words, and fish takes a tab for the start of a description. A NUL
+        // cuts the word (bash warns of it in the prompt), an escape sequence
+        // would be inserted raw, and bytes that are not UTF-8 come out as
+        // U+FFFD, naming another key.
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])
@@ -592,6 +601,8 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite Droid:"), ["Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)"])
         try FileManager.default.copyItem(atPath: path("starwars.sqlite"), toPath: path("starwars.sqlite.backup-20261122-120000"))
         XCTAssertEqual(try fishCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
+        try Data().write(to: URL(fileURLWithPath: path("starwars.sqlite.notes")))
+        XCTAssertEqual(try fishCompletions("gqlcache doctor starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite 'Human:1"), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --type H"), ["Human"])
@@ -607,7 +618,7 @@ final class ShellCompletionTests: CommandTestCase {
         try Data().write(to: URL(fileURLWithPath: path("with space/notes.txt")))
         XCTAssertEqual(try fishCompletions(#"gqlcache show with\ space/"#), ["with space/sub/", "with space/sw copy.sqlite"])
         XCTAssertEqual(try fishCompletions(#"gqlcache show "with space/s"#), ["with space/sub/", "with space/sw copy.sqlite"])
-        XCTAssertEqual(try fishCompletions("gqlcache show ~/star"), ["~/starwars.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache show ~/star"), ["~/starwars.sqlite", "~/starwars.sqlite.backup-20261122-120000"])
         // Run by its path, as a freshly built binary is, it completes as gqlcache, calling back the binary typed.
         XCTAssertEqual(try fishCompletions("\(builtBinary) sh"), ["show"])
         XCTAssertEqual(try fishCompletions("\(builtBinary) show starwars.sqlite Hu"), ["Human:1000", "Human:1002"])

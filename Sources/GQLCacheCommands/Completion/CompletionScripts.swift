@@ -7,11 +7,25 @@ enum CompletionScripts {
     static func script(for shell: CompletionShell) -> String {
         let generated = GQLCache.completionScript(for: shell)
         switch shell {
-        case .bash: return bash(helpOfCommand(bash: generated))
+        case .bash: return backupCopies(bash: bash(helpOfCommand(bash: generated)))
         case .fish: return fish(parsedOnce(fish: cacheFirst(fish: helpOfCommand(fish: generated))))
-        case .zsh: return zsh(cacheFirst(zsh: valuesAfterEquals(zsh: helpOfCommand(zsh: generated))))
+        case .zsh: return backupCopies(zsh: zsh(cacheFirst(zsh: valuesAfterEquals(zsh: helpOfCommand(zsh: generated)))))
         default: return generated
         }
+    }
+
+    /// A cache file's `--backup` copies (`cache.sqlite.backup-20261122-120000`,
+    /// `…-2`) are cache files too, given to `diff`, `info` or `doctor`: they
+    /// are offered where a cache file goes, beside the `.sqlite` files (in
+    /// fish, by ``filesByExtension(fish:)``).
+    static let backupGlobBash = "*.backup-[0-9]*"
+
+    static func backupCopies(bash generated: String) -> String {
+        generated.replacingOccurrences(of: "-fX '!*.@(sqlite|sqlite3|db)'", with: "-fX '!@(*.@(sqlite|sqlite3|db)|\(backupGlobBash))'")
+    }
+
+    static func backupCopies(zsh generated: String) -> String {
+        generated.replacingOccurrences(of: "_files -g '\\''*.sqlite *.sqlite3 *.db'\\''", with: "_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-[0-9]*'\\''")
     }
 
     /// The commands `gqlcache help` explains, offered for its argument: the
@@ -278,8 +292,11 @@ enum CompletionScripts {
             # finds them for the word as typed (escapes, quotes, ~).
             function __gqlcache_complete_files
                 set -l extensions (string escape --style=regex -- $argv)
+                # A cache file's --backup copies (FILE.backup-20261122-120000) are cache files too.
+                set -l backups
+                contains -- sqlite $argv; and set backups '|\.backup-[0-9]{8}-[0-9]{6}(?:-[0-9]+)?'
                 set -l files (complete -C "__gqlcache_no_such_command "(commandline -ct) | string replace -r -- '\t.*' '')
-                string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')|/)$' $files
+                string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')'$backups'|/)$' $files
             end
 
 

@@ -81,9 +81,11 @@ enum ShellCompletion {
         forShell(CompletionWords(words, completing: index).definitionNames().fragments)
     }
 
-    /// Whether a candidate can be handed to a shell (see ``forShell(_:)``).
+    /// Whether a candidate can be handed to a shell (see ``forShell(_:)``):
+    /// one without control characters, and not one whose bytes were no
+    /// UTF-8 (read as U+FFFD, which names another key).
     static func offeredToShells(_ candidate: String) -> Bool {
-        !candidate.contains(where: { $0.isNewline || $0 == "\t" })
+        !candidate.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" }
     }
 
     /// zsh's `_describe`, which the generated script hands candidates to,
@@ -91,7 +93,10 @@ enum ShellCompletion {
     /// not cut there. bash and fish take the lines as they are. Every shell
     /// reads one candidate a line, so a key holding a line break, which
     /// would come out as two wrong words, is not offered; nor is one
-    /// holding a tab, where fish cuts a candidate from its description.
+    /// holding a tab, where fish cuts a candidate from its description, a
+    /// NUL, which bash drops with a warning into the prompt and zsh and
+    /// fish cut the word at, or another control character (an escape
+    /// sequence bash would insert raw, redrawing the prompt in colour).
     static func forShell(_ candidates: [String]) -> [String] {
         let candidates = candidates.filter(offeredToShells)
         guard CompletionShell.requesting == .zsh else { return candidates }
