@@ -159,6 +159,11 @@ final class ConventionsTests: CommandTestCase {
         XCTAssertEqual(Pager.command(environment: ["PAGER": "more"]), "more")
         XCTAssertNil(Pager.command(environment: ["PAGER": ""]))
         XCTAssertNil(Pager.command(environment: ["PAGER": "cat"]))
+        // A dumb terminal (an editor's shell) gets no less, which would stop to
+        // say the terminal is not fully functional; a pager it names is its own.
+        XCTAssertNil(Pager.command(environment: ["TERM": "dumb"]))
+        XCTAssertEqual(Pager.command(environment: ["TERM": "dumb", "PAGER": "more"]), "more")
+        XCTAssertEqual(Pager.command(environment: ["TERM": "xterm"]), "less -FRX")
     }
 
     /// The output is UTF-8: without a UTF-8 locale less would show the

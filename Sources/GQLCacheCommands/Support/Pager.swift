@@ -12,9 +12,11 @@ import Darwin
 /// output goes to a terminal (see Conventions.swift).
 final class Pager {
     /// The shell command to page with, or nil: `PAGER` set empty or to
-    /// `cat` means no pager.
+    /// `cat` means no pager, and so does `TERM=dumb` without `PAGER` (an
+    /// editor's shell buffer): less would say the terminal is not fully
+    /// functional and wait for Return even before four lines.
     static func command(environment: [String: String]) -> String? {
-        guard let pager = environment["PAGER"] else { return "less -FRX" }
+        guard let pager = environment["PAGER"] else { return environment["TERM"] == "dumb" ? nil : "less -FRX" }
         let trimmed = pager.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
     }
