@@ -110,6 +110,12 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try bashCompletions("gqlcache sh"), ["show"])
         XCTAssertTrue(try bashCompletions("gqlcache ").contains("completions"))
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite --dr"), ["--dry-run"])
+        // Typed whole, a command, flag or option is offered itself, so that bash ends it with a space.
+        XCTAssertEqual(try bashCompletions("gqlcache info"), ["info"])
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --count"), ["--count"])
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --mode"), ["--mode"])
+        XCTAssertEqual(try bashCompletions("gqlcache gc starwars.sqlite -q"), ["-q"])
+        XCTAssertEqual(try bashCompletions("gqlcache keys starwars.sqlite --count --count"), [], "given already, it is not offered again")
         XCTAssertEqual(try bashCompletions("gqlcache show star"), ["starwars.sqlite"])
         // bash replaces only what follows the last ':' of the word, so that is what is offered.
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Droid:"), ["2001", "2001.friendsConnection(after:null,first:2)"])

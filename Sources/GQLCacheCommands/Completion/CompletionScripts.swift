@@ -444,6 +444,22 @@ enum CompletionScripts {
             local COMP_CWORD="${cword}"
             local __gqlcache_literal=0
             _gqlcache "${1}" "$(__gqlcache_dequote "${word}")" "${prev}"
+            # A command, flag or option typed whole: the generated function
+            # takes it for one already given and offers nothing, and bash
+            # would not end it with a space. Asked for it less its last
+            # character, it offers the word itself, which is kept.
+            if [[ "${#COMPREPLY[@]}" -eq 0 && "${#word}" -gt 1 && ("${cword}" -eq 1 || "${word}" == -*) ]]; then
+                local whole
+                whole="$(__gqlcache_dequote "${word}")"
+                COMP_WORDS[${cword}]="${word%?}"
+                _gqlcache "${1}" "${whole%?}" "${prev}"
+                COMP_WORDS[${cword}]="${word}"
+                local -a typed=()
+                for i in "${!COMPREPLY[@]}"; do
+                    [[ "${COMPREPLY[${i}]}" == "${whole}" ]] && typed=("${whole}")
+                done
+                COMPREPLY=("${typed[@]}")
+            fi
             # The first word is a command: with -o filenames, bash would take
             # 'completions' for the folder of that name and append a slash.
             # A word no command starts is a cache file ('gqlcache CACHE' opens
