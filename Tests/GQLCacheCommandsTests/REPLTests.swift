@@ -1430,6 +1430,7 @@ final class REPLTests: CommandTestCase {
         let completer = REPLCompleter(session: session)
         XCTAssertEqual(completer.complete(word: "H", before: "read "), .candidates(["HeroName", "HumanName"]))
         XCTAssertEqual(completer.complete(word: "", before: "read --fragment "), .candidates(["F"]))
+        XCTAssertEqual(completer.complete(word: "H", before: "read --fragment F "), .candidates([]), "an operation does not go with --fragment")
         // update takes only local cache mutations, and is offered only those.
         let blog = repositoryRoot.appendingPathComponent("Examples/blog.graphql").path
         XCTAssertEqual(completer.complete(word: "", before: "update --document \(blog) "), .candidates(["RenameViewer"]))

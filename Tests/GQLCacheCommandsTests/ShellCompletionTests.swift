@@ -211,6 +211,9 @@ final class ShellCompletionTests: CommandTestCase {
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment "), ["DroidDetails"])
+        // An operation does not go with --fragment: none is offered once it is given.
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment DroidDetails Hero"), [])
+        XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite --document starwars.graphql --fragment=DroidDetails Hero"), [])
         // The document may come after the word at the cursor.
         XCTAssertEqual(try bashCompletions("gqlcache read starwars.sqlite HeroN --document starwars.graphql", cursor: 35), ["HeroName"])
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite Star --dry-run", cursor: 32), ["Starship:3001"])

@@ -71,9 +71,13 @@ enum ShellCompletion {
         return String(words[index].prefix(cursor))
     }
 
-    /// Names of the operations in the documents named on the command line.
+    /// Names of the operations in the documents named on the command line;
+    /// none once `--fragment` is given, which an operation may not go with.
     @Sendable static func operations(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        forShell(CompletionWords(words, completing: index).definitionNames().operations)
+        if words.enumerated().contains(where: { $0.offset != index && ($0.element == "--fragment" || $0.element.hasPrefix("--fragment=")) }) {
+            return []
+        }
+        return forShell(CompletionWords(words, completing: index).definitionNames().operations)
     }
 
     /// Names of the fragments in the documents named on the command line.

@@ -87,7 +87,9 @@ public final class REPLCompleter {
             OptionTable.commands.valueTaking[optionsOf]?.contains(previous) == true {
             return .candidates([])
         }
-        if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty {
+        // An operation and --fragment do not go together: once one is given, no operation is offered.
+        if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty
+            && !previousWords.contains(where: { $0 == "--fragment" || $0.hasPrefix("--fragment=") }) {
             let operations = definitionNames(adding: documents, texts: texts, forUpdate: command == "update").operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
