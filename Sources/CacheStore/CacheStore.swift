@@ -96,7 +96,7 @@ public final class CacheStore: Sendable {
 
     private static func open(at path: String, access: Access, busyTimeout: Double, interruption: Interruption) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
-        if let problem = FileProbe.nonUTF8RealPath(path) { throw CacheStoreError.io(path: path, message: problem) }
+        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.sideFileProblem(path) { throw CacheStoreError.io(path: path, message: problem) }
         if let foreign = ForeignJournal.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let readonly = access == .readOnly
         if !readonly, let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }

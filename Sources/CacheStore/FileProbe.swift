@@ -130,6 +130,21 @@ public enum FileProbe {
             + "rename the file (or its folder) to UTF-8"
     }
 
+    /// Why a file SQLite keeps beside `path` (`-journal`, `-wal`, `-shm`)
+    /// cannot be used, when it is there and is not a regular file: SQLite
+    /// would wait for ever on a FIFO, and take a device for a journal.
+    static func sideFileProblem(_ path: String) -> String? {
+        let file = resolved(path)
+        for suffix in CacheStore.sideFileSuffixes {
+            var status = stat()
+            guard stat(file + suffix, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG else { continue }
+            let kind = (status.st_mode & S_IFMT) == S_IFIFO ? "a FIFO" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a device or socket"
+            return "its \(suffix) beside it is \(kind), not a file SQLite can use (it would wait on it, or fail); "
+                + "remove \((file as NSString).lastPathComponent + suffix) if nothing else uses it"
+        }
+        return nil
+    }
+
     public static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }

@@ -58,6 +58,27 @@ final class ForeignJournalTests: XCTestCase {
     /// A write killed after its second sync: the first page's copy is in
     /// the second segment, and the file's first page was written since,
     /// with the counter one more and a new page count. It is this file's.
+    /// A -journal, -wal or -shm beside the file that is no regular file (a
+    /// FIFO, on which SQLite would wait for ever; /dev/null through a link)
+    /// is refused at once, for reading and writing, and left where it is.
+    func testASideFileThatIsNoRegularFileIsRefusedAtOnce() throws {
+        let folder = try TemporaryDirectory(self)
+        let (path, original) = try cache(in: folder)
+        for suffix in CacheStore.sideFileSuffixes {
+            XCTAssertEqual(mkfifo(path + suffix, 0o644), 0)
+            for access in [CacheStore.Access.readOnly, .readWrite] {
+                XCTAssertThrowsError(try CacheStore.open(at: path, access: access)) { error in
+                    XCTAssertEqual(error as? CacheStoreError, .io(path: path, message: "its \(suffix) beside it is a FIFO, not a file SQLite can use "
+                        + "(it would wait on it, or fail); remove cache.sqlite\(suffix) if nothing else uses it"))
+                }
+            }
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+        try FileManager.default.createSymbolicLink(atPath: path + "-journal", withDestinationPath: "/dev/null")
+        XCTAssertThrowsError(try CacheStore.open(at: path, access: .readWrite))
+        XCTAssertEqual(FileManager.default.contents(atPath: path), original)
+    }
+
     func testAFirstPageCopiedInALaterSegmentIsFound() throws {
         let folder = try TemporaryDirectory(self)
         let (path, original) = try cache(in: folder)
