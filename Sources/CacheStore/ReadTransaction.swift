@@ -293,6 +293,13 @@ public class ReadTransaction {
         return mode != "wal" && FileProbe.isWALMode(path) ? "wal" : mode
     }
 
+    /// Whether the file is shorter than its header says (see ``FileCut``),
+    /// asked inside the transaction, which keeps commits out meanwhile.
+    public func fileCut() throws -> FileCut? {
+        _ = try database()
+        return FileCut.of(path)
+    }
+
     /// The triggers on `records`, by name (see ``FormatDetector/triggers(in:)``).
     public func triggersOnRecords() throws -> [String] { try FormatDetector.triggers(in: try database()) }
 

@@ -28,6 +28,19 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "")
     }
 
+    /// A copy cut short, even by a byte, is said to be: the overview alone
+    /// would pass for a whole file's.
+    func testAFileCutShortIsSaidInAWarning() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: cache))
+        try handle.truncate(atOffset: 16_383)
+        try handle.close()
+        let result = gqlcache("info", cache)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: the file is cut short: 16383 bytes, where its header says 16384; "
+            + "records on the missing pages cannot be read (gqlcache doctor checks every page)\n")
+    }
+
     /// A row whose key is NULL (only a damaged file has one) is no record:
     /// info counts it apart, and a large one is not among the largest
     /// records (it stopped info with a crash).

@@ -25,8 +25,10 @@ extension GQLCache {
         func run(in context: CommandContext) throws {
             let store = try reading.openForReading(file, context)
             // One full scan, for the types, the damaged and the largest records.
+            var cut: FileCut?
             let overview = try context.withProgress("reading \(file.path)") { progress in try store.read(progress: progress) { tx in
                 let census = try tx.census(largest: top, damagedKeys: 5)
+                cut = try tx.fileCut()
                 // Read as a snapshot, the file is in WAL mode: that is why it is read so.
                 let journalMode = store.isImmutableSnapshot ? "wal" : try tx.journalMode()
                 return CacheOverview(
@@ -46,6 +48,8 @@ extension GQLCache {
                     "\(plural(overview.damagedCount, "damaged record")) (NULL, not valid JSON, not a JSON object, or nested too deep): "
                         + overview.damagedKeys.map(\.rawValue).joined(separator: ", ") + more)
             }
+            // The pages past its end are missing: doctor says what that costs.
+            if let cut { context.warn("\(cut); records on the missing pages cannot be read (gqlcache doctor checks every page)") }
             if let orderBreak = overview.rowOrderBreak { throw CommandFailure.damagedFile(store.path, orderBreak) }
         }
     }
