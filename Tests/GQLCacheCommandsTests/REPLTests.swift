@@ -696,9 +696,7 @@ final class REPLTests: CommandTestCase {
     func testAVeryLongKeyIsCutInThePromptButNotInPwd() throws {
         let long = "Item:" + String(repeating: "x", count: 3000) + ":end"
         let cache = try makeCache("long.sqlite", [Record(key: .queryRoot, fields: ["a": .int(1)]), Record(key: CacheKey(long), fields: ["a": .int(2)])])
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
+        let session = try startedSession(cache)
         _ = session.execute("cd \(long)")
         XCTAssertEqual(session.prompt, "gqlcache Item:" + String(repeating: "x", count: 27) + "…" + String(repeating: "x", count: 20) + ":end> ")
         let pwd = gqlcache("repl", cache, "-c", "cd \(long); pwd")
@@ -1245,10 +1243,16 @@ final class REPLTests: CommandTestCase {
 
     // MARK: - Completion
 
-    func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {
+    /// A session on `cache`, started, with no terminal and its output kept apart.
+    func startedSession(_ cache: String) throws -> REPLSession {
         let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
         let session = REPLSession(cachePath: cache, context: context, interactive: false)
         try session.start()
+        return session
+    }
+
+    func completer(_ cache: String, at place: String = "QUERY_ROOT") throws -> REPLCompleter {
+        let session = try startedSession(cache)
         if place != "QUERY_ROOT" { _ = session.execute("cd \(place)") }
         return REPLCompleter(session: session)
     }
@@ -1320,9 +1324,7 @@ final class REPLTests: CommandTestCase {
 
     func testTypeCompletesTheTypenamesTheFileHoldsUntilTheNextCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
+        let session = try startedSession(cache)
         let completer = REPLCompleter(session: session)
         XCTAssertEqual(completer.complete(word: "", before: "keys --type "), .candidates(["Droid", "FriendsConnection", "Human", "Review", "Starship"]))
         XCTAssertEqual(completer.complete(word: "Hu", before: "rm --type "), .candidates(["Human"]))
@@ -1423,9 +1425,7 @@ final class REPLTests: CommandTestCase {
         let document = path("ops.graphql")
         try "query HeroName { hero(episode: NEWHOPE) { name } }\nquery HumanName { human(id: \"1000\") { name } }\nfragment F on Human { name }"
             .write(toFile: document, atomically: true, encoding: .utf8)
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
+        let session = try startedSession(cache)
         _ = session.execute("read HeroName --document \(document)")
         let completer = REPLCompleter(session: session)
         XCTAssertEqual(completer.complete(word: "H", before: "read "), .candidates(["HeroName", "HumanName"]))
@@ -1451,9 +1451,7 @@ final class REPLTests: CommandTestCase {
         let document = path("ops.graphql")
         try "query Hero($episode: Episode, $withFriends: Boolean!) { hero(episode: $episode) { name } }\nquery Plain { hero { id } }"
             .write(toFile: document, atomically: true, encoding: .utf8)
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
+        let session = try startedSession(cache)
         let completer = REPLCompleter(session: session)
         XCTAssertEqual(completer.complete(word: "", before: "read Hero --document \(document) --var "), .candidates(["episode=", "withFriends="]))
         XCTAssertTrue(completer.continuesWord, "no space after 'episode='")
@@ -1727,9 +1725,7 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.status, .success, run.stderr)
         XCTAssertEqual(run.stdout, #"QUERY_ROOT → "Evil:cr\rHuman:1000""# + "\n")
         XCTAssertEqual(CacheKey("Evil:del\u{7F}").display, #""Evil:del\u007f""#)
-        let context = CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
-        let session = REPLSession(cachePath: cache, context: context, interactive: false)
-        try session.start()
+        let session = try startedSession(cache)
         _ = session.execute("cd evil")
         XCTAssertEqual(session.prompt, #"gqlcache "Evil:cr\rHuman:1000"> "#)
     }
