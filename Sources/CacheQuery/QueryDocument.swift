@@ -249,6 +249,12 @@ public struct QueryDocument: Sendable {
         variablesUsed(in: fragment.selections, inConditions: false)
     }
 
+    /// Every variable a fragment uses, in arguments and in conditions:
+    /// what `--var` may give when the fragment is read on its own.
+    public func variables(usedBy fragment: FragmentDefinition) -> [String] {
+        variablesUsed(in: fragment.selections)
+    }
+
     /// The variables `selections` use (in arguments, and unless told not
     /// to in `@include`, `@skip` and `@defer` conditions; also those of
     /// the fragments they spread), each once, in the order of first use.

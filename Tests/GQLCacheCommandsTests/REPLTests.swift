@@ -1111,13 +1111,15 @@ final class REPLTests: CommandTestCase {
                                      stdoutIsTerminal: false, environment: ["EDITOR": editor])
         let session = REPLSession(cachePath: cache, context: context, interactive: false)
         try session.start()
-        _ = session.run(reader: SourceLineReader(lines: ["{ hero(episode: NEWHOPE) { name } }", "\\e"]), bail: false)
+        // A fragment typed after the query is no query: \e opens the query, as read reads it.
+        _ = session.run(reader: SourceLineReader(lines: ["{ hero(episode: NEWHOPE) { name } }", "fragment N on Droid { name }", "\\e"]), bail: false)
         XCTAssertEqual(stdout.text, """
             {
               "hero": {
                 "name": "R2-D2"
               }
             }
+            fragment N on Droid is defined; cd to a Droid record to read it, or give 'read --fragment N --key KEY'
             {
               "hero": {
                 "primaryFunction": "Astromech"
@@ -1458,6 +1460,10 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "w", before: "read Hero --document \(document) --var "), .candidates(["withFriends="]))
         XCTAssertEqual(completer.complete(word: "", before: "read Hero --document=\(document) --var episode=JEDI --var "), .candidates(["withFriends="]))
         XCTAssertEqual(completer.complete(word: "", before: "read Plain --document \(document) --var "), .candidates([]))
+        // With --fragment, the variables the fragment uses (a fragment declares none).
+        try "fragment F on Human { name friends @include(if: $full) { height(unit: $unit) } }".write(toFile: path("f.graphql"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(completer.complete(word: "", before: "read --fragment F --key Human:1000 --document \(path("f.graphql")) --var "),
+                       .candidates(["full=", "unit="]))
         // A key is no word to continue: a space follows it as before.
         XCTAssertEqual(completer.complete(word: "Human:100", before: "show "), .candidates(["Human:1000", "Human:1002"]))
         XCTAssertFalse(completer.continuesWord)
@@ -1798,6 +1804,7 @@ final class REPLTests: CommandTestCase {
         // A string no quote ends stops at its line, as GraphQL's does, and the
         // document is run (to say so) rather than waited on.
         XCTAssertTrue(GraphQLInput.isComplete("{ a(t: \"open)\n}"))
+        XCTAssertTrue(GraphQLInput.isComplete("{ a(t: \"x\\\n}"), "a backslash at the line's end does not carry the string on")
     }
 }
 

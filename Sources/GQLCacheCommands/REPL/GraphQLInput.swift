@@ -110,7 +110,8 @@ enum GraphQLInput {
             case "\"":
                 index += 1
                 while index < characters.count && characters[index] != "\"" && characters[index] != "\n" {
-                    index += characters[index] == "\\" ? 2 : 1
+                    // An escape takes the next character, but never the line's end.
+                    index += characters[index] == "\\" && index + 1 < characters.count && characters[index + 1] != "\n" ? 2 : 1
                 }
             case "{":
                 depth += 1

@@ -187,7 +187,8 @@ public final class REPLCompleter {
 
     /// For `--var`: `name=` for each variable the operation the command
     /// would read declares (the one named on the line, or the only one or
-    /// the query typed last, as the command finds it), less those given.
+    /// the query typed last, as the command finds it), or the fragment
+    /// `--fragment` names uses, less those given.
     func variableAssignments(for words: [String]) -> [String] {
         let line = session.withDocumentsNamedEarlier(words)
         var sources: [(name: String, text: String)] = []
@@ -199,10 +200,18 @@ public final class REPLCompleter {
                 sources.append((value, text))
             }
         }
-        guard !sources.isEmpty, let document = try? QueryDocument.parse(sources),
-              let operation = try? document.operation(named: Self.positionals(line).first) else { return [] }
+        guard !sources.isEmpty, let document = try? QueryDocument.parse(sources) else { return [] }
+        // A fragment read on its own takes the variables it uses; an operation declares its own.
+        let names: [String]
+        if let fragment = Self.optionValues(in: line).last(where: { $0.option == "--fragment" })?.value {
+            guard let definition = try? document.fragment(named: fragment) else { return [] }
+            names = document.variables(usedBy: definition)
+        } else {
+            guard let operation = try? document.operation(named: Self.positionals(line).first) else { return [] }
+            names = operation.variables.map(\.name)
+        }
         let given = Set(Self.optionValues(in: words).filter { $0.option == "--var" }.map { String($0.value.prefix { $0 != "=" }) })
-        return operation.variables.map(\.name).filter { !given.contains($0) }.map { $0 + "=" }
+        return names.filter { !given.contains($0) }.map { $0 + "=" }
     }
 
     /// Each option of `words` given a value, as `--name value` or `--name=value`.

@@ -35,6 +35,9 @@ public final class REPLSession {
     private var typedDocuments: [String] = []
     /// The GraphQL typed last: a query, or fragments alone.
     var lastTyped: String? { typedDocuments.first }
+    /// The query typed last (or a document that does not parse, which may
+    /// be one), also when fragments were typed after it; nil when none was.
+    var lastQuery: String? { typedDocuments.first { typedDocument($0).map { !$0.operations.isEmpty } ?? true } }
     /// The GraphQL typed so far, newest first: Tab offers its names.
     var typedTexts: [String] { typedDocuments }
     /// True when no command has named a document since the last query was
@@ -597,9 +600,7 @@ public final class REPLSession {
                 // again), also when fragments were typed after it: they are
                 // no operation to read. Typed before a file was named, the
                 // file's operations are read instead, as if they were not typed.
-                guard let query = typedDocuments.first(where: { typedDocument($0).map { !$0.operations.isEmpty } ?? true }) else {
-                    return words + ["--text", lastTyped]
-                }
+                guard let query = lastQuery else { return words + ["--text", lastTyped] }
                 let fileNamedSince = documentFiles.contains { givenAt["file:" + $0] ?? 0 > givenAt["text:" + query] ?? 0 }
                 if !fileNamedSince { return words + ["--text", query] }
             }
@@ -1075,7 +1076,8 @@ public final class REPLSession {
             return .usage
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gqlcache-query-\(ProcessInfo.processInfo.processIdentifier).graphql").path
-        let initial = (lastTyped ?? "{\n  \n}") + "\n"
+        // The query `read` reads again, as the help says; fragments alone, when no query was typed.
+        let initial = (lastQuery ?? lastTyped ?? "{\n  \n}") + "\n"
         guard FileManager.default.createFile(atPath: file, contents: Data(initial.utf8)) else {
             context.report(.io, "\(file): cannot create the file to edit")
             return .io
