@@ -27,10 +27,11 @@ enum ShellCommand {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Ctrl-C, Ctrl-\ and a closed pipe act on it as on any program, whatever gqlcache does with them.
+        // Ctrl-C, Ctrl-\, a closed pipe and the file-size limit act on it as
+        // on any program, whatever gqlcache does with them.
         var defaults = sigset_t(), none = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGXFSZ] { sigaddset(&defaults, signal) }
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &none)
