@@ -93,12 +93,13 @@ enum FormatDetector {
             && columns.filter { ($0["pk"] as Int?) ?? 0 > 0 }.count == 1
         let indexes = try Row.fetchAll(db, sql: "PRAGMA index_list(records)")
         guard idIsRowID, !indexes.contains(where: { $0["origin"] == "pk" }) else { throw refuse(.idNotRowID) }
-        // A key or record column of numeric affinity would store a key
-        // written '0099' or '1e3' as the number 99 or 1000.0: keys would
-        // change as they are written, and no longer be text to list.
+        // A key column of numeric affinity would store a key written
+        // '0099' or '1e3' as the number 99 or 1000.0: keys would change as
+        // they are written, and no longer be text to list. (A record is a
+        // JSON object, which no affinity turns into a number.)
         for column in columns {
             let name: String = column["name"], type: String = column["type"] ?? ""
-            if ["key", "record"].contains(asciiLowercased(name)), Self.hasNumericAffinity(type) {
+            if asciiLowercased(name) == "key", Self.hasNumericAffinity(type) {
                 throw refuse(.numericColumn(column: name, type: type))
             }
         }
@@ -132,8 +133,6 @@ enum FormatDetector {
         try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'records' COLLATE NOCASE ORDER BY name")
     }
 
-    /// `name` with A-Z as a-z and nothing else changed, as SQLite folds
-    /// names (a Kelvin sign is no K to it), and as LIKE folds text.
     /// Whether SQLite gives a column declared `type` an affinity that turns
     /// number-like text into numbers (INTEGER, REAL or NUMERIC), by its
     /// rules: INT anywhere is INTEGER; then CHAR, CLOB or TEXT is TEXT;
@@ -146,6 +145,8 @@ enum FormatDetector {
         return true
     }
 
+    /// `name` with A-Z as a-z and nothing else changed, as SQLite folds
+    /// names (a Kelvin sign is no K to it), and as LIKE folds text.
     private static func asciiLowercased(_ name: String) -> String {
         String(decoding: name.utf8.map(LikeMatcher.foldASCII), as: UTF8.self)
     }

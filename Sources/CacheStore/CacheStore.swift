@@ -235,7 +235,7 @@ public final class CacheStore: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
         }
-        if let problem = FileProbe.nonUTF8RealPath(FileManager.default.fileExists(atPath: path) ? path : folder) {
+        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.nonUTF8RealPath(folder) ?? FileProbe.sideFileProblem(path) {
             throw CacheStoreError.io(path: path, message: problem)
         }
         // SQLite would say only "unable to open database file". (A link

@@ -20,8 +20,8 @@ public enum CacheStoreError: Error, Equatable, Sendable {
         case keyNotUnique
         /// Keys are compared with a collation other than BINARY.
         case keyCollation(String)
-        /// A column declared with a type (INTEGER, REAL, NUMERIC…) under
-        /// which SQLite stores text that looks like a number as a number.
+        /// The key column declared with a type (INTEGER, REAL, NUMERIC…)
+        /// under which SQLite stores text that looks like a number as a number.
         case numericColumn(column: String, type: String)
         case idNotRowID
         case apollo3PerFieldLayout

@@ -46,10 +46,6 @@ public enum FileProbe {
         return code == ENOENT ? nil : "cannot reach the file (\(String(cString: strerror(code))))"
     }
 
-    /// Why a file whose mode has no write bit (0444) is not written to:
-    /// root could write it, as sqlite3 run as root does, but the mode says
-    /// the file is to be kept as it is, and a command run as another user
-    /// could not. Nil for a file with a write bit.
     /// Why a write beside `path` may have failed where SQLite says only
     /// "disk I/O error": the disk holding it is full, or the process may
     /// not write files past a size (`ulimit -f`); nil when neither holds.
@@ -66,6 +62,10 @@ public enum FileProbe {
         return nil
     }
 
+    /// Why a file whose mode has no write bit (0444) is not written to:
+    /// root could write it, as sqlite3 run as root does, but the mode says
+    /// the file is to be kept as it is, and a command run as another user
+    /// could not. Nil for a file with a write bit.
     static func writeProtection(_ path: String) -> String? {
         var info = stat()
         guard stat(resolved(path), &info) == 0, info.st_mode & 0o222 == 0 else { return nil }
@@ -112,18 +112,23 @@ public enum FileProbe {
         return FileManager.default.fileExists(atPath: file + "-wal") || FileManager.default.fileExists(atPath: file + "-shm")
     }
 
-    /// The file `path` names, symbolic links followed, as SQLite opens it:
-    /// its -wal, -shm and -journal files sit beside that file, not beside
-    /// a link to it. `path` itself when it cannot be resolved.
     /// Why the file at `path` cannot be worked with when its real path
     /// (links followed, the folders' real names) is not UTF-8 text: that
     /// path, as a String, would name another file, and SQLite's -journal
     /// and -wal beside it, and a backup, would be looked for or made there.
     /// Nil when it is UTF-8, or when there is no such file yet.
     static func nonUTF8RealPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real))
+        var bytes: [UInt8]
+        if let real = realpath(path, nil) {
+            bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
+            free(real)
+        } else {
+            // A link to no file yet (--create would make it): the name it gives.
+            var target = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = target.withUnsafeMutableBufferPointer { readlink(path, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) }
+            guard count > 0 else { return nil }
+            bytes = Array(target.prefix(count))
+        }
         guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
         let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
         return "its real path, \(shown), is not UTF-8 text, by which the files SQLite keeps beside it would be missed; "
@@ -145,6 +150,9 @@ public enum FileProbe {
         return nil
     }
 
+    /// The file `path` names, symbolic links followed, as SQLite opens it:
+    /// its -wal, -shm and -journal files sit beside that file, not beside
+    /// a link to it. `path` itself when it cannot be resolved.
     public static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }

@@ -45,17 +45,22 @@ enum StoreErrors {
             return .io(path: path, message: "the disk is full")
         case .SQLITE_IOERR:
             // SQLite says no more than "disk I/O error" of a write that met
-            // a full disk in WAL mode, or the file-size limit.
+            // a full disk in WAL mode, or the file-size limit: said when a
+            // write failed and one of them holds.
             let message = error.message ?? "disk I/O error"
-            return .io(path: path, message: FileProbe.writeLimit(near: path).map { "\(message): \($0)" } ?? message)
+            let writing: [ResultCode] = [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE, .SQLITE_IOERR_SHMSIZE]
+            guard writing.contains(error.extendedResultCode), let limit = FileProbe.writeLimit(near: path) else { return .io(path: path, message: message) }
+            return .io(path: path, message: "\(message): \(limit)")
         case .SQLITE_CANTOPEN:
-            // A write makes 'NAME-journal' (or -wal) beside the file: a name
-            // that fits, but not with the 8 bytes more, fails the write alone.
+            // A write makes 'NAME-journal' (in WAL mode 'NAME-wal') beside the
+            // file: a name that fits, but not with those bytes more, fails the write alone.
             let name = (FileProbe.resolved(path) as NSString).lastPathComponent
+            let suffix = FileProbe.isWALMode(path) ? "-wal" : "-journal"
             let longest = Int(NAME_MAX)
-            if name.utf8.count <= longest, name.utf8.count + "-journal".utf8.count > longest {
-                return .io(path: path, message: "cannot write: the file's name is too long for the -journal file SQLite writes beside it "
-                    + "(\(name.utf8.count) bytes, with '-journal' \(name.utf8.count + 8); a name may have \(longest)); give the file a shorter name")
+            if name.utf8.count <= longest, name.utf8.count + suffix.utf8.count > longest {
+                return .io(path: path, message: "cannot write: the file's name is too long for the \(suffix) file SQLite writes beside it "
+                    + "(\(name.utf8.count) bytes, with '\(suffix)' \(name.utf8.count + suffix.utf8.count); a name may have \(longest)); "
+                    + "give the file a shorter name")
             }
             return .io(path: path, message: "cannot open the database (\(error.message ?? "unable to open"))")
         default:

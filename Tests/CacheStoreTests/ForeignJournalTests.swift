@@ -77,6 +77,12 @@ final class ForeignJournalTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: path + "-journal", withDestinationPath: "/dev/null")
         XCTAssertThrowsError(try CacheStore.open(at: path, access: .readWrite))
         XCTAssertEqual(FileManager.default.contents(atPath: path), original)
+        // Nor is a new file made beside one: SQLite removed the FIFO without a word.
+        let new = folder.path("new.sqlite")
+        XCTAssertEqual(mkfifo(new + "-journal", 0o644), 0)
+        XCTAssertThrowsError(try CacheStore.create(at: new))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: new + "-journal"))
     }
 
     func testAFirstPageCopiedInALaterSegmentIsFound() throws {

@@ -77,6 +77,13 @@ final class BackupCommandTests: CommandTestCase {
                 + "is not UTF-8 text, by which the files SQLite keeps beside it would be missed; rename the file (or its folder) to UTF-8\n")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing, "no backup was made")
+        // A link to no file yet: --create does not make one under such a name either.
+        let dangling = try runProgram("/bin/sh", ["-c", #"cd "$1" && ln -s "$(printf 'new\376.sqlite')" dangling.sqlite && : > empty.jsonl"#, "sh", folder.path])
+        XCTAssertEqual(dangling.status, 0, dangling.stderr)
+        let created = run("import", path("dangling.sqlite"), path("empty.jsonl"), "--create")
+        XCTAssertEqual(created.status, .io, created.stderr)
+        XCTAssertTrue(created.stderr.contains("is not UTF-8 text, by which the files SQLite keeps beside it would be missed"), created.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing + 2, "only the link and the input")
     }
 
     /// A name that fits, but not with the '-journal' SQLite writes beside
@@ -91,6 +98,13 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(removal.stderr, "gqlcache: \(cache): cannot write: the file's name is too long for the -journal file SQLite writes beside it "
             + "(252 bytes, with '-journal' 260; a name may have 255); give the file a shorter name\n")
         XCTAssertEqual(try keys(in: cache).count, 10)
+        // In WAL mode the file written beside it is the -wal.
+        let short = try copyOfFixture("starwars.sqlite", as: "wal.sqlite")
+        _ = try sqliteShell(short, "PRAGMA journal_mode=WAL")
+        let wal = path(String(repeating: "w", count: 246) + ".sqlite")
+        try FileManager.default.moveItem(atPath: short, toPath: wal)
+        XCTAssertEqual(run("rm", wal, "Human:1002").stderr, "gqlcache: \(wal): cannot write: the file's name is too long for the -wal file SQLite writes beside it "
+            + "(253 bytes, with '-wal' 257; a name may have 255); give the file a shorter name\n")
     }
 
     /// A file name with a newline or an escape sequence is escaped in the
