@@ -704,6 +704,11 @@ final class WriteCommandTests: CommandTestCase {
         try handle.close()
         XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response).stderr,
                        "gqlcache: \(response): the response is not text (it holds a NUL byte, at byte \((3 << 20) + 1))\n")
+        // UTF-16, as a Windows shell writes it, is named for what it is.
+        try Data([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00]).write(to: URL(fileURLWithPath: response))
+        XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response).stderr,
+                       "gqlcache: \(response): the response is not UTF-8 text: it is UTF-16 text (it begins with a byte-order mark), "
+                        + "as a Windows shell may write it; convert it first: iconv -f UTF-16 -t UTF-8\n")
         let noFile = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", path("nope.json"))
         XCTAssertEqual(noFile.status, .io)
         XCTAssertEqual(noFile.stderr, "gqlcache: \(path("nope.json")): no such file\n")

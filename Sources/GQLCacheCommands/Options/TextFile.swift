@@ -32,10 +32,13 @@ enum TextFile {
         do {
             while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
                 if let nul = piece.firstIndex(of: 0) {
-                    let sqlite = FileProbe.startsAsSQLite(data.isEmpty ? piece : data)
-                    throw CommandFailure(
-                        .usage, sqlite ? "\(name): the \(what) is not UTF-8 text (it is an SQLite database)"
-                            : "\(name): the \(what) is not text (it holds a NUL byte, at byte \(data.count + nul - piece.startIndex))")
+                    let head = data.isEmpty ? piece : data
+                    if FileProbe.startsAsSQLite(head) { throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is an SQLite database)") }
+                    // UTF-16 and UTF-32 hold NUL bytes in every ASCII character.
+                    if let form = FileLines.otherForm(of: Array(head.prefix(4))[...], named: name), form.hasPrefix("UTF-") {
+                        throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text: it is \(form)")
+                    }
+                    throw CommandFailure(.usage, "\(name): the \(what) is not text (it holds a NUL byte, at byte \(data.count + nul - piece.startIndex))")
                 }
                 data.append(piece)
             }

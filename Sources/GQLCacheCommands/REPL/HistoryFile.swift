@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// The REPL's history file: one entry per line, oldest first, the last
@@ -44,7 +45,7 @@ struct HistoryFile {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
-        if head.starts(with: Data("SQLite format 3\u{0}".utf8)) { return "it is an SQLite database, not a history file" }
+        if FileProbe.startsAsSQLite(head) { return "it is an SQLite database, not a history file" }
         if head.contains(0) { return "it holds binary data, not a history file" }
         return nil
     }
