@@ -212,7 +212,7 @@ _gqlcache_info() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -254,7 +254,7 @@ _gqlcache_keys() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -288,7 +288,7 @@ _gqlcache_show() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     *)
@@ -356,7 +356,7 @@ _gqlcache_read() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -431,7 +431,7 @@ _gqlcache_write() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -509,7 +509,7 @@ _gqlcache_update() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -555,7 +555,7 @@ _gqlcache_rm() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     *)
@@ -590,7 +590,7 @@ _gqlcache_clear() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -625,7 +625,7 @@ _gqlcache_grep() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -656,7 +656,7 @@ _gqlcache_diff() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -695,7 +695,7 @@ _gqlcache_export() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -730,7 +730,7 @@ _gqlcache_import() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -765,7 +765,7 @@ _gqlcache_doctor() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -796,7 +796,7 @@ _gqlcache_gc() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -830,7 +830,7 @@ _gqlcache_stats() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac
@@ -864,7 +864,7 @@ _gqlcache_refs() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     2)
@@ -898,7 +898,7 @@ _gqlcache_repl() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'
+        __gqlcache_add_completions -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'
         return
         ;;
     esac

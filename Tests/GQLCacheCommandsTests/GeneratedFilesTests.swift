@@ -59,9 +59,9 @@ final class GeneratedFilesTests: XCTestCase {
                 CompletionScripts.cacheFirst(
                     zsh: CompletionScripts.valuesAfterEquals(zsh: CompletionScripts.helpOfCommand(zsh: GQLCache.completionScript(for: .zsh)))))) + "\n")
         // A cache file's backups are offered where a cache file goes.
-        XCTAssertTrue(bash.stdout.contains("-fX '!@(*.@(sqlite|sqlite3|db)|*.backup-[0-9]*)'"))
+        XCTAssertTrue(bash.stdout.contains("-fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))'"))
         XCTAssertFalse(bash.stdout.contains("-fX '!*.@(sqlite|sqlite3|db)'"))
-        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-[0-9]*'\\''"))
+        XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-<->-<->(|-<->)'\\''"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("__gqlcache_complete() {\n    setopt localoptions banghist"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'--format=[Output format"))
         XCTAssertTrue(gqlcache("completions", "zsh").stdout.contains("'(-o --output)'{-o,--output=}'["))

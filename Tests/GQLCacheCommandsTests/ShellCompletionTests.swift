@@ -126,6 +126,8 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try bashCompletions("gqlcache diff starwars.sqlite starwars.sqlite.b"), ["starwars.sqlite.backup-20261122-120000"])
         // A backup is a cache file wherever one goes (diff's first, info, doctor); other files are not.
         try Data().write(to: URL(fileURLWithPath: path("starwars.sqlite.notes")))
+        // (nor a copy cut short, left under its .partial name)
+        try Data().write(to: URL(fileURLWithPath: path("starwars.sqlite.backup-20261122-130000.partial")))
         XCTAssertEqual(try bashCompletions("gqlcache diff starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try bashCompletions("gqlcache info starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try bashCompletions("gqlcache rm starwars.sqlite QUERY_ROOT.reviews(episode:JEDI,first:2)."), ["2).0", "2).1"])

@@ -18,14 +18,16 @@ enum CompletionScripts {
     /// `…-2`) are cache files too, given to `diff`, `info` or `doctor`: they
     /// are offered where a cache file goes, beside the `.sqlite` files (in
     /// fish, by ``filesByExtension(fish:)``).
-    static let backupGlobBash = "*.backup-[0-9]*"
+    /// The copy's name, and no `.partial` one a copy cut short left (extglob).
+    static let backupGlobBash = "*.backup-+([0-9])-+([0-9])?(-+([0-9]))"
 
     static func backupCopies(bash generated: String) -> String {
         generated.replacingOccurrences(of: "-fX '!*.@(sqlite|sqlite3|db)'", with: "-fX '!@(*.@(sqlite|sqlite3|db)|\(backupGlobBash))'")
     }
 
     static func backupCopies(zsh generated: String) -> String {
-        generated.replacingOccurrences(of: "_files -g '\\''*.sqlite *.sqlite3 *.db'\\''", with: "_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-[0-9]*'\\''")
+        generated.replacingOccurrences(
+            of: "_files -g '\\''*.sqlite *.sqlite3 *.db'\\''", with: "_files -g '\\''*.sqlite *.sqlite3 *.db *.backup-<->-<->(|-<->)'\\''")
     }
 
     /// The commands `gqlcache help` explains, offered for its argument: the
