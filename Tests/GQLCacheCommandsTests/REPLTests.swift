@@ -94,6 +94,23 @@ final class REPLTests: CommandTestCase {
             """)
     }
 
+    /// `diff BACKUP FILE` names both files, as on the command line, so that
+    /// a backup taken before a change comes first and the change shows as
+    /// made; `diff BACKUP` compares the open file first. Tab offers files
+    /// for both places.
+    func testDiffNamesBothFilesWithTheBackupFirst() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let backup = path("starwars.sqlite.backup")
+        try FileManager.default.copyItem(atPath: cache, toPath: backup)
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "-q").status, .success)
+        let run = try repl(cache, ["diff \(backup) \(cache) --summary", "diff \(backup) --summary"])
+        XCTAssertEqual(run.stdout, "1 record differs: 1 removed; 9 the same\n1 record differs: 1 added; 9 the same\n")
+        XCTAssertEqual(run.stderr, "")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "sta", before: "diff \(backup) "), .fileNames)
+        XCTAssertEqual(completer.complete(word: "Hu", before: "diff \(backup) \(cache) "), .candidates([]))
+    }
+
     /// quit, pwd and their like take no arguments: 'exit 3' would end with
     /// another status than the one typed, so it is refused, not dropped.
     func testCommandsWithoutArgumentsRefuseThemRatherThanDropThem() throws {

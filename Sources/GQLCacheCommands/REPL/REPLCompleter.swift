@@ -58,8 +58,9 @@ public final class REPLCompleter {
             if recordNamed { return .candidates([]) }
             return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
         }
-        // diff's other cache and import's input are files, not keys.
-        if ["diff", "import"].contains(command) && previousWords.count == 1 && !word.hasPrefix("-") { return .fileNames }
+        // diff's other cache (or its two, `diff BACKUP FILE`) and import's input are files, not keys.
+        if ["diff", "import"].contains(command) && !word.hasPrefix("-")
+            && Self.positionals(previousWords).count < (command == "diff" ? 2 : 1) { return .fileNames }
         if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[optionsOf]?[previous] {
             return .candidates(Self.matching(word, in: values))
         }

@@ -541,8 +541,12 @@ public final class REPLSession {
         commandContext.stderrIsTerminal = context.stderrIsTerminal
         commandContext.progressDelay = context.progressDelay
         commandContext.clock = context.clock
+        // `diff BACKUP FILE` names both files, as on the command line (the
+        // backup first shows what a command changed); `diff OTHER` compares
+        // the open file with it.
+        let namesBoth = command == "diff" && REPLCompleter.positionals(words).count == 2
         let arguments = words.count > 1 && words[1].hasPrefix("-") && ["--help", "-h"].contains(words[1])
-            ? words : [command, Self.fileArgument(cachePath)] + sessionWait(for: words) + words.dropFirst()
+            ? words : [command] + (namesBoth ? [] : [Self.fileArgument(cachePath)]) + sessionWait(for: words) + words.dropFirst()
         var status = GQLCacheMain.run(arguments: arguments, context: commandContext)
         // A question given up with Ctrl-C changed nothing, as "no", and stopped the command, as Ctrl-C does.
         if let answers = answers as? InterruptibleLineSource, answers.takeInterruption(), status == .notFound { status = .interrupted }
