@@ -85,6 +85,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case repeatedMember(offset: Int, name: String)
     /// No root record: every record would count as unreachable.
     case noRootRecord(path: String)
+    /// No QUERY_ROOT, where every query's data starts, yet records no
+    /// other root reaches: what queries wrote would count as unreachable.
+    case noQueryRoot(path: String, unreachable: Int)
     /// A record to write has a key with a NUL character, which SQLite's text
     /// binding would cut short (and so write another key).
     case keyHoldsNUL(CacheKey)
@@ -150,6 +153,10 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
         case .noRootRecord(let path):
             return "\(path): there is no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT), so every record would count "
                 + "as unreachable; nothing was changed. To remove every record use 'gqlcache clear'"
+        case .noQueryRoot(let path, let unreachable):
+            return "\(path): there is no QUERY_ROOT record, where every query's data starts, so the \(unreachable) records queries wrote "
+                + "would count as unreachable, though the app's next query writes QUERY_ROOT again and reaches those keyed by id; "
+                + "nothing was changed. To remove them anyway use 'gqlcache rm' (by key, --match or --type) or 'gqlcache clear'"
         }
     }
 }

@@ -63,6 +63,11 @@ extension ReadTransaction {
             try graph.checkReachabilityIsKnown()
         }
         let removedNodes = kinds.contains(.unreachable) ? graph.unreachableNodes() : []
+        // Without QUERY_ROOT (removed by hand, say), "unreachable" is all the
+        // query data, which the app's next query reaches again: never guess.
+        if !removedNodes.isEmpty, !graph.rootNodes.isEmpty, !graph.containsRecord(.queryRoot) {
+            throw CacheStoreError.noQueryRoot(path: path, unreachable: removedNodes.count)
+        }
         let removed = graph.sortedKeys(removedNodes)
         var drops: [DroppedReferences] = []
         if kinds.contains(.dangling) {

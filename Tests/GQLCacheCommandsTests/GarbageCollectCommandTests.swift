@@ -288,6 +288,32 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(try bytes(cache), before)
     }
 
+    /// With MUTATION_ROOT but no QUERY_ROOT (removed by hand), every record
+    /// queries wrote counts as unreachable, though the app's next query
+    /// writes QUERY_ROOT again and reaches those keyed by id: gc refuses to
+    /// take them, and doctor suggests no such repair but says why.
+    func testWithoutQueryRootGcRefusesToCallTheQueriesDataUnreachable() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, "QUERY_ROOT").status, .success)
+        let before = try bytes(cache)
+        for arguments in [["--unreachable"], ["--all"], ["--all", "--dry-run"]] {
+            let gc = gqlcache(arguments: ["gc", cache, "--force"] + arguments)
+            XCTAssertEqual(gc.status, .usage, "\(arguments)")
+            XCTAssertEqual(gc.stderr, "gqlcache: \(cache): there is no QUERY_ROOT record, where every query's data starts, so the 7 records "
+                + "queries wrote would count as unreachable, though the app's next query writes QUERY_ROOT again and reaches those keyed by id; "
+                + "nothing was changed. To remove them anyway use 'gqlcache rm' (by key, --match or --type) or 'gqlcache clear'\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("  reachability: 7 records not reached from MUTATION_ROOT (there is no QUERY_ROOT, where every query's data starts)\n"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.hasSuffix("no repair for the unreachable records: without QUERY_ROOT they are what queries wrote, which the app's "
+            + "next query writes QUERY_ROOT again to reach (those keyed by id); gc --unreachable refuses them\n"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("repair with:"), doctor.stdout)
+        // Dangling references alone are still repaired.
+        XCTAssertEqual(gqlcache("gc", cache, "--dangling", "--force").status, .success)
+    }
+
     func testGcAsksOnATerminalAndNeedsForceOtherwise() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)

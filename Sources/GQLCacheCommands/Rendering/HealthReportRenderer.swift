@@ -87,6 +87,9 @@ struct HealthRendering {
             text += "  journal mode: \(journalMode) (no WAL)\n"
         }
         let roots = report.roots.map(\.rawValue).joined(separator: ", ")
+        // Another root there, but no QUERY_ROOT: what queries wrote is not
+        // reached, and is not garbage (the app's next query reaches it again).
+        let queryRootMissing = !report.roots.isEmpty && !report.roots.contains(.queryRoot) && !report.unreachableKeys.isEmpty
         if let unread = report.unreadTable {
             text += report.schemaUnread
                 ? "  records: not checked: SQLite could not read the file's schema (\(unread))\n"
@@ -107,7 +110,8 @@ struct HealthRendering {
             text += "  reachability: \(unreached) not reached from \(roots) "
                 + "(not for certain: the references of damaged records cannot be read)\n"
         } else {
-            text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)\n"
+            text += "  reachability: \(plural(report.unreachableKeys.count, "record")) not reached from \(roots)"
+                + (queryRootMissing ? " (there is no QUERY_ROOT, where every query's data starts)" : "") + "\n"
         }
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
@@ -138,7 +142,11 @@ struct HealthRendering {
         }
         var repairs: [String] = []
         // gc refuses --unreachable while damaged records hide references, or with no root.
-        if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty { repairs.append("--unreachable") }
+        if !report.unreachableKeys.isEmpty && report.damagedRecords.isEmpty && !report.roots.isEmpty && !queryRootMissing { repairs.append("--unreachable") }
+        if queryRootMissing {
+            text += "no repair for the unreachable records: without QUERY_ROOT they are what queries wrote, which the app's next query "
+                + "writes QUERY_ROOT again to reach (those keyed by id); gc --unreachable refuses them\n"
+        }
         if !report.danglingReferences.isEmpty { repairs.append("--dangling") }
         if !report.keylessRowIDs.isEmpty || !report.blobKeyRows.isEmpty { repairs.append("--stray-rows") }
         if !report.damagedRecords.isEmpty {
