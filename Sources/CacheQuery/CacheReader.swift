@@ -42,6 +42,9 @@ public struct CacheReader {
     public func read(
         _ operation: Operation, variables: [String: InputValue] = [:], partial: Bool = false, forUpdate: Bool = false
     ) throws -> ReadResult {
+        // A spread of a fragment no document defines is the document's
+        // fault, said before any variable it needs (which would not mend it).
+        try document.checkFragmentSpreads(in: operation.selections)
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
@@ -53,6 +56,7 @@ public struct CacheReader {
         _ fragment: FragmentDefinition, key: CacheKey, variables: [String: InputValue] = [:], partial: Bool = false,
         forUpdate: Bool = false
     ) throws -> ReadResult {
+        try document.checkFragmentSpreads(in: fragment.selections)
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
         var result = try run(
             rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, forUpdate: forUpdate)

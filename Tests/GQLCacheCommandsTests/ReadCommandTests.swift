@@ -384,6 +384,11 @@ final class ReadCommandTests: CommandTestCase {
         let spread = gqlcache("read", blogCache, "--text", "{ viewer {\n  ...Nope } }")
         XCTAssertEqual(spread.status, .usage)
         XCTAssertEqual(spread.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
+        // ...named before a variable it needs, which would not mend it.
+        let both = gqlcache("read", blogCache, "--text", "query Q($id: ID!) { user(id: $id) {\n  ...Nope } }")
+        XCTAssertEqual(both.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
+        let fragment = gqlcache("read", blogCache, "--text", "fragment F on User { avatar(size: $size) { ...Nope } }", "--fragment", "F", "--key", "User:1")
+        XCTAssertTrue(fragment.stderr.hasSuffix("gqlcache: --text:1:44: unknown fragment 'Nope' (fragments: F)\n"), fragment.stderr)
     }
 
     /// A variable the operation does not define changes nothing, so a
