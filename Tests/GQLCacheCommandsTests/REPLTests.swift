@@ -1492,6 +1492,23 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "read Hero --var "), .candidates(["episode=", "withFriends="]))
     }
 
+    /// An Apollo codegen config names documents as --document does: Tab
+    /// offers their operations and variables on its line, and a later read
+    /// that names none reads them.
+    func testAnApolloConfigNamesDocumentsForTabAndLaterReads() throws {
+        let examples = repositoryRoot.appendingPathComponent("Examples")
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: examples.appendingPathComponent("blog.sqlite").path, toPath: cache)
+        let config = examples.appendingPathComponent("apollo-codegen-config.json").path
+        let session = try startedSession(cache)
+        let completer = REPLCompleter(session: session)
+        XCTAssertEqual(completer.complete(word: "Vi", before: "read --apollo-config \(config) "), .candidates(["Viewer"]))
+        XCTAssertEqual(completer.complete(word: "", before: "read --apollo-config \(config) UserPosts --var "), .candidates(["id="]))
+        let run = try repl(cache, ["read --apollo-config \(config) UserPosts --var id=2 --format jsonl", "read Viewer --format jsonl"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertTrue(run.stdout.hasSuffix(#"{"viewer":{"__typename":"User","id":"1","name":"Grace Lovelace","handle":"@user1","avatar":{"url":"https://img.example.com/u/1/64.png","width":64}}}"# + "\n"), run.stdout)
+    }
+
     /// The names Tab offered can be run: a read that names no document
     /// reads the ones named earlier in the session; one that names its own
     /// reads only that.

@@ -71,9 +71,12 @@ public final class REPLCompleter {
         if let previous = previousWords.last, previousWords.count > 1, Self.keyOptions.contains(previous) {
             return .candidates(keys(startingWith: word))
         }
-        // Documents named on this line count too, before the line has run.
-        let documents = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--document" }.map(\.1)
-        let texts = zip(previousWords, previousWords.dropFirst()).filter { $0.0 == "--text" }.map(\.1)
+        // Documents named on this line count too, before the line has run,
+        // and those an Apollo codegen config on it finds.
+        let given = Self.optionValues(in: previousWords)
+        let documents = given.filter { $0.option == "--document" }.map(\.value)
+            + given.filter { $0.option == "--apollo-config" }.flatMap { Self.operationFiles(ofConfig: $0.value) }
+        let texts = given.filter { $0.option == "--text" }.map(\.value)
         if previousWords.last == "--fragment" {
             return .candidates(Self.matching(word, in: definitionNames(adding: documents, texts: texts, forUpdate: command == "update").fragments))
         }
@@ -196,9 +199,9 @@ public final class REPLCompleter {
         for (option, value) in Self.optionValues(in: line) {
             if option == "--text" { sources.append(("--text", value)) }
             // Never the cache file a store has open: closing a descriptor of it would release its locks.
-            if option == "--document", CompletionSources.isSmallRegularFile(value), !FileProbe.isHeldByAnOpenStore(value),
-               let text = try? String(contentsOfFile: value, encoding: .utf8) {
-                sources.append((value, text))
+            let files = option == "--document" ? [value] : option == "--apollo-config" ? Self.operationFiles(ofConfig: value) : []
+            for file in files where CompletionSources.isSmallRegularFile(file) && !FileProbe.isHeldByAnOpenStore(file) {
+                if let text = try? String(contentsOfFile: file, encoding: .utf8) { sources.append((file, text)) }
             }
         }
         guard !sources.isEmpty, let document = try? QueryDocument.parse(sources) else { return [] }
@@ -213,6 +216,13 @@ public final class REPLCompleter {
         }
         let given = Set(Self.optionValues(in: words).filter { $0.option == "--var" }.map { String($0.value.prefix { $0 != "=" }) })
         return names.filter { !given.contains($0) }.map { $0 + "=" }
+    }
+
+    /// The operation files an Apollo codegen config finds; none when it
+    /// cannot be read (a Tab never says why).
+    static func operationFiles(ofConfig config: String) -> [String] {
+        guard CompletionSources.isSmallRegularFile(config), let found = try? ApolloConfig.load(config).operationFiles() else { return [] }
+        return found
     }
 
     /// Each option of `words` given a value, as `--name value` or `--name=value`.

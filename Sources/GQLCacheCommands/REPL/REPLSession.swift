@@ -673,8 +673,14 @@ public final class REPLSession {
     }
 
     private func rememberDocuments(in words: [String], onlyReadable: Bool) {
-        for (index, word) in words.enumerated() where word == "--document" && index + 1 < words.count {
-            let file = words[index + 1]
+        // The files --document names, and those an Apollo codegen config finds
+        // (`read --apollo-config apollo-codegen-config.json Feed`).
+        var files: [String] = []
+        for (option, value) in REPLCompleter.optionValues(in: words) {
+            if option == "--document" { files.append(value) }
+            if option == "--apollo-config" { files += REPLCompleter.operationFiles(ofConfig: value) }
+        }
+        for file in files {
             guard !documentFiles.contains(file) else {
                 noteGiven("file:" + file)
                 continue
