@@ -52,6 +52,8 @@ public struct VariableDefinition: Sendable {
         return false
     }
     let defaultValue: ValueNode?
+    /// Non-null without a default: an operation cannot run without it.
+    public var isRequired: Bool { isNonNull && defaultValue == nil }
 }
 
 /// A type as written in a document: `Episode`, `[ID!]`, `ReviewInput!`.

@@ -1536,13 +1536,15 @@ final class REPLTests: CommandTestCase {
         try "query HeroName { hero(episode: NEWHOPE) { name } }".write(toFile: document, atomically: true, encoding: .utf8)
         let run = try repl(cache, [
             "read HeroName --document \(document) --format jsonl",
-            "query Q($id: ID!) { human(id: $id) { name } }", "read --var id=1000 --format jsonl", "read Q --var id=1000 --format jsonl",
+            "query Q($id: ID!) { human(id: $id) { name } }", "read", "read --var id=1000 --format jsonl", "read Q --var id=1000 --format jsonl",
             "read HeroName --format jsonl",
             "query HeroName($e: Episode = NEWHOPE) { hero(episode: $e) { id } }", "read HeroName --format jsonl", "read --format jsonl",
             "read --document \(document) --format jsonl", "read --format jsonl", "read HeroName --format jsonl",
         ])
         XCTAssertEqual(run.stdout, [
-            #"{"hero":{"name":"R2-D2"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#,
+            // Typed alone, a query that needs variables is defined, to be read with them: no failure.
+            #"{"hero":{"name":"R2-D2"}}"#, "query Q is defined; it needs $id: read it with 'read --var id=VALUE'",
+            #"{"human":{"name":"Luke Skywalker"}}"#, #"{"human":{"name":"Luke Skywalker"}}"#,
             #"{"hero":{"name":"R2-D2"}}"#, "{\n  \"hero\": {\n    \"id\": \"2001\"\n  }\n}",
             // HeroName is the one typed since the file was named; a read that names none reads the query typed
             // last, until a document is named, and the file's HeroName is then the newer.
@@ -1551,6 +1553,14 @@ final class REPLTests: CommandTestCase {
         ].joined(separator: "\n") + "\n")
         XCTAssertEqual(run.stderr, "gqlcache: operation 'Q' needs variable $id (a non-null variable without a default); "
             + "give it with 'read --var id=VALUE', which reads the query typed last\n")
+        // So a script under --bail goes on to the read that gives them; one
+        // spreading a fragment nothing defines is still a failure there.
+        let script = try repl(cache, ["query Q($id: ID!) {", "  human(id: $id) { name }", "}", "read --var id=1000 --format jsonl"], bail: true)
+        XCTAssertEqual(script.status, .success, script.stderr)
+        XCTAssertTrue(script.stdout.hasSuffix(#"{"human":{"name":"Luke Skywalker"}}"# + "\n"), script.stdout)
+        let broken = try repl(cache, ["query B($id: ID!) { human(id: $id) { ...Nope } }", "read --var id=1000"], bail: true)
+        XCTAssertEqual(broken.status, .usage)
+        XCTAssertEqual(broken.stderr, "gqlcache: input:1:38: unknown fragment 'Nope'\n")
     }
 
     /// A fragment typed at the prompt is read from the record you are at,

@@ -507,8 +507,21 @@ public final class REPLSession {
                 }
                 words += ["--fragment", fragment]
             }
+            // An operation typed alone that needs variables is defined, to be
+            // read with them (`read --var id=1`): no failure, so a script
+            // under --bail goes on to that read.
             // The fragments it spreads that earlier documents define.
-            words += fragmentsDefinedEarlier(spreadBy: document, typed: text)
+            let earlier = fragmentsDefinedEarlier(spreadBy: document, typed: text)
+            // (Spreads no document defines are said as the read says them.)
+            let whole = earlier.isEmpty ? document : (try? QueryDocument.parse([("typed", text), ("earlier", earlier[1])])) ?? document
+            if typedQuery, words.count == 3, document.operations.count == 1, whole.undefinedSpreads.isEmpty,
+               let operation = document.operations.first, case let required = operation.variables.filter(\.isRequired), !required.isEmpty {
+                let what = operation.kind.rawValue + (operation.name.map { " " + $0 } ?? "")
+                context.note("\(what) is defined; it needs \(required.map { "$" + $0.name }.joined(separator: ", ")): "
+                    + "read it with 'read \(required.map { "--var \($0.name)=VALUE" }.joined(separator: " "))'")
+                return .success
+            }
+            words += earlier
         }
         // A fragment is read from, or written to, the record you are at unless --key names another.
         if ["read", "update", "write"].contains(command), Self.value(of: "--fragment", in: words) != nil,
