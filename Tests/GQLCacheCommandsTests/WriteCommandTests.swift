@@ -210,7 +210,9 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(first.status, .success, first.stderr)
         XCTAssertEqual(try records(cache)["QUERY_ROOT.hero(episode:EMPIRE)"]?["name"], .string("Artoo"))
         XCTAssertNil(try records(cache)["QUERY_ROOT.hero(episode:EMPIRE)"]?["primaryFunction"])
-        XCTAssertEqual(first.stderr, "gqlcache: warning: the data holds 'primaryFunction' of deferred fragment 'more' at hero, which was "
+        XCTAssertEqual(first.stderr, "gqlcache: warning: QUERY_ROOT.hero(episode:EMPIRE) was written as a new record, though the cache holds the same "
+            + "Droid as Droid:2001: if the app keys Droid by id, give --key-field Droid=id (or '*=id') or a schema with @typePolicy to write it there\n"
+            + "gqlcache: warning: the data holds 'primaryFunction' of deferred fragment 'more' at hero, which was "
             + "not written: Apollo writes a deferred fragment from the incremental payload that delivers it, not from the response that defers it\n")
         // Read back, the fragment is pending: the rest is read, and the miss is said.
         let pending = gqlcache("read", cache, "--text", query)
@@ -355,6 +357,25 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(misspelled.stderr.split(separator: "\n").last,
                        "gqlcache: warning: --key-field Driod=id: no object of type Driod was written, so it keyed nothing (types written: Droid); did you mean Droid?")
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
+    }
+
+    /// Without key fields, an object the cache holds as `Post:1` (the app
+    /// keys Post by id) goes to a new path-keyed record: a copy, said in a
+    /// warning, which the key field makes go away.
+    func testANewPathKeyedCopyOfARecordTheCacheHoldsIsWarnedOf() throws {
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        let response = path("feed.json")
+        try Data(#"{"data":{"feed":[{"__typename":"Post","id":"1","title":"T1"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        let query = "query F { feed(first: 1) { __typename id title } }"
+        let copy = gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q")
+        XCTAssertEqual(copy.status, .success, copy.stderr)
+        XCTAssertEqual(copy.stderr, "gqlcache: warning: QUERY_ROOT.feed(first:1).0 would be written as a new record, though the cache holds the same "
+            + "Post as Post:1: if the app keys Post by id, give --key-field Post=id (or '*=id') or a schema with @typePolicy to write it there\n")
+        XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q", "--key-field", "*=id").stderr, "")
+        // An id the cache holds no record for is no copy.
+        try Data(#"{"data":{"feed":[{"__typename":"Post","id":"999","title":"T"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q").stderr, "")
     }
 
     /// A reference moved to another identity key is no move to a path key,

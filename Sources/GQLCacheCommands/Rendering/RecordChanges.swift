@@ -21,6 +21,10 @@ struct RecordChanges {
     /// The `__typename` of each record written, as it is after the merge
     /// (changed or not).
     var typenames: [CacheKey: String] = [:]
+    /// New records whose `__typename` and `id` name a record the cache
+    /// holds already (`Post:1` beside a new `QUERY_ROOT.feed(first:3).1`):
+    /// written without the app's key fields, a copy of it at a path key.
+    var identityTwins: [(written: CacheKey, twin: CacheKey)] = []
 
     var fieldCount: Int { records.reduce(0) { $0 + $1.fields.count } }
 
@@ -99,7 +103,23 @@ struct RecordChanges {
         for (key, record) in working {
             if let name = record.typename { typenames[key] = name }
         }
-        return RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)
+        var twins: [(written: CacheKey, twin: CacheKey)] = []
+        if let tx {
+            for key in order where changes[key]!.isNew {
+                guard let record = working[key], let name = record.typename else { continue }
+                let id: String
+                switch record.fields["id"] {
+                case .string(let text)?: id = text
+                case .int(let number)?: id = String(number)
+                default: continue
+                }
+                let twin = CacheKey("\(name):\(id)")
+                if twin != key, try tx.contains(twin) { twins.append((key, twin)) }
+            }
+        }
+        var result = RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)
+        result.identityTwins = twins
+        return result
     }
 
     /// Works out the records to write in a transaction and merges them,

@@ -217,6 +217,19 @@ extension CommandContext {
         }
     }
 
+    /// A new record at a path key that is the same object as one the cache
+    /// holds under `Type:id` (the app keys its type by id, the write was
+    /// given no key fields): said with the first, unless a warning of
+    /// ``warnOfPathKeys`` or ``warnOfUnkeyedObjects`` said it already.
+    func warnOfIdentityTwins(_ changes: RecordChanges, unkeyed: [UnkeyedObject], dryRun: Bool) {
+        guard let first = changes.identityTwins.first, changes.referencesMovedToPathKeys.isEmpty, unkeyed.isEmpty,
+              let typename = changes.typename(of: first.written) else { return }
+        let others = changes.identityTwins.count > 1 ? " (and \(changes.identityTwins.count - 1) more)" : ""
+        warn("\(first.written.display) \(dryRun ? "would be" : "was") written as a new record\(others), though the cache holds the same "
+            + "\(typename) as \(first.twin.display): if the app keys \(typename) by id, give --key-field \(typename)=id (or '*=id') "
+            + "or a schema with @typePolicy to write it there")
+    }
+
     /// "its key field", "its key fields", or "of its key fields 'id', 'code'"
     /// when only some of them are named.
     static func keyFieldsNote(_ fields: [String], naming named: [String]) -> String {
