@@ -507,12 +507,12 @@ public final class REPLSession {
                 }
                 words += ["--fragment", fragment]
             }
-            // An operation typed alone that needs variables is defined, to be
-            // read with them (`read --var id=1`): no failure, so a script
-            // under --bail goes on to that read.
             // The fragments it spreads that earlier documents define.
             let earlier = fragmentsDefinedEarlier(spreadBy: document, typed: text)
-            // (Spreads no document defines are said as the read says them.)
+            // An operation typed alone that needs variables is defined, to be
+            // read with them (`read --var id=1`): no failure, so a script
+            // under --bail goes on to that read. (Spreads no document defines
+            // are said as the read says them.)
             let whole = earlier.isEmpty ? document : (try? QueryDocument.parse([("typed", text), ("earlier", earlier[1])])) ?? document
             if typedQuery, words.count == 3, document.operations.count == 1, whole.undefinedSpreads.isEmpty,
                let operation = document.operations.first, case let required = operation.variables.filter(\.isRequired), !required.isEmpty {
