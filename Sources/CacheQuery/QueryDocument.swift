@@ -235,7 +235,7 @@ public struct QueryDocument: Sendable {
     /// variable that `operation` uses (in its selections or the fragments
     /// they spread) without defining it: a read would quietly leave out the
     /// argument, and so look for another field than the app does.
-    func checkVariablesAreDefined(in operation: Operation) throws {
+    public func checkVariablesAreDefined(in operation: Operation) throws {
         let defined = Set(operation.variables.map(\.name))
         if let name = variablesUsed(in: operation.selections).first(where: { !defined.contains($0) }) {
             throw QueryError.undefinedVariable(name, operation: operation.name ?? "(anonymous)")

@@ -108,6 +108,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.stderr, "")
         let completer = try completer(cache)
         XCTAssertEqual(completer.complete(word: "sta", before: "diff \(backup) "), .fileNames)
+        // An option's value is no file: its values are offered.
+        XCTAssertEqual(completer.complete(word: "", before: "diff --format "), .candidates(["text", "json", "jsonl"]))
+        XCTAssertEqual(completer.complete(word: "", before: "diff \(backup) --format "), .candidates(["text", "json", "jsonl"]))
         XCTAssertEqual(completer.complete(word: "Hu", before: "diff \(backup) \(cache) "), .candidates([]))
     }
 
@@ -1558,6 +1561,9 @@ final class REPLTests: CommandTestCase {
         let script = try repl(cache, ["query Q($id: ID!) {", "  human(id: $id) { name }", "}", "read --var id=1000 --format jsonl"], bail: true)
         XCTAssertEqual(script.status, .success, script.stderr)
         XCTAssertTrue(script.stdout.hasSuffix(#"{"human":{"name":"Luke Skywalker"}}"# + "\n"), script.stdout)
+        let undefined = try repl(cache, ["query U($id: ID!) { human(id: $other) { name } }", "read --var id=1000"], bail: true)
+        XCTAssertEqual(undefined.status, .usage, "a query that can never run is no definition")
+        XCTAssertEqual(undefined.stdout, "")
         let broken = try repl(cache, ["query B($id: ID!) { human(id: $id) { ...Nope } }", "read --var id=1000"], bail: true)
         XCTAssertEqual(broken.status, .usage)
         XCTAssertEqual(broken.stderr, "gqlcache: input:1:38: unknown fragment 'Nope'\n")

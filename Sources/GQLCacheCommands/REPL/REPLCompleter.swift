@@ -59,7 +59,9 @@ public final class REPLCompleter {
             return .candidates(Self.keyTakingCommands.contains(command) ? keys(startingWith: word) : [])
         }
         // diff's other cache (or its two, `diff BACKUP FILE`) and import's input are files, not keys.
-        if ["diff", "import"].contains(command) && !word.hasPrefix("-")
+        // (Not an option's value: `diff --format ` takes text, json or jsonl.)
+        let takesValue = previousWords.count > 1 && OptionTable.commands.valueTaking[command]?.contains(previousWords.last!) == true
+        if ["diff", "import"].contains(command) && !word.hasPrefix("-") && !takesValue
             && Self.positionals(previousWords).count < (command == "diff" ? 2 : 1) { return .fileNames }
         if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[optionsOf]?[previous] {
             return .candidates(Self.matching(word, in: values))

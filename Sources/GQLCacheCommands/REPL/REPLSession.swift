@@ -515,7 +515,8 @@ public final class REPLSession {
             // are said as the read says them.)
             let whole = earlier.isEmpty ? document : (try? QueryDocument.parse([("typed", text), ("earlier", earlier[1])])) ?? document
             if typedQuery, words.count == 3, document.operations.count == 1, whole.undefinedSpreads.isEmpty,
-               let operation = document.operations.first, case let required = operation.variables.filter(\.isRequired), !required.isEmpty {
+               let operation = document.operations.first, (try? whole.checkVariablesAreDefined(in: operation)) != nil,
+               case let required = operation.variables.filter(\.isRequired), !required.isEmpty {
                 let what = operation.kind.rawValue + (operation.name.map { " " + $0 } ?? "")
                 context.note("\(what) is defined; it needs \(required.map { "$" + $0.name }.joined(separator: ", ")): "
                     + "read it with 'read \(required.map { "--var \($0.name)=VALUE" }.joined(separator: " "))'")
