@@ -160,6 +160,8 @@ public struct ResponseNormalizer {
         _ operation: Operation, data: FieldValue, variables: [String: InputValue] = [:], existing: ExistingObjects = ExistingObjects(),
         deferredFragments: DeferredFragmentWriting = .notWritten
     ) throws -> Normalization {
+        // A spread no document defines is said before a variable it needs.
+        try document.checkFragmentSpreads(in: operation.selections)
         let scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
@@ -249,6 +251,7 @@ public struct ResponseNormalizer {
         _ fragment: FragmentDefinition, key: CacheKey, data: FieldValue, variables: [String: InputValue] = [:],
         existing: ExistingObjects = ExistingObjects(), keyHoldsTypename: Bool = true
     ) throws -> Normalization {
+        try document.checkFragmentSpreads(in: fragment.selections)
         let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
         // A fragment's data is a model's: Apollo's `write(data:forKey:)`.
         return try run(

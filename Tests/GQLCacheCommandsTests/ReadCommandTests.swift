@@ -389,6 +389,10 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(both.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
         let fragment = gqlcache("read", blogCache, "--text", "fragment F on User { avatar(size: $size) { ...Nope } }", "--fragment", "F", "--key", "User:1")
         XCTAssertTrue(fragment.stderr.hasSuffix("gqlcache: --text:1:44: unknown fragment 'Nope' (fragments: F)\n"), fragment.stderr)
+        // write says it first too.
+        try #"{"user":{"__typename":"User","id":"1"}}"#.write(toFile: path("r.json"), atomically: true, encoding: .utf8)
+        let written = gqlcache("write", blogCache, "--text", "query Q($id: ID!) { user(id: $id) {\n  ...Nope } }", "--response", path("r.json"), "--dry-run")
+        XCTAssertEqual(written.stderr, "gqlcache: --text:2:3: unknown fragment 'Nope'\n")
     }
 
     /// A variable the operation does not define changes nothing, so a
