@@ -154,7 +154,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "\(path): there is no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT), so every record would count "
                 + "as unreachable; nothing was changed. To remove every record use 'gqlcache clear'"
         case .noQueryRoot(let path, let unreachable):
-            return "\(path): there is no QUERY_ROOT record, where every query's data starts, so the \(unreachable) records queries wrote "
+            let records = unreachable == 1 ? "record" : "\(unreachable) records"
+            return "\(path): there is no QUERY_ROOT record, where every query's data starts, so the \(records) queries wrote "
                 + "would count as unreachable, though the app's next query writes QUERY_ROOT again and reaches those keyed by id; "
                 + "nothing was changed. To remove them anyway use 'gqlcache rm' (by key, --match or --type) or 'gqlcache clear'"
         }

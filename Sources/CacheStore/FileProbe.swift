@@ -123,11 +123,26 @@ public enum FileProbe {
             bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
             free(real)
         } else {
-            // A link to no file yet (--create would make it): the name it gives.
-            var target = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = target.withUnsafeMutableBufferPointer { readlink(path, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) }
-            guard count > 0 else { return nil }
-            bytes = Array(target.prefix(count))
+            // A link to no file yet (--create would make it), or a chain of
+            // them: the name the last one gives, in the folder it is in.
+            var link = Array(path.utf8)
+            var target: [UInt8] = []
+            for _ in 0..<40 {
+                var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+                let count = buffer.withUnsafeMutableBufferPointer { pointer in
+                    (link + [0]).withUnsafeBufferPointer { name in
+                        readlink(UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                 UnsafeMutableRawPointer(pointer.baseAddress!).assumingMemoryBound(to: CChar.self), pointer.count - 1)
+                    }
+                }
+                guard count > 0 else { break }
+                target = Array(buffer.prefix(count))
+                // A relative target is in the folder of the link that names it.
+                if target.first != UInt8(ascii: "/"), let slash = link.lastIndex(of: UInt8(ascii: "/")) { target = Array(link[...slash]) + target }
+                link = target
+            }
+            guard !target.isEmpty else { return nil }
+            bytes = target
         }
         guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
         let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()

@@ -84,6 +84,10 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(created.status, .io, created.stderr)
         XCTAssertTrue(created.stderr.contains("is not UTF-8 text, by which the files SQLite keeps beside it would be missed"), created.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing + 2, "only the link and the input")
+        // Nor through a chain of links.
+        XCTAssertEqual(try runProgram("/bin/sh", ["-c", #"cd "$1" && ln -s "$(printf 'deep\376.sqlite')" inner && ln -s inner outer.sqlite"#, "sh", folder.path]).status, 0)
+        XCTAssertEqual(run("import", path("outer.sqlite"), path("empty.jsonl"), "--create").status, .io)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, listing + 4, "only the links and the input")
     }
 
     /// A name that fits, but not with the '-journal' SQLite writes beside
