@@ -373,6 +373,15 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(copy.stderr, "gqlcache: warning: QUERY_ROOT.feed(first:1).0 would be written as a new record, though the cache holds the same "
             + "Post as Post:1: if the app keys Post by id, give --key-field Post=id (or '*=id') or a schema with @typePolicy to write it there\n")
         XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q", "--key-field", "*=id").stderr, "")
+        // Keyed by the fields the user gave, the record is no path-keyed copy.
+        try Data(#"{"data":{"feed":[{"__typename":"Post","id":"1","title":"A"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q", "--key-field", "Post=title").stderr, "")
+        // A warning of another object does not hide it.
+        try Data(#"{"data":{"viewer":{"__typename":"User","name":"V"},"feed":[{"__typename":"Post","id":"1","title":"T1"}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: response))
+        let both = gqlcache("write", cache, "--text", "query F { viewer { __typename name } feed(first: 1) { __typename id title } }",
+                            "--response", response, "--dry-run", "-q", "--key-field", "User=id")
+        XCTAssertTrue(both.stderr.contains("QUERY_ROOT.feed(first:1).0 would be written as a new record, though the cache holds the same Post as Post:1"), both.stderr)
         // An id the cache holds no record for is no copy.
         try Data(#"{"data":{"feed":[{"__typename":"Post","id":"999","title":"T"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
         XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q").stderr, "")

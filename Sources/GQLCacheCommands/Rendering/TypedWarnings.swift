@@ -222,9 +222,15 @@ extension CommandContext {
     /// given no key fields): said with the first, unless a warning of
     /// ``warnOfPathKeys`` or ``warnOfUnkeyedObjects`` said it already.
     func warnOfIdentityTwins(_ changes: RecordChanges, unkeyed: [UnkeyedObject], dryRun: Bool) {
-        guard let first = changes.identityTwins.first, changes.referencesMovedToPathKeys.isEmpty, unkeyed.isEmpty,
-              let typename = changes.typename(of: first.written) else { return }
-        let others = changes.identityTwins.count > 1 ? " (and \(changes.identityTwins.count - 1) more)" : ""
+        // Keyed by the app's key fields, a record's key begins with its type
+        // (`Post:A` keyed by title): no path-keyed copy. One a warning above
+        // named already is not named again.
+        let said = Set(unkeyed.map(\.pathKey) + changes.referencesMovedToPathKeys.map(\.after))
+        let twins = changes.identityTwins.filter { twin in
+            !said.contains(twin.written) && !(changes.typename(of: twin.written).map { twin.written.rawValue.hasPrefix($0 + ":") } ?? true)
+        }
+        guard let first = twins.first, let typename = changes.typename(of: first.written) else { return }
+        let others = twins.count > 1 ? " (and \(twins.count - 1) more)" : ""
         warn("\(first.written.display) \(dryRun ? "would be" : "was") written as a new record\(others), though the cache holds the same "
             + "\(typename) as \(first.twin.display): if the app keys \(typename) by id, give --key-field \(typename)=id (or '*=id') "
             + "or a schema with @typePolicy to write it there")
