@@ -74,10 +74,9 @@ enum ShellCompletion {
     /// Names of the operations in the documents named on the command line;
     /// none once `--fragment` is given, which an operation may not go with.
     @Sendable static func operations(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        if words.enumerated().contains(where: { $0.offset != index && ($0.element == "--fragment" || $0.element.hasPrefix("--fragment=")) }) {
-            return []
-        }
-        return forShell(CompletionWords(words, completing: index).definitionNames().operations)
+        let line = CompletionWords(words, completing: index)
+        guard line.values(of: "--fragment").isEmpty else { return [] }
+        return forShell(line.definitionNames().operations)
     }
 
     /// Names of the fragments in the documents named on the command line.

@@ -95,7 +95,7 @@ public final class REPLCompleter {
         }
         // An operation and --fragment do not go together: once one is given, no operation is offered.
         if ["read", "update", "write"].contains(command) && Self.positionals(previousWords).isEmpty
-            && !previousWords.contains(where: { $0 == "--fragment" || $0.hasPrefix("--fragment=") }) {
+            && REPLSession.value(of: "--fragment", in: previousWords) == nil {
             let operations = definitionNames(adding: documents, texts: texts, forUpdate: command == "update").operations
             if !operations.isEmpty { return .candidates(Self.matching(word, in: operations)) }
         }
@@ -209,7 +209,7 @@ public final class REPLCompleter {
         guard !sources.isEmpty, let document = try? QueryDocument.parse(sources) else { return [] }
         // A fragment read on its own takes the variables it uses; an operation declares its own.
         let names: [String]
-        if let fragment = Self.optionValues(in: line).last(where: { $0.option == "--fragment" })?.value {
+        if let fragment = REPLSession.value(of: "--fragment", in: line) {
             guard let definition = try? document.fragment(named: fragment) else { return [] }
             names = document.variables(usedBy: definition)
         } else {
@@ -227,17 +227,11 @@ public final class REPLCompleter {
         return found
     }
 
-    /// Each option of `words` given a value, as `--name value` or `--name=value`.
+    /// Each option of the command line `words` (its command first) given a
+    /// value, as `--name value` or `--name=value`, sorted out as the shells'
+    /// completion sorts them (a flag takes no value: `--dry-run --document F`).
     static func optionValues(in words: [String]) -> [(option: String, value: String)] {
-        var found: [(option: String, value: String)] = []
-        for (index, word) in words.enumerated() where word.hasPrefix("--") {
-            if let equals = word.firstIndex(of: "=") {
-                found.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
-            } else if index + 1 < words.count {
-                found.append((word, words[index + 1]))
-            }
-        }
-        return found
+        CompletionWords(["gqlcache"] + words, completing: -1).options.map { (option: $0.name, value: $0.value) }
     }
 
     /// The `__typename`s the file holds, and the field names its records
