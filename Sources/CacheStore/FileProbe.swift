@@ -123,31 +123,36 @@ public enum FileProbe {
             bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
             free(real)
         } else {
-            // A link to no file yet (--create would make it), or a chain of
-            // them: the name the last one gives, in the folder it is in.
-            var link = Array(path.utf8)
-            var target: [UInt8] = []
-            for _ in 0..<40 {
-                var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-                let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                    (link + [0]).withUnsafeBufferPointer { name in
-                        readlink(UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                 UnsafeMutableRawPointer(pointer.baseAddress!).assumingMemoryBound(to: CChar.self), pointer.count - 1)
-                    }
-                }
-                guard count > 0 else { break }
-                target = Array(buffer.prefix(count))
-                // A relative target is in the folder of the link that names it.
-                if target.first != UInt8(ascii: "/"), let slash = link.lastIndex(of: UInt8(ascii: "/")) { target = Array(link[...slash]) + target }
-                link = target
-            }
-            guard !target.isEmpty else { return nil }
-            bytes = target
+            // A link to no file yet (--create would make it), or a chain of them.
+            bytes = endOfLinks(path)
+            guard bytes != Array(path.utf8) else { return nil }
         }
         guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
         let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
         return "its real path, \(shown), is not UTF-8 text, by which the files SQLite keeps beside it would be missed; "
             + "rename the file (or its folder) to UTF-8"
+    }
+
+    /// Where the chain of symbolic links that starts at `path` ends (at
+    /// most 40, as the kernel follows), made or not, as bytes, so that a
+    /// name that is not UTF-8 stays as it is; `path` when it is no link.
+    /// A relative target is in the folder of the link that names it.
+    public static func endOfLinks(_ path: String) -> [UInt8] {
+        var current = Array(path.utf8)
+        for _ in 0..<40 {
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = buffer.withUnsafeMutableBufferPointer { target in
+                (current + [0]).withUnsafeBufferPointer { link in
+                    readlink(UnsafeRawPointer(link.baseAddress!).assumingMemoryBound(to: CChar.self),
+                             UnsafeMutableRawPointer(target.baseAddress!).assumingMemoryBound(to: CChar.self), target.count - 1)
+                }
+            }
+            guard count > 0 else { break }
+            var target = Array(buffer.prefix(count))
+            if target.first != UInt8(ascii: "/"), let slash = current.lastIndex(of: UInt8(ascii: "/")) { target = Array(current[...slash]) + target }
+            current = target
+        }
+        return current
     }
 
     /// Why a file SQLite keeps beside `path` (`-journal`, `-wal`, `-shm`)

@@ -83,16 +83,7 @@ final class FileOutput: TextSink {
     /// Where `path` leads through symbolic links (also to a file not made
     /// yet); `path` itself when it is no link.
     private static func linkDestination(of path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var status = stat()
-            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
-            else { return current }
-            current = target.hasPrefix("/")
-                ? target : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(target).path
-        }
-        return current
+        String(decoding: FileProbe.endOfLinks(path), as: UTF8.self)
     }
 
     deinit { discard() }
