@@ -136,7 +136,8 @@ extension GQLCache {
             } else {
                 try CreatedFile.refuseMissing(file.path)
                 let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
-                changes = try RecordChanges.merging(into: store, dryRun: dryRun) { _ in normalization.records }
+                // Twins (path-keyed copies of Type:id records) are for write's warning.
+                changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { _ in normalization.records }
             }
             changes.render(format: output.format, context: context)
             if let fragment, let key {

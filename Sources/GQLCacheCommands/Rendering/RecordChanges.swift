@@ -79,8 +79,9 @@ struct RecordChanges {
 
     /// The changes merging `incoming` into the cache would make, worked out
     /// as the store merges (later records win, fields are never removed);
-    /// with no transaction, into a cache not yet created.
-    static func of(merging incoming: [Record], in tx: ReadTransaction?, dryRun: Bool) throws -> RecordChanges {
+    /// with no transaction, into a cache not yet created. `findingTwins`:
+    /// also look up each new record's `Type:id` (see ``identityTwins``).
+    static func of(merging incoming: [Record], in tx: ReadTransaction?, dryRun: Bool, findingTwins: Bool = false) throws -> RecordChanges {
         let loaded = try tx?.records(for: incoming.map(\.key)) ?? [:]
         var working: [CacheKey: Record] = [:]
         var changes: [CacheKey: RecordChange] = [:]
@@ -104,7 +105,7 @@ struct RecordChanges {
             if let name = record.typename { typenames[key] = name }
         }
         var twins: [(written: CacheKey, twin: CacheKey)] = []
-        if let tx {
+        if let tx, findingTwins {
             for key in order where changes[key]!.isNew {
                 guard let record = working[key], let name = record.typename else { continue }
                 let id: String
@@ -125,14 +126,16 @@ struct RecordChanges {
     /// Works out the records to write in a transaction and merges them,
     /// reporting every changed field; with `dryRun`, only reports, in a
     /// read transaction.
-    static func merging(into store: CacheStore, dryRun: Bool, _ records: (ReadTransaction) throws -> [Record]) throws -> RecordChanges {
+    static func merging(
+        into store: CacheStore, dryRun: Bool, findingTwins: Bool = false, _ records: (ReadTransaction) throws -> [Record]
+    ) throws -> RecordChanges {
         do {
             if dryRun {
-                return try store.read { tx in try of(merging: try records(tx), in: tx, dryRun: true) }
+                return try store.read { tx in try of(merging: try records(tx), in: tx, dryRun: true, findingTwins: findingTwins) }
             }
             return try store.write { tx in
                 let written = try records(tx)
-                let changes = try of(merging: written, in: tx, dryRun: false)
+                let changes = try of(merging: written, in: tx, dryRun: false, findingTwins: findingTwins)
                 try tx.merge(written)
                 return changes
             }
