@@ -462,7 +462,8 @@ private struct Walk {
             // key, the field key, and the index at each list level.
             if forUpdate {
                 let indexes = path.reversed().prefix { if case .index = $0 { true } else { false } }.reversed()
-                if key.rawValue == holder.rawValue + "." + fieldKey + indexes.map { "." + $0.description }.joined() {
+                let pathKey = holder.rawValue + "." + fieldKey + indexes.map { "." + $0.description }.joined()
+                if key.rawValue == pathKey {
                     pathKeyed.insert(path.map(\.description).joined(separator: "."))
                 }
             }
