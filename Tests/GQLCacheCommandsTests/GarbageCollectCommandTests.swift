@@ -273,6 +273,11 @@ final class GarbageCollectCommandTests: CommandTestCase {
 
             """)
         XCTAssertEqual(try bytes(cache), before)
+        let all = gqlcache("gc", cache, "--all", "--force")
+        XCTAssertEqual(all.status, .damagedRecord)
+        XCTAssertTrue(all.stderr.hasSuffix("; without --unreachable, 'gqlcache gc --dangling --stray-rows' still runs\n"), all.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(gqlcache("gc", cache, "--dangling", "--stray-rows", "--force").status, .success)
         // rm --cascade will not guess either.
         XCTAssertEqual(gqlcache("rm", cache, "--cascade", "Droid:2001", "--force").status, .damagedRecord)
         XCTAssertEqual(try bytes(cache), before)
@@ -285,6 +290,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let gc = gqlcache("gc", cache, "--all", "--force")
         XCTAssertEqual(gc.status, .usage)
         XCTAssertTrue(gc.stderr.contains("there is no root record (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT)"), gc.stderr)
+        XCTAssertTrue(gc.stderr.hasSuffix("; without --unreachable, 'gqlcache gc --dangling --stray-rows' still runs\n"), gc.stderr)
         XCTAssertEqual(try bytes(cache), before)
     }
 
@@ -296,12 +302,18 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "QUERY_ROOT").status, .success)
         let before = try bytes(cache)
-        for arguments in [["--unreachable"], ["--all"], ["--all", "--dry-run"]] {
+        // Asked with other repairs, the message names those that still run.
+        let otherRepairs = [
+            ["--unreachable"]: "", ["--all"]: "; without --unreachable, 'gqlcache gc --dangling --stray-rows' still runs",
+            ["--all", "--dry-run"]: "; without --unreachable, 'gqlcache gc --dangling --stray-rows' still runs",
+            ["--unreachable", "--dangling"]: "; without --unreachable, 'gqlcache gc --dangling' still runs",
+        ]
+        for (arguments, otherRepair) in otherRepairs {
             let gc = gqlcache(arguments: ["gc", cache, "--force"] + arguments)
             XCTAssertEqual(gc.status, .usage, "\(arguments)")
             XCTAssertEqual(gc.stderr, "gqlcache: \(cache): there is no QUERY_ROOT record, where every query's data starts, so the 7 records "
                 + "queries wrote would count as unreachable, though the app's next query writes QUERY_ROOT again and reaches those keyed by id; "
-                + "nothing was changed. To remove them anyway use 'gqlcache rm' (by key, --match or --type) or 'gqlcache clear'\n")
+                + "nothing was changed. To remove them anyway use 'gqlcache rm' (by key, --match or --type) or 'gqlcache clear'\(otherRepair)\n")
         }
         XCTAssertEqual(try bytes(cache), before)
         let doctor = gqlcache("doctor", cache)

@@ -70,6 +70,23 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
+            do {
+                try collect(in: context)
+            } catch let error as CacheStoreError where kinds.contains(.unreachable) && kinds != .unreachable {
+                // --all refuses whole when "unreachable" cannot be told;
+                // the other repairs do not depend on it.
+                switch error {
+                case .noRootRecord, .noQueryRoot, .reachabilityUnknown:
+                    let others = [dangling || all ? "--dangling" : nil, strayRows || all ? "--stray-rows" : nil].compactMap { $0 }
+                    throw CommandFailure(
+                        ExitStatus(for: error),
+                        "\(error.description); without --unreachable, 'gqlcache gc \(others.joined(separator: " "))' still runs")
+                default: throw error
+                }
+            }
+        }
+
+        private func collect(in context: CommandContext) throws {
             let kinds = self.kinds
             let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
             let collected: GarbageCollection?
