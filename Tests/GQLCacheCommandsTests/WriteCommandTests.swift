@@ -271,10 +271,10 @@ final class WriteCommandTests: CommandTestCase {
         let document = "{ hero(episode: NEWHOPE) { __typename id name } }"
         let piped = try runProgram(builtBinary, ["write", cache, "--text", document, "--response", "-"], standardInput: response)
         XCTAssertEqual(piped.status, 2)
-        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: not UTF-8 text at byte 52 of the line\n")
+        XCTAssertEqual(piped.stderr, "gqlcache: standard input:2: the response is not UTF-8 text at byte 52 of the line\n")
         let named = gqlcache("write", cache, "--text", document, "--response", response)
         XCTAssertEqual(named.status, .usage)
-        XCTAssertEqual(named.stderr, "gqlcache: \(response): the response is not UTF-8 text\n")
+        XCTAssertEqual(named.stderr, "gqlcache: \(response):2: the response is not UTF-8 text at byte 52 of the line\n")
         let surrogate = gqlcache(
             arguments: ["write", cache, "--text", document, "--response", "-"],
             input: #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R\ud800"}}}"#)
@@ -715,7 +715,11 @@ final class WriteCommandTests: CommandTestCase {
         try Data([0xFF, 0xFE, 0x7B, 0x7D]).write(to: URL(fileURLWithPath: response))
         let notText = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response)
         XCTAssertEqual(notText.status, .usage, "bytes that are not UTF-8 are bad input, as JSON that does not parse is")
-        XCTAssertEqual(notText.stderr, "gqlcache: \(response): the response is not UTF-8 text\n")
+        XCTAssertEqual(notText.stderr, "gqlcache: \(response): the response is not UTF-8 text: it is UTF-16 text (it begins with a byte-order mark), "
+            + "as a Windows shell may write it; convert it first: iconv -f UTF-16 -t UTF-8\n")
+        try (Data("{\"data\":\n  {\"hero\": \"R2".utf8) + Data([0xFF])).write(to: URL(fileURLWithPath: response))
+        XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response).stderr,
+                       "gqlcache: \(response):2: the response is not UTF-8 text at byte 15 of the line\n")
         // A NUL byte, which no JSON or GraphQL holds, ends the read where it
         // is: /dev/zero, read to its end, filled memory.
         // (In a process of its own with 2 GiB of address space: were the read
@@ -727,6 +731,10 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(endless.status, 2)
         XCTAssertEqual(endless.stderr, "gqlcache: /dev/zero: the response is not text (it holds a NUL byte, at byte 0)\n")
         XCTAssertEqual(try bounded("read", cache, "--document", "/dev/zero").stderr, "gqlcache: /dev/zero: the document is not text (it holds a NUL byte, at byte 0)\n")
+        // Standard input is read as a named file is.
+        let endlessInput = try runProgram(
+            "/bin/sh", ["-c", #"ulimit -v 2097152; exec "$0" "$@" < /dev/zero"#, builtBinary, "write", cache, "--text", "{ hero { name } }", "--response", "-"])
+        XCTAssertEqual(endlessInput.stderr, "gqlcache: standard input: the response is not text (it holds a NUL byte, at byte 0)\n")
         try Data(repeating: UInt8(ascii: " "), count: 3 << 20).write(to: URL(fileURLWithPath: response))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: response))
         try handle.seekToEnd()
@@ -738,6 +746,9 @@ final class WriteCommandTests: CommandTestCase {
         try Data([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00]).write(to: URL(fileURLWithPath: response))
         XCTAssertEqual(gqlcache("write", cache, "--text", "{ hero { name } }", "--response", response).stderr,
                        "gqlcache: \(response): the response is not UTF-8 text: it is UTF-16 text (it begins with a byte-order mark), "
+                        + "as a Windows shell may write it; convert it first: iconv -f UTF-16 -t UTF-8\n")
+        let pipedUTF16 = try runProgram(builtBinary, ["write", cache, "--text", "{ hero { name } }", "--response", "-"], standardInput: response)
+        XCTAssertEqual(pipedUTF16.stderr, "gqlcache: standard input: the response is not UTF-8 text: it is UTF-16 text (it begins with a byte-order mark), "
                         + "as a Windows shell may write it; convert it first: iconv -f UTF-16 -t UTF-8\n")
         let noFile = gqlcache("write", cache, "--text", "{ hero { name } }", "--response", path("nope.json"))
         XCTAssertEqual(noFile.status, .io)

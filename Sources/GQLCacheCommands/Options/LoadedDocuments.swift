@@ -139,7 +139,11 @@ enum JSONInput {
         if path == "-" && context.stdinIsTerminal {
             throw CommandFailure(.usage, "standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file")
         }
-        if path == "-" {
+        if path == "-", context.stdin is StandardInputLines {
+            // Its bytes, as a named file's are read: endless input, or a
+            // binary file, stops at its first NUL; UTF-16 is named.
+            text = try TextFile.read(FileHandle.standardInput, what: what, name: "standard input")
+        } else if path == "-" {
             var lines: [String] = []
             while let line = try context.stdin.readTextLine(named: "standard input", number: lines.count + 1) {
                 lines.append(line)

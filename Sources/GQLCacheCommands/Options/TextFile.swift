@@ -25,6 +25,12 @@ enum TextFile {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (\(String(cString: strerror(errno))))")
         }
         defer { try? handle.close() }
+        return try read(handle, what: what, name: name)
+    }
+
+    /// The text read from `handle` to its end (a file, a pipe, standard
+    /// input), refused as in ``read(_:what:name:)``.
+    static func read(_ handle: FileHandle, what: String, name: String) throws -> String {
         // Read a piece at a time: a NUL byte, which no GraphQL or JSON text
         // holds, ends the read there (/dev/zero, or a binary file, would
         // otherwise fill memory before the parse could say it is no text).
@@ -47,10 +53,22 @@ enum TextFile {
         } catch {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (\(error.localizedDescription))")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            let sqlite = FileProbe.startsAsSQLite(data)
-            throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text\(sqlite ? " (it is an SQLite database)" : "")")
-        }
+        guard let text = String(data: data, encoding: .utf8) else { throw notUTF8(data, what: what, name: name) }
         return text
+    }
+
+    /// Why `data` is no UTF-8 text: a database or UTF-16 named for what it
+    /// is, else the first byte that is not UTF-8 placed by line, as an
+    /// export's line is.
+    private static func notUTF8(_ data: Data, what: String, name: String) -> CommandFailure {
+        if FileProbe.startsAsSQLite(data) { return CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is an SQLite database)") }
+        if let form = FileLines.otherForm(of: Array(data.prefix(4))[...], named: name), form.hasPrefix("UTF-") {
+            return CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text: it is \(form)")
+        }
+        let bytes = [UInt8](data)
+        let offset = StreamLines.firstInvalidOffset(bytes[...])
+        let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let line = bytes[..<lineStart].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        return CommandFailure(.usage, "\(name):\(line): the \(what) is not UTF-8 text at byte \(offset - lineStart + 1) of the line")
     }
 }

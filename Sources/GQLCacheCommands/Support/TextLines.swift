@@ -49,7 +49,7 @@ final class StreamLines {
         throw NotUTF8Text(offset: firstInvalidOffset(bytes))
     }
 
-    private static func firstInvalidOffset<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
+    static func firstInvalidOffset<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
