@@ -51,7 +51,7 @@ final class VariableCheckTests: XCTestCase {
         // JSON's 1000.0 is the number 1000, for an ID as for an Int; 2.5 fits neither.
         XCTAssertEqual(try scope(["id": .float(1000)]).values["id"], .string("1000"))
         XCTAssertEqual(problem(["id": .float(2.5)]), "invalid variables: $id: expected ID, found 2.5")
-        XCTAssertNotNil(problem(["id": .float(12345678901234567)]), "past 2^53 the Double may hold another integer than the one written")
+        XCTAssertNotNil(problem(["id": .float(12345678901234568)]), "past 2^53 the Double may hold another integer than the one written (12345678901234567 reads as this)")
     }
 
     /// A whole JSON number is an Int when an Int64 holds it exactly: to

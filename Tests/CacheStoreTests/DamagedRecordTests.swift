@@ -145,7 +145,7 @@ final class DamagedRecordTests: XCTestCase {
         XCTAssertEqual(failing, ["Odd:too-deep", "Odd:too-deep-reference"], "only the rows past SQLite's nesting limit are damaged")
         XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, failing)
         var notWellFormed: [CacheKey] = []
-        try store.read { tx in
+        _ = try store.read { tx in
             try tx.forEachStoredRecordCheckingJSON { stored, isWellFormed, _ in
                 if !isWellFormed { notWellFormed.append(stored.key) }
             }
