@@ -17,6 +17,9 @@ public struct GarbageCollection: Equatable, Sendable {
     public let removedKeys: [CacheKey]
     /// The references dropped, by holding record in key order.
     public let droppedReferences: [DroppedReferences]
+    /// The records the drops left with no field, removed (see
+    /// ``ReferenceRepair``), in key order.
+    public let emptiedKeys: [CacheKey]
     /// The rows without a key removed, by `_id`.
     public let removedKeylessRowIDs: [Int64]
     /// The rows with a BLOB key removed, by `_id`.
@@ -29,7 +32,7 @@ public struct GarbageCollection: Equatable, Sendable {
 
     /// True when there was nothing to collect.
     public var isEmpty: Bool {
-        removedKeys.isEmpty && droppedReferences.isEmpty && removedKeylessRowIDs.isEmpty && removedBlobKeyRows.isEmpty
+        removedKeys.isEmpty && droppedReferences.isEmpty && emptiedKeys.isEmpty && removedKeylessRowIDs.isEmpty && removedBlobKeyRows.isEmpty
     }
 
     /// How many stray rows (keyless or BLOB-keyed) go.
@@ -38,7 +41,7 @@ public struct GarbageCollection: Equatable, Sendable {
     /// Whether `other` changes exactly what this does (the records, the
     /// references and the rows), whatever else the file holds.
     public func makesTheSameChanges(as other: GarbageCollection) -> Bool {
-        removedKeys == other.removedKeys && droppedReferences == other.droppedReferences
+        removedKeys == other.removedKeys && droppedReferences == other.droppedReferences && emptiedKeys == other.emptiedKeys
             && removedKeylessRowIDs == other.removedKeylessRowIDs && removedBlobKeyRows == other.removedBlobKeyRows
     }
 }
@@ -69,21 +72,14 @@ extension ReadTransaction {
             throw CacheStoreError.noQueryRoot(path: path, unreachable: removedNodes.count)
         }
         let removed = graph.sortedKeys(removedNodes)
-        var drops: [DroppedReferences] = []
+        var repair = ReferenceRepair(drops: [], emptied: [])
         if kinds.contains(.dangling) {
             // Records about to go need no repair.
-            var dangling = graph.danglingReferences
-            if !dangling.isEmpty && !removed.isEmpty {
-                let going = Set(removed)
-                dangling.removeAll { going.contains($0.from) }
-            }
-            var holders: [CacheKey] = []
-            for reference in dangling where holders.last != reference.from { holders.append(reference.from) }
-            drops = try drop(Set(dangling.map(\.to)), holders)
+            repair = try referenceRepair(to: Set(graph.danglingReferences.map(\.to)), in: graph, sparing: Set(removed), drop: drop)
         }
         let strays = kinds.contains(.strayRows)
         return GarbageCollection(
-            removedKeys: removed, droppedReferences: drops,
+            removedKeys: removed, droppedReferences: repair.drops, emptiedKeys: repair.emptied,
             removedKeylessRowIDs: strays ? graph.keylessRowIDs.sorted() : [],
             removedBlobKeyRows: strays ? graph.blobKeyRows.sorted { $0.rowID < $1.rowID } : [],
             recordCount: graph.recordCount,
@@ -119,8 +115,9 @@ extension ReadTransaction {
 
 extension ReadWriteTransaction {
     /// Removes the records no root reaches, drops the references that
-    /// dangle and deletes the stray rows, as `kinds` asks, from one pass over the table. Everything
-    /// commits with the transaction, or nothing does.
+    /// dangle (and the records that leaves with no field) and deletes the
+    /// stray rows, as `kinds` asks, from one pass over the table.
+    /// Everything commits with the transaction, or nothing does.
     @discardableResult
     public func collectGarbage(_ kinds: GarbageCollection.Kinds) throws -> GarbageCollection {
         let plan = try garbageCollection(kinds, in: try graph()) { try dropReferences(to: $0, in: $1) }
@@ -128,6 +125,7 @@ extension ReadWriteTransaction {
         // file since. By key, the deletions would hop all over the table.
         try removeRows(plan.removedRowIDs)
         try removeRows(plan.removedKeylessRowIDs + plan.removedBlobKeyRows.map(\.rowID))
+        try removeObjects(forKeys: plan.emptiedKeys)
         return plan
     }
 }

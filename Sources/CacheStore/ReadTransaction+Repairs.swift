@@ -4,6 +4,25 @@ internal import GRDB
 public struct DroppedReferences: Equatable, Sendable {
     public let key: CacheKey
     public let dropped: [ReferencePath]
+    /// Whether the record has no field left without them.
+    public internal(set) var leavesNoFields = false
+
+    init(key: CacheKey, dropped: [ReferencePath], leavesNoFields: Bool = false) {
+        self.key = key
+        self.dropped = dropped
+        self.leavesNoFields = leavesNoFields
+    }
+}
+
+/// What dropping the references to records that are gone does: the
+/// references dropped, and the records those drops leave with no field,
+/// which go too (Apollo writes no record without fields, and a
+/// reference to one reads nothing), with the references to them.
+public struct ReferenceRepair: Equatable, Sendable {
+    /// By holding record, in key order.
+    public let drops: [DroppedReferences]
+    /// The records left with no field, removed, in key order.
+    public let emptied: [CacheKey]
 }
 
 extension ReadTransaction {
@@ -26,7 +45,7 @@ extension ReadTransaction {
         var drops: [DroppedReferences] = []
         for start in stride(from: 0, to: holders.count, by: 500) {
             let batch = Array(holders[start..<min(start + 500, holders.count)])
-            var edits: [CacheKey: (text: [UInt8], dropped: [ReferencePath])] = [:]
+            var edits: [CacheKey: (text: [UInt8], dropped: [ReferencePath], empty: Bool)] = [:]
             try forEachBatch(of: batch.uniqued(), sql: { "SELECT key, record FROM records WHERE key IN (\($0))" }) { handle in
                 while try Self.step(handle) {
                     guard let key = Self.key(handle, column: 0), let text = Self.column(handle, 1),
@@ -34,16 +53,63 @@ extension ReadTransaction {
                     else { continue }  // damaged: nothing to drop from
                     let (kept, dropped) = record.droppingReferences(to: targets)
                     guard !dropped.isEmpty else { continue }
-                    edits[key] = (Self.text(of: kept, from: text, without: dropped), dropped)
+                    edits[key] = (Self.text(of: kept, from: text, without: dropped), dropped, kept.fields.isEmpty)
                 }
             }
             for key in batch {
                 guard let edit = edits.removeValue(forKey: key) else { continue }
                 try body(key, edit.text)
-                drops.append(DroppedReferences(key: key, dropped: edit.dropped))
+                drops.append(DroppedReferences(key: key, dropped: edit.dropped, leavesNoFields: edit.empty))
             }
         }
         return drops
+    }
+
+    /// What ``ReadWriteTransaction/repairReferences(to:in:sparing:)``
+    /// would do; changes nothing.
+    public func plannedReferenceRepair(to targets: Set<CacheKey>, in graph: CacheGraph, sparing: Set<CacheKey> = []) throws -> ReferenceRepair {
+        try referenceRepair(to: targets, in: graph, sparing: sparing) { try referenceDrops(to: $0, in: $1) }
+    }
+
+    /// The references to `targets` dropped through `drop` (which plans or
+    /// writes) from the records of `graph` that hold them, `sparing` those
+    /// about to go; then, round by round, the references to the records
+    /// those drops leave with no field. Each round drops the references
+    /// to every target so far: planned, a holder is read as it is stored,
+    /// and written, as the round before left it, and both end alike.
+    func referenceRepair(
+        to targets: Set<CacheKey>, in graph: CacheGraph, sparing: Set<CacheKey>,
+        drop: (Set<CacheKey>, [CacheKey]) throws -> [DroppedReferences]
+    ) throws -> ReferenceRepair {
+        var targets = targets
+        var reached = targets
+        var emptied: Set<CacheKey> = []
+        var drops: [CacheKey: DroppedReferences] = [:]
+        func holders(_ references: [ReferenceLocation]) -> [CacheKey] {
+            var holders: [CacheKey] = []
+            for reference in references where holders.last != reference.from && !sparing.contains(reference.from)
+                && !emptied.contains(reference.from) {
+                holders.append(reference.from)
+            }
+            return holders
+        }
+        var round = holders(graph.references(to: targets))
+        while !round.isEmpty {
+            var newlyEmptied: Set<CacheKey> = []
+            for found in try drop(targets, round) {
+                let earlier = drops[found.key]?.dropped ?? []
+                drops[found.key] = DroppedReferences(
+                    key: found.key, dropped: earlier + found.dropped.filter { !earlier.contains($0) }, leavesNoFields: found.leavesNoFields)
+                if found.leavesNoFields { newlyEmptied.insert(found.key) }
+            }
+            newlyEmptied.subtract(reached)
+            emptied.formUnion(newlyEmptied)
+            reached.formUnion(newlyEmptied)
+            targets.formUnion(newlyEmptied)
+            round = newlyEmptied.isEmpty ? [] : holders(graph.references(to: newlyEmptied))
+        }
+        return ReferenceRepair(
+            drops: drops.values.sorted { $0.key < $1.key }, emptied: emptied.sorted())
     }
 
     /// The text of `kept`: the stored `text` without `dropped`, when taking
@@ -71,6 +137,16 @@ extension ReadWriteTransaction {
                 _ = try Self.step(handle)
             }
         }
+    }
+
+    /// Drops every reference to `targets` from the records of `graph` that
+    /// hold them, `sparing` those about to go, and removes the records
+    /// that are left with no field, dropping the references to them too.
+    @discardableResult
+    public func repairReferences(to targets: Set<CacheKey>, in graph: CacheGraph, sparing: Set<CacheKey> = []) throws -> ReferenceRepair {
+        let repair = try referenceRepair(to: targets, in: graph, sparing: sparing) { try dropReferences(to: $0, in: $1) }
+        try removeObjects(forKeys: repair.emptied)
+        return repair
     }
 
     /// Deletes the rows with these `_id`s, 500 a statement, in the order

@@ -104,6 +104,35 @@ final class GarbageCollectionTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.record(for: "Droid:2001")?["friends"] }, .list([.reference("Human:1000"), .null]))
     }
 
+    /// Apollo writes no record without fields: a record the drops leave
+    /// with none goes too, and the references to it are dropped in turn,
+    /// planned exactly as done.
+    func testARecordTheDropsLeaveWithNoFieldGoesWithTheReferencesToIt() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        try store.write { tx in
+            // Holder:1 loses `gone` in the first round and `inner` once Inner:1 is empty: it goes in the second.
+            try tx.unsafeWriteRawRecord(key: "QUERY_ROOT", text: #"{"holder":{"$reference":"Holder:1"},"n":1}"#)
+            try tx.unsafeWriteRawRecord(key: "Holder:1", text: #"{"inner":{"$reference":"Inner:1"},"gone":{"$reference":"Gone:1"}}"#)
+            try tx.unsafeWriteRawRecord(key: "Inner:1", text: #"{"gone":{"$reference":"Gone:1"}}"#)
+            // A list keeps its place, empty.
+            try tx.unsafeWriteRawRecord(key: "List:1", text: #"{"all":[{"$reference":"Gone:1"}]}"#)
+            try tx.unsafeWriteRawRecord(key: "MUTATION_ROOT", text: #"{"list":{"$reference":"List:1"}}"#)
+        }
+        let planned = try store.read { tx in try tx.plannedGarbageCollection(.dangling) }
+        XCTAssertEqual(planned.emptiedKeys, ["Holder:1", "Inner:1"])
+        XCTAssertEqual(planned.droppedReferences.map(\.key), ["Holder:1", "Inner:1", "List:1", "QUERY_ROOT"])
+        XCTAssertEqual(planned.droppedReferences.first?.dropped.map(\.location), ["gone", "inner"])
+        XCTAssertEqual(planned.droppedReferences.last?.dropped.map(\.location), ["holder"])
+        let done = try store.write { tx in try tx.collectGarbage(.dangling) }
+        XCTAssertEqual(done, planned)
+        XCTAssertEqual(try store.read { tx in try tx.record(for: "QUERY_ROOT")?.fields }, ["n": .int(1)])
+        XCTAssertEqual(try store.read { tx in try tx.record(for: "List:1")?.fields }, ["all": .list([])])
+        XCTAssertEqual(try SQLiteShell.run(path, "SELECT count(*) FROM records WHERE key IN ('Holder:1', 'Inner:1')"), "0\n")
+        XCTAssertEqual(try store.read { tx in try tx.graph() }.danglingReferences, [])
+    }
+
     func testOnlyTheKindsAskedForAreCollected() throws {
         let folder = try TemporaryDirectory(self)
         let store = try CacheStore.open(at: try folder.copy(Fixtures.starwars), access: .readWrite)

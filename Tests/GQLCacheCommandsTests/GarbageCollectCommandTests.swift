@@ -49,6 +49,49 @@ final class GarbageCollectCommandTests: CommandTestCase {
             """)
     }
 
+    /// Removing the mutation's result leaves MUTATION_ROOT holding only a
+    /// reference to it. Apollo writes no record without fields (and import
+    /// merges none), so the repair removes MUTATION_ROOT rather than leave
+    /// `{}`: the repaired file then round-trips through export and import.
+    func testARecordTheRepairLeavesWithNoFieldGoesSoTheFileRoundTrips() throws {
+        let result = "MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        let field = "createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"
+        let cache = try copyOfFixture("starwars.sqlite")
+        let cleaned = try copyOfFixture("starwars.sqlite", as: "cleaned.sqlite")
+        XCTAssertEqual(gqlcache("rm", cache, result).status, .success)
+        XCTAssertEqual(gqlcache("gc", cache, "--dangling", "--dry-run").stdout, """
+            would drop 1 dangling reference:
+              MUTATION_ROOT \(field) → \(result) (field)
+            would remove 1 record the drops left with no field, as Apollo writes none:
+              MUTATION_ROOT
+
+            """)
+        let json = try XCTUnwrap(try gqlcache("gc", cache, "--dangling", "--dry-run", "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(json["emptied"] as? [String], ["MUTATION_ROOT"])
+        XCTAssertEqual(json["emptiedRecords"] as? Int, 1)
+        XCTAssertTrue(gqlcache("gc", cache, "--dangling", "--dry-run", "--format", "jsonl").stdout
+            .contains(#"{"type":"emptied","key":"MUTATION_ROOT"}"#))
+        XCTAssertEqual(gqlcache("gc", cache, "--dangling", "--force").status, .success)
+        XCTAssertNil(try records(cache)["MUTATION_ROOT"])
+        XCTAssertEqual(gqlcache("doctor", cache).status, .success)
+        // rm --clean-references repairs the same way, in one step.
+        let removal = gqlcache("rm", cleaned, result, "--clean-references")
+        XCTAssertEqual(removal.stdout, """
+            removed \(result)
+            removed 1 record and dropped 1 reference to it:
+              MUTATION_ROOT \(field) → \(result) (field)
+            removed 1 more record the drops left with no field, as Apollo writes none:
+              MUTATION_ROOT
+
+            """)
+        XCTAssertEqual(gqlcache("diff", cache, cleaned).status, .success)
+        let copy = path("copy.sqlite")
+        let exported = gqlcache("export", cache)
+        XCTAssertEqual(gqlcache(arguments: ["import", copy, "-", "--create"], input: exported.stdout).status, .success)
+        let diff = gqlcache("diff", cache, copy)
+        XCTAssertEqual(diff.status, .success, diff.stdout)
+    }
+
     func testJSONListsRemovedKeysAndDroppedReferencesWithTheirPaths() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(gqlcache("rm", cache, "Human:1000").status, .success)
@@ -96,7 +139,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(done.lines, [
             #"{"type":"delete","rowid":11,"key":null}"#,
             #"{"type":"delete","rowid":12,"key":"Ghost:1","keyHex":"47686F73743A31"}"#,
-            #"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"deletedRows":2,"vacuumed":false}"#,
+            #"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"emptiedRecords":0,"deletedRows":2,"vacuumed":false}"#,
         ])
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records WHERE typeof(key) = 'text'"), "10", "every record stays")
         XCTAssertEqual(try sqliteShell(cache, "SELECT count(*) FROM records"), "10")
@@ -161,7 +204,7 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let before = try bytes(cache)
         let result = gqlcache("gc", cache, "--all", "--force", "--format", "jsonl")
-        XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"deletedRows":0,"vacuumed":false}"#])
+        XCTAssertEqual(result.lines, [#"{"type":"summary","dryRun":false,"records":10,"removedRecords":0,"droppedReferences":0,"emptiedRecords":0,"deletedRows":0,"vacuumed":false}"#])
         XCTAssertEqual(try bytes(cache), before)
     }
 
@@ -241,8 +284,8 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         let document = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(document.keys.sorted(), [
-            "bytesAfter", "bytesBefore", "deleted", "deletedRows", "dropped", "droppedReferences", "dryRun", "records", "removed",
-            "removedRecords", "vacuumed",
+            "bytesAfter", "bytesBefore", "deleted", "deletedRows", "dropped", "droppedReferences", "dryRun", "emptied", "emptiedRecords",
+            "records", "removed", "removedRecords", "vacuumed",
         ])
         XCTAssertEqual(document["records"] as? Int, 10)
         XCTAssertEqual(document["removedRecords"] as? Int, 0)

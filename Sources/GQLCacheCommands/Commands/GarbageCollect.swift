@@ -12,7 +12,8 @@ extension GQLCache {
                 --unreachable removes the records that no root (QUERY_ROOT, MUTATION_ROOT, \
                 SUBSCRIPTION_ROOT) reaches through references. --dangling drops each reference to a \
                 key that has no record: the field when the field is the reference, the list element \
-                when it sits in a list, and says which. --stray-rows deletes the rows Apollo never \
+                when it sits in a list, and says which; a record that leaves with no field goes too, \
+                as Apollo writes none, and the references to it are dropped in turn. --stray-rows deletes the rows Apollo never \
                 finds, those without a key or with a key that is a BLOB or not UTF-8, named by _id. \
                 --all does all three. Damaged records are never removed (doctor lists them; rm \
                 removes them). Everything happens in one write \
@@ -173,6 +174,9 @@ extension GQLCache {
             }
             if plan.removedStrayRowCount > 0 { changes.append("delete \(plural(plan.removedStrayRowCount, "stray row"))") }
             if !dropped.isEmpty { changes.append("drop \(plural(dropped.count, "reference"))" + some(dropped)) }
+            if !plan.emptiedKeys.isEmpty {
+                changes.append("remove \(plural(plan.emptiedKeys.count, "record")) left with no field" + some(plan.emptiedKeys.map(\.inMessageList)))
+            }
             guard let last = changes.popLast() else { return "change nothing" }
             return changes.isEmpty ? last : changes.joined(separator: ", ") + " and " + last
         }

@@ -33,17 +33,15 @@ extension GQLCache.Remove {
         let listsKeys = typenames.isEmpty && pattern == nil || output.format != .text || dryRun
         let keepAll = output.format != .text || typenames.isEmpty && pattern == nil
         // `references`: those to `keys`, from one pass over the graph per transaction.
-        func outcome(_ keys: [CacheKey], _ references: [ReferenceLocation], dryRun: Bool, cleaned: [DroppedReferences]?) -> RemovalOutcome {
+        func outcome(_ keys: [CacheKey], _ references: [ReferenceLocation], dryRun: Bool, cleaned: ReferenceRepair?) -> RemovalOutcome {
             var result = RemovalOutcome.with(
                 keys: keys, dryRun: dryRun, dangling: cleaned == nil ? references : [], keepAll: keepAll,
                 cleaned: cleaned)
-            if !listsKeys { result = RemovalOutcome(count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned) }
+            if !listsKeys {
+                result = RemovalOutcome(
+                    count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned?.drops, emptied: cleaned?.emptied ?? [])
+            }
             return result
-        }
-        func holders(_ references: [ReferenceLocation]) -> [CacheKey] {
-            var holders: [CacheKey] = []
-            for reference in references where holders.last != reference.from { holders.append(reference.from) }
-            return holders
         }
         var result: RemovalOutcome
         let store: CacheStore
@@ -55,7 +53,7 @@ extension GQLCache.Remove {
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)
                 let references = graph.references(to: Set(removed))
-                let cleaned = cleanReferences ? try tx.referenceDrops(to: Set(removed), in: holders(references)) : nil
+                let cleaned = cleanReferences ? try tx.plannedReferenceRepair(to: Set(removed), in: graph) : nil
                 return outcome(removed, references, dryRun: true, cleaned: cleaned)
             }
         } else {
@@ -77,7 +75,7 @@ extension GQLCache.Remove {
                         .busy, "the references to drop changed while you were asked: another process wrote the file; "
                             + "nothing removed; run rm again")
                 }
-                let cleaned = cleanReferences ? try tx.dropReferences(to: Set(removed), in: holders(references)) : nil
+                let cleaned = cleanReferences ? try tx.repairReferences(to: Set(removed), in: graph) : nil
                 try tx.removeObjects(forKeys: removed)
                 return outcome(removed, references, dryRun: false, cleaned: cleaned)
             }

@@ -18,7 +18,8 @@ extension GQLCache {
                 that type (repeat it for several). --cascade KEY… also removes every record reachable only through the given \
                 keys: never one that a root or any record left in place still reaches. \
                 --clean-references drops the references to the removed records (the field, or the list \
-                element) instead of leaving them dangling. Removal by pattern, type or cascade asks for \
+                element) instead of leaving them dangling, as gc --dangling does: a record that leaves with no \
+                field is removed too. Removal by pattern, type or cascade asks for \
                 confirmation on a terminal and needs --force otherwise. --type, --cascade and \
                 --clean-references decide from a pass over the whole table and, as gc, refuse a file \
                 whose rows come out of _id order, which only damaged pages give (exit status 5).

@@ -36,6 +36,11 @@ struct GarbageReport {
                 text += "\(dryRun ? "would drop" : "dropped") \(plural(dropped.count, "dangling reference")):\n"
                 for line in dropped { text += "  \(line)\n" }
             }
+            if !collected.emptiedKeys.isEmpty {
+                text += "\(dryRun ? "would remove" : "removed") \(plural(collected.emptiedKeys.count, "record")) "
+                    + "the drops left with no field, as Apollo writes none:\n"
+                for key in collected.emptiedKeys { text += "  \(key.display)\n" }
+            }
             if collected.removedStrayRowCount > 0 {
                 text += "\(dryRun ? "would delete" : "deleted") \(plural(collected.removedStrayRowCount, "row")) Apollo never finds:\n"
                 for id in collected.removedKeylessRowIDs { text += "  _id \(id): no key\n" }
@@ -58,6 +63,7 @@ struct GarbageReport {
         [("dryRun", .bool(dryRun)),
          ("records", .int(collected?.recordCount ?? recordCount)), ("removedRecords", .int(collected?.removedKeys.count ?? 0)),
          ("droppedReferences", .int(collected?.droppedReferences.reduce(0) { $0 + $1.dropped.count } ?? 0)),
+         ("emptiedRecords", .int(collected?.emptiedKeys.count ?? 0)),
          ("deletedRows", .int(collected?.removedStrayRowCount ?? 0))]
             + vacuumMembers
     }
@@ -76,6 +82,7 @@ struct GarbageReport {
         .object(summaryMembers + [
             ("removed", .array((collected?.removedKeys ?? []).map { .string($0.rawValue) })),
             ("dropped", .array((collected?.droppedReferences ?? []).flatMap(\.json))),
+            ("emptied", .array((collected?.emptiedKeys ?? []).map { .string($0.rawValue) })),
             ("deleted", .array(strayRows.map { .object($0) })),
         ])
     }
@@ -94,6 +101,7 @@ struct GarbageReport {
         for drops in collected?.droppedReferences ?? [] {
             for dropped in drops.dropped { lines.append(.object([("type", .string("drop"))] + drops.jsonMembers(dropped))) }
         }
+        for key in collected?.emptiedKeys ?? [] { lines.appendKeyLine("type", "emptied", key: key) }
         for row in strayRows { lines.append(.object([("type", .string("delete"))] + row)) }
         lines.append(.object([("type", .string("summary"))] + summaryMembers))
         return lines.string

@@ -9,6 +9,9 @@ struct RemovalOutcome {
     var dangling: DanglingReport
     /// With --clean-references: the references dropped instead of left dangling.
     var cleaned: [DroppedReferences]? = nil
+    /// With --clean-references: the records the drops left with no field,
+    /// removed too (Apollo writes none).
+    var emptied: [CacheKey] = []
     /// The keys named that have no record, when keys were named: standard
     /// error says each, and the JSON lists them for scripts.
     var missing: [CacheKey]? = nil
@@ -27,11 +30,12 @@ struct RemovalOutcome {
 
     /// The outcome of a removal whose dangling references are already known.
     static func with(
-        keys: [CacheKey], dryRun: Bool, dangling references: [ReferenceLocation], keepAll: Bool, cleaned: [DroppedReferences]?
+        keys: [CacheKey], dryRun: Bool, dangling references: [ReferenceLocation], keepAll: Bool, cleaned: ReferenceRepair?
     ) -> RemovalOutcome {
         var report = DanglingReport(keepAll: keepAll)
         if cleaned == nil { references.forEach { report.add($0) } }
-        return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned)
+        return RemovalOutcome(
+            count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned?.drops, emptied: cleaned?.emptied ?? [])
     }
 
     /// Renders the report; the dangling references shown are first placed
@@ -68,7 +72,7 @@ struct RemovalOutcome {
                 ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
                 ("danglingReferences", .int(dangling.count)),
                 ("dangling", .array(references.map(\.json))),
-            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json)))] } ?? [])
+            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json))), ("emptied", .array(emptied.map { .string($0.rawValue) }))] } ?? [])
               + (missing.map { [("missing", .array($0.map { .string($0.rawValue) }))] } ?? [])), to: context)
         case .jsonl:
             for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
@@ -82,6 +86,9 @@ struct RemovalOutcome {
                 for reference in drops.dropped {
                     context.print(JSONOutput.object([("type", .string("cleaned"))] + drops.jsonMembers(reference)).rendered(pretty: false))
                 }
+            }
+            for key in emptied {
+                context.print(JSONOutput.object([("type", .string("emptied")), ("key", .string(key.rawValue))]).rendered(pretty: false))
             }
             context.print(JSONOutput.object([
                 ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(count)),
@@ -105,7 +112,10 @@ struct RemovalOutcome {
             let them = count == 1 ? "it" : "them"
             text += dryRun ? " and would drop \(plural(lines.count, "reference")) to \(them):\n"
                 : " and dropped \(plural(lines.count, "reference")) to \(them):\n"
-            return text + lines.map { "  \($0)\n" }.joined()
+            text += lines.map { "  \($0)\n" }.joined()
+            guard !emptied.isEmpty else { return text }
+            text += "\(verb) \(plural(emptied.count, "more record")) the drops left with no field, as Apollo writes none:\n"
+            return text + emptied.map { "  \($0.display)\n" }.joined()
         }
         if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
