@@ -358,7 +358,11 @@ private struct Walk {
             let field = selectedField.fields[0]
             path.append(.field(responseKey))
             defer { path.removeLast() }
+            // A record of another type than the selection's (a fragment read at
+            // a key the app chose) has the field as the selection declares it,
+            // as Apollo's generated model does.
             let declared = schemaType.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
+                ?? type.flatMap { reader.schema?.fieldType(on: $0, field: field.name) }
             guard let value = record.fields[fieldKey] else {
                 // Apollo's update reads with its mapper's allowForOptionalFields:
                 // a nullable field the record lacks is absent, not a miss.

@@ -268,11 +268,20 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, warning)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R2"))
-        // The warning comes before the miss it explains.
-        let miss = update(cache, "--fragment", "HumanDetails", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R3")
+        // Its fields are typed as the fragment declares them, as in Apollo's
+        // generated model: nullable ones the Droid lacks (homePlanet, mass)
+        // are left out, as on a Human.
+        let details = update(cache, "--fragment", "HumanDetails", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R3")
+        XCTAssertEqual(details.status, .success, details.stderr)
+        XCTAssertEqual(details.stderr, warning.replacingOccurrences(of: "HumanName", with: "HumanDetails"))
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("R3"))
+        XCTAssertNil(try records(cache)["Droid:2001"]?["homePlanet"])
+        // A non-null one is a miss; the warning comes before it, which it explains.
+        let miss = gqlcache("update", cache, "--text", "fragment J on Human @apollo_client_ios_localCacheMutation { name isJedi }",
+                            "--fragment", "J", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R4")
         XCTAssertEqual(miss.status, .notFound)
-        XCTAssertEqual(miss.stderr, warning.replacingOccurrences(of: "HumanName", with: "HumanDetails")
-            + "gqlcache: cannot update fragment HumanDetails at Droid:2001: cache miss at homePlanet: record 'Droid:2001' has no field 'homePlanet'\n")
+        XCTAssertEqual(miss.stderr, warning.replacingOccurrences(of: "HumanName", with: "J")
+            + "gqlcache: cannot update fragment J at Droid:2001: cache miss at isJedi: record 'Droid:2001' has no field 'isJedi'\n")
         let human = update(cache, "--fragment", "HumanDetails", "--key", "Human:1000", "--schema", starWarsSchema, "--set", "mass=80.5")
         XCTAssertEqual(human.status, .success, human.stderr)
         XCTAssertEqual(human.stderr, "")
