@@ -795,6 +795,27 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(nonNull.stderr, "gqlcache: cannot update query R: cache miss at reviews.1.stars: record '\(second)' has no field 'stars'\n")
     }
 
+    /// A field that was null set to an object the cache holds as `Type:id`:
+    /// without key fields the object goes to its path key, a copy the app
+    /// (keying the type by id) never reads, and update says so as write does.
+    func testAnObjectSetWhereTheCacheHoldsItByIDIsWarnedOfAsACopy() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query H @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { __typename id name } }"
+        XCTAssertEqual(gqlcache("update", cache, "--text", query, "--set", "hero=null").status, .success)
+        let set = gqlcache("update", cache, "--text", query, "--set", #"hero={"__typename":"Droid","id":"2001","name":"R2-D2"}"#)
+        XCTAssertEqual(set.status, .success, set.stderr)
+        XCTAssertEqual(set.stderr, "gqlcache: warning: QUERY_ROOT.hero(episode:NEWHOPE) was written as a new record, though the cache "
+            + "holds the same Droid as Droid:2001: if the app keys Droid by id, give --key-field Droid=id (or '*=id') or a schema "
+            + "with @typePolicy to write it there\n")
+        XCTAssertNotNil(try records(cache)["QUERY_ROOT.hero(episode:NEWHOPE)"])
+        let keyed = gqlcache("update", cache, "--text", query, "--set", "hero=null")
+        XCTAssertEqual(keyed.status, .success)
+        let byID = gqlcache("update", cache, "--text", query, "--key-field", "Droid=id", "--set", #"hero={"__typename":"Droid","id":"2001","name":"R2-D2"}"#)
+        XCTAssertEqual(byID.status, .success, byID.stderr)
+        XCTAssertEqual(byID.stderr, "")
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:NEWHOPE)"], .reference("Droid:2001"))
+    }
+
     /// A custom scalar holds whatever JSON the app encoded: its shape may change.
     func testACustomScalarMayBeWrittenInAnotherShape() throws {
         let cache = try copyOfFixture("starwars.sqlite")

@@ -236,6 +236,7 @@ extension GQLCache {
                 if let changes {
                     context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
                     context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
+                    context.warnOfIdentityTwins(changes, unkeyed: unkeyedObjects, dryRun: dryRun)
                 }
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
                 if let changes { warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context) }
@@ -306,10 +307,11 @@ extension GQLCache {
                 }
                 return try records(for: value, existing: current.existingObjects, origin: origin)
             }
-            let changes = try RecordChanges.merging(into: store, dryRun: dryRun, body)
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true, body)
             changes.render(format: output.format, context: context)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
             context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
+            context.warnOfIdentityTwins(changes, unkeyed: unkeyedObjects, dryRun: dryRun)
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
             warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context)
             context.warnOfUnknownEnumValues(newEnumValues, writing: true)
@@ -404,7 +406,7 @@ extension GQLCache {
                     throw CommandFailure(.busy, "the cache changed while the editor was open; nothing written; your edit is kept in \(temporary)")
                 }
             }
-            let changes = try RecordChanges.merging(into: store, dryRun: dryRun) { tx in
+            let changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { tx in
                 try check(tx)
                 return written
             }
