@@ -117,7 +117,7 @@ extension GQLCache {
             } catch let error as NormalizationError {
                 throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error); nothing written")
             }
-            let changes: RecordChanges
+            var changes: RecordChanges
             if create && CreatedFile.isToBeMade(file.path) {
                 if dryRun {
                     // Into the cache --create would make: every record is new, and no file is made.
@@ -136,9 +136,10 @@ extension GQLCache {
             } else {
                 try CreatedFile.refuseMissing(file.path)
                 let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
-                // Twins (path-keyed copies of Type:id records) are for write's warning.
+                // Twins: path-keyed copies of Type:id records, for a warning.
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { _ in normalization.records }
             }
+            changes.leavesOutFragments = !normalization.typeConditionsNotApplied.isEmpty
             changes.render(format: output.format, context: context)
             if let fragment, let key {
                 warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)

@@ -25,6 +25,9 @@ struct RecordChanges {
     /// holds already (`Post:1` beside a new `QUERY_ROOT.feed(first:3).1`):
     /// written without the app's key fields, a copy of it at a path key.
     var identityTwins: [(written: CacheKey, twin: CacheKey)] = []
+    /// The data's fields under fragments that applied to no object were
+    /// left out of what was written (a warning names them).
+    var leavesOutFragments = false
 
     var fieldCount: Int { records.reduce(0) { $0 + $1.fields.count } }
 
@@ -153,7 +156,11 @@ struct RecordChanges {
 
     /// One line of summary: what was (or would be) written.
     var summary: String {
-        guard !records.isEmpty else { return "nothing to write: the cache already holds this data" }
+        guard !records.isEmpty else {
+            // Not "this data": the fields of those fragments were in it.
+            if leavesOutFragments { return "nothing to write: the cache already holds the data written, which leaves out the fragments that applied to no object" }
+            return "nothing to write: the cache already holds this data"
+        }
         let added = records.filter(\.isNew).count
         let changed = records.count - added
         var parts: [String] = []
