@@ -8,7 +8,7 @@ extension ReadTransaction {
     /// Rows without a text key (keyless, or a BLOB key, which Apollo never
     /// finds; possible only in a file other code wrote) are skipped.
     public func forEachStoredRecord(_ body: (StoredRecord) throws -> Void) throws {
-        try forEachStoredRow(sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' ORDER BY key") { stored, _ in try body(stored) }
+        try forEachStoredRow(sql: "SELECT key, record FROM records WHERE typeof(key) = 'text' \(try orderByKey())") { stored, _ in try body(stored) }
     }
 
     /// How many rows the scans above skip: a NULL or BLOB key (the column's
@@ -30,7 +30,7 @@ extension ReadTransaction {
     @discardableResult
     public func forEachStoredRecordCheckingJSON(_ body: (StoredRecord, _ isWellFormed: Bool, _ isUTF8: Bool) throws -> Void) throws -> Int {
         var skipped = 0
-        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' ORDER BY key") {
+        try forEachStoredRow(sql: "SELECT key, record, \(ReadTransaction.isDamagedSQL) FROM records WHERE typeof(key) = 'text' \(try orderByKey())") {
             stored, handle in
             guard Self.column(handle, 0).map(Self.isUTF8) ?? true else { return skipped += 1 }
             let isUTF8 = Self.column(handle, 1).map(Self.isUTF8) ?? true
@@ -53,10 +53,23 @@ extension ReadTransaction {
                             WHEN instr(record, ?1) > 0 THEN 1
                             WHEN instr(record, '\\') > 0 THEN 1
                             ELSE \(ReadTransaction.isDamagedSQL) END) = 1
-                ORDER BY key
+                \(try orderByKey())
                 """,
             binding: text
         ) { stored, _ in try body(stored) }
+    }
+
+    /// The name of the collation that orders text by its UTF-8 bytes,
+    /// whatever the file's encoding.
+    static let utf8OrderCollation = "gqlcache_utf8_order"
+
+    /// `ORDER BY key` in UTF-8 byte order, the order of Apollo's keys and
+    /// of every scan's order check. SQLite orders a UTF-16 file's text by
+    /// its UTF-16 bytes, in which `ā` comes before `é`; there the order is
+    /// had through a collation (a sort, as the key index cannot give it).
+    func orderByKey() throws -> String {
+        let encoding = try String.fetchOne(try database(), sql: "PRAGMA encoding") ?? "UTF-8"
+        return encoding == "UTF-8" ? "ORDER BY key" : "ORDER BY key COLLATE \(Self.utf8OrderCollation)"
     }
 
     /// Steps `sql` (key, record, …) and hands each row over as a

@@ -35,6 +35,32 @@ final class DiffCommandTests: CommandTestCase {
         }
     }
 
+    /// SQLite keeps a UTF-16 file's text in UTF-16, and orders its keys by
+    /// those bytes (`ā` before `é`): diff read them raw, so a UTF-16 copy
+    /// differed in every record, and export called the key order damaged.
+    /// Both read the text as UTF-8, in UTF-8 order, as every other command.
+    func testAUTF16CopyOfAFileIsTheSameToDiffAndExportsInKeyOrder() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('Café:é', '{"a":1}'), ('Café:ā', '{"a":2}')"#)
+        let utf16 = path("utf16.sqlite")
+        let copied = try runProgram("/bin/sh", ["-c", #"(echo "PRAGMA encoding = 'UTF-16le';"; sqlite3 "$0" .dump) | sqlite3 "$1""#, cache, utf16])
+        XCTAssertEqual(copied.status, 0, copied.stderr)
+        XCTAssertEqual(try sqliteShell(utf16, "PRAGMA encoding", readOnly: true), "UTF-16le")
+        for (a, b) in [(cache, utf16), (utf16, cache), (utf16, utf16)] {
+            let same = gqlcache("diff", a, b)
+            XCTAssertEqual(same.status, .success, same.stdout + same.stderr)
+            XCTAssertEqual(same.stdout, "same records: 12 records in each\n")
+        }
+        let exported = gqlcache("export", utf16)
+        XCTAssertEqual(exported.status, .success, exported.stderr)
+        XCTAssertEqual(exported.stdout, gqlcache("export", cache).stdout)
+        XCTAssertTrue(exported.stdout.hasPrefix(#"{"key":"Café:é","record":{"a":1}}"# + "\n" + #"{"key":"Café:ā","#), exported.stdout)
+        try sqliteShell(utf16, #"UPDATE records SET record = '{"a":3}' WHERE key = 'Café:ā'"#)
+        let changed = gqlcache("diff", cache, utf16)
+        XCTAssertEqual(changed.status, .notFound)
+        XCTAssertEqual(changed.stdout, "~ Café:ā\n    ~ a: 2 → 3\n1 record differs: 1 changed; 11 the same\n")
+    }
+
     func testIdenticalFilesExitZeroWithASummary() throws {
         let original = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("diff", original, fixturesFolder.appendingPathComponent("starwars.sqlite").path)
