@@ -283,15 +283,27 @@ public final class CacheStore: Sendable {
         configuration.prepareDatabase { db in
             // See close(): nothing is checkpointed on close unless this store changed the file.
             if !readonly, let connection = db.sqliteConnection { _ = gqlcache_sqlite3_checkpoint_on_close(connection, 0) }
-            // The key comes as a BLOB: as text, SQLite hands it over only up to a NUL in it.
-            db.add(function: DatabaseFunction(RegexCache.sqlFunctionName, argumentCount: 2, pure: true) { values in
-                // Bytes that are not UTF-8 (a BLOB, a stray row) match no pattern.
-                guard let pattern = String.fromDatabaseValue(values[0]), let key = Data.fromDatabaseValue(values[1]),
-                    let text = String(data: key, encoding: .utf8)
-                else { return false }
-                return RegexCache.shared.matches(pattern: pattern, in: text)
-            })
-            db.add(function: DatabaseFunction(KeyPattern.sqlFunctionName, argumentCount: 3, pure: true, function: KeyPattern.sqlFunction))
+            // Through SQLite's own API, which hands a key over whole (GRDB's
+            // text stops at a NUL in it) and as UTF-8 whatever the file's
+            // encoding (a BLOB cast would give a UTF-16 file's bytes).
+            if let connection = db.sqliteConnection {
+                _ = sqlite3_create_function_v2(
+                    connection, RegexCache.sqlFunctionName, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                    { context, _, values in
+                        // Bytes that are not UTF-8 (a stray row) match no pattern.
+                        guard let values, let pattern = ReadTransaction.utf8Text(values[0]), let key = ReadTransaction.utf8Text(values[1])
+                        else { return sqlite3_result_int(context, 0) }
+                        sqlite3_result_int(context, RegexCache.shared.matches(pattern: pattern, in: key) ? 1 : 0)
+                    }, nil, nil, nil)
+                _ = sqlite3_create_function_v2(
+                    connection, KeyPattern.sqlFunctionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                    { context, _, values in
+                        guard let values, let mode = ReadTransaction.utf8Text(values[0]), let pattern = ReadTransaction.utf8Text(values[1]),
+                            let key = ReadTransaction.utf8Text(values[2])
+                        else { return sqlite3_result_int(context, 0) }
+                        sqlite3_result_int(context, KeyPattern.sqlFunction(mode: mode, pattern: pattern, key: key) ? 1 : 0)
+                    }, nil, nil, nil)
+            }
             db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in
                 TypenameFunction.typename(of: values[0])
             })

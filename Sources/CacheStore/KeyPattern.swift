@@ -152,7 +152,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         // gqlcache's own names; keys never lists one, so rm never removes one.
         func withWholeKeys(_ condition: String, _ argument: String) -> (sql: String, arguments: [String]) {
             ("typeof(key) = 'text' AND CASE WHEN instr(key, char(0)) = 0 THEN \(condition) "
-                + "ELSE \(Self.sqlFunctionName)('\(mode.rawValue)', ?, CAST(key AS BLOB)) END",
+                + "ELSE \(Self.sqlFunctionName)('\(mode.rawValue)', ?, key) END",
              [argument, text])
         }
         // Where the key index holds every key that starts with `start`.
@@ -184,7 +184,7 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             return (bounds.sql + " AND " + glob.sql, bounds.arguments + glob.arguments)
         case .regex:
             if text.isEmpty { return ("key IS NOT NULL", []) }
-            return ("typeof(key) = 'text' AND \(RegexCache.sqlFunctionName)(?, CAST(key AS BLOB))", [text])
+            return ("typeof(key) = 'text' AND \(RegexCache.sqlFunctionName)(?, key)", [text])
         }
     }
 
@@ -205,19 +205,15 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         return (prefix, nil)
     }
 
-    /// The SQL function `(mode, pattern, key as a BLOB)` that matches a key
-    /// as ``matches(_:)`` does.
+    /// The SQL function `(mode, pattern, key)` that matches a key as
+    /// ``matches(_:)`` does.
     static let sqlFunctionName = "gqlcache_key_matches"
 
-    /// What ``sqlFunctionName`` answers.
-    static func sqlFunction(_ values: [DatabaseValue]) -> Bool {
-        guard let mode = String.fromDatabaseValue(values[0]).flatMap(Mode.init(rawValue:)),
-            let patternText = String.fromDatabaseValue(values[1]), let key = Data.fromDatabaseValue(values[2]),
-            let pattern = try? KeyPattern(patternText, mode: mode)
-        else { return false }
-        // A key that is not UTF-8 (a BLOB, a stray row) is no key a pattern names.
-        guard let text = String(data: key, encoding: .utf8) else { return false }
-        return pattern.matches(CacheKey(text))
+    /// What ``sqlFunctionName`` answers, for a key that is UTF-8 text (one
+    /// that is not, a stray row's, is no key a pattern names).
+    static func sqlFunction(mode: String, pattern patternText: String, key: String) -> Bool {
+        guard let mode = Mode(rawValue: mode), let pattern = try? KeyPattern(patternText, mode: mode) else { return false }
+        return pattern.matches(CacheKey(key))
     }
 
 }

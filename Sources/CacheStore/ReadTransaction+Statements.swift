@@ -112,6 +112,21 @@ extension ReadTransaction {
         return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
+    /// The text of an SQL function's argument as UTF-8, whole (a NUL in it
+    /// included) and converted from a UTF-16 file's encoding; nil for
+    /// NULL, a number, or bytes that are not UTF-8 (a BLOB's included).
+    static func utf8Text(_ value: OpaquePointer?) -> String? {
+        let pointer: UnsafeRawPointer?
+        switch sqlite3_value_type(value) {
+        case SQLITE_TEXT: pointer = sqlite3_value_text(value).map(UnsafeRawPointer.init)
+        case SQLITE_BLOB: pointer = sqlite3_value_blob(value)
+        default: return nil
+        }
+        let count = Int(sqlite3_value_bytes(value))
+        guard let pointer, count > 0 else { return "" }
+        return String(validating: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
     /// SQLITE_TRANSIENT, which the C macro defines as a cast of -1.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

@@ -212,9 +212,9 @@ final class KeyPatternTests: XCTestCase {
     /// SQLite compares keys by their bytes in the file's encoding: in a
     /// UTF-16 file U+00FF sorts after U+0100, and a range worked out in
     /// UTF-8 (`ÿ` to `Ā`) held no key that starts with `ÿ`; in UTF-16LE
-    /// `Ł` (41 01) sorts between `A` and `B`. Prefix and glob still select
+    /// `Ł` (41 01) sorts between `A` and `B`. Prefix, glob and regex still select
     /// what they select in a UTF-8 file.
-    func testPrefixAndGlobSelectTheSameKeysInAUTF16File() throws {
+    func testPrefixGlobAndRegexSelectTheSameKeysInAUTF16File() throws {
         let keys = ["\u{FF}a", "\u{FF}b", "\u{100}a", "A:1", "\u{141}:1", "仿x", "B:1"]
         for encoding in ["UTF-16le", "UTF-16be"] {
             let path = try TemporaryDirectory(self).path("\(encoding).sqlite")
@@ -226,7 +226,11 @@ final class KeyPatternTests: XCTestCase {
                 """)
             let store = try CacheStore.open(at: path, access: .readWrite)
             let all = keys.map { CacheKey($0) }
-            for (mode, text) in [(KeyPattern.Mode.prefix, "\u{FF}"), (.glob, "\u{FF}*"), (.prefix, "A"), (.glob, "A*"), (.prefix, "仿"), (.glob, "仿?")] {
+            // A regex, and a glob or literal where a key holds a NUL, go through
+            // gqlcache's SQL functions: they were handed the key's UTF-16 bytes
+            // and matched nothing.
+            for (mode, text) in [(KeyPattern.Mode.prefix, "\u{FF}"), (.glob, "\u{FF}*"), (.prefix, "A"), (.glob, "A*"), (.prefix, "仿"), (.glob, "仿?"),
+                                 (.regex, "^\u{FF}"), (.regex, ":1$"), (.regex, "仿")] {
                 let pattern = try KeyPattern(text, mode: mode)
                 let selected = try sqlSelection(store, pattern)
                 XCTAssertEqual(Set(selected.listed), Set(all.filter(pattern.matches)), "\(encoding) \(mode) \(text): listed")
