@@ -131,6 +131,9 @@ extension RemovalScan {
     fileprivate static func visit(_ arguments: UnsafeMutablePointer<OpaquePointer?>?, _ scan: RemovalScan) -> Int32 {
         guard let arguments, let keyValue = arguments[0], let recordValue = arguments[1], let matched = arguments[2] else { return 0 }
         let removed = sqlite3_value_int(matched) != 0
+        // A row whose key is no text (a BLOB: a stray row, which Apollo never
+        // finds) holds no reference that dangles, as for every other removal.
+        if !removed && sqlite3_value_type(keyValue) != SQLITE_TEXT { return 0 }
         // sqlite3_value_text before sqlite3_value_bytes, as SQLite asks.
         guard let keyText = sqlite3_value_text(keyValue) else { return 0 }
         let key = UnsafeBufferPointer(start: keyText, count: Int(sqlite3_value_bytes(keyValue)))

@@ -33,6 +33,28 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 9)
     }
 
+    /// A row with a BLOB key (a stray row, which Apollo never finds) holds
+    /// no reference a removal leaves dangling: rm --match counted its
+    /// references, under a key no record has and with no path.
+    func testAPatternRemovalCountsNoReferenceHeldByAStrayRow() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES (X'4869', '{"k":[{"$reference":"Human:1002"}]}')"#)
+        let expected = """
+            would remove Human:1002
+            would remove 1 record, leaving 1 reference dangling:
+              Droid:2001 friends[1] → Human:1002
+
+            """
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "--dry-run").stdout, expected)
+        XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:1002", "--dry-run").stdout, expected)
+        let removed = gqlcache("rm", cache, "--match", "Human:1002", "--force", "--format", "jsonl")
+        XCTAssertEqual(removed.lines, [
+            #"{"type":"key","key":"Human:1002"}"#,
+            #"{"type":"dangling","from":"Droid:2001","field":"friends","path":[1],"to":"Human:1002"}"#,
+            #"{"type":"summary","dryRun":false,"removed":1,"danglingReferences":1}"#,
+        ])
+    }
+
     func testRemovalByKeyIsExactAndCaseSensitive() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("rm", cache, "droid:2001")
