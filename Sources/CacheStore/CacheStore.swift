@@ -244,7 +244,9 @@ public final class CacheStore: Sendable {
         let linked = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
         let madeIn = URL(fileURLWithPath: linked ?? path).deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: madeIn) {
-            throw CacheStoreError.io(path: path, message: "its folder \(madeIn) is not writable; cannot create the file")
+            // Through a link, the folder it points into may not exist.
+            let exists = FileManager.default.fileExists(atPath: madeIn, isDirectory: &isDirectory) && isDirectory.boolValue
+            throw CacheStoreError.io(path: path, message: "its folder \(madeIn) \(exists ? "is not writable" : "does not exist"); cannot create the file")
         }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         let interruption = Interruption()

@@ -137,6 +137,12 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(result.status, .io)
         XCTAssertEqual(result.stderr, "gqlcache: \(target): its folder \(path("no-such-folder")) does not exist\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("no-such-folder")))
+        // Through a link into a folder that does not exist, that folder is named.
+        let link = path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "no-such-folder/target.sqlite")
+        let linked = gqlcache("import", link, input, "--create")
+        XCTAssertEqual(linked.status, .io)
+        XCTAssertEqual(linked.stderr, "gqlcache: \(link): its folder \(path("no-such-folder")) does not exist; cannot create the file\n")
         // A folder the user cannot write is named too, where SQLite would say
         // only that it could not open the file. (Run as another user: root writes any folder.)
         let readOnly = path("read-only")
