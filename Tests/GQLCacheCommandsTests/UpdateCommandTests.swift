@@ -739,9 +739,14 @@ final class UpdateCommandTests: CommandTestCase {
         let query = "query L @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name friends { ...N } } } fragment N on Character { name }"
         let result = gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run")
         XCTAssertEqual(result.status, .success, result.stderr)
-        XCTAssertEqual(result.stderr.split(separator: "\n").first, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); if Character is an interface or union, give --schema to read as Apollo does")
+        XCTAssertEqual(result.stderr.split(separator: "\n").first, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Human'); their fields cannot be set; if Character is an interface or union, give --schema to update as Apollo does")
         XCTAssertEqual(gqlcache("update", cache, "--text", query, "--set", "hero.name=R2", "--dry-run", "--quiet").stderr, result.stderr,
                        "--quiet keeps warnings")
+        // Setting a field the fragment selects: the refusal names the way out.
+        let unset = gqlcache("update", cache, "--text", query, "--set", "hero.friends.0.name=Luke", "--dry-run")
+        XCTAssertEqual(unset.status, .usage)
+        XCTAssertTrue(unset.stderr.hasSuffix("gqlcache: --set hero.friends.0.name: hero.friends.0 has no 'name' in the selection (it has: __typename); "
+            + "if it is selected in fragments on 'Character', which applied to no object, give --schema; nothing written\n"), unset.stderr)
     }
 
     func testBadPathsMissesAndTypeErrorsWriteNothing() throws {

@@ -203,7 +203,7 @@ extension GQLCache {
                 }
                 // The fields of a fragment that applied to nothing can be
                 // neither read nor written: say so, as read does.
-                if !warned { context.warnOfTypeConditions(result.typeConditionsNotApplied) }
+                if !warned { context.warnOfTypeConditions(result.typeConditionsNotApplied, in: "update") }
                 // Its fields are not in the data, and are not written back.
                 if !warned, data == nil { context.warnOfPendingFragments(result.pendingFragments) }
                 warned = true
@@ -292,6 +292,10 @@ extension GQLCache {
                         }) {
                             message += "; \(CommandContext.deferredFragment(pending.label, at: pending.path)) is pending (\(pending.miss)), "
                                 + "and Apollo's update cannot set the fields of a pending fragment"
+                        } else if !error.isCacheMiss, !current.typeConditionsNotApplied.isEmpty {
+                            // The field may be under a fragment that applied to nothing (the warning above).
+                            let conditions = current.typeConditionsNotApplied.map { "'\($0.typeCondition)'" }.joined(separator: ", ")
+                            message += "; if it is selected in fragments on \(conditions), which applied to no object, give --schema"
                         }
                         throw CommandFailure(error.isCacheMiss ? .notFound : .usage, "\(message); nothing written")
                     }

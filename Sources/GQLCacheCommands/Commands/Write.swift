@@ -148,7 +148,7 @@ extension GQLCache {
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: normalization.unkeyed)
             context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
             context.warnOfIdentityTwins(changes, unkeyed: normalization.unkeyed, dryRun: dryRun)
-            context.warnOfTypeConditions(normalization.typeConditionsNotApplied, writing: true)
+            context.warnOfTypeConditions(normalization.typeConditionsNotApplied, in: "write")
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)
             context.warnOfDeferredNotWritten(normalization.deferredNotWritten, dryRun: dryRun)

@@ -13,14 +13,15 @@ extension CommandContext {
     /// conditions matched no object, and how to make the read exact
     /// (`read`, and the read `update` changes), or that their fields were
     /// not written (`write`).
-    func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], writing: Bool = false) {
+    /// `command`: the one that met them, `read`, `write` or `update`.
+    func warnOfTypeConditions(_ conditions: [TypeConditionNotApplied], in command: String = "read") {
         for condition in conditions {
             var met = condition.typenames.map { "'\($0)'" }
             if condition.metObjectsWithoutTypename { met.append("objects without __typename") }
-            let effect = writing ? "; their fields were not written" : ""
+            let effect = ["write": "; their fields were not written", "update": "; their fields cannot be set"][command] ?? ""
             let advice = condition.typenames.isEmpty
                 ? "an object's type is its __typename, or with --schema the type its field declares"
-                : "if \(condition.typeCondition) is an interface or union, give --schema to \(writing ? "write" : "read") as Apollo does"
+                : "if \(condition.typeCondition) is an interface or union, give --schema to \(command) as Apollo does"
             warn("without a schema, fragments on '\(condition.typeCondition)' applied to no object (they met \(met.joined(separator: ", ")))"
                 + "\(effect); \(advice)")
         }
