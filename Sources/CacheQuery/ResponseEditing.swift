@@ -66,7 +66,8 @@ extension ResponseValue {
             return .object(members)
         case .list(var elements):
             guard let index = Int(head), index >= 0, index <= elements.count else {
-                throw DataPathError("\(here) is a list of \(elements.count) element\(elements.count == 1 ? "" : "s"); '\(head)' is not an index in it")
+                throw DataPathError("\(here) is a list of \(elements.count) element\(elements.count == 1 ? "" : "s"); '\(head)' is not an index in it "
+                    + (elements.isEmpty ? "(0 appends one)" : "(0 to \(elements.count - 1) change an element, \(elements.count) appends one)"))
             }
             if index == elements.count {
                 guard path.count == 1 else { throw DataPathError("\(here) has no element \(index) to change") }

@@ -648,7 +648,7 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(nested.status, .success, nested.stderr)
         XCTAssertEqual(try records(cache)["Starship:3001"]?["coordinates"], .list([.list([.int(1), .int(2)]), .list([.int(9), .int(4)])]))
         let outside = gqlcache("update", cache, "--text", heroes, "--set", "hero.appearsIn.7=JEDI")
-        XCTAssertEqual(outside.stderr, "gqlcache: --set hero.appearsIn.7: hero.appearsIn is a list of 3 elements; '7' is not an index in it; nothing written\n")
+        XCTAssertEqual(outside.stderr, "gqlcache: --set hero.appearsIn.7: hero.appearsIn is a list of 3 elements; '7' is not an index in it (0 to 2 change an element, 3 appends one); nothing written\n")
     }
 
     /// Without a schema, the data read still shows each field's shape: a
@@ -756,7 +756,7 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(badPath.status, .usage)
         XCTAssertEqual(badPath.stderr, "gqlcache: --set hero.nick: hero has no 'nick' in the selection (it has: __typename, name, friends); nothing written\n")
         let outOfRange = update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.friends.7.name=X")
-        XCTAssertEqual(outOfRange.stderr, "gqlcache: --set hero.friends.7.name: hero.friends is a list of 3 elements; '7' is not an index in it; nothing written\n")
+        XCTAssertEqual(outOfRange.stderr, "gqlcache: --set hero.friends.7.name: hero.friends is a list of 3 elements; '7' is not an index in it (0 to 2 change an element, 3 appends one); nothing written\n")
         let miss = update(cache, "HeroName", "--var", "episode=JEDI", "--set", "hero.name=R2")
         XCTAssertEqual(miss.status, .notFound)
         XCTAssertEqual(miss.stderr, "gqlcache: cannot update query HeroName: cache miss at hero: record 'QUERY_ROOT' has no field 'hero(episode:JEDI)'; it has 'hero(episode:NEWHOPE)' (Apollo's update leaves out a missing field of a nullable type: give --schema to do the same)\n")
