@@ -193,7 +193,7 @@ final class RemoveCommandTests: CommandTestCase {
             _ = try? sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.ship', json('{"$reference":"Starship:3001"}')) WHERE key = 'QUERY_ROOT'"#)
         })
         XCTAssertEqual(changed.status, .busy)
-        XCTAssertTrue(changed.stderr.contains("remove 1 record from \(cache) (Starship:3001) and drop 1 reference to them?"), changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("remove 1 record from \(cache) (Starship:3001) and drop 1 reference to it?"), changed.stderr)
         XCTAssertTrue(changed.stderr.hasSuffix(
             "gqlcache: the references to drop changed while you were asked: another process wrote the file; nothing removed; run rm again\n"),
             changed.stderr)
@@ -201,7 +201,7 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertNotEqual(try bytes(cache), before, "the other process's change stands")
         let again = gqlcache("rm", cache, "--type", "Starship", "--clean-references", answers: ["y"])
         XCTAssertEqual(again.status, .success, again.stderr)
-        XCTAssertTrue(again.stderr.contains("and drop 2 references to them?"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("and drop 2 references to it?"), again.stderr)
     }
 
     /// A list holding a key twice is two references, in the question and
@@ -214,7 +214,7 @@ final class RemoveCommandTests: CommandTestCase {
         let changed = gqlcache(arguments: ["rm", cache, "--type", "Ship", "--clean-references"], answeringYesAfter: {
             _ = try? sqliteShell(cache, #"UPDATE records SET record = '{"ships":[{"$reference":"Ship:1"},{"$reference":"Ship:1"},{"$reference":"Ship:1"}]}' WHERE key = 'QUERY_ROOT'"#)
         })
-        XCTAssertTrue(changed.stderr.contains("(Ship:1) and drop 2 references to them?"), changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("(Ship:1) and drop 2 references to it?"), changed.stderr)
         XCTAssertEqual(changed.status, .busy, changed.stderr)
         XCTAssertTrue(try keys(in: cache).contains("Ship:1"))
     }

@@ -127,7 +127,8 @@ extension GQLCache.Remove {
         }
         guard !keys.isEmpty else { return (keys, references) }
         let shown = keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
-        let dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to them" } ?? ""
+        let them = keys.count == 1 ? "it" : "them"
+        let dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to \(them)" } ?? ""
         guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))\(dropping)?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
