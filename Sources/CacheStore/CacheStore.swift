@@ -305,19 +305,17 @@ public final class CacheStore: Sendable {
                         else { return sqlite3_result_int(context, 0) }
                         sqlite3_result_int(context, KeyPattern.sqlFunction(mode: mode, pattern: pattern, key: key) ? 1 : 0)
                     }, nil, nil, nil)
+                // UTF-8 byte order for the text of a UTF-16 file (see ReadTransaction.orderByKey).
+                _ = sqlite3_create_collation_v2(connection, ReadTransaction.utf8OrderCollation, SQLITE_UTF8, nil, { _, count1, bytes1, count2, bytes2 in
+                    func bytes(_ pointer: UnsafeRawPointer?, _ count: Int32) -> UnsafeBufferPointer<UInt8> {
+                        UnsafeBufferPointer(start: pointer?.assumingMemoryBound(to: UInt8.self), count: Int(count))
+                    }
+                    return Int32(ReadTransaction.compareBytes(bytes(bytes1, count1), bytes(bytes2, count2)).signum())
+                }, nil)
             }
             db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in
                 TypenameFunction.typename(of: values[0])
             })
-            // UTF-8 byte order for the text of a UTF-16 file (see ReadTransaction.orderByKey).
-            if let connection = db.sqliteConnection {
-                _ = sqlite3_create_collation_v2(connection, ReadTransaction.utf8OrderCollation, SQLITE_UTF8, nil, { _, count1, bytes1, count2, bytes2 in
-                    let common = Int(min(count1, count2))
-                    guard common > 0, let bytes1, let bytes2 else { return count1 - count2 }
-                    let order = memcmp(bytes1, bytes2, common)
-                    return order != 0 ? order : count1 - count2
-                }, nil)
-            }
             if !readonly {
                 // A large removal or import changes pages all over the file.
                 // With SQLite's default 2 MB page cache it writes changed

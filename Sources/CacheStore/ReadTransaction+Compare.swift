@@ -82,7 +82,7 @@ extension ReadTransaction {
 
     /// Byte order of two column values, as SQLite's BINARY collation
     /// sorts: negative, zero or positive. NULL sorts first.
-    private static func compareBytes(_ left: UnsafeBufferPointer<UInt8>?, _ right: UnsafeBufferPointer<UInt8>?) -> Int {
+    static func compareBytes(_ left: UnsafeBufferPointer<UInt8>?, _ right: UnsafeBufferPointer<UInt8>?) -> Int {
         switch (left, right) {
         case (nil, nil): return 0
         case (nil, _): return -1

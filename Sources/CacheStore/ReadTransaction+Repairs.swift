@@ -5,7 +5,7 @@ public struct DroppedReferences: Equatable, Sendable {
     public let key: CacheKey
     public let dropped: [ReferencePath]
     /// Whether the record has no field left without them.
-    public internal(set) var leavesNoFields = false
+    let leavesNoFields: Bool
 
     init(key: CacheKey, dropped: [ReferencePath], leavesNoFields: Bool = false) {
         self.key = key

@@ -37,10 +37,7 @@ extension GQLCache.Remove {
             var result = RemovalOutcome.with(
                 keys: keys, dryRun: dryRun, dangling: cleaned == nil ? references : [], keepAll: keepAll,
                 cleaned: cleaned)
-            if !listsKeys {
-                result = RemovalOutcome(
-                    count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned?.drops, emptied: cleaned?.emptied ?? [])
-            }
+            if !listsKeys { result = RemovalOutcome(count: keys.count, keys: nil, dryRun: dryRun, dangling: result.dangling, cleaned: cleaned) }
             return result
         }
         var result: RemovalOutcome

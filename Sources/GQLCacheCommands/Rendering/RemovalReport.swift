@@ -7,11 +7,9 @@ struct RemovalOutcome {
     let keys: [CacheKey]?
     let dryRun: Bool
     var dangling: DanglingReport
-    /// With --clean-references: the references dropped instead of left dangling.
-    var cleaned: [DroppedReferences]? = nil
-    /// With --clean-references: the records the drops left with no field,
-    /// removed too (Apollo writes none).
-    var emptied: [CacheKey] = []
+    /// With --clean-references: the references dropped instead of left
+    /// dangling, and the records that left with no field, removed too.
+    var cleaned: ReferenceRepair? = nil
     /// The keys named that have no record, when keys were named: standard
     /// error says each, and the JSON lists them for scripts.
     var missing: [CacheKey]? = nil
@@ -34,8 +32,7 @@ struct RemovalOutcome {
     ) -> RemovalOutcome {
         var report = DanglingReport(keepAll: keepAll)
         if cleaned == nil { references.forEach { report.add($0) } }
-        return RemovalOutcome(
-            count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned?.drops, emptied: cleaned?.emptied ?? [])
+        return RemovalOutcome(count: keys.count, keys: keys, dryRun: dryRun, dangling: report, cleaned: cleaned)
     }
 
     /// Renders the report; the dangling references shown are first placed
@@ -72,7 +69,7 @@ struct RemovalOutcome {
                 ("keys", .array((keys ?? []).map { .string($0.rawValue) })),
                 ("danglingReferences", .int(dangling.count)),
                 ("dangling", .array(references.map(\.json))),
-            ] + (cleaned.map { [("cleaned", .array($0.flatMap(\.json))), ("emptied", .array(emptied.map { .string($0.rawValue) }))] } ?? [])
+            ] + (cleaned.map { [("cleaned", .array($0.drops.flatMap(\.json))), ("emptied", .array($0.emptied.map { .string($0.rawValue) }))] } ?? [])
               + (missing.map { [("missing", .array($0.map { .string($0.rawValue) }))] } ?? [])), to: context)
         case .jsonl:
             for key in keys ?? [] { context.print(JSONOutput.object([("type", .string("key")), ("key", .string(key.rawValue))]).rendered(pretty: false)) }
@@ -82,12 +79,12 @@ struct RemovalOutcome {
             for reference in references {
                 context.print(JSONOutput.object([("type", .string("dangling"))] + reference.jsonMembers).rendered(pretty: false))
             }
-            for drops in cleaned ?? [] {
+            for drops in cleaned?.drops ?? [] {
                 for reference in drops.dropped {
                     context.print(JSONOutput.object([("type", .string("cleaned"))] + drops.jsonMembers(reference)).rendered(pretty: false))
                 }
             }
-            for key in emptied {
+            for key in cleaned?.emptied ?? [] {
                 context.print(JSONOutput.object([("type", .string("emptied")), ("key", .string(key.rawValue))]).rendered(pretty: false))
             }
             context.print(JSONOutput.object([
@@ -107,15 +104,15 @@ struct RemovalOutcome {
         if quiet { return text }
         text += "\(verb) \(plural(count, "record"))"
         if let cleaned {
-            let lines = cleaned.flatMap(\.lines)
+            let lines = cleaned.drops.flatMap(\.lines)
             if lines.isEmpty { return text + (dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n") }
             let them = count == 1 ? "it" : "them"
             text += dryRun ? " and would drop \(plural(lines.count, "reference")) to \(them):\n"
                 : " and dropped \(plural(lines.count, "reference")) to \(them):\n"
             text += lines.map { "  \($0)\n" }.joined()
-            guard !emptied.isEmpty else { return text }
-            text += "\(verb) \(plural(emptied.count, "more record")) the drops left with no field, as Apollo writes none:\n"
-            return text + emptied.map { "  \($0.display)\n" }.joined()
+            guard !cleaned.emptied.isEmpty else { return text }
+            text += "\(verb) \(plural(cleaned.emptied.count, "more record")) the drops left with no field, as Apollo writes none:\n"
+            return text + cleaned.emptied.map { "  \($0.display)\n" }.joined()
         }
         if dangling.count == 0 {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
