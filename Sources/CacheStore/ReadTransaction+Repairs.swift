@@ -82,7 +82,6 @@ extension ReadTransaction {
         drop: (Set<CacheKey>, [CacheKey]) throws -> [DroppedReferences]
     ) throws -> ReferenceRepair {
         var targets = targets
-        var reached = targets
         var emptied: Set<CacheKey> = []
         var drops: [CacheKey: DroppedReferences] = [:]
         func holders(_ references: [ReferenceLocation]) -> [CacheKey] {
@@ -102,9 +101,8 @@ extension ReadTransaction {
                     key: found.key, dropped: earlier + found.dropped.filter { !earlier.contains($0) }, leavesNoFields: found.leavesNoFields)
                 if found.leavesNoFields { newlyEmptied.insert(found.key) }
             }
-            newlyEmptied.subtract(reached)
+            newlyEmptied.subtract(targets)
             emptied.formUnion(newlyEmptied)
-            reached.formUnion(newlyEmptied)
             targets.formUnion(newlyEmptied)
             round = newlyEmptied.isEmpty ? [] : holders(graph.references(to: newlyEmptied))
         }
