@@ -38,12 +38,8 @@ enum TextFile {
         do {
             while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
                 if let nul = piece.firstIndex(of: 0) {
-                    let head = data.isEmpty ? piece : data
-                    if FileProbe.startsAsSQLite(head) { throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is an SQLite database)") }
                     // UTF-16 and UTF-32 hold NUL bytes in every ASCII character.
-                    if let form = FileLines.otherForm(of: Array(head.prefix(4))[...], named: name), form.hasPrefix("UTF-") {
-                        throw CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text: it is \(form)")
-                    }
+                    if let named = otherForm(data.isEmpty ? piece : data, what: what, name: name) { throw named }
                     throw CommandFailure(.usage, "\(name): the \(what) is not text (it holds a NUL byte, at byte \(data.count + nul - piece.startIndex))")
                 }
                 data.append(piece)
@@ -57,14 +53,20 @@ enum TextFile {
         return text
     }
 
-    /// Why `data` is no UTF-8 text: a database or UTF-16 named for what it
-    /// is, else the first byte that is not UTF-8 placed by line, as an
-    /// export's line is.
-    private static func notUTF8(_ data: Data, what: String, name: String) -> CommandFailure {
-        if FileProbe.startsAsSQLite(data) { return CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is an SQLite database)") }
-        if let form = FileLines.otherForm(of: Array(data.prefix(4))[...], named: name), form.hasPrefix("UTF-") {
+    /// The input named for what it is by its first bytes (`head`) when it
+    /// is an SQLite database, or UTF-16 or UTF-32 text; nil otherwise.
+    private static func otherForm(_ head: Data, what: String, name: String) -> CommandFailure? {
+        if FileProbe.startsAsSQLite(head) { return CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text (it is an SQLite database)") }
+        if let form = FileLines.otherForm(of: Array(head.prefix(4))[...], named: name), form.hasPrefix("UTF-") {
             return CommandFailure(.usage, "\(name): the \(what) is not UTF-8 text: it is \(form)")
         }
+        return nil
+    }
+
+    /// Why `data` is no UTF-8 text: named for what it is (``otherForm(_:what:name:)``),
+    /// else the first byte that is not UTF-8 placed by line, as an export's line is.
+    private static func notUTF8(_ data: Data, what: String, name: String) -> CommandFailure {
+        if let named = otherForm(data, what: what, name: name) { return named }
         let bytes = [UInt8](data)
         let offset = StreamLines.firstInvalidOffset(bytes[...])
         let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
