@@ -259,6 +259,30 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["hero(episode:NEWHOPE)"], .null)
     }
 
+    /// A field the response's errors name and the data leaves out (not
+    /// null, as a server gives it) is refused, saying that the error there
+    /// is why; one no error names gets no such word.
+    func testARefusedFieldThatTheResponsesErrorNamesSaysTheErrorFailedIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try records(cache)
+        let document = #"{ human(id: "1000") { __typename id name homePlanet } }"#
+        try #"{"data":{"human":{"__typename":"Human","id":"1000","name":"Luke"}},"errors":[{"message":"planet down","path":["human","homePlanet"]}]}"#
+            .write(toFile: path("missing.json"), atomically: true, encoding: .utf8)
+        let result = gqlcache("write", cache, "--text", document, "--response", path("missing.json"))
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr.split(separator: "\n").last.map(String.init),
+            "gqlcache: \(path("missing.json")): cannot write human.homePlanet: the data has no 'homePlanet', which the selection asks for; "
+            + "the response's error at human.homePlanet (planet down) failed it, and a server gives a failed field as null "
+            + "(or nulls the nearest nullable field above it); nothing written")
+        XCTAssertEqual(try records(cache), before)
+        try #"{"data":{"human":{"__typename":"Human","id":"1000","name":"Luke"}},"errors":[{"message":"other","path":["hero"]}]}"#
+            .write(toFile: path("elsewhere.json"), atomically: true, encoding: .utf8)
+        let elsewhere = gqlcache("write", cache, "--text", document, "--response", path("elsewhere.json"))
+        XCTAssertEqual(elsewhere.status, .usage)
+        XCTAssertTrue(elsewhere.stderr.hasSuffix("which the selection asks for; nothing written\n"), elsewhere.stderr)
+        XCTAssertEqual(try records(cache), before)
+    }
+
     /// A response read from standard input is text or nothing: bytes that
     /// are not UTF-8 are refused, naming the line, not written as U+FFFD
     /// (as a response file's are), and half a surrogate pair too.

@@ -115,7 +115,8 @@ extension GQLCache {
             } catch let error as QueryError {
                 throw context.failure(error, command: "write")
             } catch let error as NormalizationError {
-                throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error); nothing written")
+                let hint = fragment == nil ? JSONInput.errorHint(at: error.path, in: input) : ""
+                throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error)\(hint); nothing written")
             }
             var changes: RecordChanges
             if create && CreatedFile.isToBeMade(file.path) {

@@ -277,4 +277,30 @@ enum JSONInput {
         guard members["errors"] != nil else { return members["data"] ?? value }
         throw CommandFailure(.usage, "\(name(of: path)): the response holds errors and no data\(listed); nothing written")
     }
+
+    /// Why the data holds no usable value at `place` (a response path, as
+    /// a refused write names it) when one of the response's `errors` is
+    /// there or below it: GraphQL gives a field that fails as null, and a
+    /// null in a non-null field as null at the nearest nullable field
+    /// above it. Empty when no error names the place.
+    static func errorHint(at place: [PathComponent], in response: FieldValue) -> String {
+        guard case .object(let members) = response, case .list(let errors)? = members["errors"] else { return "" }
+        let wanted = place.map(\.description)
+        for case .object(let error) in errors {
+            guard case .list(let components)? = error["path"] else { continue }
+            let path = components.compactMap { component -> String? in
+                switch component {
+                case .string(let name): return name
+                case .int(let index): return String(index)
+                default: return nil
+                }
+            }
+            guard path.count == components.count, path.starts(with: wanted) else { continue }
+            let message: String
+            if case .string(let text)? = error["message"] { message = " (\(text))" } else { message = "" }
+            return "; the response's error at \(path.joined(separator: "."))\(message) failed it, and a server gives a failed field as null "
+                + "(or nulls the nearest nullable field above it)"
+        }
+        return ""
+    }
 }
