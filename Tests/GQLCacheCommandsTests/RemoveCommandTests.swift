@@ -204,6 +204,30 @@ final class RemoveCommandTests: CommandTestCase {
         XCTAssertTrue(again.stderr.contains("and drop 2 references to it?"), again.stderr)
     }
 
+    /// The question also names the records the drops leave with no field,
+    /// which go too; a field the app gives one of them meanwhile keeps it,
+    /// so nothing is removed unseen.
+    func testTheQuestionNamesTheRecordsTheDropsLeaveEmptyAndAChangeToThemRemovesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let review = #"MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])"#
+        let changed = gqlcache(arguments: ["rm", cache, "--type", "Review", "--clean-references"], answeringYesAfter: {
+            _ = try? sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.note', 'kept') WHERE key = 'MUTATION_ROOT'"#)
+        })
+        XCTAssertTrue(changed.stderr.contains(
+            "QUERY_ROOT.reviews(episode:JEDI,first:2).1) and drop 3 references to them, "
+                + "removing 1 more record the drops leave with no field (MUTATION_ROOT)?"), changed.stderr)
+        XCTAssertEqual(changed.status, .busy, changed.stderr)
+        XCTAssertTrue(changed.stderr.hasSuffix(
+            "gqlcache: the records the drops leave with no field changed while you were asked: another process wrote the file; "
+                + "nothing removed; run rm again\n"), changed.stderr)
+        XCTAssertTrue(try keys(in: cache).contains(review))
+        XCTAssertTrue(try keys(in: cache).contains("MUTATION_ROOT"))
+        let again = gqlcache("rm", cache, "--type", "Review", "--clean-references", answers: ["y"])
+        XCTAssertEqual(again.status, .success, again.stderr)
+        XCTAssertTrue(again.stderr.contains("and drop 3 references to them?"), again.stderr)
+        XCTAssertEqual(try records(cache)["MUTATION_ROOT"], ["note": .string("kept")])
+    }
+
     /// A list holding a key twice is two references, in the question and
     /// in the check: a third added while asking stops the removal.
     func testAReferenceRepeatedInAListCountsEachTimeWhileAsking() throws {

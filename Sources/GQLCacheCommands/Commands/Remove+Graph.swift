@@ -73,6 +73,12 @@ extension GQLCache.Remove {
                             + "nothing removed; run rm again")
                 }
                 let cleaned = cleanReferences ? try tx.repairReferences(to: Set(removed), in: graph) : nil
+                // A holder given another field meanwhile is no longer left with none.
+                if let confirmed, let cleaned, cleaned.emptied != confirmed.emptied {
+                    throw CommandFailure(
+                        .busy, "the records the drops leave with no field changed while you were asked: another process wrote the file; "
+                            + "nothing removed; run rm again")
+                }
                 try tx.removeObjects(forKeys: removed)
                 return outcome(removed, references, dryRun: false, cleaned: cleaned)
             }
@@ -106,30 +112,36 @@ extension GQLCache.Remove {
     /// Asks before a removal by type, pattern or cascade (or any removal at
     /// the REPL's prompt), counting in a read transaction so that the write
     /// lock is never held while a person thinks. Returns the keys agreed
-    /// to, and with --clean-references the references to drop; nil when
-    /// nobody was asked.
+    /// to, and with --clean-references the references to drop and the
+    /// records those drops leave with no field; nil when nobody was asked.
     private func confirmGraphRemoval(
         store: CacheStore, requested: [CacheKey], selection: (ReadTransaction, CacheGraph) throws -> [CacheKey],
         context: CommandContext
-    ) throws -> (keys: [CacheKey], references: [ReferenceLocation]?)? {
+    ) throws -> (keys: [CacheKey], references: [ReferenceLocation]?, emptied: [CacheKey])? {
         let asksAlways = !typenames.isEmpty || cascade || match != nil
         guard !force, asksAlways || context.confirmsEveryRemoval else { return nil }
         guard context.canAskQuestions else {
             throw CommandFailure(.usage, "rm \(!typenames.isEmpty ? "--type" : cascade ? "--cascade" : "--match") removes records without asking only with --force (standard input is not a terminal); nothing removed")
         }
-        let (keys, references) = try store.read { tx in
+        let (keys, references, emptied) = try store.read { tx in
             let graph = try tx.graph()
             let keys = try selection(tx, graph)
-            return (keys, cleanReferences ? graph.references(to: Set(keys)) : nil)
+            guard cleanReferences, !keys.isEmpty else { return (keys, [ReferenceLocation]?.none, [CacheKey]()) }
+            return (keys, graph.references(to: Set(keys)), try tx.plannedReferenceRepair(to: Set(keys), in: graph).emptied)
         }
-        guard !keys.isEmpty else { return (keys, references) }
-        let shown = keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+        guard !keys.isEmpty else { return (keys, references, emptied) }
+        func listed(_ keys: [CacheKey]) -> String {
+            keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+        }
         let them = keys.count == 1 ? "it" : "them"
-        let dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to \(them)" } ?? ""
-        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(shown))\(dropping)?") else {
+        var dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to \(them)" } ?? ""
+        if !emptied.isEmpty {
+            dropping += ", removing \(plural(emptied.count, "more record")) the drops leave with no field (\(listed(emptied)))"
+        }
+        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(listed(keys)))\(dropping)?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
-        return (keys, references)
+        return (keys, references, emptied)
     }
 }
 
