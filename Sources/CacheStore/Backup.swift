@@ -110,10 +110,10 @@ enum Backup {
             sourceConfiguration.readonly = true
             sourceConfiguration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
             sourceConfiguration.label = "gqlcache-backup-source"
-            let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
+            let source = try DatabaseQueue(path: CacheStore.sqliteName(path), configuration: sourceConfiguration)
             var destinationConfiguration = Configuration()
             destinationConfiguration.label = "gqlcache-backup"
-            let copy = try DatabaseQueue(path: partial, configuration: destinationConfiguration)
+            let copy = try DatabaseQueue(path: CacheStore.sqliteName(partial), configuration: destinationConfiguration)
             try source.backup(to: copy)
             try copy.close()
             try source.close()

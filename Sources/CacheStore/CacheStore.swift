@@ -114,7 +114,7 @@ public final class CacheStore: Sendable {
         let journalBeside = !readonly && ForeignJournal.isPresent(path)
         do {
             let (queue, format) = try openDetecting(
-                sqlitePath: path, path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
+                sqlitePath: sqliteName(path), path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
             let store = CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
             if journalBeside && !ForeignJournal.isPresent(path) { try store.checkAfterRollback() }
             return store
@@ -217,6 +217,15 @@ public final class CacheStore: Sendable {
         }
     }
 
+    /// What SQLite is given to open the file at `path`. SQLite reads a
+    /// name that begins `file:` as a URI (as the store opens one to read
+    /// without locks), so `file:app.sqlite` would open `app.sqlite`, and
+    /// `file:x?mode=memory` no file at all: a relative path that begins so
+    /// is given as `./file:…`, which names the same file.
+    static func sqliteName(_ path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
+    }
+
     /// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
     static func immutableURI(for path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
@@ -251,7 +260,8 @@ public final class CacheStore: Sendable {
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false, busyTimeout: 5, interruption: interruption))
+            let queue = try DatabaseQueue(
+                path: sqliteName(path), configuration: configuration(readonly: false, busyTimeout: 5, interruption: interruption))
             try queue.write { db in
                 for statement in format.createStatements { try db.execute(sql: statement) }
             }

@@ -23,6 +23,45 @@ final class BadInputTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
+    /// A file whose name begins `file:` is that file, not a URI that
+    /// SQLite would open (`file:app.sqlite` is `app.sqlite` to it, and
+    /// `file:x?mode=memory` no file at all): reads, writes, backups and
+    /// creation all touch the file named, and a missing one is said so.
+    func testAPathBeginningFileColonIsTheFileNamedNotASQLiteURI() throws {
+        let named = path("file:app.sqlite")
+        try FileManager.default.copyItem(atPath: fixturesFolder.appendingPathComponent("legacy-sqlite-swift.sqlite").path, toPath: named)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: named)
+        let other = path("app.sqlite")
+        try FileManager.default.copyItem(atPath: fixturesFolder.appendingPathComponent("starwars.sqlite").path, toPath: other)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: other)
+        let otherBytes = try bytes(other)
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path), "cd \(folder.path)")
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
+        let legacyKeys = try keys(in: named)
+        XCTAssertEqual(gqlcache("keys", "file:app.sqlite").lines, legacyKeys)
+        let removed = gqlcache("rm", "file:app.sqlite", "QUERY_ROOT", "--backup")
+        XCTAssertEqual(removed.status, .success, removed.stderr)
+        XCTAssertEqual(try keys(in: named), legacyKeys.filter { $0 != "QUERY_ROOT" })
+        XCTAssertEqual(try bytes(other), otherBytes, "app.sqlite is another file")
+        let backup = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("file:app.sqlite.backup-") }
+        XCTAssertEqual(backup.count, 1)
+        XCTAssertEqual(try keys(in: path(backup[0])), legacyKeys)
+
+        let missing = gqlcache("keys", "file:nothere.sqlite")
+        XCTAssertEqual(missing.status, .io)
+        XCTAssertEqual(missing.stderr, "gqlcache: file:nothere.sqlite: no such file\n")
+        try """
+            {"key":"QUERY_ROOT","record":{"hero":{"$reference":"Droid:1"}}}
+            {"key":"Droid:1","record":{"__typename":"Droid","name":"R2"}}
+
+            """.write(toFile: path("two.jsonl"), atomically: true, encoding: .utf8)
+        let created = gqlcache("import", "file:made.sqlite?mode=memory", "two.jsonl", "--create")
+        XCTAssertEqual(created.status, .success, created.stderr)
+        XCTAssertEqual(try keys(in: path("file:made.sqlite?mode=memory")), ["Droid:1", "QUERY_ROOT"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("made.sqlite")))
+    }
+
     /// A path that is not missing but cannot be reached says why, not
     /// "no such file": a loop of links, a file taken for a folder.
     func testAPathThatCannotBeReachedSaysWhy() throws {
