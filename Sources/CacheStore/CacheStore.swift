@@ -354,15 +354,25 @@ public final class CacheStore: Sendable {
 
     private func transactionRead<T>(progress: ProgressHandler?, _ body: (ReadTransaction) throws -> T) throws -> T {
         try answeringInterrupts {
-            try queue.read { db in
-                let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
-                defer { watcher?.stop() }
-                let transaction = ReadTransaction(db: db, path: path, interruption: interruption)
-                defer { transaction.end() }
-                let result = try body(transaction)
-                // The work is done, but whoever pressed Ctrl-C no longer wants it.
-                try transaction.checkInterrupt()
-                return result
+            // Done despite a damaged page the reading went around: SQLite
+            // fails the COMMIT too (GRDB then rolls back), which for a read
+            // loses nothing, and the damage met was said where it was met.
+            var doneAroundDamage: T?
+            do {
+                return try queue.read { db in
+                    let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
+                    defer { watcher?.stop() }
+                    let transaction = ReadTransaction(db: db, path: path, interruption: interruption)
+                    defer { transaction.end() }
+                    let result = try body(transaction)
+                    // The work is done, but whoever pressed Ctrl-C no longer wants it.
+                    try transaction.checkInterrupt()
+                    if transaction.readAroundDamage { doneAroundDamage = result }
+                    return result
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+                guard let doneAroundDamage else { throw error }
+                return doneAroundDamage
             }
         }
     }

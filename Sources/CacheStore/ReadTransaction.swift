@@ -10,6 +10,10 @@ public class ReadTransaction {
     public let path: String
     private var isActive = true
     private var hasLookupCache = false
+    /// Whether a read went on past a damaged page of the file (see
+    /// ``recordsReadingAroundDamage(for:)``): SQLite then fails the
+    /// transaction's COMMIT as well, which for a read changes nothing.
+    private(set) var readAroundDamage = false
     /// The page cache batched lookups get, in SQLite's units (negative: KiB).
     static let lookupCacheSize = -8192
 
@@ -58,6 +62,32 @@ public class ReadTransaction {
     /// for its key only.
     public func records(for keys: [CacheKey]) throws -> [CacheKey: Result<Record, CacheStoreError>] {
         try records(for: keys, decoding: nil)
+    }
+
+    /// ``records(for:)`` where a damaged page of the file may stop the
+    /// read: then key by key, so that every record SQLite can still read
+    /// is found, and `unreadable` holds the keys whose own read meets the
+    /// damage, with SQLite's message (`show A B` shows A though B's page
+    /// is damaged). Other errors stop the read as they do there.
+    public func recordsReadingAroundDamage(
+        for keys: [CacheKey]
+    ) throws -> (records: [CacheKey: Result<Record, CacheStoreError>], unreadable: [CacheKey: String]) {
+        func isDamage(_ error: DatabaseError) -> Bool { error.resultCode == .SQLITE_CORRUPT }
+        do {
+            return (try records(for: keys), [:])
+        } catch let error as DatabaseError where isDamage(error) {
+            readAroundDamage = true
+            var found: [CacheKey: Result<Record, CacheStoreError>] = [:]
+            var unreadable: [CacheKey: String] = [:]
+            for key in keys.uniqued() {
+                do {
+                    if let record = try records(for: [key])[key] { found[key] = record }
+                } catch let error as DatabaseError where isDamage(error) {
+                    unreadable[key] = error.message ?? "database disk image is malformed"
+                }
+            }
+            return (found, unreadable)
+        }
     }
 
     /// ``records(for:)`` that decodes only `fields` of each record (see

@@ -331,6 +331,36 @@ extension DamagedFileCommandTests {
     /// status 5 and the file named, and, as sqlite3 -json ends its array
     /// after an error, standard output is still one JSON document: what was
     /// read before the page, closed.
+    /// show of several records, one on a damaged page: every other record
+    /// is shown, and the unreadable one is named, with I/O status, in
+    /// text and JSON alike.
+    func testShowGoesAroundARecordOnADamagedPageAndNamesIt() throws {
+        let (cache, page) = try largerCache(pageOf: "records")
+        try damage(cache, page: page, offset: 0)
+        let keys = ["QUERY_ROOT"] + (1...2000).map { "Filler:\($0)" }
+        let result = gqlcache(arguments: ["show", cache] + keys + ["--format", "jsonl"])
+        XCTAssertEqual(result.status, .io, result.stderr)
+        let entries = try result.lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(entries.count, keys.count, "each record asked for")
+        XCTAssertTrue(entries.compactMap { $0["key"] as? String } == keys, "in the order asked for")
+        let unreadable = entries.filter { $0["error"] != nil }.compactMap { $0["key"] as? String }
+        XCTAssertLessThan(unreadable.count, 100, "only the damaged page's records")
+        XCTAssertEqual(entries.filter { $0["record"] != nil }.count, keys.count - unreadable.count)
+        let first = try XCTUnwrap(unreadable.first, "a record on the damaged page")
+        XCTAssertEqual(entries.first { $0["key"] as? String == first }?["error"] as? String,
+                       "the page of the file that holds it is damaged (SQLite: database disk image is malformed)")
+        let sqlite = try runProgram("/usr/bin/sqlite3", ["-readonly", cache, "SELECT record FROM records WHERE key = '\(first)'"])
+        XCTAssertTrue(sqlite.stderr.contains("database disk image is malformed"), "sqlite3 cannot read it either: \(sqlite.stderr)")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, unreadable.count, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): record '\(first)' cannot be read: the page of the file that holds it is damaged "
+            + "(SQLite: database disk image is malformed); 'gqlcache doctor' says more\n"), result.stderr)
+
+        let text = gqlcache("show", cache, "Filler:1", first)
+        XCTAssertEqual(text.status, .io, text.stderr)
+        XCTAssertEqual(text.lines.first, "Filler:1 (Filler)")
+        XCTAssertEqual(text.lines.last, "\(first) (unreadable: the page of the file that holds it is damaged (SQLite: database disk image is malformed))")
+    }
+
     func testJSONOutputStoppedByADamagedPageIsStillOneClosedDocument() throws {
         let (cache, page) = try largerCache(pageOf: "records")
         let healthy = path("healthy.sqlite")

@@ -18,7 +18,7 @@ extension GQLCache {
                 record is {"key": K, "depth": D, "record": {...}} with the stored fields (references as {"$reference": K}; \
                 a number keeps its value but not its spelling, 1.10 shows 1.1, in text too; grep and export keep the spelling); \
                 records expanded by --depth follow with their depth; a key with no record gives \
-                {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.
+                {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.                 A record on a damaged page of the file is marked unreadable (an "error" in JSON) and named                 on standard error (exit status 5); the others are still shown.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -81,6 +81,9 @@ extension GQLCache {
                     context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))
                 case .damaged(let problem)?:
                     context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
+                case .unreadable(let message)?:
+                    context.report(.io, "\(file.path): record '\(key.rawValue)' cannot be read: \(RecordGraph.Entry.unreadableProblem(message)); "
+                        + "'gqlcache doctor' says more")
                 default:
                     break
                 }
@@ -98,6 +101,7 @@ extension GQLCache {
             switch entry {
             case .found(let record): members.append(("record", .record(record.fields)))
             case .damaged(let message): members.append(("error", .string(message)))
+            case .unreadable(let message): members.append(("error", .string(RecordGraph.Entry.unreadableProblem(message))))
             case .missing: members.append(("missing", .bool(true)))
             }
             return .object(members)

@@ -6,7 +6,15 @@ struct RecordGraph {
     enum Entry: Equatable {
         case found(Record)
         case damaged(String)
+        /// The file is damaged where the record is stored: SQLite cannot
+        /// read it (`message` says what SQLite said).
+        case unreadable(String)
         case missing
+
+        /// Why an unreadable record cannot be read, from SQLite's `message`.
+        static func unreadableProblem(_ message: String) -> String {
+            "the page of the file that holds it is damaged (SQLite: \(message))"
+        }
     }
 
     /// Every loaded key, with its entry.
@@ -29,7 +37,7 @@ struct RecordGraph {
     /// Whether a record exists for `key`, as far as the graph knows.
     func exists(_ key: CacheKey) -> Bool {
         switch entries[key] {
-        case .found?, .damaged?: return true
+        case .found?, .damaged?, .unreadable?: return true
         case .missing?: return false
         case nil: return existingBeyond.contains(key)
         }
@@ -77,14 +85,14 @@ struct RecordGraph {
             while start < frontier.count {
                 let chunk = Array(frontier[start..<min(start + chunkSize, frontier.count)])
                 start += chunk.count
-                let loaded = try tx.records(for: chunk)
+                let (loaded, unreadable) = try tx.recordsReadingAroundDamage(for: chunk)
                 for key in chunk {
                     let entry: Entry
                     switch loaded[key] {
                     case .success(let record)?: entry = .found(record)
                     case .failure(.damagedRecord(_, let problem))?: entry = .damaged(problem.description)
                     case .failure(let error)?: entry = .damaged(error.description)
-                    case nil: entry = .missing
+                    case nil: entry = unreadable[key].map(Entry.unreadable) ?? .missing
                     }
                     try body(level, key, entry)
                     guard follows, case .found(let record) = entry else { continue }

@@ -50,6 +50,9 @@ struct ReferenceTree {
                 case .damaged(let message)?:
                     state = "damaged: \(message)"
                     damage = message
+                case .unreadable(let message)?:
+                    state = "unreadable: \(RecordGraph.Entry.unreadableProblem(message))"
+                    damage = RecordGraph.Entry.unreadableProblem(message)
                 case .missing?: state = "missing"
                 case nil: state = graph.exists(target) ? nil : "missing"
                 }
@@ -96,6 +99,8 @@ struct ReferenceTree {
         switch root {
         case .found(let record)?: emit(style.key(key.display) + (record.typename.map { " " + style.dim("(\($0.shownOnLine))") } ?? ""))
         case .damaged(let message)?: emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
+        case .unreadable(let message)?:
+            emit(style.key(key.display) + " " + style.problem("(unreadable: \(RecordGraph.Entry.unreadableProblem(message)))"))
         case .missing?, nil: emit(style.key(key.display) + " " + style.problem("(missing)"))
         }
         if case .found? = root, nodes.isEmpty { emit("└─ (no references)") }
