@@ -365,6 +365,9 @@ extension DamagedFileCommandTests {
         let (cache, page) = try largerCache(pageOf: "records")
         let healthy = path("healthy.sqlite")
         try FileManager.default.copyItem(atPath: cache, toPath: healthy)
+        // The same records as the damaged file has before its damage: diff meets the page first.
+        let twin = path("twin.sqlite")
+        try FileManager.default.copyItem(atPath: cache, toPath: twin)
         // A difference diff meets before the damaged page.
         try sqliteShell(healthy, #"INSERT INTO records(key, record) VALUES ('A:0', '{"__typename":"A"}')"#)
         let index = try XCTUnwrap(Int(try sqliteShell(
@@ -388,5 +391,8 @@ extension DamagedFileCommandTests {
         let document = try? JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any]
         XCTAssertNotNil(document?["records"] as? [Any], diff.stdout + diff.stderr)
         XCTAssertNil(document?["added"], "no counts for a comparison that did not finish")
+        let stoppedFirst = gqlcache("diff", twin, cache, "--format", "json")
+        XCTAssertEqual(stoppedFirst.status, .io, stoppedFirst.stderr)
+        XCTAssertEqual(stoppedFirst.stdout, "{\n  \"records\": []\n}\n")
     }
 }

@@ -50,9 +50,10 @@ extension GQLCache {
             let second = try CacheFileArgument.openForReading(other, context, busyTimeout: reading.busyTimeout, shared: false)
             // With --summary the JSON holds the counts alone, as documented.
             let listsRecords = output.format == .json && detail != .summary
-            // Opened at the first difference, or at the end: a file that
-            // fails before then leaves nothing behind, and one that fails
-            // after it the records compared, in a closed document.
+            // Opened when the comparison begins: a file that fails before
+            // then (not a cache, busy) leaves nothing behind, and one whose
+            // damaged page stops the comparison the records compared, in a
+            // closed document, as grep and keys leave theirs.
             var records: StreamedJSONArray?
             func openRecords() -> StreamedJSONArray {
                 if let records { return records }
@@ -66,6 +67,7 @@ extension GQLCache {
                 uncompared.append((file.path, try a.rowsWithoutTextKeyCount()))
                 return try second.read { b in
                     uncompared.append((other, try b.rowsWithoutTextKeyCount()))
+                    if listsRecords { _ = openRecords() }
                     return try a.compare(with: b) { difference in
                         guard detail != .summary else { return }
                         switch output.format {
