@@ -31,6 +31,11 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", cache, "1000", "--keys-only").lines, [
             "Droid:2001", "Droid:2001.friendsConnection(after:null,first:2)", "Human:1000", "QUERY_ROOT",
         ])
+        // NUL-ended for xargs -0, as grep -lZ; only with --keys-only.
+        let ended = gqlcache("grep", cache, "great movie", "--keys-only", "-Z")
+        XCTAssertEqual(ended.stdout, "MUTATION_ROOT\u{0}MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])\u{0}")
+        XCTAssertEqual(gqlcache("grep", cache, "great", "--null").stderr,
+                       "gqlcache: --null goes with --keys-only: it ends each key listed (see 'gqlcache grep --help')\n")
     }
 
     func testNothingMatchedExitsOneAndSaysWhatWasLookedFor() throws {

@@ -13,6 +13,36 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(result.lines.first, "Droid:2001")
     }
 
+    /// `keys -z | xargs -0 gqlcache rm CACHE --` removes the keys listed,
+    /// spaces, quotes and newlines in them included, where a plain
+    /// `xargs` splits Apollo's own mutation key into words.
+    func testNullEndedKeysGoThroughXargsWholeToRm() throws {
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: "Note:a b", fields: ["__typename": .string("Note")]),
+            Record(key: "Note:\"quoted\"", fields: ["__typename": .string("Note")]),
+            Record(key: "Note:two\nlines", fields: ["__typename": .string("Note")]),
+            Record(key: "-Note:dash", fields: ["__typename": .string("Note")]),
+            Record(key: "Other:1", fields: ["__typename": .string("Other")]),
+        ])
+        let listed = gqlcache("keys", cache, "--type", "Note", "-z")
+        XCTAssertEqual(listed.status, .success, listed.stderr)
+        XCTAssertEqual(listed.stdout, "-Note:dash\u{0}Note:\"quoted\"\u{0}Note:a b\u{0}Note:two\nlines\u{0}")
+        let pipeline = "'\(builtBinary)' keys '\(cache)' --type Note --null | xargs -0 '\(builtBinary)' rm '\(cache)' --"
+        let removed = try runProgram("/bin/sh", ["-c", pipeline])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertEqual(try keys(in: cache), ["Other:1"])
+        // A key holding a NUL cannot be ended by one: named, not split.
+        let nul = try makeCache("nul.sqlite", [Record(key: "C", fields: ["__typename": .string("C")])])
+        try sqliteShell(nul, #"INSERT INTO records (key, record) VALUES ('A' || char(0) || 'B', '{"__typename":"A"}')"#)
+        let withNUL = gqlcache("keys", nul, "-z")
+        XCTAssertEqual(withNUL.stdout, "C\u{0}")
+        XCTAssertEqual(withNUL.stderr, "gqlcache: warning: the key A\\u0000B holds a NUL, which --null cannot end; left out (--format jsonl lists it)\n")
+        // Text alone: the other forms give each key exactly already.
+        XCTAssertEqual(gqlcache("keys", cache, "-z", "--format", "jsonl").stderr,
+                       "gqlcache: --null lists keys as text; --format jsonl gives each key exactly already (see 'gqlcache keys --help')\n")
+        XCTAssertEqual(gqlcache("keys", cache, "-z", "--count").status, .usage)
+    }
+
     func testApolloModePatternTreatsUnderscoreAsAWildcard() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "Human:100_")

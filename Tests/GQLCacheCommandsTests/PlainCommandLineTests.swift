@@ -13,7 +13,7 @@ final class PlainCommandLineTests: CommandTestCase {
     private func values(_ command: GQLCache.Keys) -> String {
         [
             command.file.path, String(describing: command.pattern), String(describing: command.mode),
-            command.typenames.description, String(describing: command.limit), String(command.count),
+            command.typenames.description, String(describing: command.limit), String(command.count), String(command.null),
             command.output.format.rawValue, String(describing: command.display.color), String(command.display.quiet),
             String(command.pager.noPager), String(command.reading.busyTimeout),
         ].joined(separator: " | ")
@@ -33,6 +33,7 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", ""],
             ["c.sqlite", "--type=-odd"],
             ["c.sqlite", "--busy-timeout", "0.5", "--count"], ["c.sqlite", "--busy-timeout=0"],
+            ["c.sqlite", "User:", "-z"], ["c.sqlite", "--null", "--type", "Human"],
             ["help"],  // a file named help
         ]
         for line in lines {
@@ -49,6 +50,7 @@ final class PlainCommandLineTests: CommandTestCase {
             ["c.sqlite", "--help"], ["c.sqlite", "-h"], ["c.sqlite", "--version"],
             ["c.sqlite", "--", "-x"],
             ["c.sqlite", "-qq"], ["c.sqlite", "--count", "--count"], ["c.sqlite", "--count=yes"],
+            ["c.sqlite", "-z", "--count"], ["c.sqlite", "-zq"],
             ["c.sqlite", "--frmat", "json"],
             ["c.sqlite", "--format", "json", "--format", "text"],
             ["c.sqlite", "--mode"], ["c.sqlite", "p", "--mode", "--count"], ["c.sqlite", "p", "--mode", "-x"],
@@ -85,7 +87,7 @@ final class PlainCommandLineTests: CommandTestCase {
             Set(OptionTable.commands.names["keys"] ?? []))
         XCTAssertEqual(
             Mirror(reflecting: GQLCache.Keys()).children.compactMap(\.label),
-            ["_file", "_pattern", "_mode", "_typenames", "_limit", "_count", "_output", "_reading", "_display", "_pager"],
+            ["_file", "_pattern", "_mode", "_typenames", "_limit", "_count", "_null", "_output", "_reading", "_display", "_pager"],
             "each stored property is set by parsePlainly")
     }
 

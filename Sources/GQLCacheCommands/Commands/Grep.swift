@@ -44,6 +44,11 @@ extension GQLCache {
         @Flag(help: "Print each matching record's key once, not its matches.")
         var keysOnly = false
 
+        @Flag(
+            name: [.customShort("Z"), .customLong("null")],
+            help: "With --keys-only, end each key with a NUL, not a newline, and never quote it: for xargs -0 (as grep -lZ).")
+        var null = false
+
         @OptionGroup var output: OutputOptions
         @OptionGroup var reading: ReadOptions
         @OptionGroup var display: GrepDisplayOptions
@@ -53,6 +58,8 @@ extension GQLCache {
             // Every value holds the empty text: that is what export is for.
             if value.isEmpty { throw ValidationError("an empty VALUE matches every field value; give the text to find (or use 'gqlcache export')") }
             if fields.contains("") { throw ValidationError("--field needs a field name") }
+            if null && !keysOnly { throw ValidationError("--null goes with --keys-only: it ends each key listed") }
+            try NullTerminated.check(null, format: output.format)
         }
 
         func run(in context: CommandContext) throws {
@@ -90,7 +97,9 @@ extension GQLCache {
                         matchedRecords += 1
                         if silent { throw FirstMatch() }
                         if keysOnly {
-                            if output.format == .text { context.print(context.style.key(stored.key.display)) }
+                            if output.format == .text {
+                                if null { NullTerminated.write(stored.key, context: context) } else { context.print(context.style.key(stored.key.display)) }
+                            }
                             emit { .string(stored.key.rawValue) }
                             return
                         }

@@ -34,6 +34,11 @@ extension GQLCache {
         @Flag(help: "Print only how many keys match.")
         var count = false
 
+        @Flag(
+            name: [.customShort("z"), .customLong("null")],
+            help: "End each key with a NUL, not a newline, and never quote it: for xargs -0 (as git's -z, find's -print0).")
+        var null = false
+
         @OptionGroup var output: OutputOptions
         @OptionGroup var reading: ReadOptions
         @OptionGroup var display: DisplayOptions
@@ -45,6 +50,7 @@ extension GQLCache {
             if let limit, limit < 0 { throw ValidationError("--limit must be zero or more") }
             if mode != nil && pattern == nil { throw ValidationError("--mode goes with a PATTERN") }
             if typenames.contains("") { throw ValidationError("--type needs a type name") }
+            try NullTerminated.check(null, format: output.format, count: count)
         }
 
         func run(in context: CommandContext) throws {
@@ -78,6 +84,7 @@ extension GQLCache {
             try context.holdingOutput(while: store) { try store.read { tx in
                 try tx.forEachKey(matching: keyPattern, typenames: typenames, limit: limit) { key in
                     switch output.format {
+                    case .text where null: NullTerminated.write(key, context: context)
                     case .text: context.print(key.display)
                     case .jsonl: context.print(JSONWriter.quoted(key.rawValue, asStored: false))
                     case .json: array?.append(JSONWriter.quoted(key.rawValue, asStored: false))
@@ -149,6 +156,8 @@ extension GQLCache.Keys {
         "--type": (.repeatableOption, "--type"),
         "--limit": (.unconditionalOption, "--limit"),
         "--count": (.flag, "--count"),
+        "--null": (.flag, "--null"),
+        "-z": (.flag, "--null"),
         "--format": (.option, "--format"),
         "--color": (.option, "--color"),
         "--quiet": (.flag, "--quiet"),
@@ -174,6 +183,7 @@ extension GQLCache.Keys {
             command.typenames = line.values("--type")
             command.limit = try line.value("--limit", as: Int.self)
             command.count = line.flag("--count")
+            command.null = line.flag("--null")
             var output = OutputOptions()
             output.format = try line.value("--format", as: OutputFormat.self) ?? .text
             command.output = output
@@ -195,5 +205,27 @@ extension GQLCache.Keys {
         } catch {
             return nil
         }
+    }
+}
+
+/// `keys --null` and `grep --keys-only --null`: keys as they are, each
+/// ended by a NUL, for `xargs -0` (a key such as Apollo's
+/// `…[review:commentary:This is a great movie!,stars:5])` holds spaces,
+/// which xargs splits on).
+enum NullTerminated {
+    static func check(_ null: Bool, format: OutputFormat, count: Bool = false) throws {
+        guard null else { return }
+        if format != .text { throw ValidationError("--null lists keys as text; --format \(format.rawValue) gives each key exactly already") }
+        if count { throw ValidationError("--null ends listed keys; --count lists none") }
+    }
+
+    /// The key and a NUL; a key that holds a NUL itself (no Apollo key
+    /// does) cannot be told from two, and is named on standard error instead.
+    static func write(_ key: CacheKey, context: CommandContext) {
+        guard !key.rawValue.contains("\u{0}") else {
+            context.warn("the key \(key.inMessage) holds a NUL, which --null cannot end; left out (--format jsonl lists it)")
+            return
+        }
+        context.stdout.write(key.rawValue + "\u{0}")
     }
 }
