@@ -567,7 +567,7 @@ _gqlcache_rm() {
 
 _gqlcache_clear() {
     repeating_flags=()
-    non_repeating_flags=(--force -f --vacuum --backup --quiet -q --version -h --help)
+    non_repeating_flags=(--force -f --vacuum --dry-run --backup --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--busy-timeout --format --color)
     __gqlcache_offer_flags_options 1

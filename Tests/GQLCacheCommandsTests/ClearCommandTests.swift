@@ -11,6 +11,31 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache), [])
     }
 
+    /// As every other command that writes: --dry-run says what would go,
+    /// asks nothing (standard input need not be a terminal), takes no
+    /// backup and leaves the file's bytes as they were.
+    func testClearDryRunCountsTheRecordsAndChangesNothing() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let text = gqlcache("clear", cache, "--dry-run", "--vacuum", "--backup")
+        XCTAssertEqual(text.status, .success, text.stderr)
+        XCTAssertEqual(text.lines, [
+            "would remove 10 records from \(cache)",
+            "would vacuum the 16.0 KiB file: 0 free pages (0 B) now, and the pages the records free",
+        ])
+        XCTAssertEqual(text.stderr, "")
+        let json = gqlcache("clear", cache, "--dry-run", "--format", "json")
+        XCTAssertEqual(json.status, .success, json.stderr)
+        XCTAssertEqual(try json.json() as? NSDictionary, [
+            "dryRun": true, "removed": 10, "vacuumed": false, "bytesBefore": 16384, "bytesAfter": NSNull(),
+        ])
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup") }, [])
+        let done = gqlcache("clear", cache, "--force", "--format", "json")
+        XCTAssertEqual((try done.json() as? [String: Any])?["dryRun"] as? Bool, false)
+        XCTAssertEqual(gqlcache("clear", cache, "--dry-run").stdout, "\(cache) holds no records; nothing would be removed\n")
+    }
+
     func testClearNeedsForceWhenNobodyCanAnswer() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("clear", cache)

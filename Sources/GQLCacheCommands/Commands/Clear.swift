@@ -8,7 +8,7 @@ extension GQLCache {
             commandName: "clear",
             _superCommandName: GQLCache.superCommandName,
             abstract: "Remove every record (Apollo's clearCache()); --vacuum also shrinks the file.",
-            discussion: "Asks for confirmation on a terminal and needs --force otherwise.")
+            discussion: "Asks for confirmation on a terminal and needs --force otherwise. --dry-run says how many records would go, changing nothing.")
 
         @OptionGroup var file: CacheFileArgument
 
@@ -18,11 +18,15 @@ extension GQLCache {
         @Flag(help: "Rebuild the file afterwards so it gives the freed space back.")
         var vacuum = false
 
+        @Flag(help: "Say how many records would be removed, without removing them.")
+        var dryRun = false
+
         @OptionGroup var writing: WriteOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var display: DisplayOptions
 
         func run(in context: CommandContext) throws {
+            if dryRun { return try planOnly(context) }
             let store = try writing.openForWriting(file, context)
             var asked: Int?
             if !force {
@@ -40,7 +44,8 @@ extension GQLCache {
                     } else {
                         let bytes = Int(store.fileSizes().recordBytes)
                         output.format.emit(.object([
-                            ("removed", .int(0)), ("vacuumed", .bool(false)), ("bytesBefore", .int(bytes)), ("bytesAfter", .int(bytes)),
+                            ("dryRun", .bool(false)), ("removed", .int(0)), ("vacuumed", .bool(false)), ("bytesBefore", .int(bytes)),
+                            ("bytesAfter", .int(bytes)),
                         ]), to: context)
                     }
                     return
@@ -79,11 +84,33 @@ extension GQLCache {
                 if vacuumRun?.rebuilt == true { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
                 output.format.emit(.object([
-                    ("removed", .int(removed)), ("vacuumed", .bool(vacuumRun?.rebuilt == true)),
+                    ("dryRun", .bool(false)), ("removed", .int(removed)), ("vacuumed", .bool(vacuumRun?.rebuilt == true)),
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
                 ]), to: context)
             }
             try vacuumRun?.finish(file.path, quiet: context.isQuiet && output.format == .text)
+        }
+
+        /// --dry-run: what clear would remove, read without a write lock,
+        /// asking nothing and making no backup, as gc --dry-run.
+        private func planOnly(_ context: CommandContext) throws {
+            let store = try writing.openForReading(file, context)
+            let (count, pages) = try store.read { tx in (try tx.recordCount(), try tx.pageStatistics()) }
+            let bytes = Int(store.fileSizes().recordBytes)
+            switch output.format {
+            case .text:
+                // The plan is the data a dry run asks for, kept by --quiet as gc keeps its.
+                context.print(count == 0 ? "\(file.path) holds no records; nothing would be removed" : "would remove \(plural(count, "record")) from \(file.path)")
+                if vacuum {
+                    context.print("would vacuum the \(formatBytes(Int64(bytes))) file: \(plural(pages.freePages, "free page")) "
+                        + "(\(formatBytes(Int64(pages.freePages * pages.pageSize)))) now, and the pages the records free")
+                }
+            case .json, .jsonl:
+                output.format.emit(.object([
+                    ("dryRun", .bool(true)), ("removed", .int(count)), ("vacuumed", .bool(false)),
+                    ("bytesBefore", .int(bytes)), ("bytesAfter", .null),
+                ]), to: context)
+            }
         }
     }
 }
