@@ -616,6 +616,13 @@ final class ShellCompletionTests: CommandTestCase {
         XCTAssertEqual(try fishCompletions("gqlcache doctor starwars.sqlite."), ["starwars.sqlite.backup-20261122-120000"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite 'Human:1"), ["Human:1000", "Human:1002"])
         XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.graphql Hero"), ["HeroFriends", "HeroName"])
+        // Files of other kinds than caches: documents, schemas, JSON.
+        try Data().write(to: URL(fileURLWithPath: path("schema.graphqls")))
+        try Data().write(to: URL(fileURLWithPath: path("records.jsonl")))
+        XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --document starwars.g"), ["starwars.graphql"])
+        XCTAssertEqual(try fishCompletions("gqlcache read starwars.sqlite --schema sch"), ["schema.graphqls"])
+        XCTAssertEqual(try fishCompletions("gqlcache import starwars.sqlite rec"), ["records.jsonl"])
+        XCTAssertEqual(try fishCompletions("gqlcache export starwars.sqlite -o rec"), ["records.jsonl"])
         XCTAssertEqual(try fishCompletions("gqlcache rm starwars.sqlite --type H"), ["Human"])
         XCTAssertEqual(
             try fishCompletions("gqlcache keys starwars.sqlite --type "), ["Droid", "FriendsConnection", "Human", "Review", "Starship"])

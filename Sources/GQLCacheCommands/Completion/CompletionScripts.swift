@@ -295,7 +295,9 @@ enum CompletionScripts {
             function __gqlcache_complete_files
                 set -l extensions (string escape --style=regex -- $argv)
                 # A cache file's --backup copies (FILE.backup-20261122-120000) are cache files too.
-                set -l backups
+                # Empty text, not an empty list: fish joins a list into the words
+                # around it once per element, and an empty one leaves no pattern.
+                set -l backups ''
                 contains -- sqlite $argv; and set backups '|\.backup-[0-9]{8}-[0-9]{6}(?:-[0-9]+)?'
                 set -l files (complete -C "__gqlcache_no_such_command "(commandline -ct) | string replace -r -- '\t.*' '')
                 string match -r -- '^.*(?:\.(?:'(string join '|' -- $extensions)')'$backups'|/)$' $files
