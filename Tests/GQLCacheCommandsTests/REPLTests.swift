@@ -56,6 +56,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(own.stdout.hasPrefix("ls — show the record you are at"), own.stdout)
         XCTAssertTrue(own.stdout.contains("\ncd KEY | cd FIELD"), own.stdout)
         XCTAssertTrue(help.contains("  <pattern>               Only keys matching this pattern"), help)
+        // Nothing the prompt has no use for: it never pages, and the version is the program's.
+        XCTAssertFalse(help.contains("--no-pager"), help)
+        XCTAssertFalse(help.contains("--version"), help)
+        XCTAssertTrue(help.contains("\n  -h, --help              Show help information."), help)
+        // show and refs take the record you are at when no key is named.
+        let show = try repl(cache, ["help show"]).stdout
+        XCTAssertTrue(show.contains("USAGE: show [<key> ...] [--depth <n>]"), show)
+        XCTAssertTrue(show.contains("'Droid:2001'.\n                          Without one, the record you are at.\n"), show)
+        let refs = try repl(cache, ["help refs"]).stdout
+        XCTAssertTrue(refs.contains("USAGE: refs [<key>] [--depth <n>]"), refs)
+        XCTAssertTrue(refs.contains("The exact key of the record.\n                          Without one, the record you are at.\n"), refs)
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "--no", before: "keys "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "--ver", before: "show "), .candidates([]))
+        XCTAssertEqual(completer.complete(word: "--nu", before: "keys "), .candidates(["--null"]))
         // A usage too long for one line puts [<options>] before the file.
         for command in ["rm", "gc"] {
             let usage = try repl(cache, ["help \(command)"]).stdout.split(separator: "\n").first { $0.hasPrefix("USAGE:") }

@@ -66,7 +66,11 @@ public final class REPLCompleter {
         if let previous = previousWords.last, previousWords.count > 1, let values = Self.optionValues[optionsOf]?[previous] {
             return .candidates(Self.matching(word, in: values))
         }
-        if word.hasPrefix("-") { return .candidates(Self.matching(word, in: Self.flags[optionsOf] ?? [])) }
+        if word.hasPrefix("-") {
+            // The prompt never pages, and --version is the program's, not a command's.
+            let offered = (Self.flags[optionsOf] ?? []).filter { !Self.notAtThePrompt.contains($0) }
+            return .candidates(Self.matching(word, in: offered))
+        }
         if previousWords.last == "--type", previousWords.count > 1 { return .candidates(typenames(startingWith: word)) }
         if command == "grep", previousWords.last == "--field", previousWords.count > 1 { return .candidates(fieldNames(startingWith: word)) }
         // --key names a record, whatever operations the documents hold.
@@ -162,6 +166,9 @@ public final class REPLCompleter {
         }
         return result
     }
+
+    /// Options every command takes that mean nothing at the prompt.
+    static let notAtThePrompt: Set<String> = ["--no-pager", "--version"]
 
     static func matching(_ prefix: String, in names: [String]) -> [String] {
         names.filter { $0.hasPrefix(prefix) }

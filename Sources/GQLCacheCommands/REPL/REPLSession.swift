@@ -735,23 +735,33 @@ public final class REPLSession {
     }
 
     /// A CLI command's help as the REPL takes the command: without the
-    /// cache file, which is the open one.
+    /// cache file, which is the open one, and without what the prompt
+    /// has no use for (--no-pager: it never pages; --version); `show` and
+    /// `refs` without a key are of the record you are at.
     static func helpAtThePrompt(_ help: String, command: String) -> String {
         var lines: [Substring] = []
-        var inCacheFileEntry = false
+        var inDroppedEntry = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  <cache-file>") { inCacheFileEntry = true; continue }
+            if ["  <cache-file>", "  --no-pager ", "  --version "].contains(where: { line.hasPrefix($0) }) {
+                inDroppedEntry = true
+                continue
+            }
             // The entry's wrapped lines are indented past its name.
-            if inCacheFileEntry && line.hasPrefix("      ") { continue }
-            inCacheFileEntry = false
+            if inDroppedEntry && line.hasPrefix("      ") { continue }
+            inDroppedEntry = false
             // `USAGE: gqlcache rm [<options>] <cache-file> [<key> ...]` when the usage is long.
-            if line.hasPrefix("USAGE: gqlcache \(command) "), let file = line.range(of: " <cache-file>") {
-                var usage = line
-                usage.removeSubrange(file)
+            if line.hasPrefix("USAGE: gqlcache \(command) "), line.contains(" <cache-file>") {
+                var usage = line.replacingOccurrences(of: " <cache-file>", with: "").replacingOccurrences(of: " [--no-pager]", with: "")
+                if command == "show" { usage = usage.replacingOccurrences(of: "show <key> ...", with: "show [<key> ...]") }
+                if command == "refs" { usage = usage.replacingOccurrences(of: "refs <key>", with: "refs [<key>]") }
                 lines.append("USAGE: " + usage.dropFirst("USAGE: gqlcache ".count))
                 continue
             }
             lines.append(line)
+        }
+        if ["show", "refs"].contains(command), let entry = lines.firstIndex(where: { $0.hasPrefix("  <key>") }) {
+            let end = lines[(entry + 1)...].firstIndex { !$0.hasPrefix("      ") } ?? lines.endIndex
+            lines.insert(String(repeating: " ", count: 26) + "Without one, the record you are at.", at: end)
         }
         return lines.joined(separator: "\n")
     }
