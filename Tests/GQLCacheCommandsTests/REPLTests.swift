@@ -71,6 +71,11 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "--no", before: "keys "), .candidates([]))
         XCTAssertEqual(completer.complete(word: "--ver", before: "show "), .candidates([]))
         XCTAssertEqual(completer.complete(word: "--nu", before: "keys "), .candidates(["--null"]))
+        // An option's value joined to it with `=`, as the commands take it, completes as after a space.
+        XCTAssertEqual(completer.complete(word: "--type=Hu", before: "keys "), .candidates(["--type=Human"]))
+        XCTAssertEqual(completer.complete(word: "--mode=re", before: "keys Hu "), .candidates(["--mode=regex"]))
+        XCTAssertEqual(completer.complete(word: "--match=Human:100", before: "rm "), .candidates(["--match=Human:1000", "--match=Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "--type=Hu", before: "keys -- "), .candidates([]), "after --, a key")
         // A usage too long for one line puts [<options>] before the file.
         for command in ["rm", "gc"] {
             let usage = try repl(cache, ["help \(command)"]).stdout.split(separator: "\n").first { $0.hasPrefix("USAGE:") }

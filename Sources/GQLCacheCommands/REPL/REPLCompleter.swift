@@ -43,6 +43,15 @@ public final class REPLCompleter {
         guard let command = previousWords.first else {
             return .candidates(Self.matching(word, in: Self.commandNames))
         }
+        // `--type=Hu`: the value, completed as after `--type `, kept joined
+        // to its option (a file name so joined is left to the shell's form).
+        if word.hasPrefix("--"), let equals = word.firstIndex(of: "="), !previousWords.dropFirst().contains("--") {
+            let option = String(word[..<equals])
+            guard case .candidates(let values) = complete(word: String(word[word.index(after: equals)...]), before: before + option + " ") else {
+                return .candidates([])
+            }
+            return .candidates(values.map { option + "=" + $0 })
+        }
         if let previous = previousWords.last, previousWords.count > 1, Self.fileOptions.contains(previous) { return .fileNames }
         if command == "open" { return .fileNames }
         if command == "help" || command == "?" {
