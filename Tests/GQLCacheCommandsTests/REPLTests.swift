@@ -362,13 +362,18 @@ final class REPLTests: CommandTestCase {
     /// key: when one field of that name holds a reference, cd says which.
     func testCdOfAFieldsNameWithoutItsArgumentsSuggestsTheField() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["cd hero", "cd search", "cd hero(episode:JEDI)"])
+        let run = try repl(cache, ["cd hero", "cd search", "cd hero(episode:JEDI)", "cd reviews"])
         XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
             "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: cd hero(episode:NEWHOPE)",
+            // A list is no place: its first element with a reference is.
             "gqlcache: no field 'search' with a reference in QUERY_ROOT, and no record 'search'; "
-                + "did you mean: cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])'",
+                + "did you mean: cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).0.0' (the field is a list of 2)",
             "gqlcache: no field 'hero(episode:JEDI)' with a reference in QUERY_ROOT, and no record 'hero(episode:JEDI)'; did you mean: cd hero(episode:NEWHOPE)",
+            "gqlcache: no field 'reviews' with a reference in QUERY_ROOT, and no record 'reviews'; "
+                + "did you mean: cd reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
         ])
+        let suggested = try repl(cache, ["cd reviews(episode:JEDI,first:2).0", "pwd"])
+        XCTAssertEqual(suggested.status, .success, suggested.stderr)
         // Through a path, and for ls, the suggestion is typed as the mistake was.
         let relative = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd ../hero", "ls ../hero"])
         XCTAssertEqual(relative.stderr.split(separator: "\n").map(String.init), [

@@ -966,7 +966,12 @@ public final class REPLSession {
         let nearest = try tx.suggestions(for: CacheKey(target))
         var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
         if named.count == 1 {
-            message += "; did you mean: \(command) \(ShellWords.quote(typedBefore + named[0]))"
+            // A list is no place to go, its first element with a reference is (friends.0).
+            let field = named[0]
+            let value = record?.fields[field]
+            let place = value.flatMap { Self.referencePaths(of: Record(key: from, fields: [field: $0])).first } ?? field
+            message += "; did you mean: \(command) \(ShellWords.quote(typedBefore + place))"
+            if place != field, case .list(let elements)? = value { message += " (the field is a list of \(elements.count))" }
         } else if !fields.isEmpty {
             message += "; fields with references: " + fields.prefix(8).joined(separator: ", ")
         }
