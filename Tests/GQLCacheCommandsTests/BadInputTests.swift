@@ -213,7 +213,11 @@ final class BadInputTests: CommandTestCase {
             (["show", "Human:1000"], "show takes the cache file first: gqlcache show CACHE_FILE …; 'Human:1000' is no file"),
             (["refs", "Human:1000"], "refs takes the cache file first: gqlcache refs CACHE_FILE …; 'Human:1000' is no file"),
             (["show", cache], "missing expected argument '<key> ...' (see 'gqlcache show --help')"),
+            // A command for the REPL to run goes in -c.
+            (["repl", cache, "keys", "Hu", "--count"],
+             "the REPL runs a command given with -c: gqlcache repl \(cache) -c 'keys Hu --count' (or, without the REPL: gqlcache keys \(cache) …)"),
         ], with: .usage)
+        XCTAssertEqual(gqlcache("repl", cache, "-c", "keys Hu --count").stdout, "2\n")
     }
 
     /// /dev/null reads as empty: it is no empty cache (which --create would make).

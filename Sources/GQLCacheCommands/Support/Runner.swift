@@ -149,6 +149,13 @@ public enum GQLCacheMain {
             context.report(.usage, "the command comes first, then the cache file: gqlcache \(arguments[1]) \(first) …")
             return .usage
         }
+        // `gqlcache repl FILE keys`: a command for the REPL to run, which -c gives.
+        if arguments.count >= 3, arguments[0] == "repl", isRegularFile(arguments[1]), GQLCache.commandNames.contains(arguments[2]) {
+            let line = arguments.dropFirst(2).map { ShellWords.quote($0) }.joined(separator: " ")
+            context.report(.usage, "the REPL runs a command given with -c: gqlcache repl \(ShellWords.quote(arguments[1])) -c \(ShellWords.quote(line)) "
+                + "(or, without the REPL: gqlcache \(arguments[2]) \(ShellWords.quote(arguments[1])) …)")
+            return .usage
+        }
         // `gqlcache FILE`, as `sqlite3 FILE`: the REPL on that file.
         if let first = arguments.first, !first.hasPrefix("-"), !GQLCache.commandNames.contains(first), isRegularFile(first) {
             return runCommand(arguments: ["repl"] + arguments, context: context)
