@@ -18,6 +18,16 @@ final class HistoryFileTests: CommandTestCase {
         XCTAssertEqual(try String(contentsOfFile: path("history"), encoding: .utf8).split(separator: "\n").count, 3, "one line an entry")
     }
 
+    /// U+0001 stands for a newline in the file: a line typed with one
+    /// (Ctrl-V Ctrl-A) would come back as two, the second run as a
+    /// command, so it is not kept.
+    func testAnEntryHoldingTheFilesNewlineMarkIsNotKept() throws {
+        let file = HistoryFile(path: path("history"), limit: 1000)
+        file.append("keys a\u{1}b")
+        file.append("pwd")
+        XCTAssertEqual(file.entries(), ["pwd"])
+    }
+
     func testAFileOfPlainLinesReadsAsOneEntryALine() throws {
         try "keys --count\nshow 'a b'\n\n{ hero { name } }\n".write(toFile: path("history"), atomically: true, encoding: .utf8)
         XCTAssertEqual(HistoryFile(path: path("history"), limit: 1000).entries(), ["keys --count", "show 'a b'", "{ hero { name } }"])

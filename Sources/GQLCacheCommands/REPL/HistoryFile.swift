@@ -62,8 +62,11 @@ struct HistoryFile {
 
     /// Adds `entry` at the end, then drops the oldest beyond `limit`. A
     /// file whose last line is unfinished (cut short, or edited by hand)
-    /// gets its newline first, so that the two entries stay two.
+    /// gets its newline first, so that the two entries stay two. An entry
+    /// that holds U+0001 itself (typed with Ctrl-V Ctrl-A) is not kept:
+    /// read back, it would be two lines, and the second run as a command.
     func append(_ entry: String) {
+        guard !entry.contains(Self.newlineInEntry) else { return }
         var line = entry.replacingOccurrences(of: Self.newline, with: Self.newlineInEntry) + Self.newline
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT, 0o600)
         guard descriptor >= 0 else { return }
