@@ -1763,6 +1763,10 @@ final class REPLTests: CommandTestCase {
             XCTAssertEqual(try ShellWords.split(line), ["show", mutation], line)
         }
         XCTAssertEqual(try tab("show MUTATION_ROOT.", [mutation]), "show '\(mutation)'")
+        // A backslash typed last escapes what is not typed yet: what several keys share would drop it.
+        let slashed = ["Back\\slash:1", "Back`tick`:1"]
+        XCTAssertNil(REPLCompleter.insertion(for: slashed, completing: ShellWords.partialWord(#"show Back\"#)))
+        XCTAssertEqual(try ShellWords.split(try tab(#"show Back\"#, ["Back\\slash:1"])), ["show", "Back\\slash:1"])
         XCTAssertEqual(try tab("show \"MUTATION_ROOT.", [mutation]), "show \"\(mutation)\"")
         let search = "search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"
         XCTAssertEqual(completer.complete(word: "sea", before: "cd "), .candidates([search + ".0.0", search + ".1.0"]))

@@ -136,6 +136,9 @@ public final class REPLCompleter {
         guard let first = rests.first else { return nil }
         let from = word.openQuote == nil ? word.start : word.openQuoteOffset
         guard rests.count > 1 else { return (from, ShellWords.quote(first, with: word.openQuote, closed: true)) }
+        // A backslash typed last escapes what comes next, not yet typed: the
+        // beginning the candidates share would drop it (`Back\` to `Back`).
+        if word.escapesNext { return nil }
         let shared = rests.dropFirst().reduce(first) { shared, rest in
             let length = zip(shared.unicodeScalars, rest.unicodeScalars).prefix { $0 == $1 }.count
             return String(String.UnicodeScalarView(shared.unicodeScalars.prefix(length)))
