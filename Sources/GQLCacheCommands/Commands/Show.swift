@@ -18,7 +18,9 @@ extension GQLCache {
                 record is {"key": K, "depth": D, "record": {...}} with the stored fields (references as {"$reference": K}; \
                 a number keeps its value but not its spelling, 1.10 shows 1.1, in text too; grep and export keep the spelling); \
                 records expanded by --depth follow with their depth; a key with no record gives \
-                {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}.                 A record on a damaged page of the file is marked unreadable (an "error" in JSON) and named                 on standard error (exit status 5); the others are still shown.
+                {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}. \
+                A record on a damaged page of the file is marked unreadable (an "error" in JSON) and named \
+                on standard error (exit status 5); the others are still shown.
                 """)
 
         @OptionGroup var file: CacheFileArgument
