@@ -182,6 +182,16 @@ enum JSONInput {
         let errors: [String]
     }
 
+    /// A step of a response path (an error's or a deferred part's `path`):
+    /// a field name, or a list index; nil for anything else.
+    static func pathComponent(_ step: FieldValue) -> PathComponent? {
+        switch step {
+        case .string(let name): return .field(name)
+        case .int(let index) where index >= 0: return .index(Int(index))
+        default: return nil
+        }
+    }
+
     /// The parts of a later payload of a deferred (`@defer`) response
     /// (`{"incremental": [{"data", "path", "label"}, …], "hasNext": …}`),
     /// or nil when `value` is not one. Each part needs its path and label,
@@ -203,11 +213,10 @@ enum JSONInput {
                 throw refuse("incremental part \(index) has no 'path' list; Apollo needs it to find the deferred fragment")
             }
             let pathComponents = try steps.map { step -> PathComponent in
-                switch step {
-                case .string(let name): return .field(name)
-                case .int(let index) where index >= 0: return .index(Int(index))
-                default: throw refuse("incremental part \(index): 'path' holds \(JSONWriter.string(for: step, asStored: false)), not a field name or a list index")
+                guard let component = pathComponent(step) else {
+                    throw refuse("incremental part \(index): 'path' holds \(JSONWriter.string(for: step, asStored: false)), not a field name or a list index")
                 }
+                return component
             }
             guard case .string(let label)? = part["label"] else {
                 throw refuse("incremental part \(index) has no 'label'; Apollo needs it to find the deferred fragment (label each @defer)")
@@ -285,20 +294,13 @@ enum JSONInput {
     /// above it. Empty when no error names the place.
     static func errorHint(at place: [PathComponent], in response: FieldValue) -> String {
         guard case .object(let members) = response, case .list(let errors)? = members["errors"] else { return "" }
-        let wanted = place.map(\.description)
         for case .object(let error) in errors {
-            guard case .list(let components)? = error["path"] else { continue }
-            let path = components.compactMap { component -> String? in
-                switch component {
-                case .string(let name): return name
-                case .int(let index): return String(index)
-                default: return nil
-                }
-            }
-            guard path.count == components.count, path.starts(with: wanted) else { continue }
+            guard case .list(let steps)? = error["path"] else { continue }
+            let path = steps.compactMap(pathComponent)
+            guard path.count == steps.count, path.starts(with: place) else { continue }
             let message: String
             if case .string(let text)? = error["message"] { message = " (\(text))" } else { message = "" }
-            return "; the response's error at \(path.joined(separator: "."))\(message) failed it, and a server gives a failed field as null "
+            return "; the response's error at \(path.map(\.description).joined(separator: "."))\(message) failed it, and a server gives a failed field as null "
                 + "(or nulls the nearest nullable field above it)"
         }
         return ""
