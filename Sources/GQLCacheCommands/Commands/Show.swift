@@ -83,8 +83,8 @@ extension GQLCache {
                     context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))
                 case .damaged(let problem)?:
                     context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
-                case .unreadable(let message)?:
-                    context.report(.io, "\(file.path): record '\(key.rawValue)' cannot be read: \(RecordGraph.Entry.unreadableProblem(message)); "
+                case .unreadable(let problem)?:
+                    context.report(.io, "\(file.path): record '\(key.rawValue)' cannot be read: \(problem); "
                         + "'gqlcache doctor' says more")
                 default:
                     break
@@ -102,8 +102,7 @@ extension GQLCache {
             var members: [(String, JSONOutput)] = [("key", .string(key.rawValue)), ("depth", .int(level))]
             switch entry {
             case .found(let record): members.append(("record", .record(record.fields)))
-            case .damaged(let message): members.append(("error", .string(message)))
-            case .unreadable(let message): members.append(("error", .string(RecordGraph.Entry.unreadableProblem(message))))
+            case .damaged(let problem), .unreadable(let problem): members.append(("error", .string(problem)))
             case .missing: members.append(("missing", .bool(true)))
             }
             return .object(members)

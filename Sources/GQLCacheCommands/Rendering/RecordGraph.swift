@@ -7,14 +7,9 @@ struct RecordGraph {
         case found(Record)
         case damaged(String)
         /// The file is damaged where the record is stored: SQLite cannot
-        /// read it (`message` says what SQLite said).
+        /// read it, and the text says so, with what SQLite said.
         case unreadable(String)
         case missing
-
-        /// Why an unreadable record cannot be read, from SQLite's `message`.
-        static func unreadableProblem(_ message: String) -> String {
-            "the page of the file that holds it is damaged (SQLite: \(message))"
-        }
     }
 
     /// Every loaded key, with its entry.
@@ -92,7 +87,8 @@ struct RecordGraph {
                     case .success(let record)?: entry = .found(record)
                     case .failure(.damagedRecord(_, let problem))?: entry = .damaged(problem.description)
                     case .failure(let error)?: entry = .damaged(error.description)
-                    case nil: entry = unreadable[key].map(Entry.unreadable) ?? .missing
+                    case nil:
+                        entry = unreadable[key].map { .unreadable("the page of the file that holds it is damaged (SQLite: \($0))") } ?? .missing
                     }
                     try body(level, key, entry)
                     guard follows, case .found(let record) = entry else { continue }

@@ -50,8 +50,8 @@ struct RecordTreeRenderer {
                 renderFields(of: record, prefix: "", depth: 0, path: [key], tree: &tree, emit: emit)
             case .damaged(let message)?:
                 emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
-            case .unreadable(let message)?:
-                emit(style.key(key.display) + " " + style.problem("(unreadable: \(RecordGraph.Entry.unreadableProblem(message)))"))
+            case .unreadable(let problem)?:
+                emit(style.key(key.display) + " " + style.problem("(unreadable: \(problem))"))
             case .missing?, nil:
                 emit(style.key(key.display) + " " + style.problem("(missing)"))
             }
@@ -118,9 +118,8 @@ struct RecordTreeRenderer {
                 emit(head + " → " + style.reference(target.display) + typeSuffix(record) + " " + style.dim(place))
             case .damaged(let message)? where depth < maxDepth:
                 emit(head + " → " + style.reference(target.display) + " " + style.problem("(damaged: \(message))"))
-            case .unreadable(let message)? where depth < maxDepth:
-                emit(head + " → " + style.reference(target.display) + " "
-                    + style.problem("(unreadable: \(RecordGraph.Entry.unreadableProblem(message)))"))
+            case .unreadable(let problem)? where depth < maxDepth:
+                emit(head + " → " + style.reference(target.display) + " " + style.problem("(unreadable: \(problem))"))
             default:
                 emit(head + " → " + style.reference(target.display) + (graph.exists(target) ? "" : " " + style.problem("(missing)")))
             }

@@ -50,9 +50,9 @@ struct ReferenceTree {
                 case .damaged(let message)?:
                     state = "damaged: \(message)"
                     damage = message
-                case .unreadable(let message)?:
-                    state = "unreadable: \(RecordGraph.Entry.unreadableProblem(message))"
-                    damage = RecordGraph.Entry.unreadableProblem(message)
+                case .unreadable(let problem)?:
+                    state = "unreadable: \(problem)"
+                    damage = problem
                 case .missing?: state = "missing"
                 case nil: state = graph.exists(target) ? nil : "missing"
                 }
@@ -99,8 +99,7 @@ struct ReferenceTree {
         switch root {
         case .found(let record)?: emit(style.key(key.display) + (record.typename.map { " " + style.dim("(\($0.shownOnLine))") } ?? ""))
         case .damaged(let message)?: emit(style.key(key.display) + " " + style.problem("(damaged: \(message))"))
-        case .unreadable(let message)?:
-            emit(style.key(key.display) + " " + style.problem("(unreadable: \(RecordGraph.Entry.unreadableProblem(message)))"))
+        case .unreadable(let problem)?: emit(style.key(key.display) + " " + style.problem("(unreadable: \(problem))"))
         case .missing?, nil: emit(style.key(key.display) + " " + style.problem("(missing)"))
         }
         if case .found? = root, nodes.isEmpty { emit("└─ (no references)") }
