@@ -102,8 +102,7 @@ extension GQLCache {
                 // The plan is the data a dry run asks for, kept by --quiet as gc keeps its.
                 context.print(count == 0 ? "\(file.path) holds no records; nothing would be removed" : "would remove \(plural(count, "record")) from \(file.path)")
                 if vacuum {
-                    context.print("would vacuum the \(formatBytes(Int64(bytes))) file: \(plural(pages.freePages, "free page")) "
-                        + "(\(formatBytes(Int64(pages.freePages * pages.pageSize)))) now, and the pages the records free")
+                    context.print(plannedVacuumLine(fileBytes: Int64(bytes), pages: pages, freedBy: "the records free"))
                 }
             case .json, .jsonl:
                 output.format.emit(.object([

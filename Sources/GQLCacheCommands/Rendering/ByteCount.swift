@@ -1,3 +1,5 @@
+import CacheStore
+
 /// "512 B", "24.0 KiB", "1.5 MiB": sizes for people.
 func formatBytes(_ bytes: Int64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB"]
@@ -16,6 +18,14 @@ func formatBytes(_ bytes: Int64) -> String {
 /// surely reclaims; the half-empty pages it packs give more.
 func reclaimableText(_ bytes: Int64) -> String {
     (bytes > 0 ? "at least " : "") + formatBytes(bytes)
+}
+
+/// What a dry run says a VACUUM after it would work on: "would vacuum
+/// the 16.0 KiB file: 0 free pages (0 B) now, and the pages this gc would
+/// free", `freedBy` naming what frees them.
+func plannedVacuumLine(fileBytes: Int64, pages: PageStatistics, freedBy: String) -> String {
+    "would vacuum the \(formatBytes(fileBytes)) file: \(plural(pages.freePages, "free page")) "
+        + "(\(formatBytes(Int64(pages.freePages * pages.pageSize)))) now, and the pages \(freedBy)"
 }
 
 /// "vacuumed: 44.2 KiB → 16.0 KiB". In WAL mode a connection the app holds

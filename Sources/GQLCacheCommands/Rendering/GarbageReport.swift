@@ -51,8 +51,7 @@ struct GarbageReport {
             if let after = vacuum.after {
                 text += vacuumLine(before: vacuum.before, after: after) + "\n"
             } else if let freePages {
-                text += "would vacuum the \(formatBytes(vacuum.before)) file: \(plural(freePages.freePages, "free page")) "
-                    + "(\(formatBytes(Int64(freePages.freePages * freePages.pageSize)))) now, and the pages this gc would free\n"
+                text += plannedVacuumLine(fileBytes: vacuum.before, pages: freePages, freedBy: "this gc would free") + "\n"
             }
         }
         return text
