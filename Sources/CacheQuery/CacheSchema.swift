@@ -502,17 +502,6 @@ extension CacheSchema {
     /// The `@typePolicy(keyFields:)` key fields of an object type.
     func keyFields(of typename: String) -> [String]? { typePolicies[typename] }
 
-    /// The value as a response holds it: an ID given as an integer is the
-    /// string GraphQL serializes it to (`7` → `"7"`), also inside lists.
-    func serialized(_ value: FieldValue, type: OutputType) -> FieldValue {
-        switch (type, value) {
-        case (.nonNull(let inner), _): return serialized(value, type: inner)
-        case (.list(let inner), .list(let elements)): return .list(elements.map { serialized($0, type: inner) })
-        case (.named("ID", _), .int(let number)): return .string(String(number))
-        default: return value
-        }
-    }
-
     /// The value as Apollo's generated model reads it from the cache: a
     /// String or ID field decodes a number as its text (`5` → `"5"`,
     /// `1.5` → `"1.5"`, a whole `5.0` → `"5"`, as Swift's NSNumber casts

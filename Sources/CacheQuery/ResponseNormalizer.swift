@@ -731,9 +731,9 @@ private struct Pass {
                 }
                 if let problem = Self.unstorableProblem(value) { throw NormalizationError(path: fieldPath, message: problem) }
                 // A model holds a number given for a String or ID as its text (`--set name=5` where
-                // the cache held null), and writes that; a server's response is stored as sent.
-                let held = deferredFragments == .whereGiven ? declared.flatMap { schema?.readByApollo(value, type: $0) } ?? value : value
-                stored = declared.flatMap { schema?.serialized(held, type: $0) } ?? held
+                // the cache held null), and writes that; a server's response is stored as sent, as
+                // Apollo's normalizer takes a scalar (an ID of 7 stays the number 7).
+                stored = deferredFragments == .whereGiven ? declared.flatMap { schema?.readByApollo(value, type: $0) } ?? value : value
             } else {
                 stored = try complete(
                     value, selections: fields.flatMap { $0.selections ?? [] }, pathKey: key.rawValue + "." + fieldKey,

@@ -281,9 +281,15 @@ final class ResponseNormalizerTests: XCTestCase {
         XCTAssertEqual(written[.queryRoot]?["b"], .reference(CacheKey("QUERY_ROOT.b")))
     }
 
-    func testWithASchemaAnIntegerIDIsStoredAsTheStringItSerializesTo() throws {
+    func testWithASchemaAnIntegerIDInAResponseIsStoredAsSentAndInAModelAsItsText() throws {
+        // Apollo's normalizer takes a response's scalar as it is; a model's ID is a String.
         let written = try normalize(#"{ human(id: "1000") { __typename id } }"#, data: #"{"human":{"__typename":"Human","id":1000}}"#)
-        XCTAssertEqual(written[CacheKey("Human:1000")]?["id"], .string("1000"))
+        XCTAssertEqual(written[CacheKey("Human:1000")]?["id"], .int(1000))
+        let document = try QueryDocument.parse([("test.graphql", #"{ human(id: "1000") { __typename id } }"#)])
+        let model = try ResponseNormalizer(document: document, schema: CacheReaderTests.schema, keyPolicy: Self.policy).normalize(
+            try document.operation(named: nil), data: try FieldValue(jsonText: #"{"human":{"__typename":"Human","id":1000}}"#),
+            deferredFragments: .whereGiven)
+        XCTAssertEqual(model.records.first { $0.key == CacheKey("Human:1000") }?["id"], .string("1000"))
     }
 
     func testMissingDataAndWrongShapesAreRefusedWithTheirPath() throws {
