@@ -119,7 +119,7 @@ public struct QueryDocument: Sendable {
                     }
                 }
                 try ConditionCheck.check(definition, source: name)
-                try UniquenessCheck.check(definition, source: name)
+                try SchemalessCheck.check(definition, source: name)
             }
         }
         try document.checkSpreadDepth()

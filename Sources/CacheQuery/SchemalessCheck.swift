@@ -1,26 +1,40 @@
 import GraphQL
 
-/// GraphQL's rules that a name is given once, checked without a schema: a
-/// variable declared twice, an argument or an input object field given
-/// twice, `@include`, `@skip` or `@defer` twice on one selection. Apollo's
-/// code generator refuses such a document; read without a schema, the last
-/// value would quietly win and the read would look for another field than
-/// the one the first names (`hero(episode: NEWHOPE, episode: JEDI)`).
-/// A schema's validation says so too, in its own words. The response name
-/// `__typename` is taken too: Apollo's code generator selects `__typename`
-/// in every model, and refuses another field aliased to it.
-enum UniquenessCheck {
+/// GraphQL's rules checked without a schema, each at the place it names.
+///
+/// A name is given once: a variable declared twice, an argument or an
+/// input object field given twice, `@include`, `@skip` or `@defer` twice on
+/// one selection. Apollo's code generator refuses such a document; read
+/// without a schema, the last value would quietly win and the read would
+/// look for another field than the one the first names
+/// (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's validation says
+/// so too, in its own words. The response name `__typename` is taken too:
+/// Apollo's code generator selects `__typename` in every model, and
+/// refuses another field aliased to it.
+///
+/// A literal is one the app's generated operation can hold: a number
+/// within a Double (`1e400` would be keyed `inf`, which no Apollo build
+/// writes), and a variable's default of its declared built-in type
+/// (`$n: Int = "x"`), which would otherwise be refused at the read as an
+/// invalid variable that nobody gave.
+enum SchemalessCheck {
     /// Directives GraphQL defines as given at most once in one place.
     private static let unrepeatable: Set<String> = ["include", "skip", "defer"]
 
     /// Throws ``QueryError/validation(source:line:column:message:)`` for
-    /// the first name given twice in `definition`, at the second.
+    /// the first name given twice in `definition`, at the second, or the
+    /// first literal it cannot hold.
     static func check(_ definition: Definition, source: String) throws {
         func problem(_ node: Node, _ message: String) -> QueryError {
             let place = node.loc?.place
             return .validation(source: source, line: place?.line ?? 0, column: place?.column ?? 0, message: message)
         }
         func checkValue(_ value: Value) throws {
+            // An IntValue too: digits past Int64 are read as a Double.
+            let number = (value as? IntValue)?.value ?? (value as? FloatValue)?.value
+            if let number, !(Double(number)?.isFinite ?? false) {
+                throw problem(value, "\(number.shortenedForMessage) is a number beyond a Double, which Apollo's JSON cannot hold")
+            }
             if let object = value as? ObjectValue {
                 var seen: Set<String> = []
                 for field in object.fields {
@@ -71,13 +85,25 @@ enum UniquenessCheck {
                 }
             }
         }
+        // Enums, input objects and custom scalars are left to a schema.
+        func checkDefault(_ value: Value, of variable: GraphQL.VariableDefinition) throws {
+            let given = VariableScope(values: [:]).resolve(ASTConversion.value(value)) ?? .null
+            do {
+                _ = try VariableCoercion(schema: nil).coerce(given, to: ASTConversion.typeReference(variable.type))
+            } catch {
+                throw problem(value, "the default of $\(variable.variable.name.value)\(error.path): \(error.message)")
+            }
+        }
         if let operation = definition as? OperationDefinition {
             var declared: Set<String> = []
             for variable in operation.variableDefinitions {
                 guard declared.insert(variable.variable.name.value).inserted else {
                     throw problem(variable, "$\(variable.variable.name.value) is declared twice")
                 }
-                if let value = variable.defaultValue { try checkValue(value) }
+                if let value = variable.defaultValue {
+                    try checkValue(value)
+                    try checkDefault(value, of: variable)
+                }
             }
             try checkDirectives(operation.directives)
             try checkSet(operation.selectionSet)

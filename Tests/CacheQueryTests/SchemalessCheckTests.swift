@@ -2,10 +2,12 @@ import XCTest
 
 @testable import CacheQuery
 
-/// A name GraphQL allows once, given twice, is refused at the second
-/// without a schema: read as it is, the last value would quietly win and
-/// the read would look for another field than the first one names.
-final class UniquenessCheckTests: XCTestCase {
+/// GraphQL's rules that need no schema. A name GraphQL allows once, given
+/// twice, is refused at the second: read as it is, the last value would
+/// quietly win and the read would look for another field than the first
+/// one names. A literal the app's operation cannot hold is refused where
+/// it is written.
+final class SchemalessCheckTests: XCTestCase {
     private func parseProblem(_ text: String) -> String? { documentProblem(text, source: "u.graphql") }
 
     func testAVariableDeclaredTwiceIsRefused() {
@@ -46,5 +48,26 @@ final class UniquenessCheckTests: XCTestCase {
                        "u.graphql:1:28: '__typename: name' gives another field the response name __typename, "
                        + "which Apollo's generated models keep for the object's type; Apollo's code generator refuses it")
         XCTAssertNil(parseProblem("{ hero(episode: JEDI) { kind: __typename __typename: __typename name } }"))
+    }
+
+    func testANumberLiteralBeyondADoubleIsRefusedWhereItIsNotKeyedInf() {
+        XCTAssertEqual(parseProblem("{ n(x: 1e400) }"), "u.graphql:1:8: 1e400 is a number beyond a Double, which Apollo's JSON cannot hold")
+        XCTAssertEqual(parseProblem("{ n(x: {a: [1, -1e400]}) }"),
+                       "u.graphql:1:16: -1e400 is a number beyond a Double, which Apollo's JSON cannot hold")
+        XCTAssertEqual(parseProblem("query Q($f: Float = 2e308) { n(x: $f) }"),
+                       "u.graphql:1:21: 2e308 is a number beyond a Double, which Apollo's JSON cannot hold")
+        let digits = "1" + String(repeating: "0", count: 400)
+        XCTAssertEqual(parseProblem("{ n(x: \(digits)) }")?.hasSuffix("is a number beyond a Double, which Apollo's JSON cannot hold"), true)
+        XCTAssertNil(parseProblem("{ n(x: 1.7e308, y: 99999999999999999999) }"))
+    }
+
+    func testAVariableDefaultOfAnotherBuiltInTypeIsRefusedAtTheDefault() {
+        XCTAssertEqual(parseProblem(#"query Q($n: Int = "x") { posts(first: $n) { id } }"#), #"u.graphql:1:19: the default of $n: expected Int, found "x""#)
+        XCTAssertEqual(parseProblem("query Q($n: Int! = null) { posts(first: $n) { id } }"),
+                       "u.graphql:1:20: the default of $n: expected a non-null Int!, found null")
+        XCTAssertEqual(parseProblem(#"query Q($n: [Int] = [1, "a"]) { posts(first: $n) { id } }"#),
+                       #"u.graphql:1:21: the default of $n[1]: expected Int, found "a""#)
+        // Defaults a generated operation holds: coerced as GraphQL coerces them, or left to a schema.
+        XCTAssertNil(parseProblem("query Q($e: Episode = JEDI, $f: Float = 2, $i: ID = 3, $l: [Int] = 4, $o: In = {a: 1}) { n(a: $e, b: $f, c: $i, d: $l, e: $o) }"))
     }
 }
