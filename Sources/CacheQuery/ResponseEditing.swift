@@ -142,10 +142,36 @@ extension ResponseValue {
         case (.object, _), (.list, _):
             return "\(here) is \(shape(fieldValue)) in the data read, and cannot be written as \(shape(new))"
         case (.scalar(let leaf), _):
-            // A leaf keeps its shape; inside a custom scalar's JSON anything goes.
             if !checkingLeaves { return nil }
-            if case .object = leaf { return nil }
+            return Self.leafProblem(leaf, writing: new, at: place, shape: shape)
+        }
+    }
+
+    /// A leaf keeps its shape, and so does each element of a list of
+    /// leaves (`[[1, 2]]` takes no `5` for `[1, 2]`); an element appended
+    /// takes the shape of the first one read. Inside a custom scalar's
+    /// JSON (a leaf read as an object) anything goes.
+    private static func leafProblem(
+        _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String
+    ) -> String? {
+        switch (leaf, new) {
+        case (.null, _), (_, .null), (.object, _):
+            return nil
+        case (.list(let elements), .list(let written)):
+            let model = elements.first { $0 != .null }
+            for (index, element) in written.enumerated() {
+                guard let read = index < elements.count ? elements[index] : model else { continue }
+                if index >= elements.count, element != .null, shape(read) != shape(element) {
+                    let kind = ["an object": "objects", "a list": "lists"][shape(read)] ?? "single values"
+                    return "\((place + [String(index)]).joined(separator: ".")) is appended to a list of \(kind) in the data read, "
+                        + "and cannot be \(shape(element))"
+                }
+                if let problem = leafProblem(read, writing: element, at: place + [String(index)], shape: shape) { return problem }
+            }
+            return nil
+        default:
             guard shape(leaf) != shape(new) else { return nil }
+            let here = place.isEmpty ? "the data" : place.joined(separator: ".")
             return "\(here) is \(shape(leaf)) in the data read, and cannot be written as \(shape(new))"
         }
     }

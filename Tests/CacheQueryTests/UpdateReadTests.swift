@@ -72,4 +72,22 @@ final class UpdateReadTests: XCTestCase {
                        "name is a single value in the data read, and cannot be written as a list")
         XCTAssertNil(data.problem(writing: .object(["meta": .int(1), "name": .object([:])]), checkingLeaves: false))
     }
+
+    /// A list of leaves, `[[Float!]!]`, keeps its depth element by element,
+    /// and an element appended takes the shape of the first one read.
+    func testEachElementOfAListOfLeavesKeepsItsShape() {
+        let read = FieldValue.list([.list([.int(1), .int(2)]), .list([.double(3.5), .int(4)])])
+        let data: ResponseValue = .object([("coordinates", .scalar(read))])
+        func problem(_ written: FieldValue) -> String? { data.problem(writing: .object(["coordinates": written])) }
+        XCTAssertEqual(problem(.list([.int(5), .list([.double(3.5), .int(4)])])),
+                       "coordinates.0 is a list in the data read, and cannot be written as a single value")
+        XCTAssertEqual(problem(.list([.list([.int(1)]), .object(["a": .int(1)])])),
+                       "coordinates.1 is a list in the data read, and cannot be written as an object")
+        XCTAssertEqual(problem(.list([.list([.list([.int(1)])])])),
+                       "coordinates.0.0 is a single value in the data read, and cannot be written as a list")
+        XCTAssertEqual(problem(.list([.list([]), .list([]), .int(7)])),
+                       "coordinates.2 is appended to a list of lists in the data read, and cannot be a single value")
+        XCTAssertNil(problem(.list([.list([.int(9)]), .null, .list([.int(7), .int(8)])])))
+        XCTAssertNil(problem(.list([.list([.int(9)])])), "a shorter list is no other shape")
+    }
 }
