@@ -748,11 +748,12 @@ private struct Pass {
             let earlier = records[key]![fieldKey]
             if let earlier, earlier != stored, let sources = writtenFrom[key]?[fieldKey], let source = sources.last {
                 if normalizer.refusesConflicts {
+                    let other = source.map(\.description).joined(separator: ".")
                     throw NormalizationError(
                         path: fieldPath,
-                        message: "it is field '\(fieldKey)' of \(key), as \(source.map(\.description).joined(separator: ".")) is, "
-                            + "and the two hold different values (\(JSONWriter.string(for: earlier, asStored: false)) and "
-                            + "\(JSONWriter.string(for: stored, asStored: false))); give both the same value")
+                        message: "it is field '\(fieldKey)' of \(key), as \(other) is, and the two hold different values ("
+                            + "\(fieldPath.map(\.description).joined(separator: ".")): \(JSONWriter.string(for: stored, asStored: false)), "
+                            + "\(other): \(JSONWriter.string(for: earlier, asStored: false))); give both the same value")
                 }
                 // One field given three values is one case: the last kept,
                 // the others dropped, each value once with every place that

@@ -721,11 +721,11 @@ final class UpdateCommandTests: CommandTestCase {
         let aliases = "query A @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { a: name b: name } }"
         let one = gqlcache("update", cache, "--text", aliases, "--set", "hero.a=X")
         XCTAssertEqual(one.status, .usage)
-        XCTAssertEqual(one.stderr, #"gqlcache: --set: cannot write hero.b: it is field 'name' of Droid:2001, as hero.a is, and the two hold different values ("X" and "R2-D2"); give both the same value; nothing written"# + "\n")
+        XCTAssertEqual(one.stderr, #"gqlcache: --set: cannot write hero.b: it is field 'name' of Droid:2001, as hero.a is, and the two hold different values (hero.b: "R2-D2", hero.a: "X"); give both the same value; nothing written"# + "\n")
         let paths = "query P @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { name } } human(id: 1000) { name } }"
         let other = gqlcache("update", cache, "--text", paths, "--set", "human.name=Luke")
         XCTAssertEqual(other.status, .usage)
-        XCTAssertTrue(other.stderr.contains("cannot write human.name: it is field 'name' of Human:1000, as hero.friends.0.name is"), other.stderr)
+        XCTAssertTrue(other.stderr.contains(#"cannot write human.name: it is field 'name' of Human:1000, as hero.friends.0.name is, and the two hold different values (human.name: "Luke", hero.friends.0.name: "Luke Skywalker")"#), other.stderr)
         XCTAssertEqual(try bytes(cache), before)
         let both = gqlcache("update", cache, "--text", aliases, "--set", "hero.a=X", "--set", "hero.b=X")
         XCTAssertEqual(both.status, .success, both.stderr)
