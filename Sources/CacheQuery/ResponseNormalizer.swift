@@ -984,6 +984,11 @@ private struct Pass {
                     let count = newLists[listPath]?.count, count != readCount,
                     !(0..<min(count, readCount)).allSatisfy({ $0 == index || unchangedAt($0) })
                 {
+                    // Selected, so the data is what lacks it.
+                    let collected = collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil })
+                    if object["id"] == nil, collected.fields.contains(where: { $0.0 == "id" }), !existing.absent.contains(pathText + ".id") {
+                        throw NormalizationError(path: path + [.field("id")], message: "the data has no 'id', which the selection asks for")
+                    }
                     throw NormalizationError(
                         path: path,
                         message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "

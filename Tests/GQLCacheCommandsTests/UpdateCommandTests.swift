@@ -367,6 +367,14 @@ final class UpdateCommandTests: CommandTestCase {
             + "not only at the end, so this object, changed and without an id, may be any of those read, not only "
             + "Human:1000 read at its place; select id, or give --key-field Human=id to key it by its data as the app does; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
+        // A selection with id: the data is what lacks it.
+        let withID = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name friends { id name } } }"
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Han2"},{"__typename":"Human","id":"1000","name":"Luke Skywalker"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let lacking = gqlcache("update", cache, "--text", withID, "--data", data)
+        XCTAssertEqual(lacking.status, .usage)
+        XCTAssertEqual(lacking.stderr, "gqlcache: \(data): cannot write hero.friends.0.id: the data has no 'id', which the selection asks for; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
         // The same length: each element is the one read at its place.
         try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Luke"},{"__typename":"Human","name":"Han Solo"},null]}}"#
             .write(toFile: data, atomically: true, encoding: .utf8)
