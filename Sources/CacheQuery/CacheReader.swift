@@ -489,6 +489,10 @@ private struct Walk {
                 list.append(try complete(element, selections: selections, holder: holder, fieldKey: fieldKey, type: elementType))
             }
             return .list(list)
+        case (.object, _):
+            // Apollo never inlines an object; a custom scalar's JSON is read by a selection without fields.
+            return try mismatch("the selection needs an object, which Apollo stores as a reference to its record "
+                + "({\"$reference\":KEY}), but the record holds inline JSON \(JSONWriter.string(for: value, asStored: false))")
         default:
             return try mismatch("the selection needs an object, but the record holds \(JSONWriter.string(for: value, asStored: false))")
         }

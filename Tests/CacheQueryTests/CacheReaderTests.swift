@@ -243,6 +243,19 @@ final class CacheReaderTests: XCTestCase {
         ])
     }
 
+    /// An object stored inline, which Apollo never writes, is named as not
+    /// the reference the selection needs; a scalar as the value it is.
+    func testAnInlineObjectOrAScalarWhereTheSelectionNeedsAnObjectIsATypeError() throws {
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["hero(episode:JEDI)": .object(["__typename": .string("Droid"), "name": .string("Inline")]), "hero(episode:EMPIRE)": .int(5)])
+        let document = try QueryDocument.parse([("q.graphql", "{ a: hero(episode: JEDI) { name } b: hero(episode: EMPIRE) { name } }")])
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
+        XCTAssertEqual(result.misses.map(\.description), [
+            #"type error at a: record 'QUERY_ROOT', field 'hero(episode:JEDI)': the selection needs an object, which Apollo stores as a reference to its record ({"$reference":KEY}), but the record holds inline JSON {"__typename":"Droid","name":"Inline"}"#,
+            "type error at b: record 'QUERY_ROOT', field 'hero(episode:EMPIRE)': the selection needs an object, but the record holds 5",
+        ])
+    }
+
     func testWithTheSchemaInterfaceFragmentsApplyToTheirPossibleTypes() throws {
         let text = "{ hero(episode: NEWHOPE) { ... on Character { name } ... on Human { homePlanet } } }"
         let withSchema = try read(text, variables: [:], schema: Self.schema)
