@@ -526,6 +526,15 @@ final class ReadCommandTests: CommandTestCase {
         let typename = gqlcache("read", cache, "--text", "fragment F on Query { __typename }", "--fragment", "F", "--key", "QUERY_ROOT")
         XCTAssertEqual(typename.status, .notFound)
         XCTAssertEqual(typename.stderr, "gqlcache: cache miss at __typename: record 'QUERY_ROOT' has no field '__typename'\n")
+        // Only a schema says that a root type is named RootQuery.
+        let renamed = gqlcache("read", cache, "--text", "fragment R on RootQuery { __typename }", "--fragment", "R", "--key", "QUERY_ROOT")
+        XCTAssertEqual(renamed.status, .notFound)
+        XCTAssertTrue(renamed.stderr.hasSuffix("QUERY_ROOT is a root record, not a RootQuery: read the fragment at the key of one; "
+            + "or, if RootQuery is the schema's root type, give --schema, which says so\n"), renamed.stderr)
+        let written = gqlcache("write", cache, "--text", "fragment R on RootQuery { a }", "--fragment", "R", "--key", "QUERY_ROOT",
+                               "--response", "-", input: #"{"data":{"a":1}}"#)
+        XCTAssertEqual(written.status, .usage)
+        XCTAssertTrue(written.stderr.hasSuffix("give --schema, which says so; nothing written\n"), written.stderr)
     }
 
     /// With a schema, a named fragment on a type the field's type need

@@ -137,8 +137,18 @@ extension GQLCache.Read {
         guard let fragment, let key, CacheKey(key).isRoot, miss.path == [.field("__typename")],
               !CacheSchema.isRootType(fragment.typeCondition, in: schema) else { return nil }
         return ", which Apollo's generated models select in every object; "
-            + "\(key) is a root record, not a \(fragment.typeCondition): \(verb) the fragment at the key of one"
+            + notARootType(key, fragment.typeCondition, schema: schema, context: context, verb: verb)
+    }
+
+    /// "QUERY_ROOT is a root record, not a User: read the fragment at the
+    /// key of one". Only a schema says the root types' names when they are
+    /// not Query, Mutation and Subscription: without one, a type named like
+    /// a root type (`RootQuery`, `QueryRoot`) is told to give it.
+    static func notARootType(_ key: String, _ typeCondition: String, schema: CacheSchema?, context: CommandContext, verb: String) -> String {
+        let rootLike = typeCondition.range(of: "query|mutation|subscription|root", options: [.regularExpression, .caseInsensitive]) != nil
+        return "\(key) is a root record, not a \(typeCondition): \(verb) the fragment at the key of one"
             + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "")
+            + (schema == nil && rootLike ? "; or, if \(typeCondition) is the schema's root type, give --schema, which says so" : "")
     }
 }
 

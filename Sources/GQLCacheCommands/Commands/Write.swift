@@ -98,9 +98,8 @@ extension GQLCache {
                     // A root record holds no object of another type: at the REPL's
                     // first place, a forgotten --key would write a User's fields into QUERY_ROOT.
                     if CacheKey(key).isRoot && !CacheSchema.isRootType(definition.typeCondition, in: loaded.schema) {
-                        throw CommandFailure(
-                            .usage, "\(key) is a root record, not a \(definition.typeCondition): write the fragment at the key of one"
-                                + (context.isREPLCommand ? " (cd to it, or give --key KEY)" : "") + "; nothing written")
+                        throw CommandFailure(.usage, GQLCache.Read.notARootType(
+                            key, definition.typeCondition, schema: loaded.schema, context: context, verb: "write") + "; nothing written")
                     }
                     context.warnOfVariablesNotGiven(loaded.variables, to: definition, in: loaded.document)
                     let data = try JSONInput.responseData(
