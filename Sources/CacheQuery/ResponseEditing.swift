@@ -30,11 +30,18 @@ extension ResponseValue {
         case .object(let members):
             return members.first { $0.0 == head }?.1.value(at: Array(path.dropFirst()))
         case .list(let elements):
-            guard let index = Int(head), elements.indices.contains(index) else { return nil }
+            guard let index = Self.index(head), elements.indices.contains(index) else { return nil }
             return elements[index].value(at: Array(path.dropFirst()))
         case .null, .scalar:
             return nil
         }
+    }
+
+    /// A list index as a path writes it: digits without a sign or a
+    /// leading zero (`01` and `+1` are no other way to write 1).
+    static func index(_ step: String) -> Int? {
+        guard step == "0" || (step.first != "0" && !step.isEmpty && step.utf8.allSatisfy { (48...57).contains($0) }) else { return nil }
+        return Int(step)
     }
 
     /// The data with the value at `path` (response names and list indexes,
@@ -65,7 +72,7 @@ extension ResponseValue {
             members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head], absent: absent)
             return .object(members)
         case .list(var elements):
-            guard let index = Int(head), index >= 0, index <= elements.count else {
+            guard let index = Self.index(head), index <= elements.count else {
                 throw DataPathError("\(here) is a list of \(elements.count) element\(elements.count == 1 ? "" : "s"); '\(head)' is not an index in it "
                     + (elements.isEmpty ? "(0 appends one)" : "(0 to \(elements.count - 1) change an element, \(elements.count) appends one)"))
             }

@@ -90,4 +90,17 @@ final class UpdateReadTests: XCTestCase {
         XCTAssertNil(problem(.list([.list([.int(9)]), .null, .list([.int(7), .int(8)])])))
         XCTAssertNil(problem(.list([.list([.int(9)])])), "a shorter list is no other shape")
     }
+
+    func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {
+        let data: ResponseValue = .object([("reviews", .list([.scalar(.int(1)), .scalar(.int(2))]))])
+        XCTAssertEqual(try data.setting(["reviews", "1"], to: .scalar(.int(5))).value(at: ["reviews", "1"]), .scalar(.int(5)))
+        XCTAssertEqual(data.value(at: ["reviews", "0"]), .scalar(.int(1)))
+        for step in ["01", "+1", "-0", " 1", ""] {
+            XCTAssertNil(data.value(at: ["reviews", step]), step)
+            XCTAssertThrowsError(try data.setting(["reviews", step], to: .scalar(.int(5))), step) { error in
+                XCTAssertEqual((error as? DataPathError)?.description,
+                               "reviews is a list of 2 elements; '\(step)' is not an index in it (0 to 1 change an element, 2 appends one)")
+            }
+        }
+    }
 }
