@@ -118,6 +118,17 @@ final class ReadCommandTests: CommandTestCase {
         }
     }
 
+    func testAVarMayNameItsVariableWithTheDollarSignTheDocumentWrites() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query Q($id: ID!) { human(id: $id) { name } }"
+        let result = gqlcache("read", cache, "--text", query, "--var", "$id=1000", "--format", "jsonl")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdout, #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
+        let twice = gqlcache("read", cache, "--text", query, "--var", "$id=1000", "--var", "id=1001")
+        XCTAssertEqual(twice.status, .usage)
+        XCTAssertTrue(twice.stderr.hasPrefix("gqlcache: --var id is given twice, as '1000' and '1001'"), twice.stderr)
+    }
+
     func testAMissExitsOneNamingTheFieldKeyAndTheKeysTheRecordHas() throws {
         let result = gqlcache("read", blogCache, "UserPosts", "--document", blogDocument, "--var", "id=3")
         XCTAssertEqual(result.status, .notFound)

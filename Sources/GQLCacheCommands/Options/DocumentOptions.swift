@@ -44,7 +44,9 @@ struct DocumentOptions: ParsableArguments {
         name: .customLong("var"),
         help: ArgumentHelp(
             "One variable as name=value; the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
-            valueName: "name=value"))
+            valueName: "name=value"),
+        // `$id=1000`, as the document writes the name: no GraphQL name holds a `$`.
+        transform: { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 })
     var variableAssignments: [String] = []
 
     func validate() throws {
