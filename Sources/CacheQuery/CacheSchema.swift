@@ -616,7 +616,7 @@ extension InputValue {
     /// read apart; a list or an object by what it is.
     var shown: String {
         switch self {
-        case .string(let text): return "\"\(text)\""
+        case .string(let text): return "\"\(text.shortenedForMessage)\""
         case .list: return "a list"
         case .object: return "an object"
         default: return FieldKey.scalar(self)

@@ -54,6 +54,11 @@ final class VariableCheckTests: XCTestCase {
         XCTAssertNotNil(problem(["id": .float(12345678901234568)]), "past 2^53 the Double may hold another integer than the one written (12345678901234567 reads as this)")
     }
 
+    func testALongStringOfTheWrongTypeIsShortenedInTheMessage() throws {
+        let long = String(repeating: "[", count: 10_000)
+        XCTAssertEqual(problem(["n": .string(long)]), #"invalid variables: $n: expected Int, found ""# + String(repeating: "[", count: 60) + #"… (10000 bytes)""#)
+    }
+
     /// A whole JSON number is an Int when an Int64 holds it exactly: to
     /// its last whole Double below 2^63, and not at 2^63 or past it.
     func testAWholeNumberIsAnIntExactlyWithinInt64() throws {
