@@ -54,13 +54,22 @@ extension ResponseValue {
         try setting(path[...], to: value, at: [], absent: absent)
     }
 
-    private func setting(_ path: ArraySlice<String>, to value: ResponseValue, at place: [String], absent: Set<String>) throws -> ResponseValue {
+    /// `insideJSON`: the data is a leaf's JSON (a custom scalar's object),
+    /// where any member may be added, not a selection's object.
+    private func setting(
+        _ path: ArraySlice<String>, to value: ResponseValue, at place: [String], absent: Set<String>, insideJSON: Bool = false
+    ) throws -> ResponseValue {
         guard let head = path.first else { return value }
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
         switch self {
         case .object(var members):
             guard let index = members.firstIndex(where: { $0.0 == head }) else {
                 let field = (place + [head]).joined(separator: ".")
+                if insideJSON {
+                    guard path.count == 1 else { throw DataPathError("\(here) has no '\(head)' to set a member of; set \(field) whole") }
+                    members.append((head, value))
+                    return .object(members)
+                }
                 if absent.contains(field) {
                     guard path.count == 1 else { throw DataPathError("\(field) is not in the cache; set it whole (--set \(field)=…)", isCacheMiss: true) }
                     members.append((head, value))
@@ -69,7 +78,7 @@ extension ResponseValue {
                 let names = members.map(\.0).joined(separator: ", ")
                 throw DataPathError("\(here) has no '\(head)' in the selection (it has: \(names))")
             }
-            members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head], absent: absent)
+            members[index].1 = try members[index].1.setting(path.dropFirst(), to: value, at: place + [head], absent: absent, insideJSON: insideJSON)
             return .object(members)
         case .list(var elements):
             guard let index = Self.index(head), index <= elements.count else {
@@ -80,7 +89,7 @@ extension ResponseValue {
                 guard path.count == 1 else { throw DataPathError("\(here) has no element \(index) to change") }
                 elements.append(value)
             } else {
-                elements[index] = try elements[index].setting(path.dropFirst(), to: value, at: place + [head], absent: absent)
+                elements[index] = try elements[index].setting(path.dropFirst(), to: value, at: place + [head], absent: absent, insideJSON: insideJSON)
             }
             return .list(elements)
         case .null:
@@ -89,7 +98,7 @@ extension ResponseValue {
             switch leaf {
             case .list, .object:
                 // A list of scalars (`appearsIn.0`), or a custom scalar's JSON: changed inside, still a leaf.
-                return .scalar(try ResponseValue(leaf).setting(path, to: value, at: place, absent: []).fieldValue)
+                return .scalar(try ResponseValue(leaf).setting(path, to: value, at: place, absent: [], insideJSON: true).fieldValue)
             default:
                 throw DataPathError("\(here) is a value, not an object or a list, so it has no '\(head)'")
             }

@@ -103,4 +103,17 @@ final class UpdateReadTests: XCTestCase {
             }
         }
     }
+
+    /// A custom scalar's JSON is no selection: a member may be added to it.
+    func testAMemberMayBeAddedInsideACustomScalarsJSONButNotToTheSelection() throws {
+        let data: ResponseValue = .object([("meta", .scalar(.object(["score": .double(1.5)])))])
+        let set = try data.setting(["meta", "new"], to: .scalar(.int(2)))
+        XCTAssertEqual(set.value(at: ["meta"]), .scalar(.object(["score": .double(1.5), "new": .int(2)])))
+        XCTAssertThrowsError(try data.setting(["meta", "new", "deeper"], to: .scalar(.int(2)))) { error in
+            XCTAssertEqual((error as? DataPathError)?.description, "meta has no 'new' to set a member of; set meta.new whole")
+        }
+        XCTAssertThrowsError(try data.setting(["other"], to: .scalar(.int(2)))) { error in
+            XCTAssertEqual((error as? DataPathError)?.description, "the data has no 'other' in the selection (it has: meta)")
+        }
+    }
 }
