@@ -4,7 +4,8 @@ import GraphQL
 ///
 /// A name is given once: a variable declared twice, an argument or an
 /// input object field given twice, `@include`, `@skip` or `@defer` twice on
-/// one selection. Apollo's code generator refuses such a document; read
+/// one selection, `@apollo_client_ios_localCacheMutation` twice or with an
+/// argument, which Apollo declares without one. Apollo's code generator refuses such a document; read
 /// without a schema, the last value would quietly win and the read would
 /// look for another field than the one the first names
 /// (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's validation says
@@ -19,7 +20,7 @@ import GraphQL
 /// invalid variable that nobody gave.
 enum SchemalessCheck {
     /// Directives GraphQL defines as given at most once in one place.
-    private static let unrepeatable: Set<String> = ["include", "skip", "defer"]
+    private static let unrepeatable: Set<String> = ["include", "skip", "defer", "apollo_client_ios_localCacheMutation"]
 
     /// Throws ``QueryError/validation(source:line:column:message:)`` for
     /// the first name given twice in `definition`, at the second, or the
@@ -62,6 +63,10 @@ enum SchemalessCheck {
                 let name = directive.name.value
                 if unrepeatable.contains(name) && !seen.insert(name).inserted {
                     throw problem(directive, "@\(name) is given twice in one place; give it once")
+                }
+                // Apollo declares it without arguments, and its code generator refuses any.
+                if name == "apollo_client_ios_localCacheMutation", let argument = directive.arguments.first {
+                    throw problem(argument, "@\(name) takes no arguments")
                 }
                 try checkArguments(directive.arguments, of: "@\(name)")
             }

@@ -70,4 +70,12 @@ final class SchemalessCheckTests: XCTestCase {
         // Defaults a generated operation holds: coerced as GraphQL coerces them, or left to a schema.
         XCTAssertNil(parseProblem("query Q($e: Episode = JEDI, $f: Float = 2, $i: ID = 3, $l: [Int] = 4, $o: In = {a: 1}) { n(a: $e, b: $f, c: $i, d: $l, e: $o) }"))
     }
+
+    func testTheLocalCacheMutationDirectiveTakesNoArgumentsAndIsGivenOnce() {
+        XCTAssertEqual(parseProblem("query Q @apollo_client_ios_localCacheMutation(x: 1) { a }"),
+                       "u.graphql:1:47: @apollo_client_ios_localCacheMutation takes no arguments")
+        XCTAssertEqual(parseProblem("fragment F on Droid @apollo_client_ios_localCacheMutation @apollo_client_ios_localCacheMutation { a }"),
+                       "u.graphql:1:59: @apollo_client_ios_localCacheMutation is given twice in one place; give it once")
+        XCTAssertNil(parseProblem("query Q @apollo_client_ios_localCacheMutation { a }"))
+    }
 }
