@@ -135,7 +135,7 @@ extension GQLCache {
         static func refuseEmpty(_ pattern: KeyPattern) throws {
             if pattern.matchesNothing {
                 throw CommandFailure(
-                    .notFound, "an empty apollo pattern matches nothing (Apollo ignores it); to remove every record use 'gqlcache clear'")
+                    .notFound, "an empty apollo pattern matches nothing (Apollo ignores it; before 1.21 it removed every record); to remove every record use 'gqlcache clear'")
             }
             if pattern.matchesEverything {
                 throw CommandFailure(
