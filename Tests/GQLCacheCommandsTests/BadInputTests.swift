@@ -320,8 +320,8 @@ final class BadInputTests: CommandTestCase {
         let show = gqlcache("show", cache, "Broken:1", "Droid:2001", "Null:1")
         XCTAssertEqual(show.status, .damagedRecord)
         XCTAssertTrue(show.stdout.contains("Droid:2001 (Droid)\n├─ __typename: \"Droid\"\n└─ name: \"R2-D2\""), show.stdout)
-        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Broken:1' is damaged: unterminated string at byte 23\n"), show.stderr)
-        XCTAssertTrue(show.stderr.contains("gqlcache: record 'Null:1' is damaged: its record column is NULL\n"), show.stderr)
+        XCTAssertTrue(show.stderr.contains("gqlcache: \(cache): record 'Broken:1' is damaged: unterminated string at byte 23\n"), show.stderr)
+        XCTAssertTrue(show.stderr.contains("gqlcache: \(cache): record 'Null:1' is damaged: its record column is NULL\n"), show.stderr)
 
         let root = gqlcache("show", cache, "QUERY_ROOT", "--depth", "1")
         XCTAssertEqual(root.status, .success, root.stderr)

@@ -163,7 +163,7 @@ final class RefsCommandTests: CommandTestCase {
         let result = gqlcache("refs", cache, "B:1")
         XCTAssertEqual(result.status, .damagedRecord)
         XCTAssertEqual(result.status, gqlcache("show", cache, "B:1").status)
-        XCTAssertEqual(result.stderr, "gqlcache: record 'B:1' is damaged: text that is not JSON, not a JSON object\n")
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): record 'B:1' is damaged: text that is not JSON, not a JSON object\n")
         XCTAssertEqual(result.lines, ["B:1 (damaged: text that is not JSON, not a JSON object)", "incoming references (1)", "  A:1 b"])
     }
 

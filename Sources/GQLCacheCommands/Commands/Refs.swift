@@ -78,7 +78,7 @@ extension GQLCache {
             }
             if case .damaged(let problem)? = graph.entries[key] {
                 // Its references cannot be read, as show says with the same status.
-                context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
+                context.report(.damagedRecord, "\(file.path): record '\(key.rawValue)' is damaged: \(problem)")
             } else if !graph.exists(key) {
                 let nearest = try store.read { tx in try tx.suggestions(for: key) }
                 context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: nearest))

@@ -82,7 +82,7 @@ extension GQLCache {
                 case .missing?:
                     context.report(.notFound, KeySuggestions.notFoundMessage(key, in: file.path, nearest: suggestions[key] ?? KeySuggestions.Hint()))
                 case .damaged(let problem)?:
-                    context.report(.damagedRecord, "record '\(key.rawValue)' is damaged: \(problem)")
+                    context.report(.damagedRecord, "\(file.path): record '\(key.rawValue)' is damaged: \(problem)")
                 case .unreadable(let problem)?:
                     context.report(.io, "\(file.path): record '\(key.rawValue)' cannot be read: \(problem); "
                         + "'gqlcache doctor' says more")
