@@ -272,7 +272,9 @@ final class GarbageCollectCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         try sqliteShell(cache, "CREATE TABLE t(x); DROP TABLE t")
         let dryRun = gqlcache("gc", cache, "--vacuum", "--dry-run")
-        XCTAssertEqual(dryRun.stdout, "would vacuum the 20.0 KiB file: 1 free page (4.0 KiB) now, and the pages this gc would free\n")
+        XCTAssertEqual(dryRun.stdout, "would vacuum the 20.0 KiB file: 1 free page (4.0 KiB) now\n", "--vacuum alone frees no other pages")
+        XCTAssertTrue(gqlcache("gc", cache, "--all", "--vacuum", "--dry-run").stdout
+            .hasSuffix("would vacuum the 20.0 KiB file: 1 free page (4.0 KiB) now, and the pages this gc would free\n"))
         let done = gqlcache("gc", cache, "--vacuum")
         XCTAssertEqual(done.status, .success, done.stderr)
         XCTAssertEqual(done.stdout, "vacuumed: 20.0 KiB → 16.0 KiB\n")

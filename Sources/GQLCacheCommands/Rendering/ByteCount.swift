@@ -22,10 +22,11 @@ func reclaimableText(_ bytes: Int64) -> String {
 
 /// What a dry run says a VACUUM after it would work on: "would vacuum
 /// the 16.0 KiB file: 0 free pages (0 B) now, and the pages this gc would
-/// free", `freedBy` naming what frees them.
-func plannedVacuumLine(fileBytes: Int64, pages: PageStatistics, freedBy: String) -> String {
+/// free", `freedBy` naming what frees them (nil: nothing but the VACUUM
+/// runs, and no other page is freed).
+func plannedVacuumLine(fileBytes: Int64, pages: PageStatistics, freedBy: String?) -> String {
     "would vacuum the \(formatBytes(fileBytes)) file: \(plural(pages.freePages, "free page")) "
-        + "(\(formatBytes(Int64(pages.freePages * pages.pageSize)))) now, and the pages \(freedBy)"
+        + "(\(formatBytes(Int64(pages.freePages * pages.pageSize)))) now" + (freedBy.map { ", and the pages \($0)" } ?? "")
 }
 
 /// "vacuumed: 44.2 KiB → 16.0 KiB". In WAL mode a connection the app holds
