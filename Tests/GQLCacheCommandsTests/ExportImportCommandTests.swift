@@ -1132,6 +1132,25 @@ extension ExportImportCommandTests {
         XCTAssertEqual(try sqliteShell(cache, "SELECT record FROM records WHERE key = 'A:1'"), #"{"x":1,"y":2,"z":null}"#)
     }
 
+    /// Apollo Client keys a field's arguments as JSON, which Apollo iOS
+    /// never reads: imported as they are, with a warning; an export of an
+    /// Apollo iOS file has none.
+    func testFieldsKeyedAsApolloClientKeysArgumentsAreImportedWithAWarning() throws {
+        let input = path("client.json")
+        try Data(#"{"ROOT_QUERY":{"__typename":"Query","hero({\"episode\":\"JEDI\"})":{"__ref":"Droid:1"},"feed:{\"type\":\"top\"}":[],"plain":1},"Droid:1":{"__typename":"Droid","name":"R2"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: input))
+        let cache = path("client.sqlite")
+        let result = gqlcache("import", cache, input, "--create")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, #"gqlcache: warning: \#(input): the field feed:{"type":"top"} of 'QUERY_ROOT' is keyed as Apollo Client keys a "#
+            + "field's arguments (and 1 more field); it is imported as it is, and Apollo iOS, which writes them as name(arg:value), never reads it\n")
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?[#"hero({"episode":"JEDI"})"#], .reference(CacheKey("Droid:1")))
+        let exported = path("starwars.json")
+        XCTAssertEqual(gqlcache("export", try copyOfFixture("starwars.sqlite"), "--format", "apollo-client", "-o", exported).status, .success)
+        let clean = gqlcache("import", path("copy.sqlite"), exported, "--create")
+        XCTAssertEqual(clean.stderr, "")
+    }
+
     /// A line or an entity wraps its record in one more level of JSON: the
     /// nesting limit counts from the record, so any record the file holds
     /// comes back.

@@ -124,6 +124,7 @@ extension GQLCache {
             }
             if let warning = reader.repeatedMemberWarning { context.warn(warning) }
             if let warning = reader.repeatedEntityWarning { context.warn(warning) }
+            if let warning = reader.clientFieldKeyWarning { context.warn(warning) }
             report.render(format: output.format, path: file.path, context: context)
         }
     }

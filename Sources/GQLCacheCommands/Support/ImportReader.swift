@@ -53,6 +53,29 @@ final class ImportReader {
             + "where Apollo Client's JSON.parse would keep only the last"
     }
 
+    /// The first field keyed as Apollo Client keys a field with arguments,
+    /// its record, and how many fields are.
+    private var clientFieldKeys: (field: String, key: CacheKey, count: Int)?
+
+    /// The warning for fields keyed as Apollo Client keys them
+    /// (`hero({"episode":"JEDI"})`, or `feed:{…}` for key arguments): they
+    /// are imported as they are, and Apollo iOS, which keys the field
+    /// `hero(episode:JEDI)`, never reads them.
+    var clientFieldKeyWarning: String? {
+        guard let (field, key, count) = clientFieldKeys else { return nil }
+        let more = count > 1 ? " (and \(plural(count - 1, "more field")))" : ""
+        return "\(name): the field \(field.shortenedForMessage.shownOnLine) of '\(key.inMessage)' is keyed as Apollo Client keys a "
+            + "field's arguments\(more); it is imported as it is, and Apollo iOS, which writes them as name(arg:value), never reads it"
+    }
+
+    /// `name({` or `name:{`: arguments as Apollo Client writes them, JSON,
+    /// which no field key Apollo iOS writes begins with.
+    static func isClientFieldKey(_ field: String) -> Bool {
+        guard let first = field.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        let rest = field.unicodeScalars.drop { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        return rest.starts(with: "({".unicodeScalars) || rest.starts(with: ":{".unicodeScalars)
+    }
+
     private func noteRepeat(_ repeated: RepeatedMember, at place: String) {
         repeatCount += 1
         if firstRepeat == nil { firstRepeat = (place, repeated.name) }
@@ -218,6 +241,11 @@ final class ImportReader {
                 throw CommandFailure(.usage, "\(name): \(Self.nulMessage(record.key))")
             }
             if let problem = extracted?.lazy.compactMap(Self.unstorableNumber(in:)).first { throw CommandFailure(.usage, "\(name): \(problem)") }
+            for record in extracted ?? [] {
+                for field in record.fields.keys.sorted(by: byteOrder) where Self.isClientFieldKey(field) {
+                    clientFieldKeys = (clientFieldKeys?.field ?? field, clientFieldKeys?.key ?? record.key, (clientFieldKeys?.count ?? 0) + 1)
+                }
+            }
         }
         guard let records = extracted, !records.isEmpty else { return nil }
         let batch = Array(records.prefix(size))
