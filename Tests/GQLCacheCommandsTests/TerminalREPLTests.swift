@@ -85,6 +85,8 @@ final class TerminalREPLTests: CommandTestCase {
 
         // Ctrl-C drops the line being typed and the REPL goes on.
         try type("show this line is dropped")
+        // On screen first: Ctrl-C's signal flushes the terminal's input that readline has not read yet.
+        try waitFor("show this line is dropped")
         try keys("C-c")
         try waitFor("^C")
         try type("status")
@@ -167,6 +169,7 @@ final class TerminalREPLTests: CommandTestCase {
     func testCtrlCInAContinuationDropsTheStatementAndPromptsForAFirstLineAgain() throws {
         try startInAContinuation()
         try type("  hero")
+        try waitFor("    ...>   hero")
         try keys("C-c")
         try waitFor("    ...>   hero^C\ngqlcache QUERY_ROOT> ")
         try type("pwd")
@@ -231,6 +234,7 @@ final class TerminalREPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         try start(cache, history: path("history"))
         try type("rm --force Human:1002")
+        try waitFor("gqlcache QUERY_ROOT> rm --force Human:1002")
         try keys("Escape")
         try keys("C-c")
         try waitFor("gqlcache QUERY_ROOT> rm --force Human:1002^C\ngqlcache QUERY_ROOT> ")
