@@ -164,9 +164,11 @@ extension ResponseValue {
     }
 
     /// A leaf keeps its shape, and so does each element of a list of
-    /// leaves (`[[1, 2]]` takes no `5` for `[1, 2]`); an element appended
-    /// takes the shape of the first one read. Inside a custom scalar's
-    /// JSON (a leaf read as an object) anything goes.
+    /// leaves (`[[1, 2]]` takes no `5` for `[1, 2]`); an element appended,
+    /// or written where null was read, takes the shape of the first one
+    /// read. Inside a custom scalar's JSON anything goes: a leaf read as
+    /// an object, or a list whose elements are not all of one shape, which
+    /// no GraphQL list of scalars is.
     private static func leafProblem(
         _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String
     ) -> String? {
@@ -174,15 +176,17 @@ extension ResponseValue {
         case (.null, _), (_, .null), (.object, _):
             return nil
         case (.list(let elements), .list(let written)):
-            let model = elements.first { $0 != .null }
+            let held = elements.filter { $0 != .null }
+            guard let model = held.first, held.allSatisfy({ shape($0) == shape(model) }) else { return nil }
+            if case .object = model { return nil }
             for (index, element) in written.enumerated() {
-                guard let read = index < elements.count ? elements[index] : model else { continue }
-                if index >= elements.count, element != .null, shape(read) != shape(element) {
-                    let kind = ["an object": "objects", "a list": "lists"][shape(read)] ?? "single values"
-                    return "\((place + [String(index)]).joined(separator: ".")) is appended to a list of \(kind) in the data read, "
-                        + "and cannot be \(shape(element))"
+                let here = (place + [String(index)]).joined(separator: ".")
+                guard index < elements.count, elements[index] != .null else {
+                    guard element != .null, shape(model) != shape(element) else { continue }
+                    let kind = shape(model) == "a list" ? "lists" : "single values"
+                    return "\(here) is in a list of \(kind) in the data read, and cannot be \(shape(element))"
                 }
-                if let problem = leafProblem(read, writing: element, at: place + [String(index)], shape: shape) { return problem }
+                if let problem = leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape) { return problem }
             }
             return nil
         default:

@@ -86,9 +86,19 @@ final class UpdateReadTests: XCTestCase {
         XCTAssertEqual(problem(.list([.list([.list([.int(1)])])])),
                        "coordinates.0.0 is a single value in the data read, and cannot be written as a list")
         XCTAssertEqual(problem(.list([.list([]), .list([]), .int(7)])),
-                       "coordinates.2 is appended to a list of lists in the data read, and cannot be a single value")
+                       "coordinates.2 is in a list of lists in the data read, and cannot be a single value")
         XCTAssertNil(problem(.list([.list([.int(9)]), .null, .list([.int(7), .int(8)])])))
         XCTAssertNil(problem(.list([.list([.int(9)])])), "a shorter list is no other shape")
+        // Where null was read, an element takes the shape of the others.
+        let withNull: ResponseValue = .object([("grid", .scalar(.list([.list([.int(1), .int(2)]), .null])))])
+        XCTAssertEqual(withNull.problem(writing: .object(["grid": .list([.list([.int(1), .int(2)]), .int(5)])])),
+                       "grid.1 is in a list of lists in the data read, and cannot be a single value")
+        XCTAssertNil(withNull.problem(writing: .object(["grid": .list([.list([.int(1), .int(2)]), .list([.int(5)])])])))
+        // Elements of several shapes, or objects, are a custom scalar's JSON: anything goes.
+        for read: FieldValue in [.list([.int(1), .object(["a": .int(1)])]), .list([.object(["a": .int(1)])])] {
+            let custom: ResponseValue = .object([("meta", .scalar(read))])
+            XCTAssertNil(custom.problem(writing: .object(["meta": .list([.object(["x": .int(1)]), .int(5), .list([])])])), "\(read)")
+        }
     }
 
     func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {
