@@ -51,7 +51,7 @@ struct GarbageReport {
             if let after = vacuum.after {
                 text += vacuumLine(before: vacuum.before, after: after) + "\n"
             } else if let freePages {
-                text += plannedVacuumLine(fileBytes: vacuum.before, pages: freePages, freedBy: collected == nil ? nil : "this gc would free") + "\n"
+                text += plannedVacuumLine(fileBytes: vacuum.before, pages: freePages, freedBy: collected?.isEmpty == false ? "this gc would free" : nil) + "\n"
             }
         }
         return text
