@@ -986,8 +986,10 @@ private struct Pass {
                 {
                     // Selected, so the data is what lacks it.
                     let collected = collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil })
-                    if object["id"] == nil, collected.fields.contains(where: { $0.0 == "id" }), !existing.absent.contains(pathText + ".id") {
-                        throw NormalizationError(path: path + [.field("id")], message: "the data has no 'id', which the selection asks for")
+                    if let (name, _) = collected.fields.first(where: { $0.1.first?.name == "id" }), object[name] == nil,
+                        !existing.absent.contains(pathText + "." + name)
+                    {
+                        throw NormalizationError(path: path + [.field(name)], message: "the data has no '\(name)', which the selection asks for")
                     }
                     throw NormalizationError(
                         path: path,

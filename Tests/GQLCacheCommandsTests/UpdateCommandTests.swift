@@ -374,6 +374,10 @@ final class UpdateCommandTests: CommandTestCase {
         let lacking = gqlcache("update", cache, "--text", withID, "--data", data)
         XCTAssertEqual(lacking.status, .usage)
         XCTAssertEqual(lacking.stderr, "gqlcache: \(data): cannot write hero.friends.0.id: the data has no 'id', which the selection asks for; nothing written\n")
+        try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Han2"},{"__typename":"Human","ident":"1000","name":"Luke Skywalker"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let aliased = gqlcache("update", cache, "--text", withID.replacingOccurrences(of: "{ id name }", with: "{ ident: id name }"), "--data", data)
+        XCTAssertEqual(aliased.stderr, "gqlcache: \(data): cannot write hero.friends.0.ident: the data has no 'ident', which the selection asks for; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
         // The same length: each element is the one read at its place.
         try #"{"hero":{"__typename":"Droid","name":"R2-D2","friends":[{"__typename":"Human","name":"Luke"},{"__typename":"Human","name":"Han Solo"},null]}}"#
