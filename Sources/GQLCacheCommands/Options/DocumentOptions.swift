@@ -43,11 +43,18 @@ struct DocumentOptions: ParsableArguments {
     @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
-            "One variable as name=value; the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
+            "One variable as name=value (or $name=value); the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
             valueName: "name=value"),
-        // `$id=1000`, as the document writes the name: no GraphQL name holds a `$`.
-        transform: { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 })
+        transform: DocumentOptions.withoutDollarSign)
     var variableAssignments: [String] = []
+
+    /// `id=1000` for `$id=1000`, as the document writes the name: no GraphQL
+    /// name holds a `$`. Only before a name: `$=1` is left to be refused as typed.
+    static func withoutDollarSign(_ assignment: String) -> String {
+        guard assignment.hasPrefix("$"), let next = assignment.dropFirst().unicodeScalars.first,
+              next == "_" || (next.isASCII && next.properties.isAlphabetic) else { return assignment }
+        return String(assignment.dropFirst())
+    }
 
     func validate() throws {
         if documentFiles.contains("-") {
@@ -56,7 +63,7 @@ struct DocumentOptions: ParsableArguments {
         // Not "-: no such file": name the option, as for --document.
         if schema.contains("-") { throw ValidationError("--schema takes a file, not standard input") }
         if apolloConfig == "-" { throw ValidationError("--apollo-config takes a file, not standard input") }
-        for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") {
+        for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") || assignment.hasPrefix("$") {
             throw ValidationError("--var takes name=value, got '\(assignment)'")
         }
         // Two values for one variable: only the last would be used.

@@ -235,7 +235,9 @@ public final class REPLCompleter {
             guard let operation = try? document.operation(named: Self.positionals(line).first) else { return [] }
             names = operation.variables.map(\.name)
         }
-        let given = Set(Self.optionValues(in: words).filter { $0.option == "--var" }.map { String($0.value.prefix { $0 != "=" }) })
+        let given = Set(Self.optionValues(in: words).filter { $0.option == "--var" }.map {
+            String(DocumentOptions.withoutDollarSign($0.value).prefix { $0 != "=" })
+        })
         return names.filter { !given.contains($0) }.map { $0 + "=" }
     }
 
