@@ -509,7 +509,7 @@ final class KeysCommandTests: CommandTestCase {
         let empty = gqlcache("keys", cache, "")
         XCTAssertEqual(empty.status, .notFound)
         XCTAssertEqual(empty.stderr, "gqlcache: no key matches apollo pattern '' in \(cache); an empty apollo pattern matches nothing "
-            + "(Apollo ignores it): give no pattern for every key\n")
+            + "(Apollo ignores it; before 1.21 it removed every record): give no pattern for every key\n")
         XCTAssertEqual(gqlcache("keys", cache, "", "--mode", "literal").lines.count, 10)
     }
 }

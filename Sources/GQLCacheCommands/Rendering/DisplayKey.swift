@@ -220,8 +220,8 @@ extension KeyPattern {
         let types = typenames.map { " with __typename \($0)" } ?? ""
         var hint = ""
         if mode == .apollo && text.isEmpty {
-            // As rm says it: Apollo's removeObjects(matching: "") does nothing.
-            hint = "; an empty apollo pattern matches nothing (Apollo ignores it): give no pattern for every key"
+            // As rm says it: Apollo's removeObjects(matching: "") does nothing since 1.21.
+            hint = "; an empty apollo pattern matches nothing (Apollo ignores it; before 1.21 it removed every record): give no pattern for every key"
         } else if [.apollo, .literal, .prefix].contains(mode), text.contains(where: { $0 == "*" || $0 == "?" }) {
             let wildcards = mode == .apollo ? "% and _ are its wildcards" : "it has no wildcards"
             hint = "; '*' and '?' are no wildcards in a\(mode == .apollo ? "n" : "") \(mode.rawValue) pattern (\(wildcards)): give --mode glob for them"
