@@ -178,7 +178,7 @@ final class RefsCommandTests: CommandTestCase {
         let result = gqlcache("refs", cache, "B:1")
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.lines, ["B:1", "└─ (no references)", "incoming references (1)", "  A:1 b"])
-        XCTAssertEqual(result.stderr, "gqlcache: warning: record 'Bad:1' is damaged (not a JSON object) and its text holds 'B:1'; "
+        XCTAssertEqual(result.stderr, "gqlcache: warning: \(cache): record 'Bad:1' is damaged (not a JSON object) and its text holds 'B:1'; "
             + "any reference it holds cannot be read and is not listed ('gqlcache doctor' lists damaged records)\n")
     }
 

@@ -73,7 +73,7 @@ extension GQLCache {
             // Damaged records whose text names the key: one may point at it, as
             // far as anyone can tell, so the incoming list may be short (grep warns likewise).
             for holder in unreadable where holder != key {
-                context.warn("record '\(holder.rawValue)' is damaged (not a JSON object) and its text holds '\(key.rawValue)'; "
+                context.warn("\(file.path): record '\(holder.rawValue)' is damaged (not a JSON object) and its text holds '\(key.rawValue)'; "
                     + "any reference it holds cannot be read and is not listed ('gqlcache doctor' lists damaged records)")
             }
             if case .damaged(let problem)? = graph.entries[key] {
