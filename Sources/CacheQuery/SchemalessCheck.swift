@@ -19,7 +19,8 @@ import GraphQL
 /// (`$n: Int = "x"`), which would otherwise be refused at the read as an
 /// invalid variable that nobody gave.
 enum SchemalessCheck {
-    /// Directives GraphQL defines as given at most once in one place.
+    /// Directives given at most once in one place: GraphQL's, and Apollo's
+    /// local cache mutation marker.
     private static let unrepeatable: Set<String> = ["include", "skip", "defer", "apollo_client_ios_localCacheMutation"]
 
     /// Throws ``QueryError/validation(source:line:column:message:)`` for
