@@ -93,6 +93,20 @@ enum SchemalessCheck {
         }
         // Enums, input objects and custom scalars are left to a schema.
         func checkDefault(_ value: Value, of variable: GraphQL.VariableDefinition) throws {
+            // A literal is no JSON: GraphQL's Int and ID take no Float literal, even a whole one (`1.0`).
+            func checkFloat(_ value: Value, _ type: TypeReference, path: String) throws {
+                switch type {
+                case .nonNull(let inner): try checkFloat(value, inner, path: path)
+                case .list(let inner):
+                    guard let list = value as? ListValue else { return try checkFloat(value, inner, path: path) }
+                    for (index, element) in list.values.enumerated() { try checkFloat(element, inner, path: path + "[\(index)]") }
+                case .named(let name):
+                    if name == "Int" || name == "ID", let float = value as? FloatValue {
+                        throw problem(value, "the default of $\(variable.variable.name.value)\(path): expected \(name), found \(float.value)")
+                    }
+                }
+            }
+            try checkFloat(value, ASTConversion.typeReference(variable.type), path: "")
             let given = VariableScope(values: [:]).resolve(ASTConversion.value(value)) ?? .null
             do {
                 _ = try VariableCoercion(schema: nil).coerce(given, to: ASTConversion.typeReference(variable.type))

@@ -67,6 +67,9 @@ final class SchemalessCheckTests: XCTestCase {
                        "u.graphql:1:20: the default of $n: expected a non-null Int!, found null")
         XCTAssertEqual(parseProblem(#"query Q($n: [Int] = [1, "a"]) { posts(first: $n) { id } }"#),
                        #"u.graphql:1:21: the default of $n[1]: expected Int, found "a""#)
+        // A literal is no JSON number: Int and ID take no Float literal.
+        XCTAssertEqual(parseProblem("query Q($n: Int = 1.0) { a }"), "u.graphql:1:19: the default of $n: expected Int, found 1.0")
+        XCTAssertEqual(parseProblem("query Q($i: [ID!] = [1, 2.0]) { a }"), "u.graphql:1:25: the default of $i[1]: expected ID, found 2.0")
         // Defaults a generated operation holds: coerced as GraphQL coerces them, or left to a schema.
         XCTAssertNil(parseProblem("query Q($e: Episode = JEDI, $f: Float = 2, $i: ID = 3, $l: [Int] = 4, $o: In = {a: 1}) { n(a: $e, b: $f, c: $i, d: $l, e: $o) }"))
     }
