@@ -402,6 +402,8 @@ final class TerminalREPLTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         try start(cache, history: path("history"))
         try type("show Dro")
+        // On screen first: the signal flushes the terminal's input that readline has not read yet.
+        try waitFor("gqlcache QUERY_ROOT> show Dro")
         try keys("C-\\")
         try type("id:2001")
         try keys("Enter")
