@@ -209,9 +209,18 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(bare.status, .notFound)
         XCTAssertEqual(bare.stderr, "gqlcache: cache miss at search: record 'QUERY_ROOT' has no field "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])'; it has 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' "
-            + "(only how a number is written differs: give --schema, and arguments are written as their types say)\n")
+            + "(only how a number is written differs: give --schema, and arguments are written as their types say (a whole Float inside a list "
+            + "or an input object is written 2.0, as Apollo's Linux builds write it, where Apollo on Apple platforms writes 2))\n")
         let typed = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
         XCTAssertEqual(typed.status, .success, typed.stderr)
+        // With the schema, a key written as Apollo on Apple platforms writes it is named as such, with no call for --schema.
+        let device = try copyOfFixture("starwars.sqlite", as: "device.sqlite")
+        _ = try sqliteShell(device, "UPDATE records SET record = replace(record, 'lng:-2.0', 'lng:-2') WHERE key = 'QUERY_ROOT'")
+        let fromDevice = gqlcache("read", device, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
+        XCTAssertEqual(fromDevice.status, .notFound)
+        XCTAssertTrue(fromDevice.stderr.hasSuffix("(only how a number is written differs: a whole Float inside a list or an input object is written 2.0, "
+            + "as Apollo's Linux builds write it, where Apollo on Apple platforms writes 2; a file from a device or simulator may hold the other)\n"),
+            fromDevice.stderr)
         // Another value is another key: no such hint.
         let other = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -3))
         XCTAssertEqual(other.status, .notFound)

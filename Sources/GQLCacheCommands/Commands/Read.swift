@@ -113,11 +113,9 @@ extension GQLCache {
                 if let miss = result.misses.first, let hint = Self.rootRecordHint(
                     miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: schema, context: context) {
                     message += hint
-                } else if schema == nil, let miss = result.misses.first, case .missingField(let fieldKey, let similar) = miss.reason,
+                } else if let miss = result.misses.first, case .missingField(let fieldKey, let similar) = miss.reason,
                           similar.contains(where: { CacheMiss.sameButForNumbers($0, fieldKey) }) {
-                    // A Float variable inside an input object is written -2.0 by
-                    // Apollo's generated code, and only a schema says it is a Float.
-                    message += " (only how a number is written differs: give --schema, and arguments are written as their types say)"
+                    message += " (\(CacheMiss.numberWritingNote(schemaGiven: schema != nil)))"
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)
             }

@@ -198,7 +198,7 @@ extension GQLCache {
                         context.warn(
                             "record '\(miss.key.inMessage)' has no field '\(fieldKey)', which --data adds beside "
                                 + alike.map { "'\($0)'" }.joined(separator: ", ")
-                                + (loaded.schema == nil ? " (with --schema, arguments are written as their types say)" : ""))
+                                + " (\(CacheMiss.numberWritingNote(schemaGiven: loaded.schema != nil)))")
                     }
                 }
                 // The fields of a fragment that applied to nothing can be
@@ -421,6 +421,19 @@ extension GQLCache {
 }
 
 extension CacheMiss {
+    /// Why a field key and the record's differ only in how a number is
+    /// written, for a miss or a warning (spec §3: Apollo on Apple
+    /// platforms and its Linux builds write a whole Float nested in a list
+    /// or an input object differently, and only a schema says a number is
+    /// a Float).
+    static func numberWritingNote(schemaGiven: Bool) -> String {
+        let platforms = "a whole Float inside a list or an input object is written 2.0, as Apollo's Linux builds write it, "
+            + "where Apollo on Apple platforms writes 2"
+        return schemaGiven
+            ? "only how a number is written differs: \(platforms); a file from a device or simulator may hold the other"
+            : "only how a number is written differs: give --schema, and arguments are written as their types say (\(platforms))"
+    }
+
     /// Whether two field cache keys differ only in how they write numbers
     /// (`lng:-2` and `lng:-2.0`, `1e2` and `100`): the same arguments to a
     /// reader, two fields to the cache.
