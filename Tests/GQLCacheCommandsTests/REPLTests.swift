@@ -372,6 +372,18 @@ final class REPLTests: CommandTestCase {
             "gqlcache: no field 'reviews' with a reference in QUERY_ROOT, and no record 'reviews'; "
                 + "did you mean: cd reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
         ])
+        // The element typed, when the list has it.
+        let indexed = try repl(cache, ["cd reviews.1", "cd reviews.5"])
+        XCTAssertEqual(indexed.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: no field 'reviews.1' with a reference in QUERY_ROOT, and no record 'reviews.1'; "
+                + "did you mean: cd reviews(episode:JEDI,first:2).1 (the field is a list of 2)",
+            "gqlcache: no field 'reviews.5' with a reference in QUERY_ROOT, and no record 'reviews.5'; "
+                + "did you mean: cd reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
+        ])
+        // ls says it as cd does.
+        let listed = try repl(cache, ["ls reviews.1"])
+        XCTAssertEqual(listed.stderr, "gqlcache: no field 'reviews.1' with a reference in QUERY_ROOT, and no record 'reviews.1'; "
+            + "did you mean: ls reviews(episode:JEDI,first:2).1 (the field is a list of 2)\n")
         let suggested = try repl(cache, ["cd reviews(episode:JEDI,first:2).0", "pwd"])
         XCTAssertEqual(suggested.status, .success, suggested.stderr)
         // Through a path, and for ls, the suggestion is typed as the mistake was.

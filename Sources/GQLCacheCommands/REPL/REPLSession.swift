@@ -969,7 +969,10 @@ public final class REPLSession {
             // A list is no place to go, its first element with a reference is (friends.0).
             let field = named[0]
             let value = record?.fields[field]
-            let place = value.flatMap { Self.referencePaths(of: Record(key: from, fields: [field: $0])).first } ?? field
+            let paths = value.map { Self.referencePaths(of: Record(key: from, fields: [field: $0])) } ?? []
+            // The element typed (feed.7), when the field has it, else the first.
+            let typedPath = field + target.dropFirst(name.count)
+            let place = target.dropFirst(name.count).hasPrefix(".") && paths.contains(typedPath) ? typedPath : paths.first ?? field
             message += "; did you mean: \(command) \(ShellWords.quote(typedBefore + place))"
             if place != field, case .list(let elements)? = value { message += " (the field is a list of \(elements.count))" }
         } else if !fields.isEmpty {
@@ -1032,7 +1035,14 @@ public final class REPLSession {
                     // Said as cd says it, not as a key typed that no record has.
                     return try tx.contains(key) ? .success(key) : .failure(Self.dangling(from, field, to: key))
                 }
-                guard isRelative, try !tx.contains(CacheKey(target)) else { return nil }
+                if try tx.contains(CacheKey(target)) { return nil }
+                guard isRelative else {
+                    // `ls reviews`, a field's name without its arguments: said as cd says it;
+                    // anything else is a key, which show names with its nearest.
+                    let name = field.prefix { $0 != "(" && $0 != "." }
+                    guard let record, record.fields.keys.contains(where: { $0.prefix { $0 != "(" && $0 != "." } == name }) else { return nil }
+                    return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx, command: "ls"))
+                }
                 // `../Human:1002`: a key after the path, as cd takes it.
                 if try tx.contains(CacheKey(field)) { return .success(CacheKey(field)) }
                 // `../friends1`: said as cd says it.
