@@ -19,13 +19,20 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
         /// The record holds no field with this field cache key; `similar`
         /// lists the keys of the same field that it does hold.
         case missingField(fieldKey: String, similar: [String])
-        /// No record with the key (a dangling reference, or no root).
-        case missingRecord
+        /// No record with the key: a dangling reference, with the record and
+        /// field that hold it, or no root.
+        case missingRecord(referencedBy: Referrer?)
         /// The record cannot be decoded.
         case damagedRecord(String)
         /// The value is not what the selection needs (an object where a
         /// reference was expected, null in a non-null position, …).
         case typeMismatch(String)
+    }
+
+    /// The record and field cache key that hold a reference.
+    public struct Referrer: Equatable, Sendable {
+        public let key: CacheKey
+        public let fieldKey: String
     }
 
     public let path: [PathComponent]
@@ -43,8 +50,9 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text
-        case .missingRecord:
+        case .missingRecord(let referrer):
             return "cache miss at \(pathText): no record '\(key.rawValue.shortenedForMessage)'"
+                + (referrer.map { " (field '\($0.fieldKey.shortenedForMessage)' of \($0.key.rawValue.shortenedForMessage) refers to it)" } ?? "")
         case .damagedRecord(let problem):
             return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
         case .typeMismatch(let message):

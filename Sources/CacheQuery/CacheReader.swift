@@ -306,9 +306,11 @@ private struct Walk {
         return found
     }
 
-    mutating func object(at key: CacheKey, selections: Selections, type: String?) throws -> ResponseValue {
+    /// `referrer`: the record and field that hold the reference to `key`
+    /// (none for the root), named when no record has it.
+    mutating func object(at key: CacheKey, selections: Selections, type: String?, referrer: CacheMiss.Referrer? = nil) throws -> ResponseValue {
         switch try load(key) {
-        case .missing: return try miss(CacheMiss(path: path, key: key, reason: .missingRecord))
+        case .missing: return try miss(CacheMiss(path: path, key: key, reason: .missingRecord(referencedBy: referrer)))
         case .damaged(let problem): return try miss(CacheMiss(path: path, key: key, reason: .damagedRecord(problem)))
         case .record(let record, let decoding):
             return try object(record, decoded: decoding, selections: selections, type: type)
@@ -471,7 +473,7 @@ private struct Walk {
                     pathKeyed.insert(path.map(\.description).joined(separator: "."))
                 }
             }
-            return try object(at: key, selections: selections, type: type?.namedType.name)
+            return try object(at: key, selections: selections, type: type?.namedType.name, referrer: CacheMiss.Referrer(key: holder, fieldKey: fieldKey))
         case (.list(let elements), _):
             let elementType: OutputType?
             switch type?.nullable {

@@ -561,7 +561,7 @@ final class CacheReaderTests: XCTestCase {
         try store.write { tx in _ = try tx.removeObject(for: "Human:1002") }
         let document = try QueryDocument.parse([("q", "{ hero(episode: NEWHOPE) { friends { name } } }")])
         let result = try store.read { tx in try CacheReader(document: document, source: tx).read(try document.operation(named: nil)) }
-        XCTAssertEqual(result.misses.map(\.description), ["cache miss at hero.friends.1: no record 'Human:1002'"])
+        XCTAssertEqual(result.misses.map(\.description), ["cache miss at hero.friends.1: no record 'Human:1002' (field 'friends' of Droid:2001 refers to it)"])
     }
 
     func testIncludeSkipAndFragmentsByTypename() throws {

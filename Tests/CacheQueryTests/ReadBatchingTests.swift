@@ -50,6 +50,6 @@ final class ReadBatchingTests: XCTestCase {
         source.add("User:1", ["__typename": .string("User"), "name": .string("a")])
         let document = try QueryDocument.parse([("q.graphql", "{ users { name } }")])
         let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
-        XCTAssertEqual(result.misses.map(\.description), ["cache miss at users.1: no record 'User:2'"])
+        XCTAssertEqual(result.misses.map(\.description), ["cache miss at users.1: no record 'User:2' (field 'users' of QUERY_ROOT refers to it)"])
     }
 }
