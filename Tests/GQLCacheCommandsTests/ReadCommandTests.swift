@@ -442,7 +442,7 @@ final class ReadCommandTests: CommandTestCase {
         let result = gqlcache("read", cache, "--text", fragments, "--fragment", "HumanName", "--key", "Droid:2001", "--schema", schema, "--format", "json")
         XCTAssertEqual(result.status, .success)
         XCTAssertEqual(result.stdout, #"{"name":"R2-D2"}"# + "\n")
-        XCTAssertEqual(result.stderr, "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 is a Droid; Apollo reads it all the same, so check the key\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 has __typename Droid; Apollo reads it all the same, so check the key\n")
         let interface = gqlcache("read", cache, "--text", fragments, "--fragment", "CharName", "--key", "Droid:2001", "--schema", schema)
         XCTAssertEqual(interface.status, .success)
         XCTAssertEqual(interface.stderr, "", "a Droid is a Character")

@@ -264,7 +264,7 @@ final class UpdateCommandTests: CommandTestCase {
     /// type the fragment is not on is named in a warning.
     func testAFragmentAtARecordOfAnotherTypeIsWrittenWithAWarning() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let warning = "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 is a Droid; Apollo writes it all the same, so check the key\n"
+        let warning = "gqlcache: warning: fragment 'HumanName' is on Human, but Droid:2001 has __typename Droid; Apollo writes it all the same, so check the key\n"
         let result = gqlcache("update", cache, "--text", "fragment HumanName on Human @apollo_client_ios_localCacheMutation { name }",
                               "--fragment", "HumanName", "--key", "Droid:2001", "--schema", starWarsSchema, "--set", "name=R2")
         XCTAssertEqual(result.status, .success, result.stderr)

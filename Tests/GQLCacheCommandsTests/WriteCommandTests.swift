@@ -113,7 +113,7 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
         XCTAssertEqual(try records(cache)["Human:1000"]?["primaryFunction"], .string("Pilot"))
         XCTAssertEqual(
-            result.stderr, "gqlcache: warning: fragment 'D' is on Droid, but Human:1000 is a Human; Apollo writes it all the same, so check the key\n")
+            result.stderr, "gqlcache: warning: fragment 'D' is on Droid, but Human:1000 has __typename Human; Apollo writes it all the same, so check the key\n")
     }
 
     /// A root record is no object of a fragment's type: a User's fields

@@ -98,7 +98,7 @@ extension CommandContext {
     /// not the one meant.
     func warnOfFragmentOnOtherType(_ mismatch: FragmentOnOtherType?, writing: Bool = false) {
         guard let mismatch else { return }
-        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.display) is a \(mismatch.typename); "
+        warn("fragment '\(mismatch.fragment)' is on \(mismatch.typeCondition), but \(mismatch.key.display) has __typename \(mismatch.typename); "
             + "Apollo \(writing ? "writes" : "reads") it all the same, so check the key")
     }
 
