@@ -399,9 +399,12 @@ private struct Walk {
                     // With a schema the field is a scalar: no selection helps.
                     let advice = declared.map { "the schema declares \($0), whose value Apollo cannot read from a reference" }
                         ?? "select its fields, as in \(field.name) { … }"
+                    // Inside a custom scalar's object: Apollo reads any object with a "$reference" member as a reference.
+                    var inside = ""
+                    if case .object = value.asReadByApollo { inside = ", inside its JSON object," }
                     members.append((responseKey, try miss(CacheMiss(
                         path: path, key: record.key,
-                        reason: .typeMismatch("field '\(fieldKey)' holds a reference to \(target.rawValue), not a value; \(advice)")))))
+                        reason: .typeMismatch("field '\(fieldKey)' holds\(inside) a reference to \(target.rawValue), not a value; \(advice)")))))
                     continue
                 }
                 let read = declared.flatMap { reader.schema?.readByApollo(value, type: $0) } ?? value

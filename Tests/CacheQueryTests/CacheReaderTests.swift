@@ -593,6 +593,14 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(without.misses.map(\.description), [
             "type error at meta: record 'QUERY_ROOT', field 'meta' holds a reference to Human:1000, not a value; select its fields, as in meta { … }",
         ])
+        // Inside a custom scalar's object, said so.
+        let nested = ReadBatchingTests.CountingSource()
+        nested.add("QUERY_ROOT", ["meta": .object(["a": .reference(CacheKey("User:1"))])])
+        let inside = try CacheReader(document: document, schema: schema, source: nested).read(try document.operation(named: nil))
+        XCTAssertEqual(inside.misses.map(\.description), [
+            "type error at meta: record 'QUERY_ROOT', field 'meta' holds, inside its JSON object, a reference to User:1, not a value; "
+                + "the schema declares JSONBlob, whose value Apollo cannot read from a reference",
+        ])
     }
 
     func testAFragmentReadsFromTheKeyItIsGiven() throws {
