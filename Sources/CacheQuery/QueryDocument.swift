@@ -312,6 +312,7 @@ public struct QueryDocument: Sendable {
         let operation: Operation
         if let name {
             guard let named = operations.first(where: { $0.name == name }) else {
+                if fragments[name] != nil { throw QueryError.fragmentNotOperation(name) }
                 throw QueryError.unknownOperation(name, available: names)
             }
             operation = named

@@ -5,6 +5,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No operation, with the fragments the documents do hold.
     case noOperation(source: String, fragments: [String])
     case unknownOperation(String, available: [String])
+    /// An operation's name given that names a fragment.
+    case fragmentNotOperation(String)
     /// Two operations with one name: which one it picks would depend on the
     /// order of the files.
     case duplicateOperation(String, sources: [String])
@@ -36,7 +38,14 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noOperation(let source, let fragments):
             return "\(source) hold no operation; a fragment takes --fragment NAME --key KEY" + listing(fragments, "fragments")
         case .unknownOperation(let name, let available):
-            return "no operation named '\(name)'" + listing(available, "operations")
+            // Apollo's generated class is the operation's name with its kind after it.
+            let generated = ["Query", "Mutation", "Subscription"].lazy.compactMap { suffix -> String? in
+                guard name.hasSuffix(suffix), available.contains(String(name.dropLast(suffix.count))) else { return nil }
+                return "; Apollo's generated \(name) is the operation '\(name.dropLast(suffix.count))'"
+            }.first ?? ""
+            return "no operation named '\(name)'" + listing(available, "operations") + generated
+        case .fragmentNotOperation(let name):
+            return "'\(name)' is a fragment, not an operation: give it with --fragment \(name) --key KEY"
         case .duplicateOperation(let name, let sources):
             let places = sources.first == sources.last ? "in \(sources[0])" : "in \(sources.joined(separator: " and "))"
             return "two operations are named '\(name)' (\(places)); an operation name must be unique"

@@ -390,6 +390,13 @@ final class ReadCommandTests: CommandTestCase {
         let unknown = gqlcache("read", blogCache, "Nope", "--document", blogDocument)
         XCTAssertEqual(unknown.status, .usage)
         XCTAssertTrue(unknown.stderr.hasPrefix("gqlcache: no operation named 'Nope'"), unknown.stderr)
+        // The name of a fragment, or of Apollo's generated class, says what to give instead.
+        let fragmentName = gqlcache("read", blogCache, "UserSummary", "--document", blogDocument)
+        XCTAssertEqual(fragmentName.status, .usage)
+        XCTAssertEqual(fragmentName.stderr, "gqlcache: 'UserSummary' is a fragment, not an operation: give it with --fragment UserSummary --key KEY\n")
+        XCTAssertEqual(gqlcache("read", blogCache, "FeedQuery", "--document", blogDocument).stderr,
+                       "gqlcache: no operation named 'FeedQuery' (operations: Feed, Viewer, UserPosts, RenameViewer); "
+                       + "Apollo's generated FeedQuery is the operation 'Feed'\n")
         let unknownFragment = gqlcache("read", blogCache, "--text", "fragment F on User { name }", "--fragment", "Nope", "--key", "User:1")
         XCTAssertEqual(unknownFragment.status, .usage)
         XCTAssertEqual(gqlcache("update", blogCache, "Nope", "--document", blogDocument, "--set", "a=1").status, .usage)
