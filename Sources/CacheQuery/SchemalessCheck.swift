@@ -5,10 +5,10 @@ import GraphQL
 /// A name is given once: a variable declared twice, an argument or an
 /// input object field given twice, `@include`, `@skip` or `@defer` twice on
 /// one selection, `@apollo_client_ios_localCacheMutation` twice or with an
-/// argument, which Apollo declares without one. Apollo's code generator refuses such a document; read
-/// without a schema, the last value would quietly win and the read would
-/// look for another field than the one the first names
-/// (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's validation says
+/// argument, which Apollo declares without one. Apollo's code generator
+/// refuses such a document; read without a schema, the last value would
+/// quietly win and the read would look for another field than the one the
+/// first names (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's validation says
 /// so too, in its own words. The response name `__typename` is taken too:
 /// Apollo's code generator selects `__typename` in every model, and
 /// refuses another field aliased to it.

@@ -242,7 +242,7 @@ final class ImportReader {
             }
             if let problem = extracted?.lazy.compactMap(Self.unstorableNumber(in:)).first { throw CommandFailure(.usage, "\(name): \(problem)") }
             for record in extracted ?? [] {
-                for field in record.fields.keys.sorted(by: byteOrder) where Self.isClientFieldKey(field) {
+                for field in record.fields.keys.filter(Self.isClientFieldKey).sorted(by: byteOrder) {
                     clientFieldKeys = (clientFieldKeys?.field ?? field, clientFieldKeys?.key ?? record.key, (clientFieldKeys?.count ?? 0) + 1)
                 }
             }
