@@ -1517,6 +1517,7 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "w", before: "read Hero --document \(document) --var "), .candidates(["withFriends="]))
         XCTAssertEqual(completer.complete(word: "", before: "read Hero --document=\(document) --var episode=JEDI --var "), .candidates(["withFriends="]))
         XCTAssertEqual(completer.complete(word: "", before: "read Hero --document=\(document) --var '$episode=JEDI' --var "), .candidates(["withFriends="]))
+        XCTAssertEqual(completer.complete(word: "$w", before: "read Hero --document \(document) --var "), .candidates(["$withFriends="]))
         XCTAssertEqual(completer.complete(word: "", before: "read Plain --document \(document) --var "), .candidates([]))
         // With --fragment, the variables the fragment uses (a fragment declares none).
         try "fragment F on Human { name friends @include(if: $full) { height(unit: $unit) } }".write(toFile: path("f.graphql"), atomically: true, encoding: .utf8)

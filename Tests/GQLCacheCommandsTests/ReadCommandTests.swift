@@ -111,7 +111,7 @@ final class ReadCommandTests: CommandTestCase {
 
     func testAVarWithoutANameIsAUsageError() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        for assignment in ["=1", "noequals", "$=1", "$$id=1"] {
+        for assignment in ["=1", "noequals", "$=1", "$$id=1", "$id"] {
             let result = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name } }", "--var", assignment)
             XCTAssertEqual(result.status, .usage)
             XCTAssertTrue(result.stderr.hasPrefix("gqlcache: --var takes name=value, got '\(assignment)'"), result.stderr)

@@ -44,8 +44,7 @@ struct DocumentOptions: ParsableArguments {
         name: .customLong("var"),
         help: ArgumentHelp(
             "One variable as name=value (or $name=value); the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
-            valueName: "name=value"),
-        transform: DocumentOptions.withoutDollarSign)
+            valueName: "name=value"))
     var variableAssignments: [String] = []
 
     /// `id=1000` for `$id=1000`, as the document writes the name: no GraphQL
@@ -63,11 +62,14 @@ struct DocumentOptions: ParsableArguments {
         // Not "-: no such file": name the option, as for --document.
         if schema.contains("-") { throw ValidationError("--schema takes a file, not standard input") }
         if apolloConfig == "-" { throw ValidationError("--apollo-config takes a file, not standard input") }
-        for assignment in variableAssignments where !assignment.contains("=") || assignment.hasPrefix("=") || assignment.hasPrefix("$") {
-            throw ValidationError("--var takes name=value, got '\(assignment)'")
+        for assignment in variableAssignments {
+            let named = Self.withoutDollarSign(assignment)
+            if !named.contains("=") || named.hasPrefix("=") || named.hasPrefix("$") {
+                throw ValidationError("--var takes name=value, got '\(assignment)'")
+            }
         }
         // Two values for one variable: only the last would be used.
-        try Self.refuseTwoValues(in: variableAssignments, of: "--var")
+        try Self.refuseTwoValues(in: variableAssignments.map(Self.withoutDollarSign), of: "--var")
     }
 
     /// Refuses GraphQL given where an operation's name goes
@@ -150,7 +152,7 @@ struct DocumentOptions: ParsableArguments {
         if let variables {
             try merge(try JSONInput.parse(variables, name: "--variables", what: "variables text"), from: "--variables")
         }
-        for assignment in variableAssignments {
+        for assignment in variableAssignments.map(Self.withoutDollarSign) {
             let name = String(assignment.prefix { $0 != "=" })
             let text = String(assignment.dropFirst(name.count + 1))
             let parsed = (try? FieldValue(jsonText: text)).map(InputValue.init(json:)) ?? .string(text)

@@ -99,7 +99,8 @@ public final class REPLCompleter {
         if ["read", "update", "write"].contains(command), previousWords.count > 1, previousWords.last == "--var" {
             let names = variableAssignments(for: Array(previousWords.dropLast()))
             continuesWord = true
-            return .candidates(Self.matching(word, in: names))
+            // `$i` completes to `$id=`, as the document writes the name.
+            return .candidates(Self.matching(word, in: word.hasPrefix("$") ? names.map { "$" + $0 } : names))
         }
         // The value of any other option: a number (--limit), text (--text, --set), a name.
         if let previous = previousWords.last, previousWords.count > 1, !previous.contains("="),
