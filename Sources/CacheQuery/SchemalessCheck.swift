@@ -8,10 +8,10 @@ import GraphQL
 /// argument, which Apollo declares without one. Apollo's code generator
 /// refuses such a document; read without a schema, the last value would
 /// quietly win and the read would look for another field than the one the
-/// first names (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's validation says
-/// so too, in its own words. The response name `__typename` is taken too:
-/// Apollo's code generator selects `__typename` in every model, and
-/// refuses another field aliased to it.
+/// first names (`hero(episode: NEWHOPE, episode: JEDI)`). A schema's
+/// validation says so too, in its own words. The response name
+/// `__typename` is taken too: Apollo's code generator selects `__typename`
+/// in every model, and refuses another field aliased to it.
 ///
 /// A literal is one the app's generated operation can hold: a number
 /// within a Double (`1e400` would be keyed `inf`, which no Apollo build
