@@ -358,6 +358,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(run.status, .notFound)
     }
 
+    /// A key typed as a path of fields from a record (as Apollo keys an
+    /// object without an id) is followed in cd's message, which then lists
+    /// no fields of the record you are at.
+    func testCdToAPathOfFieldsSaysWhereItLeads() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd QUERY_ROOT.hero.friends.0"])
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(
+            run.stderr,
+            "gqlcache: no field 'QUERY_ROOT.hero.friends.0' with a reference in QUERY_ROOT, and no record 'QUERY_ROOT.hero.friends.0'; "
+                + "read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001 friends.0 → Human:1000\n")
+        XCTAssertEqual(run.status, .notFound)
+    }
+
     /// A field is typed by its name, without the arguments of its field
     /// key: when one field of that name holds a reference, cd says which.
     func testCdOfAFieldsNameWithoutItsArgumentsSuggestsTheField() throws {

@@ -230,6 +230,44 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(empty.stderr, "gqlcache: no record 'QUERY_ROOT' in \(cache), which holds no records\n")
     }
 
+    /// Apollo keys an object without an id by its path (QUERY_ROOT.hero),
+    /// so people type paths as keys: one that runs through fields from a
+    /// record that exists is followed, and where it leads is said.
+    func testAMissingKeyThatIsAPathOfFieldsSaysWhereThePathLeads() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        func message(_ key: String) -> String {
+            let result = gqlcache("show", cache, key)
+            XCTAssertEqual(result.status, .notFound, key)
+            XCTAssertEqual(result.stdout, "", key)
+            return result.stderr
+        }
+        XCTAssertEqual(
+            message("QUERY_ROOT.hero"),
+            "gqlcache: no record 'QUERY_ROOT.hero' in \(cache); read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001\n")
+        XCTAssertEqual(
+            message("QUERY_ROOT.hero(episode:NEWHOPE).friends[0]"),
+            "gqlcache: no record 'QUERY_ROOT.hero(episode:NEWHOPE).friends[0]' in \(cache); read as a path of fields: "
+                + "QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001 friends.0 → Human:1000\n")
+        XCTAssertEqual(
+            message("QUERY_ROOT.search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).1.0.name"),
+            "gqlcache: no record 'QUERY_ROOT.search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).1.0.name' in \(cache); "
+                + "read as a path of fields, it is field name of Droid:2001, not a record "
+                + "(QUERY_ROOT search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).1.0 → Droid:2001)\n")
+        XCTAssertEqual(message("Human:1000.name"), "gqlcache: no record 'Human:1000.name' in \(cache); read as a path of fields, it is field name of Human:1000, not a record\n")
+        // Past a list's end, or a field no record has: only a key, with its nearest.
+        XCTAssertFalse(message("QUERY_ROOT.hero.friends.7").contains("path"))
+        XCTAssertEqual(message("Droid:2001.nope"), "gqlcache: no record 'Droid:2001.nope' in \(cache); nearest keys: Droid:2001\n")
+        // A path to a key with no record says so, as refs and rm say it too.
+        XCTAssertEqual(gqlcache("rm", cache, "Human:1002", "--force", "--quiet").status, .success)
+        let dangling = "no record 'QUERY_ROOT.hero.friends.1' in \(cache); read as a path of fields: "
+            + "QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001 friends.1 → Human:1002, which has no record (a dangling reference)"
+        XCTAssertEqual(message("QUERY_ROOT.hero.friends.1"), "gqlcache: \(dangling)\n")
+        XCTAssertEqual(gqlcache("refs", cache, "QUERY_ROOT.hero.friends.1").stderr, "gqlcache: \(dangling)\n")
+        let remove = gqlcache("rm", cache, "QUERY_ROOT.hero.friends.1", "--force")
+        XCTAssertEqual(remove.status, .notFound)
+        XCTAssertTrue(remove.stderr.contains(dangling), remove.stderr)
+    }
+
     func testShowPrintsTheKeysItFindsAndReportsTheOthers() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("show", cache, "Human:1002", "Human:9999")

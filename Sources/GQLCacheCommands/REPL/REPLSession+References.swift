@@ -8,7 +8,7 @@ extension REPLSession {
     /// one the examples in the errors are typed with (cd, ls), after
     /// `typedBefore`, the part of the path typed before the field (`../`).
     static func follow(_ path: String, in record: Record, command: String = "cd", typedBefore: String = "") throws -> CacheKey? {
-        guard let (name, indexes) = fieldAndIndexes(path, in: record), var value = record.fields[name] else { return nil }
+        guard let (name, indexes) = FieldPath.fieldAndIndexes(path, in: record), var value = record.fields[name] else { return nil }
         for (depth, index) in indexes.enumerated() {
             guard case .list(let elements) = value else {
                 throw CommandFailure(.usage, "\(name) is not a list at depth \(depth + 1)")
@@ -50,44 +50,6 @@ extension REPLSession {
             }
         }
         return nil
-    }
-
-    /// Splits `friends.1`, `friends[1]` or `grid.0.1` into a field of
-    /// `record` and list indexes. A field's cache key may itself hold dots
-    /// and brackets (`search(near:{lat:1.5})`, `search([filter:…])`), so
-    /// the field is the longest of the record's own field names that the
-    /// path starts with and that leaves only indexes after it.
-    static func fieldAndIndexes(_ path: String, in record: Record) -> (name: String, indexes: [Int])? {
-        if record.fields[path] != nil { return (path, []) }
-        let names = record.fields.keys.filter { path.utf8.starts(with: $0.utf8) }.sorted { $0.utf8.count > $1.utf8.count }
-        for name in names {
-            if let indexes = listIndexes(Substring(path.utf8.dropFirst(name.utf8.count))) { return (name, indexes) }
-        }
-        return nil
-    }
-
-    /// `.1`, `[1]`, `.0.1`, `[0][1]`: the indexes; nil for anything else.
-    private static func listIndexes(_ text: Substring) -> [Int]? {
-        var rest = text
-        var indexes: [Int] = []
-        while !rest.isEmpty {
-            let closing: Character?
-            switch rest.first {
-            case ".": closing = nil
-            case "[": closing = "]"
-            default: return nil
-            }
-            rest = rest.dropFirst()
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, let index = Int(digits) else { return nil }
-            rest = rest.dropFirst(digits.count)
-            if let closing {
-                guard rest.first == closing else { return nil }
-                rest = rest.dropFirst()
-            }
-            indexes.append(index)
-        }
-        return indexes
     }
 
     /// Fields of a record that hold references (directly or in lists).

@@ -979,11 +979,14 @@ public final class REPLSession {
             let place = target.dropFirst(name.count).hasPrefix(".") && paths.contains(typedPath) ? typedPath : paths.first ?? field
             message += "; did you mean: \(command) \(ShellWords.quote(typedBefore + place))"
             if place != field, case .list(let elements)? = value { message += " (the field is a list of \(elements.count))" }
-        } else if !fields.isEmpty {
+        } else if !fields.isEmpty, nearest.pathNote == nil {
+            // A path of fields from a record (QUERY_ROOT.hero.friends.0) is said in full below.
             message += "; fields with references: " + fields.prefix(8).joined(separator: ", ")
         }
         if let strayRow = nearest.strayRow {
             message += "; " + strayRow
+        } else if let pathNote = nearest.pathNote {
+            message += pathNote
         } else if !nearest.nearest.isEmpty {
             message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
         }

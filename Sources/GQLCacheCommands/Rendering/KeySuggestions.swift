@@ -44,6 +44,31 @@ enum KeySuggestions {
         /// A row whose key is text that is not UTF-8 and is listed as
         /// this key, with U+FFFD for its bad bytes.
         var notUTF8Row: BlobKeyRow? = nil
+        /// The key read as a path of fields from a record that exists,
+        /// as Apollo writes an object's key when it has no id
+        /// (`QUERY_ROOT.hero` for QUERY_ROOT's hero(episode:NEWHOPE)):
+        /// each reference followed, to the record of another key.
+        var path: [PathStep] = []
+        /// Where that path ends, when the key is one.
+        var pathEnd: PathEnd? = nil
+
+        /// One reference followed along a key read as a path.
+        struct PathStep: Equatable {
+            /// The record that holds the reference.
+            var holder: CacheKey
+            /// Its field's cache key with any list indexes (`friends.1`).
+            var field: String
+            /// The key the reference names.
+            var target: CacheKey
+        }
+
+        /// The end of a key read as a path.
+        enum PathEnd: Equatable {
+            /// At the last reference of the path, which names a record, or none.
+            case reference(dangling: Bool)
+            /// At a field (with list indexes) of the last record that holds no reference.
+            case value(field: String, of: CacheKey)
+        }
 
         /// "row _id 11 has that key as a BLOB, which Apollo never finds",
         /// or the like for a key that is not UTF-8; nil for neither.
@@ -53,6 +78,22 @@ enum KeySuggestions {
                 return "row _id \(row.rowID) has a key that is not UTF-8 (X'\(row.hex)'), listed with U+FFFD for its bad bytes, which Apollo never finds"
             }
             return nil
+        }
+
+        /// "; read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001",
+        /// or nil when the key is no such path.
+        var pathNote: String? {
+            guard let pathEnd else { return nil }
+            let steps = path.enumerated().map { index, step in
+                (index == 0 ? step.holder.display + " " : "") + step.field + " → " + step.target.display
+            }.joined(separator: " ")
+            switch pathEnd {
+            case .reference(let dangling):
+                return "; read as a path of fields: " + steps + (dangling ? ", which has no record (a dangling reference)" : "")
+            case .value(let field, let holder):
+                return "; read as a path of fields, it is field \(field) of \(holder.display), not a record"
+                    + (path.isEmpty ? "" : " (" + steps + ")")
+            }
         }
     }
 
@@ -65,6 +106,7 @@ enum KeySuggestions {
         }
         if hint.cacheIsEmpty { return "no record '\(key.inMessage)' in \(path), which holds no records" }
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
+        if let pathNote = hint.pathNote { return "no record '\(key.inMessage)' in \(path)" + pathNote }
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
             .joined(separator: ", ")
         return "no record '\(key.inMessage)' in \(path)\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
@@ -143,6 +185,7 @@ extension ReadTransaction {
     /// `key` stored as a BLOB, or listed as `key`, is named instead.
     func suggestions(for key: CacheKey) throws -> KeySuggestions.Hint {
         if let stray = try strayRowHint(for: key) { return stray }
+        if let pathHint = try pathHint(for: key) { return pathHint }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
         // Its neighbours in key order are any keys at all.
@@ -159,5 +202,51 @@ extension ReadTransaction {
             }
         }
         return KeySuggestions.Hint(nearest: KeySuggestions.nearest(to: key, among: candidates))
+    }
+
+    /// Most dots in a key tried as the end of a record's key, for
+    /// ``pathHint(for:)``: each is a lookup.
+    private static let pathHintDotLimit = 16
+
+    /// `key` read as a path of fields (`QUERY_ROOT.hero.friends.0`): from
+    /// the record whose key is the text before one of its dots, through
+    /// fields that hold references, to the key of the last. Nil when no
+    /// such path runs the whole key: then it is only a key.
+    private func pathHint(for key: CacheKey) throws -> KeySuggestions.Hint? {
+        let raw = Substring(key.rawValue)
+        for dot in raw.indices.lazy.filter({ raw[$0] == "." }).prefix(Self.pathHintDotLimit) {
+            // A damaged record is no start; the message about the key is enough.
+            guard let record = try? record(for: CacheKey(String(raw[..<dot]))) else { continue }
+            if let hint = try follow(raw[raw.index(after: dot)...], from: record) { return hint }
+        }
+        return nil
+    }
+
+    /// The references `path` follows from `record`, to its end, a
+    /// reference or a field that holds none; nil when a step is no field
+    /// of the record it is in, or goes on from a field that holds no
+    /// reference or from a key with no record.
+    private func follow(_ path: Substring, from record: Record) throws -> KeySuggestions.Hint? {
+        var steps: [KeySuggestions.Hint.PathStep] = []
+        var record = record, path = path
+        while steps.count < 64, let (name, indexes, rest) = FieldPath.firstStep(of: path, in: record) {
+            guard var value = record.fields[name] else { return nil }
+            for index in indexes {
+                guard case .list(let elements) = value, elements.indices.contains(index) else { return nil }
+                value = elements[index]
+            }
+            let field = name + indexes.map { ".\($0)" }.joined()
+            guard case .reference(let target) = value else {
+                return rest == nil ? KeySuggestions.Hint(path: steps, pathEnd: .value(field: field, of: record.key)) : nil
+            }
+            steps.append(.init(holder: record.key, field: field, target: target))
+            guard let rest else {
+                return KeySuggestions.Hint(path: steps, pathEnd: .reference(dangling: try !contains(target)))
+            }
+            guard let next = try? self.record(for: target) else { return nil }
+            record = next
+            path = rest
+        }
+        return nil
     }
 }
