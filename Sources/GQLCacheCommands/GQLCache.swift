@@ -13,8 +13,8 @@ public struct GQLCache: ParsableCommand {
 
             Every command takes --color auto|always|never (colour only on a terminal, and not with \
             NO_COLOR set) and --quiet (no summaries). info, keys, show, read, grep, diff, doctor, stats and refs page long text through \
-            $PAGER on a terminal (--no-pager turns it off); scans of the whole file show progress on \
-            standard error when it is a terminal. 'gqlcache completions SHELL' prints the completion script.
+            $PAGER on a terminal (--no-pager turns it off); rm --match, info, doctor, stats and gc show \
+            progress on standard error when it is a terminal. 'gqlcache completions SHELL' prints the completion script.
 
             Exit status: 0 success; 1 not found, a cache miss (read), no match (grep), the files differ (diff), or declined; 2 usage error; \
             3 not an Apollo iOS cache file; 4 database busy (locked by another process, or changed while a removal was \

@@ -50,7 +50,7 @@ extension GQLCache {
         @Flag(help: "List what would be removed, and the references that would dangle, without removing.")
         var dryRun = false
 
-        @Flag(name: .shortAndLong, help: "Remove without asking (pattern removal asks on a terminal, and so does every removal at the REPL's prompt).")
+        @Flag(name: .shortAndLong, help: "Remove without asking (removal by pattern, type or cascade asks on a terminal, and so does every removal at the REPL's prompt).")
         var force = false
 
         @OptionGroup var writing: WriteOptions

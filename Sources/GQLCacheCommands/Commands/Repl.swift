@@ -18,8 +18,9 @@ extension GQLCache {
                 update --fragment F --set name=X); a fragment \
                 is read (or, with update or write, written) at the record you are at unless --key names another. Tab completes commands, flags, keys, fields, operation and variable names, and file names. History \
                 is kept in ~/.gqlcache_history (GQLCACHE_HISTORY overrides it; empty keeps none). Ctrl-C \
-                clears the line, gives up a question (status 130) or stops the running command; Ctrl-D or quit leaves. Removals ask first \
-                unless --force. No lock is held between commands, so the app may write meanwhile; \
+                clears the line, gives up a question (status 130) or stops the running command; Ctrl-D or quit leaves. At the prompt, removals ask \
+                first unless --force; in a script, rm KEY removes as on the command line, and what asks on a terminal \
+                (rm by pattern, type or cascade, clear, gc) needs --force. No lock is held between commands, so the app may write meanwhile; \
                 --busy-timeout holds for every command at the prompt that gives none of its own. \
                 Without a terminal (a script on standard input, or -c), lines run without prompts and \
                 the exit status is the last command's (a script's errors name its line); --bail stops at the first failure, and a failed \

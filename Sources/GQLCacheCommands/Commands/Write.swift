@@ -21,7 +21,8 @@ extension GQLCache {
                 select it, as Apollo's generated models always select it, so an object without one is refused \
                 (unless --schema gives its field an object type). Records are merged field by field; fields are never removed. Every \
                 changed field is printed, and --dry-run prints them without writing. With --schema, \
-                values (and each object's __typename) are type-checked first and nothing is written when \
+                values (and each object's __typename) are type-checked first, as a read checks them (a number \
+                fits a String or ID field, as Apollo's String decodes it), and nothing is written when \
                 one does not fit. Reading the \
                 operation back gives the response's data. A response to an operation with @defer is \
                 written payload by payload, as Apollo writes it: the first without the deferred \
