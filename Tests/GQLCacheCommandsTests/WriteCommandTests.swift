@@ -102,6 +102,22 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["New:2"], ["__typename": .string("Droid"), "name": .string("Artoo")])
     }
 
+    /// The empty string is no key Apollo gives a record, and export and
+    /// import refuse one: write and update refuse it as --key too.
+    func testAnEmptyKeyIsRefusedForAFragmentAndNothingIsWritten() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try #"{"__typename":"Human","name":"Artoo"}"#.write(toFile: path("e.json"), atomically: true, encoding: .utf8)
+        let before = try bytes(cache)
+        let write = gqlcache("write", cache, "--text", "fragment H on Human { name }", "--fragment", "H", "--key", "", "--response", path("e.json"))
+        XCTAssertEqual(write.status, .usage)
+        XCTAssertTrue(write.stderr.contains("--key is empty, which no Apollo cache key is"), write.stderr)
+        let update = gqlcache(
+            "update", cache, "--text", "fragment H on Human @apollo_client_ios_localCacheMutation { name }", "--fragment", "H", "--key", "", "--set", "name=X")
+        XCTAssertEqual(update.status, .usage)
+        XCTAssertTrue(update.stderr.contains("--key is empty, which no Apollo cache key is"), update.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// A fragment written at a key of another type keeps the record's type:
     /// only a __typename in the data would change it.
     func testAFragmentWrittenAtARecordOfAnotherTypeLeavesItsTypename() throws {

@@ -65,6 +65,8 @@ extension GQLCache {
             try documents.requireDocuments(operation: operation)
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to update") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
+            // Apollo never keys a record so, and export and import refuse one.
+            if key == "" { throw ValidationError("--key is empty, which no Apollo cache key is") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
             let modes = [!assignments.isEmpty, data != nil, edit].filter { $0 }.count
             if modes == 0 { throw ValidationError("say what to change: --set PATH=VALUE, --data FILE or --edit") }

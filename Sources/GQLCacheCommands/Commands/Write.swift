@@ -65,6 +65,8 @@ extension GQLCache {
             try documents.requireDocuments(operation: operation)
             if fragment != nil && key == nil { throw ValidationError("--fragment needs --key, the record to write it to") }
             if key != nil && fragment == nil { throw ValidationError("--key goes with --fragment") }
+            // Apollo never keys a record so, and export and import refuse one.
+            if key == "" { throw ValidationError("--key is empty, which no Apollo cache key is") }
             if fragment != nil && operation != nil { throw ValidationError("give an operation or --fragment, not both") }
             if response == "-" && documents.variablesFile == "-" {
                 throw ValidationError("--response and --variables-file cannot both read standard input (-)")
