@@ -147,13 +147,12 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// Input to import. Inside a record, an object that gives one member
-    /// twice, byte for byte, keeps the last, as a stored record is read,
-    /// so that an export of such a record imports; the first is kept in
-    /// ``repeatedMember``, to be warned of.
-    /// Two names Swift takes for one (é composed and decomposed), which a
-    /// stored record also folds, and a member given twice around a record
-    /// (a JSON Lines line's own "key" or "record"), are refused: which one
-    /// is meant cannot be told.
+    /// twice, byte for byte or as two names Swift takes for one (é composed
+    /// and decomposed), keeps the last, as a stored record is read, so
+    /// that an export of such a record imports; the first is kept in
+    /// ``repeatedMember``, to be warned of. A member given twice around a
+    /// record (a JSON Lines line's own "key" or "record") is refused:
+    /// which one is meant cannot be told.
     var readsImportInput = false
     /// A value stepped over held a number too large for a Double.
     private(set) var skippedNumberBeyondADouble = false
@@ -282,9 +281,9 @@ struct JSONReader {
             }
             try expect(UInt8(ascii: ":"))
             if let wanted {
-                if readsImportInput, let earlier = members.index(forKey: wanted) {
+                if readsImportInput, members[wanted] != nil {
                     let repeated = RepeatedMember(offset: nameStart, name: wanted)
-                    guard depth >= 0, members.keys[earlier].utf8.elementsEqual(wanted.utf8) else { throw repeated }
+                    guard depth >= 0 else { throw repeated }
                     if repeatedMember == nil { repeatedMember = repeated }
                 }
                 members[wanted] = try parseValue(depth: depth + 1)

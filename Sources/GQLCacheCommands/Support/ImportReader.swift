@@ -35,7 +35,7 @@ final class ImportReader {
     var repeatedMemberWarning: String? {
         guard let (place, name) = firstRepeat else { return nil }
         let more = repeatCount > 1 ? " (and in \(plural(repeatCount - 1, "more line")))" : ""
-        return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) is given twice in one object; the last value is kept, "
+        return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) is given twice in one object (or in two spellings of one character); the last value is kept, "
             + "as a record stored so is read\(more)"
     }
 
