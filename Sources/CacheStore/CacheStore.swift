@@ -323,6 +323,20 @@ public final class CacheStore: Sendable {
                     return Int32(ReadTransaction.compareBytes(bytes(bytes1, count1), bytes(bytes2, count2)).signum())
                 }, nil)
             }
+            if let connection = db.sqliteConnection {
+                _ = sqlite3_create_function_v2(
+                    connection, NestingFunction.sqlName, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                    { context, _, values in
+                        guard let values else { return sqlite3_result_int(context, 0) }
+                        let type = sqlite3_value_type(values[0])
+                        // The length first: most records are far too short to be too deep, and it costs nothing in a UTF-8 file.
+                        guard type == SQLITE_TEXT || type == SQLITE_BLOB, sqlite3_value_bytes(values[0]) > 2 * JSONReader.maximumDepth,
+                            let start = type == SQLITE_TEXT ? sqlite3_value_text(values[0]).map(UnsafeRawPointer.init) : sqlite3_value_blob(values[0])
+                        else { return sqlite3_result_int(context, 0) }
+                        let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(values[0])))
+                        sqlite3_result_int(context, NestingFunction.isTooDeep(bytes) ? 1 : 0)
+                    }, nil, nil, nil)
+            }
             db.add(function: DatabaseFunction(TypenameFunction.sqlName, argumentCount: 1, pure: true) { values in
                 TypenameFunction.typename(of: values[0])
             })

@@ -157,9 +157,12 @@ struct JSONReader {
     /// A value stepped over held a number too large for a Double.
     private(set) var skippedNumberBeyondADouble = false
     private(set) var repeatedMember: RepeatedMember?
-    /// SQLite's own limit (JSON_MAX_DEPTH), so that what `json_valid`
-    /// accepts the store decodes too.
-    private static let maximumDepth = 2000
+    /// Foundation's JSONSerialization limit, which Apollo reads records
+    /// with (on Apple platforms and on Linux alike): a record nested deeper
+    /// is one Apollo cannot read. SQLite's json_valid takes up to 2000
+    /// levels, so the store's SQL checks the depth on its own (see
+    /// ``NestingFunction``).
+    static let maximumDepth = 512
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -337,8 +340,9 @@ struct JSONReader {
         return .reference(CacheKey(target))
     }
 
-    /// Only objects and arrays count as levels, as in SQLite's json_valid:
-    /// a record of 2000 nested containers is well formed, one of 2001 is not.
+    /// Only objects and arrays count as levels, as in Foundation's
+    /// JSONSerialization: a record of 512 nested containers (its own object
+    /// one of them) is well formed, one of 513 is not.
     private func checkDepth(_ depth: Int) throws {
         guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
     }

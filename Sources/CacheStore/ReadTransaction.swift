@@ -352,10 +352,11 @@ public class ReadTransaction {
     // the text only up to a NUL, while the decoder reads every byte: a NUL is
     // damage, as the decoder says. (json_valid accepts half a surrogate
     // pair, \ud800 alone, which the decoder refuses: see
-    // ``StoredRecord/holdsSurrogateEscape``.)
+    // ``StoredRecord/holdsSurrogateEscape``.) json_valid also accepts up to
+    // 2000 levels of nesting, where Apollo's reader stops at 512.
     static let isDamagedSQL = """
         (CASE WHEN record IS NULL THEN 1 WHEN instr(record, char(0)) > 0 THEN 1 WHEN NOT json_valid(record) THEN 1 \
-        WHEN json_type(record) != 'object' THEN 1 ELSE 0 END)
+        WHEN json_type(record) != 'object' THEN 1 WHEN \(NestingFunction.sqlName)(record) THEN 1 ELSE 0 END)
         """
 }
 
@@ -443,5 +444,42 @@ enum TypenameFunction {
         }
         var copy = text
         return copy.withUTF8 { bytes in (try? Record(key: "", utf8: bytes, fields: filter))?.typename }
+    }
+}
+
+/// `gqlcache_too_deep(record)`: 1 when JSON text that SQLite's json_valid
+/// accepts nests more than ``JSONReader/maximumDepth`` objects and arrays,
+/// which Apollo's reader refuses. A record too short to nest so deep is
+/// answered from its length alone.
+enum NestingFunction {
+    static let sqlName = "gqlcache_too_deep"
+
+    /// Whether `bytes`, well-formed JSON, nests deeper than the limit.
+    static func isTooDeep(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Each level takes an opening and a closing byte.
+        guard bytes.count > 2 * JSONReader.maximumDepth else { return false }
+        var depth = 0
+        var inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > JSONReader.maximumDepth { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
     }
 }

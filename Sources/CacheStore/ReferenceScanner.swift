@@ -168,7 +168,7 @@ enum ReferenceScanner {
 
         /// Reports each reference target with whether a string read so far held an escape.
         private mutating func scanValue(depth: Int, _ found: (Range<Int>, Bool) -> Void) -> Bool {
-            guard depth < 2000 else { return false }
+            guard depth < JSONReader.maximumDepth else { return false }
             switch peek() {
             case UInt8(ascii: "\""):
                 return scanStringRange() != nil

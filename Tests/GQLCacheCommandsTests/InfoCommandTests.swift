@@ -175,12 +175,31 @@ final class InfoCommandTests: CommandTestCase {
         XCTAssertFalse(gqlcache("info", one).stdout.contains("more,"))
     }
 
+    /// Too deep is what Apollo's reader (Foundation's JSONSerialization)
+    /// refuses: more than 512 nested objects and arrays, the record's own
+    /// object one of them, where SQLite's json_valid, which info counts
+    /// with, takes up to 2000.
     func testARecordNestedTooDeepIsCountedAsDamagedForWhatItIs() throws {
-        let deep = #"{"a":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
-        let cache = try makeCache("deep.sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])
-        let result = gqlcache("info", cache)
-        XCTAssertTrue(result.lines.contains("damaged       1 (NULL, not valid JSON, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)"), result.stdout)
-        XCTAssertEqual(result.stderr, "gqlcache: warning: 1 damaged record (NULL, not valid JSON, not a JSON object, or nested too deep): Deep:1\n")
+        func nested(_ lists: Int) -> String {
+            #"{"a":"# + String(repeating: "[", count: lists) + #""[{x\"]""# + String(repeating: "]", count: lists) + "}"
+        }
+        for lists in [511, 600, 5000] {
+            let cache = try makeCache("deep-\(lists).sqlite", [Record(key: "Good:1", fields: ["a": .int(1)])], raw: [("Deep:1", nested(lists))])
+            let result = gqlcache("info", cache)
+            guard lists > 511 else {
+                XCTAssertEqual(result.stderr, "", "512 levels are as deep as Apollo reads")
+                XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"))
+                XCTAssertEqual(gqlcache("export", cache).status, .success)
+                continue
+            }
+            XCTAssertTrue(
+                result.lines.contains("damaged       1 (NULL, not valid JSON, not a JSON object, or nested too deep; 'gqlcache doctor' lists them)"), result.stdout)
+            XCTAssertEqual(result.stderr, "gqlcache: warning: 1 damaged record (NULL, not valid JSON, not a JSON object, or nested too deep): Deep:1\n")
+            let doctor = gqlcache("doctor", cache)
+            XCTAssertEqual(doctor.status, .problemsFound, "\(lists)")
+            XCTAssertTrue(doctor.stdout.contains("nesting deeper than 512 levels"), doctor.stdout)
+            XCTAssertEqual(gqlcache("export", cache).status, .damagedRecord, "\(lists)")
+        }
     }
 
     func testTheNearestTypenamesHintQuotesNamesThatWouldNotShow() throws {
