@@ -1343,6 +1343,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(completer.complete(word: "", before: "open "), .fileNames)
     }
 
+    /// A line may hold several commands; Tab completes for the one after
+    /// the last `;`, not the first, and a `;` in quotes ends none.
+    func testCompletionAfterASemicolonIsForTheCommandAfterIt() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "sh", before: "pwd; "), .candidates(["show"]))
+        XCTAssertEqual(completer.complete(word: "Human:10", before: "pwd; show "), .candidates(["Human:1000", "Human:1002"]))
+        XCTAssertEqual(completer.complete(word: "--cas", before: "show Droid:2001; rm "), .candidates(["--cascade"]))
+        XCTAssertEqual(completer.complete(word: "", before: "pwd;open "), .fileNames)
+        XCTAssertEqual(completer.complete(word: "Human:10", before: "read --text 'a;b' --fragment F --key "), .candidates(["Human:1000", "Human:1002"]))
+        let word = ShellWords.partialWord("pwd;sh")
+        XCTAssertEqual(word.value, "sh")
+        XCTAssertEqual(word.start, 4)
+    }
+
     /// Tab after `../` offers what cd can reach from the record before,
     /// so `cd ../fr<Tab>` completes as `cd fr<Tab>` does there.
     func testCompletionOfARelativePathOffersTheFieldsOfTheRecordItGoesBackTo() throws {

@@ -34,9 +34,11 @@ public final class REPLCompleter {
 
     /// Completions for `word`, the word that ends at the cursor, with
     /// `before` the text of the line before it.
-    public func complete(word: String, before: String) -> Completion {
+    public func complete(word: String, before line: String) -> Completion {
         // What Tab opened is closed before the prompt waits again.
         defer { session.stores.closeAll() }
+        // `pwd; show Hu`: the command after the last `;` is the one completed.
+        let before = ShellWords.lastCommand(line)
         keysCut = false
         continuesWord = false
         let previousWords = (try? ShellWords.split(before)) ?? before.split(separator: " ").map(String.init)

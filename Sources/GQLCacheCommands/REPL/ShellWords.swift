@@ -126,6 +126,17 @@ enum ShellWords {
     /// `;` in it are text (`# note; see ticket` in a query), kept for the
     /// line it is on.
     static func commands(_ text: String) -> [String] {
+        // Kept as typed, indentation too: a GraphQL line's columns count from its start.
+        pieces(text).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    /// The text of the command being typed at the end of `line`, as
+    /// ``commands(_:)`` would split it: after the last `;` outside quotes
+    /// (`show Hu` of `pwd; show Hu`), empty right after one.
+    static func lastCommand(_ line: String) -> String { pieces(line).last ?? "" }
+
+    /// ``commands(_:)`` with the empty ones, and the last, kept.
+    private static func pieces(_ text: String) -> [String] {
         var commands: [String] = []
         var current = ""
         var quote: Character?
@@ -171,8 +182,7 @@ enum ShellWords {
             current.append(character)
         }
         commands.append(current)
-        // Kept as typed, indentation too: a GraphQL line's columns count from its start.
-        return commands.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return commands
     }
 
     /// Quotes a word so that ``split(_:)`` gives it back: in `quote` when
@@ -256,7 +266,8 @@ enum ShellWords {
                 word.valueBeforeOpenQuote = word.value
             case ("'", "'"), ("\"", "\""):
                 word.openQuote = nil
-            case (nil, _) where character.properties.isWhitespace:
+            case (nil, _) where character.properties.isWhitespace || character == ";":
+                // A `;` ends a command, and so the word (`pwd;sh`), as commands(_:) splits it.
                 word = PartialWord(start: offset + UTF8.width(character))
             default:
                 word.value.unicodeScalars.append(character)
