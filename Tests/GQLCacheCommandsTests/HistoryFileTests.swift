@@ -53,6 +53,22 @@ final class HistoryFileTests: CommandTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["history"], "no temporary file left")
     }
 
+    /// Keeping the last entries rewrites the file a link names, not the
+    /// link, and keeps the mode its owner gave it, as appending does.
+    func testKeepingTheLastEntriesFollowsALinkAndKeepsTheFilesMode() throws {
+        try FileManager.default.createDirectory(atPath: path("dotfiles"), withIntermediateDirectories: true)
+        try (1...5).map { "show N:\($0)\n" }.joined().write(toFile: path("dotfiles/history"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(path("dotfiles/history"), 0o644), 0)
+        try FileManager.default.createSymbolicLink(atPath: path("history"), withDestinationPath: path("dotfiles/history"))
+        let file = HistoryFile(path: path("history"), limit: 3)
+        file.append("pwd")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path("history")), path("dotfiles/history"))
+        XCTAssertEqual(HistoryFile(path: path("dotfiles/history"), limit: 3).entries(), ["show N:4", "show N:5", "pwd"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: path("dotfiles/history"))
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o644)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("dotfiles")), ["history"], "no temporary file left")
+    }
+
     /// A history file that cannot be written is said once, at the start,
     /// rather than losing the session's commands without a word.
     func testAHistoryFileThatCannotBeWrittenIsSaid() throws {

@@ -82,17 +82,26 @@ struct HistoryFile {
 
     /// Rewrites the file with its last `limit` lines when it has more, through
     /// a new file renamed over it, so that it is never seen half written.
+    /// A symbolic link (a history kept in a dotfiles folder) is followed,
+    /// and stays a link to the file rewritten; the file keeps its mode.
     private func keepLast() {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let lines = Self.lines(data)
         guard lines.count > limit else { return }
         let kept = Data(lines.suffix(limit).map { $0 + Self.newline }.joined().utf8)
-        let temporary = path + ".\(getpid()).tmp"
+        guard let resolved = realpath(path, nil) else { return }
+        let target = String(cString: resolved)
+        free(resolved)
+        var status = stat()
+        let mode = stat(target, &status) == 0 ? status.st_mode & 0o777 : 0o600
+        let temporary = target + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { return }
         let written = kept.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // Set after creation, as the process's umask would narrow a mode given to open.
+        let moded = fchmod(descriptor, mode) == 0
         close(descriptor)
-        if written != kept.count || rename(temporary, path) != 0 { unlink(temporary) }
+        if written != kept.count || !moded || rename(temporary, target) != 0 { unlink(temporary) }
     }
 
     private static func lines(_ data: Data) -> [String] {
