@@ -318,7 +318,14 @@ public final class REPLSession {
             if GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }),
                 !["repl", "completions", "show", "refs", "read", "update", "write"].contains(command)
             {
-                message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(trimmed.drop { $0 != " " && $0 != "\t" })"
+                var rest = String(trimmed.drop { $0 != " " && $0 != "\t" })
+                // `import < FILE`: a shell's import reads standard input when its input is `-`.
+                if command == "import", shell == "<", REPLCompleter.positionals(Array(words[..<at])).isEmpty,
+                    let redirect = rest.range(of: " <") ?? rest.range(of: "\t<")
+                {
+                    rest.insert(contentsOf: " -", at: redirect.lowerBound)
+                }
+                message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(rest)"
             }
             context.report(.usage, message)
             return .usage
