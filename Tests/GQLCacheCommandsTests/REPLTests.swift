@@ -1377,6 +1377,13 @@ final class REPLTests: CommandTestCase {
         guard case .candidates(let fromRoot) = completer.complete(word: "../../h", before: "cd ") else { return XCTFail() }
         XCTAssertTrue(fromRoot.contains("../../hero(episode:NEWHOPE)"), "\(fromRoot)")
         XCTAssertEqual(completer.complete(word: "../friends.0/", before: "cd "), .candidates([]))
+        // `..` is offered where it leads back, never at the root, where it stays.
+        XCTAssertEqual(completer.complete(word: "../.", before: "cd "), .candidates(["../.."]))
+        XCTAssertFalse(fromRoot.contains("../../.."), "\(fromRoot)")
+        _ = completer.session.execute("cd /")
+        guard case .candidates(let atRoot) = completer.complete(word: "", before: "cd ") else { return XCTFail() }
+        XCTAssertFalse(atRoot.contains(".."), "\(atRoot)")
+        XCTAssertTrue(atRoot.contains("hero(episode:NEWHOPE)"), "\(atRoot)")
     }
 
     /// More keys match than are listed: the last one listed is the

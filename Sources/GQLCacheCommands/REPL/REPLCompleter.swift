@@ -282,16 +282,19 @@ public final class REPLCompleter {
     /// For `word` in a path such as `../fr` or `../../`, the same from the
     /// record that path goes back to, each after the path's own `../`.
     func fieldsHere(_ word: String = "") -> [String] {
-        var path = "", from = session.current
+        var path = "", from = session.current, ups = 0
         if let slash = word.lastIndex(of: "/") {
             path = String(word[...slash])
             guard let relative = REPLSession.relativePath(path), relative.rest.isEmpty else { return [] }
-            from = session.trail(back: relative.ups).last ?? .queryRoot
+            ups = relative.ups
+            from = session.trail(back: ups).last ?? .queryRoot
         }
         guard let store = try? session.completionStore(),
             let record = try? store.read({ tx in try tx.record(for: from) })
         else { return [] }
-        return (REPLSession.referencePaths(of: record) + [".."]).map { path + $0 }
+        // `..` leads somewhere only from a record cd went through, not from the root.
+        let back = session.trail(back: ups).count > 1 ? [".."] : []
+        return (REPLSession.referencePaths(of: record) + back).map { path + $0 }
     }
 
     /// The names the documents named so far define, those typed at the
