@@ -762,6 +762,24 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(command.stdout, "Human:1000\nHuman:1002\n10\n")
     }
 
+    /// Each -c holds whole statements, as psql runs each in turn: a
+    /// document not finished in its -c is said and not run, and the next
+    /// -c is read on its own.
+    func testAGraphQLDocumentDoesNotRunOnIntoTheNextDashC() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let split = gqlcache("repl", cache, "-c", "{ hero(episode: NEWHOPE) {\n  id", "-c", "pwd")
+        XCTAssertEqual(split.status, .success, "the last command's status")
+        XCTAssertEqual(split.stdout, "QUERY_ROOT\n")
+        XCTAssertEqual(split.stderr, "gqlcache: the GraphQL document begun with '{ hero(episode: NEWHOPE) {' was not finished "
+            + "(a '}' is missing); its 2 lines, to the end of its -c, were not run\n")
+        let bail = gqlcache("repl", cache, "--bail", "-c", "query Q", "-c", "pwd")
+        XCTAssertEqual(bail.status, .usage)
+        XCTAssertEqual(bail.stdout, "")
+        // Within one -c, a document over several lines is whole.
+        let whole = gqlcache("repl", cache, "-c", "{ hero(episode: NEWHOPE) {\nname } }", "-c", "pwd")
+        XCTAssertEqual(whole.stdout, "{\n  \"hero\": {\n    \"name\": \"R2-D2\"\n  }\n}\nQUERY_ROOT\n")
+    }
+
     /// A key of thousands of characters would fill the screen as the
     /// prompt: it is cut in its middle, and pwd still gives it whole.
     func testAVeryLongKeyIsCutInThePromptButNotInPwd() throws {

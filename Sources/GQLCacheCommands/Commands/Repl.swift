@@ -50,7 +50,7 @@ extension GQLCache {
             try session.start()
             let reader: LineReader
             if !commands.isEmpty {
-                reader = SourceLineReader(lines: commands.flatMap(ShellWords.commands))
+                reader = SourceLineReader(pieces: commands.map(ShellWords.commands))
             } else if interactive {
                 // Output to a file or a pipe gets the data alone: the
                 // prompt, the typing and the greeting go to the terminal

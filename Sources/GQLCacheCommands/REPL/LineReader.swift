@@ -15,6 +15,9 @@ public protocol LineReader: AnyObject {
     /// Lines typed before a command's question, to read after those
     /// already queued (readline only).
     func keep(typedAhead lines: [String])
+    /// Whether the line last read ended a piece of input that must hold
+    /// whole statements: one `-c`'s text, as psql runs each in turn.
+    func endedPiece() -> Bool
 }
 
 extension LineReader {
@@ -22,20 +25,41 @@ extension LineReader {
     public func takeInterrupt() -> Bool { false }
     public func setCompleter(_ completer: REPLCompleter?) {}
     public func keep(typedAhead lines: [String]) {}
+    public func endedPiece() -> Bool { false }
 }
 
 /// Lines from a fixed list (`-c 'cmd; cmd'`, tests) or any ``LineSource``.
 public final class SourceLineReader: LineReader {
     private let next: () -> String?
+    /// How many lines each piece holds, for ``endedPiece()``; none for a stream.
+    private var pieceEnds: Set<Int> = []
+    private var linesRead = 0
 
     public init(lines: [String]) {
         var remaining = lines[...]
         next = { remaining.popFirst() }
     }
 
+    /// The lines of several pieces, read in turn, each piece's end known
+    /// (see ``LineReader/endedPiece()``).
+    public convenience init(pieces: [[String]]) {
+        self.init(lines: pieces.flatMap { $0 })
+        var end = 0
+        for piece in pieces where !piece.isEmpty {
+            end += piece.count
+            pieceEnds.insert(end)
+        }
+    }
+
+    public func endedPiece() -> Bool { pieceEnds.contains(linesRead) }
+
     public init(source: LineSource) {
         next = { source.readLine() }
     }
 
-    public func readLine(prompt: String, freshPrompt: String) -> String? { next() }
+    public func readLine(prompt: String, freshPrompt: String) -> String? {
+        let line = next()
+        if line != nil { linesRead += 1 }
+        return line
+    }
 }

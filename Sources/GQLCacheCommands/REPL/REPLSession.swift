@@ -195,7 +195,17 @@ public final class REPLSession {
                 pending.append(line)
                 pendingAsTyped.append(typedRead ?? line)
                 let text = pending.joined(separator: "\n")
-                guard GraphQLInput.isComplete(text) else { continue }
+                guard GraphQLInput.isComplete(text) else {
+                    // `-c '{ hero {' -c 'name } }'`: each -c holds whole statements, as psql's do.
+                    guard reader.endedPiece() else { continue }
+                    place(pendingFrom)
+                    context.report(.usage, Self.unfinishedDocument(pending, atEndOf: "its -c"))
+                    lastStatus = .usage
+                    pending.removeAll()
+                    pendingAsTyped.removeAll()
+                    if bail { break }
+                    continue
+                }
                 pending.removeAll()
                 if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
                 pendingAsTyped.removeAll()
@@ -244,11 +254,11 @@ public final class REPLSession {
     /// Input that ended inside a GraphQL document: what it began with and
     /// how many lines it took, as a line like `query` alone (no brace yet)
     /// takes every line after it for the document's.
-    static func unfinishedDocument(_ lines: [String]) -> String {
+    static func unfinishedDocument(_ lines: [String], atEndOf input: String = "the input") -> String {
         let first = lines[0].trimmingCharacters(in: .whitespaces)
         let shown = first.count > 40 ? first.prefix(39) + "…" : first
         let missing = GraphQLInput.depth(lines.joined(separator: "\n")).sawBrace ? "a '}' is missing" : "no '{' came"
-        let taken = lines.count == 1 ? "not run" : "its \(lines.count) lines, to the end of the input, were not run"
+        let taken = lines.count == 1 ? "not run" : "its \(lines.count) lines, to the end of \(input), were not run"
         return "the GraphQL document begun with '\(shown)' was not finished (\(missing)); \(taken)"
     }
 
