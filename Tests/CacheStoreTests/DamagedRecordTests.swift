@@ -120,29 +120,34 @@ final class DamagedRecordTests: XCTestCase {
         XCTAssertFalse(try store.read { try $0.census(largest: 0, damagedKeys: 10) }.damagedKeys.contains("Broken:json"))
     }
 
-    /// `forEachStoredRecordCheckingJSON` judges rows in SQL (json_valid),
-    /// so that export can pass a well-formed row on as text; the decoder,
-    /// and so the census, must agree with it at SQLite's edges: numbers too
-    /// large for a Double, and nesting up to SQLite's 2000 levels.
-    func testTheDecoderTheCensusAndSQLitesJSONCheckAgreeAtSQLitesJSONLimits() throws {
+    /// `forEachStoredRecordCheckingJSON` judges rows in SQL (json_valid,
+    /// and gqlcache_too_deep), so that export can pass a well-formed row on
+    /// as text; the decoder, and so the census, must agree with it at the
+    /// edges: numbers too large for a Double, nesting up to the 512 levels
+    /// Apollo's reader takes (a bracket in a string no level), and past
+    /// SQLite's own 2000.
+    func testTheDecoderTheCensusAndTheSQLCheckAgreeAtTheJSONLimits() throws {
         let store = try CacheStore.open(at: try TemporaryDirectory(self).copy(Fixtures.starwars), access: .readWrite)
         func nested(_ depth: Int, holding value: String = "") -> String {
             String(repeating: "[", count: depth) + value + String(repeating: "]", count: depth)
         }
         try store.write { tx in
             try tx.unsafeWriteRawRecord(key: "Odd:infinite", text: #"{"n":1e999}"#)
-            try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + nested(1999) + "}")
-            try tx.unsafeWriteRawRecord(key: "Odd:too-deep", text: #"{"a":"# + nested(2000) + "}")
-            // Only containers count, as in SQLite: a value inside the deepest is no level of its own.
-            try tx.unsafeWriteRawRecord(key: "Odd:deep-value", text: #"{"a":"# + nested(1999, holding: "1") + "}")
-            try tx.unsafeWriteRawRecord(key: "Odd:deep-reference", text: #"{"a":"# + nested(1998, holding: #"{"$reference":"X"}"#) + "}")
-            try tx.unsafeWriteRawRecord(key: "Odd:too-deep-reference", text: #"{"a":"# + nested(1999, holding: #"{"$reference":"X"}"#) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:deep", text: #"{"a":"# + nested(511) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:too-deep", text: #"{"a":"# + nested(512) + "}")
+            // Only containers count: a value inside the deepest is no level of its own, nor is a bracket in a string.
+            try tx.unsafeWriteRawRecord(key: "Odd:deep-value", text: #"{"a":"# + nested(511, holding: #""[[{\"]""#) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:deep-reference", text: #"{"a":"# + nested(510, holding: #"{"$reference":"X"}"#) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:too-deep-reference", text: #"{"a":"# + nested(511, holding: #"{"$reference":"X"}"#) + "}")
+            try tx.unsafeWriteRawRecord(key: "Odd:past-sqlite", text: #"{"a":"# + nested(2000) + "}")
         }
-        let keys: [CacheKey] = ["Odd:infinite", "Odd:deep", "Odd:too-deep", "Odd:deep-value", "Odd:deep-reference", "Odd:too-deep-reference"]
+        let keys: [CacheKey] = [
+            "Odd:infinite", "Odd:deep", "Odd:too-deep", "Odd:deep-value", "Odd:deep-reference", "Odd:too-deep-reference", "Odd:past-sqlite",
+        ]
         let failing = try store.read { tx in
             try tx.records(for: keys).filter { (try? $0.value.get()) == nil }.keys.sorted()
         }
-        XCTAssertEqual(failing, ["Odd:too-deep", "Odd:too-deep-reference"], "only the rows past SQLite's nesting limit are damaged")
+        XCTAssertEqual(failing, ["Odd:past-sqlite", "Odd:too-deep", "Odd:too-deep-reference"], "only the rows past the nesting limit are damaged")
         XCTAssertEqual(try store.read { try $0.census(largest: 0, damagedKeys: 10).damagedKeys }, failing)
         var notWellFormed: [CacheKey] = []
         _ = try store.read { tx in
