@@ -444,7 +444,8 @@ final class KeysCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("show", cache, "QUERY_ROOT.reviews")
         XCTAssertEqual(result.status, .notFound)
-        XCTAssertEqual(result.stderr, "gqlcache: no record 'QUERY_ROOT.reviews' in \(cache); nearest keys: "
+        XCTAssertEqual(result.stderr, "gqlcache: no record 'QUERY_ROOT.reviews' in \(cache); read as a path of fields, it is field "
+            + "reviews(episode:JEDI,first:2) of QUERY_ROOT, not a record; nearest keys: "
             + "QUERY_ROOT.reviews(episode:JEDI,first:2).0, QUERY_ROOT.reviews(episode:JEDI,first:2).1\n")
     }
 

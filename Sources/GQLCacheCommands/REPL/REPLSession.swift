@@ -1002,10 +1002,9 @@ public final class REPLSession {
         }
         if let strayRow = nearest.strayRow {
             message += "; " + strayRow
-        } else if let pathNote = nearest.pathNote {
-            message += pathNote
-        } else if !nearest.nearest.isEmpty {
-            message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ")
+        } else {
+            message += nearest.pathNote ?? ""
+            if !nearest.nearest.isEmpty { message += "; nearest keys: " + nearest.nearest.map(\.display).joined(separator: ", ") }
         }
         return CommandFailure(.notFound, message)
     }

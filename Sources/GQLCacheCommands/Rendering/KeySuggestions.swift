@@ -106,10 +106,9 @@ enum KeySuggestions {
         }
         if hint.cacheIsEmpty { return "no record '\(key.inMessage)' in \(path), which holds no records" }
         // Listed as keys are shown (quoted when odd), unlike the one asked for, which the message quotes.
-        if let pathNote = hint.pathNote { return "no record '\(key.inMessage)' in \(path)" + pathNote }
         let nearest = hint.nearest.isEmpty ? "" : "; nearest keys: " + hint.nearest.map { $0.rawValue.count > 200 ? $0.inMessage : $0.display }
             .joined(separator: ", ")
-        return "no record '\(key.inMessage)' in \(path)\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
+        return "no record '\(key.inMessage)' in \(path)\(hint.pathNote ?? "")\(nearest)" + (hint.nearest.lazy.compactMap { Self.lookalikeNote(key, $0) }.first ?? "")
     }
 
     /// Why a key asked for and a nearest one that look alike are two keys:
@@ -185,7 +184,9 @@ extension ReadTransaction {
     /// `key` stored as a BLOB, or listed as `key`, is named instead.
     func suggestions(for key: CacheKey) throws -> KeySuggestions.Hint {
         if let stray = try strayRowHint(for: key) { return stray }
-        if let pathHint = try pathHint(for: key) { return pathHint }
+        // A path that leads to a key says where; one that ends at a field's value (a list) gets the nearest keys too.
+        let pathHint = try pathHint(for: key)
+        if let pathHint, case .reference? = pathHint.pathEnd { return pathHint }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
         // Its neighbours in key order are any keys at all.
@@ -201,7 +202,10 @@ extension ReadTransaction {
                 candidates += try keys(around: CacheKey(variant + key.rawValue[key.rawValue.index(after: colon)...]), limit: 3)
             }
         }
-        return KeySuggestions.Hint(nearest: KeySuggestions.nearest(to: key, among: candidates))
+        var nearest = KeySuggestions.nearest(to: key, among: candidates)
+        // The record whose field the path ends at is named already.
+        if case .value(_, let holder)? = pathHint?.pathEnd { nearest.removeAll { $0 == holder } }
+        return KeySuggestions.Hint(nearest: nearest, path: pathHint?.path ?? [], pathEnd: pathHint?.pathEnd)
     }
 
     /// Most dots in a key tried as the end of a record's key, for
