@@ -305,7 +305,10 @@ public final class CacheStore: Sendable {
                         // Bytes that are not UTF-8 (a stray row) match no pattern.
                         guard let values, let pattern = ReadTransaction.utf8Text(values[0]), let key = ReadTransaction.utf8Text(values[1])
                         else { return sqlite3_result_int(context, 0) }
-                        sqlite3_result_int(context, RegexCache.shared.matches(pattern: pattern, in: key) ? 1 : 0)
+                        switch RegexCache.shared.sqlMatches(pattern: pattern, key: key) {
+                        case .success(let matched): sqlite3_result_int(context, matched ? 1 : 0)
+                        case .failure(let error): sqlite3_result_error(context, error.description, -1)
+                        }
                     }, nil, nil, nil)
                 _ = sqlite3_create_function_v2(
                     connection, KeyPattern.sqlFunctionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,

@@ -71,6 +71,10 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     case damagedRecord(key: CacheKey, problem: RecordProblem)
     case invalidJSON(offset: Int, message: String)
     case invalidPattern(pattern: String, message: String)
+    /// ICU's matcher gave a regular expression up on a text (too much
+    /// backtracking for its stack): no answer, rather than a wrong "no match".
+    /// `place`: "on key 'K'", "in a value of 'K'".
+    case patternGaveUp(pattern: String, place: String)
     /// Records cannot be converted to or from an exchange form (JSON Lines,
     /// Apollo Client's `extract()` object): `message` says where and why.
     case cannotConvert(message: String)
@@ -135,6 +139,10 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "invalid JSON: \(message) at byte \(offset + 1)"
         case .invalidPattern(let pattern, let message):
             return "invalid pattern '\(pattern.shortenedForMessage)': \(message)"
+        case .patternGaveUp(let pattern, let place):
+            return "the regular expression '\(pattern.shortenedForMessage)' gave up \(place): it backtracks too much for the matcher "
+                + "(a repeated group over long text, such as (a|b)+, does); a character class or a possessive quantifier, "
+                + "such as [ab]+ or (?:a|b)++, matches the same without it; nothing was decided"
         case .cannotConvert(let message):
             return message
         case .keyHoldsNUL(let key):

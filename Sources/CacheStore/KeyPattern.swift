@@ -134,7 +134,9 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
         case .glob:
             return LikeMatcher.globMatches(Array(key.rawValue.unicodeScalars), pattern: Array(sqliteGlob.unicodeScalars))
         case .regex:
-            return text.isEmpty || RegexCache.shared.matches(pattern: text, in: key.rawValue)
+            // Used on references to the keys a statement selected with the same
+            // expression, which would have failed there first: a failure here is no match.
+            return text.isEmpty || (try? RegexCache.shared.matches(pattern: text, in: key.rawValue, place: "")) == true
         }
     }
 

@@ -184,10 +184,64 @@ final class RegexCache: @unchecked Sendable {
     private let lock = NSLock()
     private var compiled: [String: NSRegularExpression] = [:]
 
-    func matches(pattern: String, in text: String) -> Bool {
+    /// Whether `pattern` matches `text`; throws when ICU's matcher gives
+    /// up on it (``CacheStoreError/patternGaveUp(pattern:place:)``, said
+    /// to be `place`).
+    func matches(pattern: String, in text: String, place: @autoclosure () -> String) throws -> Bool {
         guard let expression = expression(for: pattern) else { return false }
-        let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        return expression.firstMatch(in: text, range: range) != nil
+        return try Self.firstMatch(of: expression, in: text) { CacheStoreError.patternGaveUp(pattern: pattern, place: place()) } != nil
+    }
+
+    /// Where `expression` first matches `text`. NSRegularExpression says
+    /// no match when ICU gave the search up (its backtracking stack full):
+    /// only the flags of the completion call tell, and then `failure` is
+    /// thrown. `shouldStop`, asked now and then during a long search, gives
+    /// it up as no match.
+    static func firstMatch(
+        of expression: NSRegularExpression, in text: String, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
+    ) throws -> NSRange? {
+        var matched: NSRange?
+        var gaveUp = false
+        let options: NSRegularExpression.MatchingOptions = shouldStop == nil ? [.reportCompletion] : [.reportCompletion, .reportProgress]
+        expression.enumerateMatches(in: text, options: options, range: NSRange(text.startIndex..<text.endIndex, in: text)) { result, flags, stop in
+            if let result {
+                matched = result.range
+                stop.pointee = true
+            } else if flags.contains(.internalError) {
+                gaveUp = true
+            } else if shouldStop?() == true {
+                stop.pointee = true
+            }
+        }
+        if gaveUp { throw failure() }
+        return matched
+    }
+
+    /// A failure of the SQL function, kept for the statement's error (see
+    /// ``takeFailure()``): SQLite passes on only a message.
+    private var failure: CacheStoreError?
+
+    /// The SQL function's `gqlcache_regexp(pattern, key)`: 1 or 0, or an
+    /// error that ``takeFailure()`` then gives whole.
+    func sqlMatches(pattern: String, key: String) -> Result<Bool, CacheStoreError> {
+        do {
+            return .success(try matches(pattern: pattern, in: key, place: "on key '\(key.shortenedForMessage)'"))
+        } catch let error as CacheStoreError {
+            lock.lock()
+            defer { lock.unlock() }
+            failure = error
+            return .failure(error)
+        } catch {
+            return .success(false)
+        }
+    }
+
+    /// The failure an SQL statement stopped at, once.
+    func takeFailure() -> CacheStoreError? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { failure = nil }
+        return failure
     }
 
     private func expression(for pattern: String) -> NSRegularExpression? {

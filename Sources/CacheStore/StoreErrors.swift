@@ -12,6 +12,8 @@ enum StoreErrors {
     }
 
     static func translate(_ error: DatabaseError, path: String, waited: Double) -> CacheStoreError {
+        // A regular expression that ICU gave up on, in the SQL function.
+        if error.resultCode == .SQLITE_ERROR, let failure = RegexCache.shared.takeFailure() { return failure }
         switch error.resultCode {
         case .SQLITE_INTERRUPT:
             return .interrupted(path: path)

@@ -40,27 +40,21 @@ public struct ValuePattern: Sendable {
     /// asked now and then while a regular expression works on the subject
     /// (one such as `(x+x+)+y` can take longer than anyone waits): true
     /// gives the search up, as no match.
-    public func firstMatch(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> String? {
-        firstMatchRange(in: subject, stopIf: shouldStop).map { String(Substring(subject.unicodeScalars[$0])) }
+    /// Throws ``CacheStoreError/patternGaveUp(pattern:place:)`` when the
+    /// matcher gives a regular expression up on `subject`, said to be `place`.
+    public func firstMatch(in subject: String, place: @autoclosure () -> String = "", stopIf shouldStop: (() -> Bool)? = nil) throws -> String? {
+        try firstMatchRange(in: subject, place: place(), stopIf: shouldStop).map { String(Substring(subject.unicodeScalars[$0])) }
     }
 
     /// Where in `subject` the first match lies, on Unicode scalar
     /// boundaries: a match may begin or end inside a character (`\n` of
     /// `\r\n`, 👍 of 👍🏽), as ICU, matching code points, finds it.
-    func firstMatchRange(in subject: String, stopIf shouldStop: (() -> Bool)? = nil) -> Range<String.Index>? {
+    func firstMatchRange(in subject: String, place: @autoclosure () -> String = "", stopIf shouldStop: (() -> Bool)? = nil) throws -> Range<String.Index>? {
         if let expression {
-            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-            var matched: NSRange?
-            // With reportProgress ICU calls back now and then during a long search.
-            expression.enumerateMatches(in: subject, options: shouldStop == nil ? [] : [.reportProgress], range: range) { result, _, stop in
-                if let result {
-                    matched = result.range
-                    stop.pointee = true
-                } else if shouldStop?() == true {
-                    stop.pointee = true
-                }
-            }
-            guard let matched else { return nil }
+            let pattern = text
+            guard let matched = try RegexCache.firstMatch(of: expression, in: subject, stopIf: shouldStop, failure: {
+                CacheStoreError.patternGaveUp(pattern: pattern, place: place())
+            }) else { return nil }
             let utf16 = subject.utf16
             let start = utf16.index(utf16.startIndex, offsetBy: matched.location)
             return start..<utf16.index(start, offsetBy: matched.length)
@@ -119,8 +113,8 @@ extension Record {
     /// then list and member order. `fields` keeps only fields whose key is
     /// one of them, or one of them with arguments (`height` selects
     /// `height(unit:FOOT)`).
-    public func matches(of pattern: ValuePattern, inFields fields: [String] = []) -> [ValueMatch] {
-        matches(of: pattern, inFields: fields, numberTexts: nil)
+    public func matches(of pattern: ValuePattern, inFields fields: [String] = []) throws -> [ValueMatch] {
+        try matches(of: pattern, inFields: fields, numberTexts: nil)
     }
 
     /// `numberTexts`: the stored text of each number, asked for once, at
@@ -129,12 +123,12 @@ extension Record {
     func matches(
         of pattern: ValuePattern, inFields fields: [String], numberTexts: (() -> [NumberLocation: String]?)?,
         stopIf shouldStop: (() -> Bool)? = nil
-    ) -> [ValueMatch] {
+    ) throws -> [ValueMatch] {
         var found: [ValueMatch] = []
         var texts = NumberTexts(load: numberTexts)
         for field in self.fields.keys.sorted(by: byteOrder) where Record.field(field, isSelectedBy: fields) {
             var path: [ValueMatch.Step] = []
-            collect(self.fields[field]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
+            try collect(self.fields[field]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
         }
         return found
     }
@@ -158,7 +152,7 @@ extension Record {
     private func collect(
         _ value: FieldValue, field: String, path: inout [ValueMatch.Step], pattern: ValuePattern, texts: inout NumberTexts,
         into found: inout [ValueMatch], stopIf shouldStop: (() -> Bool)?
-    ) {
+    ) throws {
         let subject: String
         var numberText: String?
         switch value {
@@ -172,7 +166,7 @@ extension Record {
         case .list(let elements):
             for (index, element) in elements.enumerated() {
                 path.append(.index(index))
-                collect(element, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
+                try collect(element, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
                 path.removeLast()
             }
             return
@@ -182,16 +176,16 @@ extension Record {
             // still in the file, so they are searched too.
             let target = value.mixedReferenceTarget
             if let target {
-                collect(.reference(target), field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
+                try collect(.reference(target), field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
             }
             for name in members.keys.sorted(by: byteOrder) where target == nil || name != "$reference" {
                 path.append(.member(name))
-                collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
+                try collect(members[name]!, field: field, path: &path, pattern: pattern, texts: &texts, into: &found, stopIf: shouldStop)
                 path.removeLast()
             }
             return
         }
-        if let range = pattern.firstMatchRange(in: subject, stopIf: shouldStop) {
+        if let range = try pattern.firstMatchRange(in: subject, place: "in field \(field) of '\(key.rawValue.shortenedForMessage)'", stopIf: shouldStop) {
             let scalars = subject.unicodeScalars
             found.append(ValueMatch(
                 field: field, path: path, value: value, matched: String(Substring(scalars[range])),
@@ -225,7 +219,7 @@ extension StoredRecord {
     func matches(of pattern: ValuePattern, inFields fields: [String], stopIf shouldStop: (() -> Bool)?) throws -> [ValueMatch] {
         let record = try decoded()
         guard var text else { return [] }
-        return record.matches(of: pattern, inFields: fields, numberTexts: {
+        return try record.matches(of: pattern, inFields: fields, numberTexts: {
             text.withUTF8 { JSONReader.numberTexts(inRecord: $0) }
         }, stopIf: shouldStop)
     }

@@ -38,6 +38,20 @@ final class GrepCommandTests: CommandTestCase {
                        "gqlcache: --null goes with --keys-only: it ends each key listed (see 'gqlcache grep --help')\n")
     }
 
+    /// ICU's matcher gives a repeated group up on long text (its
+    /// backtracking stack fills); NSRegularExpression then reports no
+    /// match. A script must not take that for "no record holds it".
+    func testARegexTheMatcherGivesUpOnIsAnErrorNotAMiss() throws {
+        let long = String(repeating: "ab", count: 200_000) + "END"
+        let cache = try makeCache("long.sqlite", [Record(key: "Long:1", fields: ["v": .string(long)]), Record(key: "Short:1", fields: ["v": .string("abEND")])])
+        let gaveUp = gqlcache("grep", cache, "(a|b)+END", "--regex", "--keys-only")
+        XCTAssertEqual(gaveUp.status, .usage)
+        XCTAssertTrue(gaveUp.stderr.hasPrefix("gqlcache: the regular expression '(a|b)+END' gave up in field v of 'Long:1': it backtracks too much"), gaveUp.stderr)
+        let classed = gqlcache("grep", cache, "[ab]+END", "--regex", "--keys-only")
+        XCTAssertEqual(classed.status, .success, classed.stderr)
+        XCTAssertEqual(classed.stdout, "Long:1\nShort:1\n")
+    }
+
     func testNothingMatchedExitsOneAndSaysWhatWasLookedFor() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("grep", cache, "Vader", "--field", "name")

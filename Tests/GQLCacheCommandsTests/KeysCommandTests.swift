@@ -289,6 +289,22 @@ final class KeysCommandTests: CommandTestCase {
     /// nothing after it: it is quoted, `""`, as a key with a newline is.
     /// `*` in an apollo pattern is a star, as in Apollo's
     /// removeObjects(matching:): a miss says so, and which mode takes it.
+    /// A key pattern ICU's matcher gives up on (in SQLite's function) is an
+    /// error, for keys and for rm, which then removes nothing.
+    func testARegexTheMatcherGivesUpOnIsAnErrorAndRemovesNothing() throws {
+        let cache = try makeCache("long.sqlite", [
+            Record(key: CacheKey("K" + String(repeating: "ab", count: 200_000) + "END"), fields: ["a": .int(1)]), Record(key: "KabEND", fields: ["a": .int(1)]),
+        ])
+        let before = try bytes(cache)
+        for arguments in [["keys", cache, "^K(a|b)*END", "--mode", "regex", "--count"], ["rm", cache, "--match", "^K(a|b)*END", "--mode", "regex", "--force"]] {
+            let result = gqlcache(arguments: arguments)
+            XCTAssertEqual(result.status, .usage, arguments[0])
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the regular expression '^K(a|b)*END' gave up on key 'Kababab"), result.stderr)
+        }
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(gqlcache("keys", cache, "^K[ab]*END", "--mode", "regex", "--count").stdout, "2\n")
+    }
+
     func testAMissWithAStarInAnApolloPatternPointsToGlob() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let star = gqlcache("keys", cache, "Human:*")
