@@ -361,6 +361,27 @@ extension DamagedFileCommandTests {
         XCTAssertEqual(text.lines.last, "\(first) (unreadable: the page of the file that holds it is damaged (SQLite: database disk image is malformed))")
     }
 
+    /// Records that --depth reaches on a damaged page are shown marked, and
+    /// the file's damage is said once on standard error, with status 5, as
+    /// for records named: a script must not take the tree for whole.
+    func testShowDepthSaysWhenRecordsItReachedCannotBeRead() throws {
+        let (cache, page) = try largerCache(pageOf: "records")
+        _ = try sqliteShell(cache, """
+            INSERT INTO records(key, record) SELECT 'All:1', '{"__typename":"All","fillers":[' || group_concat('{"$reference":"' || key || '"}') || ']}'
+            FROM records WHERE key LIKE 'Filler:%'
+            """)
+        try damage(cache, page: page, offset: 0)
+        for format in ["jsonl", "text"] {
+            let result = gqlcache("show", cache, "All:1", "--depth", "1", "--format", format)
+            XCTAssertEqual(result.status, .io, format)
+            let marked = format == "jsonl" ? result.lines.filter { $0.contains(#""error":"#) }.count : result.lines.filter { $0.contains("(unreadable: ") }.count
+            XCTAssertGreaterThan(marked, 0, format)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): \(marked) records that --depth reached cannot be read (Filler:"), result.stderr)
+            XCTAssertTrue(result.stderr.hasSuffix("): the pages of the file that hold them are damaged; 'gqlcache doctor' says more\n"), result.stderr)
+        }
+    }
+
     func testJSONOutputStoppedByADamagedPageIsStillOneClosedDocument() throws {
         let (cache, page) = try largerCache(pageOf: "records")
         let healthy = path("healthy.sqlite")

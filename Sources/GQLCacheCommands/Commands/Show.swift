@@ -49,6 +49,8 @@ extension GQLCache {
             let requested = keys.map { CacheKey($0) }
             let store = try reading.openForReading(file, context)
             var found: [CacheKey: RecordGraph.Entry] = [:]
+            // Records --depth reached on damaged pages of the file, in the order met.
+            var unreadableBelow: [CacheKey] = []
             var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
             switch output.format {
             case .text:
@@ -58,6 +60,10 @@ extension GQLCache {
                     suggestions = try missingKeySuggestions(found, in: tx)
                     return graph
                 }
+                unreadableBelow = graph.entries.compactMap { key, entry in
+                    if case .unreadable = entry, !requested.contains(key) { return key }
+                    return nil
+                }.sorted()
                 let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
                 renderer.render(requested.filter { graph.entries[$0] != .missing }) { context.print($0) }
             case .json, .jsonl:
@@ -69,6 +75,7 @@ extension GQLCache {
                 try context.holdingOutput(while: store) { try store.read { tx in
                     try RecordGraph.walk(requested, depth: depth, in: tx) { level, key, entry in
                         if level == 0 { found[key] = entry }
+                        if level > 0, case .unreadable = entry, !requested.contains(key) { unreadableBelow.append(key) }
                         let line = jsonEntry(key, level: level, entry).rendered(pretty: pretty, indent: pretty ? 1 : 0)
                         if let array { array.append(line) } else { context.print(line) }
                     }
@@ -89,6 +96,12 @@ extension GQLCache {
                 default:
                     break
                 }
+            }
+            // Shown marked, but a script must hear that the file is damaged, as for a record named.
+            if !unreadableBelow.isEmpty {
+                let some = unreadableBelow.prefix(3).map(\.inMessageList).joined(separator: ", ") + (unreadableBelow.count > 3 ? ", …" : "")
+                context.report(.io, "\(file.path): \(plural(unreadableBelow.count, "record")) that --depth reached cannot be read (\(some)): "
+                    + "the pages of the file that hold them are damaged; 'gqlcache doctor' says more")
             }
         }
 
