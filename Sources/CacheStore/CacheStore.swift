@@ -369,6 +369,18 @@ public final class CacheStore: Sendable {
         return try Self.checkingUnchanged(path, since: unlockedSignature) { try transactionRead(progress: progress, body) }
     }
 
+    /// What opening the file to write would throw before any change, for
+    /// a dry run, which opens it to read: a trigger on the records table, a
+    /// write-protected file, or one this process cannot write. Nil when
+    /// none holds.
+    public func refusalOfAWrite() throws -> CacheStoreError? {
+        let triggers = try read { tx in try FormatDetector.triggers(in: try tx.database()) }
+        if !triggers.isEmpty { return .notACacheFile(path: path, reason: .triggers(triggers)) }
+        if let protection = FileProbe.writeProtection(path) { return .io(path: path, message: protection) }
+        if !FileManager.default.isWritableFile(atPath: FileProbe.resolved(path)) { return .readOnly(path: path) }
+        return nil
+    }
+
     private func transactionRead<T>(progress: ProgressHandler?, _ body: (ReadTransaction) throws -> T) throws -> T {
         try answeringInterrupts {
             // Done despite a damaged page the reading went around: SQLite

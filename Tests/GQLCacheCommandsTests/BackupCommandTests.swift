@@ -150,7 +150,11 @@ final class BackupCommandTests: CommandTestCase {
         }
         XCTAssertEqual(try bytes(cache), before)
         XCTAssertEqual(try backups(), [])
-        XCTAssertEqual(gqlcache("rm", cache, "Starship:3001", "--dry-run").status, .success, "a dry run writes nothing")
+        let dryRun = gqlcache("rm", cache, "Starship:3001", "--dry-run")
+        XCTAssertEqual(dryRun.status, .success, "a dry run writes nothing")
+        XCTAssertTrue(dryRun.stdout.hasPrefix("would remove Starship:3001\n"), dryRun.stdout)
+        XCTAssertTrue(dryRun.stderr.hasPrefix("gqlcache: warning: the change itself would be refused (exit status 5): \(cache): the file is write-protected"),
+                      dryRun.stderr)
         // An empty file, which --create would make a cache of, too.
         let empty = path("empty.sqlite")
         XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o444]))

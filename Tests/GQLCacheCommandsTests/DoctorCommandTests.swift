@@ -222,6 +222,21 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(removal.status, .notACache)
         XCTAssertTrue(removal.stderr.contains("table 'records' has a trigger ('wipe'), which Apollo's table never has"), removal.stderr)
         XCTAssertEqual(try keys(in: cache).count, 10)
+        // A dry run still shows the change, and warns that the change itself would be refused.
+        let response = path("r.json")
+        try #"{"data":{"hero":{"__typename":"Droid","name":"R2"}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        for arguments in [
+            ["rm", cache, "Human:1002", "--dry-run"], ["rm", cache, "--match", "Human", "--dry-run"], ["gc", cache, "--all", "--dry-run"],
+            ["clear", cache, "--dry-run"], ["import", cache, "-", "--dry-run"],
+            ["write", cache, "--text", "{ hero { name } }", "--response", response, "--dry-run"],
+            ["update", cache, "--text", "query Q @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { name } }", "--set", "hero.name=X", "--dry-run"],
+        ] {
+            let dryRun = gqlcache(arguments: arguments, input: #"{"key":"A:1","record":{"a":1}}"#)
+            XCTAssertEqual(dryRun.status, .success, "\(arguments[0]): \(dryRun.stderr)")
+            XCTAssertTrue(dryRun.stderr.contains("gqlcache: warning: the change itself would be refused (exit status 3): \(cache): "), dryRun.stderr)
+            XCTAssertTrue(dryRun.stderr.contains("has a trigger ('wipe')"), dryRun.stderr)
+        }
+        XCTAssertEqual(try keys(in: cache).count, 10)
         XCTAssertEqual(gqlcache("export", cache).status, .success)
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)

@@ -94,7 +94,7 @@ extension GQLCache {
         /// --dry-run: what clear would remove, read without a write lock,
         /// asking nothing and making no backup, as gc --dry-run.
         private func planOnly(_ context: CommandContext) throws {
-            let store = try writing.openForReading(file, context)
+            let store = try writing.openForDryRun(file, context)
             let (count, pages) = try store.read { tx in (try tx.recordCount(), try tx.pageStatistics()) }
             let bytes = Int(store.fileSizes().recordBytes)
             switch output.format {

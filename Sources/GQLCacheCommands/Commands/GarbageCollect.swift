@@ -89,7 +89,7 @@ extension GQLCache {
 
         private func collect(in context: CommandContext) throws {
             let kinds = self.kinds
-            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
             let collected: GarbageCollection?
             if kinds.isEmpty {
                 collected = nil

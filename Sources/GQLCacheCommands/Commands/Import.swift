@@ -103,7 +103,7 @@ extension GQLCache {
                 if made {
                     try importAll(into: nil, writing: nil)
                 } else {
-                    try writing.openForReading(file, context).read { tx in try importAll(into: tx, writing: nil) }
+                    try writing.openForDryRun(file, context).read { tx in try importAll(into: tx, writing: nil) }
                 }
             } else if !made {
                 do {

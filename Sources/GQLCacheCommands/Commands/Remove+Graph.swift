@@ -45,7 +45,7 @@ extension GQLCache.Remove {
         // The keys named that have no record, as the pass found them.
         var neverExisted: [CacheKey] = []
         if dryRun {
-            store = try writing.openForReading(file, context)
+            store = try writing.openForDryRun(file, context)
             result = try store.read { tx in
                 let graph = try tx.graph()
                 let removed = try selection(tx, graph)

@@ -91,7 +91,7 @@ extension GQLCache {
         private func removeKeys(_ requested: [CacheKey], context: CommandContext) throws {
             var seen: Set<CacheKey> = []
             let requested = requested.filter { seen.insert($0).inserted }
-            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
             // At the REPL's prompt even exact keys are confirmed: those that
             // have a record (the others are named below, not asked about).
             if context.confirmsEveryRemoval && !force && !dryRun {
@@ -150,7 +150,7 @@ extension GQLCache {
             // One full scan, for the progress shown on a terminal: the keys
             // and the references they leave dangling are found in one pass.
             if dryRun {
-                let store = try writing.openForReading(file, context)
+                let store = try writing.openForDryRun(file, context)
                 let outcome = try context.withProgress("finding keys matching \(pattern)", scans: 1) { progress in try store.read(progress: progress) { tx in
                     var report = DanglingReport(keepAll: keepAll)
                     let removal = try tx.previewRemovingObjects(matching: pattern, listingKeys: true) { report.add($0) }

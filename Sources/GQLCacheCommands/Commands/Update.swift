@@ -304,7 +304,7 @@ extension GQLCache {
                 }
                 return (value.fieldValue, "--set")
             }
-            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
             let body: (ReadTransaction) throws -> [Record] = { tx in
                 let current = try currentData(tx)
                 let (value, origin) = try newData(current)
@@ -405,7 +405,7 @@ extension GQLCache {
                 keep = true
                 throw error
             }
-            let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+            let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
             func check(_ tx: ReadTransaction) throws {
                 guard try currentData(tx).data == before.data else {
                     keep = true

@@ -138,7 +138,7 @@ extension GQLCache {
                 }
             } else {
                 try CreatedFile.refuseMissing(file.path)
-                let store = dryRun ? try writing.openForReading(file, context) : try writing.openForWriting(file, context)
+                let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
                 // Twins: path-keyed copies of Type:id records, for a warning.
                 changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { _ in normalization.records }
             }

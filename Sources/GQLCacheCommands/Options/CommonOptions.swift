@@ -94,9 +94,21 @@ struct WriteOptions: ParsableArguments {
 
     func validate() throws { try BusyTimeout.validate(busyTimeout) }
 
-    /// A dry run's read-only opening, with the same wait.
+    /// A read-only opening, with the same wait.
     func openForReading(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
         try file.openForReading(context, busyTimeout: busyTimeout)
+    }
+
+    /// A dry run's opening, read-only: it still shows what the change would
+    /// be, also on a file kept from writes, and warns when the change itself
+    /// would be refused (a trigger, a write-protected or read-only file),
+    /// so that a script that checks first hears it.
+    func openForDryRun(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
+        let store = try openForReading(file, context)
+        if let refusal = try store.refusalOfAWrite() {
+            context.warn("the change itself would be refused (exit status \(ExitStatus(for: refusal).rawValue)): \(refusal)")
+        }
+        return store
     }
 
     /// Opens the file for writing. With --backup, the store's next write
