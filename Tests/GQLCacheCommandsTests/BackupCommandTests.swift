@@ -198,6 +198,30 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache), [])
     }
 
+    /// A script reads the copy's path from the JSON document, not from the
+    /// message, which a path with spaces makes hard to cut.
+    func testTheJSONDocumentNamesTheBackupCopy() throws {
+        let folder = path("my caches")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cache = folder + "/app cache.sqlite"
+        try FileManager.default.copyItem(atPath: try copyOfFixture("starwars.sqlite"), toPath: cache)
+        let document = "query Rename @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name } }"
+        for arguments in [
+            ["rm", cache, "Human:1002", "--backup", "--format", "json"],
+            ["update", cache, "--text", document, "--set", "hero.name=Artoo", "--backup", "--format", "json"],
+            ["gc", cache, "--all", "--force", "--backup", "--format", "json"],
+        ] {
+            let result = run(arguments: arguments)
+            XCTAssertEqual(result.status, .success, "\(arguments[0]): \(result.stderr)")
+            let copy = try XCTUnwrap(try XCTUnwrap(try result.json() as? [String: Any])["backup"] as? String, arguments[0])
+            XCTAssertTrue(copy.hasPrefix(cache + ".backup-"), copy)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: copy), copy)
+            XCTAssertTrue(result.stderr.hasSuffix("to \(copy)\n"), result.stderr)
+        }
+        let without = run("rm", cache, "Starship:3001", "--format", "json")
+        XCTAssertNil(try XCTUnwrap(try without.json() as? [String: Any])["backup"], "no copy, no member")
+    }
+
     func testNothingIsBackedUpWhenNothingIsWritten() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(run("rm", cache, "Human:1002", "--dry-run", "--backup").status, .success)

@@ -122,6 +122,7 @@ struct WriteOptions: ParsableArguments {
         context.watchForStopSignals(store)
         context.closeWhenDone(store)
         store.backUpBeforeNextWrite(backup ? BackupRequest(date: context.now()) { copy in
+            context.backupCopy = copy
             context.stdout.flush()
             context.stderr.write("gqlcache: \(CommandContext.oneLine("backed up \(file.path) to \(copy)"))\n")
         } : nil)

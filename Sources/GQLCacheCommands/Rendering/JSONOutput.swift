@@ -138,7 +138,15 @@ struct JSONLines {
 
 extension OutputFormat {
     /// Writes one document: pretty for json, one line for jsonl.
+    /// Prints `document`, a whole document with --format json or a line
+    /// with jsonl. A JSON document of a command that made a `--backup`
+    /// names the copy, as its `"backup"` member, so that a script need not
+    /// read it from the message on standard error.
     func emit(_ document: JSONOutput, to context: CommandContext) {
+        var document = document
+        if self == .json, case .object(let members) = document, let copy = context.backupCopy {
+            document = .object(members + [("backup", .string(copy))])
+        }
         context.print(document.rendered(pretty: self == .json))
     }
 }

@@ -58,6 +58,9 @@ public final class CommandContext {
     var colorChoice: ColorChoice = .auto
     /// --quiet: summaries are left out (see ``note(_:)``).
     public var isQuiet = false
+    /// The copy `--backup` made, for the JSON document to name (see
+    /// ``OutputFormat/emit(_:to:)``).
+    var backupCopy: String?
     public var stderrIsTerminal = false
     /// Text output may go through $PAGER: true only for the process's own
     /// streams, never in the REPL or in tests.
