@@ -75,6 +75,9 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     /// backtracking for its stack): no answer, rather than a wrong "no match".
     /// `place`: "on key 'K'", "in a value of 'K'".
     case patternGaveUp(pattern: String, place: String)
+    /// A merge would write a record nested deeper than Apollo's reader
+    /// takes (``JSONReader/maximumDepth`` objects and arrays).
+    case recordNestedTooDeep(key: CacheKey)
     /// Records cannot be converted to or from an exchange form (JSON Lines,
     /// Apollo Client's `extract()` object): `message` says where and why.
     case cannotConvert(message: String)
@@ -139,6 +142,9 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "invalid JSON: \(message) at byte \(offset + 1)"
         case .invalidPattern(let pattern, let message):
             return "invalid pattern '\(pattern.shortenedForMessage)': \(message)"
+        case .recordNestedTooDeep(let key):
+            return "record '\(key.rawValue.shortenedForMessage)' would nest more than \(JSONReader.maximumDepth) objects and arrays, "
+                + "which Apollo's JSON reader refuses, and the whole record with it; nothing written"
         case .patternGaveUp(let pattern, let place):
             return "the regular expression '\(pattern.shortenedForMessage)' gave up \(place): it backtracks too much for the matcher "
                 + "(a repeated group over long text, such as (a|b)+, does); a character class or a possessive quantifier, "

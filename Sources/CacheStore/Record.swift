@@ -104,7 +104,23 @@ public struct Record: Hashable, Sendable {
     }
 }
 
+extension Record {
+    /// How many objects and arrays its text nests, its own object one of
+    /// them, as ``JSONReader`` counts levels (a reference is an object).
+    var nestingDepth: Int { 1 + (fields.values.lazy.map(\.nestingDepth).max() ?? 0) }
+}
+
 extension FieldValue {
+    /// Objects and arrays nested in the value's text; 0 for a scalar.
+    var nestingDepth: Int {
+        switch self {
+        case .reference: return 1
+        case .list(let elements): return 1 + (elements.lazy.map(\.nestingDepth).max() ?? 0)
+        case .object(let members): return 1 + (members.values.lazy.map(\.nestingDepth).max() ?? 0)
+        case .null, .bool, .int, .double, .number, .string: return 0
+        }
+    }
+
     /// Parses one JSON value, such as a value given on a command line.
     public init(jsonText: String) throws {
         do {

@@ -83,6 +83,24 @@ final class UpdateCommandTests: CommandTestCase {
     /// With a schema, a number set in a String field is written as its
     /// text, as the app's model holds it, also where the cache held null
     /// (before, `"commentary": 123` was stored, which no model writes).
+    /// A value set whole lands a level or more below the record's own
+    /// object: a record it would take past the 512 levels Apollo's reader
+    /// takes is refused, not written damaged.
+    func testAValueThatWouldNestTheRecordTooDeepIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let document = "query Q @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta } }"
+        func nested(_ lists: Int) -> String { String(repeating: "[", count: lists) + String(repeating: "]", count: lists) }
+        let before = try bytes(cache)
+        let tooDeep = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(512))
+        XCTAssertEqual(tooDeep.status, .usage)
+        XCTAssertEqual(tooDeep.stderr, "gqlcache: record 'QUERY_ROOT.reviews(episode:JEDI,first:2).0' would nest more than 512 objects and arrays, "
+            + "which Apollo's JSON reader refuses, and the whole record with it; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+        let deepest = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(511))
+        XCTAssertEqual(deepest.status, .success, deepest.stderr)
+        XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"))
+    }
+
     func testANumberSetInAStringFieldIsWrittenAsTextWithASchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { __typename stars commentary } }"

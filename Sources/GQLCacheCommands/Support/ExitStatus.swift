@@ -75,7 +75,7 @@ extension ExitStatus {
         case .notACacheFile: self = .notACache
         case .busy, .changedWhileRead: self = .busy
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
-        case .invalidJSON, .invalidPattern, .patternGaveUp, .cannotConvert, .noRootRecord, .noQueryRoot, .keyHoldsNUL, .repeatedMember: self = .usage
+        case .invalidJSON, .invalidPattern, .patternGaveUp, .recordNestedTooDeep, .cannotConvert, .noRootRecord, .noQueryRoot, .keyHoldsNUL, .repeatedMember: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .keyIndexOutOfOrder, .transactionEnded: self = .io
         case .interrupted: self = .interrupted
         }
