@@ -1081,11 +1081,12 @@ final class REPLTests: CommandTestCase {
             + "gqlcache: unexpected argument '>' (see 'help grep')\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.txt")))
         // A shell's import reads standard input only when its input is `-`.
-        let redirected = try repl(cache, ["import < ex.jsonl", "import --format jsonl < ex.jsonl", "import other.jsonl < ex.jsonl"], interactive: true)
+        let redirected = try repl(cache, ["import < ex.jsonl", "import --format jsonl < ex.jsonl", "import other.jsonl < ex.jsonl", "import --dry-run - < 'my ex.jsonl'"], interactive: true)
         XCTAssertEqual(redirected.stderr.split(separator: "\n").map(String.init), [
             "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) - < ex.jsonl",
             "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) --format jsonl - < ex.jsonl",
             "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) other.jsonl < ex.jsonl",
+            "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) --dry-run - < 'my ex.jsonl'",
         ])
     }
 

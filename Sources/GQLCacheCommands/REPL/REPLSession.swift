@@ -329,11 +329,12 @@ public final class REPLSession {
                 !["repl", "completions", "show", "refs", "read", "update", "write"].contains(command)
             {
                 var rest = String(trimmed.drop { $0 != " " && $0 != "\t" })
-                // `import < FILE`: a shell's import reads standard input when its input is `-`.
-                if command == "import", shell == "<", REPLCompleter.positionals(Array(words[..<at])).isEmpty,
-                    let redirect = rest.range(of: " <") ?? rest.range(of: "\t<")
-                {
-                    rest.insert(contentsOf: " -", at: redirect.lowerBound)
+                // `import < FILE`: a shell's import reads standard input when its input is `-`,
+                // put before the redirection (the words written again, as the prompt read them).
+                let before = Array(words[1..<at])
+                if command == "import", shell == "<", !before.contains("-"), REPLCompleter.positionals([command] + before).isEmpty {
+                    rest = (before + ["-"]).map { ShellWords.quote($0) }.map { " " + $0 }.joined()
+                        + marked[at...].map { $0.bare ? " " + $0.word : " " + ShellWords.quote($0.word) }.joined()
                 }
                 message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(rest)"
             }
