@@ -20,7 +20,7 @@ extension GQLCache {
                 records expanded by --depth follow with their depth; a key with no record gives \
                 {"key": K, "depth": D, "missing": true} and a damaged one {"key": K, "depth": D, "error": "..."}. \
                 A record on a damaged page of the file is marked unreadable (an "error" in JSON) and named \
-                on standard error (exit status 5); the others are still shown.
+                on standard error (those --depth reached counted in one line), exit status 5; the others are still shown.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -49,7 +49,7 @@ extension GQLCache {
             let requested = keys.map { CacheKey($0) }
             let store = try reading.openForReading(file, context)
             var found: [CacheKey: RecordGraph.Entry] = [:]
-            // Records --depth reached on damaged pages of the file, in the order met.
+            // Records --depth reached on damaged pages of the file.
             var unreadableBelow: [CacheKey] = []
             var suggestions: [CacheKey: KeySuggestions.Hint] = [:]
             switch output.format {
@@ -63,7 +63,7 @@ extension GQLCache {
                 unreadableBelow = graph.entries.compactMap { key, entry in
                     if case .unreadable = entry, !requested.contains(key) { return key }
                     return nil
-                }.sorted()
+                }
                 let renderer = RecordTreeRenderer(graph: graph, maxDepth: depth, style: context.style)
                 renderer.render(requested.filter { graph.entries[$0] != .missing }) { context.print($0) }
             case .json, .jsonl:
@@ -99,9 +99,12 @@ extension GQLCache {
             }
             // Shown marked, but a script must hear that the file is damaged, as for a record named.
             if !unreadableBelow.isEmpty {
-                let some = unreadableBelow.prefix(3).map(\.inMessageList).joined(separator: ", ") + (unreadableBelow.count > 3 ? ", …" : "")
-                context.report(.io, "\(file.path): \(plural(unreadableBelow.count, "record")) that --depth reached cannot be read (\(some)): "
-                    + "the pages of the file that hold them are damaged; 'gqlcache doctor' says more")
+                // In key order, whatever the order the format met them in.
+                let keys = unreadableBelow.sorted()
+                let some = keys.prefix(3).map(\.inMessageList).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
+                let one = keys.count == 1
+                context.report(.io, "\(file.path): \(plural(keys.count, "record")) that --depth reached cannot be read (\(some)): "
+                    + "the \(one ? "page" : "pages") of the file that \(one ? "holds it is" : "hold them are") damaged; 'gqlcache doctor' says more")
             }
         }
 
