@@ -13,7 +13,9 @@ enum StoreErrors {
 
     static func translate(_ error: DatabaseError, path: String, waited: Double) -> CacheStoreError {
         // A regular expression that ICU gave up on, in the SQL function.
-        if error.resultCode == .SQLITE_ERROR, let failure = RegexCache.shared.takeFailure() { return failure }
+        // Taken only for the error the function raised (its message), so that
+        // a failure left by a statement whose error went elsewhere is not.
+        if error.resultCode == .SQLITE_ERROR, let failure = RegexCache.shared.takeFailure(), error.message == failure.description { return failure }
         switch error.resultCode {
         case .SQLITE_INTERRUPT:
             return .interrupted(path: path)
