@@ -407,7 +407,7 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_opti
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" version' -l 'version' -d 'Show the version.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache refs" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache repl" -eq 1' -fa '(__gqlcache_complete_files \'sqlite\' \'sqlite3\' \'db\')'
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl"' -s 'c' -d 'Run these commands (separated by \';\' or line breaks) instead of reading standard input; repeated, each -c in turn, as psql runs them.' -rfka ''
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl"' -s 'c' -d 'Run these commands (separated by \';\' or line breaks) instead of reading standard input; repeated, each -c in turn, as psql runs them (a GraphQL document ends within its -c).' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" bail' -l 'bail' -d 'Stop at the first command that fails, and exit with its status.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" busy-timeout' -l 'busy-timeout' -d 'Seconds to wait while another process (the app) holds the database lock.' -rfka ''
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_flags_or_options "gqlcache repl" color' -l 'color' -d 'Colour text output: auto (only on a terminal, not with NO_COLOR set or TERM=dumb), always or never.' -rfka 'auto always never'

@@ -633,7 +633,8 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(imported.stderr, "gqlcache: warning: standard input:2:32: the member \"a\" is given twice in one object "
             + "(or in two spellings of one character); the last value is kept, as a record stored so is read (and in 2 more lines)\n")
         XCTAssertEqual(try records(copy)["Dup:1"], ["a": .int(2), "o": .object(["b": .list([.int(3)])])])
-        XCTAssertEqual(try records(copy)["Dup:3"], ["caf\u{E9}": .int(2)])
+        // The last value, under the first spelling, as Foundation's reader keeps them (Swift compares the two as equal, so bytes are compared).
+        XCTAssertEqual(try sqliteShell(copy, "SELECT hex(record) FROM records WHERE key = 'Dup:3'"), Data(#"{"caf\#u{E9}":2}"#.utf8).map { String(format: "%02X", $0) }.joined())
         XCTAssertEqual(gqlcache("diff", source, copy).status, .success, "the same records, as both are read")
         for input in [
             "{\"key\":\"U:1\",\"record\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2}}",
@@ -643,7 +644,7 @@ final class ExportImportCommandTests: CommandTestCase {
             XCTAssertEqual(twoSpellings.status, .success, twoSpellings.stderr)
             XCTAssertTrue(twoSpellings.stderr.contains("(or in two spellings of one character); the last value is kept"), twoSpellings.stderr)
         }
-        XCTAssertEqual(try records(copy)["U:1"], ["caf\u{E9}": .int(2)])
+        XCTAssertEqual(try sqliteShell(copy, "SELECT hex(record) FROM records WHERE key = 'U:1'"), Data(#"{"caf\#u{E9}":2}"#.utf8).map { String(format: "%02X", $0) }.joined())
 
         let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"ROOT_QUERY":{"viewer":{"__ref":"User:1","__ref":"User:2"}}}"#)
         XCTAssertEqual(extract.status, .success, extract.stderr)

@@ -285,10 +285,6 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(json["file"] as? String, odd, "JSON gives the name exactly")
     }
 
-    /// An empty key would print as a blank line, and `would remove ` with
-    /// nothing after it: it is quoted, `""`, as a key with a newline is.
-    /// `*` in an apollo pattern is a star, as in Apollo's
-    /// removeObjects(matching:): a miss says so, and which mode takes it.
     /// A key pattern ICU's matcher gives up on (in SQLite's function) is an
     /// error, for keys and for rm, which then removes nothing.
     func testARegexTheMatcherGivesUpOnIsAnErrorAndRemovesNothing() throws {
@@ -305,6 +301,8 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "^K[ab]*END", "--mode", "regex", "--count").stdout, "2\n")
     }
 
+    /// `*` in an apollo pattern is a star, as in Apollo's
+    /// removeObjects(matching:): a miss says so, and which mode takes it.
     func testAMissWithAStarInAnApolloPatternPointsToGlob() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let star = gqlcache("keys", cache, "Human:*")
@@ -315,6 +313,8 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "Nope").stderr, "gqlcache: no key matches apollo pattern 'Nope' in \(cache)\n")
     }
 
+    /// An empty key would print as a blank line, and `would remove ` with
+    /// nothing after it: it is quoted, `""`, as a key with a newline is.
     func testAnEmptyKeyIsShownQuoted() throws {
         let cache = try makeCache("empty.sqlite", [
             Record(key: "", fields: ["__typename": .string("Odd")]),

@@ -30,7 +30,7 @@ extension GQLCache {
         @OptionGroup var file: CacheFileArgument
 
         @Option(name: .short, help: ArgumentHelp(
-            "Run these commands (separated by ';' or line breaks) instead of reading standard input; repeated, each -c in turn, as psql runs them.",
+            "Run these commands (separated by ';' or line breaks) instead of reading standard input; repeated, each -c in turn, as psql runs them (a GraphQL document ends within its -c).",
             valueName: "commands"))
         var commands: [String] = []
 

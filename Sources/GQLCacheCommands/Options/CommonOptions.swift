@@ -100,9 +100,9 @@ struct WriteOptions: ParsableArguments {
     }
 
     /// A dry run's opening, read-only: it still shows what the change would
-    /// be, also on a file kept from writes, and warns when the change itself
-    /// would be refused (a trigger, a write-protected or read-only file),
-    /// so that a script that checks first hears it.
+    /// be, also on a file kept from writes, and warns on standard error when
+    /// the change itself would be refused (a trigger, a write-protected or
+    /// read-only file), naming the status it would have; its own is 0.
     func openForDryRun(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
         let store = try openForReading(file, context)
         if let refusal = try store.refusalOfAWrite() {
