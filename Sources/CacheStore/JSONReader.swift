@@ -284,8 +284,9 @@ struct JSONReader {
             }
             try expect(UInt8(ascii: ":"))
             if let wanted {
-                if readsImportInput, members[wanted] != nil {
-                    let repeated = RepeatedMember(offset: nameStart, name: wanted)
+                if readsImportInput, let earlier = members.index(forKey: wanted) {
+                    let spelled = !members.keys[earlier].utf8.elementsEqual(wanted.utf8)
+                    let repeated = RepeatedMember(offset: nameStart, name: wanted, inTwoSpellings: spelled)
                     guard depth >= 0 else { throw repeated }
                     if repeatedMember == nil { repeatedMember = repeated }
                 }

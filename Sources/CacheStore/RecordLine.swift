@@ -168,4 +168,7 @@ public enum RecordLine {
 public struct RepeatedMember: Error, Equatable, Sendable {
     public let offset: Int
     public let name: String
+    /// The two names are one character written two ways (é composed and
+    /// decomposed), not the same bytes.
+    public var inTwoSpellings = false
 }

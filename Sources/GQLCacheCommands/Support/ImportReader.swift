@@ -27,15 +27,16 @@ final class ImportReader {
     private let formFound: Bool
     /// Where the first member given twice inside a record was (`NAME:LINE:COLUMN`),
     /// its name, and how many lines gave one (an Apollo Client object counts once).
-    private var firstRepeat: (place: String, name: String)?
+    private var firstRepeat: (place: String, name: String, inTwoSpellings: Bool)?
     private var repeatCount = 0
 
     /// The warning for members given twice inside records, whose last
     /// value was kept (as the file's records are read), or nil.
     var repeatedMemberWarning: String? {
-        guard let (place, name) = firstRepeat else { return nil }
+        guard let (place, name, inTwoSpellings) = firstRepeat else { return nil }
         let more = repeatCount > 1 ? " (and in \(plural(repeatCount - 1, "more line")))" : ""
-        return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) is given twice in one object (or in two spellings of one character); the last value is kept, "
+        let given = inTwoSpellings ? "is given in two spellings of one character" : "is given twice"
+        return "\(place): the member \(JSONWriter.quoted(name, asStored: false)) \(given) in one object; the last value is kept, "
             + "as a record stored so is read\(more)"
     }
 
@@ -78,7 +79,7 @@ final class ImportReader {
 
     private func noteRepeat(_ repeated: RepeatedMember, at place: String) {
         repeatCount += 1
-        if firstRepeat == nil { firstRepeat = (place, repeated.name) }
+        if firstRepeat == nil { firstRepeat = (place, repeated.name, repeated.inTwoSpellings) }
     }
 
     /// Opens the input and, when `form` is nil, finds the form from its
