@@ -971,9 +971,6 @@ public final class REPLSession {
         }
     }
 
-    /// A field's name, before its arguments or a path in it: `reviews` of
-    /// `reviews(first:2).0`.
-    private static func fieldName(_ text: String) -> Substring { text.prefix { $0 != "(" && $0 != "." } }
 
     /// TARGET, which cd or ls took for a field of the record `from` or a
     /// key, is neither: the fields it might have meant, or the nearest keys.
@@ -982,8 +979,8 @@ public final class REPLSession {
     ) throws -> CommandFailure {
         var fields = record.map { Self.referenceFields(of: $0) } ?? []
         // `cd hero` means a field named hero, whatever its arguments: those come first.
-        let name = Self.fieldName(target)
-        let named = fields.filter { Self.fieldName($0) == name }
+        let name = FieldPath.name(of: target)
+        let named = fields.filter { FieldPath.name(of: $0) == name }
         fields = named + fields.filter { !named.contains($0) }
         let nearest = try tx.suggestions(for: CacheKey(target))
         var message = "no field '\(target)' with a reference in \(from.display), and no record '\(target)'"
@@ -1063,7 +1060,7 @@ public final class REPLSession {
                 guard isRelative else {
                     // `ls reviews`, a field's name without its arguments: said as cd says it;
                     // anything else is a key, which show names with its nearest.
-                    guard let record, record.fields.keys.contains(where: { Self.fieldName($0) == Self.fieldName(field) }) else { return nil }
+                    guard let record, record.fields.keys.contains(where: { FieldPath.name(of: $0) == FieldPath.name(of: field) }) else { return nil }
                     return .failure(try Self.noSuchFieldOrKey(field, in: record, of: from, tx, command: "ls"))
                 }
                 // `../Human:1002`: a key after the path, as cd takes it.

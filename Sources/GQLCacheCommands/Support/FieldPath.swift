@@ -21,6 +21,10 @@ enum FieldPath {
         return nil
     }
 
+    /// A field's name, before its arguments, list indexes or a path in it:
+    /// `reviews` of `reviews(first:2).0`, `friends` of `friends[1]`.
+    static func name<Text: StringProtocol>(of text: Text) -> Text.SubSequence { text.prefix { $0 != "(" && $0 != "." && $0 != "[" } }
+
     /// The first step of `path` from `record`: a field of it, the list
     /// indexes after that, and what follows the dot after them, if
     /// anything does (`friends.0` of `hero(episode:NEWHOPE).friends.0`).
@@ -30,7 +34,7 @@ enum FieldPath {
     static func firstStep(of path: Substring, in record: Record) -> (name: String, indexes: [Int], rest: Substring?)? {
         var names = fieldNames(startingWith: path, in: record)
         // `hero.friends.0` for hero(episode:NEWHOPE): the field's name before its arguments.
-        let bareName = path.prefix { $0 != "." && $0 != "[" && $0 != "(" }
+        let bareName = name(of: path)
         let withArguments = record.fields.keys.filter { $0.hasPrefix(bareName + "(") }
         if !bareName.isEmpty, record.fields[String(bareName)] == nil, withArguments.count == 1 { names.append(withArguments[0]) }
         for name in names {
