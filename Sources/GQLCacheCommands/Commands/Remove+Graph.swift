@@ -87,7 +87,7 @@ extension GQLCache.Remove {
         // Nothing to remove: the error says why; scripts still get their document.
         if result.count > 0 || output.format != .text { result.render(format: output.format, context: context, placingIn: store) }
         if !untyped.isEmpty {
-            let shown = untyped.prefix(3).map(\.inMessageList).joined(separator: ", ") + (untyped.count > 3 ? ", …" : "")
+            let shown = untyped.listedInMessage(first: 3)
             context.warn(
                 "\(plural(untyped.count, "damaged record")) in \(file.path) \(untyped.count == 1 ? "has" : "have") no readable __typename "
                     + "and \(untyped.count == 1 ? "is" : "are") left as \(untyped.count == 1 ? "it is" : "they are"): \(shown) "
@@ -130,15 +130,12 @@ extension GQLCache.Remove {
             return (keys, graph.references(to: Set(keys)), try tx.plannedReferenceRepair(to: Set(keys), in: graph).emptied)
         }
         guard !keys.isEmpty else { return (keys, references, emptied) }
-        func listed(_ keys: [CacheKey]) -> String {
-            keys.prefix(5).map(\.inMessageList).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
-        }
         let them = keys.count == 1 ? "it" : "them"
         var dropping = references.map { $0.isEmpty ? "" : " and drop \(plural($0.count, "reference")) to \(them)" } ?? ""
         if !emptied.isEmpty {
-            dropping += ", removing \(plural(emptied.count, "more record")) the drops leave with no field (\(listed(emptied)))"
+            dropping += ", removing \(plural(emptied.count, "more record")) the drops leave with no field (\(emptied.listedInMessage(first: 5)))"
         }
-        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(listed(keys)))\(dropping)?") else {
+        guard context.confirm("remove \(plural(keys.count, "record")) from \(file.path) (\(keys.listedInMessage(first: 5)))\(dropping)?") else {
             throw CommandFailure(.notFound, "nothing removed")
         }
         return (keys, references, emptied)

@@ -98,7 +98,7 @@ extension GQLCache {
                 let existing = try store.read { tx in try tx.existingKeys(among: requested) }
                 let asked = requested.filter { existing.contains($0) }
                 if !asked.isEmpty {
-                    let shown = asked.prefix(5).map(\.inMessageList).joined(separator: ", ") + (asked.count > 5 ? ", …" : "")
+                    let shown = asked.listedInMessage(first: 5)
                     guard context.confirm("remove \(plural(asked.count, "record")) from \(file.path) (\(shown))?") else {
                         throw CommandFailure(.notFound, "nothing removed")
                     }

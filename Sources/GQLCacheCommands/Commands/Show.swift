@@ -101,7 +101,7 @@ extension GQLCache {
             if !unreadableBelow.isEmpty {
                 // In key order, whatever the order the format met them in.
                 let keys = unreadableBelow.sorted()
-                let some = keys.prefix(3).map(\.inMessageList).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
+                let some = keys.listedInMessage(first: 3)
                 let one = keys.count == 1
                 context.report(.io, "\(file.path): \(plural(keys.count, "record")) that --depth reached cannot be read (\(some)): "
                     + "the \(one ? "page" : "pages") of the file that \(one ? "holds it is" : "hold them are") damaged; 'gqlcache doctor' says more")

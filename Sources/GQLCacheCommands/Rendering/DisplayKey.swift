@@ -237,3 +237,11 @@ func typenameLabel(_ name: String?) -> String {
     guard let name else { return "(none)" }
     return name == "(none)" ? name.quotedForLine : name.shownOnLine
 }
+
+extension Collection where Element == CacheKey {
+    /// The first `limit` keys as a message lists them (``CacheKey/inMessageList``),
+    /// with `…` after them when more follow: `A, B, C, …`.
+    func listedInMessage(first limit: Int) -> String {
+        prefix(limit).map(\.inMessageList).joined(separator: ", ") + (count > limit ? ", …" : "")
+    }
+}
