@@ -111,7 +111,9 @@ extension ResponseValue {
     /// left out, which may be written), or a value of another shape than
     /// the one read (an object, a list or a single value), which the app's
     /// generated model could not hold. Null, read or written, fits any
-    /// shape; an object of another `__typename` in a list is not compared.
+    /// shape, but a list element appended or written where null was read
+    /// takes the shape of the elements read; an object of another
+    /// `__typename` in a list is not compared.
     /// A leaf read as an object is a custom scalar, whose JSON may take
     /// any shape; `checkingLeaves: false` leaves every leaf to a schema's
     /// own check (a custom scalar that was a string may become an object).
@@ -149,9 +151,27 @@ extension ResponseValue {
             }
             return nil
         case (.list(let elements), .list(let written)):
-            for (index, element) in zip(elements, written).enumerated() {
-                if let problem = element.0.problem(writing: element.1, at: place + [String(index)], absent: absent, checkingLeaves: checkingLeaves) {
-                    return problem
+            // An element appended, or written where null was read, takes the
+            // shape of those read: no list of the model holds both objects and lists.
+            func shapeRead(_ value: ResponseValue) -> String {
+                switch value {
+                case .object: return "an object"
+                case .list: return "a list"
+                case .null, .scalar: return shape(value.fieldValue)
+                }
+            }
+            let held = elements.filter { $0 != .null }.map(shapeRead)
+            let model = held.first.flatMap { first in held.allSatisfy { $0 == first } ? first : nil }
+            for (index, element) in written.enumerated() {
+                let place = place + [String(index)]
+                if index < elements.count, elements[index] != .null {
+                    if let problem = elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves) {
+                        return problem
+                    }
+                    continue
+                }
+                if let model, element != .null, shape(element) != model {
+                    return "\(place.joined(separator: ".")) is in a list of \(Self.plural(model)) in the data read, and cannot be \(shape(element))"
                 }
             }
             return nil
@@ -160,6 +180,15 @@ extension ResponseValue {
         case (.scalar(let leaf), _):
             if !checkingLeaves { return nil }
             return Self.leafProblem(leaf, writing: new, at: place, shape: shape)
+        }
+    }
+
+    /// "objects" for "an object": the elements of a list of that shape.
+    private static func plural(_ shape: String) -> String {
+        switch shape {
+        case "an object": return "objects"
+        case "a list": return "lists"
+        default: return "single values"
         }
     }
 
@@ -183,8 +212,7 @@ extension ResponseValue {
                 let here = (place + [String(index)]).joined(separator: ".")
                 guard index < elements.count, elements[index] != .null else {
                     guard element != .null, shape(model) != shape(element) else { continue }
-                    let kind = shape(model) == "a list" ? "lists" : "single values"
-                    return "\(here) is in a list of \(kind) in the data read, and cannot be \(shape(element))"
+                    return "\(here) is in a list of \(plural(shape(model))) in the data read, and cannot be \(shape(element))"
                 }
                 if let problem = leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape) { return problem }
             }

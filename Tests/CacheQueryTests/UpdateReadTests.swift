@@ -101,6 +101,33 @@ final class UpdateReadTests: XCTestCase {
         }
     }
 
+    /// A list of objects, `[Character]`, or of lists of them, `[[Character]]`:
+    /// an element appended, or written where null was read, takes the shape
+    /// of the elements read, as the app's model can hold no other.
+    func testAnElementAppendedToAListOfObjectsKeepsTheShapeOfThoseRead() {
+        let friend: ResponseValue = .object([("name", .scalar(.string("Luke")))])
+        let data: ResponseValue = .object([("friends", .list([friend, .null]))])
+        func problem(_ written: [FieldValue]) -> String? { data.problem(writing: .object(["friends": .list(written)])) }
+        let object = FieldValue.object(["name": .string("Han")])
+        XCTAssertEqual(problem([object, .null, .list([object])]),
+                       "friends.2 is in a list of objects in the data read, and cannot be a list")
+        XCTAssertEqual(problem([object, .list([object])]), "friends.1 is in a list of objects in the data read, and cannot be a list")
+        XCTAssertEqual(problem([object, .null, .string("Han")]),
+                       "friends.2 is in a list of objects in the data read, and cannot be a single value")
+        XCTAssertNil(problem([object, object, object]))
+        XCTAssertNil(problem([object, .null, .null]))
+        // `[[Character]]`: each level keeps its own shape.
+        let grid: ResponseValue = .object([("search", .list([.list([friend])]))])
+        XCTAssertEqual(grid.problem(writing: .object(["search": .list([.list([object]), object])])),
+                       "search.1 is in a list of lists in the data read, and cannot be an object")
+        XCTAssertEqual(grid.problem(writing: .object(["search": .list([.list([object, .list([object])])])])),
+                       "search.0.1 is in a list of objects in the data read, and cannot be a list")
+        XCTAssertNil(grid.problem(writing: .object(["search": .list([.list([object]), .list([object, object])])])))
+        // Nothing read to take a shape from: any element may be written.
+        let empty: ResponseValue = .object([("friends", .list([.null]))])
+        XCTAssertNil(empty.problem(writing: .object(["friends": .list([.list([object])])])))
+    }
+
     func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {
         let data: ResponseValue = .object([("reviews", .list([.scalar(.int(1)), .scalar(.int(2))]))])
         XCTAssertEqual(try data.setting(["reviews", "1"], to: .scalar(.int(5))).value(at: ["reviews", "1"]), .scalar(.int(5)))

@@ -694,6 +694,9 @@ final class UpdateCommandTests: CommandTestCase {
             (#"hero.friends={"__typename":"Human","name":"Q"}"#, "hero.friends is a list in the data read, and cannot be written as an object"),
             (#"hero.name=["a"]"#, "hero.name is a single value in the data read, and cannot be written as a list"),
             ("hero.appearsIn=JEDI", "hero.appearsIn is a list in the data read, and cannot be written as a single value"),
+            // Where null was read, and one past the end: the shape of the friends read.
+            (#"hero.friends.2=[{"__typename":"Human","name":"Q"}]"#, "hero.friends.2 is in a list of objects in the data read, and cannot be a list"),
+            (#"hero.friends.3=[{"__typename":"Human","name":"Q"}]"#, "hero.friends.3 is in a list of objects in the data read, and cannot be a list"),
         ] {
             let result = gqlcache("update", cache, "--text", query, "--set", assignment)
             XCTAssertEqual(result.status, .usage)
