@@ -299,7 +299,8 @@ public struct CacheSchema: @unchecked Sendable {
     /// Validation errors of the documents, each with its source, line and
     /// column. Fragments may be unused: Apollo projects keep them apart. An
     /// anonymous operation must be alone in its own source (one --text), not
-    /// in all of them together.
+    /// in all of them together: ``QueryDocument/parse(_:)`` sees to that,
+    /// source by source, with or without a schema.
     public func validate(_ document: QueryDocument) -> [QueryError] {
         let combined = CombinedSource(document.sources)
         guard let ast = try? GraphQL.parse(source: Source(body: combined.text, name: "documents")) else { return [] }
@@ -326,21 +327,13 @@ public struct CacheSchema: @unchecked Sendable {
                 "the schema has no \(kind.rawValue) type, so a \(kind.rawValue) cannot be checked or read with it"))
         }
         // In the order of the text, as the rules find them rule by rule.
-        var problems = found.enumerated()
+        return found.enumerated()
             .sorted { ($0.element.place.line, $0.element.place.column, $0.offset) < ($1.element.place.line, $1.element.place.column, $1.offset) }
             .map { problem in
                 let location = combined.location(ofLine: problem.element.place.line)
                 return QueryError.validation(
                     source: location.name, line: location.line, column: problem.element.place.column, message: problem.element.message)
             }
-        for source in document.sources {
-            guard let ast = try? GraphQL.parse(source: Source(body: source.text, name: source.name)) else { continue }
-            problems += GraphQL.validate(schema: schema, ast: ast, rules: [specifiedRules[Self.loneAnonymousOperationRuleIndex]]).map { error in
-                let place = error.firstPlace
-                return QueryError.validation(source: source.name, line: place.line, column: place.column, message: error.message)
-            }
-        }
-        return problems
     }
 
     /// graphql-js, whose validation Apollo's codegen runs, takes an Int

@@ -91,6 +91,14 @@ public struct QueryDocument: Sendable {
                     source: name, line: place.line, column: place.column,
                     message: "this is a type definition (a schema), not an operation or fragment; give a schema with --schema")
             }
+            // GraphQL's rule, a document at a time: an ad-hoc `{ … }` (a
+            // --text) may stand beside a project's named operations, not among them.
+            let operationsHere = ast.definitions.compactMap { $0 as? OperationDefinition }
+            if operationsHere.count > 1, let anonymous = operationsHere.first(where: { $0.name == nil }) {
+                let place = anonymous.loc?.place ?? SourcePlace(utf8Offset: 0, in: text)
+                throw QueryError.validation(
+                    source: name, line: place.line, column: place.column, message: "This anonymous operation must be the only defined operation.")
+            }
             for (index, definition) in ast.definitions.enumerated() {
                 if let operation = definition as? OperationDefinition {
                     document.noteSpreadPlaces(in: operation.selectionSet, source: name)

@@ -23,6 +23,17 @@ enum SchemalessCheck {
     /// local cache mutation marker.
     private static let unrepeatable: Set<String> = ["include", "skip", "defer", "apollo_client_ios_localCacheMutation"]
 
+    /// Where GraphQL's directives, and Apollo's marker, may stand
+    /// (graphql-js and Apollo's codegen schema extension declare them so):
+    /// elsewhere a schema's validation refuses them, and without one
+    /// `@skip` on an operation would be passed over as if it skipped nothing.
+    private static let allowedLocations: [String: Set<String>] = [
+        "include": ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"],
+        "skip": ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"],
+        "defer": ["FRAGMENT_SPREAD", "INLINE_FRAGMENT"],
+        "apollo_client_ios_localCacheMutation": ["QUERY", "MUTATION", "SUBSCRIPTION", "FRAGMENT_DEFINITION"],
+    ]
+
     /// Throws ``QueryError/validation(source:line:column:message:)`` for
     /// the first name given twice in `definition`, at the second, or the
     /// first literal it cannot hold.
@@ -58,10 +69,14 @@ enum SchemalessCheck {
                 try checkValue(argument.value)
             }
         }
-        func checkDirectives(_ directives: [Directive]) throws {
+        func checkDirectives(_ directives: [Directive], on location: String) throws {
             var seen: Set<String> = []
             for directive in directives {
                 let name = directive.name.value
+                if let allowed = allowedLocations[name], !allowed.contains(location) {
+                    // In the words of a schema's validation.
+                    throw problem(directive, "Directive \"@\(name)\" may not be used on \(location).")
+                }
                 if unrepeatable.contains(name) && !seen.insert(name).inserted {
                     throw problem(directive, "@\(name) is given twice in one place; give it once")
                 }
@@ -81,13 +96,13 @@ enum SchemalessCheck {
                             + "which Apollo's generated models keep for the object's type; Apollo's code generator refuses it")
                     }
                     try checkArguments(field.arguments, of: "'\(field.name.value)'")
-                    try checkDirectives(field.directives)
+                    try checkDirectives(field.directives, on: "FIELD")
                     if let inner = field.selectionSet { try checkSet(inner) }
                 } else if let inline = selection as? InlineFragment {
-                    try checkDirectives(inline.directives)
+                    try checkDirectives(inline.directives, on: "INLINE_FRAGMENT")
                     try checkSet(inline.selectionSet)
                 } else if let spread = selection as? FragmentSpread {
-                    try checkDirectives(spread.directives)
+                    try checkDirectives(spread.directives, on: "FRAGMENT_SPREAD")
                 }
             }
         }
@@ -124,11 +139,12 @@ enum SchemalessCheck {
                     try checkValue(value)
                     try checkDefault(value, of: variable)
                 }
+                try checkDirectives(variable.directives, on: "VARIABLE_DEFINITION")
             }
-            try checkDirectives(operation.directives)
+            try checkDirectives(operation.directives, on: operation.operation.rawValue.uppercased())
             try checkSet(operation.selectionSet)
         } else if let fragment = definition as? GraphQL.FragmentDefinition {
-            try checkDirectives(fragment.directives)
+            try checkDirectives(fragment.directives, on: "FRAGMENT_DEFINITION")
             try checkSet(fragment.selectionSet)
         }
     }

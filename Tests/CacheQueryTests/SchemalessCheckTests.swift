@@ -40,6 +40,37 @@ final class SchemalessCheckTests: XCTestCase {
         XCTAssertNil(parseProblem("{ a: hero(episode: JEDI) { name } b: hero(episode: NEWHOPE) { name } }"))
     }
 
+    /// `@skip` on an operation or a fragment's definition would be passed
+    /// over without a schema, as if it skipped nothing: refused where a
+    /// schema's validation refuses it, in its words. Apollo's local cache
+    /// mutation marker belongs on an operation or a fragment's definition.
+    func testADirectiveOutsideItsDeclaredLocationsIsRefused() {
+        XCTAssertEqual(parseProblem("query Q @skip(if: true) { hero { name } }"),
+                       #"u.graphql:1:9: Directive "@skip" may not be used on QUERY."#)
+        XCTAssertEqual(parseProblem("{ hero { ...F } } fragment F on Droid @include(if: false) { name }"),
+                       #"u.graphql:1:39: Directive "@include" may not be used on FRAGMENT_DEFINITION."#)
+        XCTAssertEqual(parseProblem("query Q($v: Int @skip(if: true)) { hero { name } }"),
+                       #"u.graphql:1:17: Directive "@skip" may not be used on VARIABLE_DEFINITION."#)
+        XCTAssertEqual(parseProblem("{ hero { name @defer } }"), #"u.graphql:1:15: Directive "@defer" may not be used on FIELD."#)
+        XCTAssertEqual(parseProblem("{ hero { name @apollo_client_ios_localCacheMutation } }"),
+                       #"u.graphql:1:15: Directive "@apollo_client_ios_localCacheMutation" may not be used on FIELD."#)
+        XCTAssertNil(parseProblem("""
+            mutation M @apollo_client_ios_localCacheMutation { hero { name @skip(if: false) ...F @include(if: true) \
+            ... on Droid @defer { id } } }
+            fragment F on Character @apollo_client_ios_localCacheMutation { name }
+            """))
+    }
+
+    /// GraphQL's rule, which needs no schema: `query A { … } { … }` in one
+    /// document is refused, as a schema's validation refuses it.
+    func testAnAnonymousOperationBesideAnotherInOneDocumentIsRefused() {
+        XCTAssertEqual(parseProblem("query A { hero { name } }\n{ hero { id } }"),
+                       "u.graphql:2:1: This anonymous operation must be the only defined operation.")
+        XCTAssertEqual(parseProblem("{ hero { id } } { hero { name } }"),
+                       "u.graphql:1:1: This anonymous operation must be the only defined operation.")
+        XCTAssertNil(parseProblem("{ hero { id } } fragment F on Droid { name }"))
+    }
+
     /// `__typename: name` would have a name taken for the object's type (and
     /// key, without a schema): refused, as Apollo's code generator refuses
     /// it. `__typename` aliased to another name is fine.
