@@ -550,6 +550,13 @@ public struct ExistingObjects: Sendable {
         return nil
     }
 
+    /// The records of the objects read in the list at `path` whose data
+    /// is `value`, each once, in the list's order.
+    func keys(alike value: FieldValue, inListAt path: String) -> [CacheKey] {
+        var seen: Set<CacheKey> = []
+        return (listElements[path] ?? []).filter { $0.object.data == value && seen.insert($0.object.key).inserted }.map(\.object.key)
+    }
+
     /// How many elements the list at `path` had when read, if one was.
     func count(ofListAt path: String) -> Int? { listValues[path]?.count }
 
@@ -927,15 +934,18 @@ private struct Pass {
             if let typename { typenames.insert(typename) }
             let pathText = path.map(\.description).joined(separator: ".")
             let listPath = path.dropLast().map(\.description).joined(separator: ".")
-            /// Whether the new list holds the element read at `index`, unchanged, at `index`.
-            func unchangedAt(_ index: Int) -> Bool {
-                guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index),
-                    let read = existing.element(index, ofListAt: listPath)
-                else { return false }
-                guard case .object(let given) = elements[index] else { return read == elements[index] }
-                return read == .object(withAliasedTypename(
+            /// The element at `index` of the new list this object is in, as it is compared with those read.
+            func newElement(_ index: Int) -> FieldValue? {
+                guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index) else { return nil }
+                guard case .object(let given) = elements[index] else { return elements[index] }
+                return .object(withAliasedTypename(
                     withKnownTypename(given, path: Array(path.dropLast()) + [.index(index)]), selections: selections,
                     parentType: type?.namedType.name))
+            }
+            /// Whether the new list holds the element read at `index`, unchanged, at `index`.
+            func unchangedAt(_ index: Int) -> Bool {
+                guard let new = newElement(index), let read = existing.element(index, ofListAt: listPath) else { return false }
+                return read == new
             }
             // A key policy (the schema's, or --key-field) says the key, as the
             // app's does in Apollo: an object without its key fields goes to
@@ -997,6 +1007,25 @@ private struct Pass {
                             + "\(readCount == 1 ? "was" : "were") read, not only at the end, so this object, changed and "
                             + "without an id, may be any of those read, not only \(kept) read at its place; select id, "
                             + "or give --key-field \(typename ?? "TYPE")=id to key it by its data as the app does")
+                }
+                // Objects alike in all the selection holds, fewer now than
+                // were read, in a list that lost or gained elements: which
+                // of them went cannot be told (removing the first of ten
+                // `{ __typename }` would drop the last).
+                if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil,
+                    let readCount = existing.count(ofListAt: listPath), let count = newLists[listPath]?.count, count != readCount
+                {
+                    let alike = existing.keys(alike: .object(object), inListAt: listPath)
+                    let nowAlike = alike.count > 1 ? (0..<count).filter { newElement($0) == .object(object) }.count : alike.count
+                    if nowAlike < alike.count {
+                        let named = alike.prefix(3).map(\.rawValue).joined(separator: ", ") + (alike.count > 3 ? ", …" : "")
+                        throw NormalizationError(
+                            path: path,
+                            message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
+                                + "\(readCount == 1 ? "was" : "were") read, and \(nowAlike) alike in all the selection holds where "
+                                + "\(alike.count) were (\(named)), so which of those are kept cannot be told; select id, "
+                                + "or give --key-field \(typename ?? "TYPE")=id to key them by their data as the app does")
+                    }
                 }
                 key = kept
                 if object["id"] == nil, let typename {

@@ -415,6 +415,30 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke"))
     }
 
+    /// Luke and Han alike in all the selection holds (`friends { __typename }`):
+    /// with one of them gone from a list that lost an element, the one left
+    /// could be either, and keeping the one read at its place would drop
+    /// Han where Luke was removed. Refused, as for a changed element; with
+    /// as many alike as were read, each is the one read at its place.
+    func testAnElementAlikeToSeveralReadInAListThatLostOneIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let query = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { __typename } } }"
+        let data = path("data.json")
+        try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},null]}}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let result = gqlcache("update", cache, "--text", query, "--data", data)
+        XCTAssertEqual(result.status, .usage)
+        XCTAssertEqual(result.stderr, "gqlcache: \(data): cannot write hero.friends.0: 'hero.friends' has 2 elements where 3 were read, "
+            + "and 1 alike in all the selection holds where 2 were (Human:1000, Human:1002), so which of those are kept cannot be told; "
+            + "select id, or give --key-field Human=id to key them by their data as the app does; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
+        // The null dropped: both are still there, each at its place.
+        try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},{"__typename":"Human"}]}}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let kept = gqlcache("update", cache, "--text", query, "--data", data, "-q")
+        XCTAssertEqual(kept.status, .success, kept.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1000")), .reference(CacheKey("Human:1002"))]))
+    }
+
     /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
     /// holds a number is written as the text it is, which the app's Int
     /// decoding then fails on: a warning says so. JSON and a schema say
