@@ -19,6 +19,26 @@ public enum FileProbe {
         return startsAsSQLite(head)
     }
 
+    /// What `path` is when it belongs to an SQLite database without being
+    /// one: a write-ahead log or a rollback journal by its first bytes
+    /// (renamed or not), or by its name the `-wal`, `-shm` or `-journal`
+    /// file of an SQLite database beside it. Nil for any other path.
+    /// Replacing such a file loses the database's committed changes, or
+    /// the means to roll back a half-done write.
+    public static func sqliteSideFile(atPath path: String) -> String? {
+        if regularFileSize(atPath: path) != nil, case .success(let head) = OpenStoreFiles.shared.read(path, count: 8) {
+            if head.starts(with: [0x37, 0x7f, 0x06]) && head.count >= 4 && (head[3] == 0x82 || head[3] == 0x83) {
+                return "an SQLite write-ahead log (-wal file)"
+            }
+            if head.starts(with: [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]) { return "an SQLite rollback journal" }
+        }
+        for suffix in CacheStore.sideFileSuffixes where path.hasSuffix(suffix) {
+            let database = String(path.dropLast(suffix.count))
+            if isSQLiteFile(atPath: database) { return "the \(suffix) file of the SQLite database \(database)" }
+        }
+        return nil
+    }
+
     /// The size of `path` when it is a regular file (a symbolic link
     /// followed), else nil: a named pipe, a device or a folder, which
     /// reading could wait on forever or never end.

@@ -204,6 +204,25 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(another.status, .usage)
         XCTAssertEqual(another.stderr, "gqlcache: the output file \(other) is an SQLite database, which the export would replace; remove it first or name another file\n")
         XCTAssertEqual(try bytes(other), otherBefore)
+        // Nor another database's log or journal, which hold its committed
+        // changes or its way back from a half-done write: by name, or by
+        // their first bytes under any name.
+        try Data("frames".utf8).write(to: URL(fileURLWithPath: other + "-wal"))
+        let otherLog = gqlcache("export", cache, "-o", other + "-wal")
+        XCTAssertEqual(otherLog.status, .usage)
+        XCTAssertEqual(otherLog.stderr, "gqlcache: the output file \(other)-wal is the -wal file of the SQLite database \(other), "
+            + "which SQLite needs to read that database; name another file\n")
+        XCTAssertEqual(try String(contentsOfFile: other + "-wal", encoding: .utf8), "frames")
+        XCTAssertEqual(gqlcache("export", cache, "-o", other + "-journal").status, .usage)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: other + "-journal"))
+        for (head, kind) in [([0x37, 0x7f, 0x06, 0x82], "an SQLite write-ahead log (-wal file)"),
+                             ([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7], "an SQLite rollback journal")] as [([UInt8], String)] {
+            let moved = path("moved.bin")
+            try Data(head + [UInt8](repeating: 1, count: 60)).write(to: URL(fileURLWithPath: moved))
+            let result = gqlcache("export", cache, "-o", moved)
+            XCTAssertEqual(result.stderr, "gqlcache: the output file \(moved) is \(kind), which SQLite needs to read that database; name another file\n")
+            XCTAssertEqual(try bytes(moved), Data(head + [UInt8](repeating: 1, count: 60)))
+        }
         // `-o -` is standard output.
         let toStandardOutput = gqlcache("export", cache, "-o", "-")
         XCTAssertEqual(toStandardOutput.stdout, gqlcache("export", cache).stdout)

@@ -42,7 +42,7 @@ extension GQLCache {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Write to this file (replaced when the export is complete; never an SQLite database) instead of standard output; - is standard output.", valueName: "file"),
+            help: ArgumentHelp("Write to this file (replaced when the export is complete; never an SQLite database, nor one's -wal, -shm or -journal) instead of standard output; - is standard output.", valueName: "file"),
             completion: .file(extensions: ["jsonl", "json"]))
         var output: String?
 
@@ -59,6 +59,10 @@ extension GQLCache {
             if let output, FileProbe.isSQLiteFile(atPath: output) {
                 // A slip of the keyboard would replace a cache with its JSON.
                 throw CommandFailure(.usage, "the output file \(output) is an SQLite database, which the export would replace; remove it first or name another file")
+            }
+            if let output, let part = FileProbe.sqliteSideFile(atPath: output) {
+                // Another cache's log or journal: its committed changes, or its way back from a half-done write.
+                throw CommandFailure(.usage, "the output file \(output) is \(part), which SQLite needs to read that database; name another file")
             }
             let store = try reading.openForReading(file, context)
             if format == .apolloClient {
