@@ -52,15 +52,23 @@ public final class CacheStore: Sendable {
     /// the change was made all the same.
     public var hasCommittedChanges: Bool { committed.value > 0 }
 
+    /// The -wal file held no frames when the store opened (or there was
+    /// none): whatever is in it at the close was written while the store
+    /// had the file open, so it is this database's, never one copied
+    /// beside it. Set for a store that may write.
+    private let walWasEmptyAtOpen: Bool
+
     /// How many ``write(progress:_:)``s of this store committed a change:
     /// compared before and after, it says whether one did in between.
     public var committedWriteCount: Int { committed.value }
 
     private init(
         path: String, access: Access, format: ApolloIOSSQLiteFormat, busyTimeout: Double,
-        isImmutableSnapshot: Bool = false, unlockedSignature: FileProbe.Signature? = nil, queue: DatabaseQueue, interruption: Interruption
+        isImmutableSnapshot: Bool = false, unlockedSignature: FileProbe.Signature? = nil, queue: DatabaseQueue, interruption: Interruption,
+        walWasEmptyAtOpen: Bool = false
     ) {
         self.unlockedSignature = unlockedSignature
+        self.walWasEmptyAtOpen = walWasEmptyAtOpen
         self.interruption = interruption
         self.path = path
         self.access = access
@@ -112,10 +120,13 @@ public final class CacheStore: Sendable {
         // another cache's (two caches of one app, their counters alike):
         // after SQLite rolls it back, at the first read, the file is checked.
         let journalBeside = !readonly && ForeignJournal.isPresent(path)
+        let walWasEmpty = !readonly && Self.walFrameBytes(path) == 0
         do {
             let (queue, format) = try openDetecting(
                 sqlitePath: sqliteName(path), path: path, readonly: readonly, busyTimeout: busyTimeout, interruption: interruption)
-            let store = CacheStore(path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption)
+            let store = CacheStore(
+                path: path, access: access, format: format, busyTimeout: busyTimeout, queue: queue, interruption: interruption,
+                walWasEmptyAtOpen: walWasEmpty)
             if journalBeside && !ForeignJournal.isPresent(path) { try store.checkAfterRollback() }
             return store
         } catch let error as CacheStoreError where readonly && FileProbe.isWALMode(path) && Self.needsAnIndexItCannotMake(error, path) {
@@ -560,14 +571,22 @@ public final class CacheStore: Sendable {
     /// when its open fails; it is turned on for a store that changed the file.
     /// So too when the -wal file holds no changes: there is nothing to copy
     /// in, and SQLite then removes the -wal and -shm files it made, as the
-    /// file had none beside it before.
+    /// file had none beside it before. And when it held none at the open:
+    /// a write rolled back (Ctrl-C, a full disk) leaves its frames in it,
+    /// which SQLite's close then removes rather than leave a large -wal.
     private func checkpointOnCloseWhenChanged() {
-        guard access == .readWrite, hasCommittedChanges || (FileProbe.signature(FileProbe.resolved(path) + "-wal")?.size ?? 0) <= 32 else { return }
+        guard access == .readWrite, hasCommittedChanges || walWasEmptyAtOpen || Self.walFrameBytes(path) == 0 else { return }
         queue.inDatabase { db in
             // Nil once closed.
             guard let connection = db.sqliteConnection else { return }
             _ = gqlcache_sqlite3_checkpoint_on_close(connection, 1)
         }
+    }
+
+    /// The bytes of the -wal file beside `path` past its 32-byte header:
+    /// 0 when it holds no frame, or there is none.
+    private static func walFrameBytes(_ path: String) -> Int64 {
+        max(0, (FileProbe.signature(FileProbe.resolved(path) + "-wal")?.size ?? 0) - 32)
     }
 
     deinit {

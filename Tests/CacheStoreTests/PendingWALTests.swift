@@ -25,4 +25,29 @@ final class PendingWALTests: XCTestCase {
         writer = nil  // closing the last connection checkpoints
         XCTAssertNil(PendingWAL.inspect(path: path))
     }
+
+    /// A write rolled back after SQLite had spilled its pages into the -wal
+    /// file (Ctrl-C, a full disk) leaves no -wal beside a file that had
+    /// none: the close removes it, as it does after a committed write.
+    func testAWriteRolledBackLeavesNoWALBesideAFileThatHadNone() throws {
+        struct Stop: Error {}
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.walCopy(Fixtures.starwars)
+        let before = try SQLiteShell.lines(path, "SELECT key, record FROM records ORDER BY key")
+        var store: CacheStore? = try CacheStore.open(at: path, access: .readWrite)
+        // A page cache of two pages: the write's pages go to the -wal file before any commit.
+        try store!.queue.inDatabase { db in try db.execute(sql: "PRAGMA cache_size = 2") }
+        XCTAssertThrowsError(try store!.write { tx in
+            for index in 0..<300 {
+                try tx.unsafeWriteRawRecord(key: CacheKey("Filler:\(index)"), text: #"{"text":"\#(String(repeating: "x", count: 4000))"}"#)
+            }
+            throw Stop()
+        })
+        XCTAssertGreaterThan(FileSizes(path: path).wal ?? 0, 100_000, "the rolled-back write's pages were in the -wal file")
+        XCTAssertFalse(store!.hasCommittedChanges)
+        store = nil
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
+        XCTAssertEqual(try SQLiteShell.lines(path, "SELECT key, record FROM records ORDER BY key"), before)
+    }
 }
