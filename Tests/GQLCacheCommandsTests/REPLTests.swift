@@ -426,6 +426,22 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(listed.stdout.contains("└─ [0] → Starship:3001 (Starship)\n"), "expanded one level: \(listed.stdout)")
     }
 
+    /// With no key, an option value out of range is what is refused, not
+    /// a key the prompt never needs.
+    func testAnOptionOutOfRangeWithNoKeyIsRefusedForTheOptionNotForAMissingKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["show --depth 1001", "ls --depth -1", "refs --depth -2", "show --busy-timeout -1", "refs --depth"])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: --depth must be from 0 to 1000 (see 'help show')
+            gqlcache: --depth must be from 0 to 1000 (ls takes the options of show: see 'help show')
+            gqlcache: --depth must be from 1 to 1000 (see 'help refs')
+            gqlcache: --busy-timeout must be from 0 to 2147483 seconds (see 'help show')
+            gqlcache: missing value for '--depth <n>' (see 'help refs')
+
+            """)
+        XCTAssertEqual(run.status, .usage)
+    }
+
     /// Tab offers ls what it offers cd: `..` and the fields that hold
     /// references, which ls shows without going there.
     func testLsShowsTheRecordAFieldOrDotDotNamesAsCdWouldGo() throws {

@@ -485,15 +485,22 @@ public final class REPLSession {
         return places[0] - 1
     }
 
+    /// Arguments the command refuses either way (`--depth 1001`) are
+    /// judged by their words alone, so that the refusal is the option's,
+    /// not a missing key's.
     static func namesNoKey(_ arguments: [String]) -> Bool {
-        guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else { return false }
+        guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else {
+            return REPLCompleter.positionalPlaces(["show"] + arguments).isEmpty
+        }
         return parsed.keys == ["KEY"]
     }
 
     /// Whether `refs` arguments name no key: they parse with one put first,
-    /// and not without.
+    /// and not without (or, refused either way, hold no word but options).
     static func refsNamesNoKey(_ arguments: [String]) -> Bool {
-        (try? GQLCache.Refs.parseAsRoot(["FILE"] + arguments)) == nil && (try? GQLCache.Refs.parseAsRoot(["FILE", "KEY"] + arguments)) != nil
+        if (try? GQLCache.Refs.parseAsRoot(["FILE"] + arguments)) != nil { return false }
+        if (try? GQLCache.Refs.parseAsRoot(["FILE", "KEY"] + arguments)) != nil { return true }
+        return REPLCompleter.positionalPlaces(["refs"] + arguments).isEmpty
     }
 
     /// A CLI command on the open file: `keys Hero:%` runs `keys FILE Hero:%`.
