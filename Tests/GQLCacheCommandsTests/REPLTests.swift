@@ -1065,6 +1065,21 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success, "the repair as suggested ran at the prompt")
     }
 
+    /// A key that is a shell's pipe or redirection on its own (`|`, `>`)
+    /// comes quoted from Tab, as the prompt refuses it bare.
+    func testTabQuotesAKeyThatIsAPipeOrARedirectionOnItsOwn() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('|', '{"a":1}'), ('>', '{"a":1}'), ('>x', '{"a":1}')"#)
+        let completer = try completer(cache)
+        XCTAssertEqual(completer.complete(word: "|", before: "show "), .candidates(["|"]))
+        for (key, quoted) in [("|", "'|'"), (">", "'>'"), ("2>&1", "'2>&1'"), (">x", ">x")] {
+            let typed = ShellWords.partialWord("show " + key)
+            XCTAssertEqual(REPLCompleter.insertion(for: [key], completing: typed)?.text, quoted, key)
+        }
+        let run = try repl(cache, ["show '|'", "show '>'", "show >x"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+    }
+
     func testOpenSwitchesFilesAndAFileThatIsNotACacheKeepsTheOldOne() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let legacy = try copyOfFixture("legacy-sqlite-swift.sqlite")

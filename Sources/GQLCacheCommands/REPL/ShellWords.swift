@@ -192,9 +192,9 @@ enum ShellWords {
     /// complete more of the word.
     static func quote(_ word: String, with quote: Character? = nil, closed: Bool = true) -> String {
         // A leading ~/ would be read as the home folder.
-        // A ';' would end the command.
+        // A ';' would end the command, and a bare `|` or `>` is refused as a shell's.
         let bare = word.allSatisfy { !$0.isWhitespace && !"'\"\\;".contains($0) } && !(word.isEmpty && closed)
-            && !(word == "~" || word.hasPrefix("~/")) && !word.hasPrefix("#")
+            && !(word == "~" || word.hasPrefix("~/")) && !word.hasPrefix("#") && !REPLSession.shellOperators.contains(word)
         // A line break or another control character can be typed only as a
         // JSON escape, in double quotes: written as it is, it would end the
         // line. So are those that would reorder the line or show nothing
