@@ -121,15 +121,27 @@ extension ResponseValue {
         problem(writing: new, at: [], absent: absent, checkingLeaves: checkingLeaves)
     }
 
+    /// "an object", "a list" or "a single value".
+    private static func shape(_ value: FieldValue) -> String {
+        switch value {
+        case .object: return "an object"
+        case .list: return "a list"
+        default: return "a single value"
+        }
+    }
+
+    /// ``shape(_:)`` of data read, without making JSON of it.
+    private var shape: String {
+        switch self {
+        case .object: return "an object"
+        case .list: return "a list"
+        case .null, .scalar(_): return Self.shape(fieldValue)
+        }
+    }
+
     private func problem(writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool) -> String? {
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
-        func shape(_ value: FieldValue) -> String {
-            switch value {
-            case .object: return "an object"
-            case .list: return "a list"
-            default: return "a single value"
-            }
-        }
+        let shape = Self.shape
         switch (self, new) {
         case (.null, _), (_, .null):
             return nil
@@ -153,25 +165,15 @@ extension ResponseValue {
         case (.list(let elements), .list(let written)):
             // An element appended, or written where null was read, takes the
             // shape of those read: no list of the model holds both objects and lists.
-            func shapeRead(_ value: ResponseValue) -> String {
-                switch value {
-                case .object: return "an object"
-                case .list: return "a list"
-                case .null, .scalar: return shape(value.fieldValue)
-                }
-            }
-            let held = elements.filter { $0 != .null }.map(shapeRead)
-            let model = held.first.flatMap { first in held.allSatisfy { $0 == first } ? first : nil }
+            let model = Self.model(of: elements)
             for (index, element) in written.enumerated() {
                 let place = place + [String(index)]
                 if index < elements.count, elements[index] != .null {
                     if let problem = elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves) {
                         return problem
                     }
-                    continue
-                }
-                if let model, element != .null, shape(element) != model {
-                    return "\(place.joined(separator: ".")) is in a list of \(Self.plural(model)) in the data read, and cannot be \(shape(element))"
+                } else if let model, let problem = model.shapeProblem(writing: element, at: place, inList: true) {
+                    return problem
                 }
             }
             return nil
@@ -180,6 +182,52 @@ extension ResponseValue {
         case (.scalar(let leaf), _):
             if !checkingLeaves { return nil }
             return Self.leafProblem(leaf, writing: new, at: place, shape: shape)
+        }
+    }
+
+    /// The first element of `elements` that is not null, when all those
+    /// have one shape: what an element written where none was read is
+    /// compared with.
+    private static func model(of elements: [ResponseValue]) -> ResponseValue? {
+        let held = elements.filter { $0 != .null }
+        guard let first = held.first, held.allSatisfy({ $0.shape == first.shape }) else { return nil }
+        return first
+    }
+
+    /// Why `new`, written where nothing was read (appended to a list, or
+    /// where null was read), has not the shape of this data, read beside
+    /// it, at any depth: each level of the model's lists of objects holds
+    /// one shape, and each field of its objects one. `inList`: this is a
+    /// list's element.
+    private func shapeProblem(writing new: FieldValue, at place: [String], inList: Bool) -> String? {
+        let here = place.joined(separator: ".")
+        switch (self, new) {
+        case (.null, _), (_, .null), (.scalar, _):
+            // A leaf of a new object is left to a schema, as the new object's are.
+            return nil
+        case (.list(let elements), .list(let written)):
+            guard let model = Self.model(of: elements) else { return nil }
+            for (index, element) in written.enumerated() {
+                if let problem = model.shapeProblem(writing: element, at: place + [String(index)], inList: true) { return problem }
+            }
+            return nil
+        case (.object(let members), .object(let written)):
+            // Another type's object holds another selection.
+            if case .string(let was)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue,
+                case .string(let now)? = written["__typename"], was != now
+            {
+                return nil
+            }
+            for (name, value) in members {
+                if let newValue = written[name], let problem = value.shapeProblem(writing: newValue, at: place + [name], inList: false) {
+                    return problem
+                }
+            }
+            return nil
+        case (.object, _), (.list, _):
+            return inList
+                ? "\(here) is in a list of \(Self.plural(shape)) in the data read, and cannot be \(Self.shape(new))"
+                : "\(here) is \(Self.shape(new)) where the objects read beside it hold \(shape), which the app's model cannot hold"
         }
     }
 

@@ -550,11 +550,17 @@ public struct ExistingObjects: Sendable {
         return nil
     }
 
-    /// The records of the objects read in the list at `path` whose data
-    /// is `value`, each once, in the list's order.
-    func keys(alike value: FieldValue, inListAt path: String) -> [CacheKey] {
-        var seen: Set<CacheKey> = []
-        return (listElements[path] ?? []).filter { $0.object.data == value && seen.insert($0.object.key).inserted }.map(\.object.key)
+    /// The objects read in the list at `path`, grouped by their data: how
+    /// many elements hold each, and their records, each once, in the list's order.
+    func alikeObjects(inListAt path: String) -> [FieldValue: (elements: Int, keys: [CacheKey])] {
+        var groups: [FieldValue: (elements: Int, keys: [CacheKey])] = [:]
+        for (_, object) in listElements[path] ?? [] {
+            var group = groups[object.data] ?? (0, [])
+            group.elements += 1
+            if !group.keys.contains(object.key) { group.keys.append(object.key) }
+            groups[object.data] = group
+        }
+        return groups
     }
 
     /// How many elements the list at `path` had when read, if one was.
@@ -565,6 +571,13 @@ public struct ExistingObjects: Sendable {
         guard let elements = listValues[path], elements.indices.contains(index) else { return nil }
         return elements[index]
     }
+}
+
+/// A list's objects read and its elements now, grouped by their data:
+/// objects alike in all the selection holds are told apart by nothing else.
+private struct AlikeCounts {
+    let read: [FieldValue: (elements: Int, keys: [CacheKey])]
+    let now: [FieldValue: Int]
 }
 
 /// One normalization: the records built so far.
@@ -593,6 +606,9 @@ private struct Pass {
     /// The lists of the data, by response path, to tell a list element
     /// that moved from one that stayed (``ExistingObjects/key(at:object:unchangedAt:)``).
     var newLists: [String: [FieldValue]] = [:]
+    /// For each list that lost or gained elements, its objects read and
+    /// its elements now, grouped by their data.
+    var alikeInLists: [String: AlikeCounts] = [:]
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -1015,16 +1031,24 @@ private struct Pass {
                 if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil,
                     let readCount = existing.count(ofListAt: listPath), let count = newLists[listPath]?.count, count != readCount
                 {
-                    let alike = existing.keys(alike: .object(object), inListAt: listPath)
-                    let nowAlike = alike.count > 1 ? (0..<count).filter { newElement($0) == .object(object) }.count : alike.count
-                    if nowAlike < alike.count {
-                        let named = alike.prefix(3).map(\.rawValue).joined(separator: ", ") + (alike.count > 3 ? ", …" : "")
-                        throw NormalizationError(
-                            path: path,
-                            message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
-                                + "\(readCount == 1 ? "was" : "were") read, and \(nowAlike) alike in all the selection holds where "
-                                + "\(alike.count) were (\(named)), so which of those are kept cannot be told; select id, "
-                                + "or give --key-field \(typename ?? "TYPE")=id to key them by their data as the app does")
+                    if alikeInLists[listPath] == nil {
+                        // Once a list, not once an element: a list of thousands stays linear.
+                        var now: [FieldValue: Int] = [:]
+                        for index in 0..<count { if let element = newElement(index) { now[element, default: 0] += 1 } }
+                        alikeInLists[listPath] = AlikeCounts(read: existing.alikeObjects(inListAt: listPath), now: now)
+                    }
+                    let counts = alikeInLists[listPath]!
+                    if let read = counts.read[.object(object)], read.keys.count > 1 {
+                        let now = counts.now[.object(object)] ?? 0
+                        if now < read.elements {
+                            let named = read.keys.prefix(3).map(\.rawValue).joined(separator: ", ") + (read.keys.count > 3 ? ", …" : "")
+                            throw NormalizationError(
+                                path: path,
+                                message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
+                                    + "\(readCount == 1 ? "was" : "were") read, and \(now) alike in all the selection holds where "
+                                    + "\(read.elements) were (\(named)), so which of those are kept cannot be told; select id, "
+                                    + "or give --key-field \(typename ?? "TYPE")=id to key them by their data as the app does")
+                        }
                     }
                 }
                 key = kept

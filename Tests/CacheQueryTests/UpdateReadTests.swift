@@ -126,6 +126,22 @@ final class UpdateReadTests: XCTestCase {
         // Nothing read to take a shape from: any element may be written.
         let empty: ResponseValue = .object([("friends", .list([.null]))])
         XCTAssertNil(empty.problem(writing: .object(["friends": .list([.list([object])])])))
+        // Inside an element appended, each level takes the shape of those read beside it.
+        XCTAssertEqual(grid.problem(writing: .object(["search": .list([.list([object]), .list([object, .list([object])])])])),
+                       "search.1.1 is in a list of objects in the data read, and cannot be a list")
+        let withFriends: ResponseValue = .object([("friends", .list([.object([("name", .scalar(.string("Luke"))), ("friends", .list([friend]))])]))])
+        XCTAssertEqual(withFriends.problem(writing: .object(["friends": .list([
+            .object(["name": .string("Luke"), "friends": .list([object])]),
+            .object(["name": .string("Han"), "friends": object]),
+        ])])), "friends.1.friends is an object where the objects read beside it hold a list, which the app's model cannot hold")
+        XCTAssertEqual(withFriends.problem(writing: .object(["friends": .list([
+            .object(["name": .string("Luke"), "friends": .list([object])]),
+            .object(["name": .string("Han"), "friends": .list([.list([object])])]),
+        ])])), "friends.1.friends.0 is in a list of objects in the data read, and cannot be a list")
+        XCTAssertNil(withFriends.problem(writing: .object(["friends": .list([
+            .object(["name": .string("Luke"), "friends": .list([object])]),
+            .object(["name": .string("Han"), "friends": .list([object, .null])]),
+        ])])))
     }
 
     func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {

@@ -437,6 +437,20 @@ final class UpdateCommandTests: CommandTestCase {
         let kept = gqlcache("update", cache, "--text", query, "--data", data, "-q")
         XCTAssertEqual(kept.status, .success, kept.stderr)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1000")), .reference(CacheKey("Human:1002"))]))
+        // One appended: those read are all still there, and the new one is new.
+        try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},{"__typename":"Human"},{"__typename":"Human"}]}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let appended = gqlcache("update", cache, "--text", query, "--data", data, "-q")
+        XCTAssertEqual(appended.status, .success, appended.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["friends"], .list([
+            .reference(CacheKey("Human:1000")), .reference(CacheKey("Human:1002")), .reference(CacheKey("Droid:2001.friends.2")),
+        ]))
+        // Luke read twice beside Han: one of the three gone could be Han.
+        _ = try sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.friends', json('[{"$reference":"Human:1000"},{"$reference":"Human:1000"},{"$reference":"Human:1002"}]')) WHERE key = 'Droid:2001'"#)
+        try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},{"__typename":"Human"}]}}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let twice = gqlcache("update", cache, "--text", query, "--data", data)
+        XCTAssertEqual(twice.status, .usage)
+        XCTAssertTrue(twice.stderr.contains("and 2 alike in all the selection holds where 3 were (Human:1000, Human:1002)"), twice.stderr)
     }
 
     /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
