@@ -11,6 +11,8 @@ public struct QueryDocument: Sendable {
     public internal(set) var fragments: [String: FragmentDefinition] = [:]
     /// The texts parsed, by source name, for validation against a schema.
     public private(set) var sources: [(name: String, text: String)] = []
+    /// The first directive out of its declared places (see ``checkDirectivePlacesWithoutSchema()``).
+    private var misplacedDirective: QueryError?
     /// Where each fragment is first spread: the source and the spread's
     /// UTF-8 offset in it, made a line and column only for a message (found
     /// for every spread, a document of thousands took quadratic time).
@@ -127,11 +129,19 @@ public struct QueryDocument: Sendable {
                     }
                 }
                 try ConditionCheck.check(definition, source: name)
-                try SchemalessCheck.check(definition, source: name)
+                try SchemalessCheck.check(definition, source: name, misplaced: &document.misplacedDirective)
             }
         }
         try document.checkSpreadDepth()
         return document
+    }
+
+    /// Throws the first directive out of the places GraphQL and Apollo
+    /// declare it for (`query Q @skip(if: true)`), which a read without a
+    /// schema would otherwise pass over; with a schema, its validation
+    /// says where its directives go.
+    public func checkDirectivePlacesWithoutSchema() throws {
+        if let misplacedDirective { throw misplacedDirective }
     }
 
     /// Refuses fragments that spread each other deeper than

@@ -36,8 +36,11 @@ enum SchemalessCheck {
 
     /// Throws ``QueryError/validation(source:line:column:message:)`` for
     /// the first name given twice in `definition`, at the second, or the
-    /// first literal it cannot hold.
-    static func check(_ definition: Definition, source: String) throws {
+    /// first literal it cannot hold. The first directive out of its place
+    /// goes to `misplaced`, when that holds none yet: it counts only where
+    /// no schema is given, as a schema may declare `@defer` or Apollo's
+    /// marker itself, with other places, and its validation says where.
+    static func check(_ definition: Definition, source: String, misplaced: inout QueryError?) throws {
         func problem(_ node: Node, _ message: String) -> QueryError {
             let place = node.loc?.place
             return .validation(source: source, line: place?.line ?? 0, column: place?.column ?? 0, message: message)
@@ -73,9 +76,9 @@ enum SchemalessCheck {
             var seen: Set<String> = []
             for directive in directives {
                 let name = directive.name.value
-                if let allowed = allowedLocations[name], !allowed.contains(location) {
+                if misplaced == nil, let allowed = allowedLocations[name], !allowed.contains(location) {
                     // In the words of a schema's validation.
-                    throw problem(directive, "Directive \"@\(name)\" may not be used on \(location).")
+                    misplaced = problem(directive, "Directive \"@\(name)\" may not be used on \(location).")
                 }
                 if unrepeatable.contains(name) && !seen.insert(name).inserted {
                     throw problem(directive, "@\(name) is given twice in one place; give it once")

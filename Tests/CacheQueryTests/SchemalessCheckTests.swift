@@ -44,17 +44,30 @@ final class SchemalessCheckTests: XCTestCase {
     /// over without a schema, as if it skipped nothing: refused where a
     /// schema's validation refuses it, in its words. Apollo's local cache
     /// mutation marker belongs on an operation or a fragment's definition.
-    func testADirectiveOutsideItsDeclaredLocationsIsRefused() {
-        XCTAssertEqual(parseProblem("query Q @skip(if: true) { hero { name } }"),
+    /// With a schema, which may declare `@defer` or the marker itself, its
+    /// validation says where they go: the document parses either way.
+    func testADirectiveOutsideItsDeclaredPlacesIsRefusedWithoutASchema() throws {
+        func problem(_ text: String) throws -> String? {
+            let document = try QueryDocument.parse([("u.graphql", text)])
+            do {
+                try document.checkDirectivePlacesWithoutSchema()
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(try problem("query Q @skip(if: true) { hero { name } }"),
                        #"u.graphql:1:9: Directive "@skip" may not be used on QUERY."#)
-        XCTAssertEqual(parseProblem("{ hero { ...F } } fragment F on Droid @include(if: false) { name }"),
+        XCTAssertEqual(try problem("{ hero { ...F } } fragment F on Droid @include(if: false) { name }"),
                        #"u.graphql:1:39: Directive "@include" may not be used on FRAGMENT_DEFINITION."#)
-        XCTAssertEqual(parseProblem("query Q($v: Int @skip(if: true)) { hero { name } }"),
+        XCTAssertEqual(try problem("query Q($v: Int @skip(if: true)) { hero { name } }"),
                        #"u.graphql:1:17: Directive "@skip" may not be used on VARIABLE_DEFINITION."#)
-        XCTAssertEqual(parseProblem("{ hero { name @defer } }"), #"u.graphql:1:15: Directive "@defer" may not be used on FIELD."#)
-        XCTAssertEqual(parseProblem("{ hero { name @apollo_client_ios_localCacheMutation } }"),
+        XCTAssertEqual(try problem("{ hero { name @defer } }"), #"u.graphql:1:15: Directive "@defer" may not be used on FIELD."#)
+        XCTAssertEqual(try problem("{ hero { name @apollo_client_ios_localCacheMutation } }"),
                        #"u.graphql:1:15: Directive "@apollo_client_ios_localCacheMutation" may not be used on FIELD."#)
-        XCTAssertNil(parseProblem("""
+        XCTAssertEqual(try problem("query A @skip(if: true) { hero { a @defer } }"),
+                       #"u.graphql:1:9: Directive "@skip" may not be used on QUERY."#, "the first in the text")
+        XCTAssertNil(try problem("""
             mutation M @apollo_client_ios_localCacheMutation { hero { name @skip(if: false) ...F @include(if: true) \
             ... on Droid @defer { id } } }
             fragment F on Character @apollo_client_ios_localCacheMutation { name }

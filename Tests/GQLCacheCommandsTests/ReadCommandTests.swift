@@ -330,6 +330,17 @@ final class ReadCommandTests: CommandTestCase {
         let onAField = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name @defer } }", "--schema", schema)
         XCTAssertEqual(onAField.status, .usage)
         XCTAssertEqual(onAField.stderr, "gqlcache: --text:1:33: Directive \"@defer\" may not be used on FIELD.\n")
+        // Without a schema, the same place is refused in the same words.
+        let withoutSchema = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name @defer } }")
+        XCTAssertEqual(withoutSchema.stderr, onAField.stderr)
+        // A schema that declares @defer itself says where it goes, as Apollo's codegen then leaves it.
+        let declaring = path("declaring.graphqls")
+        try (try String(contentsOfFile: schema, encoding: .utf8)
+            + "\ndirective @defer(if: Boolean! = true, label: String) on FIELD | FRAGMENT_SPREAD | INLINE_FRAGMENT\n")
+            .write(toFile: declaring, atomically: true, encoding: .utf8)
+        let declared = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { name @defer } }", "--schema", declaring, "--format", "json")
+        XCTAssertEqual(declared.status, .success, declared.stderr)
+        XCTAssertEqual(declared.stdout, #"{"hero":{"name":"R2-D2"}}"# + "\n")
     }
 
     /// Apollo's String (and so ID) decodes an Int or a Double as its text:

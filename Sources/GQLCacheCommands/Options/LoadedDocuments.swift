@@ -19,6 +19,7 @@ extension DocumentOptions {
         do {
             let document = try loadDocument(typedAtPrompt: context.readsQueryTypedAtPrompt)
             let schema = try loadSchema()
+            if schema == nil { try document.checkDirectivePlacesWithoutSchema() }
             loaded = LoadedDocuments(
                 document: document, schema: schema, variables: try loadVariables(declaredIn: document, schema: schema, context: context))
         } catch let error as QueryError {
