@@ -22,19 +22,24 @@ public enum FileProbe {
     /// What `path` is when it belongs to an SQLite database without being
     /// one: a write-ahead log or a rollback journal by its first bytes
     /// (renamed or not), or by its name the `-wal`, `-shm` or `-journal`
-    /// file of an SQLite database beside it. Nil for any other path.
-    /// Replacing such a file loses the database's committed changes, or
-    /// the means to roll back a half-done write.
+    /// file of an SQLite database beside it; through symbolic links, what
+    /// the file they lead to is. Nil for any other path. Replacing such a
+    /// file loses the database's committed changes, or the means to roll
+    /// back a half-done write.
     public static func sqliteSideFile(atPath path: String) -> String? {
         if regularFileSize(atPath: path) != nil, case .success(let head) = OpenStoreFiles.shared.read(path, count: 8) {
-            if head.starts(with: [0x37, 0x7f, 0x06]) && head.count >= 4 && (head[3] == 0x82 || head[3] == 0x83) {
-                return "an SQLite write-ahead log (-wal file)"
+            if head.count >= 4, PendingWAL.isWALMagic(head.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }) {
+                return "an SQLite write-ahead log (a database's -wal file)"
             }
-            if head.starts(with: [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]) { return "an SQLite rollback journal" }
+            if Array(head) == ForeignJournal.magic { return "an SQLite rollback journal (a database's -journal file)" }
         }
-        for suffix in CacheStore.sideFileSuffixes where path.hasSuffix(suffix) {
-            let database = String(path.dropLast(suffix.count))
-            if isSQLiteFile(atPath: database) { return "the \(suffix) file of the SQLite database \(database)" }
+        let destination = String(decoding: endOfLinks(path), as: UTF8.self)
+        for name in Set([path, destination]) {
+            // In any case: a file system that ignores it (APFS, as a rule) finds the file by either.
+            for suffix in CacheStore.sideFileSuffixes where name.lowercased().hasSuffix(suffix) {
+                let database = String(name.dropLast(suffix.count))
+                if isSQLiteFile(atPath: database) { return "the \(suffix) file of the SQLite database \(database)" }
+            }
         }
         return nil
     }

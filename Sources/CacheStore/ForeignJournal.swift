@@ -23,7 +23,7 @@ struct ForeignJournal: Equatable, CustomStringConvertible {
             + "move it away (it was left as it is)"
     }
 
-    private static let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+    static let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
 
     /// The mismatch, when `path` has a journal beside it whose copy of
     /// the first page cannot be this file's; nil when there is no journal,

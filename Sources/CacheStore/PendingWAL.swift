@@ -40,7 +40,7 @@ public struct PendingWAL: Equatable, Sendable {
         let walBytes = Int64((try? wal.seekToEnd()) ?? 0)
         guard walBytes >= 32, let header = read(wal, at: 0, count: 32) else { return nil }
         let magic = bigEndian32(header, 0)
-        guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return nil }
+        guard isWALMagic(magic) else { return nil }
         // The -shm file is read as the store's own connection holds its locks (``OpenStoreFiles``).
         if case .success(let bytes) = OpenStoreFiles.shared.read(path + "-shm", count: 136), bytes.count == 136 {
             let index = Data(bytes)
@@ -66,6 +66,9 @@ public struct PendingWAL: Equatable, Sendable {
         }
         return committed > 0 ? PendingWAL(frames: committed, walBytes: walBytes, walPath: walPath) : nil
     }
+
+    /// The first four bytes of a -wal file, big-endian: its checksums' byte order in the last bit.
+    static func isWALMagic(_ magic: UInt32) -> Bool { magic == 0x377f_0682 || magic == 0x377f_0683 }
 
     private static func read(_ handle: FileHandle, at offset: Int64, count: Int) -> Data? {
         guard (try? handle.seek(toOffset: UInt64(offset))) != nil,

@@ -210,17 +210,26 @@ final class ExportImportCommandTests: CommandTestCase {
         try Data("frames".utf8).write(to: URL(fileURLWithPath: other + "-wal"))
         let otherLog = gqlcache("export", cache, "-o", other + "-wal")
         XCTAssertEqual(otherLog.status, .usage)
-        XCTAssertEqual(otherLog.stderr, "gqlcache: the output file \(other)-wal is the -wal file of the SQLite database \(other), "
-            + "which SQLite needs to read that database; name another file\n")
+        XCTAssertEqual(otherLog.stderr, "gqlcache: the output file \(other)-wal is the -wal file of the SQLite database \(other); "
+            + "replacing it could lose that database's changes or damage it; name another file\n")
         XCTAssertEqual(try String(contentsOfFile: other + "-wal", encoding: .utf8), "frames")
         XCTAssertEqual(gqlcache("export", cache, "-o", other + "-journal").status, .usage)
         XCTAssertFalse(FileManager.default.fileExists(atPath: other + "-journal"))
-        for (head, kind) in [([0x37, 0x7f, 0x06, 0x82], "an SQLite write-ahead log (-wal file)"),
-                             ([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7], "an SQLite rollback journal")] as [([UInt8], String)] {
+        // Its -shm too, also through a link of the output's own.
+        try Data(count: 32768).write(to: URL(fileURLWithPath: other + "-shm"))
+        let linkToIndex = path("index-link.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: linkToIndex, withDestinationPath: other + "-shm")
+        for output in [other + "-shm", linkToIndex] {
+            XCTAssertEqual(gqlcache("export", cache, "-o", output).stderr, "gqlcache: the output file \(output) is the -shm file of the SQLite database \(other); "
+                + "replacing it could lose that database's changes or damage it; name another file\n")
+        }
+        XCTAssertEqual(try bytes(other + "-shm"), Data(count: 32768))
+        for (head, kind) in [([0x37, 0x7f, 0x06, 0x82], "an SQLite write-ahead log (a database's -wal file)"),
+                             ([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7], "an SQLite rollback journal (a database's -journal file)")] as [([UInt8], String)] {
             let moved = path("moved.bin")
             try Data(head + [UInt8](repeating: 1, count: 60)).write(to: URL(fileURLWithPath: moved))
             let result = gqlcache("export", cache, "-o", moved)
-            XCTAssertEqual(result.stderr, "gqlcache: the output file \(moved) is \(kind), which SQLite needs to read that database; name another file\n")
+            XCTAssertEqual(result.stderr, "gqlcache: the output file \(moved) is \(kind); replacing it could lose that database's changes or damage it; name another file\n")
             XCTAssertEqual(try bytes(moved), Data(head + [UInt8](repeating: 1, count: 60)))
         }
         // `-o -` is standard output.

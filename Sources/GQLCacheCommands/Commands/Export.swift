@@ -62,7 +62,7 @@ extension GQLCache {
             }
             if let output, let part = FileProbe.sqliteSideFile(atPath: output) {
                 // Another cache's log or journal: its committed changes, or its way back from a half-done write.
-                throw CommandFailure(.usage, "the output file \(output) is \(part), which SQLite needs to read that database; name another file")
+                throw CommandFailure(.usage, "the output file \(output) is \(part); replacing it could lose that database's changes or damage it; name another file")
             }
             let store = try reading.openForReading(file, context)
             if format == .apolloClient {
