@@ -46,6 +46,8 @@ public final class CacheStore: Sendable {
     let interruption: Interruption
     /// Counts the ``write(progress:_:)``s that committed a change.
     private let committed = CommitCount()
+    /// Counts the ``write(progress:_:)``s that failed, and so rolled back.
+    private let rolledBack = CommitCount()
 
     /// True once a ``write(progress:_:)`` of this store has committed a
     /// change to the file: a caller whose later output fails can say that
@@ -304,7 +306,7 @@ public final class CacheStore: Sendable {
         configuration.foreignKeysEnabled = false
         configuration.label = "gqlcache"
         configuration.prepareDatabase { db in
-            // See close(): nothing is checkpointed on close unless this store changed the file.
+            // See close(): nothing is checkpointed on close unless this store changed the file (or tried to).
             if !readonly, let connection = db.sqliteConnection { _ = gqlcache_sqlite3_checkpoint_on_close(connection, 0) }
             // Through SQLite's own API, which hands a key over whole (GRDB's
             // text stops at a NUL in it) and as UTF-8 whatever the file's
@@ -445,6 +447,7 @@ public final class CacheStore: Sendable {
                     return .commit
                 }
             } catch {
+                rolledBack.increment()
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
                 throw error
             }
@@ -571,11 +574,14 @@ public final class CacheStore: Sendable {
     /// when its open fails; it is turned on for a store that changed the file.
     /// So too when the -wal file holds no changes: there is nothing to copy
     /// in, and SQLite then removes the -wal and -shm files it made, as the
-    /// file had none beside it before. And when it held none at the open:
-    /// a write rolled back (Ctrl-C, a full disk) leaves its frames in it,
-    /// which SQLite's close then removes rather than leave a large -wal.
+    /// file had none beside it before. And after a write rolled back
+    /// (Ctrl-C, a full disk), when it held no frame at the open: the
+    /// rolled-back frames are this store's, which SQLite's close then
+    /// removes rather than leave a large -wal file.
     private func checkpointOnCloseWhenChanged() {
-        guard access == .readWrite, hasCommittedChanges || walWasEmptyAtOpen || Self.walFrameBytes(path) == 0 else { return }
+        guard access == .readWrite,
+            hasCommittedChanges || (rolledBack.value > 0 && walWasEmptyAtOpen) || Self.walFrameBytes(path) == 0
+        else { return }
         queue.inDatabase { db in
             // Nil once closed.
             guard let connection = db.sqliteConnection else { return }
