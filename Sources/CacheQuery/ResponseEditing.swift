@@ -139,42 +139,53 @@ extension ResponseValue {
         }
     }
 
-    private func problem(writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool) -> String? {
+    /// `besides`: when this is an element of a list, the elements read
+    /// with it, whose fields say the shape of one of its own read as null
+    /// (asked for only then: a list of thousands is not gone over for each).
+    private func problem(
+        writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool,
+        besides: () -> [ResponseValue] = { [] }
+    ) -> String? {
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
         let shape = Self.shape
         switch (self, new) {
         case (.null, _), (_, .null):
             return nil
         case (.object(let members), .object(let written)):
-            if case .string(let was)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue,
-                case .string(let now)? = written["__typename"], was != now {
+            let ownType = typename
+            if let ownType, case .string(let now)? = written["__typename"], ownType != now {
                 return nil
             }
+            // The same field of the objects read beside this one, of its type.
+            func beside(_ name: String) -> [ResponseValue] {
+                besides().compactMap { $0.typename == nil || ownType == nil || $0.typename == ownType ? $0.member(name) : nil }
+            }
             for name in written.keys.sorted(by: byteOrder) where !members.contains(where: { $0.0 == name }) {
-                if absent.contains((place + [name]).joined(separator: ".")) { continue }
-                return "\(here) has no '\(name)' in the selection (it has: \(members.map(\.0).joined(separator: ", ")))"
+                guard absent.contains((place + [name]).joined(separator: ".")) else {
+                    return "\(here) has no '\(name)' in the selection (it has: \(members.map(\.0).joined(separator: ", ")))"
+                }
+                let problem = Self.shapeProblem(
+                    writing: written[name]!, besides: beside(name), at: place + [name], inList: false, checkingLeaves: checkingLeaves)
+                if let problem { return problem }
             }
             for (name, value) in members {
-                if let newValue = written[name],
-                    let problem = value.problem(writing: newValue, at: place + [name], absent: absent, checkingLeaves: checkingLeaves)
-                {
-                    return problem
-                }
+                guard let newValue = written[name] else { continue }
+                // A field read as null takes the shape the objects beside it hold there.
+                let problem = value == .null
+                    ? Self.shapeProblem(writing: newValue, besides: beside(name), at: place + [name], inList: false, checkingLeaves: checkingLeaves)
+                    : value.problem(writing: newValue, at: place + [name], absent: absent, checkingLeaves: checkingLeaves, besides: { beside(name) })
+                if let problem { return problem }
             }
             return nil
         case (.list(let elements), .list(let written)):
             // An element appended, or written where null was read, takes the
             // shape of those read: no list of the model holds both objects and lists.
-            let model = Self.model(of: elements)
             for (index, element) in written.enumerated() {
                 let place = place + [String(index)]
-                if index < elements.count, elements[index] != .null {
-                    if let problem = elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves) {
-                        return problem
-                    }
-                } else if let model, let problem = model.shapeProblem(writing: element, at: place, inList: true) {
-                    return problem
-                }
+                let problem = index < elements.count && elements[index] != .null
+                    ? elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves, besides: { elements })
+                    : Self.shapeProblem(writing: element, besides: elements, at: place, inList: true, checkingLeaves: checkingLeaves)
+                if let problem { return problem }
             }
             return nil
         case (.object, _), (.list, _):
@@ -185,50 +196,101 @@ extension ResponseValue {
         }
     }
 
-    /// The first element of `elements` that is not null, when all those
-    /// have one shape: what an element written where none was read is
-    /// compared with.
-    private static func model(of elements: [ResponseValue]) -> ResponseValue? {
-        let held = elements.filter { $0 != .null }
-        guard let first = held.first, held.allSatisfy({ $0.shape == first.shape }) else { return nil }
-        return first
+    /// The `__typename` of an object read, if it has one.
+    private var typename: String? {
+        guard case .string(let name)? = member("__typename")?.fieldValue else { return nil }
+        return name
+    }
+
+    /// The member `name` of an object read.
+    private func member(_ name: String) -> ResponseValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == name }?.1
     }
 
     /// Why `new`, written where nothing was read (appended to a list, or
-    /// where null was read), has not the shape of this data, read beside
-    /// it, at any depth: each level of the model's lists of objects holds
-    /// one shape, and each field of its objects one. `inList`: this is a
-    /// list's element.
-    private func shapeProblem(writing new: FieldValue, at place: [String], inList: Bool) -> String? {
-        let here = place.joined(separator: ".")
-        switch (self, new) {
-        case (.null, _), (_, .null), (.scalar, _):
-            // A leaf of a new object is left to a schema, as the new object's are.
-            return nil
-        case (.list(let elements), .list(let written)):
-            guard let model = Self.model(of: elements) else { return nil }
+    /// where null was read), has not the shape of `models`, the values
+    /// read beside it (the list's other elements, or the same field of the
+    /// objects beside its own), at any depth: the app's model holds each
+    /// level of a list in one shape, and each field in one. Values read in
+    /// several shapes say nothing; nor do leaves unless `checkingLeaves`.
+    /// `inList`: `new` is a list's element.
+    private static func shapeProblem(
+        writing new: FieldValue, besides models: [ResponseValue], at place: [String], inList: Bool, checkingLeaves: Bool = true
+    ) -> String? {
+        let held = models.filter { $0 != .null }
+        guard new != .null, let first = held.first, held.allSatisfy({ $0.shape == first.shape }) else { return nil }
+        if case .scalar = first {
+            return checkingLeaves ? leafShapeProblem(writing: new, besides: held.map(\.fieldValue), at: place, inList: inList) : nil
+        }
+        guard shape(new) == first.shape else { return misfit(new, model: first.shape, at: place, inList: inList) }
+        switch (first, new) {
+        case (.list, .list(let written)):
+            let inner = held.flatMap { value -> [ResponseValue] in
+                if case .list(let elements) = value { return elements }
+                return []
+            }
             for (index, element) in written.enumerated() {
-                if let problem = model.shapeProblem(writing: element, at: place + [String(index)], inList: true) { return problem }
-            }
-            return nil
-        case (.object(let members), .object(let written)):
-            // Another type's object holds another selection.
-            if case .string(let was)? = members.first(where: { $0.0 == "__typename" })?.1.fieldValue,
-                case .string(let now)? = written["__typename"], was != now
-            {
-                return nil
-            }
-            for (name, value) in members {
-                if let newValue = written[name], let problem = value.shapeProblem(writing: newValue, at: place + [name], inList: false) {
+                if let problem = shapeProblem(writing: element, besides: inner, at: place + [String(index)], inList: true, checkingLeaves: checkingLeaves) {
                     return problem
                 }
             }
-            return nil
-        case (.object, _), (.list, _):
-            return inList
-                ? "\(here) is in a list of \(Self.plural(shape)) in the data read, and cannot be \(Self.shape(new))"
-                : "\(here) is \(Self.shape(new)) where the objects read beside it hold \(shape), which the app's model cannot hold"
+        case (.object, .object(let written)):
+            // Another type's object holds another selection.
+            let typename: String? = if case .string(let name)? = written["__typename"] { name } else { nil }
+            let same = held.filter { $0.typename == nil || typename == nil || $0.typename == typename }
+            for name in written.keys.sorted(by: byteOrder) {
+                let problem = shapeProblem(
+                    writing: written[name]!, besides: same.compactMap { $0.member(name) }, at: place + [name], inList: false,
+                    checkingLeaves: checkingLeaves)
+                if let problem { return problem }
+            }
+        default:
+            break
         }
+        return nil
+    }
+
+    /// ``shapeProblem(writing:besides:at:inList:checkingLeaves:)`` for
+    /// leaves read: a single value, or a list of them (`[[Float!]!]`) at
+    /// each level. A custom scalar's JSON (an object, or a list holding
+    /// one or values of several shapes) may take any shape.
+    private static func leafShapeProblem(writing new: FieldValue, besides leaves: [FieldValue], at place: [String], inList: Bool) -> String? {
+        let held = leaves.filter { $0 != .null }
+        guard new != .null, let first = held.first, !held.contains(where: isFreeJSON),
+            held.allSatisfy({ shape($0) == shape(first) })
+        else { return nil }
+        guard shape(new) == shape(first) else { return misfit(new, model: shape(first), at: place, inList: inList) }
+        if case .list(let written) = new {
+            let inner = held.flatMap { value -> [FieldValue] in
+                if case .list(let elements) = value { return elements }
+                return []
+            }
+            for (index, element) in written.enumerated() {
+                if let problem = leafShapeProblem(writing: element, besides: inner, at: place + [String(index)], inList: true) { return problem }
+            }
+        }
+        return nil
+    }
+
+    /// A leaf read that only a custom scalar holds: an object, or a list
+    /// holding one (at any depth) or values of several shapes.
+    private static func isFreeJSON(_ leaf: FieldValue) -> Bool {
+        switch leaf {
+        case .object: return true
+        case .list(let elements):
+            let held = elements.filter { $0 != .null }
+            return held.contains(where: isFreeJSON) || !held.allSatisfy { shape($0) == shape(held[0]) }
+        default: return false
+        }
+    }
+
+    /// What ``shapeProblem(writing:besides:at:inList:checkingLeaves:)`` says of `new`, not of the shape `model` read beside it.
+    private static func misfit(_ new: FieldValue, model: String, at place: [String], inList: Bool) -> String {
+        let here = place.joined(separator: ".")
+        return inList
+            ? "\(here) is in a list of \(plural(model)) in the data read, and cannot be \(shape(new))"
+            : "\(here) is \(shape(new)) where the objects read beside it hold \(model), which the app's model cannot hold"
     }
 
     /// "objects" for "an object": the elements of a list of that shape.
@@ -242,27 +304,23 @@ extension ResponseValue {
 
     /// A leaf keeps its shape, and so does each element of a list of
     /// leaves (`[[1, 2]]` takes no `5` for `[1, 2]`); an element appended,
-    /// or written where null was read, takes the shape of the first one
-    /// read. Inside a custom scalar's JSON anything goes: a leaf read as
-    /// an object, or a list whose elements are not all of one shape, which
-    /// no GraphQL list of scalars is.
+    /// or written where null was read, takes the shape of those read
+    /// beside it. Inside a custom scalar's JSON anything goes: a leaf read
+    /// as an object, or a list holding one or elements not all of one
+    /// shape, which no GraphQL list of scalars is.
     private static func leafProblem(
         _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String
     ) -> String? {
+        if isFreeJSON(leaf) { return nil }
         switch (leaf, new) {
-        case (.null, _), (_, .null), (.object, _):
+        case (.null, _), (_, .null):
             return nil
         case (.list(let elements), .list(let written)):
-            let held = elements.filter { $0 != .null }
-            guard let model = held.first, held.allSatisfy({ shape($0) == shape(model) }) else { return nil }
-            if case .object = model { return nil }
             for (index, element) in written.enumerated() {
-                let here = (place + [String(index)]).joined(separator: ".")
-                guard index < elements.count, elements[index] != .null else {
-                    guard element != .null, shape(model) != shape(element) else { continue }
-                    return "\(here) is in a list of \(plural(shape(model))) in the data read, and cannot be \(shape(element))"
-                }
-                if let problem = leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape) { return problem }
+                let problem = index < elements.count && elements[index] != .null
+                    ? leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape)
+                    : leafShapeProblem(writing: element, besides: elements, at: place + [String(index)], inList: true)
+                if let problem { return problem }
             }
             return nil
         default:

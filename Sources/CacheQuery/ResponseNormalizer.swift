@@ -575,6 +575,8 @@ public struct ExistingObjects: Sendable {
 
 /// A list's objects read and its elements now, grouped by their data:
 /// objects alike in all the selection holds are told apart by nothing else.
+/// An object read and changed at its place counts as still there, in the
+/// group of what it was.
 private struct AlikeCounts {
     let read: [FieldValue: (elements: Int, keys: [CacheKey])]
     let now: [FieldValue: Int]
@@ -1033,9 +1035,19 @@ private struct Pass {
                 {
                     if alikeInLists[listPath] == nil {
                         // Once a list, not once an element: a list of thousands stays linear.
+                        let read = existing.alikeObjects(inListAt: listPath)
                         var now: [FieldValue: Int] = [:]
                         for index in 0..<count { if let element = newElement(index) { now[element, default: 0] += 1 } }
-                        alikeInLists[listPath] = AlikeCounts(read: existing.alikeObjects(inListAt: listPath), now: now)
+                        // One changed where it was read (`--set feed.1.title=…`), into
+                        // an object like none read, is still there, not removed.
+                        for index in 0..<min(count, readCount) {
+                            if let was = existing.element(index, ofListAt: listPath), case .object = was,
+                                let element = newElement(index), case .object = element, read[element] == nil
+                            {
+                                now[was, default: 0] += 1
+                            }
+                        }
+                        alikeInLists[listPath] = AlikeCounts(read: read, now: now)
                     }
                     let counts = alikeInLists[listPath]!
                     if let read = counts.read[.object(object)], read.keys.count > 1 {

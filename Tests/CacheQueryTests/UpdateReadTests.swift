@@ -144,6 +144,40 @@ final class UpdateReadTests: XCTestCase {
         ])])))
     }
 
+    /// A field takes the shape the objects read beside it hold there:
+    /// all of them, not only the first (whose may be null), where an
+    /// object is appended and where a field was read as null. Leaves too,
+    /// as in place; a custom scalar's JSON (a list holding objects) may
+    /// take any shape.
+    func testAFieldWrittenWhereNothingWasReadTakesTheShapeTheObjectsBesideItHold() {
+        let luke: ResponseValue = .object([("__typename", .scalar(.string("Human"))), ("name", .scalar(.string("Luke"))), ("starships", .null)])
+        let han: ResponseValue = .object([
+            ("__typename", .scalar(.string("Human"))), ("name", .scalar(.string("Han"))),
+            ("starships", .list([.object([("name", .scalar(.string("Falcon")))])])),
+        ])
+        let data: ResponseValue = .object([("friends", .list([luke, han]))])
+        func friends(_ written: [FieldValue]) -> String? {
+            data.problem(writing: .object(["friends": .list([luke.fieldValue, han.fieldValue] + written)]))
+        }
+        let ship = FieldValue.object(["name": .string("Tantive")])
+        XCTAssertEqual(friends([.object(["__typename": .string("Human"), "name": .string("Leia"), "starships": ship])]),
+                       "friends.2.starships is an object where the objects read beside it hold a list, which the app's model cannot hold")
+        XCTAssertEqual(friends([.object(["__typename": .string("Human"), "name": .list([]), "starships": .list([ship])])]),
+                       "friends.2.name is a list where the objects read beside it hold a single value, which the app's model cannot hold")
+        XCTAssertNil(friends([.object(["__typename": .string("Human"), "name": .string("Leia"), "starships": .list([ship])])]))
+        // Another type's object holds another selection.
+        XCTAssertNil(friends([.object(["__typename": .string("Droid"), "name": .string("R2"), "starships": ship])]))
+        // Luke's starships, read as null, take the shape Han's hold.
+        var lukeWithShip = luke.fieldValue
+        if case .object(var members) = lukeWithShip { members["starships"] = ship; lukeWithShip = .object(members) }
+        XCTAssertEqual(data.problem(writing: .object(["friends": .list([lukeWithShip, han.fieldValue])])),
+                       "friends.0.starships is an object where the objects read beside it hold a list, which the app's model cannot hold")
+        // A custom scalar read as a list of objects may become anything.
+        let meta: ResponseValue = .object([("meta", .scalar(.list([.object(["a": .int(1)]), .object(["b": .list([.int(1)])])])))])
+        XCTAssertNil(meta.problem(writing: .object(["meta": .object(["grid": .list([.list([.int(1)])])])])))
+        XCTAssertNil(meta.problem(writing: .object(["meta": .string("abc")])))
+    }
+
     func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {
         let data: ResponseValue = .object([("reviews", .list([.scalar(.int(1)), .scalar(.int(2))]))])
         XCTAssertEqual(try data.setting(["reviews", "1"], to: .scalar(.int(5))).value(at: ["reviews", "1"]), .scalar(.int(5)))

@@ -451,6 +451,15 @@ final class UpdateCommandTests: CommandTestCase {
         let twice = gqlcache("update", cache, "--text", query, "--data", data)
         XCTAssertEqual(twice.status, .usage)
         XCTAssertTrue(twice.stderr.contains("and 2 alike in all the selection holds where 3 were (Human:1000, Human:1002)"), twice.stderr)
+        // One of them changed at its place, and one appended: none is gone.
+        let named = "query N @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { __typename name } } }"
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.name', 'Same') WHERE key IN ('Human:1000', 'Human:1002')")
+        _ = try sqliteShell(cache, #"UPDATE records SET record = json_set(record, '$.friends', json('[{"$reference":"Human:1000"},{"$reference":"Human:1002"},null]')) WHERE key = 'Droid:2001'"#)
+        let changed = gqlcache("update", cache, "--text", named, "--set", "hero.friends.1.name=Other",
+                               "--set", #"hero.friends.3={"__typename":"Human","name":"New"}"#, "-q")
+        XCTAssertEqual(changed.status, .success, changed.stderr)
+        XCTAssertEqual(try records(cache)["Human:1002"]?["name"], .string("Other"))
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Same"))
     }
 
     /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
