@@ -33,14 +33,23 @@ extension ReadTransaction {
         let a = left.sqliteStatement, b = right.sqliteStatement
         var leftOrder = KeyOrderCheck(path: path)
         var rightOrder = KeyOrderCheck(path: other.path)
+        var counts = ComparisonCounts()
+        /// Steps to the next row whose key is UTF-8, counting those passed over in `skipped`.
+        func next(_ handle: OpaquePointer, _ order: inout KeyOrderCheck, _ path: String, _ skipped: inout Int) throws -> Bool {
+            while try StoreErrors.mapping(path: path, waited: 0, { try Self.step(handle) }) {
+                guard let key = Self.column(handle, 0) else { return true }
+                try order.check(key)
+                if Self.isUTF8(key) { return true }
+                skipped += 1
+            }
+            return false
+        }
         func next(_ handle: OpaquePointer, _ order: inout KeyOrderCheck, _ path: String) throws -> Bool {
-            guard try StoreErrors.mapping(path: path, waited: 0, { try Self.step(handle) }) else { return false }
-            if let key = Self.column(handle, 0) { try order.check(key) }
-            return true
+            handle == a
+                ? try next(handle, &order, path, &counts.notUTF8Keys.first) : try next(handle, &order, path, &counts.notUTF8Keys.second)
         }
         return try Self.stepping(a, binding: [CacheKey]()) {
             try Self.stepping(b, binding: [CacheKey]()) {
-                var counts = ComparisonCounts()
                 var hasA = try next(a, &leftOrder, path)
                 var hasB = try next(b, &rightOrder, other.path)
                 while hasA || hasB {

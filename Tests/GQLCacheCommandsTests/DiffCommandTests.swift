@@ -61,6 +61,30 @@ final class DiffCommandTests: CommandTestCase {
         XCTAssertEqual(changed.stdout, "~ Café:ā\n    ~ a: 2 → 3\n1 record differs: 1 changed; 11 the same\n")
     }
 
+    /// A key stored as text that is not UTF-8 is one Apollo never finds,
+    /// and export leaves it out: diff does not compare it either, so an
+    /// export imported into a new file is the same records, and two such
+    /// keys, which would show alike, are never set against each other.
+    func testARowWhoseKeyIsNotUTF8IsNotComparedAsExportLeavesItOut() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES (CAST(X'41FF' AS TEXT), '{"a":1}')"#)
+        let exported = path("export.jsonl")
+        XCTAssertEqual(gqlcache("export", cache, "-o", exported).status, .success)
+        let imported = path("imported.sqlite")
+        XCTAssertEqual(gqlcache("import", imported, exported, "--create").status, .success)
+        let warning = "gqlcache: warning: 1 row of \(cache) has no UTF-8 text key (NULL, a BLOB or other bytes), which Apollo never reads; "
+            + "not compared (gqlcache doctor lists them)\n"
+        for (a, b) in [(cache, imported), (imported, cache)] {
+            let same = gqlcache("diff", a, b)
+            XCTAssertEqual(same.status, .success, same.stdout + same.stderr)
+            XCTAssertEqual(same.stdout, "same records: 10 records in each\n")
+            XCTAssertEqual(same.stderr, warning)
+        }
+        let other = try copyOfFixture("starwars.sqlite", as: "other.sqlite")
+        try sqliteShell(other, #"INSERT INTO records(key, record) VALUES (CAST(X'41FE' AS TEXT), '{"a":2}')"#)
+        XCTAssertEqual(gqlcache("diff", cache, other).status, .success)
+    }
+
     func testIdenticalFilesExitZeroWithASummary() throws {
         let original = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("diff", original, fixturesFolder.appendingPathComponent("starwars.sqlite").path)

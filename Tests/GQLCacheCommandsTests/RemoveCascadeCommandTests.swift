@@ -186,7 +186,7 @@ final class RemoveCascadeCommandTests: CommandTestCase {
         XCTAssertEqual(export.status, .success)
         XCTAssertEqual(export.stdout.split(separator: "\n").count, 10)
         XCTAssertFalse(export.stdout.contains("Chewie"), "an import would merge it into a record Apollo reads")
-        let notText = "1 row of \(cache) has no text key (NULL or a BLOB), which Apollo never reads"
+        let notText = "1 row of \(cache) has no UTF-8 text key (NULL, a BLOB or other bytes), which Apollo never reads"
         XCTAssertEqual(
             export.stderr, "gqlcache: warning: 1 row of \(cache) has no UTF-8 text key (NULL, a BLOB or other bytes), which Apollo never reads; "
                 + "not exported (gqlcache doctor lists them)\n")

@@ -98,10 +98,12 @@ extension GQLCache {
             case .jsonl:
                 context.print(JSONOutput.object([("type", .string("summary"))] + DiffReport.countMembers(counts)).rendered(pretty: false))
             }
-            for (path, rows) in uncompared where rows > 0 {
+            let notUTF8 = [counts.notUTF8Keys.first, counts.notUTF8Keys.second]
+            for ((path, rows), other) in zip(uncompared, notUTF8) where rows + other > 0 {
+                let rows = rows + other
                 context.warn(
-                    "\(plural(rows, "row")) of \(path) \(rows == 1 ? "has" : "have") no text key (NULL or a BLOB), which Apollo never reads; "
-                        + "not compared (gqlcache doctor lists them)")
+                    "\(plural(rows, "row")) of \(path) \(rows == 1 ? "has" : "have") no UTF-8 text key (NULL, a BLOB or other bytes), "
+                        + "which Apollo never reads; not compared (gqlcache doctor lists them)")
             }
             // As diff and cmp: 1 says the files differ, without a message.
             if !counts.isSame { throw CommandFailure(.notFound, "") }
