@@ -46,7 +46,15 @@ enum StoreErrors {
             let wal = FileProbe.signature(FileProbe.resolved(path) + "-wal").map(\.size).flatMap { $0 > 32 ? $0 : nil }
             return .corrupt(path: path, message: message, walBytes: wal)
         case .SQLITE_FULL:
-            return .io(path: path, message: "the disk is full")
+            // SQLite says "database or disk is full" also of a file at a
+            // limit of its own: its AUTOINCREMENT counter (every upsert
+            // takes an _id) or its max_page_count; or of full temporary space.
+            if let limit = FileProbe.writeLimit(near: path) { return .io(path: path, message: limit) }
+            return .io(
+                path: path,
+                message: "SQLite found the database full (\(error.message ?? "database or disk is full")), though its disk has room: "
+                    + "the _id counter (sqlite_sequence) may be at its maximum, the file at its max_page_count, "
+                    + "or the space for temporary files full")
         case .SQLITE_IOERR:
             // SQLite says no more than "disk I/O error" of a write that met
             // a full disk in WAL mode, or the file-size limit: said when a

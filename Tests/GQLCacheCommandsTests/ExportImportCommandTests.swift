@@ -1192,6 +1192,20 @@ extension ExportImportCommandTests {
     /// A line or an entity wraps its record in one more level of JSON: the
     /// nesting limit counts from the record, so any record the file holds
     /// comes back.
+    /// Every upsert takes an _id (spec §6): a file whose AUTOINCREMENT
+    /// counter is at its maximum cannot take one more, which SQLite calls
+    /// "database or disk is full". The disk is not named for it.
+    func testAnIdCounterAtItsMaximumIsNotCalledAFullDisk() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, "UPDATE sqlite_sequence SET seq = 9223372036854775807")
+        let before = try bytes(cache)
+        let result = gqlcache("import", cache, "-", input: #"{"key":"Human:1002","record":{"name":"X"}}"# + "\n")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): SQLite found the database full (database or disk is full), though its disk has room: "
+            + "the _id counter (sqlite_sequence) may be at its maximum, the file at its max_page_count, or the space for temporary files full\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testARecordNestedToTheLimitComesBackThroughBothForms() throws {
         let deep = #"{"a":"# + String(repeating: "[", count: 511) + "1" + String(repeating: "]", count: 511) + "}"
         let cache = try makeCache("deep.sqlite", [Record(key: "Plain:1", fields: ["a": .int(1)])], raw: [("Deep:1", deep)])
