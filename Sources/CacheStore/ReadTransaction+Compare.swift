@@ -44,14 +44,10 @@ extension ReadTransaction {
             }
             return false
         }
-        func next(_ handle: OpaquePointer, _ order: inout KeyOrderCheck, _ path: String) throws -> Bool {
-            handle == a
-                ? try next(handle, &order, path, &counts.notUTF8Keys.first) : try next(handle, &order, path, &counts.notUTF8Keys.second)
-        }
         return try Self.stepping(a, binding: [CacheKey]()) {
             try Self.stepping(b, binding: [CacheKey]()) {
-                var hasA = try next(a, &leftOrder, path)
-                var hasB = try next(b, &rightOrder, other.path)
+                var hasA = try next(a, &leftOrder, path, &counts.notUTF8KeysInFirst)
+                var hasB = try next(b, &rightOrder, other.path, &counts.notUTF8KeysInSecond)
                 while hasA || hasB {
                     let order: Int
                     if hasA && hasB {
@@ -63,12 +59,12 @@ extension ReadTransaction {
                         let removed = StoredRecord(handle: a)
                         try body(RecordDifference(kind: .removed, key: removed.key, before: removed, after: nil))
                         counts.removed += 1
-                        hasA = try next(a, &leftOrder, path)
+                        hasA = try next(a, &leftOrder, path, &counts.notUTF8KeysInFirst)
                     } else if order > 0 {
                         let added = StoredRecord(handle: b)
                         try body(RecordDifference(kind: .added, key: added.key, before: nil, after: added))
                         counts.added += 1
-                        hasB = try next(b, &rightOrder, other.path)
+                        hasB = try next(b, &rightOrder, other.path, &counts.notUTF8KeysInSecond)
                     } else {
                         // The same text needs no decoding: the common case when a
                         // file is compared with its backup.
@@ -80,8 +76,8 @@ extension ReadTransaction {
                         } else {
                             counts.unchanged += 1
                         }
-                        hasA = try next(a, &leftOrder, path)
-                        hasB = try next(b, &rightOrder, other.path)
+                        hasA = try next(a, &leftOrder, path, &counts.notUTF8KeysInFirst)
+                        hasB = try next(b, &rightOrder, other.path, &counts.notUTF8KeysInSecond)
                     }
                 }
                 return counts

@@ -117,17 +117,14 @@ public struct ComparisonCounts: Equatable, Sendable {
     public var removed = 0
     public var changed = 0
     public var unchanged = 0
-    /// Rows of each file whose key is text that is not UTF-8: Apollo never
-    /// finds them, export leaves them out, and two such keys would show
-    /// alike (U+FFFD for the bad bytes), so they are not compared.
-    public var notUTF8Keys = (first: 0, second: 0)
+    /// Rows of the first file, and of the second, whose key is text that
+    /// is not UTF-8: Apollo never finds them, export leaves them out, and
+    /// two such keys would show alike (U+FFFD for the bad bytes), so they
+    /// are not compared.
+    public var notUTF8KeysInFirst = 0
+    public var notUTF8KeysInSecond = 0
 
     public init() {}
-
-    public static func == (lhs: ComparisonCounts, rhs: ComparisonCounts) -> Bool {
-        (lhs.added, lhs.removed, lhs.changed, lhs.unchanged, lhs.notUTF8Keys.first, lhs.notUTF8Keys.second)
-            == (rhs.added, rhs.removed, rhs.changed, rhs.unchanged, rhs.notUTF8Keys.first, rhs.notUTF8Keys.second)
-    }
 
     /// True when both caches hold the same records.
     public var isSame: Bool { added == 0 && removed == 0 && changed == 0 }

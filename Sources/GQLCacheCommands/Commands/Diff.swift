@@ -98,7 +98,7 @@ extension GQLCache {
             case .jsonl:
                 context.print(JSONOutput.object([("type", .string("summary"))] + DiffReport.countMembers(counts)).rendered(pretty: false))
             }
-            let notUTF8 = [counts.notUTF8Keys.first, counts.notUTF8Keys.second]
+            let notUTF8 = [counts.notUTF8KeysInFirst, counts.notUTF8KeysInSecond]
             for ((path, rows), other) in zip(uncompared, notUTF8) where rows + other > 0 {
                 let rows = rows + other
                 context.warn(
