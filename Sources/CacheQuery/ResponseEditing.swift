@@ -122,7 +122,7 @@ extension ResponseValue {
     }
 
     /// "an object", "a list" or "a single value".
-    private static func shape(_ value: FieldValue) -> String {
+    fileprivate static func shape(_ value: FieldValue) -> String {
         switch value {
         case .object: return "an object"
         case .list: return "a list"
@@ -131,7 +131,7 @@ extension ResponseValue {
     }
 
     /// ``shape(_:)`` of data read, without making JSON of it.
-    private var shape: String {
+    fileprivate var shape: String {
         switch self {
         case .object: return "an object"
         case .list: return "a list"
@@ -140,11 +140,9 @@ extension ResponseValue {
     }
 
     /// `besides`: when this is an element of a list, the elements read
-    /// with it, whose fields say the shape of one of its own read as null
-    /// (asked for only then: a list of thousands is not gone over for each).
+    /// with it, whose fields say the shape of one of its own read as null.
     private func problem(
-        writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool,
-        besides: () -> [ResponseValue] = { [] }
+        writing new: FieldValue, at place: [String], absent: Set<String>, checkingLeaves: Bool, besides: ShapeModel? = nil
     ) -> String? {
         let here = place.isEmpty ? "the data" : place.joined(separator: ".")
         let shape = Self.shape
@@ -157,34 +155,35 @@ extension ResponseValue {
                 return nil
             }
             // The same field of the objects read beside this one, of its type.
-            func beside(_ name: String) -> [ResponseValue] {
-                besides().compactMap { $0.typename == nil || ownType == nil || $0.typename == ownType ? $0.member(name) : nil }
-            }
+            func beside(_ name: String) -> ShapeModel? { besides?.member(name, ofType: ownType) }
             for name in written.keys.sorted(by: byteOrder) where !members.contains(where: { $0.0 == name }) {
                 guard absent.contains((place + [name]).joined(separator: ".")) else {
                     return "\(here) has no '\(name)' in the selection (it has: \(members.map(\.0).joined(separator: ", ")))"
                 }
-                let problem = Self.shapeProblem(
-                    writing: written[name]!, besides: beside(name), at: place + [name], inList: false, checkingLeaves: checkingLeaves)
-                if let problem { return problem }
+                if let model = beside(name),
+                    let problem = model.problem(writing: written[name]!, at: place + [name], inList: false, checkingLeaves: checkingLeaves)
+                {
+                    return problem
+                }
             }
             for (name, value) in members {
                 guard let newValue = written[name] else { continue }
                 // A field read as null takes the shape the objects beside it hold there.
                 let problem = value == .null
-                    ? Self.shapeProblem(writing: newValue, besides: beside(name), at: place + [name], inList: false, checkingLeaves: checkingLeaves)
-                    : value.problem(writing: newValue, at: place + [name], absent: absent, checkingLeaves: checkingLeaves, besides: { beside(name) })
+                    ? beside(name)?.problem(writing: newValue, at: place + [name], inList: false, checkingLeaves: checkingLeaves)
+                    : value.problem(writing: newValue, at: place + [name], absent: absent, checkingLeaves: checkingLeaves, besides: beside(name))
                 if let problem { return problem }
             }
             return nil
         case (.list(let elements), .list(let written)):
             // An element appended, or written where null was read, takes the
             // shape of those read: no list of the model holds both objects and lists.
+            let model = ShapeModel(elements)
             for (index, element) in written.enumerated() {
                 let place = place + [String(index)]
                 let problem = index < elements.count && elements[index] != .null
-                    ? elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves, besides: { elements })
-                    : Self.shapeProblem(writing: element, besides: elements, at: place, inList: true, checkingLeaves: checkingLeaves)
+                    ? elements[index].problem(writing: element, at: place, absent: absent, checkingLeaves: checkingLeaves, besides: model)
+                    : model.problem(writing: element, at: place, inList: true, checkingLeaves: checkingLeaves)
                 if let problem { return problem }
             }
             return nil
@@ -197,85 +196,29 @@ extension ResponseValue {
     }
 
     /// The `__typename` of an object read, if it has one.
-    private var typename: String? {
+    fileprivate var typename: String? {
         guard case .string(let name)? = member("__typename")?.fieldValue else { return nil }
         return name
     }
 
     /// The member `name` of an object read.
-    private func member(_ name: String) -> ResponseValue? {
+    fileprivate func member(_ name: String) -> ResponseValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == name }?.1
     }
 
-    /// Why `new`, written where nothing was read (appended to a list, or
-    /// where null was read), has not the shape of `models`, the values
-    /// read beside it (the list's other elements, or the same field of the
-    /// objects beside its own), at any depth: the app's model holds each
-    /// level of a list in one shape, and each field in one. Values read in
-    /// several shapes say nothing; nor do leaves unless `checkingLeaves`.
-    /// `inList`: `new` is a list's element.
-    private static func shapeProblem(
-        writing new: FieldValue, besides models: [ResponseValue], at place: [String], inList: Bool, checkingLeaves: Bool = true
-    ) -> String? {
-        let held = models.filter { $0 != .null }
-        guard new != .null, let first = held.first, held.allSatisfy({ $0.shape == first.shape }) else { return nil }
-        if case .scalar = first {
-            return checkingLeaves ? leafShapeProblem(writing: new, besides: held.map(\.fieldValue), at: place, inList: inList) : nil
+    /// The elements of a list read, a list of leaves' too (each a leaf).
+    fileprivate var elements: [ResponseValue] {
+        switch self {
+        case .list(let elements): return elements
+        case .scalar(.list(let leaves)): return leaves.map { $0 == .null ? .null : .scalar($0) }
+        default: return []
         }
-        guard shape(new) == first.shape else { return misfit(new, model: first.shape, at: place, inList: inList) }
-        switch (first, new) {
-        case (.list, .list(let written)):
-            let inner = held.flatMap { value -> [ResponseValue] in
-                if case .list(let elements) = value { return elements }
-                return []
-            }
-            for (index, element) in written.enumerated() {
-                if let problem = shapeProblem(writing: element, besides: inner, at: place + [String(index)], inList: true, checkingLeaves: checkingLeaves) {
-                    return problem
-                }
-            }
-        case (.object, .object(let written)):
-            // Another type's object holds another selection.
-            let typename: String? = if case .string(let name)? = written["__typename"] { name } else { nil }
-            let same = held.filter { $0.typename == nil || typename == nil || $0.typename == typename }
-            for name in written.keys.sorted(by: byteOrder) {
-                let problem = shapeProblem(
-                    writing: written[name]!, besides: same.compactMap { $0.member(name) }, at: place + [name], inList: false,
-                    checkingLeaves: checkingLeaves)
-                if let problem { return problem }
-            }
-        default:
-            break
-        }
-        return nil
-    }
-
-    /// ``shapeProblem(writing:besides:at:inList:checkingLeaves:)`` for
-    /// leaves read: a single value, or a list of them (`[[Float!]!]`) at
-    /// each level. A custom scalar's JSON (an object, or a list holding
-    /// one or values of several shapes) may take any shape.
-    private static func leafShapeProblem(writing new: FieldValue, besides leaves: [FieldValue], at place: [String], inList: Bool) -> String? {
-        let held = leaves.filter { $0 != .null }
-        guard new != .null, let first = held.first, !held.contains(where: isFreeJSON),
-            held.allSatisfy({ shape($0) == shape(first) })
-        else { return nil }
-        guard shape(new) == shape(first) else { return misfit(new, model: shape(first), at: place, inList: inList) }
-        if case .list(let written) = new {
-            let inner = held.flatMap { value -> [FieldValue] in
-                if case .list(let elements) = value { return elements }
-                return []
-            }
-            for (index, element) in written.enumerated() {
-                if let problem = leafShapeProblem(writing: element, besides: inner, at: place + [String(index)], inList: true) { return problem }
-            }
-        }
-        return nil
     }
 
     /// A leaf read that only a custom scalar holds: an object, or a list
     /// holding one (at any depth) or values of several shapes.
-    private static func isFreeJSON(_ leaf: FieldValue) -> Bool {
+    fileprivate static func isFreeJSON(_ leaf: FieldValue) -> Bool {
         switch leaf {
         case .object: return true
         case .list(let elements):
@@ -285,8 +228,8 @@ extension ResponseValue {
         }
     }
 
-    /// What ``shapeProblem(writing:besides:at:inList:checkingLeaves:)`` says of `new`, not of the shape `model` read beside it.
-    private static func misfit(_ new: FieldValue, model: String, at place: [String], inList: Bool) -> String {
+    /// What ``ShapeModel/problem(writing:at:inList:checkingLeaves:)`` says of `new`, not of the shape `model` read beside it.
+    fileprivate static func misfit(_ new: FieldValue, model: String, at place: [String], inList: Bool) -> String {
         let here = place.joined(separator: ".")
         return inList
             ? "\(here) is in a list of \(plural(model)) in the data read, and cannot be \(shape(new))"
@@ -294,7 +237,7 @@ extension ResponseValue {
     }
 
     /// "objects" for "an object": the elements of a list of that shape.
-    private static func plural(_ shape: String) -> String {
+    fileprivate static func plural(_ shape: String) -> String {
         switch shape {
         case "an object": return "objects"
         case "a list": return "lists"
@@ -316,10 +259,11 @@ extension ResponseValue {
         case (.null, _), (_, .null):
             return nil
         case (.list(let elements), .list(let written)):
+            let model = ShapeModel(ResponseValue.scalar(leaf).elements)
             for (index, element) in written.enumerated() {
                 let problem = index < elements.count && elements[index] != .null
                     ? leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape)
-                    : leafShapeProblem(writing: element, besides: elements, at: place + [String(index)], inList: true)
+                    : model.problem(writing: element, at: place + [String(index)], inList: true, checkingLeaves: true)
                 if let problem { return problem }
             }
             return nil
@@ -340,5 +284,78 @@ public struct DataPathError: Error, Equatable, Sendable, CustomStringConvertible
     init(_ description: String, isCacheMiss: Bool = false) {
         self.description = description
         self.isCacheMiss = isCacheMiss
+    }
+}
+
+/// What the values read beside a place (a list's other elements, or the
+/// same field of the objects beside one) say of the shape of a value
+/// written where nothing was read: worked out once for all the values
+/// written there, so that a list of thousands appended to is gone over
+/// once, not once an element.
+private final class ShapeModel {
+    private let read: [ResponseValue]
+
+    init(_ read: [ResponseValue]) { self.read = read }
+
+    private lazy var held = read.filter { $0 != .null }
+
+    /// The shape all the values read hold; nil when none was read, or they
+    /// hold several, or one is a custom scalar's JSON: anything goes.
+    private lazy var shape: String? = {
+        guard let first = held.first?.shape, held.allSatisfy({ $0.shape == first }) else { return nil }
+        let free = held.contains { value in
+            if case .scalar(let leaf) = value { return ResponseValue.isFreeJSON(leaf) }
+            return false
+        }
+        return free ? nil : first
+    }()
+
+    private lazy var isLeaf: Bool = {
+        if case .scalar? = held.first { return true }
+        return false
+    }()
+
+    /// The elements of the lists read, for those of a list written.
+    private lazy var elements = ShapeModel(held.flatMap(\.elements))
+
+    /// The fields of the objects read, by name, for each `__typename` written.
+    private var members: [String: [String: ShapeModel]] = [:]
+
+    /// The field `name` of the objects read of `typename` (or of any type,
+    /// when either does not say): another type's object holds another selection.
+    func member(_ name: String, ofType typename: String?) -> ShapeModel {
+        if let known = members[typename ?? ""]?[name] { return known }
+        let model = ShapeModel(held.compactMap { $0.typename == nil || typename == nil || $0.typename == typename ? $0.member(name) : nil })
+        members[typename ?? "", default: [:]][name] = model
+        return model
+    }
+
+    /// Why `new`, written where nothing was read (appended to a list, or
+    /// where null was read), has not the shape of the values read beside
+    /// it, at any depth: the app's model holds each level of a list in one
+    /// shape, and each field in one. Leaves are checked only when
+    /// `checkingLeaves` (a schema checks them otherwise). `inList`: `new`
+    /// is a list's element.
+    func problem(writing new: FieldValue, at place: [String], inList: Bool, checkingLeaves: Bool) -> String? {
+        guard new != .null, let shape, checkingLeaves || !isLeaf else { return nil }
+        guard ResponseValue.shape(new) == shape else { return ResponseValue.misfit(new, model: shape, at: place, inList: inList) }
+        switch new {
+        case .list(let written):
+            for (index, element) in written.enumerated() {
+                if let problem = elements.problem(writing: element, at: place + [String(index)], inList: true, checkingLeaves: checkingLeaves) {
+                    return problem
+                }
+            }
+        case .object(let written) where !isLeaf:
+            let typename: String? = if case .string(let name)? = written["__typename"] { name } else { nil }
+            for name in written.keys.sorted(by: byteOrder) {
+                let problem = member(name, ofType: typename).problem(
+                    writing: written[name]!, at: place + [name], inList: false, checkingLeaves: checkingLeaves)
+                if let problem { return problem }
+            }
+        default:
+            break
+        }
+        return nil
     }
 }
