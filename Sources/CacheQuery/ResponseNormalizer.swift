@@ -458,6 +458,9 @@ public struct ExistingObjects: Sendable {
     var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
     var listElements: [String: [(index: Int, object: Object)]] = [:]
+    /// The same, by each object's data: an element that moved is found
+    /// among those alike, not by going over the whole list for each.
+    var listElementsByData: [String: [FieldValue: [(index: Int, object: Object)]]] = [:]
     /// The elements of each list read, as read, by the list's path.
     var listValues: [String: [FieldValue]] = [:]
     /// The paths of selected nullable fields the read found no value for
@@ -488,7 +491,9 @@ public struct ExistingObjects: Sendable {
                 for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
-                listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
+                let objects = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
+                listElements[path] = objects
+                listElementsByData[path] = Dictionary(grouping: objects, by: \.object.data)
                 listValues[path] = elements.map(\.fieldValue)
             case .null, .scalar:
                 break
@@ -543,7 +548,7 @@ public struct ExistingObjects: Sendable {
         let signature = Self.signature(object["__typename"], object["id"])
         if let signature, let key = bySignature[signature] { return (key, false) }
         if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
-            let moved = listElements[String(path[..<dot])]?.first(where: { $0.object.data == value && !unchangedAt($0.index) }) {
+            let moved = listElementsByData[String(path[..<dot])]?[value]?.first(where: { !unchangedAt($0.index) }) {
             return (moved.object.key, false)
         }
         if let old, old.signature == nil || signature == nil || old.signature == signature { return (old.key, signature == nil) }
