@@ -538,20 +538,25 @@ public struct ExistingObjects: Sendable {
     /// there, unless its `id` says it is another object. Nil: the object
     /// is keyed by its path. `byPositionAlone`: the object changed, no
     /// `id` names it, and no element moved unchanged, so only its place
-    /// says which record it is.
-    func match(at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false })
-        -> (key: CacheKey, byPositionAlone: Bool)?
-    {
+    /// says which record it is. `claimed`: the records earlier elements of
+    /// the same list took without an `id` to say so, which a moved or
+    /// changed element takes no second time (two alike elements moved are
+    /// two records, not one twice).
+    func match(
+        at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false }, claimed: Set<CacheKey> = []
+    ) -> (key: CacheKey, byPositionAlone: Bool)? {
         let value = FieldValue.object(object)
         let old = byPath[path]
         if let old, old.data == value { return (old.key, false) }
         let signature = Self.signature(object["__typename"], object["id"])
         if let signature, let key = bySignature[signature] { return (key, false) }
         if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
-            let moved = listElementsByData[String(path[..<dot])]?[value]?.first(where: { !unchangedAt($0.index) }) {
+            let moved = listElementsByData[String(path[..<dot])]?[value]?.first(where: { !unchangedAt($0.index) && !claimed.contains($0.object.key) }) {
             return (moved.object.key, false)
         }
-        if let old, old.signature == nil || signature == nil || old.signature == signature { return (old.key, signature == nil) }
+        if let old, !claimed.contains(old.key), old.signature == nil || signature == nil || old.signature == signature {
+            return (old.key, signature == nil)
+        }
         return nil
     }
 
@@ -616,6 +621,9 @@ private struct Pass {
     /// For each list that lost or gained elements, its objects read and
     /// its elements now, grouped by their data.
     var alikeInLists: [String: AlikeCounts] = [:]
+    /// For each list, the records its elements took without an `id` to
+    /// say so (see ``ExistingObjects/match(at:object:unchangedAt:claimed:)``).
+    var claimedInLists: [String: Set<CacheKey>] = [:]
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -1007,7 +1015,9 @@ private struct Pass {
                             keyFieldsSelected: unselected.isEmpty, missingKeyFields: unselected.isEmpty ? unkeying : unselected, keyInData: inData))
                     }
                 }
-            } else if let (kept, byPositionAlone) = existing.match(at: pathText, object: object, unchangedAt: unchangedAt) {
+            } else if let (kept, byPositionAlone) = existing.match(
+                at: pathText, object: object, unchangedAt: unchangedAt, claimed: claimedInLists[listPath] ?? [])
+            {
                 // An element edited in a list that lost or gained elements
                 // may be any of those read: position no longer says which
                 // (dropping Luke and renaming Han would rename Luke). With
@@ -1069,6 +1079,9 @@ private struct Pass {
                     }
                 }
                 key = kept
+                if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil {
+                    claimedInLists[listPath, default: []].insert(kept)
+                }
                 if object["id"] == nil, let typename {
                     keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))
                 }

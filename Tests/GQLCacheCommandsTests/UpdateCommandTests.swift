@@ -462,6 +462,39 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Same"))
     }
 
+    /// Elements alike in all the selection holds that move are as many
+    /// records as moved, never one record twice: of kinds A, A, B, B, C,
+    /// C, the two Bs moved to the front are both Bs read. An element
+    /// appended like one changed at its place is a new object, not the
+    /// record that one keeps.
+    func testAlikeElementsThatMoveTakeOneRecordEach() throws {
+        let cache = path("items.sqlite")
+        let response = #"{"items":["# + ["A", "A", "B", "B", "C", "C"].enumerated().map {
+            #"{"__typename":"Item","id":"\#($0.offset)","kind":"\#($0.element)"}"#
+        }.joined(separator: ",") + "]}"
+        let written = gqlcache("write", cache, "--create", "--text", "{ items { __typename id kind } }", "--response", "-",
+                               "--key-field", "Item=id", "-q", input: response)
+        XCTAssertEqual(written.status, .success, written.stderr)
+        let query = "query K @apollo_client_ios_localCacheMutation { items { __typename kind } }"
+        func items() throws -> FieldValue? { try records(cache)["QUERY_ROOT"]?["items"] }
+        func references(_ ids: [Int]) -> FieldValue { .list(ids.map { .reference(CacheKey("Item:\($0)")) }) }
+        let data = path("data.json")
+        for (kinds, expected) in [(["B", "B", "C", "C"], [2, 3, 4, 5]), (["C", "C", "B", "B", "A", "A"], [4, 5, 2, 3, 0, 1])] {
+            let before = try bytes(cache)
+            try (#"{"items":["# + kinds.map { #"{"__typename":"Item","kind":"\#($0)"}"# }.joined(separator: ",") + "]}")
+                .write(toFile: data, atomically: true, encoding: .utf8)
+            let result = gqlcache("update", cache, "--text", query, "--data", data, "-q")
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(try items(), references(expected), "\(kinds)")
+            try before.write(to: URL(fileURLWithPath: cache))
+        }
+        let appended = gqlcache("update", cache, "--text", query, "--set", "items.0.kind=Z",
+                                "--set", #"items.6={"__typename":"Item","kind":"A"}"#, "-q")
+        XCTAssertEqual(appended.status, .success, appended.stderr)
+        XCTAssertEqual(try items(), .list((0..<6).map { .reference(CacheKey("Item:\($0)")) } + [.reference(CacheKey("QUERY_ROOT.items.6"))]))
+        XCTAssertEqual(try records(cache)["Item:0"]?["kind"], .string("Z"))
+    }
+
     /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
     /// holds a number is written as the text it is, which the app's Int
     /// decoding then fails on: a warning says so. JSON and a schema say
