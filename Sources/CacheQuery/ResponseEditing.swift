@@ -177,8 +177,10 @@ extension ResponseValue {
             return nil
         case (.list(let elements), .list(let written)):
             // An element appended, or written where null was read, takes the
-            // shape of those read: no list of the model holds both objects and lists.
-            let model = ShapeModel(elements)
+            // shape of those read: no list of the model holds both objects and
+            // lists. In a list of lists, or a field of objects in a list, those
+            // of the lists beside this one count too.
+            let model = besides?.elements ?? ShapeModel(elements)
             for (index, element) in written.enumerated() {
                 let place = place + [String(index)]
                 let problem = index < elements.count && elements[index] != .null
@@ -191,7 +193,7 @@ extension ResponseValue {
             return "\(here) is \(shape(fieldValue)) in the data read, and cannot be written as \(shape(new))"
         case (.scalar(let leaf), _):
             if !checkingLeaves { return nil }
-            return Self.leafProblem(leaf, writing: new, at: place, shape: shape)
+            return Self.leafProblem(leaf, writing: new, at: place, shape: shape, besides: besides)
         }
     }
 
@@ -251,18 +253,20 @@ extension ResponseValue {
     /// beside it. Inside a custom scalar's JSON anything goes: a leaf read
     /// as an object, or a list holding one or elements not all of one
     /// shape, which no GraphQL list of scalars is.
+    /// `besides`: the values read beside this leaf, whose elements an
+    /// element appended to it takes the shape of too.
     private static func leafProblem(
-        _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String
+        _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String, besides: ShapeModel? = nil
     ) -> String? {
         if isFreeJSON(leaf) { return nil }
         switch (leaf, new) {
         case (.null, _), (_, .null):
             return nil
         case (.list(let elements), .list(let written)):
-            let model = ShapeModel(ResponseValue.scalar(leaf).elements)
+            let model = besides?.elements ?? ShapeModel(ResponseValue.scalar(leaf).elements)
             for (index, element) in written.enumerated() {
                 let problem = index < elements.count && elements[index] != .null
-                    ? leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape)
+                    ? leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape, besides: model)
                     : model.problem(writing: element, at: place + [String(index)], inList: true, checkingLeaves: true)
                 if let problem { return problem }
             }
@@ -316,7 +320,7 @@ private final class ShapeModel {
     }()
 
     /// The elements of the lists read, for those of a list written.
-    private lazy var elements = ShapeModel(held.flatMap(\.elements))
+    lazy var elements = ShapeModel(held.flatMap(\.elements))
 
     /// The fields of the objects read, by name, for each `__typename` written.
     private var members: [String: [String: ShapeModel]] = [:]

@@ -178,6 +178,30 @@ final class UpdateReadTests: XCTestCase {
         XCTAssertNil(meta.problem(writing: .object(["meta": .string("abc")])))
     }
 
+    /// An element added to one inner list of a list of lists takes the
+    /// shape of the elements of all of them, as one appended whole does:
+    /// an inner list read empty says nothing, its neighbours do. So too a
+    /// list of leaves read empty in one object and full in another.
+    func testAnElementAddedToAnInnerListTakesTheShapeOfThoseOfTheListsBesideIt() {
+        let human: ResponseValue = .object([("__typename", .scalar(.string("Human"))), ("name", .scalar(.string("Luke")))])
+        let grid: ResponseValue = .object([("search", .list([.list([human]), .list([])]))])
+        let object = FieldValue.object(["__typename": .string("Human"), "name": .string("Han")])
+        XCTAssertEqual(grid.problem(writing: .object(["search": .list([.list([human.fieldValue]), .list([.list([object])])])])),
+                       "search.1.0 is in a list of objects in the data read, and cannot be a list")
+        XCTAssertEqual(
+            grid.problem(writing: .object(["search": .list([
+                .list([human.fieldValue]), .list([.object(["__typename": .string("Human"), "name": .list([.string("Han")])])]),
+            ])])),
+            "search.1.0.name is a list where the objects read beside it hold a single value, which the app's model cannot hold")
+        XCTAssertNil(grid.problem(writing: .object(["search": .list([.list([human.fieldValue]), .list([object])])])))
+        let items: ResponseValue = .object([("items", .list([
+            .object([("labels", .scalar(.list([.string("x"), .string("y")])))]), .object([("labels", .scalar(.list([])))]),
+        ]))])
+        XCTAssertEqual(items.problem(writing: .object(["items": .list([
+            .object(["labels": .list([.string("x"), .string("y")])]), .object(["labels": .list([.list([.int(1)])])]),
+        ])])), "items.1.labels.0 is in a list of single values in the data read, and cannot be a list")
+    }
+
     func testAListIndexIsDigitsWithoutASignOrALeadingZero() throws {
         let data: ResponseValue = .object([("reviews", .list([.scalar(.int(1)), .scalar(.int(2))]))])
         XCTAssertEqual(try data.setting(["reviews", "1"], to: .scalar(.int(5))).value(at: ["reviews", "1"]), .scalar(.int(5)))
