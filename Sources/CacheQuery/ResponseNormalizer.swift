@@ -449,6 +449,8 @@ public struct ExistingObjects: Sendable {
     }
 
     var byPath: [String: Object] = [:]
+    /// Where each identity-keyed record was read (its first place).
+    var pathOfKey: [CacheKey: String] = [:]
     var bySignature: [String: CacheKey] = [:]
     /// The `__typename` of every object read, path-keyed ones and the root too.
     var typenames: [String: String] = [:]
@@ -486,6 +488,7 @@ public struct ExistingObjects: Sendable {
                 if let key, !path.isEmpty, !pathKeyed.contains(path) {
                     let signature = Self.signature(members.first { $0.0 == "__typename" }?.1.fieldValue, members.first { $0.0 == "id" }?.1.fieldValue)
                     byPath[path] = Object(key: key, signature: signature, data: value.fieldValue)
+                    if pathOfKey[key] == nil { pathOfKey[key] = path }
                     if let signature { bySignature[signature] = key }
                 }
                 for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
@@ -624,6 +627,25 @@ private struct Pass {
     /// For each list, the records its elements took without an `id` to
     /// say so (see ``ExistingObjects/match(at:object:unchangedAt:claimed:)``).
     var claimedInLists: [String: Set<CacheKey>] = [:]
+    /// The objects now at a path other than the one their record was read
+    /// at (moved in a list), by path now: the read path of each.
+    var movedFrom: [String: String] = [:]
+
+    /// Where what is now at `path` was read: an object that moved (a post
+    /// of a list reversed) takes its fields with it, so its comments are
+    /// compared with those read under it, not with those of the post read
+    /// at its new place.
+    func readPath(_ path: some Collection<PathComponent>) -> String {
+        var now = ""
+        var read = ""
+        for component in path {
+            let step = component.description
+            now = now.isEmpty ? step : now + "." + step
+            read = read.isEmpty ? step : read + "." + step
+            if let moved = movedFrom[now] { read = moved }
+        }
+        return read
+    }
 
     init(normalizer: ResponseNormalizer, collector: FieldCollector, scope: VariableScope, existing: ExistingObjects, rootIsOperation: Bool) {
         self.normalizer = normalizer
@@ -673,7 +695,7 @@ private struct Pass {
     /// has none: data edited from what `read` prints (no `__typename`
     /// there) keeps the type of each object it was read as.
     func withKnownTypename(_ object: [String: FieldValue], path: [PathComponent]) -> [String: FieldValue] {
-        guard object["__typename"] == nil, let known = existing.typename(at: path.map(\.description).joined(separator: "."), id: object["id"]) else {
+        guard object["__typename"] == nil, let known = existing.typename(at: readPath(path), id: object["id"]) else {
             return object
         }
         var object = object
@@ -752,7 +774,7 @@ private struct Pass {
             let field = fields[0]
             let fieldPath = path + [.field(responseKey)]
             guard let value = object[responseKey] ?? (responseKey == "__typename" ? schemaTypename.map(FieldValue.string) : nil) else {
-                if existing.absent.contains(fieldPath.map(\.description).joined(separator: ".")) { continue }
+                if existing.absent.contains(readPath(fieldPath)) { continue }
                 let message = responseKey == "__typename" ? Self.missingTypename : "the data has no '\(responseKey)', which the selection asks for"
                 throw NormalizationError(path: fieldPath, message: message)
             }
@@ -965,6 +987,9 @@ private struct Pass {
             if let typename { typenames.insert(typename) }
             let pathText = path.map(\.description).joined(separator: ".")
             let listPath = path.dropLast().map(\.description).joined(separator: ".")
+            // The same, where they were read (``readPath(_:)``), for what the read holds.
+            let readPathText = readPath(path)
+            let readListPath = readPath(path.dropLast())
             /// The element at `index` of the new list this object is in, as it is compared with those read.
             func newElement(_ index: Int) -> FieldValue? {
                 guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index) else { return nil }
@@ -975,7 +1000,7 @@ private struct Pass {
             }
             /// Whether the new list holds the element read at `index`, unchanged, at `index`.
             func unchangedAt(_ index: Int) -> Bool {
-                guard let new = newElement(index), let read = existing.element(index, ofListAt: listPath) else { return false }
+                guard let new = newElement(index), let read = existing.element(index, ofListAt: readListPath) else { return false }
                 return read == new
             }
             // A key policy (the schema's, or --key-field) says the key, as the
@@ -1016,21 +1041,21 @@ private struct Pass {
                     }
                 }
             } else if let (kept, byPositionAlone) = existing.match(
-                at: pathText, object: object, unchangedAt: unchangedAt, claimed: claimedInLists[listPath] ?? [])
+                at: readPathText, object: object, unchangedAt: unchangedAt, claimed: claimedInLists[listPath] ?? [])
             {
                 // An element edited in a list that lost or gained elements
                 // may be any of those read: position no longer says which
                 // (dropping Luke and renaming Han would rename Luke). With
                 // every other element at the places both lists have as it
                 // was read, only the end changed: it is the one read there.
-                if byPositionAlone, case .index(let index)? = path.last, let readCount = existing.count(ofListAt: listPath),
+                if byPositionAlone, case .index(let index)? = path.last, let readCount = existing.count(ofListAt: readListPath),
                     let count = newLists[listPath]?.count, count != readCount,
                     !(0..<min(count, readCount)).allSatisfy({ $0 == index || unchangedAt($0) })
                 {
                     // Selected, so the data is what lacks it.
                     let collected = collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil })
                     if let (name, _) = collected.fields.first(where: { $0.1.first?.name == "id" }), object[name] == nil,
-                        !existing.absent.contains(pathText + "." + name)
+                        !existing.absent.contains(readPathText + "." + name)
                     {
                         throw NormalizationError(path: path + [.field(name)], message: "the data has no '\(name)', which the selection asks for")
                     }
@@ -1046,17 +1071,17 @@ private struct Pass {
                 // of them went cannot be told (removing the first of ten
                 // `{ __typename }` would drop the last).
                 if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil,
-                    let readCount = existing.count(ofListAt: listPath), let count = newLists[listPath]?.count, count != readCount
+                    let readCount = existing.count(ofListAt: readListPath), let count = newLists[listPath]?.count, count != readCount
                 {
                     if alikeInLists[listPath] == nil {
                         // Once a list, not once an element: a list of thousands stays linear.
-                        let read = existing.alikeObjects(inListAt: listPath)
+                        let read = existing.alikeObjects(inListAt: readListPath)
                         var now: [FieldValue: Int] = [:]
                         for index in 0..<count { if let element = newElement(index) { now[element, default: 0] += 1 } }
                         // One changed where it was read (`--set feed.1.title=…`), into
                         // an object like none read, is still there, not removed.
                         for index in 0..<min(count, readCount) {
-                            if let was = existing.element(index, ofListAt: listPath), case .object = was,
+                            if let was = existing.element(index, ofListAt: readListPath), case .object = was,
                                 let element = newElement(index), case .object = element, read[element] == nil
                             {
                                 now[was, default: 0] += 1
@@ -1079,6 +1104,7 @@ private struct Pass {
                     }
                 }
                 key = kept
+                if let read = existing.pathOfKey[kept], read != readPathText { movedFrom[pathText] = read }
                 if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil {
                     claimedInLists[listPath, default: []].insert(kept)
                 }

@@ -495,6 +495,50 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Item:0"]?["kind"], .string("Z"))
     }
 
+    /// An object that moves in its list takes its fields with it: with
+    /// a user's posts reversed, each post's comment (selected without an
+    /// id) is still the one read under that post, not the one read under
+    /// the post that was at its new place; and authors stay with their
+    /// posts when the feed is reversed or loses its first post.
+    func testObjectsInsideAnElementThatMovedAreTheOnesReadUnderIt() throws {
+        let cache = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        let posts = "query M @apollo_client_ios_localCacheMutation { user(id: \"2\") { __typename id posts(first: 2) { __typename id comments(first: 1) { __typename text } } } }"
+        let before = try records(cache)
+        let read = gqlcache("read", cache, "--text", posts, "--format", "json")
+        XCTAssertEqual(read.status, .success, read.stderr)
+        let data = path("data.json")
+        func reversed(_ json: String, at keyPath: [String]) throws -> String {
+            var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            func reverse(_ value: inout [String: Any], _ path: ArraySlice<String>) {
+                guard let first = path.first else { return }
+                if path.count == 1 {
+                    value[first] = (value[first] as? [Any])?.reversed() as [Any]?
+                } else if var inner = value[first] as? [String: Any] {
+                    reverse(&inner, path.dropFirst())
+                    value[first] = inner
+                }
+            }
+            reverse(&object, keyPath[...])
+            return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        try reversed(read.stdout, at: ["user", "posts"]).write(toFile: data, atomically: true, encoding: .utf8)
+        let result = gqlcache("update", cache, "--text", posts, "--data", data, "-q")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        var expected = before
+        expected["User:2"]!["posts(first:2)"] = .list([.reference(CacheKey("Post:4")), .reference(CacheKey("Post:3"))])
+        XCTAssertEqual(try records(cache), expected, "only the order of the posts changed")
+        let users = expected.filter { $0.key.hasPrefix("User:") }
+        // Posts without an id, keyed by what they hold, and their authors.
+        let feed = "query F @apollo_client_ios_localCacheMutation { feed(first: 10) { __typename title author { __typename name } } }"
+        let feedRead = gqlcache("read", cache, "--text", feed, "--format", "json")
+        try reversed(feedRead.stdout, at: ["feed"]).write(toFile: data, atomically: true, encoding: .utf8)
+        let feedResult = gqlcache("update", cache, "--text", feed, "--data", data, "-q")
+        XCTAssertEqual(feedResult.status, .success, feedResult.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?["feed(first:10)"], .list((1...10).reversed().map { .reference(CacheKey("Post:\($0)")) }))
+        XCTAssertEqual(try records(cache).filter { $0.key.hasPrefix("User:") }, users, "every author stays with its post")
+    }
+
     /// Without a schema to refuse it, `likes=1O` (a letter O) where the data
     /// holds a number is written as the text it is, which the app's Int
     /// decoding then fails on: a warning says so. JSON and a schema say
