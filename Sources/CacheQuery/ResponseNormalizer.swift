@@ -460,11 +460,12 @@ public struct ExistingObjects: Sendable {
     var typenamesByID: [String: Set<String>] = [:]
     /// The objects of each list, with their indexes, by the list's path.
     var listElements: [String: [(index: Int, object: Object)]] = [:]
-    /// The same, by each object's data: an element that moved is found
-    /// among those alike, not by going over the whole list for each.
-    var listElementsByData: [String: [FieldValue: [(index: Int, object: Object)]]] = [:]
     /// The elements of each list read, as read, by the list's path.
     var listValues: [String: [FieldValue]] = [:]
+    /// Elements of a list stay where they are: the data is the data read
+    /// with values set at paths (`update --set`), so an element that
+    /// looks like another read was changed at its place, not moved.
+    public var elementsStayInPlace = false
     /// The paths of selected nullable fields the read found no value for
     /// (``ReadResult/absentFields``): data without them leaves the field
     /// unwritten, as Apollo's update does, instead of being refused.
@@ -494,9 +495,7 @@ public struct ExistingObjects: Sendable {
                 for (name, member) in members { visit(member, path: path.isEmpty ? name : path + "." + name) }
             case .list(let elements):
                 for (index, element) in elements.enumerated() { visit(element, path: path + "." + String(index)) }
-                let objects = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
-                listElements[path] = objects
-                listElementsByData[path] = Dictionary(grouping: objects, by: \.object.data)
+                listElements[path] = elements.indices.compactMap { index in byPath[path + "." + String(index)].map { (index, $0) } }
                 listValues[path] = elements.map(\.fieldValue)
             case .null, .scalar:
                 break
@@ -532,35 +531,84 @@ public struct ExistingObjects: Sendable {
         return typename + "\u{0}" + id
     }
 
-    /// The identity-keyed record for the object now at `path`: the one
-    /// that was there if it is unchanged; else the one with the same
-    /// `__typename` and `id`; else an unchanged element of the same list
-    /// that has moved (`unchangedAt` says whether the list still holds an
-    /// element unchanged at its old index: one that stayed is not taken
-    /// for another element edited to look the same); else the one that was
-    /// there, unless its `id` says it is another object. Nil: the object
-    /// is keyed by its path. `byPositionAlone`: the object changed, no
-    /// `id` names it, and no element moved unchanged, so only its place
-    /// says which record it is. `claimed`: the records earlier elements of
-    /// the same list took without an `id` to say so, which a moved or
-    /// changed element takes no second time (two alike elements moved are
-    /// two records, not one twice).
-    func match(
-        at path: String, object: [String: FieldValue], unchangedAt: (Int) -> Bool = { _ in false }, claimed: Set<CacheKey> = []
-    ) -> (key: CacheKey, byPositionAlone: Bool)? {
-        let value = FieldValue.object(object)
-        let old = byPath[path]
-        if let old, old.data == value { return (old.key, false) }
+    /// What an element of a list now is, of the list read: the element
+    /// read at `read`, a new object, or one of several read that nothing
+    /// tells apart.
+    enum ElementMatch: Equatable {
+        case read(Int)
+        case new
+        case ambiguous(candidates: [CacheKey])
+    }
+
+    /// Which element read each element of the list now is (`now`, in
+    /// order; nil for one that is no object), for the list read at `path`,
+    /// worked out for the whole list at once so that no record is taken
+    /// twice where it was read once: an `id` says which; else one unchanged
+    /// at its place is the one read there; else (unless `elementsStayInPlace`)
+    /// one unchanged is the first like it read and not yet taken, where it
+    /// moved; else a changed one is the one read at its place, when no
+    /// other took it. A changed one whose place another took is new when
+    /// every record read is taken, and else could be any of those left.
+    func matchElements(ofListAt path: String, now: [FieldValue?]) -> [ElementMatch] {
+        let read: [Object?] = (0..<(listValues[path]?.count ?? 0)).map { byPath[path + "." + String($0)] }
+        var taken = Set<Int>()
+        var result = [ElementMatch?](repeating: nil, count: now.count)
+        func object(_ value: FieldValue?) -> [String: FieldValue]? {
+            if case .object(let members)? = value { return members }
+            return nil
+        }
+        for (index, value) in now.enumerated() {
+            guard let members = object(value) else {
+                result[index] = .new
+                continue
+            }
+            guard let signature = Self.signature(members["__typename"], members["id"]) else { continue }
+            if let at = read.indices.first(where: { read[$0]?.signature == signature && !taken.contains($0) }) {
+                taken.insert(at)
+                result[index] = .read(at)
+            } else {
+                result[index] = .new
+            }
+        }
+        for index in now.indices where result[index] == nil && index < read.count {
+            if let was = read[index], now[index] == was.data {
+                taken.insert(index)
+                result[index] = .read(index)
+            }
+        }
+        if !elementsStayInPlace {
+            var alike: [FieldValue: [Int]] = [:]
+            for (at, was) in read.enumerated() where !taken.contains(at) {
+                if let was { alike[was.data, default: []].append(at) }
+            }
+            for index in now.indices where result[index] == nil {
+                guard let value = now[index], let at = alike[value]?.first(where: { !taken.contains($0) }) else { continue }
+                taken.insert(at)
+                result[index] = .read(at)
+            }
+        }
+        for index in now.indices where result[index] == nil && index < read.count && read[index] != nil && !taken.contains(index) {
+            // Changed where it was read: its signature, if any, names no other.
+            let members = object(now[index]) ?? [:]
+            let signature = Self.signature(members["__typename"], members["id"])
+            if signature == nil || read[index]?.signature == nil || read[index]?.signature == signature {
+                taken.insert(index)
+                result[index] = .read(index)
+            }
+        }
+        let left = read.indices.filter { read[$0] != nil && !taken.contains($0) }.map { read[$0]!.key }
+        return result.map { $0 ?? (left.isEmpty ? .new : .ambiguous(candidates: left)) }
+    }
+
+    /// The identity-keyed record for an object now at `path` that is no
+    /// list's element: the one read there, unless its `id` says it is
+    /// another object (then the one with that `__typename` and `id`). Nil:
+    /// the object is keyed by its path.
+    func match(at path: String, object: [String: FieldValue]) -> CacheKey? {
         let signature = Self.signature(object["__typename"], object["id"])
-        if let signature, let key = bySignature[signature] { return (key, false) }
-        if let dot = path.lastIndex(of: "."), Int(path[path.index(after: dot)...]) != nil,
-            let moved = listElementsByData[String(path[..<dot])]?[value]?.first(where: { !unchangedAt($0.index) && !claimed.contains($0.object.key) }) {
-            return (moved.object.key, false)
-        }
-        if let old, !claimed.contains(old.key), old.signature == nil || signature == nil || old.signature == signature {
-            return (old.key, signature == nil)
-        }
-        return nil
+        if let signature, let key = bySignature[signature] { return key }
+        guard let old = byPath[path], old.signature == nil || signature == nil || old.signature == signature else { return nil }
+        return old.key
     }
 
     /// The objects read in the list at `path`, grouped by their data: how
@@ -575,6 +623,9 @@ public struct ExistingObjects: Sendable {
         }
         return groups
     }
+
+    /// The identity-keyed object read at `index` of the list at `path`.
+    func object(_ index: Int, ofListAt path: String) -> Object? { byPath[path + "." + String(index)] }
 
     /// How many elements the list at `path` had when read, if one was.
     func count(ofListAt path: String) -> Int? { listValues[path]?.count }
@@ -619,17 +670,35 @@ private struct Pass {
     var deferredFragments = DeferredFragmentWriting.notWritten
     var deferredNotWritten: [DeferredFragmentNotWritten] = []
     /// The lists of the data, by response path, to tell a list element
-    /// that moved from one that stayed (``ExistingObjects/key(at:object:unchangedAt:)``).
+    /// that moved from one that stayed (``ExistingObjects/matchElements(ofListAt:now:)``).
     var newLists: [String: [FieldValue]] = [:]
     /// For each list that lost or gained elements, its objects read and
     /// its elements now, grouped by their data.
     var alikeInLists: [String: AlikeCounts] = [:]
-    /// For each list, the records its elements took without an `id` to
-    /// say so (see ``ExistingObjects/match(at:object:unchangedAt:claimed:)``).
-    var claimedInLists: [String: Set<CacheKey>] = [:]
+    /// For each list, which element read each of its elements is (see
+    /// ``ExistingObjects/matchElements(ofListAt:now:)``).
+    var elementMatches: [String: [ExistingObjects.ElementMatch]] = [:]
     /// The objects now at a path other than the one their record was read
-    /// at (moved in a list), by path now: the read path of each.
+    /// at (moved in a list), and the lists of a list of lists that moved,
+    /// by path now: the read path of each.
     var movedFrom: [String: String] = [:]
+    /// For each list of lists read, the inner lists read that one now at
+    /// another place was found to be.
+    var takenInnerLists: [String: Set<Int>] = [:]
+
+    /// `value` as it is compared with the data read: each object with the
+    /// `__typename` it was read with and its aliased `__typename` named, in
+    /// lists at any depth.
+    func normalized(_ value: FieldValue, at path: [PathComponent], selections: [Selection], type: OutputType?) -> FieldValue {
+        switch value {
+        case .list(let elements):
+            return .list(elements.enumerated().map { normalized($1, at: path + [.index($0)], selections: selections, type: type) })
+        case .object(let given):
+            return .object(withAliasedTypename(withKnownTypename(given, path: path), selections: selections, parentType: type?.namedType.name))
+        default:
+            return value
+        }
+    }
 
     /// Where what is now at `path` was read: an object that moved (a post
     /// of a list reversed) takes its fields with it, so its comments are
@@ -969,7 +1038,24 @@ private struct Pass {
             case nil: elementType = nil
             default: throw NormalizationError(path: path, message: "expected \(type!), found a list")
             }
-            newLists[path.map(\.description).joined(separator: ".")] = elements
+            let listText = path.map(\.description).joined(separator: ".")
+            newLists[listText] = elements
+            // A list in a list of lists that moved (`search` reversed) takes
+            // its elements with it: they are compared with those read there.
+            if case .index(let index)? = path.last {
+                let outer = readPath(path.dropLast())
+                let now = FieldValue.list(elements.enumerated().map { normalized($1, at: path + [.index($0)], selections: selections, type: type) })
+                if existing.listValues[outer + "." + String(index)].map(FieldValue.list) != now {
+                    let count = existing.count(ofListAt: outer) ?? 0
+                    let taken = takenInnerLists[outer] ?? []
+                    if let at = (0..<count).first(where: {
+                        !taken.contains($0) && $0 != index && existing.listValues[outer + "." + String($0)].map(FieldValue.list) == now
+                    }) {
+                        movedFrom[listText] = outer + "." + String(at)
+                        takenInnerLists[outer, default: []].insert(at)
+                    }
+                }
+            }
             var stored: [FieldValue] = []
             for (index, element) in elements.enumerated() {
                 stored.append(try complete(
@@ -993,15 +1079,49 @@ private struct Pass {
             /// The element at `index` of the new list this object is in, as it is compared with those read.
             func newElement(_ index: Int) -> FieldValue? {
                 guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index) else { return nil }
-                guard case .object(let given) = elements[index] else { return elements[index] }
-                return .object(withAliasedTypename(
-                    withKnownTypename(given, path: Array(path.dropLast()) + [.index(index)]), selections: selections,
-                    parentType: type?.namedType.name))
+                return normalized(elements[index], at: Array(path.dropLast()) + [.index(index)], selections: selections, type: type)
             }
             /// Whether the new list holds the element read at `index`, unchanged, at `index`.
             func unchangedAt(_ index: Int) -> Bool {
                 guard let new = newElement(index), let read = existing.element(index, ofListAt: readListPath) else { return false }
                 return read == new
+            }
+            /// Throws for an `id` the selection asks for and the data lacks:
+            /// with it, which record this is would be plain.
+            func refuseWithoutSelectedID() throws {
+                let collected = collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil })
+                if let (name, _) = collected.fields.first(where: { $0.1.first?.name == "id" }), object[name] == nil,
+                    !existing.absent.contains(readPathText + "." + name)
+                {
+                    throw NormalizationError(path: path + [.field(name)], message: "the data has no '\(name)', which the selection asks for")
+                }
+            }
+            /// The record read that this object is, if any, and whether only
+            /// its place says so (changed, and no `id` names it).
+            func keptRecord() throws -> (CacheKey, Bool)? {
+                guard case .index(let index)? = path.last, let count = newLists[listPath]?.count else {
+                    return existing.match(at: readPathText, object: object).map { ($0, false) }
+                }
+                if elementMatches[listPath] == nil {
+                    // Once a list: no record read once is taken twice.
+                    elementMatches[listPath] = existing.matchElements(ofListAt: readListPath, now: (0..<count).map(newElement))
+                }
+                switch elementMatches[listPath]![index] {
+                case .new:
+                    return nil
+                case .read(let at):
+                    guard let was = existing.object(at, ofListAt: readListPath) else { return nil }
+                    let unnamed = ExistingObjects.signature(object["__typename"], object["id"]) == nil
+                    return (was.key, at == index && unnamed && was.data != .object(object))
+                case .ambiguous(let candidates):
+                    try refuseWithoutSelectedID()
+                    let named = candidates.prefix(3).map(\.rawValue).joined(separator: ", ") + (candidates.count > 3 ? ", …" : "")
+                    throw NormalizationError(
+                        path: path,
+                        message: "'\(listPath)' holds elements read at other places in it, and this object, changed and without "
+                            + "an id where another now stands, may be any of those read that it no longer holds as they were "
+                            + "(\(named)); select id, or give --key-field \(typename ?? "TYPE")=id to key it by its data as the app does")
+                }
             }
             // A key policy (the schema's, or --key-field) says the key, as the
             // app's does in Apollo: an object without its key fields goes to
@@ -1040,9 +1160,7 @@ private struct Pass {
                             keyFieldsSelected: unselected.isEmpty, missingKeyFields: unselected.isEmpty ? unkeying : unselected, keyInData: inData))
                     }
                 }
-            } else if let (kept, byPositionAlone) = existing.match(
-                at: readPathText, object: object, unchangedAt: unchangedAt, claimed: claimedInLists[listPath] ?? [])
-            {
+            } else if let (kept, byPositionAlone) = try keptRecord() {
                 // An element edited in a list that lost or gained elements
                 // may be any of those read: position no longer says which
                 // (dropping Luke and renaming Han would rename Luke). With
@@ -1052,13 +1170,7 @@ private struct Pass {
                     let count = newLists[listPath]?.count, count != readCount,
                     !(0..<min(count, readCount)).allSatisfy({ $0 == index || unchangedAt($0) })
                 {
-                    // Selected, so the data is what lacks it.
-                    let collected = collector.collect(selections, typename: typename, parentType: staticType, holds: { object[$0] != nil })
-                    if let (name, _) = collected.fields.first(where: { $0.1.first?.name == "id" }), object[name] == nil,
-                        !existing.absent.contains(readPathText + "." + name)
-                    {
-                        throw NormalizationError(path: path + [.field(name)], message: "the data has no '\(name)', which the selection asks for")
-                    }
+                    try refuseWithoutSelectedID()
                     throw NormalizationError(
                         path: path,
                         message: "'\(listPath)' has \(count) element\(count == 1 ? "" : "s") where \(readCount) "
@@ -1105,9 +1217,6 @@ private struct Pass {
                 }
                 key = kept
                 if let read = existing.pathOfKey[kept], read != readPathText { movedFrom[pathText] = read }
-                if case .index? = path.last, ExistingObjects.signature(object["__typename"], object["id"]) == nil {
-                    claimedInLists[listPath, default: []].insert(kept)
-                }
                 if object["id"] == nil, let typename {
                     keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))
                 }

@@ -495,6 +495,59 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Item:0"]?["kind"], .string("Z"))
     }
 
+    /// Which record each element of a list is, worked out for the whole
+    /// list: the inner lists of a list of lists move with their elements;
+    /// an element inserted before the one element read is new; one changed
+    /// where another now stands could be any of those left, and is
+    /// refused; values set at paths change elements where they are.
+    func testEachElementOfAListIsMatchedOnceForTheWholeList() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let search = #"query S @apollo_client_ios_localCacheMutation { search(filter: {text: "sky", limit: 2, tags: ["a","b"], near: {lat: 1.5, lng: -2.0}}) { __typename name } }"#
+        let before = try records(cache)
+        let data = path("data.json")
+        try #"{"search":[[{"__typename":"Droid","name":"R2-D2"}],[{"__typename":"Human","name":"Luke Skywalker"},null]]}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let reversed = gqlcache("update", cache, "--text", search, "--data", data, "-q")
+        XCTAssertEqual(reversed.status, .success, reversed.stderr)
+        var expected = before
+        let searchKey = #"search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"#
+        expected["QUERY_ROOT"]![searchKey] = .list([.list([.reference(CacheKey("Droid:2001"))]), .list([.reference(CacheKey("Human:1000")), .null])])
+        XCTAssertEqual(try records(cache), expected, "only the order of the inner lists changed")
+
+        let friends = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friendsConnection(first: 2, after: null) { friends { __typename name } } } }"
+        try #"{"hero":{"friendsConnection":{"friends":[{"__typename":"Human","name":"New"},{"__typename":"Human","name":"Luke Skywalker"}]}}}"#
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let inserted = gqlcache("update", cache, "--text", friends, "--data", data, "-q")
+        XCTAssertEqual(inserted.status, .success, inserted.stderr)
+        let connection = "Droid:2001.friendsConnection(after:null,first:2)"
+        XCTAssertEqual(try records(cache)[connection]?["friends"],
+                       .list([.reference(CacheKey(connection + ".friends.0")), .reference(CacheKey("Human:1000"))]))
+        XCTAssertEqual(try records(cache)["Human:1000"]?["name"], .string("Luke Skywalker"))
+
+        let blog = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
+        let blogBefore = try bytes(blog)
+        let feed = "query T @apollo_client_ios_localCacheMutation { feed(first: 10) { __typename title } }"
+        let titles = try XCTUnwrap(gqlcache("read", blog, "--text", feed, "--format", "json").stdout.data(using: .utf8))
+        var posts = try XCTUnwrap((try JSONSerialization.jsonObject(with: titles) as? [String: [[String: String]]])?["feed"])
+        let original = posts.map { $0["title"]! }
+        posts.swapAt(0, 1)
+        posts[0]["title"] = "X"
+        try JSONSerialization.data(withJSONObject: ["feed": posts]).write(to: URL(fileURLWithPath: data))
+        let swapped = gqlcache("update", blog, "--text", feed, "--data", data)
+        XCTAssertEqual(swapped.status, .usage)
+        XCTAssertEqual(swapped.stderr, "gqlcache: \(data): cannot write feed.0: 'feed' holds elements read at other places in it, and this object, "
+            + "changed and without an id where another now stands, may be any of those read that it no longer holds as they were (Post:2); "
+            + "select id, or give --key-field Post=id to key it by its data as the app does; nothing written\n")
+        XCTAssertEqual(try bytes(blog), blogBefore)
+        // Two titles set at their paths, each the other's as read: changed where they are, not moved.
+        let set = gqlcache("update", blog, "--text", feed, "--set", "feed.0.title=\(original[2])", "--set", "feed.2.title=\(original[0])", "-q")
+        XCTAssertEqual(set.status, .success, set.stderr)
+        XCTAssertEqual(try records(blog)["QUERY_ROOT"]?["feed(first:10)"], .list((1...10).map { .reference(CacheKey("Post:\($0)")) }))
+        XCTAssertEqual(try records(blog)["Post:1"]?["title"], .string(original[2]))
+        XCTAssertEqual(try records(blog)["Post:3"]?["title"], .string(original[0]))
+    }
+
     /// An object that moves in its list takes its fields with it: with
     /// a user's posts reversed, each post's comment (selected without an
     /// id) is still the one read under that post, not the one read under

@@ -311,7 +311,10 @@ extension GQLCache {
                 if let problem = current.data?.problem(writing: value, absent: current.absentFields, checkingLeaves: loaded.schema == nil) {
                     throw CommandFailure(.usage, "\(origin): \(problem); nothing written")
                 }
-                return try records(for: value, existing: current.existingObjects, origin: origin)
+                var existing = current.existingObjects
+                // Values set at paths change elements where they are: none moves.
+                existing.elementsStayInPlace = origin == "--set"
+                return try records(for: value, existing: existing, origin: origin)
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true, body)
             changes.render(format: output.format, context: context)
