@@ -526,6 +526,12 @@ public struct ExistingObjects: Sendable {
     /// Every `__typename` read.
     var readTypenames: Set<String> { Set(typenames.values) }
 
+    /// ``signature(_:_:)`` of an object's data; nil for anything else.
+    static func signature(of value: FieldValue) -> String? {
+        guard case .object(let members) = value else { return nil }
+        return signature(members["__typename"], members["id"])
+    }
+
     static func signature(_ typename: FieldValue?, _ id: FieldValue?) -> String? {
         guard case .string(let typename)? = typename, let id = idText(id) else { return nil }
         return typename + "\u{0}" + id
@@ -626,6 +632,9 @@ public struct ExistingObjects: Sendable {
 
     /// The identity-keyed object read at `index` of the list at `path`.
     func object(_ index: Int, ofListAt path: String) -> Object? { byPath[path + "." + String(index)] }
+
+    /// The identity-keyed object read at `path`.
+    func object(at path: String) -> Object? { byPath[path] }
 
     /// How many elements the list at `path` had when read, if one was.
     func count(ofListAt path: String) -> Int? { listValues[path]?.count }
@@ -1044,13 +1053,22 @@ private struct Pass {
             // its elements with it: they are compared with those read there.
             if case .index(let index)? = path.last {
                 let outer = readPath(path.dropLast())
-                let now = FieldValue.list(elements.enumerated().map { normalized($1, at: path + [.index($0)], selections: selections, type: type) })
-                if existing.listValues[outer + "." + String(index)].map(FieldValue.list) != now {
-                    let count = existing.count(ofListAt: outer) ?? 0
+                let now = elements.enumerated().map { normalized($1, at: path + [.index($0)], selections: selections, type: type) }
+                if existing.listValues[outer + "." + String(index)] != now {
+                    // The inner list read that holds most of its elements (as they
+                    // were, or by id; then most at the same places), unless the one
+                    // read at its place holds as many.
+                    func shared(_ at: Int) -> (Int, Int) {
+                        let read = existing.listValues[outer + "." + String(at)] ?? []
+                        let signatures = Set(read.compactMap(ExistingObjects.signature(of:)))
+                        let held = now.filter { $0 != .null && (read.contains($0) || ExistingObjects.signature(of: $0).map(signatures.contains) == true) }
+                        return (held.count, zip(now, read).filter { $0 != .null && $0 == $1 }.count)
+                    }
                     let taken = takenInnerLists[outer] ?? []
-                    if let at = (0..<count).first(where: {
-                        !taken.contains($0) && $0 != index && existing.listValues[outer + "." + String($0)].map(FieldValue.list) == now
-                    }) {
+                    let here = shared(index)
+                    let best = (0..<(existing.count(ofListAt: outer) ?? 0)).filter { $0 != index && !taken.contains($0) }
+                        .map { ($0, shared($0)) }.max { $0.1 < $1.1 }
+                    if let (at, count) = best, count > here, count.0 > 0 {
                         movedFrom[listText] = outer + "." + String(at)
                         takenInnerLists[outer, default: []].insert(at)
                     }
@@ -1101,6 +1119,10 @@ private struct Pass {
             func keptRecord() throws -> (CacheKey, Bool)? {
                 guard case .index(let index)? = path.last, let count = newLists[listPath]?.count else {
                     return existing.match(at: readPathText, object: object).map { ($0, false) }
+                }
+                // An id says which, wherever it was read (in another inner list of a list of lists, too).
+                if let signature = ExistingObjects.signature(object["__typename"], object["id"]), let key = existing.bySignature[signature] {
+                    return (key, false)
                 }
                 if elementMatches[listPath] == nil {
                     // Once a list: no record read once is taken twice.
@@ -1216,12 +1238,22 @@ private struct Pass {
                     }
                 }
                 key = kept
-                if let read = existing.pathOfKey[kept], read != readPathText { movedFrom[pathText] = read }
                 if object["id"] == nil, let typename {
                     keptWithoutID.append(KeptObject(path: pathText, typename: typename, key: kept, pathKey: CacheKey(pathKey)))
                 }
             } else {
                 key = CacheKey(pathKey)
+            }
+            // What it holds was read where its record was: another place for one that
+            // moved, none for a new one standing where another was read.
+            if case .index? = path.last, existing.object(at: readPathText)?.key != key {
+                if let read = existing.pathOfKey[key] {
+                    movedFrom[pathText] = read
+                } else if existing.object(at: readPathText) != nil {
+                    movedFrom[pathText] = "\u{0}" + pathText
+                }
+            } else if let read = existing.pathOfKey[key], read != readPathText {
+                movedFrom[pathText] = read
             }
             try write(object, key: key, selections: selections, path: path, type: staticType, fieldsToWrite: fieldsToWrite)
             return .reference(key)

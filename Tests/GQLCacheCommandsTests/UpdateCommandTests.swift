@@ -548,6 +548,41 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(blog)["Post:3"]?["title"], .string(original[0]))
     }
 
+    /// A new element standing where another was read holds new objects,
+    /// not those read under that place (which moved on with their own
+    /// element); and an inner list of a list of lists that moved and
+    /// changed is still the one read that holds its elements.
+    func testANewElementAndAChangedInnerListHoldWhatIsTheirs() throws {
+        let blog = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
+        let feed = "query T @apollo_client_ios_localCacheMutation { feed(first: 10) { __typename title author { __typename name } } }"
+        let read = gqlcache("read", blog, "--text", feed, "--format", "json")
+        var posts = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: [Any]])?["feed"])
+        posts.insert(["__typename": "Post", "title": "New", "author": ["__typename": "User", "name": "Grace Lovelace"]], at: 0)
+        let data = path("data.json")
+        try JSONSerialization.data(withJSONObject: ["feed": posts]).write(to: URL(fileURLWithPath: data))
+        let users = try records(blog).filter { $0.key.hasPrefix("User:") }
+        let prepended = gqlcache("update", blog, "--text", feed, "--data", data, "-q")
+        XCTAssertEqual(prepended.status, .success, prepended.stderr)
+        let first = "QUERY_ROOT.feed(first:10).0"
+        XCTAssertEqual(try records(blog)[first]?["author"], .reference(CacheKey(first + ".author")), "Post:1's author stays Post:1's")
+        XCTAssertEqual(try records(blog)[first + ".author"]?["name"], .string("Grace Lovelace"))
+        XCTAssertEqual(try records(blog).filter { $0.key.hasPrefix("User:") }, users)
+
+        let cache = try copyOfFixture("starwars.sqlite")
+        let search = #"query S @apollo_client_ios_localCacheMutation { search(filter: {text: "sky", limit: 2, tags: ["a","b"], near: {lat: 1.5, lng: -2.0}}) { __typename } }"#
+        let searchKey = #"search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"#
+        try #"{"search":[[{"__typename":"Droid"},{"__typename":"Human"}],[{"__typename":"Human"},null]]}"#.write(toFile: data, atomically: true, encoding: .utf8)
+        let grown = gqlcache("update", cache, "--text", search, "--data", data, "-q")
+        XCTAssertEqual(grown.status, .success, grown.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT"]?[searchKey], .list([
+            .list([.reference(CacheKey("Droid:2001")), .reference(CacheKey("QUERY_ROOT.\(searchKey).0.1"))]),
+            .list([.reference(CacheKey("Human:1000")), .null]),
+        ]))
+        XCTAssertEqual(try records(cache)["Human:1000"]?["__typename"], .string("Human"))
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["__typename"], .string("Droid"))
+    }
+
     /// An object that moves in its list takes its fields with it: with
     /// a user's posts reversed, each post's comment (selected without an
     /// id) is still the one read under that post, not the one read under
