@@ -550,10 +550,10 @@ public struct ExistingObjects: Sendable {
     /// order; nil for one that is no object), for the list read at `path`,
     /// worked out for the whole list at once so that no record is taken
     /// twice where it was read once: an `id` says which; else one unchanged
-    /// at its place is the one read there; else (unless `elementsStayInPlace`)
-    /// one unchanged is the first like it read and not yet taken, where it
-    /// moved; else a changed one is the one read at its place, when no
-    /// other took it. A changed one whose place another took is new when
+    /// is the one read like it, those alike paired in the order they were
+    /// read (with `elementsStayInPlace`, only the one read at its place);
+    /// else a changed one is the one read at its place, when no other took
+    /// it. A changed one whose place another took is new when
     /// every record read is taken, and else could be any of those left.
     func matchElements(ofListAt path: String, now: [FieldValue?]) -> [ElementMatch] {
         let read: [Object?] = (0..<(listValues[path]?.count ?? 0)).map { byPath[path + "." + String($0)] }
@@ -576,19 +576,26 @@ public struct ExistingObjects: Sendable {
                 result[index] = .new
             }
         }
-        for index in now.indices where result[index] == nil && index < read.count {
-            if let was = read[index], now[index] == was.data {
-                taken.insert(index)
-                result[index] = .read(index)
+        if elementsStayInPlace {
+            for index in now.indices where result[index] == nil && index < read.count {
+                if let was = read[index], now[index] == was.data {
+                    taken.insert(index)
+                    result[index] = .read(index)
+                }
             }
-        }
-        if !elementsStayInPlace {
+        } else {
+            // Unchanged ones, where they are or moved: those alike in all the
+            // selection holds are paired in the order they were read, so that
+            // one put before them does not reorder their records.
             var alike: [FieldValue: [Int]] = [:]
             for (at, was) in read.enumerated() where !taken.contains(at) {
                 if let was { alike[was.data, default: []].append(at) }
             }
+            var paired: [FieldValue: Int] = [:]
             for index in now.indices where result[index] == nil {
-                guard let value = now[index], let at = alike[value]?.first(where: { !taken.contains($0) }) else { continue }
+                guard let value = now[index], let group = alike[value], paired[value, default: 0] < group.count else { continue }
+                let at = group[paired[value, default: 0]]
+                paired[value, default: 0] += 1
                 taken.insert(at)
                 result[index] = .read(at)
             }

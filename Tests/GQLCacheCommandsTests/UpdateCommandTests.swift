@@ -488,6 +488,14 @@ final class UpdateCommandTests: CommandTestCase {
             XCTAssertEqual(try items(), references(expected), "\(kinds)")
             try before.write(to: URL(fileURLWithPath: cache))
         }
+        // One put before them all: those alike keep the order they were read in.
+        let before = try bytes(cache)
+        try (#"{"items":["# + ["D", "A", "A", "B", "B", "C", "C"].map { #"{"__typename":"Item","kind":"\#($0)"}"# }.joined(separator: ",") + "]}")
+            .write(toFile: data, atomically: true, encoding: .utf8)
+        let prepended = gqlcache("update", cache, "--text", query, "--data", data, "-q")
+        XCTAssertEqual(prepended.status, .success, prepended.stderr)
+        XCTAssertEqual(try items(), .list([.reference(CacheKey("QUERY_ROOT.items.0"))] + (0..<6).map { .reference(CacheKey("Item:\($0)")) }))
+        try before.write(to: URL(fileURLWithPath: cache))
         let appended = gqlcache("update", cache, "--text", query, "--set", "items.0.kind=Z",
                                 "--set", #"items.6={"__typename":"Item","kind":"A"}"#, "-q")
         XCTAssertEqual(appended.status, .success, appended.stderr)
