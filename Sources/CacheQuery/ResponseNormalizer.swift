@@ -701,6 +701,8 @@ private struct Pass {
     /// For each list of lists read, the inner lists read that one now at
     /// another place was found to be.
     var takenInnerLists: [String: Set<Int>] = [:]
+    /// The lists now, by path, as compared with those read (see ``normalizedElements(ofListAt:selections:type:)``).
+    var normalizedLists: [String: [FieldValue]] = [:]
 
     /// `value` as it is compared with the data read: each object with the
     /// `__typename` it was read with and its aliased `__typename` named, in
@@ -714,6 +716,16 @@ private struct Pass {
         default:
             return value
         }
+    }
+
+    /// The elements of the list now at `path`, each ``normalized(_:at:selections:type:)``:
+    /// worked out once a list, as each of its elements and the list itself ask.
+    mutating func normalizedElements(ofListAt path: some Collection<PathComponent>, selections: [Selection], type: OutputType?) -> [FieldValue] {
+        let text = path.map(\.description).joined(separator: ".")
+        if let known = normalizedLists[text] { return known }
+        let elements = (newLists[text] ?? []).enumerated().map { normalized($1, at: Array(path) + [.index($0)], selections: selections, type: type) }
+        normalizedLists[text] = elements
+        return elements
     }
 
     /// Where what is now at `path` was read: an object that moved (a post
@@ -1060,7 +1072,7 @@ private struct Pass {
             // its elements with it: they are compared with those read there.
             if case .index(let index)? = path.last {
                 let outer = readPath(path.dropLast())
-                let now = elements.enumerated().map { normalized($1, at: path + [.index($0)], selections: selections, type: type) }
+                let now = normalizedElements(ofListAt: path, selections: selections, type: type)
                 if existing.listValues[outer + "." + String(index)] != now {
                     // The inner list read that holds most of its elements (as they
                     // were, or by id; then most at the same places), unless the one
@@ -1103,8 +1115,9 @@ private struct Pass {
             let readListPath = readPath(path.dropLast())
             /// The element at `index` of the new list this object is in, as it is compared with those read.
             func newElement(_ index: Int) -> FieldValue? {
-                guard case .index? = path.last, let elements = newLists[listPath], elements.indices.contains(index) else { return nil }
-                return normalized(elements[index], at: Array(path.dropLast()) + [.index(index)], selections: selections, type: type)
+                guard case .index? = path.last, newLists[listPath] != nil else { return nil }
+                let elements = normalizedElements(ofListAt: path.dropLast(), selections: selections, type: type)
+                return elements.indices.contains(index) ? elements[index] : nil
             }
             /// Whether the new list holds the element read at `index`, unchanged, at `index`.
             func unchangedAt(_ index: Int) -> Bool {
