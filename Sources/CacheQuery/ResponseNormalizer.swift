@@ -556,7 +556,7 @@ public struct ExistingObjects: Sendable {
     /// it. A changed one whose place another took is new when
     /// every record read is taken, and else could be any of those left.
     func matchElements(ofListAt path: String, now: [FieldValue?]) -> [ElementMatch] {
-        let read: [Object?] = (0..<(listValues[path]?.count ?? 0)).map { byPath[path + "." + String($0)] }
+        let read = (0..<(listValues[path]?.count ?? 0)).map { self.object($0, ofListAt: path) }
         var taken = Set<Int>()
         var result = [ElementMatch?](repeating: nil, count: now.count)
         func object(_ value: FieldValue?) -> [String: FieldValue]? {
@@ -638,7 +638,7 @@ public struct ExistingObjects: Sendable {
     }
 
     /// The identity-keyed object read at `index` of the list at `path`.
-    func object(_ index: Int, ofListAt path: String) -> Object? { byPath[path + "." + String(index)] }
+    func object(_ index: Int, ofListAt path: String) -> Object? { object(at: path + "." + String(index)) }
 
     /// The identity-keyed object read at `path`.
     func object(at path: String) -> Object? { byPath[path] }
@@ -1266,10 +1266,11 @@ private struct Pass {
             }
             // What it holds was read where its record was: another place for one that
             // moved, none for a new one standing where another was read.
-            if case .index? = path.last, existing.object(at: readPathText)?.key != key {
+            let readHere = existing.object(at: readPathText)
+            if case .index? = path.last, readHere?.key != key {
                 if let read = existing.pathOfKey[key] {
                     movedFrom[pathText] = read
-                } else if existing.object(at: readPathText) != nil {
+                } else if readHere != nil {
                     movedFrom[pathText] = "\u{0}" + pathText
                 }
             } else if let read = existing.pathOfKey[key], read != readPathText {
