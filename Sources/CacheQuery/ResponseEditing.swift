@@ -193,7 +193,7 @@ extension ResponseValue {
             return "\(here) is \(shape(fieldValue)) in the data read, and cannot be written as \(shape(new))"
         case (.scalar(let leaf), _):
             if !checkingLeaves { return nil }
-            return Self.leafProblem(leaf, writing: new, at: place, shape: shape, besides: besides)
+            return Self.leafProblem(leaf, writing: new, at: place, besides: besides)
         }
     }
 
@@ -256,7 +256,7 @@ extension ResponseValue {
     /// `besides`: the values read beside this leaf, whose elements an
     /// element appended to it takes the shape of too.
     private static func leafProblem(
-        _ leaf: FieldValue, writing new: FieldValue, at place: [String], shape: (FieldValue) -> String, besides: ShapeModel? = nil
+        _ leaf: FieldValue, writing new: FieldValue, at place: [String], besides: ShapeModel? = nil
     ) -> String? {
         if isFreeJSON(leaf) { return nil }
         switch (leaf, new) {
@@ -266,7 +266,7 @@ extension ResponseValue {
             let model = besides?.elements ?? ShapeModel(ResponseValue.scalar(leaf).elements)
             for (index, element) in written.enumerated() {
                 let problem = index < elements.count && elements[index] != .null
-                    ? leafProblem(elements[index], writing: element, at: place + [String(index)], shape: shape, besides: model)
+                    ? leafProblem(elements[index], writing: element, at: place + [String(index)], besides: model)
                     : model.problem(writing: element, at: place + [String(index)], inList: true, checkingLeaves: true)
                 if let problem { return problem }
             }
