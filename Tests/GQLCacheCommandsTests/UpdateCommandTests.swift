@@ -27,6 +27,16 @@ final class UpdateCommandTests: CommandTestCase {
         gqlcache(arguments: ["update", cache, "--text", document] + arguments, environment: environment)
     }
 
+    /// What `update --text query --data data` says on standard error,
+    /// checked to be a refusal (status 2) that left the file as it was.
+    func refusal(updating cache: String, query: String, data: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let before = try bytes(cache)
+        let result = gqlcache("update", cache, "--text", query, "--data", data)
+        XCTAssertEqual(result.status, .usage, file: file, line: line)
+        XCTAssertEqual(try bytes(cache), before, "nothing written", file: file, line: line)
+        return result.stderr
+    }
+
     /// As write does: an enum value the schema lacks is written with a
     /// warning, but one the cache already held and the update writes back
     /// unchanged is not warned of again.
@@ -422,16 +432,13 @@ final class UpdateCommandTests: CommandTestCase {
     /// as many alike as were read, each is the one read at its place.
     func testAnElementAlikeToSeveralReadInAListThatLostOneIsRefused() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let before = try bytes(cache)
         let query = "query F @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { friends { __typename } } }"
         let data = path("data.json")
         try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},null]}}"#.write(toFile: data, atomically: true, encoding: .utf8)
-        let result = gqlcache("update", cache, "--text", query, "--data", data)
-        XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: \(data): cannot write hero.friends.0: 'hero.friends' has 2 elements where 3 were read, "
+        XCTAssertEqual(try refusal(updating: cache, query: query, data: data),
+                       "gqlcache: \(data): cannot write hero.friends.0: 'hero.friends' has 2 elements where 3 were read, "
             + "and 1 alike in all the selection holds where 2 were (Human:1000, Human:1002), so which of those are kept cannot be told; "
             + "select id, or give --key-field Human=id to key them by their data as the app does; nothing written\n")
-        XCTAssertEqual(try bytes(cache), before)
         // The null dropped: both are still there, each at its place.
         try #"{"hero":{"__typename":"Droid","friends":[{"__typename":"Human"},{"__typename":"Human"}]}}"#.write(toFile: data, atomically: true, encoding: .utf8)
         let kept = gqlcache("update", cache, "--text", query, "--data", data, "-q")
@@ -534,7 +541,6 @@ final class UpdateCommandTests: CommandTestCase {
 
         let blog = path("blog.sqlite")
         try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
-        let blogBefore = try bytes(blog)
         let feed = "query T @apollo_client_ios_localCacheMutation { feed(first: 10) { __typename title } }"
         let titles = try XCTUnwrap(gqlcache("read", blog, "--text", feed, "--format", "json").stdout.data(using: .utf8))
         var posts = try XCTUnwrap((try JSONSerialization.jsonObject(with: titles) as? [String: [[String: String]]])?["feed"])
@@ -542,12 +548,10 @@ final class UpdateCommandTests: CommandTestCase {
         posts.swapAt(0, 1)
         posts[0]["title"] = "X"
         try JSONSerialization.data(withJSONObject: ["feed": posts]).write(to: URL(fileURLWithPath: data))
-        let swapped = gqlcache("update", blog, "--text", feed, "--data", data)
-        XCTAssertEqual(swapped.status, .usage)
-        XCTAssertEqual(swapped.stderr, "gqlcache: \(data): cannot write feed.0: 'feed' holds elements read at other places in it, and this object, "
+        XCTAssertEqual(try refusal(updating: blog, query: feed, data: data),
+                       "gqlcache: \(data): cannot write feed.0: 'feed' holds elements read at other places in it, and this object, "
             + "changed and without an id where another now stands, may be any of those read that it no longer holds as they were (Post:2); "
             + "select id, or give --key-field Post=id to key it by its data as the app does; nothing written\n")
-        XCTAssertEqual(try bytes(blog), blogBefore)
         // Two titles set at their paths, each the other's as read: changed where they are, not moved.
         let set = gqlcache("update", blog, "--text", feed, "--set", "feed.0.title=\(original[2])", "--set", "feed.2.title=\(original[0])", "-q")
         XCTAssertEqual(set.status, .success, set.stderr)
