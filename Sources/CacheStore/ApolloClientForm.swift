@@ -108,12 +108,13 @@ public enum ApolloClientForm {
     /// as SQLite tells keys apart (`café` composed and decomposed are two).
     /// `repeated`: the first member an entity gives twice (byte for byte),
     /// whose last value it keeps; see ``JSONReader/readsImportInput``.
-    public static func entities(inExtractText text: String) throws -> (entities: [(id: String, value: FieldValue)], repeated: RepeatedMember?) {
+    /// `offset` of an entity: where its ID starts in the text's UTF-8.
+    public static func entities(inExtractText text: String) throws -> (entities: [Entity], repeated: RepeatedMember?) {
         do {
             guard let (members, repeated) = try JSONReader.parseMemberList(text) else {
                 throw CacheStoreError.cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs")
             }
-            return (members.map { ($0.name, $0.value) }, repeated)
+            return (members.map { Entity(id: $0.name, value: $0.value, offset: $0.offset) }, repeated)
         } catch let error as JSONReader.SyntaxError {
             throw CacheStoreError.invalidJSON(offset: error.offset, message: error.message)
         } catch let repeated as RepeatedMember {
@@ -121,29 +122,62 @@ public enum ApolloClientForm {
         }
     }
 
+    /// One member of an extract object: an entity ID, its value, and where
+    /// the ID starts in the text's UTF-8.
+    public struct Entity {
+        public let id: String
+        public let value: FieldValue
+        public let offset: Int
+    }
+
+    /// An entity that cannot be converted: `offset` is where its ID starts
+    /// (see ``Entity``), `field` the member of it at fault, if one is.
+    public struct EntityProblem: Error, Equatable {
+        public let offset: Int
+        public let field: String?
+        public let message: String
+    }
+
+    /// Where the member `field` of the entity whose ID starts at `offset`
+    /// starts in `text`'s UTF-8, to name the line of an ``EntityProblem``.
+    public static func offset(ofField field: String, ofEntityAt offset: Int, in text: String) -> Int? {
+        JSONReader.offset(ofMember: field, inValueOfMemberAt: offset, of: text)
+    }
+
     /// The records `entities` (an extract object's members) hold, in byte
     /// order of their keys. An ID given twice gives two records with one
-    /// key, which a merge applies in the order the text has them.
-    public static func records(fromEntities entities: [(id: String, value: FieldValue)]) throws -> [Record] {
-        let ids = Set(entities.map { Array($0.id.utf8) })
-        for (key, id) in rootNames where ids.contains(Array(key.rawValue.utf8)) && ids.contains(Array(id.utf8)) {
-            throw CacheStoreError.cannotConvert(
-                message: "both '\(id)' and '\(key)' are entity IDs, and both name the record '\(key)'; keep one")
+    /// key, which a merge applies in the order the text has them. Throws
+    /// ``EntityProblem``.
+    public static func records(fromEntities entities: [Entity]) throws -> [Record] {
+        for (key, id) in rootNames {
+            let both = entities.filter { $0.id.utf8.elementsEqual(key.rawValue.utf8) || $0.id.utf8.elementsEqual(id.utf8) }
+            if Set(both.map(\.id)).count == 2, let second = both.dropFirst().first(where: { $0.id != both[0].id }) {
+                throw EntityProblem(
+                    offset: second.offset, field: nil, message: "both '\(id)' and '\(key)' are entity IDs, and both name the record '\(key)'; keep one")
+            }
         }
         var records: [Record] = []
         records.reserveCapacity(entities.count)
-        for (id, entity) in entities where !id.utf8.elementsEqual(metadataMember.utf8) {
+        for entity in entities where !entity.id.utf8.elementsEqual(metadataMember.utf8) {
+            let id = entity.id
             let key = cacheKey(forEntityID: id)
             let fields: [String: FieldValue]
-            switch entity {
+            switch entity.value {
             case .object(let members): fields = members
             case .reference(let target): fields = ["$reference": .string(target.rawValue)]
             default:
-                throw CacheStoreError.cannotConvert(message: "entity '\(id)' is not a JSON object")
+                throw EntityProblem(offset: entity.offset, field: nil, message: "entity '\(id)' is not a JSON object")
             }
             var converted: [String: FieldValue] = [:]
             converted.reserveCapacity(fields.count)
-            for (field, value) in fields { converted[field] = try imported(value, id: id, field: field) }
+            // In one order every time, so that of two fields at fault the same is named.
+            for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                do {
+                    converted[field] = try imported(value, id: id, field: field)
+                } catch CacheStoreError.cannotConvert(let message) {
+                    throw EntityProblem(offset: entity.offset, field: field, message: message)
+                }
+            }
             records.append(Record(key: key, fields: converted))
         }
         // A stable sort: an ID given twice keeps its order.

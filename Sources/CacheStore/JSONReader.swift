@@ -43,7 +43,8 @@ struct JSONReader {
     /// the text is JSON but not an object.
     /// The members' values are read as input to import (see
     /// ``readsImportInput``), with the first member given twice inside one.
-    static func parseMemberList(_ text: String) throws -> (members: [(name: String, value: FieldValue)], repeated: RepeatedMember?)? {
+    /// `offset`: where the member's name starts in the text's UTF-8.
+    static func parseMemberList(_ text: String) throws -> (members: [(name: String, value: FieldValue, offset: Int)], repeated: RepeatedMember?)? {
         var text = text
         return try text.withUTF8 { buffer in
             var reader = JSONReader(bytes: buffer)
@@ -56,7 +57,7 @@ struct JSONReader {
                 return nil
             }
             reader.index += 1  // "{"
-            var members: [(name: String, value: FieldValue)] = []
+            var members: [(name: String, value: FieldValue, offset: Int)] = []
             reader.skipWhitespace()
             if reader.peek() == UInt8(ascii: "}") {
                 reader.index += 1
@@ -64,10 +65,11 @@ struct JSONReader {
                 while true {
                     reader.skipWhitespace()
                     guard reader.peek() == UInt8(ascii: "\"") else { throw reader.error("expected a member name in quotes") }
+                    let offset = reader.index
                     let name = try reader.parseString()
                     try reader.expect(UInt8(ascii: ":"))
                     // Each member is a record: nested as deep as a stored one may be.
-                    members.append((name, try reader.parseValue(depth: 0)))
+                    members.append((name, try reader.parseValue(depth: 0), offset))
                     reader.skipWhitespace()
                     guard let next = reader.peek() else { throw reader.error("unterminated object") }
                     reader.index += 1
@@ -78,6 +80,34 @@ struct JSONReader {
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
             return (members, reader.repeatedMember)
+        }
+    }
+
+    /// Where, in `text`'s UTF-8, the member `field` of the object that is
+    /// the value of the member named at `offset` starts (its name); the last
+    /// one when it is given twice, as that is the one read. Nil when there
+    /// is none, or the text there is not such a member.
+    static func offset(ofMember field: String, inValueOfMemberAt offset: Int, of text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { buffer in
+            var reader = JSONReader(bytes: buffer)
+            reader.index = offset
+            guard reader.peek() == UInt8(ascii: "\""), (try? reader.parseString()) != nil, (try? reader.expect(UInt8(ascii: ":"))) != nil else { return nil }
+            reader.skipWhitespace()
+            guard reader.peek() == UInt8(ascii: "{") else { return nil }
+            reader.index += 1
+            var found: Int?
+            while true {
+                reader.skipWhitespace()
+                let start = reader.index
+                guard reader.peek() == UInt8(ascii: "\""), let name = try? reader.parseString(), (try? reader.expect(UInt8(ascii: ":"))) != nil,
+                    (try? reader.skipValue(depth: 1)) != nil
+                else { return found }
+                if name.utf8.elementsEqual(field.utf8) { found = start }
+                reader.skipWhitespace()
+                guard reader.peek() == UInt8(ascii: ",") else { return found }
+                reader.index += 1
+            }
         }
     }
 

@@ -107,18 +107,19 @@ final class ExchangeFormTests: XCTestCase {
 
     func testImportRefusesAnObjectWithARefBesideOtherMembers() throws {
         // Apollo Client's isReference reads any object with a string __ref as a reference.
-        XCTAssertThrowsCacheError(
+        XCTAssertThrowsEntityProblem(
             try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"f":[{"__ref":"B:1","x":1}]}}"#).entities),
-            .cannotConvert(message: "entity 'A:1', field 'f': an object with a string \"__ref\" beside other members, which Apollo Client "
-                + "reads as a reference to 'B:1'; Apollo iOS has no place for its other members"))
+            at: 1, field: "f",
+            "entity 'A:1', field 'f': an object with a string \"__ref\" beside other members, which Apollo Client "
+                + "reads as a reference to 'B:1'; Apollo iOS has no place for its other members")
     }
 
     /// Export refuses a reference to `__META` (it would name the metadata
     /// member), so import refuses one too: every cache import makes exports.
     func testImportRefusesAReferenceToTheMetadataMember() throws {
-        XCTAssertThrowsCacheError(
+        XCTAssertThrowsEntityProblem(
             try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"X":{"a":[{"__ref":"__META"}]}}"#).entities),
-            .cannotConvert(message: "entity 'X', field 'a': a reference to '__META', the member Apollo Client keeps its metadata in, which names no entity"))
+            at: 1, field: "a", "entity 'X', field 'a': a reference to '__META', the member Apollo Client keeps its metadata in, which names no entity")
     }
 
     /// What export refuses to write (a `$reference` beside other members),
@@ -126,26 +127,42 @@ final class ExchangeFormTests: XCTestCase {
     /// a lone `{"$reference": …}` is a value in Apollo Client's form, which
     /// Apollo iOS would read as a reference: refused too.
     func testImportRefusesAnObjectWithADollarReferenceAloneOrBesideOtherMembers() throws {
-        XCTAssertThrowsCacheError(
+        XCTAssertThrowsEntityProblem(
             try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(
                 inExtractText: #"{"A:1":{"s":{"meta":{"$reference":"B:1","x":1}}},"B:1":{}}"#).entities),
-            .cannotConvert(message: "entity 'A:1', field 's': an object with a string \"$reference\" beside other members, which Apollo iOS "
-                + "reads as a reference to 'B:1', losing the others; Apollo Client writes a reference as {\"__ref\": …}"))
-        XCTAssertThrowsCacheError(
+            at: 1, field: "s",
+            "entity 'A:1', field 's': an object with a string \"$reference\" beside other members, which Apollo iOS "
+                + "reads as a reference to 'B:1', losing the others; Apollo Client writes a reference as {\"__ref\": …}")
+        XCTAssertThrowsEntityProblem(
             try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A:1":{"r":[{"$reference":"B:1"}]}}"#).entities),
-            .cannotConvert(message: "entity 'A:1', field 'r': {\"$reference\": \"B:1\"} is a value in Apollo Client's form, but Apollo iOS "
-                + "would read it as a reference to 'B:1'; Apollo Client writes a reference as {\"__ref\": …}"))
+            at: 1, field: "r",
+            "entity 'A:1', field 'r': {\"$reference\": \"B:1\"} is a value in Apollo Client's form, but Apollo iOS "
+                + "would read it as a reference to 'B:1'; Apollo Client writes a reference as {\"__ref\": …}")
     }
 
     func testImportRefusesTwoNamesForOneRoot() throws {
-        XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"ROOT_QUERY":{},"QUERY_ROOT":{}}"#).entities),
-            .cannotConvert(message: "both 'ROOT_QUERY' and 'QUERY_ROOT' are entity IDs, and both name the record 'QUERY_ROOT'; keep one"))
-        XCTAssertThrowsCacheError(
-            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"A":1}"#).entities),
-            .cannotConvert(message: "entity 'A' is not a JSON object"))
+        // The second named, where the text gives two.
+        XCTAssertThrowsEntityProblem(
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"ROOT_QUERY":{},"A":{},"QUERY_ROOT":{}}"#).entities),
+            at: 24, field: nil, "both 'ROOT_QUERY' and 'QUERY_ROOT' are entity IDs, and both name the record 'QUERY_ROOT'; keep one")
+        XCTAssertThrowsEntityProblem(
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: #"{"B":{}, "A":1}"#).entities),
+            at: 9, field: nil, "entity 'A' is not a JSON object")
         XCTAssertThrowsCacheError(
             try ApolloClientForm.entities(inExtractText: "[1]"),
             .cannotConvert(message: "not an Apollo Client cache: expected a JSON object of entity IDs"))
+    }
+}
+
+/// `expression` throws an ``ApolloClientForm/EntityProblem`` at `offset`,
+/// naming `field`, with `message`.
+private func XCTAssertThrowsEntityProblem<T>(
+    _ expression: @autoclosure () throws -> T, at offset: Int, field: String?, _ message: String,
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    XCTAssertThrowsError(try expression(), file: file, line: line) { error in
+        XCTAssertEqual(
+            error as? ApolloClientForm.EntityProblem, ApolloClientForm.EntityProblem(offset: offset, field: field, message: message), "\(error)",
+            file: file, line: line)
     }
 }

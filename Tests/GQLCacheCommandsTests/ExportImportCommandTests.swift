@@ -472,7 +472,33 @@ final class ExportImportCommandTests: CommandTestCase {
         try Data(#"{"Post:9":{"__typename":"Post","meta":{"$reference":"Human:1000"}}}"#.utf8).write(to: URL(fileURLWithPath: input))
         let result = gqlcache("import", cache, input)
         XCTAssertEqual(result.status, .usage)
-        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(input): entity 'Post:9', field 'meta': {\"$reference\": \"Human:1000\"} is a value"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(input):1:32: entity 'Post:9', field 'meta': {\"$reference\": \"Human:1000\"} is a value"), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
+    /// An extract() object is one value over many lines (`JSON.stringify(…,
+    /// null, 2)`): what it holds that cannot be imported is named at the line
+    /// of its entity, or of the field at fault (the last of one given twice,
+    /// as that is the one read), not for the file as a whole.
+    func testAnApolloClientObjectThatCannotBeImportedNamesTheLineOfTheEntityOrField() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let fieldAtFault = """
+            {
+              "ROOT_QUERY": {
+                "__typename": "Query",
+                "hero": { "__ref": "Human:1000", "name": "Luke" },
+                "hero": { "__ref": "Human:1000", "id": "1000" }
+              }
+            }
+            """
+        let field = gqlcache(arguments: ["import", cache, "-"], input: fieldAtFault)
+        XCTAssertEqual(field.status, .usage)
+        XCTAssertTrue(field.stderr.hasPrefix("gqlcache: standard input:5:5: entity 'ROOT_QUERY', field 'hero': an object with a string \"__ref\""), field.stderr)
+        let entityAtFault = "{\n  \"Human:1000\": {},\n  \"Droid:2001\": [1]\n}"
+        let entity = gqlcache(arguments: ["import", cache, "-"], input: entityAtFault)
+        XCTAssertEqual(
+            entity.stderr, "gqlcache: standard input:3:3: entity 'Droid:2001' is not a JSON object (read as Apollo Client's extract() object); nothing imported\n")
         XCTAssertEqual(try bytes(cache), before)
     }
 

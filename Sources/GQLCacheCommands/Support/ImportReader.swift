@@ -220,10 +220,14 @@ final class ImportReader {
                         "\(name): a GraphQL response ({\"data\": …}), not an export; 'gqlcache write' stores a response as Apollo does; nothing imported")
                 }
                 var seen = Set<[UInt8]>(), repeatedIDs = Set<[UInt8]>()
-                for (id, _) in entities where !seen.insert(Array(id.utf8)).inserted && repeatedIDs.insert(Array(id.utf8)).inserted {
-                    repeatedEntity = (repeatedEntity?.id ?? id, repeatedIDs.count)
+                for entity in entities where !seen.insert(Array(entity.id.utf8)).inserted && repeatedIDs.insert(Array(entity.id.utf8)).inserted {
+                    repeatedEntity = (repeatedEntity?.id ?? entity.id, repeatedIDs.count)
                 }
                 extracted = ArraySlice(try ApolloClientForm.records(fromEntities: entities))
+            } catch let problem as ApolloClientForm.EntityProblem {
+                let offset = problem.field.flatMap { ApolloClientForm.offset(ofField: $0, ofEntityAt: problem.offset, in: text) } ?? problem.offset
+                let place = SourcePlace(utf8Offset: offset, in: text)
+                throw CommandFailure(.usage, "\(name):\(place.line):\(place.column): \(problem.message) (read as Apollo Client's extract() object); nothing imported")
             } catch CacheStoreError.invalidJSON(let offset, let message) {
                 let place = SourcePlace(utf8Offset: offset, in: text)
                 throw CommandFailure(
@@ -271,7 +275,7 @@ final class ImportReader {
     /// `{"data": {…}}`, with `errors` and `extensions` beside it or not: a
     /// server's response, which an extract() object (keyed by entity IDs
     /// such as ROOT_QUERY and User:1) never is in practice.
-    private static func isGraphQLResponse(_ entities: [(id: String, value: FieldValue)]) -> Bool {
+    private static func isGraphQLResponse(_ entities: [ApolloClientForm.Entity]) -> Bool {
         guard let data = entities.first(where: { $0.id == "data" })?.value else { return false }
         switch data {
         case .object, .null: break
