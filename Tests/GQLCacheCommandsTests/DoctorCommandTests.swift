@@ -512,6 +512,36 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 60, "whole once the -wal is moved away")
     }
 
+    /// A -wal file from another cache can leave every page sound and only
+    /// the key index at odds with the table: quick_check passes, and a
+    /// checkpoint (open it with the app or sqlite3, as doctor advises for
+    /// changes left behind) would copy it in for good. With such changes
+    /// waiting and no process to explain them, doctor runs integrity_check.
+    func testChangesLeftInTheWALAreCheckedInFullBeforeACheckpointIsAdvised() throws {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let blog = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
+        _ = try sqliteShell(blog, "PRAGMA journal_mode=WAL;")
+        let app = try RunningSQLiteShell(blog, running: #"INSERT INTO records(key, record) VALUES ('Post:99', '{"__typename":"Post"}');"#)
+        try waitForWALFrames(blog)
+        app.kill()
+        try FileManager.default.copyItem(atPath: blog + "-wal", toPath: cache + "-wal")
+        let (file, wal) = (try bytes(cache), try bytes(cache + "-wal"))
+
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound)
+        XCTAssertTrue(doctor.stdout.contains("  SQLite integrity_check: 11 problems (listed below)\n"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("row 1 missing from index sqlite_autoindex_records_1"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("if that came from another cache, move it away"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("to checkpoint"), doctor.stdout)
+        XCTAssertEqual(try bytes(cache), file)
+        XCTAssertEqual(try bytes(cache + "-wal"), wal)
+        // The -wal file's own cache: the same check, which finds it whole.
+        let own = gqlcache("doctor", blog)
+        XCTAssertTrue(own.stdout.contains("  SQLite integrity_check: ok\n"), own.stdout)
+        XCTAssertTrue(own.stdout.contains("open it once with the app or sqlite3 to checkpoint"), own.stdout)
+    }
+
     /// An interrupted write leaves a hot -journal, which SQLite rolls back
     /// at the first read by a connection that may write. One copied beside
     /// another cache would write that cache's pages over this one's: it
