@@ -43,7 +43,9 @@ extension ReadTransaction {
     /// `text` in a JSON string, number or key, and with every damaged row.
     /// The filter runs in SQLite and never drops a row that holds the text:
     /// a row is skipped only when its JSON is well formed, has no escape
-    /// (`\`) that could hide the text, and does not contain it.
+    /// (`\`) that could hide the text, and does not contain it. A text
+    /// holding U+FFFD skips no row: bytes that are not UTF-8 read as that,
+    /// as Apollo reads them, and SQLite's `instr` looks at the bytes.
     public func forEachStoredRecord(mayContain text: String, _ body: (StoredRecord) throws -> Void) throws {
         try forEachStoredRow(
             sql: """
@@ -55,7 +57,8 @@ extension ReadTransaction {
                             ELSE \(ReadTransaction.isDamagedSQL) END) = 1
                 \(try orderByKey())
                 """,
-            binding: text
+            // instr finds the empty text in every row.
+            binding: text.unicodeScalars.contains("\u{FFFD}") ? "" : text
         ) { stored, _ in try body(stored) }
     }
 

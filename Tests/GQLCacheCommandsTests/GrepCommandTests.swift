@@ -185,4 +185,30 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", "-q", cache, "needle").status, .success)
         XCTAssertEqual(gqlcache("grep", "-q", cache, "haystack").status, .damagedRecord)
     }
+
+    /// Bytes that are not UTF-8 read as U+FFFD, as Apollo reads them and
+    /// `show` draws them: a literal search for that text finds the value
+    /// as a case-insensitive one or a regex does, though SQLite's byte
+    /// filter would not see it in the row.
+    func testTextWithBytesThatAreNotUTF8IsFoundAsShownInEveryMode() throws {
+        let cache = try makeCache("bytes.sqlite", [Record(key: "A:1", fields: ["v": .string("plain")])])
+        _ = try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('L:1', CAST(X'7B2276223A2263616691FF227D' AS TEXT));"#)
+        XCTAssertEqual(gqlcache("show", cache, "L:1").stdout, "L:1\n└─ v: \"caf\u{FFFD}\u{FFFD}\"\n")
+        for mode in [[], ["-i"], ["--regex"]] {
+            let found = gqlcache(arguments: ["grep", cache, "caf\u{FFFD}"] + mode)
+            XCTAssertEqual(found.status, .success, "\(mode)")
+            XCTAssertEqual(found.stdout, "L:1 v: \"caf\u{FFFD}\u{FFFD}\"\n", "\(mode)")
+        }
+    }
+
+    /// A combining mark or a joiner right beside the match stays on the
+    /// line in colour: it makes one character with the quote or the
+    /// colour code next to it, and was dropped with the quote.
+    func testAMarkOrJoinerBesideAColouredMatchIsKept() throws {
+        let cache = try makeCache("marks.sqlite", [Record(key: "K:1", fields: ["v": .string("cafe\u{301} ok"), "w": .string("👨\u{200D}👩\u{200D}👧")])])
+        let red = { (text: String) in "\u{1B}[1;31m\(text)\u{1B}[0m" }
+        XCTAssertEqual(gqlcache("grep", cache, "fe", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m v: \"ca\(red("fe"))\u{301} ok\"\n")
+        XCTAssertEqual(gqlcache("grep", cache, "\u{301}", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m v: \"cafe\(red("\u{301}")) ok\"\n")
+        XCTAssertEqual(gqlcache("grep", cache, "👩", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m w: \"👨\u{200D}\(red("👩"))\u{200D}👧\"\n")
+    }
 }
