@@ -200,13 +200,21 @@ final class RegexCache: @unchecked Sendable {
     static func firstMatch(
         of expression: NSRegularExpression, in text: String, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
     ) throws -> NSRange? {
-        var matched: NSRange?
+        try matches(of: expression, in: text, limit: 1, stopIf: shouldStop, failure: failure).first
+    }
+
+    /// The matches of `expression` in `text`, in order, no more than
+    /// `limit`; see ``firstMatch(of:in:stopIf:failure:)``.
+    static func matches(
+        of expression: NSRegularExpression, in text: String, limit: Int = .max, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
+    ) throws -> [NSRange] {
+        var matched: [NSRange] = []
         var gaveUp = false
         let options: NSRegularExpression.MatchingOptions = shouldStop == nil ? [.reportCompletion] : [.reportCompletion, .reportProgress]
         expression.enumerateMatches(in: text, options: options, range: NSRange(text.startIndex..<text.endIndex, in: text)) { result, flags, stop in
             if let result {
-                matched = result.range
-                stop.pointee = true
+                matched.append(result.range)
+                if matched.count == limit { stop.pointee = true }
             } else if flags.contains(.internalError) {
                 gaveUp = true
             } else if shouldStop?() == true {

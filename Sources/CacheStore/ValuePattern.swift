@@ -50,28 +50,58 @@ public struct ValuePattern: Sendable {
     /// boundaries: a match may begin or end inside a character (`\n` of
     /// `\r\n`, 👍 of 👍🏽), as ICU, matching code points, finds it.
     func firstMatchRange(in subject: String, place: @autoclosure () -> String = "", stopIf shouldStop: (() -> Bool)? = nil) throws -> Range<String.Index>? {
+        try matchRanges(in: subject, limit: 1, place: place(), stopIf: shouldStop).first
+    }
+
+    /// Where in `subject` each match lies, in order and apart, no more than
+    /// `limit` (see ``firstMatchRange(in:place:stopIf:)``): grep marks them
+    /// all in colour, as GNU grep does.
+    func matchRanges(
+        in subject: String, limit: Int = .max, place: @autoclosure () -> String = "", stopIf shouldStop: (() -> Bool)? = nil
+    ) throws -> [Range<String.Index>] {
         if let expression {
             let pattern = text
-            guard let matched = try RegexCache.firstMatch(of: expression, in: subject, stopIf: shouldStop, failure: {
-                CacheStoreError.patternGaveUp(pattern: pattern, place: place())
-            }) else { return nil }
             let utf16 = subject.utf16
-            let start = utf16.index(utf16.startIndex, offsetBy: matched.location)
-            return start..<utf16.index(start, offsetBy: matched.length)
+            return try RegexCache.matches(of: expression, in: subject, limit: limit, stopIf: shouldStop, failure: {
+                CacheStoreError.patternGaveUp(pattern: pattern, place: place())
+            }).map { matched in
+                let start = utf16.index(utf16.startIndex, offsetBy: matched.location)
+                return start..<utf16.index(start, offsetBy: matched.length)
+            }
         }
-        if text.isEmpty { return subject.startIndex..<subject.startIndex }
+        if text.isEmpty { return [subject.startIndex..<subject.startIndex] }
+        var found: [Range<String.Index>] = []
         if !ignoringCase {
             // UTF-8 is self-synchronizing: the bytes of a whole text occur
             // only where its characters do, which is what a literal search
             // compares, so a byte search finds them without Foundation's
             // UTF-16 detour (which took a third of a grep's time).
             var subject = subject, text = text
-            guard let offset = subject.withUTF8({ haystack in text.withUTF8 { haystack.firstOffset(ofBytes: $0) } }) else { return nil }
+            let offsets: [Int] = subject.withUTF8 { haystack in
+                text.withUTF8 { needle in
+                    var offsets: [Int] = []
+                    var from = 0
+                    while offsets.count < limit, from < haystack.count,
+                        let offset = UnsafeBufferPointer(rebasing: haystack[from...]).firstOffset(ofBytes: needle) {
+                        offsets.append(from + offset)
+                        from += offset + needle.count
+                    }
+                    return offsets
+                }
+            }
             let utf8 = subject.utf8
-            let start = utf8.index(utf8.startIndex, offsetBy: offset)
-            return start..<utf8.index(start, offsetBy: text.utf8.count)
+            for offset in offsets {
+                let start = utf8.index(utf8.startIndex, offsetBy: offset)
+                found.append(start..<utf8.index(start, offsetBy: text.utf8.count))
+            }
+            return found
         }
-        return subject.range(of: text, options: [.literal, .caseInsensitive])
+        var from = subject.startIndex
+        while found.count < limit, let range = subject.range(of: text, options: [.literal, .caseInsensitive], range: from..<subject.endIndex) {
+            found.append(range)
+            from = range.upperBound
+        }
+        return found
     }
 
     /// Text every record holding a match must contain, byte for byte,
@@ -87,6 +117,13 @@ public struct ValuePattern: Sendable {
 
 /// One value that matched: where it is and what matched.
 public struct ValueMatch: Equatable, Sendable {
+    /// A match after the first in the same value.
+    public struct LaterMatch: Equatable, Sendable {
+        /// The text between the match before and this one.
+        public let between: String
+        public let matched: String
+    }
+
     /// One step of a path into a field's value, as a reference's path
     /// takes it.
     public typealias Step = ValuePathStep
@@ -102,6 +139,9 @@ public struct ValueMatch: Equatable, Sendable {
     /// The text before the match: the match is where it was found, also
     /// when the same text comes earlier inside a character (`é` holds `e`).
     public var before: String = ""
+    /// The value's other matches after the first, each with the text
+    /// between it and the match before; empty ones are left out.
+    public var later: [LaterMatch] = []
     /// A number's text as the file holds it (`1.10`, `1e2`), which is what
     /// was searched; nil for other values, and for a record not read from
     /// a file.
@@ -185,11 +225,18 @@ extension Record {
             }
             return
         }
-        if let range = try pattern.firstMatchRange(in: subject, place: "in field \(field) of '\(key.rawValue.shortenedForMessage)'", stopIf: shouldStop) {
+        let ranges = try pattern.matchRanges(in: subject, place: "in field \(field) of '\(key.rawValue.shortenedForMessage)'", stopIf: shouldStop)
+        if let range = ranges.first {
             let scalars = subject.unicodeScalars
+            var end = range.upperBound
+            var later: [ValueMatch.LaterMatch] = []
+            for next in ranges.dropFirst() where !next.isEmpty {
+                later.append(.init(between: String(Substring(scalars[end..<next.lowerBound])), matched: String(Substring(scalars[next]))))
+                end = next.upperBound
+            }
             found.append(ValueMatch(
                 field: field, path: path, value: value, matched: String(Substring(scalars[range])),
-                before: String(Substring(scalars[..<range.lowerBound])), numberText: numberText))
+                before: String(Substring(scalars[..<range.lowerBound])), later: later, numberText: numberText))
         }
     }
 }

@@ -211,4 +211,18 @@ final class GrepCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("grep", cache, "\u{301}", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m v: \"cafe\(red("\u{301}")) ok\"\n")
         XCTAssertEqual(gqlcache("grep", cache, "👩", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m w: \"👨\u{200D}\(red("👩"))\u{200D}👧\"\n")
     }
+
+    /// In colour every match in a value is marked, as GNU grep marks every
+    /// match on a line, in each mode; the JSON names the first.
+    func testEveryMatchInAValueIsMarkedInColour() throws {
+        let cache = try makeCache("many.sqlite", [Record(key: "K:1", fields: ["v": .string("Na na NA, na")])])
+        let red = { (text: String) in "\u{1B}[1;31m\(text)\u{1B}[0m" }
+        let line = { (body: String) in "\u{1B}[1mK:1\u{1B}[0m v: \"\(body)\"\n" }
+        XCTAssertEqual(gqlcache("grep", cache, "na", "--color", "always").stdout, line("Na \(red("na")) NA, \(red("na"))"))
+        XCTAssertEqual(gqlcache("grep", cache, "na", "-i", "--color", "always").stdout, line("\(red("Na")) \(red("na")) \(red("NA")), \(red("na"))"))
+        XCTAssertEqual(gqlcache("grep", cache, "N.", "--regex", "--color", "always").stdout, line("\(red("Na")) na \(red("NA")), na"))
+        // Empty matches mark nothing; the ones that are not are marked.
+        XCTAssertEqual(gqlcache("grep", cache, "a*", "--regex", "--color", "always").stdout, line("N\(red("a")) n\(red("a")) NA, n\(red("a"))"))
+        XCTAssertEqual(gqlcache("grep", cache, "na", "--format", "jsonl").stdout, #"{"key":"K:1","field":"v","path":[],"value":"Na na NA, na","match":"na"}"# + "\n")
+    }
 }

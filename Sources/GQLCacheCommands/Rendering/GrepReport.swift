@@ -35,11 +35,16 @@ enum GrepReport {
     /// the match marked where it was found (after ``ValueMatch/before``):
     /// not an earlier place the same text comes, inside an escape (the `n`
     /// of `\n`) or inside a character (the `e` of `é`).
+    /// Every match in the value is marked, as GNU grep marks them.
     private static func marked(_ match: ValueMatch, in subject: String, style: TextStyle, shownAs: (String) -> String) -> String {
-        guard style.isColored, !match.matched.isEmpty else { return shownAs(subject) }
-        let skipped = match.before.unicodeScalars.count + match.matched.unicodeScalars.count
-        let after = String(Substring(subject.unicodeScalars.dropFirst(skipped)))
-        return shownAs(match.before) + style.match(shownAs(match.matched)) + shownAs(after)
+        guard style.isColored else { return shownAs(subject) }
+        var line = shownAs(match.before) + (match.matched.isEmpty ? "" : style.match(shownAs(match.matched)))
+        var skipped = match.before.unicodeScalars.count + match.matched.unicodeScalars.count
+        for later in match.later {
+            line += shownAs(later.between) + style.match(shownAs(later.matched))
+            skipped += later.between.unicodeScalars.count + later.matched.unicodeScalars.count
+        }
+        return line + shownAs(String(Substring(subject.unicodeScalars.dropFirst(skipped))))
     }
 
     /// `text` with the first place that spells `matched` marked.
