@@ -384,9 +384,8 @@ private struct Walk {
                 members.append((responseKey, try complete(
                     value.asReadByApollo, selections: subselections, holder: record.key, fieldKey: fieldKey, type: declared)))
             } else {
-                if let declared, let problem = reader.schema?.leafProblem(value, type: declared) {
-                    members.append((responseKey, try miss(CacheMiss(
-                        path: path, key: record.key, reason: .typeMismatch("field '\(fieldKey)'\(problem.place): \(problem.message)")))))
+                if let declared, reader.schema?.leafProblem(value, type: declared) != nil {
+                    members.append((responseKey, try misfitLeaf(value, type: declared, key: record.key, fieldKey: fieldKey)))
                     continue
                 }
                 if let declared, let unknown = reader.schema?.unknownEnumValue(value, type: declared) {
@@ -421,6 +420,29 @@ private struct Walk {
     /// on its own, after the fields beside it. Where any of its fields
     /// misses (or holds a value of the wrong type), the fragment is
     /// pending: its fields are left out of the data, and the read goes on.
+    /// A leaf value (a scalar, or lists of them) that does not fit its
+    /// declared type: each element that does not is a miss at its own
+    /// path (`c.0.1`, as a GraphQL response gives it), null in
+    /// `--partial`'s data beside the elements that fit.
+    mutating func misfitLeaf(_ value: FieldValue, type: OutputType, key: CacheKey, fieldKey: String) throws -> ResponseValue {
+        let nullable: OutputType
+        if case .nonNull(let inner) = type { nullable = inner } else { nullable = type }
+        if case .list(let elementType) = nullable, case .list(let elements) = value {
+            var read: [ResponseValue] = []
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
+                defer { path.removeLast() }
+                read.append(try misfitLeaf(element, type: elementType, key: key, fieldKey: fieldKey))
+            }
+            return .list(read)
+        }
+        if let problem = reader.schema?.leafProblem(value, type: type) {
+            return try miss(CacheMiss(path: path, key: key, reason: .typeMismatch("field '\(fieldKey)': \(problem.message)")))
+        }
+        let read = reader.schema?.readByApollo(value, type: type) ?? value
+        return read == .null ? .null : .scalar(read)
+    }
+
     mutating func readDeferred(
         _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
     ) throws {

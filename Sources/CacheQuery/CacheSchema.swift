@@ -519,9 +519,6 @@ extension CacheSchema {
     struct LeafProblem: Equatable {
         var indexes: [Int]
         let message: String
-
-        /// " (element 0.1)" in a list, else "".
-        var place: String { indexes.isEmpty ? "" : " (element \(indexes.map(String.init).joined(separator: ".")))" }
     }
 
     /// Why a leaf value does not fit its declared type, or nil when it does.

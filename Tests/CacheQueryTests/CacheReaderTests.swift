@@ -239,8 +239,32 @@ final class CacheReaderTests: XCTestCase {
         let document = try QueryDocument.parse([("q.graphql", "{ hero(episode: NEWHOPE) { appearsIn } }")])
         let typeError = try CacheReader(document: document, schema: schema, source: number).read(try document.operation(named: nil))
         XCTAssertEqual(typeError.misses.map(\.description), [
-            "type error at hero.appearsIn: record 'Droid:2001', field 'appearsIn' (element 0): expected Episode, found 4",
+            "type error at hero.appearsIn.0: record 'Droid:2001', field 'appearsIn': expected Episode, found 4",
         ])
+    }
+
+    /// A scalar list's element that does not fit its type is a miss at its
+    /// own path, as a GraphQL response gives it (`c.0.1`): with `partial`
+    /// it alone is null, and the elements beside it are read.
+    func testAMisfitInAListOfScalarsIsAMissAtTheElementsPath() throws {
+        let sdl = "type Query { c: [[Float!]!] d: [Float] e: [Int]! }"
+        let schema = try CacheSchema.parse(sdl: sdl, source: "lists.graphqls")
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", [
+            "c": .list([.list([.int(1), .null])]), "d": .list([.int(1), .string("x"), .int(2), .bool(true)]), "e": .string("nope"),
+        ])
+        let document = try QueryDocument.parse([("q.graphql", "{ c d e }")])
+        let result = try CacheReader(document: document, schema: schema, source: source).read(try document.operation(named: nil), partial: true)
+        XCTAssertEqual(result.misses.map(\.description), [
+            "type error at c.0.1: record 'QUERY_ROOT', field 'c': null in a non-null field of type Float!",
+            "type error at d.1: record 'QUERY_ROOT', field 'd': expected Float, found \"x\"",
+            "type error at d.3: record 'QUERY_ROOT', field 'd': expected Float, found true",
+            "type error at e: record 'QUERY_ROOT', field 'e': expected a list of type [Int], found \"nope\"",
+        ])
+        XCTAssertEqual(result.misses.map(\.path), [
+            [.field("c"), .index(0), .index(1)], [.field("d"), .index(1)], [.field("d"), .index(3)], [.field("e")],
+        ])
+        XCTAssertEqual(result.data?.foundationObject as? NSDictionary, ["c": [[1, NSNull()]], "d": [1, NSNull(), 2, NSNull()], "e": NSNull()] as NSDictionary)
     }
 
     /// An object stored inline, which Apollo never writes, is named as not
