@@ -45,8 +45,11 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .missingField(let fieldKey, let similar):
-            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(fieldKey.shortenedForMessage)'"
-            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0.shortenedForMessage)'" }.joined(separator: ", ") }
+            // Each key is cut where it differs from the other (the nearest it has), not where they read alike.
+            let nearest = similar.max { zip($0, fieldKey).prefix { $0 == $1 }.count < zip($1, fieldKey).prefix { $0 == $1 }.count }
+            let missing = nearest.map { fieldKey.shortenedForMessage(differingFrom: $0) } ?? fieldKey.shortenedForMessage
+            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(missing)'"
+            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0.shortenedForMessage(differingFrom: fieldKey))'" }.joined(separator: ", ") }
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text

@@ -226,4 +226,17 @@ extension String {
     public var shortenedForMessage: String {
         count <= 100 ? self : "\(prefix(60))… (\(utf8.count) bytes)"
     }
+
+    /// ``shortenedForMessage`` for a text named beside `other`, which may
+    /// start with the same sixty characters (two field keys whose arguments
+    /// differ late): then what is shown is cut around the first place they
+    /// differ, so that the two never read alike.
+    public func shortenedForMessage(differingFrom other: String) -> String {
+        guard count > 100 else { return self }
+        let common = zip(self, other).prefix { $0 == $1 }.count
+        guard common >= 50 else { return shortenedForMessage }
+        let start = index(startIndex, offsetBy: common - 20)
+        let end = index(start, offsetBy: 60, limitedBy: endIndex) ?? endIndex
+        return "\(prefix(20))…\(self[start..<end])\(end < endIndex ? "…" : "") (\(utf8.count) bytes)"
+    }
 }

@@ -243,6 +243,25 @@ final class CacheReaderTests: XCTestCase {
         ])
     }
 
+    /// Field keys with input objects run past a hundred characters, and
+    /// the one looked for may differ from the one the record has only near
+    /// the end: each is cut around where they differ, never to the same text.
+    func testAMissBetweenTwoLongFieldKeysShowsWhereTheyDiffer() throws {
+        let held = "search([filter:category:electronics-and-computers,cursor:eyJvZmZzZXQiOjEwMH0,region:europe-west,sortBy:price-asc,text:laptop])"
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", [held: .list([])])
+        let document = try QueryDocument.parse([("q.graphql", """
+            { search(filter: {category: "electronics-and-computers", cursor: "eyJvZmZzZXQiOjIwMH0", region: "europe-west", sortBy: "price-asc", text: "laptop"}) { id } }
+            """)])
+        let result = try CacheReader(document: document, source: source).read(try document.operation(named: nil), partial: true)
+        XCTAssertEqual(result.misses.map(\.description), [
+            "cache miss at search: record 'QUERY_ROOT' has no field 'search([filter:categ…ursor:eyJvZmZzZXQiOjIwMH0,region:europe-west,sortBy:price-as… (126 bytes)'; "
+                + "it has 'search([filter:categ…ursor:eyJvZmZzZXQiOjEwMH0,region:europe-west,sortBy:price-as… (126 bytes)'",
+        ])
+        // Keys that differ early are cut as before, at sixty characters.
+        XCTAssertEqual(String(repeating: "a", count: 120).shortenedForMessage(differingFrom: "b"), String(repeating: "a", count: 60) + "… (120 bytes)")
+    }
+
     /// A scalar list's element that does not fit its type is a miss at its
     /// own path, as a GraphQL response gives it (`c.0.1`): with `partial`
     /// it alone is null, and the elements beside it are read.
