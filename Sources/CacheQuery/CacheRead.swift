@@ -202,14 +202,16 @@ public protocol RecordSource {
     /// ``records(for:)`` that needs only `fields` of each record, and may
     /// leave the others out.
     func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>]
-    /// Whether some record's key starts with `prefix` (`Human:`): without
-    /// a schema, the sign that a name is an object type of the cache.
-    func hasKey(startingWith prefix: String) throws -> Bool
+    /// Whether records are keyed `name:…` (`Human:1000`) by their type:
+    /// without a schema, the sign that `name` is an object type of the
+    /// cache. A key group an app chose (`Character:2001` for a Droid,
+    /// named for an interface) is not.
+    func keysRecords(byType name: String) throws -> Bool
 }
 
 extension RecordSource {
     /// No key is known: a source of records in memory cannot say.
-    public func hasKey(startingWith prefix: String) throws -> Bool { false }
+    public func keysRecords(byType name: String) throws -> Bool { false }
 
     /// Every field: a source that cannot leave fields out gives them all.
     public func records(for keys: [CacheKey], onlyFields fields: Set<String>) throws -> [CacheKey: Result<Record, CacheStoreError>] {
@@ -230,9 +232,16 @@ extension RecordSource {
 }
 
 extension ReadTransaction: RecordSource {
-    public func hasKey(startingWith prefix: String) throws -> Bool {
+    /// The first record keyed `name:…` has `__typename` `name`, or none
+    /// (the key then says all that is known); one that cannot be read says
+    /// nothing, and is taken as no sign.
+    public func keysRecords(byType name: String) throws -> Bool {
+        let prefix = name + ":"
         // The key index's next key after the prefix itself.
-        try keys(around: CacheKey(prefix), limit: 1).contains { $0.rawValue.hasPrefix(prefix) }
+        guard let first = try keys(around: CacheKey(prefix), limit: 1).first(where: { $0.rawValue.hasPrefix(prefix) }) else { return false }
+        guard let record = try? record(for: first) else { return false }
+        guard let typename = record.fields["__typename"] else { return true }
+        return typename == .string(name)
     }
 }
 

@@ -88,7 +88,7 @@ public struct CacheReader {
             result.pendingFragments = walk.pending
             result.untypedObjects = walk.untypedObjects
             // An object type of the cache has records keyed `Type:…`.
-            result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.hasKey(startingWith: $0 + ":") } ?? []
+            result.typeConditionsNotApplied = try walk.collector.log?.neverApplied { try source.keysRecords(byType: $0) } ?? []
             return result
         } catch let stop as Walk.Stop {
             return ReadResult(data: nil, misses: [stop.miss], objectKeys: [:], records: walk.loadedRecords)

@@ -504,6 +504,20 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(member.stderr, "", "Human is an object type of this cache: the other member")
     }
 
+    /// An app may key records by a group named for an interface
+    /// (`Character:2001` for a Droid): records keyed so are not of a type
+    /// of that name, and a fragment on it that applied to nothing is named.
+    func testAFragmentOnAnInterfaceThatIsAlsoAKeyGroupIsStillNamed() throws {
+        let cache = try makeCache("group.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Character:2001")]),
+            Record(key: "Character:2001", fields: ["__typename": .string("Droid"), "id": .string("2001"), "name": .string("R2-D2")]),
+        ])
+        let result = gqlcache("read", cache, "--text", "{ hero { __typename ... on Droid { id } ... on Character { name } } }", "--format", "json")
+        XCTAssertEqual(result.status, .success)
+        XCTAssertEqual(result.stdout, #"{"hero":{"__typename":"Droid","id":"2001"}}"# + "\n")
+        XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); if Character is an interface or union, give --schema to read as Apollo does\n")
+    }
+
     /// A record without `__typename` below the root is a miss, as it is
     /// for Apollo, whose generated models select `__typename` in every
     /// object. A partial read goes on with the record of no type, schema or
