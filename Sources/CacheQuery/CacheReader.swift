@@ -384,7 +384,7 @@ private struct Walk {
                 members.append((responseKey, try complete(
                     value.asReadByApollo, selections: subselections, holder: record.key, fieldKey: fieldKey, type: declared)))
             } else {
-                if let declared, reader.schema?.leafProblem(value, type: declared) != nil {
+                if let declared, reader.schema?.leafProblem(value, type: declared, reading: true) != nil {
                     members.append((responseKey, try misfitLeaf(value, type: declared, key: record.key, fieldKey: fieldKey)))
                     continue
                 }
@@ -436,7 +436,7 @@ private struct Walk {
             }
             return .list(read)
         }
-        if let problem = reader.schema?.leafProblem(value, type: type) {
+        if let problem = reader.schema?.leafProblem(value, type: type, reading: true) {
             return try miss(CacheMiss(path: path, key: key, reason: .typeMismatch("field '\(fieldKey)': \(problem.message)")))
         }
         let read = reader.schema?.readByApollo(value, type: type) ?? value

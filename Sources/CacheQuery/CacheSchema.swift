@@ -498,8 +498,9 @@ extension CacheSchema {
     /// The value as Apollo's generated model reads it from the cache: a
     /// String or ID field decodes a number as its text (`5` → `"5"`,
     /// `1.5` → `"1.5"`, a whole `5.0` → `"5"`, as Swift's NSNumber casts
-    /// it), also inside lists, and an Int field a whole `5.0` as the
-    /// integer 5 (NSNumber's intValue). Any other value is as stored.
+    /// it), also inside lists, and an Int field a number with a fraction
+    /// as its whole part (`5.0` and `5.5` as 5: NSNumber's intValue, which
+    /// Apollo's `Int` decodes with). Any other value is as stored.
     func readByApollo(_ value: FieldValue, type: OutputType) -> FieldValue {
         switch (type, value) {
         case (.nonNull(let inner), _): return readByApollo(value, type: inner)
@@ -508,8 +509,8 @@ extension CacheSchema {
         case (.named("String", _), .double(let number)), (.named("ID", _), .double(let number)):
             if let whole = Int64(exactly: number) { return .string(String(whole)) }
             return .string(String(number))
-        // leafProblem lets only a whole one within Int64 through.
-        case (.named("Int", _), .double(let number)): return Int64(exactly: number).map(FieldValue.int) ?? value
+        // leafProblem lets through only one whose whole part is within Int64.
+        case (.named("Int", _), .double(let number)): return Int64(exactly: number.rounded(.towardZero)).map(FieldValue.int) ?? value
         default: return value
         }
     }
@@ -524,18 +525,20 @@ extension CacheSchema {
     /// Why a leaf value does not fit its declared type, or nil when it does.
     /// Custom scalars take any JSON value; String and ID take a string or
     /// a number (Apollo's String decodes an Int or a Double as its text);
-    /// Float takes any number, Int an integral one.
-    func leafProblem(_ value: FieldValue, type: OutputType) -> LeafProblem? {
+    /// Float takes any number, Int an integral one, or when `reading` any
+    /// whose whole part is within Int64, as Apollo's `Int` reads it (a
+    /// value written is checked as a GraphQL server gives it).
+    func leafProblem(_ value: FieldValue, type: OutputType, reading: Bool = false) -> LeafProblem? {
         switch (type, value) {
         case (.nonNull, .null):
             return LeafProblem(indexes: [], message: "null in a non-null field of type \(type)")
         case (.nonNull(let inner), _):
-            return leafProblem(value, type: inner)
+            return leafProblem(value, type: inner, reading: reading)
         case (_, .null):
             return nil
         case (.list(let inner), .list(let elements)):
             for (index, element) in elements.enumerated() {
-                if var problem = leafProblem(element, type: inner) {
+                if var problem = leafProblem(element, type: inner, reading: reading) {
                     problem.indexes.insert(index, at: 0)
                     return problem
                 }
@@ -551,7 +554,7 @@ extension CacheSchema {
             case (.enumeration, _, .string): fits = true
             case (.enumeration, _, _): fits = false
             case (_, "Int", .int), (_, "Float", .int), (_, "Float", .double): fits = true
-            case (_, "Int", .double(let number)): fits = Int64(exactly: number) != nil
+            case (_, "Int", .double(let number)): fits = Int64(exactly: reading ? number.rounded(.towardZero) : number) != nil
             case (_, "Float", .number): fits = true  // one too large to store is refused as such
             case (_, "Int", _), (_, "Float", _): fits = false
             case (_, "String", .string), (_, "ID", .string), (_, "Boolean", .bool): fits = true

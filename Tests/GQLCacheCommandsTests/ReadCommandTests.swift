@@ -362,9 +362,10 @@ final class ReadCommandTests: CommandTestCase {
     }
 
     /// Apollo's Int decodes a number by NSNumber's intValue: a whole 5.0
-    /// in an Int field reads as 5 with a schema; a fraction stays a type
-    /// error, and without a schema the value is as stored.
-    func testWithASchemaAWholeNumberWrittenWithAFractionInAnIntFieldReadsAsAnInteger() throws {
+    /// in an Int field reads as 5 with a schema, and a fraction as its whole
+    /// part (4.5 as 4, -4.5 as -4); one beyond Int64 is a type error, and
+    /// without a schema the value is as stored.
+    func testWithASchemaANumberWithAFractionInAnIntFieldReadsAsItsWholePart() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 5.0) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
         let schema = starWarsSchema
@@ -373,7 +374,13 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(typed.stdout, #"{"reviews":[{"stars":5},{"stars":3}]}"# + "\n", typed.stderr)
         XCTAssertEqual(gqlcache("read", cache, "--text", query, "--format", "json").stdout, #"{"reviews":[{"stars":5.0},{"stars":3}]}"# + "\n")
         _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 4.5) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
-        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema).status, .damagedRecord)
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json").stdout, #"{"reviews":[{"stars":4},{"stars":3}]}"# + "\n")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', -4.5) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
+        XCTAssertEqual(gqlcache("read", cache, "--text", query, "--schema", schema, "--format", "json").stdout, #"{"reviews":[{"stars":-4},{"stars":3}]}"# + "\n")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 1e30) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).0'")
+        let beyond = gqlcache("read", cache, "--text", query, "--schema", schema)
+        XCTAssertEqual(beyond.status, .damagedRecord)
+        XCTAssertEqual(beyond.stderr, "gqlcache: type error at reviews.0.stars: record 'QUERY_ROOT.reviews(episode:JEDI,first:2).0', field 'stars': expected Int, found 1e+30\n")
     }
 
     func testRepeatedSchemaFilesMakeOneSchema() throws {
