@@ -20,6 +20,33 @@ public enum FieldKey {
         return name + "(" + members(arguments) + ")"
     }
 
+    /// Whether two field cache keys differ only in how they write numbers
+    /// (`lng:-2` and `lng:-2.0`, `1e2` and `100`): the same arguments to a
+    /// reader, two fields to the cache.
+    public static func differOnlyInNumbers(_ one: String, _ other: String) -> Bool {
+        func canonical(_ key: String) -> String {
+            var text = ""
+            var number = ""
+            func flush() {
+                text += Double(number).map { String($0) } ?? number
+                number = ""
+            }
+            for character in key {
+                let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
+                    || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
+                if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
+                    number.append(character)
+                } else {
+                    if !number.isEmpty { flush() }
+                    text.append(character)
+                }
+            }
+            if !number.isEmpty { flush() }
+            return text
+        }
+        return one != other && canonical(one) == canonical(other)
+    }
+
     /// `k1:v1,k2:v2` with keys in byte order, objects and lists of objects
     /// as Apollo's `orderIndependentKey` writes them.
     static func members(_ object: [String: InputValue]) -> String {

@@ -121,4 +121,15 @@ final class FieldKeyTests: XCTestCase {
         XCTAssertEqual(try key("{ books(first: 3) { title } }"), "books(first:3)")
         XCTAssertEqual(try key("{ books(status: AVAILABLE, first: 2) { title } }"), "books(first:2,status:AVAILABLE)")
     }
+
+    /// Keys Apollo on Apple platforms and its Linux builds write apart
+    /// (`lng:-2` and `lng:-2.0`) name the same arguments; other numbers,
+    /// or the same key, do not count.
+    func testTwoKeysDifferOnlyInNumbersWhenTheirNumbersAreEqualAsWritten() {
+        XCTAssertTrue(FieldKey.differOnlyInNumbers("search([near:lat:1.5,lng:-2])", "search([near:lat:1.5,lng:-2.0])"))
+        XCTAssertTrue(FieldKey.differOnlyInNumbers("f(x:1e2)", "f(x:100)"))
+        XCTAssertFalse(FieldKey.differOnlyInNumbers("f(x:1)", "f(x:2)"))
+        XCTAssertFalse(FieldKey.differOnlyInNumbers("f(x:1)", "f(x:1)"), "the same key is no difference")
+        XCTAssertFalse(FieldKey.differOnlyInNumbers("f(x:1)", "f(y:1)"))
+    }
 }

@@ -114,7 +114,7 @@ extension GQLCache {
                     miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: schema, context: context) {
                     message += hint
                 } else if let miss = result.misses.first, case .missingField(let fieldKey, let similar) = miss.reason,
-                          similar.contains(where: { CacheMiss.sameButForNumbers($0, fieldKey) }) {
+                          similar.contains(where: { FieldKey.differOnlyInNumbers($0, fieldKey) }) {
                     message += " (\(CacheMiss.numberWritingNote(schemaGiven: schema != nil)))"
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)

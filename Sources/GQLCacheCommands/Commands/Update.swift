@@ -195,7 +195,7 @@ extension GQLCache {
                     // otherwise (a Float argument Apollo writes -2.0, given as -2).
                     for miss in result.misses {
                         guard case .missingField(let fieldKey, let similar) = miss.reason else { continue }
-                        let alike = similar.filter { CacheMiss.sameButForNumbers($0, fieldKey) }
+                        let alike = similar.filter { FieldKey.differOnlyInNumbers($0, fieldKey) }
                         guard !alike.isEmpty else { continue }
                         context.warn(
                             "record '\(miss.key.inMessage)' has no field '\(fieldKey)', which --data adds beside "
@@ -437,33 +437,6 @@ extension CacheMiss {
         return schemaGiven
             ? "only how a number is written differs: \(platforms); a file from a device or simulator may hold the other"
             : "only how a number is written differs: give --schema, and arguments are written as their types say (\(platforms))"
-    }
-
-    /// Whether two field cache keys differ only in how they write numbers
-    /// (`lng:-2` and `lng:-2.0`, `1e2` and `100`): the same arguments to a
-    /// reader, two fields to the cache.
-    static func sameButForNumbers(_ one: String, _ other: String) -> Bool {
-        func canonical(_ key: String) -> String {
-            var text = ""
-            var number = ""
-            func flush() {
-                text += Double(number).map { String($0) } ?? number
-                number = ""
-            }
-            for character in key {
-                let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
-                    || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
-                if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
-                    number.append(character)
-                } else {
-                    if !number.isEmpty { flush() }
-                    text.append(character)
-                }
-            }
-            if !number.isEmpty { flush() }
-            return text
-        }
-        return one != other && canonical(one) == canonical(other)
     }
 
     /// A record that is not there is "not found"; data that does not fit is damaged.
