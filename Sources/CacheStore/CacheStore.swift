@@ -461,9 +461,18 @@ public final class CacheStore: Sendable {
                     pendingBackup.set(backup.request)
                 }
             }
+            afterCommit?()
+            // A stop that came while the transaction committed, too late to
+            // roll it back, still stops the command: answered here, it would
+            // be forgotten, and a VACUUM after it would run.
+            if interruption.isPending { throw changed ? CacheStoreError.stoppedAfterCommit(path: path) : CacheStoreError.interrupted(path: path) }
             return result!
         } }
     }
+
+    /// Run once a write's transaction has committed, for tests: where a
+    /// stop comes too late to roll the write back.
+    nonisolated(unsafe) var afterCommit: (() -> Void)?
 
     /// Throws ``CacheStoreError/damagedFile(path:finding:)`` when the file
     /// is shorter than its header says (``FileCut``): a write would build

@@ -85,6 +85,10 @@ public enum CacheStoreError: Error, Equatable, Sendable {
     /// The operation was stopped by ``CacheStore/interrupt()`` (Ctrl-C);
     /// a write was rolled back.
     case interrupted(path: String)
+    /// ``CacheStore/interrupt()`` came while a write committed, too late to
+    /// roll it back: the change stands, and whoever asked is told so rather
+    /// than carry on (a VACUUM after it) as if no stop had come.
+    case stoppedAfterCommit(path: String)
     /// Damaged records may hold references nobody can read, so what is
     /// reachable (for gc --unreachable, rm --cascade) cannot be told.
     case reachabilityUnknown(path: String, damaged: [CacheKey])
@@ -157,6 +161,8 @@ extension CacheStoreError: CustomStringConvertible, LocalizedError {
             return "a transaction was used after its closure returned"
         case .interrupted(let path):
             return "\(path): interrupted; nothing was changed"
+        case .stoppedAfterCommit(let path):
+            return "\(path): stopped as the change was being written, too late to undo it: it stands, and its report is left out"
         case .repeatedMember(_, let name):
             return "the member \(JSONWriter.quoted(name, asStored: false)) is given twice (or in two spellings of one character), "
                 + "and which value is meant cannot be told"

@@ -162,6 +162,29 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 10)
     }
 
+    /// A stop that comes while a write commits, too late to roll it back,
+    /// is not forgotten: the write throws that it stopped after the change,
+    /// which stands, so that the command ends (a VACUUM after it does not
+    /// run); one after a write that changed nothing is a plain interrupt.
+    func testAStopWhileAWriteCommitsSaysTheChangeStandsAndStopsWhatFollows() throws {
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        let writes = store.committedWriteCount
+        store.afterCommit = { store.interrupt() }
+        XCTAssertThrowsError(try store.write { tx in try tx.removeObject(for: "Human:1002") }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .stoppedAfterCommit(path: path))
+        }
+        XCTAssertEqual("\(CacheStoreError.stoppedAfterCommit(path: path))",
+                       "\(path): stopped as the change was being written, too late to undo it: it stands, and its report is left out")
+        XCTAssertEqual(store.committedWriteCount, writes + 1)
+        XCTAssertThrowsError(try store.write { tx in _ = try tx.removeObjects(matching: KeyPattern("Nope:", mode: .prefix)) }) { error in
+            XCTAssertEqual(error as? CacheStoreError, .interrupted(path: path))
+        }
+        store.afterCommit = nil
+        XCTAssertFalse(try store.vacuum(), "the stop was taken")
+        XCTAssertEqual(try store.read { tx in try tx.recordCount() }, 9)
+    }
+
     func testAnInterruptWhileNoTransactionRunsStopsTheNextOneUnlessForgotten() throws {
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         let store = try CacheStore.open(at: path, access: .readWrite)

@@ -77,7 +77,7 @@ extension ExitStatus {
         case .damagedRecord, .reachabilityUnknown: self = .damagedRecord
         case .invalidJSON, .invalidPattern, .patternGaveUp, .recordNestedTooDeep, .cannotConvert, .noRootRecord, .noQueryRoot, .keyHoldsNUL, .repeatedMember: self = .usage
         case .fileNotFound, .fileExists, .readOnly, .io, .corrupt, .damagedFile, .keyIndexOutOfOrder, .transactionEnded: self = .io
-        case .interrupted: self = .interrupted
+        case .interrupted, .stoppedAfterCommit: self = .interrupted
         }
     }
 }
