@@ -222,6 +222,31 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertNil(try XCTUnwrap(try without.json() as? [String: Any])["backup"], "no copy, no member")
     }
 
+    /// With JSON Lines, the summary line names the copy, as the JSON
+    /// document does; the lines before it are the records' own.
+    func testTheJSONLinesSummaryNamesTheBackupCopy() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let export = gqlcache("export", cache).stdout
+        let without = gqlcache("rm", cache, "Starship:3001", "--format", "jsonl")
+        XCTAssertEqual(without.status, .success)
+        XCTAssertTrue(without.stdout.hasSuffix(#"{"type":"summary","dryRun":false,"removed":1,"danglingReferences":1}"# + "\n"), "no copy, no member: \(without.stdout)")
+        for arguments in [
+            ["rm", cache, "Human:1002", "--backup", "--format", "jsonl"],
+            ["gc", cache, "--all", "--force", "--backup", "--format", "jsonl"],
+            ["import", cache, "-", "--backup", "--format", "jsonl"],
+            ["clear", cache, "--force", "--backup", "--format", "jsonl"],
+        ] {
+            let result = gqlcache(arguments: arguments, input: export)
+            XCTAssertEqual(result.status, .success, "\(arguments[0]): \(result.stderr)")
+            let lines = try result.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            let summary = try XCTUnwrap(lines.last, arguments[0])
+            let copy = try XCTUnwrap(summary["backup"] as? String, "\(arguments[0]): \(summary)")
+            XCTAssertTrue(copy.hasPrefix(cache + ".backup-"), copy)
+            XCTAssertTrue(result.stderr.hasSuffix("to \(copy)\n"), result.stderr)
+            XCTAssertTrue(lines.dropLast().allSatisfy { $0["backup"] == nil }, arguments[0])
+        }
+    }
+
     func testNothingIsBackedUpWhenNothingIsWritten() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         XCTAssertEqual(run("rm", cache, "Human:1002", "--dry-run", "--backup").status, .success)

@@ -83,10 +83,11 @@ extension GQLCache {
                 context.note("removed \(plural(removed, "record"))")
                 if vacuumRun?.rebuilt == true { context.note(vacuumLine(before: before.recordBytes, after: after.recordBytes)) }
             case .json, .jsonl:
+                // One line, the summary, with jsonl as with json.
                 output.format.emit(.object([
                     ("dryRun", .bool(false)), ("removed", .int(removed)), ("vacuumed", .bool(vacuumRun?.rebuilt == true)),
                     ("bytesBefore", .int(Int(before.recordBytes))), ("bytesAfter", .int(Int(after.recordBytes))),
-                ]), to: context)
+                ]), isSummary: true, to: context)
             }
             try vacuumRun?.finish(file.path, quiet: context.isQuiet && output.format == .text)
         }

@@ -135,7 +135,7 @@ extension GQLCache {
                 // to collect), and drops a done gc's report, as rm does.
                 if !(context.isQuiet && !dryRun) { context.stdout.write(report.text(quiet: context.isQuiet)) }
             case .json: output.format.emit(report.json(), to: context)
-            case .jsonl: context.stdout.write(report.jsonLines())
+            case .jsonl: context.stdout.write(report.jsonLines(backup: context.backupCopy))
             }
             try vacuumRun?.finish(file.path, quiet: context.isQuiet && output.format == .text)
         }

@@ -93,8 +93,9 @@ struct GarbageReport {
             + collected.removedBlobKeyRows.map { [("rowid", .int(Int($0.rowID)))] + $0.jsonKeyMembers }
     }
 
-    /// One line per removal and drop, then the summary, each ending with a newline.
-    func jsonLines() -> String {
+    /// One line per removal and drop, then the summary (naming `backup`,
+    /// the copy `--backup` made), each ending with a newline.
+    func jsonLines(backup: String? = nil) -> String {
         var lines = JSONLines()
         for key in collected?.removedKeys ?? [] { lines.appendKeyLine("type", "remove", key: key) }
         for drops in collected?.droppedReferences ?? [] {
@@ -102,7 +103,7 @@ struct GarbageReport {
         }
         for key in collected?.emptiedKeys ?? [] { lines.appendKeyLine("type", "emptied", key: key) }
         for row in strayRows { lines.append(.object([("type", .string("delete"))] + row)) }
-        lines.append(.object([("type", .string("summary"))] + summaryMembers))
+        lines.append(JSONOutput.object([("type", .string("summary"))] + summaryMembers).namingBackup(backup))
         return lines.string
     }
 }

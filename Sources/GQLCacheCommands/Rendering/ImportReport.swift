@@ -64,7 +64,7 @@ struct ImportReport {
             for record in records {
                 format.emit(.object([("type", .string("record"))] + record.json.members), to: context)
             }
-            format.emit(.object([("type", .string("summary"))] + countMembers), to: context)
+            format.emit(.object([("type", .string("summary"))] + countMembers), isSummary: true, to: context)
         }
     }
 }

@@ -137,16 +137,20 @@ struct JSONLines {
 }
 
 extension OutputFormat {
-    /// Writes one document: pretty for json, one line for jsonl.
     /// Prints `document`, a whole document with --format json or a line
     /// with jsonl. A JSON document of a command that made a `--backup`
     /// names the copy, as its `"backup"` member, so that a script need not
-    /// read it from the message on standard error.
-    func emit(_ document: JSONOutput, to context: CommandContext) {
-        var document = document
-        if self == .json, case .object(let members) = document, let copy = context.backupCopy {
-            document = .object(members + [("backup", .string(copy))])
-        }
-        context.print(document.rendered(pretty: self == .json))
+    /// read it from the message on standard error; so does a JSON Lines
+    /// summary line (`isSummary`).
+    func emit(_ document: JSONOutput, isSummary: Bool = false, to context: CommandContext) {
+        context.print((self == .json || isSummary ? document.namingBackup(context.backupCopy) : document).rendered(pretty: self == .json))
+    }
+}
+
+extension JSONOutput {
+    /// The object with a `"backup"` member naming `copy`, when there is one.
+    func namingBackup(_ copy: String?) -> JSONOutput {
+        guard let copy, case .object(let members) = self else { return self }
+        return .object(members + [("backup", .string(copy))])
     }
 }

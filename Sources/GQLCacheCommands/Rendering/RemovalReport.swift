@@ -87,10 +87,10 @@ struct RemovalOutcome {
             for key in cleaned?.emptied ?? [] {
                 context.print(JSONOutput.object([("type", .string("emptied")), ("key", .string(key.rawValue))]).rendered(pretty: false))
             }
-            context.print(JSONOutput.object([
+            format.emit(.object([
                 ("type", .string("summary")), ("dryRun", .bool(dryRun)), ("removed", .int(count)),
                 ("danglingReferences", .int(dangling.count)),
-            ]).rendered(pretty: false))
+            ]), isSummary: true, to: context)
         }
     }
 
