@@ -138,10 +138,10 @@ final class StopSignals: @unchecked Sendable {
     }
 
     /// A signal after the running command's write committed (while its
-    /// report is worked out or printed) ends the process with the report
-    /// cut short: one line says
-    /// the change stands, so that no one takes status 130 for "nothing
-    /// was changed".
+    /// report is worked out or printed, or before a --vacuum) ends the
+    /// process there: one line says the change stands, and that what was
+    /// to follow was not done, so that no one takes status 130 for
+    /// "nothing was changed", nor the file for vacuumed.
     private func sayWhatWasWritten() {
         let changed = lock.withLock {
             stores.filter { $0.committedWriteCount > committedBefore[ObjectIdentifier($0), default: 0] }.map(\.path)
@@ -150,7 +150,7 @@ final class StopSignals: @unchecked Sendable {
         let names = changed.joined(separator: ", ")
         // On a terminal the line starts a line of its own, whatever was cut short.
         let line = (isatty(STDERR_FILENO) == 1 ? "\n" : "")
-            + "gqlcache: \(names): stopped after the change was written; it stands, and its report is cut short\n"
+            + "gqlcache: \(names): stopped after the change was written; it stands, but what was to follow it (the rest of its report, a --vacuum) was not done\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
 }
