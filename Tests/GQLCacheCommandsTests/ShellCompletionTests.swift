@@ -418,14 +418,17 @@ final class ShellCompletionTests: CommandTestCase {
               ('Evil:$(touch ran)`touch ran2`', '{}'), ('Var:$HOME', '{}'), ('Quote:it''s "x" a\\b', '{}'),
               ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}'), ('Line:t' || char(9) || 'x', '{}'),
               ('Line:n' || char(0) || 'x', '{}'), ('Line:e' || char(27) || '[31mRED', '{}'), ('Line:' || char(7), '{}'),
-              (CAST(X'4C696E653AFF' AS TEXT), '{}')
+              (CAST(X'4C696E653AFF' AS TEXT), '{}'), ('Line:bidi' || char(8238) || 'x', '{}'), ('Line:zw' || char(8203) || 'x', '{}'),
+              ('Line:é👩' || char(8205) || '👧', '{}')
             """)
         // One candidate a line: a key with a line break would be two wrong
         // words, and fish takes a tab for the start of a description. A NUL
         // cuts the word (bash warns of it in the prompt), an escape sequence
         // would be inserted raw, and bytes that are not UTF-8 come out as
-        // U+FFFD, naming another key.
-        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c"])
+        // U+FFFD, naming another key. A right-to-left override or a
+        // zero-width space would be inserted unseen; a joiner that joins
+        // two emoji shows what it joins, and is offered.
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c", "Line:é👩\u{200D}👧"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])
         // No '$' or '`': offered as printed, for bash's own file name quoting.

@@ -86,9 +86,13 @@ enum ShellCompletion {
 
     /// Whether a candidate can be handed to a shell (see ``forShell(_:)``):
     /// one without control characters, and not one whose bytes were no
-    /// UTF-8 (read as U+FFFD, which names another key).
+    /// UTF-8 (read as U+FFFD, which names another key). Nor one holding a
+    /// character that moves the text around it (a right-to-left override)
+    /// or shows nothing (a zero-width space): the shell would insert it
+    /// raw, unseen, where every listing shows it escaped.
     static func offeredToShells(_ candidate: String) -> Bool {
         !candidate.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" }
+            && !(candidate.utf8.contains { $0 >= 0x80 } && candidate.containsScalar { $0.movesText || $1 })
     }
 
     /// zsh's `_describe`, which the generated script hands candidates to,
