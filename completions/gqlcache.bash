@@ -1053,13 +1053,13 @@ _gqlcache_whole_words() {
     # The first word is a command: with -o filenames, bash would take
     # 'completions' for the folder of that name and append a slash.
     # A word no command starts is a cache file ('gqlcache CACHE' opens
-    # the REPL on it).
+    # the REPL on it), or a folder on the way to one.
     if [[ "${cword}" -eq 1 ]]; then
         if [[ "${#COMPREPLY[@]}" -eq 0 && "${word}" != -* ]]; then
             local file
             while IFS='' read -r file; do
                 [[ -n "${file}" ]] && COMPREPLY+=("${file}")
-            done < <(compgen -f -- "$(__gqlcache_dequote "${word}")")
+            done < <(shopt -s extglob; compgen -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|*.backup-+([0-9])-+([0-9])?(-+([0-9])))' -- "$(__gqlcache_dequote "${word}")")
         else
             compopt +o filenames 2>/dev/null
         fi

@@ -441,9 +441,9 @@ complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "g
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache help" -eq 1' -fa 'completions' -d 'Print the completion script for bash, zsh or fish.'
 complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache help" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL, so a
-# first word that no command name starts completes as a file name.
+# first word that no command name starts completes as a cache file name.
 function __gqlcache_no_command_starts_with_token
     set -l token (__gqlcache_tokens -t)
     not contains -- "$token" (string sub -l (string length -- "$token") -- 'info' 'keys' 'show' 'read' 'write' 'update' 'rm' 'clear' 'grep' 'diff' 'export' 'import' 'doctor' 'gc' 'stats' 'refs' 'repl' 'completions' 'help')
 end
-complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1; and __gqlcache_no_command_starts_with_token' -F
+complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1; and __gqlcache_no_command_starts_with_token' -f -a '(__gqlcache_complete_files sqlite sqlite3 db)'

@@ -481,15 +481,19 @@ final class ShellCompletionTests: CommandTestCase {
     func testAFirstWordNoCommandStartsCompletesAsACacheFile() throws {
         try FileManager.default.createDirectory(atPath: path("caches"), withIntermediateDirectories: true)
         _ = try copyOfFixture("starwars.sqlite", as: "caches/app cache.sqlite")
+        // Only cache files, and folders on the way to them, as after 'gqlcache info '.
+        try "notes".write(toFile: path("caches/notes.txt"), atomically: true, encoding: .utf8)
+        try "notes".write(toFile: path("starwars.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: path("caches/old"), withIntermediateDirectories: true)
         try requireProgram(shell("bash"), "bash")
         XCTAssertEqual(try bashCompletions("gqlcache starwars.s"), ["starwars.sqlite"])
-        XCTAssertEqual(try bashCompletions("gqlcache caches/"), ["caches/app cache.sqlite"])
+        XCTAssertEqual(try bashCompletions("gqlcache caches/").sorted(), ["caches/app cache.sqlite", "caches/old"])
         XCTAssertEqual(try bashCompletions("gqlcache st"), ["stats"])
         XCTAssertFalse(try bashCompletions("gqlcache ").contains("starwars.sqlite"))
         XCTAssertEqual(try bashCompletions("gqlcache --v"), ["--version"])
         try requireProgram(shell("fish"), "fish")
         XCTAssertEqual(try fishCompletions("gqlcache starwars.s"), ["starwars.sqlite"])
-        XCTAssertEqual(try fishCompletions("gqlcache caches/"), ["caches/app cache.sqlite"])
+        XCTAssertEqual(try fishCompletions("gqlcache caches/").sorted(), ["caches/app cache.sqlite", "caches/old/"])
         XCTAssertEqual(try fishCompletions("gqlcache st"), ["stats"])
         XCTAssertFalse(try fishCompletions("gqlcache ").contains("starwars.sqlite"))
     }

@@ -78,7 +78,7 @@ enum CompletionScripts {
             in: found,
             with: commands + """
                         # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL.
-                        [[ "${ret}" -ne 0 && "${PREFIX}" != -* ]] && _files && ret=0
+                        [[ "${ret}" -ne 0 && "${PREFIX}" != -* ]] && _files -g '*.sqlite *.sqlite3 *.db *.backup-<->-<->(|-<->)' && ret=0
 
                 """)
         // After 'gqlcache CACHE ' the words are those of 'gqlcache repl CACHE '.
@@ -132,12 +132,12 @@ enum CompletionScripts {
         }
         return generated + (generated.hasSuffix("\n") ? "" : "\n") + """
             # Added (see CompletionScripts.swift): 'gqlcache CACHE' opens the REPL, so a
-            # first word that no command name starts completes as a file name.
+            # first word that no command name starts completes as a cache file name.
             function __gqlcache_no_command_starts_with_token
                 set -l token (__gqlcache_tokens -t)
                 not contains -- "$token" (string sub -l (string length -- "$token") -- \(names))
             end
-            complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1; and __gqlcache_no_command_starts_with_token' -F
+            complete -c 'gqlcache' -n '__gqlcache_should_offer_completions_for_positional "gqlcache" -eq 1; and __gqlcache_no_command_starts_with_token' -f -a '(__gqlcache_complete_files sqlite sqlite3 db)'
 
             """
     }
@@ -467,13 +467,13 @@ enum CompletionScripts {
             # The first word is a command: with -o filenames, bash would take
             # 'completions' for the folder of that name and append a slash.
             # A word no command starts is a cache file ('gqlcache CACHE' opens
-            # the REPL on it).
+            # the REPL on it), or a folder on the way to one.
             if [[ "${cword}" -eq 1 ]]; then
                 if [[ "${#COMPREPLY[@]}" -eq 0 && "${word}" != -* ]]; then
                     local file
                     while IFS='' read -r file; do
                         [[ -n "${file}" ]] && COMPREPLY+=("${file}")
-                    done < <(compgen -f -- "$(__gqlcache_dequote "${word}")")
+                    done < <(shopt -s extglob; compgen -o plusdirs -fX '!@(*.@(sqlite|sqlite3|db)|\#(backupGlobBash))' -- "$(__gqlcache_dequote "${word}")")
                 else
                     compopt +o filenames 2>/dev/null
                 fi
