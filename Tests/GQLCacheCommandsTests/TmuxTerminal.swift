@@ -62,12 +62,15 @@ final class TmuxTerminal {
 
     /// Waits until the screen shows `text` (capture-pane drops the spaces
     /// that end a line, so they are not compared); fails after 10 s.
-    func waitFor(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `atTop`: the screen begins with it (after Ctrl-L, not where the
+    /// same text was typed before).
+    func waitFor(_ text: String, atTop: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
         let wanted = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.replacingOccurrences(of: #" +$"#, with: "", options: .regularExpression) }.joined(separator: "\n")
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if try screen().contains(wanted) { return }
+            let shown = try screen()
+            if atTop ? shown.hasPrefix(wanted) : shown.contains(wanted) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         let gone = try status("has-session", "-t", session) != 0 ? "\n(the tmux session is gone)" : ""
