@@ -530,9 +530,9 @@ final class DoctorCommandTests: CommandTestCase {
 
         let doctor = gqlcache("doctor", cache)
         XCTAssertEqual(doctor.status, .problemsFound)
-        XCTAssertTrue(doctor.stdout.contains("  SQLite integrity_check: 11 problems (listed below)\n"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("row 1 missing from index sqlite_autoindex_records_1"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("if that came from another cache, move it away"), doctor.stdout)
+        let found = ["  SQLite integrity_check: 11 problems (listed below)\n", "row 1 missing from index sqlite_autoindex_records_1",
+                     "if that came from another cache, move it away"]
+        XCTAssertEqual(found.filter { !doctor.stdout.contains($0) }, [], doctor.stdout)
         XCTAssertFalse(doctor.stdout.contains("to checkpoint"), doctor.stdout)
         XCTAssertEqual(try bytes(cache), file)
         XCTAssertEqual(try bytes(cache + "-wal"), wal)
