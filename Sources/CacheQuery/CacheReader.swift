@@ -416,10 +416,6 @@ private struct Walk {
         return .object(members)
     }
 
-    /// Reads a deferred fragment as Apollo's executor does from the cache:
-    /// on its own, after the fields beside it. Where any of its fields
-    /// misses (or holds a value of the wrong type), the fragment is
-    /// pending: its fields are left out of the data, and the read goes on.
     /// A leaf value (a scalar, or lists of them) that does not fit its
     /// declared type: each element that does not is a miss at its own
     /// path (`c.0.1`, as a GraphQL response gives it), null in
@@ -443,6 +439,10 @@ private struct Walk {
         return read == .null ? .null : .scalar(read)
     }
 
+    /// Reads a deferred fragment as Apollo's executor does from the cache:
+    /// on its own, after the fields beside it. Where any of its fields
+    /// misses (or holds a value of the wrong type), the fragment is
+    /// pending: its fields are left out of the data, and the read goes on.
     mutating func readDeferred(
         _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
     ) throws {

@@ -170,11 +170,16 @@ public enum ApolloClientForm {
             }
             var converted: [String: FieldValue] = [:]
             converted.reserveCapacity(fields.count)
-            // In one order every time, so that of two fields at fault the same is named.
-            for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+            for (field, value) in fields {
                 do {
                     converted[field] = try imported(value, id: id, field: field)
                 } catch CacheStoreError.cannotConvert(let message) {
+                    // Of two fields at fault, the first by name is named, the same every time.
+                    for earlier in fields.keys.sorted(by: byteOrder) where byteOrder(earlier, field) {
+                        do { _ = try imported(fields[earlier]!, id: id, field: earlier) } catch CacheStoreError.cannotConvert(let message) {
+                            throw EntityProblem(offset: entity.offset, field: earlier, message: message)
+                        }
+                    }
                     throw EntityProblem(offset: entity.offset, field: field, message: message)
                 }
             }

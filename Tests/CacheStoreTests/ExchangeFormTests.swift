@@ -140,6 +140,17 @@ final class ExchangeFormTests: XCTestCase {
                 + "would read it as a reference to 'B:1'; Apollo Client writes a reference as {\"__ref\": …}")
     }
 
+    /// Of two fields at fault in one entity, the first by name is named,
+    /// whatever order a dictionary gives them in.
+    func testOfTwoFieldsThatCannotBeImportedTheFirstByNameIsNamed() throws {
+        let text = #"{"A:1":{"zeta":{"$reference":"B:1"},"beta":{"$reference":"B:2"},"alpha":1}}"#
+        XCTAssertThrowsEntityProblem(
+            try ApolloClientForm.records(fromEntities: try ApolloClientForm.entities(inExtractText: text).entities),
+            at: 1, field: "beta",
+            "entity 'A:1', field 'beta': {\"$reference\": \"B:2\"} is a value in Apollo Client's form, but Apollo iOS "
+                + "would read it as a reference to 'B:2'; Apollo Client writes a reference as {\"__ref\": …}")
+    }
+
     func testImportRefusesTwoNamesForOneRoot() throws {
         // The second named, where the text gives two.
         XCTAssertThrowsEntityProblem(
