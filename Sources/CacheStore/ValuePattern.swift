@@ -17,6 +17,11 @@ public struct ValuePattern: Sendable {
     public let text: String
     public let isRegex: Bool
     public let ignoringCase: Bool
+    /// Whether a value's matches after the first are found too
+    /// (``ValueMatch/later``), for grep's colour; the first alone otherwise,
+    /// which is all a search needs (`.` on a long text matches at every
+    /// character).
+    public var findsEveryMatch = false
     private let expression: NSRegularExpression?
 
     /// Throws ``CacheStoreError/invalidPattern(pattern:message:)`` for a
@@ -140,7 +145,8 @@ public struct ValueMatch: Equatable, Sendable {
     /// when the same text comes earlier inside a character (`é` holds `e`).
     public var before: String = ""
     /// The value's other matches after the first, each with the text
-    /// between it and the match before; empty ones are left out.
+    /// between it and the match before; empty ones are left out. Found
+    /// only when the pattern ``ValuePattern/findsEveryMatch``.
     public var later: [LaterMatch] = []
     /// A number's text as the file holds it (`1.10`, `1e2`), which is what
     /// was searched; nil for other values, and for a record not read from
@@ -225,7 +231,8 @@ extension Record {
             }
             return
         }
-        let ranges = try pattern.matchRanges(in: subject, place: "in field \(field) of '\(key.rawValue.shortenedForMessage)'", stopIf: shouldStop)
+        let ranges = try pattern.matchRanges(
+            in: subject, limit: pattern.findsEveryMatch ? .max : 1, place: "in field \(field) of '\(key.rawValue.shortenedForMessage)'", stopIf: shouldStop)
         if let range = ranges.first {
             let scalars = subject.unicodeScalars
             var end = range.upperBound

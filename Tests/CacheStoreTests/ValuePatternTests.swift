@@ -138,4 +138,19 @@ final class ValuePatternTests: XCTestCase {
         XCTAssertEqual(try found("-0.50"), ["list[1]=-0.50"])
         XCTAssertEqual(try found("^[34]$", regex: true), ["n=4"], "the last of two members named alike, as decoded")
     }
+
+    /// A search needs a value's first match only; grep's colour asks for
+    /// every one, each with the text between it and the one before.
+    func testEveryMatchInAValueIsFoundOnlyWhenAskedFor() throws {
+        let record = Record(key: "K:1", fields: ["v": .string("ab-ab-ab")])
+        var pattern = try ValuePattern("ab", isRegex: false, ignoringCase: false)
+        let first = try XCTUnwrap(try record.matches(of: pattern).first)
+        XCTAssertEqual([first.before, first.matched], ["", "ab"])
+        XCTAssertEqual(first.later, [])
+        pattern.findsEveryMatch = true
+        for pattern in [pattern, try { var regex = try ValuePattern("a.", isRegex: true, ignoringCase: false); regex.findsEveryMatch = true; return regex }()] {
+            let every = try XCTUnwrap(try record.matches(of: pattern).first)
+            XCTAssertEqual(every.later, [.init(between: "-", matched: "ab"), .init(between: "-", matched: "ab")])
+        }
+    }
 }

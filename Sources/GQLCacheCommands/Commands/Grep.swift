@@ -63,7 +63,9 @@ extension GQLCache {
         }
 
         func run(in context: CommandContext) throws {
-            let pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
+            var pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
+            // Colour marks each match in a value, as GNU grep does.
+            pattern.findsEveryMatch = output.format == .text && context.style.isColored && !keysOnly
             let store = try reading.openForReading(file, context)
             var matchedRecords = 0
             var skippedDamaged = false
