@@ -48,6 +48,9 @@ public final class CacheStore: Sendable {
     private let committed = CommitCount()
     /// Counts the ``write(progress:_:)``s that failed, and so rolled back.
     private let rolledBack = CommitCount()
+    /// Counts the checks of the -wal file's changes found at open that
+    /// passed (``refuseForeignWAL(_:)``): one is enough for the store.
+    private let walChecked = CommitCount()
 
     /// True once a ``write(progress:_:)`` of this store has committed a
     /// change to the file: a caller whose later output fails can say that
@@ -434,12 +437,13 @@ public final class CacheStore: Sendable {
             do {
                 try queue.inTransaction(.immediate) { db in
                     try refuseCutShortFile()
+                    let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
+                    defer { transaction.end() }
+                    try refuseForeignWAL(transaction)
                     backup = try makePendingBackup()
                     let changesBefore = db.totalChangesCount
                     let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
                     defer { watcher?.stop() }
-                    let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
-                    defer { transaction.end() }
                     result = try body(transaction)
                     // A Ctrl-C that came between statements rolls the write back.
                     try transaction.checkInterrupt()
@@ -474,6 +478,22 @@ public final class CacheStore: Sendable {
     /// stop comes too late to roll the write back.
     nonisolated(unsafe) var afterCommit: (() -> Void)?
 
+    /// Throws ``CacheStoreError/corrupt(path:message:walBytes:)`` when
+    /// changes that no process explains wait in the -wal file (it was there
+    /// at open, and the app does not have the file open) and SQLite's full
+    /// check finds the file damaged with them. One copied beside the cache
+    /// from another can leave every page sound and only the key index at
+    /// odds with the table; a write, and the checkpoint as the store closes,
+    /// would copy it into the file for good. Checked once, under the write
+    /// lock, before the first write.
+    private func refuseForeignWAL(_ transaction: ReadWriteTransaction) throws {
+        guard !walWasEmptyAtOpen, walChecked.value == 0, let pending = pendingWAL(), pending.isOpenElsewhere != true else { return }
+        let problems = try transaction.sqliteIntegrityCheck(full: true)
+        guard let first = problems.first else { return walChecked.increment() }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+        throw CacheStoreError.corrupt(path: path, message: "integrity_check: \(first)\(more)", walBytes: pending.walBytes)
+    }
+
     /// Throws ``CacheStoreError/damagedFile(path:finding:)`` when the file
     /// is shorter than its header says (``FileCut``): a write would build
     /// on the zeros SQLite reads for the missing end of its last page.
@@ -503,8 +523,11 @@ public final class CacheStore: Sendable {
             // Under the write lock, as for a write: an app's commit half-way
             // (page 1's new size written, the pages that grow the file not
             // yet) would look like a file cut short.
-            try queue.inTransaction(.immediate) { _ in
+            try queue.inTransaction(.immediate) { db in
                 try refuseCutShortFile()
+                let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
+                defer { transaction.end() }
+                try refuseForeignWAL(transaction)
                 return .commit
             }
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }

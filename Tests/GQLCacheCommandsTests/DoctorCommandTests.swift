@@ -518,14 +518,7 @@ final class DoctorCommandTests: CommandTestCase {
     /// changes left behind) would copy it in for good. With such changes
     /// waiting and no process to explain them, doctor runs integrity_check.
     func testChangesLeftInTheWALAreCheckedInFullBeforeACheckpointIsAdvised() throws {
-        let cache = try walCopyOfFixture("starwars.sqlite")
-        let blog = path("blog.sqlite")
-        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
-        _ = try sqliteShell(blog, "PRAGMA journal_mode=WAL;")
-        let app = try RunningSQLiteShell(blog, running: #"INSERT INTO records(key, record) VALUES ('Post:99', '{"__typename":"Post"}');"#)
-        try waitForWALFrames(blog)
-        app.kill()
-        try FileManager.default.copyItem(atPath: blog + "-wal", toPath: cache + "-wal")
+        let (cache, blog) = try starWarsBesideTheBlogsWAL()
         let (file, wal) = (try bytes(cache), try bytes(cache + "-wal"))
 
         let doctor = gqlcache("doctor", cache)
@@ -540,6 +533,45 @@ final class DoctorCommandTests: CommandTestCase {
         let own = gqlcache("doctor", blog)
         XCTAssertTrue(own.stdout.contains("  SQLite integrity_check: ok\n"), own.stdout)
         XCTAssertTrue(own.stdout.contains("open it once with the app or sqlite3 to checkpoint"), own.stdout)
+    }
+
+    /// The same -wal file before a write: SQLite would write on pages it
+    /// reads from it, and the checkpoint as the file closes would copy it
+    /// in for good, after which nothing could tell it was not the file's
+    /// own. Every command that writes checks such changes in full first,
+    /// and refuses the file, leaving it and the -wal file as they are.
+    func testAWriteToAFileWithAnotherCachesWALIsRefusedAndLeavesBothAsTheyAre() throws {
+        let (cache, blog) = try starWarsBesideTheBlogsWAL()
+        let (file, wal) = (try bytes(cache), try bytes(cache + "-wal"))
+        for arguments in [["import", cache, "-"], ["rm", cache, "Droid:2001"], ["clear", cache, "--force"], ["gc", cache, "--vacuum"],
+                          ["write", cache, "--text", "{ a }", "--response", "-"]] {
+            let input = arguments[0] == "import" ? #"{"key":"New:1","record":{"__typename":"New"}}"# : #"{"data":{"a":1}}"#
+            let result = gqlcache(arguments: arguments, input: input)
+            XCTAssertEqual(result.status, .io, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the database file is corrupt (SQLite: integrity_check: row 1 missing from index "),
+                          result.stderr)
+            XCTAssertTrue(result.stderr.hasSuffix("the -wal file beside it (\(wal.count) bytes) is read as part of it, so if it came from another cache, "
+                + "move it away (it was left as it is))\n"), result.stderr)
+            XCTAssertEqual(try bytes(cache), file, "\(arguments)")
+            XCTAssertEqual(try bytes(cache + "-wal"), wal, "\(arguments)")
+        }
+        // Its own -wal file, checked the same way, is found whole: the write goes on.
+        XCTAssertEqual(gqlcache("rm", blog, "Post:99").status, .success)
+        XCTAssertFalse(try keys(in: blog).contains("Post:99"))
+    }
+
+    /// A WAL copy of the Star Wars cache, with the -wal file of the blog
+    /// example's beside it, holding a change an app killed left there.
+    private func starWarsBesideTheBlogsWAL() throws -> (cache: String, blog: String) {
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        let blog = path("blog.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: blog)
+        _ = try sqliteShell(blog, "PRAGMA journal_mode=WAL;")
+        let app = try RunningSQLiteShell(blog, running: #"INSERT INTO records(key, record) VALUES ('Post:99', '{"__typename":"Post"}');"#)
+        try waitForWALFrames(blog)
+        app.kill()
+        try FileManager.default.copyItem(atPath: blog + "-wal", toPath: cache + "-wal")
+        return (cache, blog)
     }
 
     /// An interrupted write leaves a hot -journal, which SQLite rolls back
