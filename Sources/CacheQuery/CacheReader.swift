@@ -435,6 +435,9 @@ private struct Walk {
         if let problem = reader.schema?.leafProblem(value, type: type, reading: true) {
             return try miss(CacheMiss(path: path, key: key, reason: .typeMismatch("field '\(fieldKey)': \(problem.message)")))
         }
+        if let unknown = reader.schema?.unknownEnumValue(value, type: type) {
+            unknownEnumValues.append(UnknownEnumValue(path: path.map(\.description).joined(separator: "."), value: unknown.raw, enumName: unknown.enumName))
+        }
         let read = reader.schema?.readByApollo(value, type: type) ?? value
         return read == .null ? .null : .scalar(read)
     }

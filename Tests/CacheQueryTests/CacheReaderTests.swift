@@ -241,6 +241,10 @@ final class CacheReaderTests: XCTestCase {
         XCTAssertEqual(typeError.misses.map(\.description), [
             "type error at hero.appearsIn.0: record 'Droid:2001', field 'appearsIn': expected Episode, found 4",
         ])
+        // Beside an element of the wrong type, a value the enum lacks is still named.
+        number.add("Droid:2001", ["__typename": .string("Droid"), "appearsIn": .list([.int(4), .string("FUTURE")])])
+        let both = try CacheReader(document: document, schema: schema, source: number).read(try document.operation(named: nil), partial: true)
+        XCTAssertEqual(both.unknownEnumValues, [UnknownEnumValue(path: "hero.appearsIn.1", value: "FUTURE", enumName: "Episode")])
     }
 
     /// Field keys with input objects run past a hundred characters, and
