@@ -64,14 +64,14 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             var pattern = try ValuePattern(value, isRegex: regex, ignoringCase: ignoreCase)
-            // Colour marks each match in a value, as GNU grep does.
-            pattern.findsEveryMatch = output.format == .text && context.style.isColored && !keysOnly
             let store = try reading.openForReading(file, context)
             var matchedRecords = 0
             var skippedDamaged = false
             // grep -q: only the status answers, and the first match gives it.
             // This grep's own -q: a REPL started with --quiet still shows the data asked for.
             let silent = display.quiet
+            // Colour marks each match in a value, as GNU grep does.
+            pattern.findsEveryMatch = output.format == .text && context.style.isColored && !keysOnly && !silent
             struct FirstMatch: Error {}
             let array = output.format == .json && !silent ? StreamedJSONArray(context) : nil
             defer { array?.close() }
