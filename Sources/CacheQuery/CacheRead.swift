@@ -232,16 +232,19 @@ extension RecordSource {
 }
 
 extension ReadTransaction: RecordSource {
-    /// The first record keyed `name:…` has `__typename` `name`, or none
-    /// (the key then says all that is known); one that cannot be read says
-    /// nothing, and is taken as no sign.
+    /// One of the first few records keyed `name:…` has `__typename`
+    /// `name`, or none (the key then says all that is known). The first
+    /// alone could be an object's path-keyed child (`Droid:2001.friends…`,
+    /// left when `Droid:2001` was removed); one that cannot be read says
+    /// nothing.
     public func keysRecords(byType name: String) throws -> Bool {
         let prefix = name + ":"
-        // The key index's next key after the prefix itself.
-        guard let first = try keys(around: CacheKey(prefix), limit: 1).first(where: { $0.rawValue.hasPrefix(prefix) }) else { return false }
-        guard let record = try? record(for: first) else { return false }
-        guard let typename = record.fields["__typename"] else { return true }
-        return typename == .string(name)
+        // The key index's next keys after the prefix itself.
+        return try keys(around: CacheKey(prefix), limit: 8).filter { $0.rawValue.hasPrefix(prefix) }.contains { key in
+            guard let record = try? record(for: key) else { return false }
+            guard let typename = record.fields["__typename"] else { return true }
+            return typename == .string(name)
+        }
     }
 }
 
