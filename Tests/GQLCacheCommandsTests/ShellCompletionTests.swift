@@ -419,16 +419,18 @@ final class ShellCompletionTests: CommandTestCase {
               ('Line:a' || char(10) || 'b', '{}'), ('Line:c', '{}'), ('Line:t' || char(9) || 'x', '{}'),
               ('Line:n' || char(0) || 'x', '{}'), ('Line:e' || char(27) || '[31mRED', '{}'), ('Line:' || char(7), '{}'),
               (CAST(X'4C696E653AFF' AS TEXT), '{}'), ('Line:bidi' || char(8238) || 'x', '{}'), ('Line:zw' || char(8203) || 'x', '{}'),
-              ('Line:é👩' || char(8205) || '👧', '{}')
+              ('Line:é👩' || char(8205) || '👧', '{}'), ('Line:nbsp' || char(160), '{}'), ('Line:ideo' || char(12288), '{}'),
+              ('Line:mid' || char(160) || 'x', '{}')
             """)
         // One candidate a line: a key with a line break would be two wrong
         // words, and fish takes a tab for the start of a description. A NUL
         // cuts the word (bash warns of it in the prompt), an escape sequence
         // would be inserted raw, and bytes that are not UTF-8 come out as
         // U+FFFD, naming another key. A right-to-left override or a
-        // zero-width space would be inserted unseen; a joiner that joins
-        // two emoji shows what it joins, and is offered.
-        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c", "Line:é👩\u{200D}👧"])
+        // zero-width space would be inserted unseen, and so would a space
+        // other than ASCII's at an end (between two letters it shows); a
+        // joiner that joins two emoji shows what it joins, and is offered.
+        XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Li"), ["Line:c", "Line:mid\u{00A0}x", "Line:é👩\u{200D}👧"])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Ev"), [#"Evil:\$\(touch\ ran\)\`touch\ ran2\`"#])
         XCTAssertEqual(try bashCompletions("gqlcache show starwars.sqlite Va"), [#"Var:\$HOME"#])
         // No '$' or '`': offered as printed, for bash's own file name quoting.

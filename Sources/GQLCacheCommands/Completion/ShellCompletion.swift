@@ -88,11 +88,16 @@ enum ShellCompletion {
     /// one without control characters, and not one whose bytes were no
     /// UTF-8 (read as U+FFFD, which names another key). Nor one holding a
     /// character that moves the text around it (a right-to-left override)
-    /// or shows nothing (a zero-width space): the shell would insert it
-    /// raw, unseen, where every listing shows it escaped.
+    /// or shows nothing (a zero-width space), or beginning or ending with a
+    /// space other than ASCII's (no-break, ideographic), which the shell
+    /// leaves unescaped: it would insert it raw, unseen, where every
+    /// listing shows the key quoted.
     static func offeredToShells(_ candidate: String) -> Bool {
-        !candidate.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" }
-            && !(candidate.utf8.contains { $0 >= 0x80 } && candidate.containsScalar { $0.movesText || $1 })
+        let scalars = candidate.unicodeScalars
+        guard !scalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" }) else { return false }
+        guard candidate.utf8.contains(where: { $0 >= 0x80 }) else { return true }
+        let unseenAtAnEnd = [scalars.first, scalars.last].contains { $0.map { !$0.isASCII && $0.properties.isWhitespace } ?? false }
+        return !unseenAtAnEnd && !candidate.containsScalar { $0.movesText || $1 }
     }
 
     /// zsh's `_describe`, which the generated script hands candidates to,
