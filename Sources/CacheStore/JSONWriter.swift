@@ -202,3 +202,10 @@ enum LineSeparator {
         return (Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")], 3)
     }
 }
+
+extension String {
+    /// A quoted text's inside: its first and last scalars, the quotes,
+    /// dropped. By character, a combining mark or a joiner that begins the
+    /// inside, or a prepended mark that ends it, would go with its quote.
+    public var insideQuotes: String { String(String.UnicodeScalarView(unicodeScalars.dropFirst().dropLast())) }
+}

@@ -32,7 +32,7 @@ public struct ReferenceScanFilter: Sendable {
     private static func spellings(of text: String) -> [String] {
         var spellings = [text]
         for asStored in [true, false] {
-            let escaped = String(JSONWriter.quoted(text, asStored: asStored).dropFirst().dropLast())
+            let escaped = JSONWriter.quoted(text, asStored: asStored).insideQuotes
             if !spellings.contains(escaped) { spellings.append(escaped) }
         }
         return spellings

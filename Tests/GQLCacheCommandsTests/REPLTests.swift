@@ -1229,6 +1229,15 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(ShellWords.quote("a;b"), "'a;b'")
     }
 
+    /// Completion writes a key that holds a line break as JSON escapes in
+    /// double quotes: it reads back whole, also one that begins with a
+    /// combining mark, which makes one character with the quote before it.
+    func testAKeyCompletionQuotesWithEscapesReadsBackWhole() throws {
+        for key in ["\u{301}a\nb", "a\nb\u{600}"] {
+            XCTAssertEqual(try ShellWords.split(ShellWords.quote(key)), [key], ShellWords.quote(key))
+        }
+    }
+
     func testEditOpensTheLastQueryInTheEditorAndReadsWhatWasSaved() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let editor = path("editor.sh")

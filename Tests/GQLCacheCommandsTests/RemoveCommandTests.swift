@@ -17,6 +17,8 @@ final class RemoveCommandTests: CommandTestCase {
         }
         XCTAssertEqual(try keys(in: cache).filter { $0.hasPrefix("Human:1002") }.count, 2)
         XCTAssertEqual(GQLCacheMain.shownWithBadBytes([0xE9, 0x74, 0xC3, 0xA9, 0x0A, 0xC3]), #""\xE9té\n\xC3""#)
+        // A combining mark after a bad byte begins a run of its own: it stays.
+        XCTAssertEqual(GQLCacheMain.shownWithBadBytes([0x63, 0xFF, 0xCC, 0x81, 0x78]), "\"c\\xFF\u{301}x\"")
     }
 
     func testRemovingAKeyReportsTheReferencesItLeftDangling() throws {

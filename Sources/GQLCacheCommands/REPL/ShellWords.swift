@@ -209,7 +209,7 @@ enum ShellWords {
             inside = word.replacingOccurrences(of: "'", with: #"'\''"#)
         } else {
             // A JSON string's inside, as output shows keys: what split reads back in double quotes.
-            inside = String(word.quotedForLine.dropFirst().dropLast())
+            inside = word.quotedForLine.insideQuotes
         }
         return String(mark) + inside + (closed ? String(mark) : "")
     }

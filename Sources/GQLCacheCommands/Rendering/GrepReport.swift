@@ -21,9 +21,7 @@ enum GrepReport {
             shown = " → " + (display == target.rawValue
                 ? marked(match, in: target.rawValue, style: style) { $0 } : searched(match.matched, in: display, style: style))
         case .string(let text):
-            // The quotes dropped by scalar: a combining mark or joiner that
-            // starts a part makes one character with the quote before it.
-            let body = { (part: String) in String(String.UnicodeScalarView(FieldValue.string(part).shownOnLine.unicodeScalars.dropFirst().dropLast())) }
+            let body = { (part: String) in FieldValue.string(part).shownOnLine.insideQuotes }
             shown = ": " + (style.isColored ? "\"" + marked(match, in: text, style: style, shownAs: body) + "\"" : match.value.shownOnLine)
         default:
             shown = ": " + marked(match, in: match.numberText ?? match.value.shownOnLine, style: style) { $0 }

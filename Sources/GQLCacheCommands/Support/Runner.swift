@@ -52,7 +52,7 @@ public enum GQLCacheMain {
             var length = rest.count
             while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
             if length > 0 {
-                shown += String(String(decoding: rest.prefix(length), as: UTF8.self).quotedForLine.dropFirst().dropLast())
+                shown += String(decoding: rest.prefix(length), as: UTF8.self).quotedForLine.insideQuotes
                 rest = rest.dropFirst(length)
             } else {
                 let hex = String(rest.first!, radix: 16, uppercase: true)
