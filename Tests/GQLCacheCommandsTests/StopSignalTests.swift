@@ -188,7 +188,7 @@ final class StopSignalTests: CommandTestCase {
         XCTAssertEqual(process.terminationStatus, signal)
         XCTAssertEqual(
             String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            "gqlcache: \(cache): stopped after the change was written; it stands, but what was to follow it (the rest of its report, a --vacuum) was not done\n")
+            "gqlcache: \(cache): stopped after the change was written; it stands, and whatever the command had left to do (such as the rest of its report, or a --vacuum) was not done\n")
         XCTAssertEqual(try sqliteShell(cache, "SELECT key FROM records"), "QUERY_ROOT")
     }
 

@@ -150,7 +150,7 @@ final class StopSignals: @unchecked Sendable {
         let names = changed.joined(separator: ", ")
         // On a terminal the line starts a line of its own, whatever was cut short.
         let line = (isatty(STDERR_FILENO) == 1 ? "\n" : "")
-            + "gqlcache: \(names): stopped after the change was written; it stands, but what was to follow it (the rest of its report, a --vacuum) was not done\n"
+            + "gqlcache: \(names): stopped after the change was written; it stands, and whatever the command had left to do (such as the rest of its report, or a --vacuum) was not done\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
 }
