@@ -89,7 +89,7 @@ struct WriteOptions: ParsableArguments {
     var busyTimeout: Double = BusyTimeout.standard
 
     @Flag(help: ArgumentHelp(
-        "Before changing the file, copy it beside itself (through a symbolic link, beside the file it names) as FILE.backup-YYYYMMDD-HHMMSS (SQLite's online backup: consistent while the app has it open; an existing file is never overwritten: -2, -3, … follow a name taken) and print the copy's path on standard error (with --format json, also as the document's \"backup\" member; with jsonl, the summary line's)."))
+        "Before changing the file, copy it beside itself (through a symbolic link, beside the file it names) as FILE.backup-YYYYMMDD-HHMMSS (SQLite's online backup: consistent while the app has it open; an existing file is never overwritten: -2, -3, … follow a name taken) and print the copy's path on standard error (with --format json, also as the document's \"backup\" member; with jsonl, the summary line's, for rm, gc, clear and import, which print one)."))
     var backup = false
 
     func validate() throws { try BusyTimeout.validate(busyTimeout) }
