@@ -122,6 +122,22 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(review?["stars"], .int(4))
     }
 
+    /// Apollo's update writes back its model's values: with a schema, a
+    /// field read as the model reads it (4.5 in an Int field as 4, 5 in a
+    /// String field as "5") is written so, beside the field set, and the
+    /// diff says so.
+    func testFieldsAreWrittenBackAsTheModelReadThemWithASchema() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, "UPDATE records SET record = json_set(record, '$.stars', 4.5, '$.commentary', 5) WHERE key = 'QUERY_ROOT.reviews(episode:JEDI,first:2).1'")
+        let query = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { stars commentary } }"
+        let result = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", #"reviews.0.commentary="ok""#)
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertTrue(result.stdout.contains("QUERY_ROOT.reviews(episode:JEDI,first:2).1\n  commentary: 5 → \"5\"\n  stars: 4.5 → 4\n"), result.stdout)
+        let review = try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).1"]
+        XCTAssertEqual(review?["stars"], .int(4))
+        XCTAssertEqual(review?["commentary"], .string("5"))
+    }
+
     /// A record whose __typename the schema lacks (a newer app's type)
     /// does not block an update with the schema: Apollo's model takes it
     /// as the field's type and writes back what it read. A type set anew
