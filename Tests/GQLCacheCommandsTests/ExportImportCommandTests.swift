@@ -606,7 +606,7 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(extract.status, .usage)
         XCTAssertEqual(
             extract.stderr,
-            #"gqlcache: standard input: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing imported"# + "\n")
+            #"gqlcache: standard input:1:2: the key "A\u0000B" holds a NUL character, which a cache key cannot; nothing imported"# + "\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
     }
 
@@ -760,9 +760,10 @@ final class ExportImportCommandTests: CommandTestCase {
                 result.stderr,
                 "gqlcache: standard input:2: field 'n' of 'A:2' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
         }
-        let extract = gqlcache(arguments: ["import", cache, "-"], input: #"{"A:1":{"a":-1e400}}"#)
+        // In an extract() object over many lines, named at the field's line.
+        let extract = gqlcache(arguments: ["import", cache, "-"], input: "{\n  \"A:1\": {\n    \"b\": 1,\n    \"a\": -1e400\n  }\n}")
         XCTAssertEqual(
-            extract.stderr, "gqlcache: standard input: field 'a' of 'A:1' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
+            extract.stderr, "gqlcache: standard input:4:5: field 'a' of 'A:1' holds a number too large for a Double, which Apollo cannot store; nothing imported\n")
         XCTAssertEqual(gqlcache(arguments: ["import", cache, "-", "--dry-run"], input: #"{"key":"A:1","record":{"a":0.0e5}}"#).status, .success)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), before)
         // One too small Apollo reads as 0, and export gives it as the file
@@ -881,7 +882,7 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(lines.stderr, "gqlcache: standard input:2: the key is empty, which no Apollo cache key is; nothing imported\n")
         let extract = gqlcache("import", cache, "-", input: #"{"":{"a":1}}"#)
         XCTAssertEqual(extract.status, .usage)
-        XCTAssertEqual(extract.stderr, "gqlcache: standard input: an entity ID is empty, which no Apollo cache key is; nothing imported\n")
+        XCTAssertEqual(extract.stderr, "gqlcache: standard input:1:2: an entity ID is empty, which no Apollo cache key is; nothing imported\n")
         XCTAssertEqual(try bytes(cache), before)
     }
 

@@ -207,8 +207,10 @@ final class ImportReader {
                     "\(name): a JSON Lines record spread over several lines, where JSON Lines has one per line ('jq -c .' puts each "
                         + "on one); nothing imported")
             }
+            var entities: [ApolloClientForm.Entity] = []
             do {
-                let (entities, repeated) = try ApolloClientForm.entities(inExtractText: text)
+                let repeated: RepeatedMember?
+                (entities, repeated) = try ApolloClientForm.entities(inExtractText: text)
                 if let repeated {
                     let place = SourcePlace(utf8Offset: repeated.offset, in: text)
                     // The object is read as one: its first is named, not counted by record.
@@ -239,13 +241,26 @@ final class ImportReader {
             } catch let error as CacheStoreError {
                 throw CommandFailure(.usage, "\(name): \(error) (read as Apollo Client's extract() object); nothing imported")
             }
-            if extracted?.contains(where: { $0.key.rawValue.isEmpty }) == true {
-                throw CommandFailure(.usage, "\(name): an entity ID is empty, which no Apollo cache key is; nothing imported")
+            // Each named at its place in the text: the entity's ID, or the field.
+            func place(of entity: ApolloClientForm.Entity, field: String? = nil) -> String {
+                let offset = field.flatMap { ApolloClientForm.offset(ofField: $0, ofEntityAt: entity.offset, in: text) } ?? entity.offset
+                let place = SourcePlace(utf8Offset: offset, in: text)
+                return "\(name):\(place.line):\(place.column)"
             }
-            if let record = extracted?.first(where: { $0.key.rawValue.utf8.contains(0) }) {
-                throw CommandFailure(.usage, "\(name): \(Self.nulMessage(record.key))")
+            let imported = entities.filter { !$0.id.utf8.elementsEqual(ApolloClientForm.metadataMember.utf8) }
+            if let empty = imported.first(where: { ApolloClientForm.cacheKey(forEntityID: $0.id).rawValue.isEmpty }) {
+                throw CommandFailure(.usage, "\(place(of: empty)): an entity ID is empty, which no Apollo cache key is; nothing imported")
             }
-            if let problem = extracted?.lazy.compactMap(Self.unstorableNumber(in:)).first { throw CommandFailure(.usage, "\(name): \(problem)") }
+            if let nul = imported.first(where: { $0.id.utf8.contains(0) }) {
+                throw CommandFailure(.usage, "\(place(of: nul)): \(Self.nulMessage(ApolloClientForm.cacheKey(forEntityID: nul.id)))")
+            }
+            for entity in imported {
+                guard case .object(let members) = entity.value else { continue }
+                let record = Record(key: ApolloClientForm.cacheKey(forEntityID: entity.id), fields: members)
+                if let found = record.numberApolloCannotRead, let problem = Self.unstorableNumber(in: record) {
+                    throw CommandFailure(.usage, "\(place(of: entity, field: found.field)): \(problem)")
+                }
+            }
             for record in extracted ?? [] {
                 for field in record.fields.keys.filter(Self.isClientFieldKey).sorted(by: byteOrder) {
                     clientFieldKeys = (clientFieldKeys?.field ?? field, clientFieldKeys?.key ?? record.key, (clientFieldKeys?.count ?? 0) + 1)
