@@ -45,11 +45,15 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .missingField(let fieldKey, let similar):
-            // Each key is cut where it differs from the other (the nearest it has), not where they read alike.
-            let nearest = similar.max { zip($0, fieldKey).prefix { $0 == $1 }.count < zip($1, fieldKey).prefix { $0 == $1 }.count }
-            let missing = nearest.map { fieldKey.shortenedForMessage(differingFrom: $0) } ?? fieldKey.shortenedForMessage
-            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(missing)'"
-            if !similar.isEmpty { text += "; it has " + similar.map { "'\($0.shortenedForMessage(differingFrom: fieldKey))'" }.joined(separator: ", ") }
+            // Each key is cut where it differs from the one named beside it
+            // that is nearest it (the longest start in common), not where they read alike.
+            func shown(_ named: String) -> String {
+                let others = ([fieldKey] + similar).filter { $0 != named }
+                let common = { (other: String) in zip(named, other).prefix { $0 == $1 }.count }
+                return others.max { common($0) < common($1) }.map { named.shortenedForMessage(differingFrom: $0) } ?? named.shortenedForMessage
+            }
+            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(shown(fieldKey))'"
+            if !similar.isEmpty { text += "; it has " + similar.map { "'\(shown($0))'" }.joined(separator: ", ") }
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text

@@ -262,6 +262,15 @@ final class CacheReaderTests: XCTestCase {
             "cache miss at search: record 'QUERY_ROOT' has no field 'search([filter:categ…ursor:eyJvZmZzZXQiOjIwMH0,region:europe-west,sortBy:price-as… (126 bytes)'; "
                 + "it has 'search([filter:categ…ursor:eyJvZmZzZXQiOjEwMH0,region:europe-west,sortBy:price-as… (126 bytes)'",
         ])
+        // Two the record has that differ from the one looked for at the same
+        // place, and from each other later, are each cut where they differ from each other.
+        let two = ReadBatchingTests.CountingSource()
+        two.add("QUERY_ROOT", [held.replacingOccurrences(of: "text:laptop", with: "text:laptop-one"): .list([]),
+                               held.replacingOccurrences(of: "text:laptop", with: "text:laptop-two"): .list([])])
+        let both = try CacheReader(document: document, source: two).read(try document.operation(named: nil), partial: true)
+        let message = try XCTUnwrap(both.misses.first?.description)
+        XCTAssertTrue(message.hasSuffix("it has 'search([filter:categ…ice-asc,text:laptop-one]) (130 bytes)', "
+            + "'search([filter:categ…ice-asc,text:laptop-two]) (130 bytes)'"), message)
         // Keys that differ early are cut as before, at sixty characters.
         XCTAssertEqual(String(repeating: "a", count: 120).shortenedForMessage(differingFrom: "b"), String(repeating: "a", count: 60) + "… (120 bytes)")
     }
