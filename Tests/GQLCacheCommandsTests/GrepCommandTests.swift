@@ -224,5 +224,8 @@ final class GrepCommandTests: CommandTestCase {
         // Empty matches mark nothing; the ones that are not are marked.
         XCTAssertEqual(gqlcache("grep", cache, "a*", "--regex", "--color", "always").stdout, line("N\(red("a")) n\(red("a")) NA, n\(red("a"))"))
         XCTAssertEqual(gqlcache("grep", cache, "na", "--format", "jsonl").stdout, #"{"key":"K:1","field":"v","path":[],"value":"Na na NA, na","match":"na"}"# + "\n")
+        // A reference to a key shown quoted (it ends in a space) too.
+        let quoted = try makeCache("quoted.sqlite", [Record(key: "K:1", fields: ["r": .reference("T:0-0 ")])])
+        XCTAssertEqual(gqlcache("grep", quoted, "0", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m r → \"T:\(red("0"))-\(red("0")) \"\n")
     }
 }

@@ -45,10 +45,16 @@ enum GrepReport {
         return line + shownAs(String(Substring(subject.unicodeScalars.dropFirst(skipped))))
     }
 
-    /// `text` with the first place that spells `matched` marked.
+    /// `text` with each place that spells `matched` marked.
     private static func searched(_ matched: String, in text: String, style: TextStyle) -> String {
-        guard style.isColored, !matched.isEmpty, let range = text.range(of: matched) else { return text }
-        return String(text[..<range.lowerBound]) + style.match(String(text[range])) + String(text[range.upperBound...])
+        guard style.isColored, !matched.isEmpty else { return text }
+        var line = ""
+        var rest = text[...]
+        while let range = rest.range(of: matched) {
+            line += rest[..<range.lowerBound] + style.match(String(rest[range]))
+            rest = rest[range.upperBound...]
+        }
+        return line + rest
     }
 
     /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.
