@@ -46,11 +46,16 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
         switch reason {
         case .missingField(let fieldKey, let similar):
             // Each key is cut where it differs from the one named beside it
-            // that is nearest it (the longest start in common), not where they read alike.
-            func shown(_ named: String) -> String {
-                let others = ([fieldKey] + similar).filter { $0 != named }
+            // that is nearest it (the longest start in common), not where they
+            // read alike. In character order that one is a neighbour.
+            let ordered = ([fieldKey] + similar).sorted { $0.lexicographicallyPrecedes($1) }
+            var nearest: [String: String] = [:]
+            for (index, named) in ordered.enumerated() {
                 let common = { (other: String) in zip(named, other).prefix { $0 == $1 }.count }
-                return others.max { common($0) < common($1) }.map { named.shortenedForMessage(differingFrom: $0) } ?? named.shortenedForMessage
+                nearest[named] = [index - 1, index + 1].filter(ordered.indices.contains).map { ordered[$0] }.max { common($0) < common($1) }
+            }
+            func shown(_ named: String) -> String {
+                nearest[named].map { named.shortenedForMessage(differingFrom: $0) } ?? named.shortenedForMessage
             }
             var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(shown(fieldKey))'"
             if !similar.isEmpty { text += "; it has " + similar.map { "'\(shown($0))'" }.joined(separator: ", ") }
