@@ -49,8 +49,8 @@ public final class CacheStore: Sendable {
     /// Counts the ``write(progress:_:)``s that failed, and so rolled back.
     private let rolledBack = CommitCount()
     /// Counts the checks of the -wal file's changes found at open that
-    /// passed (``refuseForeignWAL(_:)``): one is enough for the store.
-    private let walChecked = CommitCount()
+    /// passed (``refuseForeignWAL()``): one is enough for the store.
+    let walChecked = CommitCount()
 
     /// True once a ``write(progress:_:)`` of this store has committed a
     /// change to the file: a caller whose later output fails can say that
@@ -430,6 +430,7 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func write<T>(progress: ProgressHandler? = nil, _ body: (ReadWriteTransaction) throws -> T) throws -> T {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
+        try refuseForeignWAL()
         return try interruption.writing { try answeringInterrupts {
             var result: T?
             var backup: (request: BackupRequest, copy: String)?
@@ -437,13 +438,12 @@ public final class CacheStore: Sendable {
             do {
                 try queue.inTransaction(.immediate) { db in
                     try refuseCutShortFile()
-                    let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
-                    defer { transaction.end() }
-                    try refuseForeignWAL(transaction)
                     backup = try makePendingBackup()
                     let changesBefore = db.totalChangesCount
                     let watcher = try progress.map { try ScanWatcher(db: db, handler: $0) }
                     defer { watcher?.stop() }
+                    let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
+                    defer { transaction.end() }
                     result = try body(transaction)
                     // A Ctrl-C that came between statements rolls the write back.
                     try transaction.checkInterrupt()
@@ -455,7 +455,11 @@ public final class CacheStore: Sendable {
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
                 throw error
             }
-            if changed { committed.increment() }
+            if changed {
+                committed.increment()
+                // What the -wal file holds now is this process's, or was checked.
+                VouchedWALs.shared.insert(FileProbe.resolved(path))
+            }
             if let backup {
                 if changed {
                     backup.request.made(backup.copy)
@@ -479,17 +483,22 @@ public final class CacheStore: Sendable {
     nonisolated(unsafe) var afterCommit: (() -> Void)?
 
     /// Throws ``CacheStoreError/corrupt(path:message:walBytes:)`` when
-    /// changes that no process explains wait in the -wal file (it was there
-    /// at open, and the app does not have the file open) and SQLite's full
-    /// check finds the file damaged with them. One copied beside the cache
-    /// from another can leave every page sound and only the key index at
-    /// odds with the table; a write, and the checkpoint as the store closes,
-    /// would copy it into the file for good. Checked once, under the write
-    /// lock, before the first write.
-    private func refuseForeignWAL(_ transaction: ReadWriteTransaction) throws {
-        guard !walWasEmptyAtOpen, walChecked.value == 0, let pending = pendingWAL(), pending.isOpenElsewhere != true else { return }
-        let problems = try transaction.sqliteIntegrityCheck(full: true)
-        guard let first = problems.first else { return walChecked.increment() }
+    /// changes this process did not write wait in the -wal file (it held
+    /// them at the open) and SQLite's full check finds the file damaged with
+    /// them. One copied beside the cache from another can leave every page
+    /// sound and only the key index at odds with the table; a write, and
+    /// the checkpoint as the last connection closes, would copy it into the
+    /// file for good. Checked once, before the first write, in a read
+    /// transaction, which holds back no writer (the app sets no busy
+    /// timeout): what another process commits meanwhile is that process's.
+    private func refuseForeignWAL() throws {
+        let resolved = FileProbe.resolved(path)
+        guard !walWasEmptyAtOpen, walChecked.value == 0, !VouchedWALs.shared.contains(resolved), let pending = pendingWAL() else { return }
+        let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
+        guard let first = problems.first else {
+            walChecked.increment()
+            return VouchedWALs.shared.insert(resolved)
+        }
         let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
         throw CacheStoreError.corrupt(path: path, message: "integrity_check: \(first)\(more)", walBytes: pending.walBytes)
     }
@@ -518,16 +527,14 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func vacuum() throws -> Bool {
         guard access == .readWrite else { throw CacheStoreError.readOnly(path: path) }
+        try refuseForeignWAL()
         return try interruption.writing { try answeringInterrupts {
             if interruption.isPending { throw CacheStoreError.interrupted(path: path) }
             // Under the write lock, as for a write: an app's commit half-way
             // (page 1's new size written, the pages that grow the file not
             // yet) would look like a file cut short.
-            try queue.inTransaction(.immediate) { db in
+            try queue.inTransaction(.immediate) { _ in
                 try refuseCutShortFile()
-                let transaction = ReadWriteTransaction(db: db, path: path, interruption: interruption)
-                defer { transaction.end() }
-                try refuseForeignWAL(transaction)
                 return .commit
             }
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }

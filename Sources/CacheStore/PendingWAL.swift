@@ -93,3 +93,16 @@ extension CacheStore {
     /// in the database file; nil when there are none.
     public func pendingWAL() -> PendingWAL? { PendingWAL.inspect(path: path) }
 }
+
+/// The cache files (by real path) whose -wal file this process wrote
+/// changes to or found whole: what it holds then is explained, also to a
+/// store opened after another of this process wrote (the REPL opens one for
+/// each set of options).
+final class VouchedWALs: @unchecked Sendable {
+    static let shared = VouchedWALs()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
+    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+}

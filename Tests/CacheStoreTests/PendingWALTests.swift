@@ -50,4 +50,23 @@ final class PendingWALTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
         XCTAssertEqual(try SQLiteShell.lines(path, "SELECT key, record FROM records ORDER BY key"), before)
     }
+
+    /// Changes another process left in the -wal file are checked once,
+    /// before a store's first write; those this process wrote, through
+    /// another store it still has open, need no check.
+    func testOnlyChangesThisProcessDidNotWriteAreCheckedBeforeAWrite() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.walCopy(Fixtures.starwars)
+        // An app killed after its commit: the change waits in the -wal file.
+        try SQLiteShell.run(path, ".dbconfig no_ckpt_on_close on", "DELETE FROM records WHERE key = 'Human:1002'")
+        let first = try CacheStore.open(at: path, access: .readWrite)
+        try first.write { tx in _ = try tx.removeObject(for: "Human:1003") }
+        try first.write { tx in _ = try tx.removeObject(for: "Human:1000") }
+        XCTAssertEqual(first.walChecked.value, 1, "checked once, at the first write")
+        // Another store of this process, while the first is open: the frames are this process's.
+        let second = try CacheStore.open(at: path, access: .readWrite)
+        try second.write { tx in _ = try tx.removeObject(for: "Droid:2001") }
+        XCTAssertEqual(second.walChecked.value, 0)
+        XCTAssertEqual(try second.read { try $0.recordCount() }, 7)
+    }
 }

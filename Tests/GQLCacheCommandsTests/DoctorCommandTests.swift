@@ -555,6 +555,14 @@ final class DoctorCommandTests: CommandTestCase {
             XCTAssertEqual(try bytes(cache), file, "\(arguments)")
             XCTAssertEqual(try bytes(cache + "-wal"), wal, "\(arguments)")
         }
+        // Also while another process has the file open (here a reader, which
+        // may close first and leave the last close, and its checkpoint, to the write).
+        let reader = try RunningSQLiteShell(cache, running: "SELECT count(*) FROM records; SELECT 'open';", until: "open")
+        let whileOpen = gqlcache("rm", cache, "Droid:2001")
+        reader.kill()
+        XCTAssertEqual(whileOpen.status, .io, whileOpen.stderr)
+        XCTAssertEqual(try bytes(cache), file)
+        XCTAssertEqual(try bytes(cache + "-wal"), wal)
         // Its own -wal file, checked the same way, is found whole: the write goes on.
         XCTAssertEqual(gqlcache("rm", blog, "Post:99").status, .success)
         XCTAssertFalse(try keys(in: blog).contains("Post:99"))
