@@ -224,8 +224,12 @@ final class GrepCommandTests: CommandTestCase {
         // Empty matches mark nothing; the ones that are not are marked.
         XCTAssertEqual(gqlcache("grep", cache, "a*", "--regex", "--color", "always").stdout, line("N\(red("a")) n\(red("a")) NA, n\(red("a"))"))
         XCTAssertEqual(gqlcache("grep", cache, "na", "--format", "jsonl").stdout, #"{"key":"K:1","field":"v","path":[],"value":"Na na NA, na","match":"na"}"# + "\n")
-        // A reference to a key shown quoted (it ends in a space) too.
-        let quoted = try makeCache("quoted.sqlite", [Record(key: "K:1", fields: ["r": .reference("T:0-0 ")])])
-        XCTAssertEqual(gqlcache("grep", quoted, "0", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m r → \"T:\(red("0"))-\(red("0")) \"\n")
+        // A reference to a key shown quoted (it ends in a space, or holds a
+        // line break) too: each match, not the escapes that spell the key.
+        let quoted = try makeCache("quoted.sqlite", [
+            Record(key: "K:1", fields: ["r": .reference("T:0-1 ")]), Record(key: "K:2", fields: ["r": .reference("Tn:a\nb")]),
+        ])
+        XCTAssertEqual(gqlcache("grep", quoted, "[0-9]", "--regex", "--color", "always").stdout, "\u{1B}[1mK:1\u{1B}[0m r → \"T:\(red("0"))-\(red("1")) \"\n")
+        XCTAssertEqual(gqlcache("grep", quoted, "n", "--color", "always").stdout, "\u{1B}[1mK:2\u{1B}[0m r → \"T\(red("n")):a\\nb\"\n")
     }
 }

@@ -16,10 +16,10 @@ enum GrepReport {
         let shown: String
         switch match.value {
         case .reference(let target):
-            let display = target.display
-            // A key shown quoted is marked where its spelling has the match.
-            shown = " → " + (display == target.rawValue
-                ? marked(match, in: target.rawValue, style: style) { $0 } : searched(match.matched, in: display, style: style))
+            // A key shown quoted is marked as a string is: each part escaped as the key is.
+            shown = " → " + (target.display == target.rawValue
+                ? marked(match, in: target.rawValue, style: style) { $0 }
+                : "\"" + marked(match, in: target.rawValue, style: style) { $0.quotedForLine.insideQuotes } + "\"")
         case .string(let text):
             let body = { (part: String) in FieldValue.string(part).shownOnLine.insideQuotes }
             shown = ": " + (style.isColored ? "\"" + marked(match, in: text, style: style, shownAs: body) + "\"" : match.value.shownOnLine)
@@ -43,18 +43,6 @@ enum GrepReport {
             skipped += later.between.unicodeScalars.count + later.matched.unicodeScalars.count
         }
         return line + shownAs(String(Substring(subject.unicodeScalars.dropFirst(skipped))))
-    }
-
-    /// `text` with each place that spells `matched` marked.
-    private static func searched(_ matched: String, in text: String, style: TextStyle) -> String {
-        guard style.isColored, !matched.isEmpty else { return text }
-        var line = ""
-        var rest = text[...]
-        while let range = rest.range(of: matched) {
-            line += rest[..<range.lowerBound] + style.match(String(rest[range]))
-            rest = rest[range.upperBound...]
-        }
-        return line + rest
     }
 
     /// `{"key", "field", "path": [steps: numbers and names], "value", "match"}`.
