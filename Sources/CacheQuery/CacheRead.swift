@@ -241,19 +241,30 @@ extension RecordSource {
 }
 
 extension ReadTransaction: RecordSource {
-    /// One of the first few records keyed `name:…` has `__typename`
-    /// `name`, or none (the key then says all that is known). The first
-    /// alone could be an object's path-keyed child (`Droid:2001.friends…`,
-    /// left when `Droid:2001` was removed); one that cannot be read says
-    /// nothing.
+    /// The first record keyed `name:…` that is no object's path-keyed
+    /// child (`Droid:2001.friends…`, left when `Droid:2001` was removed, of
+    /// another type) has `__typename` `name`, or none (the key then says
+    /// all that is known). The children of one object are stepped over at
+    /// once, through the key index, however many; a few objects are looked
+    /// at, and one that cannot be read says nothing.
     public func keysRecords(byType name: String) throws -> Bool {
         let prefix = name + ":"
-        // The key index's next keys after the prefix itself.
-        return try keys(around: CacheKey(prefix), limit: 8).filter { $0.rawValue.hasPrefix(prefix) }.contains { key in
-            guard let record = try? record(for: key) else { return false }
+        var after = prefix
+        for _ in 0..<8 {
+            // The key index's next key after `after`.
+            guard let key = try keys(around: CacheKey(after), limit: 1).last, key.rawValue.hasPrefix(prefix),
+                  !key.rawValue.utf8.lexicographicallyPrecedes(after.utf8), key.rawValue != after
+            else { return false }
+            if let dot = key.rawValue.dropFirst(prefix.count).firstIndex(of: ".") {
+                // Past every key that begins with the parent's and a '.': '/' comes next in byte order.
+                after = String(key.rawValue[..<dot]) + "/"
+                continue
+            }
+            guard let record = try? record(for: key) else { after = key.rawValue; continue }
             guard let typename = record.fields["__typename"] else { return true }
             return typename == .string(name)
         }
+        return false
     }
 }
 

@@ -509,9 +509,10 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); if Character is an interface or union, give --schema to read as Apollo does\n")
         let member = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ... on Droid { id } ... on Human { name } } }")
         XCTAssertEqual(member.stderr, "", "Human is an object type of this cache: the other member")
-        // The first Human: key may be a child an rm left (rm does not cascade): the records after it say the type.
+        // The first Human: keys may be children an rm left (rm does not cascade), however many: the record after them says the type.
         _ = try sqliteShell(cache, """
-            INSERT INTO records(key, record) VALUES ('Human:0.starships', '{"__typename":"StarshipConnection"}');
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
+            INSERT INTO records(key, record) SELECT 'Human:0.starships.' || i, '{"__typename":"Starship"}' FROM n;
             """)
         let afterChild = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ... on Droid { id } ... on Human { name } } }")
         XCTAssertEqual(afterChild.stderr, "", "Human:1000 after the child says Human is an object type")
