@@ -442,6 +442,9 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(escaped.status, .notFound)
         XCTAssertEqual(escaped.stderr, #"gqlcache: no record 'New\nline:1' in \#(cache); nearest keys: "New\nline:1" (a key shown in quotes is a JSON string: "#
             + #"its escapes stand for the characters, such as \n for a newline; type the characters, as bash's $'…' does, or take the key from --format jsonl)"# + "\n")
+        // Also one that begins with a combining mark, which makes one character with the quote.
+        let marked = try makeCache("marked.sqlite", [Record(key: "\u{301}a\nb", fields: ["a": .int(1)])])
+        XCTAssertTrue(gqlcache("show", marked, "\u{301}a\\nb").stderr.contains("(a key shown in quotes is a JSON string: "))
         let composed = gqlcache("show", cache, "Caf\u{E9}:1")
         XCTAssertEqual(composed.status, .notFound)
         XCTAssertTrue(composed.stderr.hasSuffix("(the two look alike but differ in their bytes: an accented character is written composed in one "

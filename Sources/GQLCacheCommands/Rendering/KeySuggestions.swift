@@ -117,7 +117,8 @@ enum KeySuggestions {
     /// written composed and the other decomposed (`é` and `e` + U+0301).
     static func lookalikeNote(_ asked: CacheKey, _ near: CacheKey) -> String? {
         let shown = near.display
-        if shown.hasPrefix("\""), shown.count > 2, shown.insideQuotes == asked.rawValue {
+        // By scalar: a combining mark that begins the key makes one character with the quote.
+        if shown.unicodeScalars.first == "\"", shown.unicodeScalars.count > 2, shown.insideQuotes == asked.rawValue {
             return " (a key shown in quotes is a JSON string: its escapes stand for the characters, such as \\n for a newline; "
                 + "type the characters, as bash's $'…' does, or take the key from --format jsonl)"
         }
