@@ -458,7 +458,7 @@ public final class CacheStore: Sendable {
             if changed {
                 committed.increment()
                 // What the -wal file holds now is this process's, or was checked.
-                VouchedWALs.shared.insert(FileProbe.resolved(path))
+                VouchedWALs.shared.vouch(forWALBeside: FileProbe.resolved(path))
             }
             if let backup {
                 if changed {
@@ -493,11 +493,11 @@ public final class CacheStore: Sendable {
     /// timeout): what another process commits meanwhile is that process's.
     private func refuseForeignWAL() throws {
         let resolved = FileProbe.resolved(path)
-        guard !walWasEmptyAtOpen, walChecked.value == 0, !VouchedWALs.shared.contains(resolved), let pending = pendingWAL() else { return }
+        guard !walWasEmptyAtOpen, walChecked.value == 0, !VouchedWALs.shared.vouches(forWALBeside: resolved), let pending = pendingWAL() else { return }
         let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
         guard let first = problems.first else {
             walChecked.increment()
-            return VouchedWALs.shared.insert(resolved)
+            return VouchedWALs.shared.vouch(forWALBeside: resolved)
         }
         let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
         throw CacheStoreError.corrupt(path: path, message: "integrity_check: \(first)\(more)", walBytes: pending.walBytes)

@@ -94,15 +94,41 @@ extension CacheStore {
     public func pendingWAL() -> PendingWAL? { PendingWAL.inspect(path: path) }
 }
 
-/// The cache files (by real path) whose -wal file this process wrote
-/// changes to or found whole: what it holds then is explained, also to a
-/// store opened after another of this process wrote (the REPL opens one for
-/// each set of options).
+/// The -wal files this process wrote changes to or found whole, by the
+/// real path of their cache: what such a file holds is explained, also to
+/// a store opened after another of this process wrote (the REPL opens one
+/// for each set of options). Each is known by its inode and the header
+/// fields SQLite draws anew for each generation of the file (its
+/// checkpoint sequence and salts): one copied over it, or put in its
+/// place, is another, and is checked again.
 final class VouchedWALs: @unchecked Sendable {
     static let shared = VouchedWALs()
     private let lock = NSLock()
-    private var paths: Set<String> = []
+    private var known: [String: Identity] = [:]
 
-    func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
-    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+    struct Identity: Equatable {
+        let inode: UInt64
+        let generation: [UInt8]
+    }
+
+    /// The -wal file beside the cache at `path` (real), as it is now; nil without one.
+    static func identity(ofWALBeside path: String) -> Identity? {
+        let wal = path + "-wal"
+        guard let inode = FileProbe.signature(wal)?.inode, let handle = FileHandle(forReadingAtPath: wal) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 24), header.count == 24 else { return nil }
+        return Identity(inode: inode, generation: Array(header[12..<24]))
+    }
+
+    /// Whether the -wal file beside `path` (real) is the one vouched for.
+    func vouches(forWALBeside path: String) -> Bool {
+        guard let now = Self.identity(ofWALBeside: path) else { return false }
+        return lock.withLock { known[path] == now }
+    }
+
+    /// The -wal file beside `path` (real), as it is now, holds what this process wrote or checked.
+    func vouch(forWALBeside path: String) {
+        guard let now = Self.identity(ofWALBeside: path) else { return }
+        lock.withLock { known[path] = now }
+    }
 }

@@ -69,4 +69,35 @@ final class PendingWALTests: XCTestCase {
         XCTAssertEqual(second.walChecked.value, 0)
         XCTAssertEqual(try second.read { try $0.recordCount() }, 7)
     }
+
+    /// What this process wrote or checked is known by the -wal file itself:
+    /// another cache's put in its place later (a fresh copy pulled from a
+    /// device between two REPL commands) is checked, and refused when the
+    /// file reads as damaged with it; the file and the -wal stay as they are.
+    func testAnotherCachesWALPutWhereThisProcessWroteIsCheckedAgain() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.walCopy(Fixtures.starwars)
+        do {
+            let store = try CacheStore.open(at: path, access: .readWrite)
+            try store.write { tx in _ = try tx.removeObject(for: "Human:1002") }
+            XCTAssertTrue(store.hasCommittedChanges)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "checkpointed as the store closed")
+        // The blog example, an app killed after its commit, and its -wal file put beside the Star Wars cache.
+        let blog = try folder.copy(Fixtures.repositoryRoot.appendingPathComponent("Examples/blog.sqlite"))
+        try SQLiteShell.run(blog, "PRAGMA journal_mode=WAL;")
+        try SQLiteShell.run(blog, ".dbconfig no_ckpt_on_close on", #"INSERT INTO records(key, record) VALUES ('Post:99', '{"__typename":"Post"}')"#)
+        try FileManager.default.copyItem(atPath: blog + "-wal", toPath: path + "-wal")
+        let (file, wal) = (try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: URL(fileURLWithPath: path + "-wal")))
+        do {
+            let store = try CacheStore.open(at: path, access: .readWrite)
+            XCTAssertThrowsError(try store.write { tx in _ = try tx.removeObject(for: "Droid:2001") }) { error in
+                guard case .corrupt(_, let message, let walBytes)? = error as? CacheStoreError else { return XCTFail("\(error)") }
+                XCTAssertTrue(message.hasPrefix("integrity_check: "), message)
+                XCTAssertEqual(walBytes, Int64(wal.count))
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), file)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
+    }
 }
