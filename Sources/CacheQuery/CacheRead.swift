@@ -241,12 +241,14 @@ extension RecordSource {
 }
 
 extension ReadTransaction: RecordSource {
-    /// The first record keyed `name:…` that is no object's path-keyed
-    /// child (`Droid:2001.friends…`, left when `Droid:2001` was removed, of
-    /// another type) has `__typename` `name`, or none (the key then says
-    /// all that is known). The children of one object are stepped over at
-    /// once, through the key index, however many; a few objects are looked
-    /// at, and one that cannot be read says nothing.
+    /// A record keyed `name:…` has `__typename` `name`, or none (the key
+    /// then says all that is known), and the first one keyed so does, or is
+    /// of another type only as an object's path-keyed child
+    /// (`Droid:2001.friends…`, left when `Droid:2001` was removed): the
+    /// children of one object are then stepped over at once, through the
+    /// key index, however many, and the next record says. An id may hold a
+    /// '.' too (`Human:luke.skywalker`): its record has the type. A few
+    /// records are looked at; one that cannot be read says nothing.
     public func keysRecords(byType name: String) throws -> Bool {
         let prefix = name + ":"
         var after = prefix
@@ -255,14 +257,14 @@ extension ReadTransaction: RecordSource {
             guard let key = try keys(around: CacheKey(after), limit: 1).last, key.rawValue.hasPrefix(prefix),
                   !key.rawValue.utf8.lexicographicallyPrecedes(after.utf8), key.rawValue != after
             else { return false }
-            if let dot = key.rawValue.dropFirst(prefix.count).firstIndex(of: ".") {
-                // Past every key that begins with the parent's and a '.': '/' comes next in byte order.
-                after = String(key.rawValue[..<dot]) + "/"
-                continue
-            }
-            guard let record = try? record(for: key) else { after = key.rawValue; continue }
+            after = key.rawValue
+            guard let record = try? record(for: key) else { continue }
             guard let typename = record.fields["__typename"] else { return true }
-            return typename == .string(name)
+            if typename == .string(name) { return true }
+            // Another type: a key group an app chose, unless the record is a child of a path-keyed object.
+            guard let dot = key.rawValue.dropFirst(prefix.count).firstIndex(of: ".") else { return false }
+            // Past every key that begins with the parent's and a '.': '/' comes next in byte order.
+            after = String(key.rawValue[..<dot]) + "/"
         }
         return false
     }

@@ -516,6 +516,14 @@ final class ReadCommandTests: CommandTestCase {
             """)
         let afterChild = gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { ... on Droid { id } ... on Human { name } } }")
         XCTAssertEqual(afterChild.stderr, "", "Human:1000 after the child says Human is an object type")
+        // An id may hold a '.': such a record is no child, and says the type.
+        let dotted = try makeCache("dotted.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Droid:2001"), "friend": .reference("Human:luke.skywalker")]),
+            Record(key: "Droid:2001", fields: ["__typename": .string("Droid"), "id": .string("2001")]),
+            Record(key: "Human:luke.skywalker", fields: ["__typename": .string("Human"), "name": .string("Luke")]),
+        ])
+        let withDots = gqlcache("read", dotted, "--text", "{ hero { __typename ... on Droid { id } ... on Human { name } } }")
+        XCTAssertEqual(withDots.stderr, "", "Human:luke.skywalker says Human is an object type")
     }
 
     /// An app may key records by a group named for an interface
