@@ -527,6 +527,14 @@ final class DoctorCommandTests: CommandTestCase {
                      "if that came from another cache, move it away"]
         XCTAssertEqual(found.filter { !doctor.stdout.contains($0) }, [], doctor.stdout)
         XCTAssertFalse(doctor.stdout.contains("to checkpoint"), doctor.stdout)
+        // Also while another process has the file open: not called normal.
+        let reader = try RunningSQLiteShell(cache, running: "SELECT count(*) FROM records; SELECT 'open';", until: "open")
+        let whileOpen = gqlcache("doctor", cache)
+        reader.kill()
+        XCTAssertEqual(whileOpen.status, .problemsFound)
+        XCTAssertTrue(whileOpen.stdout.contains("  SQLite integrity_check: 11 problems (listed below)\n"), whileOpen.stdout)
+        XCTAssertTrue(whileOpen.stdout.contains("the file reads as damaged with them"), whileOpen.stdout)
+        XCTAssertFalse(whileOpen.stdout.contains("normal"), whileOpen.stdout)
         XCTAssertEqual(try bytes(cache), file)
         XCTAssertEqual(try bytes(cache + "-wal"), wal)
         // The -wal file's own cache: the same check, which finds it whole.

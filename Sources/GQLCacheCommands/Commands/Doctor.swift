@@ -17,7 +17,7 @@ extension GQLCache {
                 references to keys that have no record (which record, which field, which \
                 key); records that no root (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT) reaches; keys \
                 that differ only by case; keys no Apollo cache key is (empty, or holding a NUL); what SQLite's PRAGMA quick_check (or integrity_check with \
-                --full, or when such a -wal file as below is there: one copied from another cache reads as damaged only to it) finds; and committed changes left in the -wal file without a checkpoint when no \
+                --full, or when changes wait in the -wal file: one copied from another cache reads as damaged only to it) finds; and committed changes left in the -wal file without a checkpoint when no \
                 process has the file open (while the app has it open, that is normal and only said). Exit \
                 status 0 when there is no problem, 7 when there are problems, also when the file is so damaged that SQLite \
                 cannot read it (other statuses: doctor could not look, e.g. no such file, or the app holds the lock). 'gqlcache gc' repairs dangling references and unreachable records.
@@ -25,7 +25,7 @@ extension GQLCache {
 
         @OptionGroup var file: CacheFileArgument
 
-        @Flag(help: "Run SQLite's PRAGMA integrity_check, which also compares every index with its table, instead of quick_check (doctor runs it anyway when committed changes wait in a -wal file no process has open).")
+        @Flag(help: "Run SQLite's PRAGMA integrity_check, which also compares every index with its table, instead of quick_check (doctor runs it anyway when committed changes wait in the -wal file).")
         var full = false
 
         @OptionGroup var output: OutputOptions
@@ -44,13 +44,13 @@ extension GQLCache {
                 return try show(HealthRendering(
                     path: file.path, report: unreadable.report, pendingWAL: unreadable.pendingWAL, journalMode: unreadable.journalMode), in: context)
             }
-            // Changes in a -wal file no process has open are read as part of
-            // the file, and one copied there from another cache can leave every
-            // page sound but the key index at odds with the table, which only
-            // integrity_check finds: before a checkpoint is advised, which would
-            // copy it in for good, the file is checked in full.
-            let pending = store.pendingWAL()
-            let fullCheck = full || (pending != nil && pending?.isOpenElsewhere != true)
+            // Changes in a -wal file are read as part of the file, and one
+            // copied there from another cache can leave every page sound but
+            // the key index at odds with the table, which only integrity_check
+            // finds: the file is checked in full before a checkpoint is advised
+            // or called normal (a reader that closes first leaves the checkpoint
+            // to the next connection), as every write checks it.
+            let fullCheck = full || store.pendingWAL() != nil
             let report: HealthReport
             do {
                 report = try context.withProgress("checking \(file.path)") { progress in

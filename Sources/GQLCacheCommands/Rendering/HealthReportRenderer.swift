@@ -68,11 +68,11 @@ struct HealthRendering {
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
                 + "(\(formatBytes(pendingWAL.walBytes))) "
-            if pendingWAL.isOpenElsewhere == true {
-                text += waiting + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
-            } else if report.fileIsDamaged {
+            if report.fileIsDamaged {
                 // A checkpoint of a -wal file that belongs to another database would make the damage for good.
                 text += waiting + "not checkpointed into the database; the file reads as damaged with them (see below)\n"
+            } else if pendingWAL.isOpenElsewhere == true {
+                text += waiting + "not checkpointed yet; normal: another process (the app) has the file open and checkpoints it in time\n"
             } else if pendingWAL.isOpenElsewhere == false {
                 text += waiting + "not checkpointed into the database, and no process has the file open: it was not closed cleanly; "
                     + "open it once with the app or sqlite3 to checkpoint\n"
