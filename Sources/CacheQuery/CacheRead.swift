@@ -241,30 +241,30 @@ extension RecordSource {
 }
 
 extension ReadTransaction: RecordSource {
-    /// A record keyed `name:…` has `__typename` `name`, or none (the key
-    /// then says all that is known), and the first one keyed so does, or is
-    /// of another type only as an object's path-keyed child
-    /// (`Droid:2001.friends…`, left when `Droid:2001` was removed): the
-    /// children of one object are then stepped over at once, through the
-    /// key index, however many, and the next record says. An id may hold a
-    /// '.' too (`Human:luke.skywalker`): its record has the type. A few
-    /// records are looked at; one that cannot be read says nothing.
+    /// One of the first records keyed `name:…` has `__typename` `name`, or
+    /// none (the key then says all that is known). Those of another type
+    /// are a key group an app chose (`Character:2001` for a Droid), or an
+    /// object's path-keyed children (`Human:u.1.friends.0`, left when
+    /// `Human:u.1` was removed, its id holding a '.' or not): the siblings
+    /// of such a key, up to its last '.', are stepped over at once through
+    /// the key index, however many. One that cannot be read says nothing.
     public func keysRecords(byType name: String) throws -> Bool {
         let prefix = name + ":"
         var after = prefix
-        for _ in 0..<8 {
+        for _ in 0..<32 {
             // The key index's next key after `after`.
             guard let key = try keys(around: CacheKey(after), limit: 1).last, key.rawValue.hasPrefix(prefix),
                   !key.rawValue.utf8.lexicographicallyPrecedes(after.utf8), key.rawValue != after
             else { return false }
             after = key.rawValue
-            guard let record = try? record(for: key) else { continue }
-            guard let typename = record.fields["__typename"] else { return true }
-            if typename == .string(name) { return true }
-            // Another type: a key group an app chose, unless the record is a child of a path-keyed object.
-            guard let dot = key.rawValue.dropFirst(prefix.count).firstIndex(of: ".") else { return false }
-            // Past every key that begins with the parent's and a '.': '/' comes next in byte order.
-            after = String(key.rawValue[..<dot]) + "/"
+            if let record = try? record(for: key) {
+                guard let typename = record.fields["__typename"] else { return true }
+                if typename == .string(name) { return true }
+            }
+            if let lastDot = key.rawValue.dropFirst(prefix.count).lastIndex(of: ".") {
+                // Past every key that begins with the same path and a '.': '/' comes next in byte order.
+                after = String(key.rawValue[..<lastDot]) + "/"
+            }
         }
         return false
     }

@@ -524,6 +524,19 @@ final class ReadCommandTests: CommandTestCase {
         ])
         let withDots = gqlcache("read", dotted, "--text", "{ hero { __typename ... on Droid { id } ... on Human { name } } }")
         XCTAssertEqual(withDots.stderr, "", "Human:luke.skywalker says Human is an object type")
+        // Children of removed objects whose ids hold a '.', children of many
+        // removed objects, or a record of another type first: a Human after them says it.
+        for others in [["Human:u.1.friendsConnection"], ["Human:luke.skywalker.friendsConnection"], (1...12).map { "Human:\($0).friends" }, ["Human:1"]] {
+            let layout = try makeCache("layout.sqlite", [
+                Record(key: "QUERY_ROOT", fields: ["hero": .reference("Droid:2001")]),
+                Record(key: "Droid:2001", fields: ["__typename": .string("Droid"), "id": .string("2001")]),
+                Record(key: "Human:u.2", fields: ["__typename": .string("Human")]),
+                Record(key: "Human:luke.skywalker2", fields: ["__typename": .string("Human")]),
+            ] + others.map { Record(key: CacheKey($0), fields: ["__typename": .string("Person")]) })
+            let read = gqlcache("read", layout, "--text", "{ hero { __typename ... on Droid { id } ... on Human { name } } }")
+            XCTAssertEqual(read.stderr, "", "\(others)")
+            try FileManager.default.removeItem(atPath: layout)
+        }
     }
 
     /// An app may key records by a group named for an interface
