@@ -492,8 +492,9 @@ public final class CacheStore: Sendable {
     /// transaction, which holds back no writer (the app sets no busy
     /// timeout): what another process commits meanwhile is that process's.
     private func refuseForeignWAL() throws {
+        guard !walWasEmptyAtOpen, walChecked.value == 0 else { return }
         let resolved = FileProbe.resolved(path)
-        guard !walWasEmptyAtOpen, walChecked.value == 0, !VouchedWALs.shared.vouches(forWALBeside: resolved), let pending = pendingWAL() else { return }
+        guard !VouchedWALs.shared.vouches(forWALBeside: resolved), let pending = pendingWAL() else { return }
         let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
         guard let first = problems.first else {
             walChecked.increment()

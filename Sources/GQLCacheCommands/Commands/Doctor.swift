@@ -49,8 +49,10 @@ extension GQLCache {
             // the key index at odds with the table, which only integrity_check
             // finds: the file is checked in full before a checkpoint is advised
             // or called normal (a reader that closes first leaves the checkpoint
-            // to the next connection), as every write checks it.
-            let fullCheck = full || store.pendingWAL() != nil
+            // to the next connection), as every write checks it. The changes
+            // are looked at once: what is checked is what the report names.
+            let pending = store.pendingWAL()
+            let fullCheck = full || pending != nil
             let report: HealthReport
             do {
                 report = try context.withProgress("checking \(file.path)") { progress in
@@ -59,11 +61,11 @@ extension GQLCache {
             } catch let error as CacheStoreError {
                 // Damage SQLite's own check could not get past: the advice doctor gives for any damaged file.
                 guard case .corrupt = error else { throw error }
-                throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path, withWAL: store.pendingWAL() != nil))")
+                throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path, withWAL: pending != nil))")
             }
             // An immutable snapshot's WAL mode is read from the file's header (see journalMode()).
             let journalMode = try store.read { try $0.journalMode() }
-            try show(HealthRendering(path: file.path, report: report, pendingWAL: store.pendingWAL(), journalMode: journalMode), in: context)
+            try show(HealthRendering(path: file.path, report: report, pendingWAL: pending, journalMode: journalMode), in: context)
         }
 
         private func show(_ rendering: HealthRendering, in context: CommandContext) throws {
