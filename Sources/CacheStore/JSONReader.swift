@@ -36,81 +36,6 @@ struct JSONReader {
         return members
     }
 
-    /// The members of a top-level JSON object in the order the text has
-    /// them, every one kept: names that are the same Swift string but not
-    /// the same bytes (é composed and decomposed), or even the same bytes,
-    /// stay apart, where a dictionary would fold them into one. Nil when
-    /// the text is JSON but not an object.
-    /// The members' values are read as input to import (see
-    /// ``readsImportInput``), with the first member given twice inside one.
-    /// `offset`: where the member's name starts in the text's UTF-8.
-    static func parseMemberList(_ text: String) throws -> (members: [(name: String, value: FieldValue, offset: Int)], repeated: RepeatedMember?)? {
-        var text = text
-        return try text.withUTF8 { buffer in
-            var reader = JSONReader(bytes: buffer)
-            reader.readsImportInput = true
-            reader.skipWhitespace()
-            guard reader.peek() == UInt8(ascii: "{") else {
-                _ = try reader.parseValue(depth: 0)
-                reader.skipWhitespace()
-                guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
-                return nil
-            }
-            reader.index += 1  // "{"
-            var members: [(name: String, value: FieldValue, offset: Int)] = []
-            reader.skipWhitespace()
-            if reader.peek() == UInt8(ascii: "}") {
-                reader.index += 1
-            } else {
-                while true {
-                    reader.skipWhitespace()
-                    guard reader.peek() == UInt8(ascii: "\"") else { throw reader.error("expected a member name in quotes") }
-                    let offset = reader.index
-                    let name = try reader.parseString()
-                    try reader.expect(UInt8(ascii: ":"))
-                    // Each member is a record: nested as deep as a stored one may be.
-                    members.append((name, try reader.parseValue(depth: 0), offset))
-                    reader.skipWhitespace()
-                    guard let next = reader.peek() else { throw reader.error("unterminated object") }
-                    reader.index += 1
-                    if next == UInt8(ascii: "}") { break }
-                    guard next == UInt8(ascii: ",") else { reader.index -= 1; throw reader.error("expected ',' or '}' in object") }
-                }
-            }
-            reader.skipWhitespace()
-            guard reader.index == buffer.count else { throw reader.error("unexpected text after the value") }
-            return (members, reader.repeatedMember)
-        }
-    }
-
-    /// Where, in `text`'s UTF-8, the member `field` of the object that is
-    /// the value of the member named at `offset` starts (its name); the last
-    /// one when it is given twice, as that is the one read. Nil when there
-    /// is none, or the text there is not such a member.
-    static func offset(ofMember field: String, inValueOfMemberAt offset: Int, of text: String) -> Int? {
-        var text = text
-        return text.withUTF8 { buffer in
-            var reader = JSONReader(bytes: buffer)
-            reader.index = offset
-            guard reader.peek() == UInt8(ascii: "\""), (try? reader.parseString()) != nil, (try? reader.expect(UInt8(ascii: ":"))) != nil else { return nil }
-            reader.skipWhitespace()
-            guard reader.peek() == UInt8(ascii: "{") else { return nil }
-            reader.index += 1
-            var found: Int?
-            while true {
-                reader.skipWhitespace()
-                let start = reader.index
-                guard reader.peek() == UInt8(ascii: "\""), let name = try? reader.parseString(), (try? reader.expect(UInt8(ascii: ":"))) != nil,
-                    (try? reader.skipValue(depth: 1)) != nil
-                else { return found }
-                if name.utf8.elementsEqual(field.utf8) { found = start }
-                reader.skipWhitespace()
-                guard reader.peek() == UInt8(ascii: ",") else { return found }
-                reader.index += 1
-            }
-        }
-    }
-
     /// The member names to decode, for ``parseRecordFields(utf8:only:)``.
     /// When every name is ASCII, a member name that is ASCII too is matched
     /// by its bytes, without making a string of it: for ASCII text, equal
@@ -185,7 +110,7 @@ struct JSONReader {
     /// which one is meant cannot be told.
     var readsImportInput = false
     /// A value stepped over held a number too large for a Double.
-    private(set) var skippedNumberBeyondADouble = false
+    var skippedNumberBeyondADouble = false
     private(set) var repeatedMember: RepeatedMember?
     /// Foundation's JSONSerialization limit, which Apollo reads records
     /// with (on Apple platforms and on Linux alike): a record nested deeper
@@ -240,7 +165,7 @@ struct JSONReader {
         index += 1
     }
 
-    private mutating func parseValue(depth: Int) throws -> FieldValue {
+    mutating func parseValue(depth: Int) throws -> FieldValue {
         skipWhitespace()
         guard let byte = peek() else { throw error("unexpected end of JSON") }
         switch byte {
@@ -447,183 +372,5 @@ struct JSONReader {
             throw error("invalid literal")
         }
         index += count
-    }
-
-    mutating func parseNumber(converting: Bool = true) throws -> FieldValue {
-        let start = index
-        var isInteger = true
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
-            throw error("invalid number")
-        }
-        var integerDigits = 1
-        if first == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            integerDigits = skipDigits()
-        }
-        if peek() == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard skipDigits() > 0 else { throw error("invalid number: digits expected after '.'") }
-        }
-        var exponentDigits = 0
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            exponentDigits = skipDigits()
-            guard exponentDigits > 0 else { throw error("invalid number: digits expected in exponent") }
-        }
-        guard converting else {
-            // Only these can lie beyond a Double (see ReferenceScanner); rare, so converted when met.
-            if exponentDigits >= 3 || integerDigits > 200,
-                let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)), !value.isFinite {
-                skippedNumberBeyondADouble = true
-            }
-            return .null
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .int(value) }
-        guard let value = Double(text) else {
-            index = start
-            throw error("invalid number")
-        }
-        // An integer beyond 64 bits, or a magnitude a Double cannot reach
-        // (infinity, or 0 for a number that is not): kept as written.
-        if isInteger || !value.isFinite || (value == 0 && text.utf8.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
-            // A zero with a nonzero exponent only: 0e5 is 0.
-            if value == 0, let parsed = NumberText.value(of: text), parsed.digits.isEmpty { return .double(value) }
-            return .number(text)
-        }
-        // More digits than a Double keeps (`19.990000000000000000001`): kept
-        // as written, so that a merge into the record does not round a
-        // field it was not asked to change. Up to 15 significant digits a
-        // Double's shortest form always gives the literal's value back.
-        // Seventeen digits that are the Double's exact 17-digit form
-        // (`5.6430448000000002`, as older Foundation wrote 5.6430448) are
-        // that Double: the same value, which Apollo reads as equal to it.
-        let digits = Self.significantDigitCount(text)
-        if digits > 15 && !NumberText.same(text, "\(value)") && (digits > 17 || !NumberText.same(text, Self.seventeenDigits(value))) {
-            return .number(text)
-        }
-        return .double(value)
-    }
-
-    /// `value` with 17 significant digits (`%.17g`), through C's formatter:
-    /// Foundation's String(format:) costs several times as much, and a
-    /// cache an older Foundation wrote holds such a number in every Float.
-    private static func seventeenDigits(_ value: Double) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-            let count = withVaList([value]) { vsnprintf(buffer.baseAddress!, 32, "%.17g", $0) }
-            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(min(max(count, 0), 31))), as: UTF8.self)
-        }
-    }
-
-    /// The digits of a number literal's mantissa, leading zeros aside.
-    private static func significantDigitCount(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") || (byte == UInt8(ascii: "0") && count > 0) { count += 1 }
-        }
-        return count
-    }
-
-    @discardableResult
-    private mutating func skipDigits() -> Int {
-        let start = index
-        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
-        return index - start
-    }
-
-    mutating func parseString() throws -> String {
-        index += 1  // opening quote
-        let start = index
-        // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return result
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character in string") }
-            index += 1
-        }
-        var scalars = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: scalars, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard let escape = peek() else { throw error("unterminated string") }
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"):
-                    let scalar = try parseUnicodeEscape()
-                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default:
-                    index -= 1
-                    throw error("invalid escape in string")
-                }
-            default:
-                if byte < 0x20 { index -= 1; throw error("control character in string") }
-                scalars.append(byte)
-            }
-        }
-        throw error("unterminated string")
-    }
-
-    private mutating func parseHex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("invalid \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value * 16 + digit
-            index += 1
-        }
-        return value
-    }
-
-    /// A `\u` escape (the `\u` read), a surrogate pair taking two. Half
-    /// a pair alone is refused, as Foundation's JSON parser (and so Apollo)
-    /// refuses it: no Unicode text holds one, so there is nothing true to
-    /// decode it to.
-    private mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
-        let escapeStart = index - 2
-        let high = try parseHex4()
-        if (0xD800..<0xDC00).contains(high) {
-            if index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                let save = index
-                index += 2
-                let low = try parseHex4()
-                if (0xDC00..<0xE000).contains(low) {
-                    return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
-                }
-                index = save
-            }
-        }
-        guard let scalar = Unicode.Scalar(high) else {
-            index = escapeStart
-            throw error("lone surrogate \\u\(String(high, radix: 16)) (half of a pair)")
-        }
-        return scalar
     }
 }
