@@ -13,13 +13,21 @@ extension CacheStore {
 
     /// What opening the file to write would throw before any change, for
     /// a dry run, which opens it to read: a trigger on the records table, a
-    /// write-protected file, or one this process cannot write. Nil when
-    /// none holds.
+    /// write-protected file, or one this process cannot write, or whose
+    /// folder it cannot write where the write makes a file beside it. Nil
+    /// when none holds.
     public func refusalOfAWrite() throws -> CacheStoreError? {
         let triggers = try read { tx in try FormatDetector.triggers(in: try tx.database()) }
         if !triggers.isEmpty { return .notACacheFile(path: path, reason: .triggers(triggers)) }
         if let protection = FileProbe.writeProtection(path) { return .io(path: path, message: protection) }
-        if !FileManager.default.isWritableFile(atPath: FileProbe.resolved(path)) { return .readOnly(path: path) }
+        let file = FileProbe.resolved(path)
+        if !FileManager.default.isWritableFile(atPath: file) { return .readOnly(path: path) }
+        // A write makes its -journal beside the file, or in WAL mode the
+        // -wal and -shm files when they are not there yet.
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let sideFilesThere = FileProbe.isWALMode(path)
+            && FileManager.default.fileExists(atPath: file + "-wal") && FileManager.default.fileExists(atPath: file + "-shm")
+        if !sideFilesThere && !FileManager.default.isWritableFile(atPath: folder) { return .readOnly(path: path) }
         return nil
     }
 

@@ -193,6 +193,28 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(refused.stderr, "gqlcache: \(readOnly)/new.sqlite: its folder \(readOnly) is not writable; cannot create the file\n")
     }
 
+    /// A dry run on a file the user may write, in a folder they may not,
+    /// warns that the change itself would be refused: the write makes a
+    /// -journal (or, in WAL mode, -wal and -shm files) beside the file.
+    /// (Run as another user: root writes any folder.)
+    func testADryRunInAFolderTheUserCannotWriteWarnsThatTheChangeWouldBeRefused() throws {
+        for wal in [false, true] {
+            let cache = wal ? try walCopyOfFixture("starwars.sqlite") : try copyOfFixture("starwars.sqlite")
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: cache)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+            let dryRun = try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--dry-run"])
+            XCTAssertEqual(dryRun.status, 0, "wal: \(wal)")
+            XCTAssertEqual(dryRun.stdout, "would remove Starship:3001\nwould remove 1 record, leaving 1 reference dangling:\n  Human:1000 starships[0] → Starship:3001\n")
+            XCTAssertEqual(dryRun.stderr, "gqlcache: warning: the change itself would be refused (exit status 5): \(cache): the file or its folder is read-only; cannot write\n")
+            let refused = try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001"])
+            XCTAssertEqual(refused.status, 5, "the warning says what the change gets")
+            XCTAssertEqual(refused.stderr, "gqlcache: \(cache): the file or its folder is read-only; cannot write\n")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            try FileManager.default.removeItem(atPath: cache)
+        }
+    }
+
     func testANamedPipeIsRefusedInsteadOfWaitedOn() throws {
         let fifo = path("pipe.sqlite")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
