@@ -13,6 +13,9 @@ struct RemovalOutcome {
     /// The keys named that have no record, when keys were named: standard
     /// error says each, and the JSON lists them for scripts.
     var missing: [CacheKey]? = nil
+    /// A Ctrl-C cut the listing of the dangling references short: only
+    /// their count is told.
+    var listingInterrupted = false
 
     /// The outcome of removing the records `gone`: every reference to one
     /// of them dangles. `keys` is what to list (nil: only the count);
@@ -47,6 +50,7 @@ struct RemovalOutcome {
             outcome.dangling.replaceReferences(with: try store.read { tx in try tx.placing(dangling.references) })
         } catch CacheStoreError.interrupted {
             outcome.dangling.replaceReferences(with: [])
+            outcome.listingInterrupted = true
             outcome.render(format: format, context: context)
             let what = dryRun ? "nothing was changed" : "the change was written and stands"
             context.report(.interrupted, "\(store.path): interrupted while listing the dangling references; \(what)")
@@ -118,8 +122,9 @@ struct RemovalOutcome {
             text += dryRun ? ", leaving no reference dangling\n" : "; no reference left dangling\n"
             return text
         }
-        text += dryRun ? ", leaving \(plural(dangling.count, "reference")) dangling:\n"
-            : "; left \(plural(dangling.count, "reference")) dangling:\n"
+        let leaving = dryRun ? ", leaving \(plural(dangling.count, "reference")) dangling" : "; left \(plural(dangling.count, "reference")) dangling"
+        if listingInterrupted { return text + leaving + " (not listed: interrupted)\n" }
+        text += leaving + ":\n"
         // All are kept for JSON when few keys were named; text shows a sample, as for --match.
         let shown = dangling.references.prefix(DanglingReport.sampleSize)
         for reference in shown {
