@@ -78,7 +78,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             let change = MergeCount(from: before, to: merged)
             guard change.added + change.changed > 0 else { continue }
             // A value set or given whole (update --set, --data) can take a record past what Apollo reads.
-            guard merged.nestingDepth <= JSONReader.maximumDepth else { throw CacheStoreError.recordNestedTooDeep(key: key) }
+            guard !merged.nestsTooDeepForApollo else { throw CacheStoreError.recordNestedTooDeep(key: key) }
             count += try counting?(key, before, merged) ?? change
             toWrite.append(key)
         }

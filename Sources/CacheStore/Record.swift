@@ -108,6 +108,11 @@ extension Record {
     /// How many objects and arrays its text nests, its own object one of
     /// them, as ``JSONReader`` counts levels (a reference is an object).
     var nestingDepth: Int { 1 + (fields.values.lazy.map(\.nestingDepth).max() ?? 0) }
+
+    /// True when its text would nest more objects and arrays than Apollo's
+    /// JSON reader takes: a merge that makes such a record is refused
+    /// (``CacheStoreError/recordNestedTooDeep(key:)``).
+    public var nestsTooDeepForApollo: Bool { nestingDepth > JSONReader.maximumDepth }
 }
 
 extension FieldValue {

@@ -95,7 +95,7 @@ final class UpdateCommandTests: CommandTestCase {
     /// (before, `"commentary": 123` was stored, which no model writes).
     /// A value set whole lands a level or more below the record's own
     /// object: a record it would take past the 512 levels Apollo's reader
-    /// takes is refused, not written damaged.
+    /// takes is refused, not written damaged, also by a dry run.
     func testAValueThatWouldNestTheRecordTooDeepIsRefused() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let document = "query Q @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta } }"
@@ -106,6 +106,11 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(tooDeep.stderr, "gqlcache: record 'QUERY_ROOT.reviews(episode:JEDI,first:2).0' would nest more than 512 objects and arrays, "
             + "which Apollo's JSON reader refuses, and the whole record with it; nothing written\n")
         XCTAssertEqual(try bytes(cache), before)
+        // A dry run says the same, rather than show a change that would be refused.
+        let dryRun = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(512), "--dry-run")
+        XCTAssertEqual(dryRun.status, .usage)
+        XCTAssertEqual(dryRun.stdout, "")
+        XCTAssertEqual(dryRun.stderr, tooDeep.stderr)
         let deepest = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(511))
         XCTAssertEqual(deepest.status, .success, deepest.stderr)
         XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"))

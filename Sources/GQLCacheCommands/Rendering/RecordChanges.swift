@@ -103,6 +103,8 @@ struct RecordChanges {
             }
             working[record.key] = current
         }
+        // As the write refuses it: a record Apollo could not read.
+        if let key = order.first(where: { working[$0]!.nestsTooDeepForApollo }) { throw CacheStoreError.recordNestedTooDeep(key: key) }
         var typenames: [CacheKey: String] = [:]
         for (key, record) in working {
             if let name = record.typename { typenames[key] = name }
