@@ -2,25 +2,6 @@ import Foundation
 import ArgumentParser
 import CacheStore
 
-/// A command that runs against an injected ``CommandContext``.
-protocol ContextCommand: ParsableCommand {
-    func run(in context: CommandContext) throws
-    /// The command's ``DisplayOptions``, ``PagerOptions`` and format, for
-    /// the runner to apply. By default found by reflection.
-    var conventionOptions: ConventionOptions { get }
-}
-
-extension ContextCommand {
-    var conventionOptions: ConventionOptions { Conventions.options(of: self) }
-
-    /// Only reached when a command is run outside ``GQLCacheMain``.
-    mutating func run() throws {
-        let context = CommandContext.standard()
-        try run(in: context)
-        context.stdout.flush()
-    }
-}
-
 /// Parses arguments, runs the command and turns every outcome into text on
 /// the context's streams and an exit status. The executable and the tests
 /// both come through here.
@@ -261,174 +242,14 @@ public enum GQLCacheMain {
         }
     }
 
-    private static func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-
-    /// `arguments`: the command line that failed to parse, when it did.
-    private static func reportParseError(_ error: Error, arguments: [String], context: CommandContext) -> ExitStatus {
-        let full = GQLCache.fullMessage(for: error)
-        // `rm FILE -dash` is -d -a -s -h run together to the parser, which
-        // answers the -h with help: a word that is not the command's
-        // options is an error first.
-        // (The parser's own long options, such as --generate-completion-script,
-        // are not in the table and stay the parser's.)
-        if GQLCache.exitCode(for: error) == .success,
-            OptionTable.commands.unknownOption(in: arguments).map({ !$0.hasPrefix("--") }) == true,
-            let unknown = unknownOptionMessage(arguments)
-        {
-            let hint = "See 'gqlcache \(arguments[0]) --help'"
-            context.report(.usage, oneLine(unknown, helpHintFrom: hint, atREPL: context.isREPLCommand, typedAs: context.typedAs))
-            return .usage
-        }
-        if GQLCache.exitCode(for: error) == .success {
-            // Help, version, completion scripts: the requested text, on standard output.
-            var text = full
-            if context.environment[manualDumpVariable] == "1" { text = placeholdingNonASCII(statingDefaults(text)) }
-            if !text.isEmpty { context.stdout.write(text + "\n") }
-            return .success
-        }
-        var message = GQLCache.message(for: error)
-        // `gqlcache show Post:3`: the key was taken for the cache file, and
-        // a key is said to be missing. The file is what is missing.
-        if message.hasPrefix("Missing expected argument"), arguments.count >= 2, let command = arguments.first,
-            !["completions", "help"].contains(command), !arguments[1].hasPrefix("-"), !context.isREPLCommand,
-            !FileManager.default.fileExists(atPath: arguments[1])
-        {
-            context.report(.usage, "\(command) takes the cache file first: gqlcache \(command) CACHE_FILE …; '\(arguments[1])' is no file")
-            return .usage
-        }
-        // Named by the option table even where the parser named it too: its
-        // own "Did you mean" offers `--mode` for `--for`.
-        if let unknown = unknownOptionMessage(arguments) {
-            message = unknown
-        } else if let word = arguments.first, word.hasPrefix("--"), message.hasPrefix("Unknown option") {
-            // The root's own options: `gqlcache --verison`.
-            let meant = OptionTable.nearest(to: word, among: rootOptions)
-            if !meant.isEmpty { message = "unknown option '\(word)'. Did you mean \(OptionTable.choices(meant))?" }
-        } else if let hint = dashValueHint(message, arguments) {
-            message += hint
-        }
-        context.report(.usage, oneLine(message, helpHintFrom: full, atREPL: context.isREPLCommand, typedAs: context.typedAs))
-        return .usage
-    }
-
-    /// What the commands that take more than the file take after it.
-    private static let argumentsAfterTheFile = ["keys": "pattern", "show": "key", "rm": "key", "refs": "key", "grep": "value"]
-
-    /// An option the command does not have, named as ArgumentParser names
-    /// one: it would do so only once the rest parsed, and a missing
-    /// argument or a failed check would hide the mistyped option.
-    private static func unknownOptionMessage(_ arguments: [String]) -> String? {
-        guard let command = arguments.first, let word = OptionTable.commands.unknownOption(in: arguments) else { return nil }
-        var message = "unknown option '\(word)'"
-        let meant = OptionTable.commands.suggestions(for: word, command: command)
-        if !meant.isEmpty {
-            message += ". Did you mean \(OptionTable.choices(meant))?"
-        } else if command == "grep", word == "--mode" || word.hasPrefix("--mode=") {
-            // keys and rm take --mode; grep's one other way of matching is a flag.
-            message += "; grep matches text, or a regular expression with --regex (-i ignores case)"
-        } else if isRegularFile(word) {
-            message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
-        } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
-            // `show cache.sqlite -dash:1`: a key that looks like an option
-            // (`-x` looks like a mistyped one).
-            message += "; a \(what) that starts with '-' goes after '--'"
-        }
-        return message
-    }
-
-    /// `--key -dash:1`: the parser takes `-dash:1` for an option and says
-    /// `--key` has no value. The value goes after an `=`, which is said.
-    /// A word after it that begins with `--` is most often the next option,
-    /// the value left out (`--key --document q.graphql`): no hint then.
-    private static func dashValueHint(_ message: String, _ arguments: [String]) -> String? {
-        guard message.hasPrefix("Missing value for '") else { return nil }
-        for (option, value) in zip(arguments, arguments.dropFirst())
-        where option.hasPrefix("--") && !option.contains("=") && message.hasPrefix("Missing value for '\(option) ") && value.hasPrefix("-") && !value.hasPrefix("--") && value.count > 1 {
-            return "; a value that starts with '-' is given as \(option)=\(value)"
-        }
-        return nil
     }
 
     /// A word that names a file rather than a command: a path, or a name
     /// with a cache file's extension.
     static func looksLikePath(_ word: String) -> Bool {
         word.contains("/") || [".sqlite", ".sqlite3", ".db"].contains { word.lowercased().hasSuffix($0) }
-    }
-
-    /// The options `gqlcache` itself takes, before any command.
-    private static let rootOptions = ["--help", "--version"]
-
-    /// Set by Scripts/update-generated.sh while the manual is generated:
-    /// the generator keeps only ASCII characters of the help it reads, so
-    /// '→ KEY' would reach the page as ' KEY'. Each other character then
-    /// comes as a placeholder (`GQLCACHEU2192X`) that the script turns into
-    /// the roff escape (`\[u2192]`).
-    static let manualDumpVariable = "GQLCACHE_MANUAL_PLACEHOLDERS"
-
-    /// The help dump with each option's default at the end of its text,
-    /// as `--help` shows it (the manual's generator leaves defaults out),
-    /// unless the text already says what the default is. Anything else
-    /// comes back unchanged.
-    static func statingDefaults(_ dump: String) -> String {
-        func adding(_ command: [String: Any]) -> [String: Any] {
-            var command = command
-            if let arguments = command["arguments"] as? [[String: Any]] {
-                command["arguments"] = arguments.map { argument in
-                    var argument = argument
-                    if argument["kind"] as? String == "option", let value = argument["defaultValue"] as? String, !value.isEmpty,
-                        let abstract = argument["abstract"] as? String, !abstract.contains("default") {
-                        argument["abstract"] = abstract + " (default: \(value))"
-                    }
-                    return argument
-                }
-            }
-            if let subcommands = command["subcommands"] as? [[String: Any]] { command["subcommands"] = subcommands.map(adding) }
-            return command
-        }
-        guard var tool = (try? JSONSerialization.jsonObject(with: Data(dump.utf8))) as? [String: Any],
-            let command = tool["command"] as? [String: Any]
-        else { return dump }
-        tool["command"] = adding(command)
-        guard let data = try? JSONSerialization.data(withJSONObject: tool, options: [.sortedKeys]) else { return dump }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func placeholdingNonASCII(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                result.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "GQLCACHEU" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "X"
-            }
-        }
-        return result
-    }
-
-    /// The parser's message as one line, with where to read more: at the
-    /// REPL, its `help NAME` rather than the shell's `gqlcache NAME --help`.
-    static func oneLine(_ message: String, helpHintFrom full: String, atREPL: Bool = false, typedAs: String? = nil) -> String {
-        var line = message.split(separator: "\n").first.map(String.init) ?? "invalid command line"
-        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
-        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
-            line = first.lowercased() + line.dropFirst()
-        }
-        if let start = full.range(of: "See '"), let end = full[start.upperBound...].firstIndex(of: "'") {
-            var hint = String(full[start.upperBound..<end])
-            let words = hint.split(separator: " ")
-            if atREPL, words.count == 3, words[0] == "gqlcache", words[2] == "--help" {
-                hint = "help \(words[1])"
-                if let typedAs, typedAs != words[1] {
-                    line += " (\(typedAs) takes the options of \(words[1]): see '\(hint)')"
-                    return line
-                }
-            }
-            line += " (see '\(hint)')"
-        }
-        return line
     }
 }
