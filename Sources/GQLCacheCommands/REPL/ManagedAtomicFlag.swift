@@ -1,0 +1,9 @@
+import Foundation
+
+/// A flag set once from one thread and read from another.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
