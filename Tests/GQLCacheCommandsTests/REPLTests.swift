@@ -1182,6 +1182,36 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(withC.stderr, "gqlcache: no record 'Nope:1' in \(cache)\n")
     }
 
+    /// A script line that is not UTF-8 (a Latin-1 file) is refused, naming
+    /// its line, as an argument that is not is: read with U+FFFD for its
+    /// bad bytes, `rm X\xFF` removed the record keyed `X\u{FFFD}`, and
+    /// `--set name=Caf\xE9` wrote U+FFFD into the cache. The lines after
+    /// it run; --bail stops there.
+    func testAScriptLineThatIsNotUTF8IsRefusedAndNothingItNamedIsChanged() throws {
+        let cache = try makeCache("bytes.sqlite", [
+            Record(key: "X\u{FFFD}", fields: ["__typename": .string("X")]),
+            Record(key: "Y:1", fields: ["__typename": .string("Y"), "name": .string("Y")]),
+        ])
+        let before = try bytes(cache)
+        var script = Data("keys --count\nrm X".utf8) + Data([0xFF]) + Data("\n{ \n".utf8) + Data([0xE9]) + Data(" }\nkeys --count\n".utf8)
+        try script.write(to: URL(fileURLWithPath: path("script.txt")))
+        let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
+        XCTAssertEqual(piped.status, 0, "the last command's status")
+        XCTAssertEqual(piped.stdout, "2\n2\n")
+        let why = "(gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)"
+        XCTAssertEqual(piped.stderr, """
+            gqlcache: line 2: the line is not UTF-8 text at byte 5; it was not run \(why)
+            gqlcache: line 4: the line is not UTF-8 text at byte 1; it was not run, nor the GraphQL document it continued \(why)
+
+            """)
+        XCTAssertEqual(try bytes(cache), before)
+        script = Data("rm X".utf8) + Data([0xFF]) + Data("\nrm Y:1\n".utf8)
+        try script.write(to: URL(fileURLWithPath: path("script.txt")))
+        let bailed = try runProgram(builtBinary, ["repl", cache, "--bail"], standardInput: path("script.txt"))
+        XCTAssertEqual(bailed.status, 2)
+        XCTAssertEqual(try bytes(cache), before, "--bail stops at the line")
+    }
+
     func testQuitEndsTheLoopAndLaterLinesDoNotRun() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["keys --count", "quit", "keys --count"])

@@ -157,6 +157,25 @@ final class TerminalREPLTests: CommandTestCase {
         }
     }
 
+    /// A line typed with bytes that are not UTF-8 (a terminal set to
+    /// Latin-1) is not run: read with U+FFFD for them, `rm X\xFF` removed
+    /// the record keyed `X\u{FFFD}`.
+    func testALineTypedWithBytesThatAreNotUTF8IsNotRun() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try makeCache("bytes.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["x": .reference("X\u{FFFD}")]), Record(key: "X\u{FFFD}", fields: ["__typename": .string("X")]),
+        ])
+        try start(cache, history: path("history"))
+        try type("rm X")
+        try terminal?.send(bytes: [0xFF])
+        try keys("Enter")
+        try waitFor("gqlcache: the line is not UTF-8 text at byte 5; it was not run")
+        try type("keys --count")
+        try keys("Enter")
+        try waitFor("gqlcache QUERY_ROOT> keys --count\n2\ngqlcache QUERY_ROOT> ")
+        XCTAssertEqual(try keys(in: cache), ["QUERY_ROOT", "X\u{FFFD}"])
+    }
+
     /// A session on the fixture with `query {` typed: at a continuation's prompt.
     private func startInAContinuation() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")

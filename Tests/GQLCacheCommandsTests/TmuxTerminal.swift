@@ -38,6 +38,11 @@ final class TmuxTerminal {
 
     func type(_ text: String) throws { try run("send-keys", "-t", session, "-l", "--", text) }
 
+    /// Sends bytes as they are, whatever they spell (`0xFF`, which no UTF-8 text holds).
+    func send(bytes: [UInt8]) throws {
+        for byte in bytes { try run("send-keys", "-t", session, "-H", String(byte, radix: 16)) }
+    }
+
     func press(_ keys: String...) throws {
         for key in keys { try run("send-keys", "-t", session, key) }
     }

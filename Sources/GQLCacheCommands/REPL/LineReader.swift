@@ -18,6 +18,11 @@ public protocol LineReader: AnyObject {
     /// Whether the line last read ended a piece of input that must hold
     /// whole statements: one `-c`'s text, as psql runs each in turn.
     func endedPiece() -> Bool
+    /// Where the line last read stopped being UTF-8 text (the offset of
+    /// its first bad byte), clearing it; nil when it was text. Such a line
+    /// is read as empty: with its bytes replaced by U+FFFD it would name
+    /// another key or write other text.
+    func takeNotUTF8() -> NotUTF8Text?
 }
 
 extension LineReader {
@@ -26,6 +31,7 @@ extension LineReader {
     public func setCompleter(_ completer: REPLCompleter?) {}
     public func keep(typedAhead lines: [String]) {}
     public func endedPiece() -> Bool { false }
+    public func takeNotUTF8() -> NotUTF8Text? { nil }
 }
 
 /// Lines from a fixed list (`-c 'cmd; cmd'`, tests) or any ``LineSource``.
@@ -53,13 +59,33 @@ public final class SourceLineReader: LineReader {
 
     public func endedPiece() -> Bool { pieceEnds.contains(linesRead) }
 
+    /// The last line read was not UTF-8 (``LineReader/takeNotUTF8()``).
+    private var notUTF8: NotUTF8Text?
+
     public init(source: LineSource) {
-        next = { source.readLine() }
+        var failed: (NotUTF8Text) -> Void = { _ in }
+        next = {
+            do {
+                return try source.readTextLine()
+            } catch let error as NotUTF8Text {
+                failed(error)
+                return ""
+            } catch {
+                return nil
+            }
+        }
+        failed = { [unowned self] in notUTF8 = $0 }
     }
 
     public func readLine(prompt: String, freshPrompt: String) -> String? {
+        notUTF8 = nil
         let line = next()
         if line != nil { linesRead += 1 }
         return line
+    }
+
+    public func takeNotUTF8() -> NotUTF8Text? {
+        defer { notUTF8 = nil }
+        return notUTF8
     }
 }

@@ -39,6 +39,18 @@ extension REPLSession {
                 }
                 break
             }
+            // Read with U+FFFD for its bad bytes, it would name another key or write other text.
+            if let notText = reader.takeNotUTF8() {
+                place(lineNumber)
+                let unfinished = pending.isEmpty ? "" : ", nor the GraphQL document it continued"
+                context.report(.usage, "the line is not UTF-8 text at byte \(notText.offset + 1); it was not run\(unfinished) "
+                    + "(gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)")
+                lastStatus = .usage
+                pending.removeAll()
+                pendingAsTyped.removeAll()
+                if bail { break }
+                continue
+            }
             // Blank lines, and comments as in shell scripts (`# remove the posts`).
             if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
                 continue

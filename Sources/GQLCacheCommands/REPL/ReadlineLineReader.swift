@@ -96,10 +96,18 @@ public final class ReadlineLineReader: LineReader {
     private var typedAhead = QueuedLines()
     /// The newest history entry, which the same line again does not repeat.
     private var lastEntry: String?
+    /// The line last read was not UTF-8 (``LineReader/takeNotUTF8()``).
+    private var notUTF8: NotUTF8Text?
+
+    public func takeNotUTF8() -> NotUTF8Text? {
+        defer { notUTF8 = nil }
+        return notUTF8
+    }
 
     /// A paste of several lines (a terminal's bracketed paste gives them as
     /// one) runs line by line, as typed, as sqlite3 and bash run them.
     public func readLine(prompt: String, freshPrompt: String) -> String? {
+        notUTF8 = nil
         if let line = pasted.next() { return line }
         if let line = typedAhead.next() {
             // Shown as if typed now: a paste readline was reading (its
@@ -111,7 +119,14 @@ public final class ReadlineLineReader: LineReader {
         ReadlineCompletion.freshPrompt = freshPrompt
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
-        var lines = String(cString: line).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard let text = String(validatingCString: line) else {
+            // Bytes that are not UTF-8 (a terminal set to Latin-1): none of
+            // it runs, a paste's other lines neither.
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self), count: strlen(line))
+            notUTF8 = NotUTF8Text(offset: StreamLines.firstInvalidOffset(bytes))
+            return ""
+        }
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         let first = lines.removeFirst()
         pasted.add(lines)
         return first

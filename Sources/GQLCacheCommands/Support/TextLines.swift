@@ -3,8 +3,8 @@ import Foundation
 
 /// A line whose bytes are not UTF-8: `offset` is where the first bad byte
 /// is, counted from 0 at the line's start.
-struct NotUTF8Text: Error, Equatable {
-    let offset: Int
+public struct NotUTF8Text: Error, Equatable {
+    public let offset: Int
 }
 
 extension LineSource {
