@@ -22,8 +22,9 @@ extension ResponseValue {
         }
     }
 
-    /// The value at `path` (response names and list indexes), or nil when
-    /// the data has nothing there.
+    /// The value at `path` (response names and list indexes, also inside
+    /// a list of scalars or a custom scalar's JSON), or nil when the data
+    /// has nothing there.
     public func value(at path: [String]) -> ResponseValue? {
         guard let head = path.first else { return self }
         switch self {
@@ -32,7 +33,22 @@ extension ResponseValue {
         case .list(let elements):
             guard let index = Self.index(head), elements.indices.contains(index) else { return nil }
             return elements[index].value(at: Array(path.dropFirst()))
-        case .null, .scalar:
+        case .scalar(let value):
+            // An element of a list of scalars, or a member of a custom scalar's object.
+            var value = value
+            for step in path {
+                switch value {
+                case .list(let elements):
+                    guard let index = Self.index(step), elements.indices.contains(index) else { return nil }
+                    value = elements[index]
+                case .object(let members):
+                    guard let member = members[step] else { return nil }
+                    value = member
+                default: return nil
+                }
+            }
+            return value == .null ? .null : .scalar(value)
+        case .null:
             return nil
         }
     }

@@ -676,6 +676,11 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(number.stderr, "")
         let quoted = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", #"likes="12""#, "--dry-run")
         XCTAssertEqual(quoted.stderr, "", "a JSON string is meant")
+        // An element of a list of numbers too.
+        let ships = #"query S @apollo_client_ios_localCacheMutation { human(id: "1000") { id starships { id coordinates } } }"#
+        let element = gqlcache("update", try copyOfFixture("starwars.sqlite"), "--text", ships, "--set", "human.starships.0.coordinates.0.0=x", "--dry-run")
+        XCTAssertEqual(element.stderr, #"gqlcache: warning: --set human.starships.0.coordinates.0.0: "x" is not JSON, so it is written as a string "#
+            + "where the data holds 1; the app's model reads that field as a number, so check the value\n")
     }
 
     /// A fragment's key with no record is named as show and read name it,
@@ -910,6 +915,16 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .string("true"))
         XCTAssertEqual(update(cache, "HeroName", "--var", "episode=NEWHOPE", "--set", "hero.name=null").status, .success)
         XCTAssertEqual(try records(cache)["Droid:2001"]?["name"], .null, "null is still null")
+        // So too for an element of a list of strings (enum values), and a member of a custom scalar's JSON.
+        let heroes = "query A @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { appearsIn } }"
+        let element = gqlcache("update", cache, "--text", heroes, "--set", "hero.appearsIn.0=5", "--set", "hero.appearsIn.1=true")
+        XCTAssertEqual(element.status, .success, element.stderr)
+        XCTAssertEqual(try records(cache)["Droid:2001"]?["appearsIn"], .list([.string("5"), .string("true"), .string("JEDI")]))
+        let reviews = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta } }"
+        let member = gqlcache("update", cache, "--text", reviews, "--set", "reviews.0.meta.source=5")
+        XCTAssertEqual(member.status, .success, member.stderr)
+        XCTAssertEqual(try records(cache)["QUERY_ROOT.reviews(episode:JEDI,first:2).0"]?["meta"],
+                       .object(["score": .double(1.5), "source": .string("5")]))
     }
 
     /// A list of scalars is a list too: `--set` reaches its elements, and
