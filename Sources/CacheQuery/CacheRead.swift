@@ -44,6 +44,20 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch reason {
+        case .missingField, .missingRecord:
+            return "cache miss at \(pathText): \(whatIsMissing)"
+        case .damagedRecord(let problem):
+            return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
+        case .typeMismatch(let message):
+            return "type error at \(pathText): record '\(key.rawValue)', \(message)"
+        }
+    }
+
+    /// For a missing field or record, what is missing: `record 'QUERY_ROOT'
+    /// has no field 'hero(episode:EMPIRE)'; it has 'hero(episode:NEWHOPE)'`.
+    /// For a damaged record or a type error, the whole description.
+    public var whatIsMissing: String {
+        switch reason {
         case .missingField(let fieldKey, let similar):
             // Each key is cut where it differs from the one named beside it
             // that is nearest it (the longest start in common), not where they
@@ -57,18 +71,16 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
             func shown(_ named: String) -> String {
                 nearest[named].map { named.shortenedForMessage(differingFrom: $0) } ?? named.shortenedForMessage
             }
-            var text = "cache miss at \(pathText): record '\(key.rawValue.shortenedForMessage)' has no field '\(shown(fieldKey))'"
+            var text = "record '\(key.rawValue.shortenedForMessage)' has no field '\(shown(fieldKey))'"
             if !similar.isEmpty { text += "; it has " + similar.map { "'\(shown($0))'" }.joined(separator: ", ") }
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text
         case .missingRecord(let referrer):
-            return "cache miss at \(pathText): no record '\(key.rawValue.shortenedForMessage)'"
+            return "no record '\(key.rawValue.shortenedForMessage)'"
                 + (referrer.map { " (field '\($0.fieldKey.shortenedForMessage)' of \($0.key.rawValue.shortenedForMessage) refers to it)" } ?? "")
-        case .damagedRecord(let problem):
-            return "cannot read \(pathText): record '\(key.rawValue)' is damaged: \(problem)"
-        case .typeMismatch(let message):
-            return "type error at \(pathText): record '\(key.rawValue)', \(message)"
+        case .damagedRecord, .typeMismatch:
+            return description
         }
     }
 }
@@ -142,6 +154,9 @@ public struct ReadResult: Sendable {
     /// (`reviews.1.meta`) of nullable fields the records lack, which the
     /// data leaves out and an update may set.
     public var absentFields: Set<String> = []
+    /// The misses those fields would have been, by their paths: what a
+    /// path through one of them says.
+    public var absentFieldMisses: [String: CacheMiss] = [:]
     /// With a schema: a fragment read at a record whose `__typename` is
     /// not a type the fragment is on (Apollo reads it all the same).
     public var fragmentOnOtherType: FragmentOnOtherType?

@@ -84,6 +84,7 @@ public struct CacheReader {
             var result = ReadResult(data: data, misses: walk.misses, objectKeys: walk.objectKeys, records: walk.loadedRecords)
             result.pathKeyedObjects = walk.pathKeyed
             result.absentFields = walk.absentFields
+            result.absentFieldMisses = walk.absentFieldMisses
             result.unknownEnumValues = walk.unknownEnumValues
             result.pendingFragments = walk.pending
             result.untypedObjects = walk.untypedObjects

@@ -63,15 +63,17 @@ extension Walk {
             guard let value = record.fields[fieldKey] else {
                 // Apollo's update reads with its mapper's allowForOptionalFields:
                 // a nullable field the record lacks is absent, not a miss.
-                if forUpdate, let declared, !declared.isNonNull {
-                    absentFields.insert(path.map(\.description).joined(separator: "."))
-                    continue
-                }
                 // The keys the record has for the same field are in the whole record.
                 let whole = try wholeRecord(record, decoded: decoded)
-                members.append((responseKey, try miss(CacheMiss(
-                    path: path, key: record.key,
-                    reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole))))))
+                let fieldMiss = CacheMiss(
+                    path: path, key: record.key, reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole)))
+                if forUpdate, let declared, !declared.isNonNull {
+                    let place = path.map(\.description).joined(separator: ".")
+                    absentFields.insert(place)
+                    absentFieldMisses[place] = fieldMiss
+                    continue
+                }
+                members.append((responseKey, try miss(fieldMiss)))
                 continue
             }
             if let subselections = selectedField.selections {
@@ -118,14 +120,14 @@ extension Walk {
     mutating func readDeferred(
         _ fragment: DeferredFragment, from record: Record, decoded: Decoding, type: String?, into members: inout [(String, ResponseValue)]
     ) throws {
-        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial, pending.count, pathKeyed)
+        let saved = (misses, objectKeys, absentFields, unknownEnumValues, partial, pending.count, pathKeyed, absentFieldMisses)
         partial = false
         defer { partial = saved.4 }
         let read: ResponseValue
         do {
             read = try object(record, decoded: decoded, selections: Selections(document: fragment.selections), type: type)
         } catch let stop as Stop {
-            (misses, objectKeys, absentFields, unknownEnumValues, pathKeyed) = (saved.0, saved.1, saved.2, saved.3, saved.6)
+            (misses, objectKeys, absentFields, unknownEnumValues, pathKeyed, absentFieldMisses) = (saved.0, saved.1, saved.2, saved.3, saved.6, saved.7)
             // Fragments inside this one that went pending are left out with it.
             pending.removeSubrange(saved.5...)
             pending.append(PendingFragment(path: path.map(\.description).joined(separator: "."), label: fragment.label, miss: stop.miss))

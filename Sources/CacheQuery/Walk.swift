@@ -23,6 +23,7 @@ struct Walk {
     /// keys (see ``ReadResult/pathKeyedObjects``).
     var pathKeyed: Set<String> = []
     var absentFields: Set<String> = []
+    var absentFieldMisses: [String: CacheMiss] = [:]
     var unknownEnumValues: [UnknownEnumValue] = []
     /// Whether the root is an operation's root record, whose type Apollo
     /// knows without a `__typename`.

@@ -1087,7 +1087,14 @@ final class UpdateCommandTests: CommandTestCase {
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.meta') WHERE key = '\(second)'")
         let inside = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.1.meta.a=2")
         XCTAssertEqual(inside.status, .notFound)
-        XCTAssertEqual(inside.stderr, "gqlcache: --set reviews.1.meta.a: reviews.1.meta is not in the cache; set it whole (--set reviews.1.meta=…); nothing written\n")
+        XCTAssertEqual(inside.stderr, "gqlcache: --set reviews.1.meta.a: reviews.1.meta is not in the cache (record '\(second)' has no field 'meta'); "
+            + "set it whole (--set reviews.1.meta=…); nothing written\n")
+        // The field cache key looked for is named, and those the record has, as a read's miss names them: a variable may be wrong.
+        let hero = "query H($episode: Episode) @apollo_client_ios_localCacheMutation { hero(episode: $episode) { name } }"
+        let other = gqlcache("update", cache, "--text", hero, "--var", "episode=EMPIRE", "--schema", starWarsSchema, "--set", "hero.name=X")
+        XCTAssertEqual(other.status, .notFound)
+        XCTAssertEqual(other.stderr, "gqlcache: --set hero.name: hero is not in the cache (record 'QUERY_ROOT' has no field 'hero(episode:EMPIRE)'; "
+            + "it has 'hero(episode:NEWHOPE)'); set it whole (--set hero=…); nothing written\n")
 
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.stars') WHERE key = '\(second)'")
         let nonNull = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.0.stars=2")

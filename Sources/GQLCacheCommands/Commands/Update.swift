@@ -229,6 +229,10 @@ extension GQLCache {
                     } catch let error as DataPathError {
                         // A path through a field the cache lacks is a miss, as a read's (status 1).
                         var message = "--set \(path): \(error)"
+                        // A field left out as absent: the field cache key looked for, as a read's miss names it.
+                        if error.isCacheMiss, let absent = current.absentFieldMisses.first(where: { path.hasPrefix($0.key + ".") })?.value {
+                            message = "--set \(path): \(absent.pathText) is not in the cache (\(absent.whatIsMissing)); set it whole (--set \(absent.pathText)=…)"
+                        }
                         // A field of a pending deferred fragment is not in the data to set.
                         let parent = components.dropLast().joined(separator: ".")
                         if !error.isCacheMiss, let pending = current.pendingFragments.first(where: {
