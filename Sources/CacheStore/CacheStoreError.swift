@@ -220,6 +220,13 @@ extension CacheStoreError.NotACacheReason {
 }
 
 extension CacheStoreError {
+    /// True for JSON that fails only for nesting deeper than Apollo's
+    /// reader takes (512 objects and arrays), a text that is JSON in form.
+    public var isJSONNestedTooDeep: Bool {
+        if case .invalidJSON(_, let message) = self { return message == JSONReader.tooDeepMessage }
+        return false
+    }
+
     /// The text of ``busy(path:waited:)``; `suggestingBusyTimeout` false
     /// for a command that has no `--busy-timeout` to raise (one that only
     /// reads, waiting out an app's exclusive lock).

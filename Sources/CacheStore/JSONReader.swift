@@ -300,8 +300,11 @@ struct JSONReader {
     /// JSONSerialization: a record of 512 nested containers (its own object
     /// one of them) is well formed, one of 513 is not.
     private func checkDepth(_ depth: Int) throws {
-        guard depth < JSONReader.maximumDepth else { throw error("nesting deeper than \(JSONReader.maximumDepth) levels") }
+        guard depth < JSONReader.maximumDepth else { throw error(Self.tooDeepMessage) }
     }
+
+    /// What a text nested past ``maximumDepth`` fails with.
+    static let tooDeepMessage = "nesting deeper than \(maximumDepth) levels"
 
     /// Steps over one value, rejecting exactly what ``parseValue(depth:)``
     /// rejects, without building it.

@@ -111,6 +111,12 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(dryRun.status, .usage)
         XCTAssertEqual(dryRun.stdout, "")
         XCTAssertEqual(dryRun.stderr, tooDeep.stderr)
+        // A value deeper than Apollo reads on its own is refused too, not written as the text it is.
+        let deeper = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(513))
+        XCTAssertEqual(deeper.status, .usage)
+        XCTAssertEqual(deeper.stderr, "gqlcache: --set reviews.0.meta: the value has nesting deeper than 512 levels (at byte 513), "
+            + "which Apollo's JSON reader refuses; nothing written\n")
+        XCTAssertEqual(try bytes(cache), before)
         let deepest = gqlcache("update", cache, "--text", document, "--set", "reviews.0.meta=" + nested(511))
         XCTAssertEqual(deepest.status, .success, deepest.stderr)
         XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("damaged"))
@@ -676,6 +682,12 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(number.stderr, "")
         let quoted = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", #"likes="12""#, "--dry-run")
         XCTAssertEqual(quoted.stderr, "", "a JSON string is meant")
+        // Text that begins as JSON but is not (a brace left out) is written as a string, with a warning.
+        let meta = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta } }"
+        let brace = gqlcache("update", try copyOfFixture("starwars.sqlite", as: "brace.sqlite"), "--text", meta, "--set", #"reviews.0.meta={"a":1"#, "--dry-run")
+        XCTAssertEqual(brace.status, .success, brace.stderr)
+        XCTAssertEqual(brace.stderr, #"gqlcache: warning: --set reviews.0.meta: "{\"a\":1" begins as JSON but is not (invalid JSON: unterminated object at byte 7), "#
+            + #"so it is written as a string; give it as a JSON string ("…") to mean the text"# + "\n")
         // An element of a list of numbers too.
         let ships = #"query S @apollo_client_ios_localCacheMutation { human(id: "1000") { id starships { id coordinates } } }"#
         let element = gqlcache("update", try copyOfFixture("starwars.sqlite"), "--text", ships, "--set", "human.starships.0.coordinates.0.0=x", "--dry-run")

@@ -200,7 +200,24 @@ extension GQLCache {
                     let path = String(assignment.prefix { $0 != "=" })
                     let text = String(assignment.dropFirst(path.count + 1))
                     let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                    let parsed = try? FieldValue(jsonText: text)
+                    let parsed: FieldValue?
+                    var warned = false
+                    do {
+                        parsed = try FieldValue(jsonText: text)
+                    } catch let error as CacheStoreError {
+                        // JSON in form, but deeper than Apollo reads: refused as a record nested so deep is.
+                        if error.isJSONNestedTooDeep, case .invalidJSON(let offset, let message) = error {
+                            throw CommandFailure(.usage, "--set \(path): the value has \(message) (at byte \(offset + 1)), "
+                                + "which Apollo's JSON reader refuses; nothing written")
+                        }
+                        parsed = nil
+                        // `meta={"a":1` (a brace left out) is a typo more often than the text meant.
+                        if case .invalidJSON = error, let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[" {
+                            context.warn("--set \(path): \(FieldValue.string(text).shownOnLine) begins as JSON but is not (\(error)), "
+                                + "so it is written as a string; give it as a JSON string (\"…\") to mean the text")
+                            warned = true
+                        }
+                    }
                     var newValue = parsed ?? .string(text)
                     // `name=123` where the data holds a string means the text,
                     // as --var keeps it for a String or ID.
@@ -213,7 +230,7 @@ extension GQLCache {
                     // `likes=1O` (a letter O) where the data holds a number is
                     // text, not JSON: without a schema to refuse it, say so,
                     // as the app's Int decoding would then fail on it.
-                    if parsed == nil, loaded.schema == nil, case .scalar(let held) = value.value(at: components) {
+                    if parsed == nil, !warned, loaded.schema == nil, case .scalar(let held) = value.value(at: components) {
                         switch held {
                         case .int, .double, .number, .bool:
                             let kind: String
