@@ -72,7 +72,7 @@ extension GQLCacheMain {
         } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
             // `show cache.sqlite -dash:1`: a key that looks like an option
             // (`-x` looks like a mistyped one).
-            message += "; a \(what) that starts with '-' goes after '--'"
+            message += "; a \(what) that starts with '-' goes after '--', with every option before it"
         }
         return message
     }
