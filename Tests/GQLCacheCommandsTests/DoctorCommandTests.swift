@@ -535,6 +535,10 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertTrue(whileOpen.stdout.contains("  SQLite integrity_check: 11 problems (listed below)\n"), whileOpen.stdout)
         XCTAssertTrue(whileOpen.stdout.contains("the file reads as damaged with them"), whileOpen.stdout)
         XCTAssertFalse(whileOpen.stdout.contains("normal"), whileOpen.stdout)
+        // The -wal file may be the app's: nothing is moved before it quits.
+        XCTAssertTrue(whileOpen.stdout.contains("another process (the app) has the file open: quit it before moving or deleting either file"),
+                      whileOpen.stdout)
+        XCTAssertFalse(whileOpen.stdout.contains("move it away"), whileOpen.stdout)
         XCTAssertEqual(try bytes(cache), file)
         XCTAssertEqual(try bytes(cache + "-wal"), wal)
         // The -wal file's own cache: the same check, which finds it whole.

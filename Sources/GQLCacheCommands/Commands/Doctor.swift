@@ -61,7 +61,7 @@ extension GQLCache {
             } catch let error as CacheStoreError {
                 // Damage SQLite's own check could not get past: the advice doctor gives for any damaged file.
                 guard case .corrupt = error else { throw error }
-                throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path, withWAL: pending != nil))")
+                throw CommandFailure(.io, "\(error); \(HealthRendering.damagedFileAdvice(file.path, wal: pending))")
             }
             // An immutable snapshot's WAL mode is read from the file's header (see journalMode()).
             let journalMode = try store.read { try $0.journalMode() }

@@ -21,16 +21,23 @@ struct HealthRendering {
             + "an accent composed or as a combining mark; keys are compared by their bytes)"
     }
 
-    /// `withWAL`: a -wal file with changes is beside it, which SQLite reads
+    /// `wal`: changes wait in a -wal file beside it, which SQLite reads
     /// as part of the file: one copied from another cache makes a sound file
-    /// read as damaged, and a checkpoint would copy it in for good.
-    static func damagedFileAdvice(_ path: String, withWAL: Bool = false) -> String {
-        (withWAL
-            ? "the file reads as damaged with the -wal file beside it: if that came from another cache, move it away and check again "
-                + "(opening the file with the app or sqlite3 would copy it in for good); otherwise "
-            : "")
-            + "the file is damaged: delete it (the app builds a new cache) or copy a fresh one; "
+    /// read as damaged, and a checkpoint would copy it in for good. While
+    /// another process (the app) has the file open, the -wal file may be
+    /// that process's, which moving it would lose, and its last close
+    /// checkpoints: nothing is to be moved or deleted before it quits.
+    static func damagedFileAdvice(_ path: String, wal: PendingWAL? = nil) -> String {
+        let remedy = "delete it (the app builds a new cache) or copy a fresh one; "
             + "'sqlite3 \(ShellQuoting.file(path)) .recover' may copy out what SQLite can still read"
+        if wal?.isOpenElsewhere == true {
+            return "the file reads as damaged with the -wal file beside it, and another process (the app) has the file open: "
+                + "quit it before moving or deleting either file (its close copies the -wal file in), then check again; "
+                + "if the file is still damaged, " + remedy
+        }
+        return (wal == nil ? "" : "the file reads as damaged with the -wal file beside it: if that came from another cache, move it away "
+            + "and check again (opening the file with the app or sqlite3 would copy it in for good); otherwise ")
+            + "the file is damaged: " + remedy
     }
 
     /// `gqlcache rm FILE`, or `rm` at the prompt.
@@ -137,7 +144,7 @@ struct HealthRendering {
         // A file SQLite finds damaged gets no repair by gqlcache: what was read
         // of it may be wrong, and the app can rebuild its cache.
         if report.fileIsDamaged {
-            text += Self.damagedFileAdvice(path, withWAL: pendingWAL != nil) + "\n"
+            text += Self.damagedFileAdvice(path, wal: pendingWAL) + "\n"
             return text
         }
         var repairs: [String] = []
