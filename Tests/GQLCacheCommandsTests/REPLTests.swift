@@ -1193,7 +1193,12 @@ final class REPLTests: CommandTestCase {
             Record(key: "Y:1", fields: ["__typename": .string("Y"), "name": .string("Y")]),
         ])
         let before = try bytes(cache)
-        var script = Data("keys --count\nrm X".utf8) + Data([0xFF]) + Data("\n{ \n".utf8) + Data([0xE9]) + Data(" }\nkeys --count\n".utf8)
+        // A bad line inside a GraphQL document, or beginning one, drops the whole document: none of its other lines runs.
+        let parts: [[UInt8]] = [
+            Array("keys --count\nrm X".utf8), [0xFF], Array("\n{\n  y(id: \"1".utf8), [0xE9],
+            Array("\")\n  {\n    name\n  }\n}\nread { x".utf8), [0xE9], Array(" {\n name } }\nkeys --count\n".utf8),
+        ]
+        var script = Data(parts.joined())
         try script.write(to: URL(fileURLWithPath: path("script.txt")))
         let piped = try runProgram(builtBinary, ["repl", cache], standardInput: path("script.txt"))
         XCTAssertEqual(piped.status, 0, "the last command's status")
@@ -1201,7 +1206,8 @@ final class REPLTests: CommandTestCase {
         let why = "(gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)"
         XCTAssertEqual(piped.stderr, """
             gqlcache: line 2: the line is not UTF-8 text at byte 5; it was not run \(why)
-            gqlcache: line 4: the line is not UTF-8 text at byte 1; it was not run, nor the GraphQL document it continued \(why)
+            gqlcache: line 4: the line is not UTF-8 text at byte 11; it was not run, nor the GraphQL document it is part of \(why)
+            gqlcache: line 9: the line is not UTF-8 text at byte 9; it was not run, nor the GraphQL document it is part of \(why)
 
             """)
         XCTAssertEqual(try bytes(cache), before)

@@ -174,6 +174,23 @@ final class TerminalREPLTests: CommandTestCase {
         try keys("Enter")
         try waitFor("gqlcache QUERY_ROOT> keys --count\n2\ngqlcache QUERY_ROOT> ")
         XCTAssertEqual(try keys(in: cache), ["QUERY_ROOT", "X\u{FFFD}"])
+        // In a paste, that line alone: the others run, and the offset is the line's own.
+        try terminal?.clearScreen()
+        try Data(Array("keys --count\nrm X".utf8) + [0xFF] + Array("\npwd\n".utf8)).write(to: URL(fileURLWithPath: path("paste.txt")))
+        try terminal?.paste(file: path("paste.txt"))
+        try keys("Enter")
+        try waitFor("2\n")
+        try waitFor("gqlcache: the line is not UTF-8 text at byte 5; it was not run")
+        try waitFor("QUERY_ROOT\ngqlcache QUERY_ROOT> ")
+        // Typed ahead of a command's question, so too.
+        try terminal?.clearScreen()
+        try terminal?.send(bytes: Array("rm QUERY_ROOT\rrm X".utf8) + [0xFF] + Array("\rpwd\r".utf8))
+        try waitFor("? [y/N] ")
+        try type("n")
+        try keys("Enter")
+        try waitFor("gqlcache: the line is not UTF-8 text at byte 5; it was not run")
+        try waitFor("QUERY_ROOT\ngqlcache QUERY_ROOT> ")
+        XCTAssertEqual(try keys(in: cache), ["QUERY_ROOT", "X\u{FFFD}"])
     }
 
     /// A session on the fixture with `query {` typed: at a continuation's prompt.

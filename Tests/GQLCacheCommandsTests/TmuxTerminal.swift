@@ -38,9 +38,16 @@ final class TmuxTerminal {
 
     func type(_ text: String) throws { try run("send-keys", "-t", session, "-l", "--", text) }
 
-    /// Sends bytes as they are, whatever they spell (`0xFF`, which no UTF-8 text holds).
+    /// Sends bytes as they are, whatever they spell (`0xFF`, which no UTF-8
+    /// text holds), in one burst, as typing ahead of a question does.
     func send(bytes: [UInt8]) throws {
-        for byte in bytes { try run("send-keys", "-t", session, "-H", String(byte, radix: 16)) }
+        _ = try spawn(["send-keys", "-t", session, "-H"] + bytes.map { String($0, radix: 16) }, readingOutput: false)
+    }
+
+    /// Pastes the bytes of the file at `path` as ``paste(_:)`` pastes text.
+    func paste(file path: String) throws {
+        try run("load-buffer", "-b", session, path)
+        try run("paste-buffer", "-p", "-d", "-b", session, "-t", session)
     }
 
     func press(_ keys: String...) throws {

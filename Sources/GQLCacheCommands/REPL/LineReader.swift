@@ -14,14 +14,15 @@ public protocol LineReader: AnyObject {
     func setCompleter(_ completer: REPLCompleter?)
     /// Lines typed before a command's question, to read after those
     /// already queued (readline only).
-    func keep(typedAhead lines: [String])
+    func keep(typedAhead lines: [TypedLine])
     /// Whether the line last read ended a piece of input that must hold
     /// whole statements: one `-c`'s text, as psql runs each in turn.
     func endedPiece() -> Bool
     /// Where the line last read stopped being UTF-8 text (the offset of
     /// its first bad byte), clearing it; nil when it was text. Such a line
-    /// is read as empty: with its bytes replaced by U+FFFD it would name
-    /// another key or write other text.
+    /// is read with U+FFFD for its bad bytes, which would name another key
+    /// or write other text: it is never run, only looked at for where a
+    /// GraphQL document it is part of ends.
     func takeNotUTF8() -> NotUTF8Text?
 }
 
@@ -29,7 +30,7 @@ extension LineReader {
     public func addToHistory(_ line: String) {}
     public func takeInterrupt() -> Bool { false }
     public func setCompleter(_ completer: REPLCompleter?) {}
-    public func keep(typedAhead lines: [String]) {}
+    public func keep(typedAhead lines: [TypedLine]) {}
     public func endedPiece() -> Bool { false }
     public func takeNotUTF8() -> NotUTF8Text? { nil }
 }
@@ -69,7 +70,7 @@ public final class SourceLineReader: LineReader {
                 return try source.readTextLine()
             } catch let error as NotUTF8Text {
                 failed(error)
-                return ""
+                return error.text
             } catch {
                 return nil
             }

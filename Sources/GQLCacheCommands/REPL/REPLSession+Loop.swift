@@ -19,18 +19,20 @@ extension REPLSession {
         var pendingAsTyped: [String] = []
         // Options typed between `read` and the GraphQL.
         var pendingOptions = ""
+        // A line of the document gathered was not UTF-8: said so, and none of it runs.
+        var droppingDocument = false
         func place(_ line: Int) { if scriptIsStandardInput { context.scriptLine = line } }
         while true {
             context.stdout.flush()
             context.stderr.flush()
             // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
             let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
-            if reader.takeInterrupt() { pending.removeAll(); pendingAsTyped.removeAll() }
+            if reader.takeInterrupt() { pending.removeAll(); pendingAsTyped.removeAll(); droppingDocument = false }
             if line != nil { lineNumber += 1 }
             guard var line else {
                 if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
                 // As sqlite3 does with unfinished SQL: the input ended in a mistake.
-                if !pending.isEmpty {
+                if !pending.isEmpty && !droppingDocument {
                     place(pendingFrom)
                     // Not lost with the session: Up brings it back next time.
                     if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
@@ -39,17 +41,21 @@ extension REPLSession {
                 }
                 break
             }
-            // Read with U+FFFD for its bad bytes, it would name another key or write other text.
+            // Read with U+FFFD for its bad bytes, it would name another key or
+            // write other text. A line of a GraphQL document (or one that
+            // begins one) drops the whole document: the rest of it is read
+            // up to its end, and none of it runs.
             if let notText = reader.takeNotUTF8() {
                 place(lineNumber)
-                let unfinished = pending.isEmpty ? "" : ", nor the GraphQL document it continued"
-                context.report(.usage, "the line is not UTF-8 text at byte \(notText.offset + 1); it was not run\(unfinished) "
-                    + "(gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)")
+                let inDocument = !pending.isEmpty || GraphQLInput.begins(line)
+                    || GraphQLInput.afterRead(line, valueTaking: Self.readValueTaking) != nil
+                context.report(.usage, "the line is not UTF-8 text at byte \(notText.offset + 1); it was not run"
+                    + (inDocument ? ", nor the GraphQL document it is part of" : "")
+                    + " (gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)")
                 lastStatus = .usage
-                pending.removeAll()
-                pendingAsTyped.removeAll()
                 if bail { break }
-                continue
+                guard inDocument else { continue }
+                droppingDocument = true
             }
             // Blank lines, and comments as in shell scripts (`# remove the posts`).
             if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
@@ -68,6 +74,11 @@ extension REPLSession {
                 pending.append(line)
                 pendingAsTyped.append(typedRead ?? line)
                 let text = pending.joined(separator: "\n")
+                if droppingDocument {
+                    guard GraphQLInput.isComplete(text) || reader.endedPiece() else { continue }
+                    (droppingDocument, pending, pendingAsTyped) = (false, [], [])
+                    continue
+                }
                 guard GraphQLInput.isComplete(text) else {
                     // `-c '{ hero {' -c 'name } }'`: each -c holds whole statements, as psql's do.
                     guard reader.endedPiece() else { continue }

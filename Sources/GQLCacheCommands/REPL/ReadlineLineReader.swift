@@ -72,15 +72,15 @@ public final class ReadlineLineReader: LineReader {
     /// Lines waiting to be read, and the Ctrl-C count when they came: one
     /// pressed since drops them all.
     private struct QueuedLines {
-        private var lines: [String] = []
+        private var lines: [TypedLine] = []
         private var atInterrupt = 0
 
-        mutating func add(_ more: [String]) {
+        mutating func add(_ more: [TypedLine]) {
             if lines.isEmpty { atInterrupt = gqlcache_interrupts() }
             lines += more
         }
 
-        mutating func next() -> String? {
+        mutating func next() -> TypedLine? {
             guard !lines.isEmpty else { return nil }
             guard gqlcache_interrupts() == atInterrupt else {
                 lines.removeAll()
@@ -108,31 +108,32 @@ public final class ReadlineLineReader: LineReader {
     /// one) runs line by line, as typed, as sqlite3 and bash run them.
     public func readLine(prompt: String, freshPrompt: String) -> String? {
         notUTF8 = nil
-        if let line = pasted.next() { return line }
+        if let line = pasted.next() { return taken(line) }
         if let line = typedAhead.next() {
             // Shown as if typed now: a paste readline was reading (its
             // terminal mode echoes nothing) is not on the screen.
-            let shown = Array((prompt + line + "\n").utf8)
+            let shown = Array((prompt + line.text + "\n").utf8)
             _ = shown.withUnsafeBytes { write(gqlcache_prompt_descriptor(), $0.baseAddress, $0.count) }
-            return line
+            return taken(line)
         }
         ReadlineCompletion.freshPrompt = freshPrompt
         guard let line = gqlcache_readline(prompt, freshPrompt) else { return nil }
         defer { free(line) }
-        guard let text = String(validatingCString: line) else {
-            // Bytes that are not UTF-8 (a terminal set to Latin-1): none of
-            // it runs, a paste's other lines neither.
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self), count: strlen(line))
-            notUTF8 = NotUTF8Text(offset: StreamLines.firstInvalidOffset(bytes))
-            return ""
-        }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        // Bytes that are not UTF-8 (a terminal set to Latin-1) are refused
+        // line by line: the other lines of a paste are text.
+        var lines = TypedLine.lines(UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self), count: strlen(line)))
         let first = lines.removeFirst()
         pasted.add(lines)
-        return first
+        return taken(first)
     }
 
-    public func keep(typedAhead lines: [String]) { typedAhead.add(lines) }
+    /// The line's text, with whether it was UTF-8 kept for ``takeNotUTF8()``.
+    private func taken(_ line: TypedLine) -> String {
+        notUTF8 = line.notUTF8
+        return line.text
+    }
+
+    public func keep(typedAhead lines: [TypedLine]) { typedAhead.add(lines) }
 
     /// A statement typed over several lines is one entry, newlines and all.
     /// Spaces after the last word (a Tab's) are left out where the line

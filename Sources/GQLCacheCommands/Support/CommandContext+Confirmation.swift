@@ -36,7 +36,7 @@ extension CommandContext {
     }
 
     /// The whole lines waiting on the terminal at standard input, read.
-    private static func takeTypedAhead() -> [String] {
+    private static func takeTypedAhead() -> [TypedLine] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 1 << 20, gqlcache_pending_input(STDIN_FILENO) > 0 {
@@ -53,8 +53,7 @@ extension CommandContext {
         guard var end = bytes.lastIndex(where: lineEnds.contains) else { return [] }
         // "\r\n" is one line end (Swift takes it for one Character).
         if end > 0, bytes[end] == UInt8(ascii: "\n"), bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self)
-            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        return TypedLine.lines(bytes[..<end])
     }
 
     /// True when questions can be asked: a person is at the terminal.

@@ -47,7 +47,7 @@ public final class CommandContext {
     /// Where whole lines typed before a question go (``confirm(_:)``):
     /// the REPL runs them after the command; without it they are dropped,
     /// and a warning says so.
-    public var keepTypedAhead: (([String]) -> Void)?
+    public var keepTypedAhead: (([TypedLine]) -> Void)?
     /// The clock (backup names); tests set a fixed one.
     public var now: () -> Date = Date.init
 

@@ -2,9 +2,50 @@ import CacheStore
 import Foundation
 
 /// A line whose bytes are not UTF-8: `offset` is where the first bad byte
-/// is, counted from 0 at the line's start.
+/// is, counted from 0 at the line's start; `text` is the line read with
+/// U+FFFD for its bad bytes, which names nothing and is run as nothing,
+/// but tells where a GraphQL document it is part of ends.
 public struct NotUTF8Text: Error, Equatable {
     public let offset: Int
+    public let text: String
+}
+
+/// A line typed at a terminal, and where it stops being UTF-8 text, if it does.
+public struct TypedLine: Equatable {
+    public let text: String
+    public let notUTF8: NotUTF8Text?
+
+    public init(_ text: String) {
+        self.text = text
+        notUTF8 = nil
+    }
+
+    /// The lines of `bytes`, split at each line end (`\n`, `\r`, `\r\n`,
+    /// and in text any line break Swift knows): each line that is not
+    /// UTF-8 is refused alone, with its own offset.
+    static func lines(_ bytes: some Collection<UInt8>) -> [TypedLine] {
+        var lines: [TypedLine] = []
+        var rest = bytes[...]
+        while true {
+            let end = rest.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
+            let line = rest[..<end]
+            if let text = String(validating: line, as: UTF8.self) {
+                lines += text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { TypedLine(String($0)) }
+            } else {
+                lines.append(TypedLine(notUTF8: NotUTF8Text(offset: StreamLines.firstInvalidOffset(line), text: String(decoding: line, as: UTF8.self))))
+            }
+            guard end < rest.endIndex else { return lines }
+            // "\r\n" is one line end.
+            var next = rest.index(after: end)
+            if rest[end] == 0x0D, next < rest.endIndex, rest[next] == 0x0A { next = rest.index(after: next) }
+            rest = rest[next...]
+        }
+    }
+
+    private init(notUTF8: NotUTF8Text) {
+        text = notUTF8.text
+        self.notUTF8 = notUTF8
+    }
 }
 
 extension LineSource {
@@ -46,7 +87,7 @@ final class StreamLines {
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
         guard validating else { return String(decoding: bytes, as: UTF8.self) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        throw NotUTF8Text(offset: firstInvalidOffset(bytes))
+        throw NotUTF8Text(offset: firstInvalidOffset(bytes), text: String(decoding: bytes, as: UTF8.self))
     }
 
     static func firstInvalidOffset<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
