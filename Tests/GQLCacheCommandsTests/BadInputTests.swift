@@ -457,12 +457,12 @@ final class BadInputTests: CommandTestCase {
         defer { _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
         XCTAssertEqual(
             gqlcache("info", "-e.sqlite").stderr,
-            "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache info --help')\n")
+            "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' is given as ./-e.sqlite, or after '--' with every option before it (see 'gqlcache info --help')\n")
         XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
         // Alone, as `gqlcache FILE` opens the REPL: not flags run together (one an h, for help).
         let bare = gqlcache("-e.sqlite")
         XCTAssertEqual(bare.status, .usage)
-        XCTAssertEqual(bare.stderr, "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' goes after '--' or as ./-e.sqlite (see 'gqlcache --help')\n")
+        XCTAssertEqual(bare.stderr, "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' is given as ./-e.sqlite, or after '--' with every option before it (see 'gqlcache --help')\n")
         XCTAssertEqual(bare.stdout, "")
         let afterDashes = gqlcache(arguments: ["--", "-e.sqlite"], input: "keys --count")
         XCTAssertEqual(afterDashes.status, .success, afterDashes.stderr)

@@ -68,7 +68,7 @@ extension GQLCacheMain {
             // keys and rm take --mode; grep's one other way of matching is a flag.
             message += "; grep matches text, or a regular expression with --regex (-i ignores case)"
         } else if isRegularFile(word) {
-            message += "; a file whose name starts with '-' goes after '--' or as ./\(word)"
+            message += "; a file whose name starts with '-' is given as ./\(word), or after '--' with every option before it"
         } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
             // `show cache.sqlite -dash:1`: a key that looks like an option
             // (`-x` looks like a mistyped one).

@@ -106,7 +106,7 @@ public enum GQLCacheMain {
         // `gqlcache -dash.sqlite`: a file, not flags run together, one of
         // them h, which the parser would answer with help and status 0.
         if let first = arguments.first, first.hasPrefix("-"), !first.hasPrefix("--"), first.count > 2, isRegularFile(first) {
-            context.report(.usage, "unknown option '\(first)'; a file whose name starts with '-' goes after '--' or as ./\(first) (see 'gqlcache --help')")
+            context.report(.usage, "unknown option '\(first)'; a file whose name starts with '-' is given as ./\(first), or after '--' with every option before it (see 'gqlcache --help')")
             return .usage
         }
         // `rm --match Human --match Droid`: the parser would keep the last
