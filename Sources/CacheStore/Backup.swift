@@ -160,6 +160,16 @@ extension CacheStore {
         pendingBackup.set(request)
     }
 
+    /// What a backup taken at `date` would fail with before any change,
+    /// for a dry run, which takes none: its folder cannot be written. Nil
+    /// when it could be made.
+    public func refusalOfABackup(date: Date) -> CacheStoreError? {
+        let base = Backup.baseName(besides: path, date: date)
+        let folder = URL(fileURLWithPath: base).deletingLastPathComponent().path
+        guard !FileManager.default.isWritableFile(atPath: folder) else { return nil }
+        return .io(path: base, message: "cannot create the backup (\(String(cString: strerror(EACCES)))); nothing was changed")
+    }
+
     /// Makes a pending backup, if there is one, and returns the request
     /// with the copy's path, for the caller to announce (or remove).
     func makePendingBackup() throws -> (request: BackupRequest, copy: String)? {

@@ -23,11 +23,14 @@ extension CacheStore {
         let file = FileProbe.resolved(path)
         if !FileManager.default.isWritableFile(atPath: file) { return .readOnly(path: path) }
         // A write makes its -journal beside the file, or in WAL mode the
-        // -wal and -shm files when they are not there yet.
+        // -wal and -shm files when they are not there yet, and writes them.
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        let sideFilesThere = FileProbe.isWALMode(path)
-            && FileManager.default.fileExists(atPath: file + "-wal") && FileManager.default.fileExists(atPath: file + "-shm")
-        if !sideFilesThere && !FileManager.default.isWritableFile(atPath: folder) { return .readOnly(path: path) }
+        let sideFiles = [file + "-wal", file + "-shm"]
+        if FileProbe.isWALMode(path) && sideFiles.allSatisfy(FileManager.default.fileExists(atPath:)) {
+            if !sideFiles.allSatisfy(FileManager.default.isWritableFile(atPath:)) { return .readOnly(path: path) }
+        } else if !FileManager.default.isWritableFile(atPath: folder) {
+            return .readOnly(path: path)
+        }
         return nil
     }
 

@@ -213,6 +213,26 @@ final class BadInputTests: CommandTestCase {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
             try FileManager.default.removeItem(atPath: cache)
         }
+        // In WAL mode with the -wal and -shm files there (an app killed), the write needs those, not the folder.
+        let cache = try walCopyOfFixture("starwars.sqlite")
+        _ = try runProgram("/usr/bin/python3", ["-c", "import sqlite3, os; c = sqlite3.connect('\(cache)'); "
+            + "c.execute(\"UPDATE records SET record = record WHERE key = 'QUERY_ROOT'\"); c.commit(); os._exit(0)"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-shm"))
+        for file in [cache, cache + "-wal"] { try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cache + "-shm")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let unwritableSideFile = try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--dry-run"])
+        XCTAssertEqual(unwritableSideFile.stderr, "gqlcache: warning: the change itself would be refused (exit status 5): \(cache): the file or its folder is read-only; cannot write\n")
+        XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001"]).status, 5)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: cache + "-shm")
+        XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--dry-run"]).stderr, "", "the write would be made")
+        // A --backup would be refused, though: its copy goes in the folder.
+        let backup = try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--dry-run", "--backup"])
+        XCTAssertTrue(backup.stderr.hasPrefix("gqlcache: warning: the change itself would be refused (exit status 5): \(cache).backup-"), backup.stderr)
+        XCTAssertTrue(backup.stderr.hasSuffix(": cannot create the backup (Permission denied); nothing was changed\n"), backup.stderr)
+        XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--backup"]).status, 5)
+        XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001"]).status, 0)
     }
 
     func testANamedPipeIsRefusedInsteadOfWaitedOn() throws {

@@ -102,10 +102,11 @@ struct WriteOptions: ParsableArguments {
     /// A dry run's opening, read-only: it still shows what the change would
     /// be, also on a file kept from writes, and warns on standard error when
     /// the change itself would be refused (a trigger, a write-protected or
-    /// read-only file), naming the status it would have; its own is 0.
+    /// read-only file, a --backup that cannot be made), naming the status
+    /// it would have; its own is 0.
     func openForDryRun(_ file: CacheFileArgument, _ context: CommandContext) throws -> CacheStore {
         let store = try openForReading(file, context)
-        if let refusal = try store.refusalOfAWrite() {
+        if let refusal = try store.refusalOfAWrite() ?? (backup ? store.refusalOfABackup(date: context.now()) : nil) {
             context.warn("the change itself would be refused (exit status \(ExitStatus(for: refusal).rawValue)): \(refusal)")
         }
         return store
