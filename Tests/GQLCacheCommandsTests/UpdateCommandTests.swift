@@ -688,6 +688,18 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(brace.status, .success, brace.stderr)
         XCTAssertEqual(brace.stderr, #"gqlcache: warning: --set reviews.0.meta: "{\"a\":1" begins as JSON but is not (invalid JSON: unterminated object at byte 7), "#
             + #"so it is written as a string; give it as a JSON string ("…") to mean the text"# + "\n")
+        // A schema that types the field refuses the text, so no warning comes before the refusal.
+        let typed = gqlcache("update", cache, "--text", fragment, "--fragment", "P", "--key", "Post:3", "--set", "likes=1O", "--dry-run",
+                             "--schema", repositoryRoot.appendingPathComponent("Examples/blog.graphqls").path)
+        XCTAssertEqual(typed.status, .usage)
+        XCTAssertFalse(typed.stderr.contains("warning"), typed.stderr)
+        // Inside a custom scalar it types nothing, and the warning comes with a schema too.
+        let reviews = "query R @apollo_client_ios_localCacheMutation { reviews(episode: JEDI, first: 2) { meta } }"
+        let inside = gqlcache("update", try copyOfFixture("starwars.sqlite", as: "inside.sqlite"), "--text", reviews, "--set", "reviews.0.meta.score=1O",
+                              "--schema", starWarsSchema, "--dry-run")
+        XCTAssertEqual(inside.status, .success, inside.stderr)
+        XCTAssertEqual(inside.stderr, #"gqlcache: warning: --set reviews.0.meta.score: "1O" is not JSON, so it is written as a string where the data holds 1.5; "#
+            + "the app's model reads that field as a number, so check the value\n")
         // An element of a list of numbers too.
         let ships = #"query S @apollo_client_ios_localCacheMutation { human(id: "1000") { id starships { id coordinates } } }"#
         let element = gqlcache("update", try copyOfFixture("starwars.sqlite"), "--text", ships, "--set", "human.starships.0.coordinates.0.0=x", "--dry-run")

@@ -191,6 +191,9 @@ extension GQLCache {
             // Read before the file is opened: standard input may take its
             // time, and the write lock held meanwhile would fail the app's writes.
             let dataInput = try data.map { try JSONInput.read($0, what: "data", context: context) }
+            // Said once the change is made: a schema that types the field
+            // refuses such text first, and then no warning is due.
+            var textWarnings: [String] = []
             let newData: (ReadResult) throws -> (FieldValue, String) = { current in
                 if let data, let input = dataInput {
                     return (try JSONInput.responseData(input, from: data, rootNames: target.rootNames, context: context), JSONInput.name(of: data))
@@ -213,7 +216,7 @@ extension GQLCache {
                         parsed = nil
                         // `meta={"a":1` (a brace left out) is a typo more often than the text meant.
                         if case .invalidJSON = error, let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[" {
-                            context.warn("--set \(path): \(FieldValue.string(text).shownOnLine) begins as JSON but is not (\(error)), "
+                            textWarnings.append("--set \(path): \(FieldValue.string(text).shownOnLine) begins as JSON but is not (\(error)), "
                                 + "so it is written as a string; give it as a JSON string (\"…\") to mean the text")
                             warned = true
                         }
@@ -228,14 +231,15 @@ extension GQLCache {
                         }
                     }
                     // `likes=1O` (a letter O) where the data holds a number is
-                    // text, not JSON: without a schema to refuse it, say so,
-                    // as the app's Int decoding would then fail on it.
-                    if parsed == nil, !warned, loaded.schema == nil, case .scalar(let held) = value.value(at: components) {
+                    // text, not JSON: where no schema refuses it (none given,
+                    // or inside a custom scalar), say so, as the app's Int
+                    // decoding would then fail on it.
+                    if parsed == nil, !warned, case .scalar(let held) = value.value(at: components) {
                         switch held {
                         case .int, .double, .number, .bool:
                             let kind: String
                             if case .bool = held { kind = "Boolean" } else { kind = "number" }
-                            context.warn("--set \(path): \(FieldValue.string(text).shownOnLine) is not JSON, "
+                            textWarnings.append("--set \(path): \(FieldValue.string(text).shownOnLine) is not JSON, "
                                 + "so it is written as a string where the data holds \(JSONWriter.string(for: held, asStored: false)); "
                                 + "the app's model reads that field as a \(kind), so check the value")
                         default: break
@@ -281,6 +285,7 @@ extension GQLCache {
             }
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true, body)
             changes.render(format: output.format, context: context)
+            textWarnings.forEach(context.warn)
             context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
             context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
             context.warnOfIdentityTwins(changes, unkeyed: unkeyedObjects, dryRun: dryRun)
