@@ -1317,6 +1317,24 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(stderr.text, "")
     }
 
+    /// A query saved in another encoding (Latin-1) is refused as a document
+    /// file that is not UTF-8 is, not taken for an empty one.
+    func testAnEditSavedAsTextThatIsNotUTF8IsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let editor = path("editor.sh")
+        try "#!/bin/sh\nprintf '{ hero(episode: NEWHOPE) { name } } # caf\\351\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        let stdout = StringSink(), stderr = StringSink()
+        let context = CommandContext(stdout: stdout, stderr: stderr, stdin: ScriptedLines([]), stdinIsTerminal: false,
+                                     stdoutIsTerminal: false, environment: ["EDITOR": editor])
+        let session = REPLSession(cachePath: cache, context: context, interactive: false)
+        try session.start()
+        let status = session.run(reader: SourceLineReader(lines: ["edit"]), bail: false)
+        XCTAssertEqual(status, .usage)
+        XCTAssertEqual(stdout.text, "")
+        XCTAssertEqual(stderr.text, "gqlcache: edit:1: the query is not UTF-8 text at byte 42 of the line; nothing run\n")
+    }
+
     func testGqlcacheFollowedByAFileOpensTheREPLOnIt() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache(cache, "-c", "keys --count")

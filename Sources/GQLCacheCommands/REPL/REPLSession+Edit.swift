@@ -28,8 +28,18 @@ extension REPLSession {
         } catch {
             return .io
         }
+        let text: String
+        do {
+            // Saved in another encoding (Latin-1): refused as a document file is, not taken for empty.
+            text = try TextFile.read(file, what: "query", name: "edit")
+        } catch let failure as CommandFailure {
+            context.report(failure.status, failure.message + "; nothing run")
+            return failure.status
+        } catch {
+            return .io
+        }
         // Nothing typed: the file emptied, or the starting braces left as they were.
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !["", "{}"].contains(text.filter { !$0.isWhitespace }) else {
+        guard !["", "{}"].contains(text.filter { !$0.isWhitespace }) else {
             context.print("empty query; nothing run")
             return .success
         }
