@@ -300,7 +300,7 @@ _gqlcache_show() {
 
 _gqlcache_read() {
     repeating_flags=()
-    non_repeating_flags=(--partial --quiet -q --no-pager --version -h --help)
+    non_repeating_flags=(--apple-floats --partial --quiet -q --no-pager --version -h --help)
     repeating_options=(--document --text --schema --var)
     non_repeating_options=(--apollo-config --variables --variables-file --fragment --key --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
@@ -368,7 +368,7 @@ _gqlcache_read() {
 
 _gqlcache_write() {
     repeating_flags=()
-    non_repeating_flags=(--create --dry-run --backup --quiet -q --version -h --help)
+    non_repeating_flags=(--apple-floats --create --dry-run --backup --quiet -q --version -h --help)
     repeating_options=(--document --text --schema --var --key-field)
     non_repeating_options=(--apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
@@ -443,7 +443,7 @@ _gqlcache_write() {
 
 _gqlcache_update() {
     repeating_flags=()
-    non_repeating_flags=(--edit --dry-run --backup --quiet -q --version -h --help)
+    non_repeating_flags=(--apple-floats --edit --dry-run --backup --quiet -q --version -h --help)
     repeating_options=(--document --text --schema --var --set --key-field)
     non_repeating_options=(--apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2

@@ -25,6 +25,10 @@ public struct CacheReader {
     let document: QueryDocument
     let schema: CacheSchema?
     let source: RecordSource
+    /// How field keys write a whole Float nested in a list or an input
+    /// object: as Apollo's Linux builds do (`2.0`, the default) or as Apollo
+    /// on Apple platforms does (`2`), for a cache from a device or simulator.
+    public var numberForm = NumberForm.linux
 
     public init(document: QueryDocument, schema: CacheSchema? = nil, source: RecordSource) {
         self.document = document
@@ -45,8 +49,9 @@ public struct CacheReader {
         // A spread of a fragment no document defines is the document's
         // fault, said before any variable it needs (which would not mend it).
         try document.checkFragmentSpreads(in: operation.selections)
-        let scope = try VariableScope(
+        var scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
+        scope.numberForm = numberForm
         return try run(rootKey: operation.rootKey, selections: operation.selections, scope: scope, partial: partial,
                        type: operation.rootType(in: schema), rootIsOperation: true, forUpdate: forUpdate)
     }
@@ -57,7 +62,8 @@ public struct CacheReader {
         forUpdate: Bool = false
     ) throws -> ReadResult {
         try document.checkFragmentSpreads(in: fragment.selections)
-        let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        var scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        scope.numberForm = numberForm
         var result = try run(
             rootKey: key, selections: fragment.selections, scope: scope, partial: partial, type: fragment.typeCondition, forUpdate: forUpdate)
         // Apollo reads a fragment from whatever record the key names; a

@@ -111,7 +111,7 @@ struct FieldCollector {
     /// fragment, and `__typename`. A read decodes only these of a record.
     func fieldKeys(_ selections: [Selection]) -> Set<String> {
         var keys: Set<String> = ["__typename"]
-        forEachField(on: selections) { keys.insert(FieldKey.render(name: $0.name, arguments: scope.arguments(of: $0))) }
+        forEachField(on: selections) { keys.insert(FieldKey.render(name: $0.name, arguments: scope.arguments(of: $0), form: scope.numberForm)) }
         return keys
     }
 

@@ -14,10 +14,38 @@ import CacheStore
 /// ```
 public enum FieldKey {
     /// The key of `name` with these arguments (variables already
-    /// substituted; an argument whose variable is absent is not passed).
-    public static func render(name: String, arguments: [String: InputValue]) -> String {
+    /// substituted; an argument whose variable is absent is not passed),
+    /// whole Floats nested in lists and input objects written as `form` says.
+    public static func render(name: String, arguments: [String: InputValue], form: NumberForm = .linux) -> String {
         guard !arguments.isEmpty else { return name }
-        return name + "(" + members(arguments) + ")"
+        return name + "(" + members(arguments, form: form, nested: false) + ")"
+    }
+
+    /// The first number written differently in two field cache keys that
+    /// differ only in how they write numbers (``differOnlyInNumbers(_:_:)``):
+    /// `("-2.0", "-2")` for `lng:-2.0` and `lng:-2`. Nil when they differ otherwise.
+    public static func firstDifferentNumbers(_ one: String, _ other: String) -> (String, String)? {
+        guard differOnlyInNumbers(one, other) else { return nil }
+        for (first, second) in zip(numbers(in: one), numbers(in: other)) where first != second { return (first, second) }
+        return nil
+    }
+
+    /// The numbers a key writes, in order, as ``differOnlyInNumbers(_:_:)`` reads them.
+    private static func numbers(in key: String) -> [String] {
+        var found: [String] = []
+        var number = ""
+        for character in key {
+            let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
+                || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
+            if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
+                number.append(character)
+            } else if !number.isEmpty {
+                found.append(number)
+                number = ""
+            }
+        }
+        if !number.isEmpty { found.append(number) }
+        return found
     }
 
     /// Whether two field cache keys differ only in how they write numbers
@@ -49,39 +77,54 @@ public enum FieldKey {
 
     /// `k1:v1,k2:v2` with keys in byte order, objects and lists of objects
     /// as Apollo's `orderIndependentKey` writes them.
-    static func members(_ object: [String: InputValue]) -> String {
-        object.keys.sorted(by: byteOrder).map { member($0, object[$0]!) }.joined(separator: ",")
+    /// `nested`: the members of an input object, not a field's arguments.
+    static func members(_ object: [String: InputValue], form: NumberForm = .linux, nested: Bool = true) -> String {
+        object.keys.sorted(by: byteOrder).map { member($0, object[$0]!, form: form, nested: nested) }.joined(separator: ",")
     }
 
-    private static func member(_ name: String, _ value: InputValue) -> String {
+    private static func member(_ name: String, _ value: InputValue, form: NumberForm, nested: Bool) -> String {
         switch value {
         case .object(let object):
-            return "[\(name):\(members(object))]"
+            return "[\(name):\(members(object, form: form))]"
         case .list(let elements) where !elements.isEmpty && elements.allSatisfy(\.isObject):
             return "\(name):[" + elements.map { element in
-                if case .object(let object) = element { return members(object) }
+                if case .object(let object) = element { return members(object, form: form) }
                 return ""
             }.joined(separator: ",") + "]"
         default:
-            return "\(name):\(scalar(value))"
+            return "\(name):\(scalar(value, form: form, nested: nested))"
         }
     }
 
     /// A scalar or a list of scalars, as Swift describes the JSON value.
-    static func scalar(_ value: InputValue) -> String {
+    static func scalar(_ value: InputValue, form: NumberForm = .linux, nested: Bool = false) -> String {
         switch value {
         case .null: return "null"
         case .boolean(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
-        case .float(let number): return number.description
+        case .float(let number): return nested ? form.nested(number) : number.description
         case .string(let text), .enumValue(let text): return text
         // Apollo renders a list's elements with String(describing:), which
         // gives NSNull's description; `null` is its own case only for an
         // argument or an input object member.
         case .list(let elements):
-            return "[" + elements.map { $0 == .null ? "<null>" : scalar($0) }.joined(separator: ", ") + "]"
-        case .object(let object): return "[" + members(object) + "]"
+            return "[" + elements.map { $0 == .null ? "<null>" : scalar($0, form: form, nested: true) }.joined(separator: ", ") + "]"
+        case .object(let object): return "[" + members(object, form: form) + "]"
         }
+    }
+}
+
+/// How Apollo writes a whole Float nested in a list or an input object in
+/// a field cache key (spec §3): its Linux builds as Swift describes the
+/// Double (`2.0`), Apollo on Apple platforms as Foundation describes the
+/// NSNumber it became (`2`). A field's own Float argument is `2.0` on both.
+public enum NumberForm: Sendable {
+    case linux, apple
+
+    func nested(_ number: Double) -> String {
+        // NSNumber describes a whole Double below 10^16 as an integer.
+        guard self == .apple, number.rounded() == number, abs(number) < 1e16 else { return number.description }
+        return number == 0 && number.sign == .minus ? "-0" : String(Int64(number))
     }
 }
 

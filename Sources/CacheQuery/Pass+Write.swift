@@ -76,7 +76,7 @@ extension Pass {
                 let message = responseKey == "__typename" ? Self.missingTypename : "the data has no '\(responseKey)', which the selection asks for"
                 throw NormalizationError(path: fieldPath, message: message)
             }
-            let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field))
+            let fieldKey = FieldKey.render(name: field.name, arguments: scope.arguments(of: field), form: scope.numberForm)
             let declared = schemaType.flatMap { schema?.fieldType(on: $0, field: field.name) }
             let stored: FieldValue
             if field.selections == nil {

@@ -19,6 +19,9 @@ public struct ResponseNormalizer {
     let document: QueryDocument
     let schema: CacheSchema?
     let keyPolicy: KeyPolicy
+    /// How field keys write a whole Float nested in a list or an input
+    /// object (see ``CacheReader/numberForm``).
+    public var numberForm = NumberForm.linux
 
     /// The key fields an object of `typename` is keyed by (the policy's,
     /// or the schema's `@typePolicy`), or nil when nothing says.
@@ -60,8 +63,9 @@ public struct ResponseNormalizer {
     ) throws -> Normalization {
         // A spread no document defines is said before a variable it needs.
         try document.checkFragmentSpreads(in: operation.selections)
-        let scope = try VariableScope(
+        var scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
+        scope.numberForm = numberForm
         return try run(data, rootKey: operation.rootKey, selections: operation.selections, scope: scope,
                        type: operation.rootType(in: schema), existing: existing, isOperation: true, deferredFragments: deferredFragments)
     }
@@ -87,8 +91,9 @@ public struct ResponseNormalizer {
                     + "\(fieldPath.isEmpty ? "the root" : fieldPath.joined(separator: "."))"
                     + (labels.isEmpty ? "; it defers none" : "; it defers \(labels.joined(separator: ", "))"))
         }
-        let scope = try VariableScope(
+        var scope = try VariableScope(
             given: variables, definitions: operation.variables, operationName: operation.name ?? "(anonymous)", schema: schema)
+        scope.numberForm = numberForm
         let key = ([operation.rootKey.rawValue] + path.map(\.description)).joined(separator: ".")
         do {
             return try run(
@@ -150,7 +155,8 @@ public struct ResponseNormalizer {
         existing: ExistingObjects = ExistingObjects(), keyHoldsTypename: Bool = true
     ) throws -> Normalization {
         try document.checkFragmentSpreads(in: fragment.selections)
-        let scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        var scope = try VariableScope(given: variables, fragment: fragment, document: document, schema: schema)
+        scope.numberForm = numberForm
         // A fragment's data is a model's: Apollo's `write(data:forKey:)`.
         return try run(
             data, rootKey: key, selections: fragment.selections, scope: scope, type: fragment.typeCondition, existing: existing, isOperation: false,

@@ -1,6 +1,8 @@
 /// The variables of one read: those given, and the operation's defaults.
 struct VariableScope: Sendable {
     let values: [String: InputValue]
+    /// How field keys write a whole Float nested in their arguments.
+    var numberForm = NumberForm.linux
 
     /// Checks the given values against the operation's definitions: a
     /// default applies when a variable is not given; a non-null variable

@@ -105,7 +105,7 @@ struct Walk {
             return Plan(fields: collected.fields.map { responseKey, fields in
                 SelectedField(
                     responseKey: responseKey, fields: fields,
-                    fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0])),
+                    fieldKey: FieldKey.render(name: fields[0].name, arguments: scope.arguments(of: fields[0]), form: scope.numberForm),
                     selections: fields[0].selections == nil ? nil : Selections(fields))
             }, deferred: collected.deferred, unchecked: collected.unchecked)
         }

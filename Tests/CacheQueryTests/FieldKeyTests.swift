@@ -28,6 +28,21 @@ final class FieldKeyTests: XCTestCase {
         }
     }
 
+    /// Apollo on Apple platforms writes a whole Float nested in a list or an
+    /// input object as NSNumber describes it (`2`); its Linux builds as
+    /// Swift describes the Double (`2.0`). A field's own Float argument,
+    /// and a Float with a fraction, are the same on both.
+    func testAppleFormWritesAWholeFloatNestedInAListOrInputObjectWithoutAPoint() {
+        let arguments: [String: InputValue] = [
+            "ratio": .float(2), "xs": .list([.float(1), .float(-2.5), .float(-0.0), .float(1e16)]),
+            "near": .object(["lat": .float(1.5), "lng": .float(-2)]), "items": .list([.object(["w": .float(3)])]),
+        ]
+        XCTAssertEqual(FieldKey.render(name: "f", arguments: arguments),
+                       "f(items:[w:3.0],[near:lat:1.5,lng:-2.0],ratio:2.0,xs:[1.0, -2.5, -0.0, 1e+16])")
+        XCTAssertEqual(FieldKey.render(name: "f", arguments: arguments, form: .apple),
+                       "f(items:[w:3],[near:lat:1.5,lng:-2],ratio:2.0,xs:[1, -2.5, -0, 1e+16])")
+    }
+
     func testAFieldWithoutArgumentsIsItsName() throws {
         XCTAssertEqual(try key("{ name }"), "name")
     }

@@ -201,6 +201,8 @@ final class ReadCommandTests: CommandTestCase {
     /// Without a schema a Float variable inside an input object is written
     /// as given (`lng:-2`), where Apollo's generated code writes `-2.0`: the
     /// miss names the key the record has and says that --schema is the fix.
+    /// A file Apollo wrote on an Apple platform holds `-2`, which
+    /// --apple-floats reads, and the miss says so.
     func testAMissOnlyInHowANumberIsWrittenSaysToGiveTheSchema() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let query = "query S($filter: SearchFilter) { search(filter: $filter) { __typename } }"
@@ -209,8 +211,11 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(bare.status, .notFound)
         XCTAssertEqual(bare.stderr, "gqlcache: cache miss at search: record 'QUERY_ROOT' has no field "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])'; it has 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' "
-            + "(only how a number is written differs: give --schema, and arguments are written as their types say (a whole Float inside a list "
-            + "or an input object is written 2.0, as Apollo's Linux builds write it, where Apollo on Apple platforms writes 2))\n")
+            + "(only how a number is written differs: the record has -2.0 where this read has -2; give --schema, and a Float argument is written "
+            + "as its type says, or write it -2.0 in the document)\n")
+        // --partial's errors say so too.
+        let partial = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--partial")
+        XCTAssertTrue(partial.stdout.contains("(only how a number is written differs: the record has -2.0 where this read has -2; "), partial.stdout)
         let typed = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
         XCTAssertEqual(typed.status, .success, typed.stderr)
         // With the schema, a key written as Apollo on Apple platforms writes it is named as such, with no call for --schema.
@@ -218,9 +223,18 @@ final class ReadCommandTests: CommandTestCase {
         _ = try sqliteShell(device, "UPDATE records SET record = replace(record, 'lng:-2.0', 'lng:-2') WHERE key = 'QUERY_ROOT'")
         let fromDevice = gqlcache("read", device, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
         XCTAssertEqual(fromDevice.status, .notFound)
-        XCTAssertTrue(fromDevice.stderr.hasSuffix("(only how a number is written differs: a whole Float inside a list or an input object is written 2.0, "
-            + "as Apollo's Linux builds write it, where Apollo on Apple platforms writes 2; a file from a device or simulator may hold the other)\n"),
-            fromDevice.stderr)
+        XCTAssertTrue(fromDevice.stderr.hasSuffix("(only how a number is written differs: the record has -2 where this read has -2.0; "
+            + "Apollo on Apple platforms writes a whole Float inside a list or an input object so (a cache from a device or simulator): "
+            + "give --apple-floats)\n"), fromDevice.stderr)
+        // Which reads it, with or without the schema, and the file from Linux no longer.
+        for schema in [[], ["--schema", starWarsSchema]] {
+            let apple = gqlcache(arguments: ["read", device, "--text", query, "--variables", filter(lng: -2), "--apple-floats"] + schema)
+            XCTAssertEqual(apple.status, .success, apple.stderr)
+        }
+        let linuxFile = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema, "--apple-floats")
+        XCTAssertEqual(linuxFile.status, .notFound)
+        XCTAssertTrue(linuxFile.stderr.hasSuffix("(only how a number is written differs: the record has -2.0 where this read has -2; "
+            + "Apollo's Linux builds write a whole Float inside a list or an input object so: leave out --apple-floats)\n"), linuxFile.stderr)
         // Another value is another key: no such hint.
         let other = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -3))
         XCTAssertEqual(other.status, .notFound)

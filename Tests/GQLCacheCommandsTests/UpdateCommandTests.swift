@@ -221,9 +221,8 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.status, .success, result.stderr)
         XCTAssertEqual(result.stderr, "gqlcache: warning: record 'QUERY_ROOT' has no field "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which --data adds beside "
-            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (only how a number is written differs: give --schema, "
-            + "and arguments are written as their types say (a whole Float inside a list or an input object is written 2.0, as Apollo's Linux "
-            + "builds write it, where Apollo on Apple platforms writes 2))\n")
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2.0 "
+            + "where this read has -2; give --schema, and a Float argument is written as its type says, or write it -2.0 in the document)\n")
         // With the schema the argument is a Float, written as Apollo wrote it: the field is the one there.
         let typed = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--schema", starWarsSchema, "--dry-run")
         XCTAssertEqual(typed.status, .success, typed.stderr)

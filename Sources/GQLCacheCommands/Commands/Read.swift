@@ -55,7 +55,8 @@ extension GQLCache {
             let (document, schema, variables) = (loaded.document, loaded.schema, loaded.variables)
             let store = try reading.openForReading(file, context)
             let result: ReadResult = try store.read { tx in
-                let reader = CacheReader(document: document, schema: schema, source: tx)
+                var reader = CacheReader(document: document, schema: schema, source: tx)
+                reader.numberForm = documents.numberForm
                 do {
                     if let fragment, let key {
                         let definition = try document.fragment(named: fragment)
@@ -100,7 +101,7 @@ extension GQLCache {
                 var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
                 if !result.misses.isEmpty {
                     members.append(("errors", .array(result.misses.map { miss in
-                        .object([("message", .string(miss.description)), ("path", .array(miss.path.map(\.json)))])
+                        .object([("message", .string(miss.description + numberWritingNote(miss, schemaGiven: schema != nil))), ("path", .array(miss.path.map(\.json)))])
                     })))
                 }
                 context.print(JSONOutput.object(members).rendered(pretty: pretty))
@@ -113,9 +114,8 @@ extension GQLCache {
                 if let miss = result.misses.first, let hint = Self.rootRecordHint(
                     miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: schema, context: context) {
                     message += hint
-                } else if let miss = result.misses.first, case .missingField(let fieldKey, let similar) = miss.reason,
-                          similar.contains(where: { FieldKey.differOnlyInNumbers($0, fieldKey) }) {
-                    message += " (\(CacheMiss.numberWritingNote(schemaGiven: schema != nil)))"
+                } else if let miss = result.misses.first {
+                    message += numberWritingNote(miss, schemaGiven: schema != nil)
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)
             }
@@ -125,6 +125,14 @@ extension GQLCache {
 }
 
 extension GQLCache.Read {
+    /// ` (only how a number is written differs: …)` for a miss of a field
+    /// key the record holds written otherwise; empty for any other miss.
+    func numberWritingNote(_ miss: CacheMiss, schemaGiven: Bool) -> String {
+        guard case .missingField(let fieldKey, let similar) = miss.reason,
+              let alike = similar.first(where: { FieldKey.differOnlyInNumbers($0, fieldKey) }) else { return "" }
+        return " (\(CacheMiss.numberWritingNote(ours: fieldKey, theirs: alike, schemaGiven: schemaGiven, form: documents.numberForm)))"
+    }
+
     /// A fragment read (or updated) at a root record, the REPL's first
     /// place, misses at its `__typename` first: what to add to the miss,
     /// which says why and where to read it instead. Nil for any other miss,

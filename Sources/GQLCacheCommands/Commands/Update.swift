@@ -98,16 +98,19 @@ extension GQLCache {
             // Data a person edited: two aliases of one field, or two paths to one
             // object, that now disagree would keep only one (Apollo's rule),
             // and drop the change made to the other.
-            let normalizer = ResponseNormalizer(
+            var normalizer = ResponseNormalizer(
                 document: document, schema: loaded.schema, keyPolicy: keyFields.policy, refusingConflicts: true,
                 refusingUnselected: true)
+            normalizer.numberForm = documents.numberForm
             // --edit reads the data twice: the warnings are said once.
             var warned = false
             // Enum values the schema lacks that the cache already held, which an update writes back unchanged.
             var enumValuesHeld: [UnknownEnumValue] = []
             func currentData(_ tx: ReadTransaction) throws -> ReadResult {
                 // --data replaces everything, so what is missing now does not matter.
-                let result = try target.read(CacheReader(document: document, schema: loaded.schema, source: tx), data != nil)
+                var reader = CacheReader(document: document, schema: loaded.schema, source: tx)
+                reader.numberForm = documents.numberForm
+                let result = try target.read(reader, data != nil)
                 enumValuesHeld = result.unknownEnumValues
                 // A record of another type than the fragment's explains a miss too.
                 if !warned { context.warnOfFragmentOnOtherType(result.fragmentOnOtherType, writing: true) }
@@ -142,7 +145,7 @@ extension GQLCache {
                         context.warn(
                             "record '\(miss.key.inMessage)' has no field '\(fieldKey)', which --data adds beside "
                                 + alike.map { "'\($0)'" }.joined(separator: ", ")
-                                + " (\(CacheMiss.numberWritingNote(schemaGiven: loaded.schema != nil)))")
+                                + " (\(CacheMiss.numberWritingNote(ours: fieldKey, theirs: alike[0], schemaGiven: loaded.schema != nil, form: documents.numberForm)))")
                     }
                 }
                 // The fields of a fragment that applied to nothing can be

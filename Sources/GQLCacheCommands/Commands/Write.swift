@@ -77,7 +77,8 @@ extension GQLCache {
             let loaded = try documents.load(context)
             try keyFields.check(against: loaded.schema)
             let input = try JSONInput.read(response, what: "response", context: context)
-            let normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
+            var normalizer = ResponseNormalizer(document: loaded.document, schema: loaded.schema, keyPolicy: keyFields.policy)
+            normalizer.numberForm = documents.numberForm
             let normalization: Normalization
             var isLaterPayload = false
             do {

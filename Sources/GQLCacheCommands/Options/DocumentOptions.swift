@@ -47,6 +47,14 @@ struct DocumentOptions: ParsableArguments {
             valueName: "name=value"))
     var variableAssignments: [String] = []
 
+    @Flag(
+        name: .customLong("apple-floats"),
+        help: "Write a whole Float inside a list or an input object in field cache keys as Apollo on Apple platforms does (2, where Apollo's Linux builds write 2.0): for a cache from a device or simulator.")
+    var appleFloats = false
+
+    /// How field keys write a whole Float nested in their arguments.
+    var numberForm: NumberForm { appleFloats ? .apple : .linux }
+
     /// `id=1000` for `$id=1000`, as the document writes the name: no GraphQL
     /// name holds a `$`. Only before a name: `$=1` is left to be refused as typed.
     static func withoutDollarSign(_ assignment: String) -> String {
