@@ -34,19 +34,10 @@ extension CacheSchema {
         // they do not declare (Apollo's codegen knows them) is declared after them.
         var declared: Set<String> = []
         for (name, text) in sources {
-            if let place = NestingLimit.firstTooDeep(in: text) {
-                throw QueryError.schema(source: name, line: place.line, column: place.column, message: NestingLimit.message)
-            }
             // Each file parsed alone first: joined, a brace left open at the
             // end of one file would be reported in the next, or in the
             // directives declared after them all.
-            let document: Document
-            do {
-                document = try GraphQL.parse(source: Source(body: text, name: name))
-            } catch let error as GraphQLError {
-                let place = error.firstPlace
-                throw QueryError.schema(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
-            }
+            let document = try NestingLimit.parse(text, name: name) { QueryError.schema(source: name, line: $0, column: $1, message: $2) }
             // An operations file given as the schema: the schema builder
             // would only say that a type such as Int is unknown.
             if let executable = document.definitions.first(where: { $0 is OperationDefinition || $0 is GraphQL.FragmentDefinition }) {

@@ -1,3 +1,5 @@
+import GraphQL
+
 /// GraphQL text nested deeper than a reader could follow: the parser and
 /// the walks over what it builds recurse once per level, and a few
 /// thousand levels of `{`, `[` or `(` would overflow the stack. Text is
@@ -75,4 +77,17 @@ enum NestingLimit {
     }
 
     static var message: String { "nesting deeper than \(maximumDepth) levels" }
+
+    /// `text` (from the file `name`) parsed, once its nesting is checked;
+    /// either failure is `failure(line, column, message)`: a document's
+    /// syntax error or a schema's.
+    static func parse(_ text: String, name: String, failure: (Int, Int, String) -> QueryError) throws -> Document {
+        if let place = firstTooDeep(in: text) { throw failure(place.line, place.column, message) }
+        do {
+            return try GraphQL.parse(source: Source(body: text, name: name))
+        } catch let error as GraphQLError {
+            let place = error.firstPlace
+            throw failure(place.line, place.column, error.oneLineMessage)
+        }
+    }
 }

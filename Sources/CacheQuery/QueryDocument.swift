@@ -73,16 +73,7 @@ public struct QueryDocument: Sendable {
         var sourceOfOperation: [String: String] = [:]
         var sourceOfFragment: [String: String] = [:]
         for (name, text) in sources {
-            if let place = NestingLimit.firstTooDeep(in: text) {
-                throw QueryError.syntax(source: name, line: place.line, column: place.column, message: NestingLimit.message)
-            }
-            let ast: Document
-            do {
-                ast = try GraphQL.parse(source: Source(body: text, name: name))
-            } catch let error as GraphQLError {
-                let place = error.firstPlace
-                throw QueryError.syntax(source: name, line: place.line, column: place.column, message: error.oneLineMessage)
-            }
+            let ast = try NestingLimit.parse(text, name: name) { QueryError.syntax(source: name, line: $0, column: $1, message: $2) }
             // A schema file given as a document: its types would be skipped,
             // and the error would only say that no operation has the name.
             if let first = ast.definitions.first,
