@@ -32,20 +32,7 @@ public enum FieldKey {
 
     /// The numbers a key writes, in order, as ``differOnlyInNumbers(_:_:)`` reads them.
     private static func numbers(in key: String) -> [String] {
-        var found: [String] = []
-        var number = ""
-        for character in key {
-            let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
-                || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
-            if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
-                number.append(character)
-            } else if !number.isEmpty {
-                found.append(number)
-                number = ""
-            }
-        }
-        if !number.isEmpty { found.append(number) }
-        return found
+        pieces(of: key).filter(\.isNumber).map(\.text)
     }
 
     /// Whether two field cache keys differ only in how they write numbers
@@ -53,26 +40,28 @@ public enum FieldKey {
     /// reader, two fields to the cache.
     public static func differOnlyInNumbers(_ one: String, _ other: String) -> Bool {
         func canonical(_ key: String) -> String {
-            var text = ""
-            var number = ""
-            func flush() {
-                text += Double(number).map { String($0) } ?? number
-                number = ""
-            }
-            for character in key {
-                let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
-                    || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
-                if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
-                    number.append(character)
-                } else {
-                    if !number.isEmpty { flush() }
-                    text.append(character)
-                }
-            }
-            if !number.isEmpty { flush() }
-            return text
+            pieces(of: key).map { $0.isNumber ? Double($0.text).map { String($0) } ?? $0.text : $0.text }.joined()
         }
         return one != other && canonical(one) == canonical(other)
+    }
+
+    /// A key cut into the numbers it writes (`-2.0`, `1e+16`) and the characters between them.
+    private static func pieces(of key: String) -> [(text: String, isNumber: Bool)] {
+        var pieces: [(text: String, isNumber: Bool)] = []
+        var number = ""
+        for character in key {
+            let continues = !number.isEmpty && (character == "." || character == "e" || character == "E"
+                || ((character == "+" || character == "-") && (number.last == "e" || number.last == "E")))
+            if character.isASCII && character.isNumber || continues || (character == "-" && number.isEmpty) {
+                number.append(character)
+            } else {
+                if !number.isEmpty { pieces.append((number, true)) }
+                number = ""
+                pieces.append((String(character), false))
+            }
+        }
+        if !number.isEmpty { pieces.append((number, true)) }
+        return pieces
     }
 
     /// `k1:v1,k2:v2` with keys in byte order, objects and lists of objects
