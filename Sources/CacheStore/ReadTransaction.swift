@@ -226,6 +226,17 @@ public class ReadTransaction {
         return try Int.fetchOne(try database(), sql: "SELECT count(*) FROM records WHERE \(filter.sql)", arguments: filter.arguments) ?? 0
     }
 
+    /// How many records whose key matches `pattern` (all, without one) are
+    /// damaged so that no `__typename` can be read from them: a selection
+    /// by type can say neither yes nor no to them.
+    public func countDamagedWithoutTypename(matching pattern: KeyPattern? = nil) throws -> Int {
+        let filter = KeyFilter(pattern: pattern, typenames: [])
+        return try Int.fetchOne(
+            try database(),
+            sql: "SELECT count(*) FROM records WHERE \(filter.sql) AND \(KeyFilter.typenameExpression) IS NULL AND \(Self.isDamagedSQL) = 1",
+            arguments: filter.arguments) ?? 0
+    }
+
     /// How many keys match, and a digest of them all (FNV-1a over each
     /// key's bytes in key order): equal digests say the same keys match,
     /// so a removal confirmed by a person can see that the app changed

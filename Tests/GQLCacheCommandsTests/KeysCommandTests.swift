@@ -468,8 +468,8 @@ final class KeysCommandTests: CommandTestCase {
             + "QUERY_ROOT.reviews(episode:JEDI,first:2).0, QUERY_ROOT.reviews(episode:JEDI,first:2).1\n")
     }
 
-    /// A damaged record has no __typename to read: a --type that finds
-    /// nothing says such records exist, as rm --type warns of them.
+    /// A damaged record has no __typename to read: a --type says such
+    /// records exist, in its miss or in a warning, as rm --type warns of them.
     func testATypeThatFindsNothingNamesTheDamagedRecordsItCouldNotRead() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         try sqliteShell(cache, #"INSERT INTO records(key, record) VALUES ('Deep:1', '{"__typename":"Deep",')"#)
@@ -478,6 +478,16 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(result.stderr.hasSuffix(" (1 damaged record has no readable __typename; 'gqlcache doctor' lists them)\n"), result.stderr)
         let sound = gqlcache("keys", try copyOfFixture("starwars.sqlite", as: "sound.sqlite"), "--type", "Deep")
         XCTAssertFalse(sound.stderr.contains("damaged"), sound.stderr)
+        // One that finds some warns as well: the damaged one may be of the type too (in the pattern's keys, when one is given).
+        let warning = "gqlcache: warning: 1 damaged record in \(cache) has no readable __typename, so --type cannot tell whether it is of the type; "
+            + "'gqlcache doctor' lists them\n"
+        for arguments in [["--type", "Human"], ["--type", "Human", "--count"], ["D%", "--type", "Droid"]] {
+            let found = gqlcache(arguments: ["keys", cache] + arguments)
+            XCTAssertEqual(found.status, .success, "\(arguments)")
+            XCTAssertEqual(found.stderr, warning, "\(arguments)")
+        }
+        XCTAssertEqual(gqlcache("keys", cache, "Human%", "--type", "Human").stderr, "", "the damaged record's key is not in the pattern's")
+        XCTAssertEqual(gqlcache("keys", cache, "Human%").stderr, "", "without --type, nothing to tell")
     }
 
     /// A text naming `__typename` twice has the last one's type, as JSON

@@ -75,6 +75,7 @@ extension GQLCache {
                     }
                     throw CommandFailure(.notFound, "")
                 }
+                try warnOfDamagedRecords(keyPattern, store: store, context: context)
                 try reportAbsentTypenames(store: store, context: context)
                 return
             }
@@ -98,7 +99,19 @@ extension GQLCache {
             if listed == 0 && !matchedUnlisted && (keyPattern != nil || !typenames.isEmpty) {
                 throw CommandFailure(.notFound, noMatchMessage(keyPattern, store: store))
             }
+            try warnOfDamagedRecords(keyPattern, store: store, context: context)
             try reportAbsentTypenames(store: store, context: context)
+        }
+
+        /// With --type, damaged records whose type cannot be read are
+        /// neither listed nor left out knowingly: said on standard error,
+        /// as rm --type says it. (A miss says it in its message.)
+        private func warnOfDamagedRecords(_ keyPattern: KeyPattern?, store: CacheStore, context: CommandContext) throws {
+            guard !typenames.isEmpty else { return }
+            let damaged = try store.read { tx in try tx.countDamagedWithoutTypename(matching: keyPattern) }
+            guard damaged > 0 else { return }
+            context.warn("\(plural(damaged, "damaged record")) in \(file.path) \(damaged == 1 ? "has" : "have") no readable __typename, "
+                + "so --type cannot tell whether \(damaged == 1 ? "it is" : "they are") of the type; 'gqlcache doctor' lists them")
         }
 
         /// Of several --type names, one that no record has is most often a
