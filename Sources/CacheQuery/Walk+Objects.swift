@@ -92,12 +92,15 @@ extension Walk {
                 // Apollo reads a reference where it expects a scalar as a type
                 // error: the object's fields must be selected.
                 if let target = value.asReadByApollo.references.first {
-                    // With a schema the field is a scalar: no selection helps.
-                    let advice = declared.map { "the schema declares \($0), whose value Apollo cannot read from a reference" }
-                        ?? "select its fields, as in \(field.name) { … }"
                     // Inside a custom scalar's object: Apollo reads any object with a "$reference" member as a reference.
                     var inside = ""
                     if case .object = value.asReadByApollo { inside = ", inside its JSON object," }
+                    // With a schema the field is a scalar: no selection helps; nor
+                    // for an object held inline, which a selection reads only
+                    // through a reference.
+                    let advice = declared.map { "the schema declares \($0), whose value Apollo cannot read from a reference" }
+                        ?? (inside.isEmpty ? "select its fields, as in \(field.name) { … }"
+                            : "no selection of its fields reads it either, as Apollo reads an object's fields only through a reference")
                     members.append((responseKey, try miss(CacheMiss(
                         path: path, key: record.key,
                         reason: .typeMismatch("field '\(fieldKey)' holds\(inside) a reference to \(target.rawValue), not a value; \(advice)")))))

@@ -657,6 +657,12 @@ final class CacheReaderTests: XCTestCase {
             "type error at meta: record 'QUERY_ROOT', field 'meta' holds, inside its JSON object, a reference to User:1, not a value; "
                 + "the schema declares JSONBlob, whose value Apollo cannot read from a reference",
         ])
+        // Without a schema, no selection of its fields is offered: an object held inline is no reference, which a selection would need.
+        let insideWithout = try CacheReader(document: document, source: nested).read(try document.operation(named: nil))
+        XCTAssertEqual(insideWithout.misses.map(\.description), [
+            "type error at meta: record 'QUERY_ROOT', field 'meta' holds, inside its JSON object, a reference to User:1, not a value; "
+                + "no selection of its fields reads it either, as Apollo reads an object's fields only through a reference",
+        ])
     }
 
     func testAFragmentReadsFromTheKeyItIsGiven() throws {
