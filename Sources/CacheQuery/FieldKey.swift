@@ -1,4 +1,5 @@
 import CacheStore
+import Foundation
 
 /// Field cache keys, exactly as Apollo iOS writes them (spec §3). The one
 /// place in the project that renders them.
@@ -103,23 +104,29 @@ public enum FieldKey {
     }
 }
 
-/// How Apollo writes a whole Float nested in a list or an input object in
-/// a field cache key (spec §3): its Linux builds as Swift describes the
-/// Double (`2.0`), Apollo on Apple platforms as Foundation describes the
-/// NSNumber it became (`2`). A field's own Float argument is `2.0` on both.
-public enum NumberForm: Sendable {
-    case linux, apple
-
-    func nested(_ number: Double) -> String {
-        // NSNumber describes a whole Double below 10^16 as an integer.
-        guard self == .apple, number.rounded() == number, abs(number) < 1e16 else { return number.description }
-        return number == 0 && number.sign == .minus ? "-0" : String(Int64(number))
-    }
-}
-
 extension InputValue {
     var isObject: Bool {
         if case .object = self { return true }
         return false
+    }
+}
+
+/// How Apollo writes a Float nested in a list or an input object in a field
+/// cache key (spec §3): its Linux builds as Swift describes the Double
+/// (`2.0`, `0.30000000000000004`), Apollo on Apple platforms as Foundation
+/// describes the NSNumber it became, with 16 significant digits (`2`,
+/// `0.3`). A field's own Float argument is written as Swift describes it on both.
+public enum NumberForm: Sendable {
+    case linux, apple
+
+    public var other: NumberForm { self == .linux ? .apple : .linux }
+
+    func nested(_ number: Double) -> String {
+        guard self == .apple, number.isFinite else { return number.description }
+        // NSNumber's description: printf's %0.16g.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
+            let count = withVaList([number]) { vsnprintf(buffer.baseAddress!, 40, "%0.16g", $0) }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(min(max(count, 0), 39))), as: UTF8.self)
+        }
     }
 }

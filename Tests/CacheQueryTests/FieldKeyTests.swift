@@ -28,19 +28,19 @@ final class FieldKeyTests: XCTestCase {
         }
     }
 
-    /// Apollo on Apple platforms writes a whole Float nested in a list or an
-    /// input object as NSNumber describes it (`2`); its Linux builds as
-    /// Swift describes the Double (`2.0`). A field's own Float argument,
-    /// and a Float with a fraction, are the same on both.
-    func testAppleFormWritesAWholeFloatNestedInAListOrInputObjectWithoutAPoint() {
+    /// Apollo on Apple platforms writes a Float nested in a list or an
+    /// input object as NSNumber describes it (`2`, `0.3`); its Linux builds
+    /// as Swift describes the Double (`2.0`, `0.30000000000000004`). A
+    /// field's own Float argument is the same on both.
+    func testAppleFormWritesAFloatNestedInAListOrInputObjectAsNSNumberDescribesIt() {
         let arguments: [String: InputValue] = [
-            "ratio": .float(2), "xs": .list([.float(1), .float(-2.5), .float(-0.0), .float(1e16)]),
+            "ratio": .float(2), "xs": .list([.float(1), .float(-2.5), .float(-0.0), .float(1e16), .float(0.1 + 0.2), .float(1e-7)]),
             "near": .object(["lat": .float(1.5), "lng": .float(-2)]), "items": .list([.object(["w": .float(3)])]),
         ]
         XCTAssertEqual(FieldKey.render(name: "f", arguments: arguments),
-                       "f(items:[w:3.0],[near:lat:1.5,lng:-2.0],ratio:2.0,xs:[1.0, -2.5, -0.0, 1e+16])")
+                       "f(items:[w:3.0],[near:lat:1.5,lng:-2.0],ratio:2.0,xs:[1.0, -2.5, -0.0, 1e+16, 0.30000000000000004, 1e-07])")
         XCTAssertEqual(FieldKey.render(name: "f", arguments: arguments, form: .apple),
-                       "f(items:[w:3],[near:lat:1.5,lng:-2],ratio:2.0,xs:[1, -2.5, -0, 1e+16])")
+                       "f(items:[w:3],[near:lat:1.5,lng:-2],ratio:2.0,xs:[1, -2.5, -0, 1e+16, 0.3, 1e-07])")
     }
 
     func testAFieldWithoutArgumentsIsItsName() throws {
