@@ -38,6 +38,16 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
     public let path: [PathComponent]
     public let key: CacheKey
     public let reason: Reason
+    /// For a missing field: its key with nested Floats written in the
+    /// other ``NumberForm``, when that differs (`lng:-2` for `lng:-2.0`).
+    /// A record holding that key was written by Apollo on the other platform.
+    public var keyInOtherNumberForm: String?
+
+    public init(path: [PathComponent], key: CacheKey, reason: Reason) {
+        self.path = path
+        self.key = key
+        self.reason = reason
+    }
 
     /// `hero.friends.1`, or `(root)` for the operation's root.
     public var pathText: String { path.isEmpty ? "(root)" : path.map(\.description).joined(separator: ".") }

@@ -65,8 +65,10 @@ extension Walk {
                 // a nullable field the record lacks is absent, not a miss.
                 // The keys the record has for the same field are in the whole record.
                 let whole = try wholeRecord(record, decoded: decoded)
-                let fieldMiss = CacheMiss(
+                var fieldMiss = CacheMiss(
                     path: path, key: record.key, reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole)))
+                let otherForm = FieldKey.render(name: field.name, arguments: scope.arguments(of: field), form: scope.numberForm.other)
+                if otherForm != fieldKey { fieldMiss.keyInOtherNumberForm = otherForm }
                 if forUpdate, let declared, !declared.isNonNull {
                     let place = path.map(\.description).joined(separator: ".")
                     absentFields.insert(place)

@@ -211,8 +211,8 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(bare.status, .notFound)
         XCTAssertEqual(bare.stderr, "gqlcache: cache miss at search: record 'QUERY_ROOT' has no field "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])'; it has 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' "
-            + "(only how a number is written differs: the record has -2.0 where this read has -2; give --schema, and a Float argument is written "
-            + "as its type says, or write it -2.0 in the document)\n")
+            + "(only how a number is written differs: the record has -2.0 where this read has -2; if the app gave a Float there, give --schema, "
+            + "and a Float variable is written as its type says, or write it -2.0)\n")
         // --partial's errors say so too.
         let partial = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--partial")
         XCTAssertTrue(partial.stdout.contains("(only how a number is written differs: the record has -2.0 where this read has -2; "), partial.stdout)
@@ -224,9 +224,10 @@ final class ReadCommandTests: CommandTestCase {
         let fromDevice = gqlcache("read", device, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema)
         XCTAssertEqual(fromDevice.status, .notFound)
         XCTAssertTrue(fromDevice.stderr.hasSuffix("(only how a number is written differs: the record has -2 where this read has -2.0; "
-            + "Apollo on Apple platforms writes a whole Float inside a list or an input object so (a cache from a device or simulator): "
+            + "Apollo on Apple platforms writes a Float inside a list or an input object so (a cache from a device or simulator): "
             + "give --apple-floats)\n"), fromDevice.stderr)
         // Which reads it, with or without the schema, and the file from Linux no longer.
+        // (Without the schema the JSON -2 is an Int, written -2 in both forms: the device's file reads without the flag too.)
         for schema in [[], ["--schema", starWarsSchema]] {
             let apple = gqlcache(arguments: ["read", device, "--text", query, "--variables", filter(lng: -2), "--apple-floats"] + schema)
             XCTAssertEqual(apple.status, .success, apple.stderr)
@@ -234,7 +235,7 @@ final class ReadCommandTests: CommandTestCase {
         let linuxFile = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -2), "--schema", starWarsSchema, "--apple-floats")
         XCTAssertEqual(linuxFile.status, .notFound)
         XCTAssertTrue(linuxFile.stderr.hasSuffix("(only how a number is written differs: the record has -2.0 where this read has -2; "
-            + "Apollo's Linux builds write a whole Float inside a list or an input object so: leave out --apple-floats)\n"), linuxFile.stderr)
+            + "Apollo's Linux builds write a Float inside a list or an input object so: leave out --apple-floats)\n"), linuxFile.stderr)
         // Another value is another key: no such hint.
         let other = gqlcache("read", cache, "--text", query, "--variables", filter(lng: -3))
         XCTAssertEqual(other.status, .notFound)

@@ -222,11 +222,44 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: warning: record 'QUERY_ROOT' has no field "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which --data adds beside "
             + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2.0 "
-            + "where this read has -2; give --schema, and a Float argument is written as its type says, or write it -2.0 in the document)\n")
-        // With the schema the argument is a Float, written as Apollo wrote it: the field is the one there.
+            + "where this read has -2; if the app gave a Float there, give --schema, and a Float variable is written as its type says, or write it -2.0)\n")
+        // With the schema too: a literal is written as the document gives it (Apollo's generated code
+        // holds -2 as an Int), and a Float argument's field is written -2.0 only from a Float.
         let typed = gqlcache("update", cache, "--text", text, "--data", path("d.json"), "--schema", starWarsSchema, "--dry-run")
         XCTAssertEqual(typed.status, .success, typed.stderr)
-        XCTAssertEqual(typed.stderr, "")
+        XCTAssertEqual(typed.stderr.split(separator: "\n").first.map(String.init), "gqlcache: warning: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which --data adds beside "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2.0 "
+            + "where this read has -2; if the app gave a Float there, write it -2.0 in the document or the variables)")
+        let float = gqlcache("update", cache, "--text", text.replacingOccurrences(of: "lng: -2", with: "lng: -2.0"), "--data", path("d.json"),
+                             "--schema", starWarsSchema, "--dry-run")
+        XCTAssertEqual(float.status, .success, float.stderr)
+        XCTAssertFalse(float.stderr.contains("only how a number is written differs"), float.stderr)
+        XCTAssertFalse(float.stdout.contains("+ search("), "the field there is changed, not a second one added: \(float.stdout)")
+        // A file from a device holds -2: the warning names the flag that writes it so.
+        let device = try copyOfFixture("starwars.sqlite", as: "device.sqlite")
+        _ = try sqliteShell(device, "UPDATE records SET record = replace(record, 'lng:-2.0', 'lng:-2') WHERE key = 'QUERY_ROOT'")
+        let variable = "query S($f: Float!) @apollo_client_ios_localCacheMutation { " + search.replacingOccurrences(of: "lng: -2", with: "lng: $f")
+            + " { __typename ... on Human { name } } }"
+        let fromDevice = gqlcache("update", device, "--text", variable, "--var", "f=-2", "--data", path("d.json"), "--dry-run")
+        XCTAssertTrue(fromDevice.stderr.hasPrefix("gqlcache: warning: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])', which --data adds beside "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2 "
+            + "where this read has -2.0; Apollo on Apple platforms writes a Float inside a list or an input object so (a cache from a device or "
+            + "simulator): give --apple-floats)\n"), fromDevice.stderr)
+        let apple = gqlcache("update", device, "--text", variable, "--var", "f=-2", "--data", path("d.json"), "--dry-run", "--apple-floats")
+        XCTAssertEqual(apple.status, .success, apple.stderr)
+        XCTAssertTrue(apple.stdout.hasPrefix("QUERY_ROOT\n  search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky]): "),
+                      "the field there is changed, not a second one added: \(apple.stdout)")
+        XCTAssertFalse(apple.stderr.contains("only how a number is written differs"), apple.stderr)
+        // And a --set through the field, with the schema, which leaves it out as absent.
+        let set = gqlcache("update", device, "--text", variable, "--var", "f=-2", "--set", "search.0.0.name=Y", "--schema", starWarsSchema, "--dry-run")
+        XCTAssertEqual(set.status, .notFound)
+        XCTAssertTrue(set.stderr.hasSuffix("(only how a number is written differs: the record has -2 where this read has -2.0; Apollo on Apple "
+            + "platforms writes a Float inside a list or an input object so (a cache from a device or simulator): give --apple-floats); nothing written\n"),
+            set.stderr)
+        XCTAssertEqual(gqlcache("update", device, "--text", variable, "--var", "f=-2", "--set", "search.0.0.name=Y", "--schema", starWarsSchema,
+                                "--dry-run", "--apple-floats").status, .success)
     }
 
     /// __typename is never nullable: a record without it misses for Apollo

@@ -23,6 +23,30 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, types), try sqliteShell(fixturesFolder.appendingPathComponent("starwars.sqlite").path, types))
     }
 
+    /// A cache from a device holds a nested Float as Apollo on Apple
+    /// platforms writes it (`lng:-2`): a write of the same field with the
+    /// Linux form would add a second field beside it, and says so, naming
+    /// --apple-floats, which writes the field that is there.
+    func testAWriteBesideTheSameFieldWrittenOtherwiseWarnsAndAppleFloatsWritesTheFieldThere() throws {
+        let device = try copyOfFixture("starwars.sqlite", as: "device.sqlite")
+        _ = try sqliteShell(device, "UPDATE records SET record = replace(record, 'lng:-2.0', 'lng:-2') WHERE key = 'QUERY_ROOT'")
+        let query = #"query S($f: Float!) { search(filter: {text: "sky", limit: 2, tags: ["a", "b"], near: {lat: 1.5, lng: $f}}) { __typename } }"#
+        try #"{"data":{"search":[[{"__typename":"Human"}]]}}"#.write(toFile: path("r.json"), atomically: true, encoding: .utf8)
+        let linux = gqlcache("write", device, "--text", query, "--var", "f=-2", "--response", path("r.json"), "--dry-run")
+        XCTAssertEqual(linux.status, .success, linux.stderr)
+        XCTAssertTrue(linux.stdout.contains("+ search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])"), linux.stdout)
+        XCTAssertTrue(linux.stderr.hasPrefix("gqlcache: warning: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])', which this write adds beside "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2 "
+            + "where this write has -2.0; give --apple-floats if the file came from a device or simulator, where Apollo writes a Float inside "
+            + "a list or an input object so; if the app gave an Int there, write it -2 in the document or the variables)\n"), linux.stderr)
+        let apple = gqlcache("write", device, "--text", query, "--var", "f=-2", "--response", path("r.json"), "--apple-floats")
+        XCTAssertEqual(apple.status, .success, apple.stderr)
+        XCTAssertFalse(apple.stderr.contains("only how a number is written differs"), apple.stderr)
+        let fields = try records(device)["QUERY_ROOT"].map { Array($0.keys).filter { $0.hasPrefix("search(") } }
+        XCTAssertEqual(fields, ["search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])"], "written in the field there, no second one")
+    }
+
     func testTheResponsesTypenameIsStoredAsApolloStoresItThoughTheDocumentDoesNotSelectIt() throws {
         // Apollo's code generator selects __typename in every selection set
         // but the operation's root, so the response has it and Apollo stores it.

@@ -125,12 +125,8 @@ extension GQLCache {
 }
 
 extension GQLCache.Read {
-    /// ` (only how a number is written differs: …)` for a miss of a field
-    /// key the record holds written otherwise; empty for any other miss.
     func numberWritingNote(_ miss: CacheMiss, schemaGiven: Bool) -> String {
-        guard case .missingField(let fieldKey, let similar) = miss.reason,
-              let alike = similar.first(where: { FieldKey.differOnlyInNumbers($0, fieldKey) }) else { return "" }
-        return " (\(CacheMiss.numberWritingNote(ours: fieldKey, theirs: alike, schemaGiven: schemaGiven, form: documents.numberForm)))"
+        miss.numberWritingSuffix(schemaGiven: schemaGiven, form: documents.numberForm)
     }
 
     /// A fragment read (or updated) at a root record, the REPL's first

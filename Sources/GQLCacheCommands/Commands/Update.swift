@@ -121,7 +121,11 @@ extension GQLCache {
                             .notFound, KeySuggestions.notFoundMessage(CacheKey(key), in: file.path, nearest: try tx.suggestions(for: CacheKey(key))))
                     }
                     var message = "cannot update \(target.name): \(miss)"
-                    if let hint = GQLCache.Read.rootRecordHint(
+                    let numberNote = miss.numberWritingSuffix(schemaGiven: loaded.schema != nil, form: documents.numberForm)
+                    if !numberNote.isEmpty {
+                        // The same field written otherwise, not one to leave out.
+                        message += numberNote
+                    } else if let hint = GQLCache.Read.rootRecordHint(
                         miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: loaded.schema, context: context, verb: "update") {
                         message += hint
                     } else if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
@@ -134,18 +138,19 @@ extension GQLCache {
                     }
                     throw CommandFailure(miss.status, message)
                 }
-                if data != nil, !warned {
+                if data != nil || edit, !warned {
                     // --data writes a field key the record lacks beside the ones it
                     // has for the same field: most often the same arguments written
                     // otherwise (a Float argument Apollo writes -2.0, given as -2).
-                    for miss in result.misses {
+                    // With a schema such a field is left out as absent, not a miss.
+                    for miss in result.misses + result.absentFieldMisses.keys.sorted().map({ result.absentFieldMisses[$0]! }) {
                         guard case .missingField(let fieldKey, let similar) = miss.reason else { continue }
                         let alike = similar.filter { FieldKey.differOnlyInNumbers($0, fieldKey) }
                         guard !alike.isEmpty else { continue }
                         context.warn(
-                            "record '\(miss.key.inMessage)' has no field '\(fieldKey)', which --data adds beside "
+                            "record '\(miss.key.inMessage)' has no field '\(fieldKey)', which \(data != nil ? "--data adds" : "an edit that sets it adds") beside "
                                 + alike.map { "'\($0)'" }.joined(separator: ", ")
-                                + " (\(CacheMiss.numberWritingNote(ours: fieldKey, theirs: alike[0], schemaGiven: loaded.schema != nil, form: documents.numberForm)))")
+                                + miss.numberWritingSuffix(schemaGiven: loaded.schema != nil, form: documents.numberForm))
                     }
                 }
                 // The fields of a fragment that applied to nothing can be
@@ -255,7 +260,10 @@ extension GQLCache {
                         var message = "--set \(path): \(error)"
                         // A field left out as absent: the field cache key looked for, as a read's miss names it.
                         if error.isCacheMiss, let absent = current.absentFieldMisses.first(where: { path.hasPrefix($0.key + ".") })?.value {
-                            message = "--set \(path): \(absent.pathText) is not in the cache (\(absent.whatIsMissing)); set it whole (--set \(absent.pathText)=…)"
+                            // The field written otherwise (a cache from a device): to set it whole would add a second one.
+                            let numberNote = absent.numberWritingSuffix(schemaGiven: loaded.schema != nil, form: documents.numberForm)
+                            message = "--set \(path): \(absent.pathText) is not in the cache (\(absent.whatIsMissing))"
+                                + (numberNote.isEmpty ? "; set it whole (--set \(absent.pathText)=…)" : numberNote)
                         }
                         // A field of a pending deferred fragment is not in the data to set.
                         let parent = components.dropLast().joined(separator: ".")

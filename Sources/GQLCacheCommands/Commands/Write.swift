@@ -122,6 +122,7 @@ extension GQLCache {
                 throw CommandFailure(.usage, "\(JSONInput.name(of: response)): \(error)\(hint); nothing written")
             }
             var changes: RecordChanges
+            var fieldsWrittenOtherwise: [CacheMiss] = []
             if create && CreatedFile.isToBeMade(file.path) {
                 if dryRun {
                     // Into the cache --create would make: every record is new, and no file is made.
@@ -141,10 +142,19 @@ extension GQLCache {
                 try CreatedFile.refuseMissing(file.path)
                 let store = dryRun ? try writing.openForDryRun(file, context) : try writing.openForWriting(file, context)
                 // Twins: path-keyed copies of Type:id records, for a warning.
-                changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { _ in normalization.records }
+                changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true) { tx in
+                    fieldsWrittenOtherwise = try Self.fieldsWrittenOtherwise(normalization.records, in: tx)
+                    return normalization.records
+                }
             }
             changes.leavesOutFragments = !normalization.typeConditionsNotApplied.isEmpty
             changes.render(format: output.format, context: context)
+            for added in fieldsWrittenOtherwise {
+                guard case .missingField(let fieldKey, let similar) = added.reason else { continue }
+                context.warn("record '\(added.key.inMessage)' has no field '\(fieldKey)', which this write adds beside "
+                    + similar.map { "'\($0)'" }.joined(separator: ", ")
+                    + added.numberWritingSuffix(schemaGiven: loaded.schema != nil, form: documents.numberForm, reading: "this write", otherFormKnown: false))
+            }
             if let fragment, let key {
                 warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)
                 context.warnOfRootIdentity(normalization.rootIdentityKey, writtenAt: CacheKey(key), dryRun: dryRun)
@@ -161,6 +171,23 @@ extension GQLCache {
             if !isLaterPayload {
                 keyFields.warnOfTypesNotWritten(normalization.objectTypenames, schema: loaded.schema, context: context)
             }
+        }
+
+        /// The fields `records` add to a record that holds the same field
+        /// written otherwise (`lng:-2.0` beside `lng:-2`), each as the miss a
+        /// read of it would be: most often the number written as Apollo on the
+        /// other platform writes it, where the write makes a second field.
+        static func fieldsWrittenOtherwise(_ records: [Record], in tx: ReadTransaction) throws -> [CacheMiss] {
+            let held = try tx.records(for: records.map(\.key))
+            var found: [CacheMiss] = []
+            for record in records {
+                guard case .success(let existing)? = held[record.key] else { continue }
+                for field in record.fields.keys.sorted(by: byteOrder) where existing.fields[field] == nil {
+                    let alike = existing.fields.keys.filter { FieldKey.differOnlyInNumbers($0, field) }.sorted(by: byteOrder)
+                    if !alike.isEmpty { found.append(CacheMiss(path: [], key: record.key, reason: .missingField(fieldKey: field, similar: alike))) }
+                }
+            }
+            return found
         }
 
         /// The records of a later payload's parts, each written as Apollo
