@@ -96,7 +96,11 @@ extension Walk {
                 if let target = value.asReadByApollo.references.first {
                     // Inside a custom scalar's object: Apollo reads any object with a "$reference" member as a reference.
                     var inside = ""
-                    if case .object = value.asReadByApollo { inside = ", inside its JSON object," }
+                    if case .object = value.asReadByApollo {
+                        inside = ", inside its JSON object,"
+                    } else if Self.holdsReferenceInsideAnObject(value.asReadByApollo) {
+                        inside = ", inside a JSON object in its list,"
+                    }
                     // With a schema the field is a scalar: no selection helps; nor
                     // for an object held inline, which a selection reads only
                     // through a reference.
@@ -153,5 +157,17 @@ extension Walk {
         let names = Array(Set(record.fields.keys.map(fieldName)))
         let near = Set(NameSuggestions.within(name.count >= 6 ? 2 : 1, editsOf: name, among: names))
         return Array(record.fields.keys.filter { near.contains(fieldName($0)) }.sorted(by: byteOrder).prefix(3))
+    }
+
+    /// Whether a reference sits inside an object held inline somewhere in
+    /// `value` (a list of them, say), which no selection reads: a selection
+    /// reads an object only through a reference.
+    static func holdsReferenceInsideAnObject(_ value: FieldValue, inObject: Bool = false) -> Bool {
+        switch value {
+        case .reference: return inObject
+        case .list(let elements): return elements.contains { holdsReferenceInsideAnObject($0, inObject: inObject) }
+        case .object(let members): return members.values.contains { holdsReferenceInsideAnObject($0, inObject: true) }
+        default: return false
+        }
     }
 }
