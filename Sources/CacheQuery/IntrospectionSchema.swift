@@ -182,6 +182,9 @@ enum IntrospectionSchema {
         /// introspection default is: parsed as the default of a lone input
         /// field, it must leave that one field and nothing else.
         static func isValue(_ text: String) -> Bool {
+            // Too deep to parse here (the parser recurses per level): left to
+            // the schema's own check, which refuses the SDL with its place.
+            if NestingLimit.firstTooDeep(in: text) != nil { return true }
             guard let document = try? GraphQL.parse(source: Source(body: "input X { x: Int = \(text)\n}")),
                 document.definitions.count == 1,
                 let input = document.definitions[0] as? InputObjectTypeDefinition

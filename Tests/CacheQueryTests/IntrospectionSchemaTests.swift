@@ -172,4 +172,19 @@ final class IntrospectionSchemaTests: XCTestCase {
                 "schema.json: schema error: Query.list(first:) has a default value that is not one GraphQL value")
         }
     }
+
+    /// A default nested ten thousand lists deep is refused at its place, as
+    /// any schema that deep: parsed on its own to be checked, it overflowed
+    /// the stack.
+    func testADefaultValueNestedTooDeepIsRefusedNotParsed() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let json = """
+            {"__schema": {"queryType": {"name": "Query"}, "types": [{"kind": "OBJECT", "name": "Query", "interfaces": [],
+              "fields": [{"name": "list", "args": [{"name": "first", "type": {"kind": "SCALAR", "name": "Int"},
+                "defaultValue": "\(deep)"}], "type": {"kind": "SCALAR", "name": "Int"}}]}]}}
+            """
+        XCTAssertThrowsError(try CacheSchema.parse([("schema.json", json)])) { error in
+            XCTAssertTrue((error as? QueryError)?.description.hasSuffix("nesting deeper than 500 levels") == true, "\(error)")
+        }
+    }
 }
