@@ -487,6 +487,14 @@ final class KeysCommandTests: CommandTestCase {
             XCTAssertEqual(found.stderr, warning, "\(arguments)")
         }
         XCTAssertEqual(gqlcache("keys", cache, "Human%", "--type", "Human").stderr, "", "the damaged record's key is not in the pattern's")
+        // --count says it too, and a miss counts only what the pattern matches, as the warning does.
+        let counted = gqlcache("keys", cache, "--type", "Deep", "--count")
+        XCTAssertEqual(counted.status, .notFound)
+        XCTAssertEqual(counted.stdout, "0\n")
+        XCTAssertTrue(counted.stderr.hasSuffix(" (1 damaged record has no readable __typename; 'gqlcache doctor' lists them)\n"), counted.stderr)
+        let elsewhere = gqlcache("keys", cache, "Starship%", "--type", "Droid")
+        XCTAssertEqual(elsewhere.status, .notFound)
+        XCTAssertFalse(elsewhere.stderr.contains("damaged"), elsewhere.stderr)
         XCTAssertEqual(gqlcache("keys", cache, "Human%").stderr, "", "without --type, nothing to tell")
     }
 

@@ -71,8 +71,11 @@ extension GQLCache {
                     let absent = try store.read { tx in try tx.absentTypenames(typenames) }
                     guard absent.isEmpty else {
                         throw CommandFailure(
-                            .notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) })
+                            .notFound, KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { CompletionSources.typenames(in: store) }
+                                + (try damagedNote(keyPattern, store: store)))
                     }
+                    // The count is the answer; a damaged record that may be of the type is still said.
+                    try warnOfDamagedRecords(keyPattern, store: store, context: context)
                     throw CommandFailure(.notFound, "")
                 }
                 try warnOfDamagedRecords(keyPattern, store: store, context: context)
@@ -135,27 +138,30 @@ extension GQLCache {
             // One pass over the records, read only for a miss by type: the names
             // the file holds, and the damaged records whose type cannot be read.
             let census = types == nil ? nil : try? store.read { tx in try tx.census(largest: 0, damagedKeys: 0) }
+            // Those the pattern matches, as the warning after a listing counts them.
+            let damaged = types == nil ? "" : (try? damagedNote(keyPattern, store: store)) ?? ""
             switch (keyPattern, types) {
             case (let keyPattern?, let types?):
                 // A type no record has at all, not the pattern, is what matched nothing.
                 let held = Set((census?.typeCounts ?? []).compactMap(\.typename))
                 let absent = typenames.filter { !held.contains($0) }
                 if census != nil, !absent.isEmpty {
-                    return KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { held.sorted() } + Self.damagedNote(census)
+                    return KeySuggestions.typenameNotFoundMessage(absent, in: file.path) { held.sorted() } + damaged
                 }
-                return keyPattern.noMatchMessage(in: file.path, typenames: types) + Self.damagedNote(census)
+                return keyPattern.noMatchMessage(in: file.path, typenames: types) + damaged
             case (let keyPattern?, nil): return keyPattern.noMatchMessage(in: file.path)
             case (nil, _?):
                 return KeySuggestions.typenameNotFoundMessage(typenames, in: file.path) { (census?.typeCounts ?? []).compactMap(\.typename).sorted() }
-                    + Self.damagedNote(census)
+                    + damaged
             case (nil, nil): return "no records in \(file.path)"
             }
         }
 
-        /// Damaged records have no __typename to read: one of them may be of
-        /// the type asked for, as `rm --type` also warns.
-        private static func damagedNote(_ census: RecordCensus?) -> String {
-            guard let damaged = census?.damagedCount, damaged > 0 else { return "" }
+        /// Damaged records (those `keyPattern` matches) have no __typename to
+        /// read: one of them may be of the type asked for, as `rm --type` also warns.
+        private func damagedNote(_ keyPattern: KeyPattern?, store: CacheStore) throws -> String {
+            let damaged = try store.read { tx in try tx.countDamagedWithoutTypename(matching: keyPattern) }
+            guard damaged > 0 else { return "" }
             return " (\(plural(damaged, "damaged record")) \(damaged == 1 ? "has" : "have") no readable __typename; 'gqlcache doctor' lists them)"
         }
     }
