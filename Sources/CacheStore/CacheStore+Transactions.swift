@@ -22,13 +22,16 @@ extension CacheStore {
         if let protection = FileProbe.writeProtection(path) { return .io(path: path, message: protection) }
         let file = FileProbe.resolved(path)
         if !FileManager.default.isWritableFile(atPath: file) { return .readOnly(path: path) }
-        // A write makes its -journal beside the file, or in WAL mode the
-        // -wal and -shm files when they are not there yet, and writes them.
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        let sideFiles = [file + "-wal", file + "-shm"]
-        if FileProbe.isWALMode(path) && sideFiles.allSatisfy(FileManager.default.fileExists(atPath:)) {
-            if !sideFiles.allSatisfy(FileManager.default.isWritableFile(atPath:)) { return .readOnly(path: path) }
+        if FileProbe.isWALMode(path) {
+            // Each of the -wal and -shm files is written where it is, or made in the folder.
+            for side in [file + "-wal", file + "-shm"] {
+                let writable = FileManager.default.fileExists(atPath: side)
+                    ? FileManager.default.isWritableFile(atPath: side) : FileManager.default.isWritableFile(atPath: folder)
+                if !writable { return .readOnly(path: path) }
+            }
         } else if !FileManager.default.isWritableFile(atPath: folder) {
+            // The -journal is made, and deleted, in the folder.
             return .readOnly(path: path)
         }
         return nil

@@ -233,6 +233,18 @@ final class BadInputTests: CommandTestCase {
         XCTAssertTrue(backup.stderr.hasSuffix(": cannot create the backup (Permission denied); nothing was changed\n"), backup.stderr)
         XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001", "--backup"]).status, 5)
         XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", cache, "Starship:3001"]).status, 0)
+        // A -wal file alone, which the user cannot write, in a folder they can: refused all the same.
+        let alone = try copyOfFixture("starwars.sqlite", as: "alone.sqlite")
+        _ = try sqliteShell(alone, "PRAGMA journal_mode=WAL;")
+        _ = try runProgram("/usr/bin/python3", ["-c", "import sqlite3, os; c = sqlite3.connect('\(alone)'); "
+            + "c.execute(\"UPDATE records SET record = record WHERE key = 'QUERY_ROOT'\"); c.commit(); os._exit(0)"])
+        try FileManager.default.removeItem(atPath: alone + "-shm")
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: alone)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: alone + "-wal")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        let walAlone = try runBuiltBinaryAsAnotherUser(["rm", alone, "Starship:3001", "--dry-run"])
+        XCTAssertTrue(walAlone.stderr.hasPrefix("gqlcache: warning: the change itself would be refused (exit status 5): "), walAlone.stderr)
+        XCTAssertEqual(try runBuiltBinaryAsAnotherUser(["rm", alone, "Starship:3001"]).status, 5)
     }
 
     func testANamedPipeIsRefusedInsteadOfWaitedOn() throws {
