@@ -67,7 +67,8 @@ extension GQLCacheMain {
         } else if command == "grep", word == "--mode" || word.hasPrefix("--mode=") {
             // keys and rm take --mode; grep's one other way of matching is a flag.
             message += "; grep matches text, or a regular expression with --regex (-i ignores case)"
-        } else if isRegularFile(word) {
+        } else if isRegularFile(word), let at = arguments.firstIndex(of: word), OptionTable.commands.positionals(in: Array(arguments[..<at])).isEmpty {
+            // Where the cache file goes; after it, the same word is a key or pattern (below).
             message += "; a file whose name starts with '-' is given as ./\(word), or after '--' with every option before it"
         } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
             // `show cache.sqlite -dash:1`: a key that looks like an option
