@@ -203,21 +203,39 @@ final class RegexCache: @unchecked Sendable {
         try matches(of: expression, in: text, limit: 1, stopIf: shouldStop, failure: failure).first
     }
 
+    /// How long a search in one text may take before the matcher is taken
+    /// to have given it up: one that backtracks without filling its stack
+    /// (`(a|b)+$` over a long key that does not end so) can run for
+    /// minutes, to say no match at the end.
+    nonisolated(unsafe) static var searchTimeLimit: TimeInterval = 10
+    /// The length of text (UTF-16 units) past which a search is timed.
+    nonisolated(unsafe) static var watchedLength = 256
+
     /// The matches of `expression` in `text`, in order, no more than
-    /// `limit`; see ``firstMatch(of:in:stopIf:failure:)``.
+    /// `limit`; see ``firstMatch(of:in:stopIf:failure:)``. A search past
+    /// ``searchTimeLimit`` is given up, as one the matcher gives up.
     static func matches(
         of expression: NSRegularExpression, in text: String, limit: Int = .max, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
     ) throws -> [NSRange] {
         var matched: [NSRange] = []
         var gaveUp = false
-        let options: NSRegularExpression.MatchingOptions = shouldStop == nil ? [.reportCompletion] : [.reportCompletion, .reportProgress]
-        expression.enumerateMatches(in: text, options: options, range: NSRange(text.startIndex..<text.endIndex, in: text)) { result, flags, stop in
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, searchTimeLimit) * 1e9)
+        // Progress, which the limit needs, costs a sixth of a search over
+        // short keys; a text too short to take long is searched without.
+        let watched = shouldStop != nil || text.utf16.count > watchedLength
+        expression.enumerateMatches(
+            in: text, options: watched ? [.reportCompletion, .reportProgress] : [.reportCompletion],
+            range: NSRange(text.startIndex..<text.endIndex, in: text)
+        ) { result, flags, stop in
             if let result {
                 matched.append(result.range)
                 if matched.count == limit { stop.pointee = true }
             } else if flags.contains(.internalError) {
                 gaveUp = true
             } else if shouldStop?() == true {
+                stop.pointee = true
+            } else if !flags.contains(.completed), DispatchTime.now().uptimeNanoseconds > deadline {
+                gaveUp = true
                 stop.pointee = true
             }
         }

@@ -1,4 +1,4 @@
-import CacheStore
+@testable import CacheStore
 import XCTest
 
 @testable import GQLCacheCommands
@@ -283,6 +283,22 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertTrue(gqlcache("import", odd, odd + ".jsonl").stdout.contains("into \(shown(odd))"))
         let json = try XCTUnwrap(try gqlcache("info", odd, "--format", "json").json() as? [String: Any])
         XCTAssertEqual(json["file"] as? String, odd, "JSON gives the name exactly")
+    }
+
+    /// One that backtracks without filling the matcher's stack (`(a|b)+$`
+    /// over a long key that does not end so) ran for minutes to say no
+    /// match: past the time limit it is given up, as one that fills it.
+    func testARegexThatRunsPastTheTimeLimitOnAKeyIsGivenUpAsAnError() throws {
+        let limit = RegexCache.searchTimeLimit
+        RegexCache.searchTimeLimit = 0.05
+        defer { RegexCache.searchTimeLimit = limit }
+        let cache = try makeCache("slow.sqlite", [
+            Record(key: CacheKey(String(repeating: "a", count: 20_000) + " c"), fields: ["a": .int(1)]), Record(key: "ab", fields: ["a": .int(1)]),
+        ])
+        let result = gqlcache("keys", cache, "(a|b)+$", "--mode", "regex")
+        XCTAssertEqual(result.status, .usage, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the regular expression '(a|b)+$' gave up on key 'aaaa"), result.stderr)
+        XCTAssertEqual(gqlcache("keys", cache, "^(a|b)+$", "--mode", "regex").stdout, "ab\n", "anchored, it is quick")
     }
 
     /// A key pattern ICU's matcher gives up on (in SQLite's function) is an
