@@ -129,6 +129,10 @@ enum IntrospectionSchema {
                 let members = try object(input, "\(place)(\(name):)")
                 var text = "\(name): \(try typeReference(members["type"], "\(place)(\(name):)"))"
                 if case .string(let defaultValue)? = members["defaultValue"] {
+                    // Too deep to parse (the parser recurses per level): refused as any schema that deep.
+                    if NestingLimit.firstTooDeep(in: defaultValue) != nil {
+                        throw failure(source, "\(place)(\(name):) has a default value with \(NestingLimit.message)")
+                    }
                     guard Self.isValue(defaultValue) else {
                         throw failure(source, "\(place)(\(name):) has a default value that is not one GraphQL value")
                     }
@@ -182,9 +186,6 @@ enum IntrospectionSchema {
         /// introspection default is: parsed as the default of a lone input
         /// field, it must leave that one field and nothing else.
         static func isValue(_ text: String) -> Bool {
-            // Too deep to parse here (the parser recurses per level): left to
-            // the schema's own check, which refuses the SDL with its place.
-            if NestingLimit.firstTooDeep(in: text) != nil { return true }
             guard let document = try? GraphQL.parse(source: Source(body: "input X { x: Int = \(text)\n}")),
                 document.definitions.count == 1,
                 let input = document.definitions[0] as? InputObjectTypeDefinition
