@@ -45,6 +45,14 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertFalse(apple.stderr.contains("only how a number is written differs"), apple.stderr)
         let fields = try records(device)["QUERY_ROOT"].map { Array($0.keys).filter { $0.hasPrefix("search(") } }
         XCTAssertEqual(fields, ["search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])"], "written in the field there, no second one")
+        // The flag on the Linux file: leaving it out is the one fix named (with it, -2.0 given is written -2 all the same).
+        let linuxFile = try copyOfFixture("starwars.sqlite", as: "linux.sqlite")
+        let flagged = gqlcache("write", linuxFile, "--text", query, "--var", "f=-2", "--response", path("r.json"), "--dry-run", "--apple-floats")
+        XCTAssertTrue(flagged.stderr.hasPrefix("gqlcache: warning: record 'QUERY_ROOT' has no field "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2],tags:[a, b],text:sky])', which this write adds beside "
+            + "'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky])' (only how a number is written differs: the record has -2.0 "
+            + "where this write has -2; leave out --apple-floats if the file came from Apollo's Linux builds, which write a Float inside a list "
+            + "or an input object so)\n"), flagged.stderr)
     }
 
     func testTheResponsesTypenameIsStoredAsApolloStoresItThoughTheDocumentDoesNotSelectIt() throws {

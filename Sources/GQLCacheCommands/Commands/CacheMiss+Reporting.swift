@@ -29,7 +29,8 @@ extension CacheMiss {
             advice.append("if the app gave an Int there, write it \(held) in the document or the variables")
         } else if isWhole(mine) && !isWhole(held) {
             if !otherFormKnown && form == .apple {
-                advice.append("leave out --apple-floats if the file came from Apollo's Linux builds, which write a Float inside a list or an input object so")
+                // With the flag a nested Float is written whole however it is given: leaving the flag out is the fix to try.
+                return note + "; leave out --apple-floats if the file came from Apollo's Linux builds, which write a Float inside a list or an input object so"
             }
             advice.append(schemaGiven
                 ? "if the app gave a Float there, write it \(held) in the document or the variables"
