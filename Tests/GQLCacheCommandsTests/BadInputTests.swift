@@ -491,6 +491,9 @@ final class BadInputTests: CommandTestCase {
             gqlcache("info", "-e.sqlite").stderr,
             "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' is given as ./-e.sqlite, or after '--' with every option before it (see 'gqlcache info --help')\n")
         XCTAssertEqual(gqlcache("info", "--", "-e.sqlite").status, .success)
+        // diff and import take a second file, where the file hint stands.
+        XCTAssertEqual(gqlcache("diff", "./-e.sqlite", "-e.sqlite").stderr,
+                       "gqlcache: unknown option '-e.sqlite'; a file whose name starts with '-' is given as ./-e.sqlite, or after '--' with every option before it (see 'gqlcache diff --help')\n")
         // After the cache file, the same word is a key or pattern, whatever file is there.
         XCTAssertEqual(gqlcache("keys", "./-e.sqlite", "-e.sqlite").stderr,
                        "gqlcache: unknown option '-e.sqlite'; a pattern that starts with '-' goes after '--', with every option before it (see 'gqlcache keys --help')\n")

@@ -58,6 +58,9 @@ extension GQLCacheMain {
     /// An option the command does not have, named as ArgumentParser names
     /// one: it would do so only once the rest parsed, and a missing
     /// argument or a failed check would hide the mistyped option.
+    /// Commands whose second argument is a file too (`diff A B`, `import CACHE INPUT`).
+    private static let takeTwoFiles: Set<String> = ["diff", "import"]
+
     private static func unknownOptionMessage(_ arguments: [String]) -> String? {
         guard let command = arguments.first, let word = OptionTable.commands.unknownOption(in: arguments) else { return nil }
         var message = "unknown option '\(word)'"
@@ -67,8 +70,9 @@ extension GQLCacheMain {
         } else if command == "grep", word == "--mode" || word.hasPrefix("--mode=") {
             // keys and rm take --mode; grep's one other way of matching is a flag.
             message += "; grep matches text, or a regular expression with --regex (-i ignores case)"
-        } else if isRegularFile(word), let at = arguments.firstIndex(of: word), OptionTable.commands.positionals(in: Array(arguments[..<at])).isEmpty {
-            // Where the cache file goes; after it, the same word is a key or pattern (below).
+        } else if isRegularFile(word), let at = arguments.firstIndex(of: word),
+                  OptionTable.commands.positionals(in: Array(arguments[..<at])).isEmpty || Self.takeTwoFiles.contains(command) {
+            // Where a file goes; after the cache file, the same word is a key or pattern (below).
             message += "; a file whose name starts with '-' is given as ./\(word), or after '--' with every option before it"
         } else if !word.hasPrefix("--"), word.count > 2, let what = argumentsAfterTheFile[command] {
             // `show cache.sqlite -dash:1`: a key that looks like an option
