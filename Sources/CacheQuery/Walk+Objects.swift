@@ -93,13 +93,13 @@ extension Walk {
                 }
                 // Apollo reads a reference where it expects a scalar as a type
                 // error: the object's fields must be selected.
-                if let target = value.asReadByApollo.references.first {
+                if var target = value.asReadByApollo.references.first {
                     // Inside a custom scalar's object: Apollo reads any object with a "$reference" member as a reference.
                     var inside = ""
                     if case .object = value.asReadByApollo {
                         inside = ", inside its JSON object,"
-                    } else if Self.holdsReferenceInsideAnObject(value.asReadByApollo) {
-                        inside = ", inside a JSON object in its list,"
+                    } else if let held = Self.referenceInsideAnObject(value.asReadByApollo) {
+                        (target, inside) = (held, ", inside a JSON object in its list,")
                     }
                     // With a schema the field is a scalar: no selection helps; nor
                     // for an object held inline, which a selection reads only
@@ -159,15 +159,16 @@ extension Walk {
         return Array(record.fields.keys.filter { near.contains(fieldName($0)) }.sorted(by: byteOrder).prefix(3))
     }
 
-    /// Whether a reference sits inside an object held inline somewhere in
+    /// The first reference inside an object held inline somewhere in
     /// `value` (a list of them, say), which no selection reads: a selection
-    /// reads an object only through a reference.
-    static func holdsReferenceInsideAnObject(_ value: FieldValue, inObject: Bool = false) -> Bool {
+    /// reads an object only through a reference. Nil when there is none.
+    static func referenceInsideAnObject(_ value: FieldValue, inObject: Bool = false) -> CacheKey? {
         switch value {
-        case .reference: return inObject
-        case .list(let elements): return elements.contains { holdsReferenceInsideAnObject($0, inObject: inObject) }
-        case .object(let members): return members.values.contains { holdsReferenceInsideAnObject($0, inObject: true) }
-        default: return false
+        case .reference(let key): return inObject ? key : nil
+        case .list(let elements): return elements.lazy.compactMap { referenceInsideAnObject($0, inObject: inObject) }.first
+        case .object(let members):
+            return members.keys.sorted(by: byteOrder).lazy.compactMap { referenceInsideAnObject(members[$0]!, inObject: true) }.first
+        default: return nil
         }
     }
 }

@@ -663,9 +663,13 @@ final class CacheReaderTests: XCTestCase {
             "type error at meta: record 'QUERY_ROOT', field 'meta' holds, inside its JSON object, a reference to User:1, not a value; "
                 + "no selection of its fields reads it either, as Apollo reads an object's fields only through a reference",
         ])
-        // So too in a list of such objects; a list of references is read by a selection, and advised one.
+        // So too in a list of such objects, which names the reference inside one (beside a reference of its own);
+        // a list of references is read by a selection, and advised one.
         let listed = ReadBatchingTests.CountingSource()
-        listed.add("QUERY_ROOT", ["meta": .list([.object(["a": .reference(CacheKey("User:1"))])]), "refs": .list([.reference(CacheKey("User:1"))])])
+        listed.add("QUERY_ROOT", [
+            "meta": .list([.reference(CacheKey("Human:1000")), .object(["a": .reference(CacheKey("User:1"))])]),
+            "refs": .list([.reference(CacheKey("User:1"))]),
+        ])
         let refs = try QueryDocument.parse([("q.graphql", "{ meta refs }")])
         let inList = try CacheReader(document: refs, source: listed).read(try refs.operation(named: nil), partial: true)
         XCTAssertEqual(inList.misses.map(\.description), [
