@@ -25,7 +25,7 @@ public struct CacheReader {
     let document: QueryDocument
     let schema: CacheSchema?
     let source: RecordSource
-    /// How field keys write a whole Float nested in a list or an input
+    /// How field keys write a Float nested in a list or an input
     /// object: as Apollo's Linux builds do (`2.0`, the default) or as Apollo
     /// on Apple platforms does (`2`), for a cache from a device or simulator.
     public var numberForm = NumberForm.linux

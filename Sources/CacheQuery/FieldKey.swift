@@ -16,7 +16,7 @@ import Foundation
 public enum FieldKey {
     /// The key of `name` with these arguments (variables already
     /// substituted; an argument whose variable is absent is not passed),
-    /// whole Floats nested in lists and input objects written as `form` says.
+    /// Floats nested in lists and input objects written as `form` says.
     public static func render(name: String, arguments: [String: InputValue], form: NumberForm = .linux) -> String {
         guard !arguments.isEmpty else { return name }
         return name + "(" + members(arguments, form: form, nested: false) + ")"

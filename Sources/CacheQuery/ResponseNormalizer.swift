@@ -19,7 +19,7 @@ public struct ResponseNormalizer {
     let document: QueryDocument
     let schema: CacheSchema?
     let keyPolicy: KeyPolicy
-    /// How field keys write a whole Float nested in a list or an input
+    /// How field keys write a Float nested in a list or an input
     /// object (see ``CacheReader/numberForm``).
     public var numberForm = NumberForm.linux
 

@@ -1,7 +1,7 @@
 /// The variables of one read: those given, and the operation's defaults.
 struct VariableScope: Sendable {
     let values: [String: InputValue]
-    /// How field keys write a whole Float nested in their arguments.
+    /// How field keys write a Float nested in their arguments.
     var numberForm = NumberForm.linux
 
     /// Checks the given values against the operation's definitions: a

@@ -49,10 +49,10 @@ struct DocumentOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("apple-floats"),
-        help: "Write a whole Float inside a list or an input object in field cache keys as Apollo on Apple platforms does (2, where Apollo's Linux builds write 2.0): for a cache from a device or simulator.")
+        help: "Write a Float inside a list or an input object in field cache keys as Apollo on Apple platforms does (2 and 0.3, where Apollo's Linux builds write 2.0 and 0.30000000000000004): for a cache from a device or simulator.")
     var appleFloats = false
 
-    /// How field keys write a whole Float nested in their arguments.
+    /// How field keys write a Float nested in their arguments.
     var numberForm: NumberForm { appleFloats ? .apple : .linux }
 
     /// `id=1000` for `$id=1000`, as the document writes the name: no GraphQL
