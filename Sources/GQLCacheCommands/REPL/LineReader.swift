@@ -37,7 +37,7 @@ extension LineReader {
 
 /// Lines from a fixed list (`-c 'cmd; cmd'`, tests) or any ``LineSource``.
 public final class SourceLineReader: LineReader {
-    private let next: () -> String?
+    private let next: () throws -> String?
     /// How many lines each piece holds, for ``endedPiece()``; none for a stream.
     private var pieceEnds: Set<Int> = []
     private var linesRead = 0
@@ -64,23 +64,18 @@ public final class SourceLineReader: LineReader {
     private var notUTF8: NotUTF8Text?
 
     public init(source: LineSource) {
-        var failed: (NotUTF8Text) -> Void = { _ in }
-        next = {
-            do {
-                return try source.readTextLine()
-            } catch let error as NotUTF8Text {
-                failed(error)
-                return error.text
-            } catch {
-                return nil
-            }
-        }
-        failed = { [unowned self] in notUTF8 = $0 }
+        next = { try source.readTextLine() }
     }
 
     public func readLine(prompt: String, freshPrompt: String) -> String? {
-        notUTF8 = nil
-        let line = next()
+        let line: String?
+        do {
+            (line, notUTF8) = (try next(), nil)
+        } catch let error as NotUTF8Text {
+            (line, notUTF8) = (error.text, error)
+        } catch {
+            (line, notUTF8) = (nil, nil)
+        }
         if line != nil { linesRead += 1 }
         return line
     }
