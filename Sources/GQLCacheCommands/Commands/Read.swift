@@ -101,7 +101,7 @@ extension GQLCache {
                 var members: [(String, JSONOutput)] = [("data", result.data.map(JSONOutput.response) ?? .null)]
                 if !result.misses.isEmpty {
                     members.append(("errors", .array(result.misses.map { miss in
-                        .object([("message", .string(miss.description + numberWritingNote(miss, schemaGiven: schema != nil))), ("path", .array(miss.path.map(\.json)))])
+                        .object([("message", .string(miss.description + miss.numberWritingSuffix(schemaGiven: schema != nil, form: documents.numberForm))), ("path", .array(miss.path.map(\.json)))])
                     })))
                 }
                 context.print(JSONOutput.object(members).rendered(pretty: pretty))
@@ -115,7 +115,7 @@ extension GQLCache {
                     miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: schema, context: context) {
                     message += hint
                 } else if let miss = result.misses.first {
-                    message += numberWritingNote(miss, schemaGiven: schema != nil)
+                    message += miss.numberWritingSuffix(schemaGiven: schema != nil, form: documents.numberForm)
                 }
                 throw CommandFailure(result.misses.first?.status ?? .notFound, message)
             }
@@ -125,10 +125,6 @@ extension GQLCache {
 }
 
 extension GQLCache.Read {
-    func numberWritingNote(_ miss: CacheMiss, schemaGiven: Bool) -> String {
-        miss.numberWritingSuffix(schemaGiven: schemaGiven, form: documents.numberForm)
-    }
-
     /// A fragment read (or updated) at a root record, the REPL's first
     /// place, misses at its `__typename` first: what to add to the miss,
     /// which says why and where to read it instead. Nil for any other miss,
