@@ -61,12 +61,14 @@ enum Backup {
                 close(descriptor)
                 return candidate
             }
-            guard errno == EEXIST else {
-                throw CacheStoreError.io(
-                    path: candidate, message: "cannot create the backup (\(String(cString: strerror(errno)))); nothing was changed")
-            }
+            guard errno == EEXIST else { throw cannotCreate(candidate, errno) }
         }
         throw CacheStoreError.io(path: base, message: "cannot find a free name for the backup; nothing was changed")
+    }
+
+    /// The failure to create the copy `path`, for the C error `code`.
+    static func cannotCreate(_ path: String, _ code: Int32) -> CacheStoreError {
+        .io(path: path, message: "cannot create the backup (\(String(cString: strerror(code)))); nothing was changed")
     }
 
     /// Gives the finished copy at `partial` its name, `base` or the first
@@ -167,7 +169,7 @@ extension CacheStore {
         let base = Backup.baseName(besides: path, date: date)
         let folder = URL(fileURLWithPath: base).deletingLastPathComponent().path
         guard !FileManager.default.isWritableFile(atPath: folder) else { return nil }
-        return .io(path: base, message: "cannot create the backup (\(String(cString: strerror(EACCES)))); nothing was changed")
+        return Backup.cannotCreate(base, EACCES)
     }
 
     /// Makes a pending backup, if there is one, and returns the request
