@@ -62,6 +62,8 @@ struct VariableCoercion {
         switch (name, value) {
         case ("Int", .int): return value
         case ("Int", .float(let number)) where Int64(exactly: number) != nil: return .int(Int64(number))
+        case ("Int", .float(let number)) where number == number.rounded():
+            throw VariableProblem("expected Int, found a whole number beyond the 64 bits of Apollo's Int (\(value.shown))")
         case ("Float", .int(let number)): return .float(Double(number))
         case ("Float", .float): return value
         case ("String", .string), ("ID", .string): return value

@@ -64,8 +64,9 @@ final class VariableCheckTests: XCTestCase {
     func testAWholeNumberIsAnIntExactlyWithinInt64() throws {
         XCTAssertEqual(try scope(["n": .float(9.22e18)]).values["n"], .int(9_220_000_000_000_000_000))
         XCTAssertEqual(try scope(["n": .float(-9_223_372_036_854_775_808)]).values["n"], .int(Int64.min))
-        XCTAssertEqual(problem(["n": .float(9.25e18)]), "invalid variables: $n: expected Int, found 9.25e+18")
-        XCTAssertEqual(problem(["n": .float(9_223_372_036_854_775_808)]), "invalid variables: $n: expected Int, found 9.223372036854776e+18")
+        XCTAssertEqual(problem(["n": .float(9.25e18)]), "invalid variables: $n: expected Int, found a whole number beyond the 64 bits of Apollo's Int (9.25e+18)")
+        XCTAssertEqual(problem(["n": .float(9_223_372_036_854_775_808)]), "invalid variables: $n: expected Int, found a whole number beyond the 64 bits of Apollo's Int (9.223372036854776e+18)")
+        XCTAssertEqual(problem(["n": .float(1e20)]), "invalid variables: $n: expected Int, found a whole number beyond the 64 bits of Apollo's Int (1e+20)")
         // A field declared Int reads such a number alike, and refuses one past Int64.
         let schema = try CacheSchema.parse(sdl: "type Query { n: Int }", source: "s.graphqls")
         // (FieldValue's == holds 9.22e18 and the integer equal: the case is asked.)
