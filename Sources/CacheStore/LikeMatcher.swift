@@ -182,25 +182,60 @@ final class RegexCache: @unchecked Sendable {
     static let sqlFunctionName = "gqlcache_regexp"
 
     private let lock = NSLock()
-    private var compiled: [String: NSRegularExpression] = [:]
+    /// Each pattern compiled, or nil when it does not compile, with whether
+    /// a search for it can take long over a short text.
+    private var compiled: [String: (expression: NSRegularExpression?, slowOverShortTexts: Bool)] = [:]
 
     /// Whether `pattern` matches `text`; throws when ICU's matcher gives
     /// up on it (``CacheStoreError/patternGaveUp(pattern:place:)``, said
     /// to be `place`).
     func matches(pattern: String, in text: String, place: @autoclosure () -> String) throws -> Bool {
-        guard let expression = expression(for: pattern) else { return false }
-        return try Self.firstMatch(of: expression, in: text) { CacheStoreError.patternGaveUp(pattern: pattern, place: place()) } != nil
+        let (expression, slowOverShortTexts) = expression(for: pattern)
+        guard let expression else { return false }
+        return try Self.matches(of: expression, in: text, limit: 1, timeShortTexts: slowOverShortTexts) {
+            CacheStoreError.patternGaveUp(pattern: pattern, place: place())
+        }.first != nil
     }
 
-    /// Where `expression` first matches `text`. NSRegularExpression says
-    /// no match when ICU gave the search up (its backtracking stack full):
-    /// only the flags of the completion call tell, and then `failure` is
-    /// thrown. `shouldStop`, asked now and then during a long search, gives
-    /// it up as no match.
-    static func firstMatch(
-        of expression: NSRegularExpression, in text: String, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
-    ) throws -> NSRange? {
-        try matches(of: expression, in: text, limit: 1, stopIf: shouldStop, failure: failure).first
+    /// Whether a search for `pattern` can backtrack for long over a text
+    /// of no more than ``watchedLength`` characters. It can when a group is
+    /// repeated (`(a+)+$`, `(a|aa)*$`: a hundred-character key takes
+    /// minutes) or when three or more repeats may share characters
+    /// (`a*a*a*b`: steps as the text's length to the fourth power, or more).
+    /// With at most two repeats and none on a group, a search takes no
+    /// more than the cube of the length: quick over 256 characters.
+    /// An escaped character or a member of a `[...]` set repeats nothing;
+    /// `\Q...\E`, whose quoting this does not follow, counts as slow.
+    static func isSlowOverShortTexts(_ pattern: String) -> Bool {
+        var repeats = 0
+        var setDepth = 0
+        var escaped = false
+        var afterGroupOpening = false
+        var afterGroup = false
+        for character in pattern {
+            let (opening, closing) = (afterGroupOpening, afterGroup)
+            (afterGroupOpening, afterGroup) = (false, false)
+            if escaped {
+                escaped = false
+                if character == "Q" && setDepth == 0 { return true }
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case "[": setDepth += 1
+            case "]" where setDepth > 0: setDepth -= 1
+            case "(" where setDepth == 0: afterGroupOpening = true
+            case ")" where setDepth == 0: afterGroup = true
+            case "*", "+", "?", "{":
+                // `(?:`, `(?i)` and the like open a group; they repeat nothing.
+                if setDepth > 0 || (character == "?" && opening) { continue }
+                if closing { return true }
+                repeats += 1
+                if repeats > 2 { return true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// How long a search in one text may take before the matcher is taken
@@ -208,21 +243,28 @@ final class RegexCache: @unchecked Sendable {
     /// (`(a|b)+$` over a long key that does not end so) can run for
     /// minutes, to say no match at the end.
     nonisolated(unsafe) static var searchTimeLimit: TimeInterval = 10
-    /// The length of text (UTF-16 units) past which a search is timed.
+    /// The length of text (UTF-16 units) past which every search is timed;
+    /// a shorter one is timed when its pattern can be slow over it
+    /// (``isSlowOverShortTexts(_:)``) or `timeShortTexts` says so.
     nonisolated(unsafe) static var watchedLength = 256
 
     /// The matches of `expression` in `text`, in order, no more than
-    /// `limit`; see ``firstMatch(of:in:stopIf:failure:)``. A search past
-    /// ``searchTimeLimit`` is given up, as one the matcher gives up.
+    /// `limit`. NSRegularExpression says no match when ICU gave the search
+    /// up (its backtracking stack full): only the flags of the completion
+    /// call tell, and then `failure` is thrown. A search past
+    /// ``searchTimeLimit`` is given up alike. `shouldStop`, asked now and
+    /// then during a long search, gives it up as no match.
     static func matches(
-        of expression: NSRegularExpression, in text: String, limit: Int = .max, stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
+        of expression: NSRegularExpression, in text: String, limit: Int = .max, timeShortTexts: Bool = true,
+        stopIf shouldStop: (() -> Bool)? = nil, failure: () -> Error
     ) throws -> [NSRange] {
         var matched: [NSRange] = []
         var gaveUp = false
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, searchTimeLimit) * 1e9)
         // Progress, which the limit needs, costs a sixth of a search over
-        // short keys; a text too short to take long is searched without.
-        let watched = shouldStop != nil || text.utf16.count > watchedLength
+        // short keys; a text too short for the pattern to take long over
+        // it is searched without.
+        let watched = shouldStop != nil || timeShortTexts || text.utf16.count > watchedLength
         expression.enumerateMatches(
             in: text, options: watched ? [.reportCompletion, .reportProgress] : [.reportCompletion],
             range: NSRange(text.startIndex..<text.endIndex, in: text)
@@ -270,12 +312,12 @@ final class RegexCache: @unchecked Sendable {
         return failure
     }
 
-    private func expression(for pattern: String) -> NSRegularExpression? {
+    private func expression(for pattern: String) -> (expression: NSRegularExpression?, slowOverShortTexts: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        if let expression = compiled[pattern] { return expression }
-        let expression = try? NSRegularExpression(pattern: pattern)
-        compiled[pattern] = expression
-        return expression
+        if let known = compiled[pattern] { return known }
+        let known = (expression: try? NSRegularExpression(pattern: pattern), slowOverShortTexts: Self.isSlowOverShortTexts(pattern))
+        compiled[pattern] = known
+        return known
     }
 }

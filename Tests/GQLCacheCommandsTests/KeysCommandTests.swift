@@ -301,6 +301,21 @@ final class KeysCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("keys", cache, "^(a|b)+$", "--mode", "regex").stdout, "ab\n", "anchored, it is quick")
     }
 
+    /// A short key is timed too when the pattern can backtrack for long
+    /// over it: `(a+)+$` over a hundred characters ran for a minute.
+    func testARegexThatCanBacktrackLongOverAShortKeyIsTimedToo() throws {
+        let limit = RegexCache.searchTimeLimit
+        RegexCache.searchTimeLimit = 0.05
+        defer { RegexCache.searchTimeLimit = limit }
+        let cache = try makeCache("short.sqlite", [
+            Record(key: CacheKey(String(repeating: "a", count: 30) + "!"), fields: ["a": .int(1)]), Record(key: "aa", fields: ["a": .int(1)]),
+        ])
+        let result = gqlcache("keys", cache, "(a+)+$", "--mode", "regex")
+        XCTAssertEqual(result.status, .usage, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the regular expression '(a+)+$' gave up on key 'aaaa"), result.stderr)
+        XCTAssertEqual(gqlcache("keys", cache, "^a+$", "--mode", "regex").stdout, "aa\n", "a pattern that cannot be slow there is not timed")
+    }
+
     /// A key pattern ICU's matcher gives up on (in SQLite's function) is an
     /// error, for keys and for rm, which then removes nothing.
     func testARegexTheMatcherGivesUpOnIsAnErrorAndRemovesNothing() throws {
