@@ -369,7 +369,7 @@ _gqlcache_read() {
 _gqlcache_write() {
     repeating_flags=()
     non_repeating_flags=(--apple-floats --create --dry-run --backup --quiet -q --version -h --help)
-    repeating_options=(--document --text --schema --var --key-field)
+    repeating_options=(--document --text --schema --var --key-field --key-group)
     non_repeating_options=(--apollo-config --variables --variables-file --response --fragment --key --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
@@ -415,6 +415,9 @@ _gqlcache_write() {
     '--key-field')
         return
         ;;
+    '--key-group')
+        return
+        ;;
     '--busy-timeout')
         return
         ;;
@@ -444,7 +447,7 @@ _gqlcache_write() {
 _gqlcache_update() {
     repeating_flags=()
     non_repeating_flags=(--apple-floats --edit --dry-run --backup --quiet -q --version -h --help)
-    repeating_options=(--document --text --schema --var --set --key-field)
+    repeating_options=(--document --text --schema --var --set --key-field --key-group)
     non_repeating_options=(--apollo-config --variables --variables-file --fragment --key --data --busy-timeout --format --color)
     __gqlcache_offer_flags_options 2
 
@@ -491,6 +494,9 @@ _gqlcache_update() {
         return
         ;;
     '--key-field')
+        return
+        ;;
+    '--key-group')
         return
         ;;
     '--busy-timeout')

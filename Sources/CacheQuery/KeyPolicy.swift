@@ -16,11 +16,20 @@ import CacheStore
 /// fields); then, when those give no key (none named, or the data lacks one
 /// of them), the schema's `@typePolicy(keyFields:)` on the type or one of
 /// its interfaces. An object neither keys is stored at a path key.
+///
+/// An object the app's key fields key is `Group:values` where the app sets
+/// a unique key group (`CacheKeyInfo(id:uniqueKeyGroup:)`, spec §3): the
+/// policy's `groups` give one for an entry (`Character` → `Character`, so
+/// a Droid keyed by Character's entry is `Character:2001`). The schema's
+/// `@typePolicy` always keys by the object's own type, as Apollo's does.
 public struct KeyPolicy: Sendable, Equatable {
     public var keyFields: [String: [String]]
+    /// The unique key group of each `keyFields` entry that has one.
+    public var groups: [String: String]
 
-    public init(keyFields: [String: [String]] = [:]) {
+    public init(keyFields: [String: [String]] = [:], groups: [String: String] = [:]) {
         self.keyFields = keyFields
+        self.groups = groups
     }
 
     /// The key fields that key an object of the type when its data has
@@ -32,22 +41,27 @@ public struct KeyPolicy: Sendable, Equatable {
     /// The policy's key fields for the type: its own entry, an abstract
     /// type's, or `*` (the app's `cacheKeyInfo`).
     private func appKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
-        policyEntry(for: typename, schema: schema) ?? keyFields["*"]
+        appEntry(for: typename, schema: schema).map { keyFields[$0]! }
+    }
+
+    /// The name of the policy's entry that keys the type: its own, an
+    /// abstract type's, or `*`.
+    func appEntry(for typename: String, schema: CacheSchema?) -> String? {
+        policyEntry(for: typename, schema: schema) ?? (keyFields["*"] != nil ? "*" : nil)
     }
 
     /// The key fields given for the type by name (its own, an abstract
     /// type's, or the schema's), not by `*`.
     func namedKeyFields(of typename: String, schema: CacheSchema?) -> [String]? {
-        policyEntry(for: typename, schema: schema) ?? schema?.keyFields(of: typename)
+        policyEntry(for: typename, schema: schema).map { keyFields[$0]! } ?? schema?.keyFields(of: typename)
     }
 
-    /// The policy's entry for the type itself, else (with a schema) for the
-    /// first by name of the interfaces and unions it belongs to.
-    private func policyEntry(for typename: String, schema: CacheSchema?) -> [String]? {
-        if let own = keyFields[typename] { return own }
-        guard let schema, let abstract = keyFields.keys.sorted().first(where: { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) })
-        else { return nil }
-        return keyFields[abstract]
+    /// The name of the policy's entry for the type itself, else (with a
+    /// schema) of the first by name of the interfaces and unions it belongs to.
+    private func policyEntry(for typename: String, schema: CacheSchema?) -> String? {
+        if keyFields[typename] != nil { return typename }
+        guard let schema else { return nil }
+        return keyFields.keys.sorted().first { $0 != "*" && schema.matches(typeCondition: $0, typename: typename) }
     }
 
     /// The types of `policy` entries that keyed none of the `written`
@@ -65,14 +79,16 @@ public struct KeyPolicy: Sendable, Equatable {
     func key(for object: [String: FieldValue], typename: String?, schema: CacheSchema?) -> CacheKey? {
         guard let typename else { return nil }
         // `CacheKeyInfo(jsonValue:)` escapes nothing (a base64 id keeps its `+`).
-        if let fields = appKeyFields(of: typename, schema: schema), let key = Self.key(for: object, typename: typename, fields: fields, escaping: false) {
+        if let entry = appEntry(for: typename, schema: schema),
+           let key = Self.key(for: object, group: groups[entry] ?? typename, fields: keyFields[entry]!, escaping: false) {
             return key
         }
         guard let fields = schema?.keyFields(of: typename) else { return nil }
-        return Self.key(for: object, typename: typename, fields: fields, escaping: true)
+        return Self.key(for: object, group: typename, fields: fields, escaping: true)
     }
 
-    private static func key(for object: [String: FieldValue], typename: String, fields: [String], escaping: Bool) -> CacheKey? {
+    /// `group:values`, the group being the typename unless the app sets one.
+    private static func key(for object: [String: FieldValue], group: String, fields: [String], escaping: Bool) -> CacheKey? {
         guard !fields.isEmpty else { return nil }
         var parts: [String] = []
         for field in fields {
@@ -87,6 +103,6 @@ public struct KeyPolicy: Sendable, Equatable {
             }
             parts.append(escaping ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "+", with: "\\+") : text)
         }
-        return CacheKey(typename + ":" + parts.joined(separator: "+"))
+        return CacheKey(group + ":" + parts.joined(separator: "+"))
     }
 }

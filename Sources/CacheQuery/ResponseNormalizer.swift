@@ -28,6 +28,14 @@ public struct ResponseNormalizer {
     public func keyFields(of typename: String) -> [String]? {
         keyPolicy.keyFields(of: typename, schema: schema).flatMap { $0.isEmpty ? nil : $0 }
     }
+
+    /// The name of the key policy's entry that keys an object of
+    /// `typename` (its own, an interface's or union's, or `*`), or nil
+    /// when none does.
+    public func keyEntry(of typename: String) -> String? {
+        keyPolicy.appEntry(for: typename, schema: schema)
+    }
+
     let refusesConflicts: Bool
     let refusesUnselected: Bool
 

@@ -1348,4 +1348,24 @@ final class UpdateCommandTests: CommandTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
         return file
     }
+
+    /// An app that keys in a unique key group (`Character:2001` for a
+    /// Droid): an update with the group changes that record in place, where
+    /// without it the reference would move to a new `Droid:2001`.
+    func testAnUpdateWithAKeyGroupChangesTheGroupsRecordInPlace() throws {
+        let cache = try makeCache("grouped.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero(episode:JEDI)": .reference("Character:2001")]),
+            Record(key: "Character:2001", fields: ["__typename": .string("Droid"), "id": .string("2001"), "name": .string("R2")]),
+        ])
+        let document = "query H @apollo_client_ios_localCacheMutation { hero(episode: JEDI) { id name } }"
+        let arguments = ["update", cache, "--text", document, "--schema", starWarsSchema, "--key-field", "Character=id", "--set", "hero.name=R9"]
+        let ungrouped = gqlcache(arguments: arguments + ["--dry-run"])
+        XCTAssertTrue(ungrouped.stdout.hasPrefix("QUERY_ROOT\n  hero(episode:JEDI): {\"$reference\":\"Character:2001\"} → {\"$reference\":\"Droid:2001\"}\n"), ungrouped.stdout)
+        XCTAssertTrue(ungrouped.stderr.contains("give --key-group Character to write it there"), ungrouped.stderr)
+        let grouped = gqlcache(arguments: arguments + ["--key-group", "Character"])
+        XCTAssertEqual(grouped.status, .success, grouped.stderr)
+        XCTAssertEqual(grouped.stdout, "Character:2001\n  name: \"R2\" → \"R9\"\n1 record changed (1 field)\n")
+        XCTAssertEqual(grouped.stderr, "")
+        XCTAssertEqual(try records(cache).keys.sorted(), ["Character:2001", "QUERY_ROOT"])
+    }
 }

@@ -897,6 +897,75 @@ final class WriteCommandTests: CommandTestCase {
             """)
     }
 
+    /// `--key-group` gives an entry's objects the app's unique key group,
+    /// as `CacheKeyInfo(id:uniqueKeyGroup:)` does (spec §3, `Group:id`):
+    /// the group is the entry's type when none is named, or the one named.
+    func testAKeyGroupKeysObjectsByTheGroupNotTheirType() throws {
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2","friends":[{"__typename":"Human","id":"1000","name":"Luke"}]}}}"#
+            .write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        for (options, keys) in [
+            (["--key-field", "Character=id", "--key-group", "Character", "--schema", starWarsSchema], ["Character:2001", "Character:1000"]),
+            (["--key-field", "*=id", "--key-group", "*=Node"], ["Node:2001", "Node:1000"]),
+            (["--key-field", "Droid=id", "--key-field", "Human=id", "--key-group", "Droid=Bot"], ["Bot:2001", "Human:1000"]),
+        ] {
+            let cache = path("group-\(keys[0]).sqlite")
+            let result = gqlcache(arguments: ["write", cache, "--create", "--text", "{ hero { id name friends { id name } } }", "--response", path("hero.json")] + options)
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(result.stderr, "")
+            let written = try records(cache)
+            XCTAssertEqual(written["QUERY_ROOT"]?["hero"], .reference(CacheKey(keys[0])), "\(options)")
+            XCTAssertEqual(written[keys[0]]?["friends"], .list([.reference(CacheKey(keys[1]))]), "\(options)")
+        }
+    }
+
+    /// A write that would move a reference from a group's key to the same
+    /// id under the type's name (`Character:2001` to `Droid:2001`) says
+    /// so, with the --key-group that keeps it, for each way it was keyed.
+    func testAReferenceMovedOutOfAKeyGroupIsWarnedOfWithTheOptionThatKeepsIt() throws {
+        let cache = try makeCache("grouped.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Character:2001")]),
+            Record(key: "Character:2001", fields: ["__typename": .string("Droid"), "id": .string("2001"), "name": .string("R2-D2")]),
+        ])
+        let before = try bytes(cache)
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R5"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        for (options, option) in [
+            (["--key-field", "Character=id", "--schema", starWarsSchema], "--key-group Character"),
+            (["--key-field", "*=id"], "--key-group '*=Character'"),
+            (["--key-field", "Droid=id"], "--key-group Droid=Character"),
+        ] {
+            let result = gqlcache(arguments: ["write", cache, "--text", "{ hero { id name } }", "--response", path("hero.json"), "--dry-run"] + options)
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(result.stderr, """
+                gqlcache: warning: QUERY_ROOT hero would point at Droid:2001, not Character:2001: the cache keys this Droid in the group \
+                Character, as an app's CacheKeyInfo(id:uniqueKeyGroup:) does; give \(option) to write it there
+
+                """, "\(options)")
+        }
+        let grouped = gqlcache("write", cache, "--text", "{ hero { id name } }", "--response", path("hero.json"), "--key-field", "*=id", "--key-group", "*=Character")
+        XCTAssertEqual(grouped.stdout, "Character:2001\n  name: \"R2-D2\" → \"R5\"\n1 record changed (1 field)\n")
+        XCTAssertEqual(grouped.stderr, "")
+        XCTAssertNotEqual(try bytes(cache), before)
+    }
+
+    /// A --key-group names the entry of a --key-field, once; `*` needs a
+    /// group named.
+    func testAKeyGroupWithoutItsKeyFieldOrNameIsRefused() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        for (options, message) in [
+            (["--key-group", "Character"], "--key-group Character: no --key-field names Character, whose key fields the group keys by; give one too, e.g. --key-field Character=id"),
+            (["--key-field", "*=id", "--key-group", "*"], "--key-group *: name the group, e.g. '*=Node'"),
+            (["--key-field", "Droid=id", "--key-group", "Droid="], "--key-group takes TYPE or TYPE=GROUP, e.g. Character or '*=Node'; got 'Droid='"),
+            (["--key-field", "Droid=id", "--key-group", "Droid", "--key-group", "Droid=Bot"], "--key-group names Droid twice"),
+        ] {
+            let result = gqlcache(arguments: ["write", cache, "--text", "{ hero { id name } }", "--response", path("hero.json")] + options)
+            XCTAssertEqual(result.status, .usage, "\(options)")
+            XCTAssertEqual(result.stderr, "gqlcache: \(message) (see 'gqlcache write --help')\n")
+        }
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// With a schema, a key field it says can key nothing is refused before
     /// anything is written, where it would leave every object at its path.
     func testWithASchemaAKeyFieldOnAnUnknownTypeOrFieldIsRefused() throws {

@@ -186,9 +186,7 @@ extension GQLCache {
                     context: context, target: target, checkingLeaves: loaded.schema == nil, currentData: currentData,
                     records: records)
                 if let changes {
-                    context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
-                    context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
-                    context.warnOfIdentityTwins(changes, unkeyed: unkeyedObjects, dryRun: dryRun)
+                    context.warnOfKeying(changes, dryRun: dryRun, normalizer: normalizer, unkeyed: unkeyedObjects)
                 }
                 if let changes, !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
                 if let changes { warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context) }
@@ -297,9 +295,7 @@ extension GQLCache {
             let changes = try RecordChanges.merging(into: store, dryRun: dryRun, findingTwins: true, body)
             changes.render(format: output.format, context: context)
             textWarnings.forEach(context.warn)
-            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyedObjects)
-            context.warnOfUnkeyedObjects(unkeyedObjects, changes: changes, dryRun: dryRun)
-            context.warnOfIdentityTwins(changes, unkeyed: unkeyedObjects, dryRun: dryRun)
+            context.warnOfKeying(changes, dryRun: dryRun, normalizer: normalizer, unkeyed: unkeyedObjects)
             if !changes.records.isEmpty { context.warnOfObjectsKeptWithoutID(keptWithoutID, dryRun: dryRun) }
             warnOfRootNamingAnother(changes, identityKey: rootIdentityKey, context: context)
             context.warnOfUnknownEnumValues(newEnumValues, writing: true)

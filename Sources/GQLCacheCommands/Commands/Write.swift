@@ -16,7 +16,8 @@ extension GQLCache {
                 under their field cache keys, every object in a record of its own, reached by a \
                 reference. An object is keyed TYPE:id when the schema's @typePolicy(keyFields:) or a \
                 --key-field names its key fields (the app's cacheKeyInfo is not in the file, so say \
-                --key-field '*=id' if the app keys every type by id); otherwise it gets a path key such \
+                --key-field '*=id' if the app keys every type by id; --key-group gives the app's unique \
+                key group, Character:2001 for a Droid); otherwise it gets a path key such \
                 as QUERY_ROOT.hero. Each object's __typename is stored even when the document does not \
                 select it, as Apollo's generated models always select it, so an object without one is refused \
                 (unless --schema gives its field an object type). Records are merged field by field; fields are never removed. Every \
@@ -159,9 +160,7 @@ extension GQLCache {
                 warnOfAnotherType(fragment: try loaded.document.fragment(named: fragment), key: CacheKey(key), changes: changes, schema: loaded.schema, context: context)
                 context.warnOfRootIdentity(normalization.rootIdentityKey, writtenAt: CacheKey(key), dryRun: dryRun)
             }
-            context.warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: normalization.unkeyed)
-            context.warnOfUnkeyedObjects(normalization.unkeyed, changes: changes, dryRun: dryRun)
-            context.warnOfIdentityTwins(changes, unkeyed: normalization.unkeyed, dryRun: dryRun)
+            context.warnOfKeying(changes, dryRun: dryRun, normalizer: normalizer, unkeyed: normalization.unkeyed)
             context.warnOfTypeConditions(normalization.typeConditionsNotApplied, in: "write")
             context.warnOfUnknownEnumValues(normalization.unknownEnumValues, writing: true)
             context.warnOfOverwrittenFields(normalization.overwritten, dryRun: dryRun)

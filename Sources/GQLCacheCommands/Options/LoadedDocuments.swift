@@ -40,9 +40,16 @@ struct KeyFieldOptions: ParsableArguments {
     @Option(
         name: .customLong("key-field"),
         help: ArgumentHelp(
-            "Objects of TYPE are keyed TYPE:value by these fields (separated by commas or, as in @typePolicy, spaces), like the app's cache key configuration (values are not escaped, as CacheKeyInfo(jsonValue:) does not escape them; the schema's @typePolicy escapes \\ and +, and keys an object whose data lacks these fields, as Apollo falls back to it); with --schema TYPE may be an interface or union, for all its types; TYPE * means every type that has them (repeatable).",
+            "Objects of TYPE are keyed TYPE:value by these fields (separated by commas or, as in @typePolicy, spaces), like the app's cache key configuration (values are not escaped, as CacheKeyInfo(jsonValue:) does not escape them; the schema's @typePolicy escapes \\ and +, and keys an object whose data lacks these fields, as Apollo falls back to it); with --schema TYPE may be an interface or union, for all its types, each keyed by its own name unless --key-group gives a group; TYPE * means every type that has them (repeatable).",
             valueName: "type=field[,field]"))
     var assignments: [String] = []
+
+    @Option(
+        name: .customLong("key-group"),
+        help: ArgumentHelp(
+            "Objects the --key-field entry for TYPE keys are keyed GROUP:value, as the app's CacheKeyInfo(id:uniqueKeyGroup:) keys them; GROUP is TYPE when left out: with --key-field Character=id, --key-group Character keys a Droid Character:2001 (repeatable).",
+            valueName: "type[=group]"))
+    var groupAssignments: [String] = []
 
     func validate() throws {
         var types: Set<Substring> = []
@@ -54,6 +61,23 @@ struct KeyFieldOptions: ParsableArguments {
             // One would silently win: a type keyed by several fields names them together.
             guard types.insert(parts[0]).inserted else {
                 throw ValidationError("--key-field names \(parts[0]) twice; give its fields together, e.g. \(parts[0])=id,name")
+            }
+        }
+        var grouped: Set<Substring> = []
+        for assignment in groupAssignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty else {
+                throw ValidationError("--key-group takes TYPE or TYPE=GROUP, e.g. Character or '*=Node'; got '\(assignment)'")
+            }
+            guard parts[0] != "*" || parts.count == 2 else {
+                throw ValidationError("--key-group *: name the group, e.g. '*=Node'")
+            }
+            guard types.contains(parts[0]) else {
+                throw ValidationError("--key-group \(assignment): no --key-field names \(parts[0]), whose key fields the group keys by; "
+                    + "give one too, e.g. --key-field \(parts[0])=id")
+            }
+            guard grouped.insert(parts[0]).inserted else {
+                throw ValidationError("--key-group names \(parts[0]) twice")
             }
         }
     }
@@ -110,7 +134,12 @@ struct KeyFieldOptions: ParsableArguments {
             let parts = assignment.split(separator: "=", maxSplits: 1)
             keyFields[String(parts[0])] = Self.fields(in: parts[1]) ?? []
         }
-        return KeyPolicy(keyFields: keyFields)
+        var groups: [String: String] = [:]
+        for assignment in groupAssignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1)
+            groups[String(parts[0])] = String(parts.last!)
+        }
+        return KeyPolicy(keyFields: keyFields, groups: groups)
     }
 
     /// The field names of `id,name`, or of `id name` as `@typePolicy(keyFields:)`

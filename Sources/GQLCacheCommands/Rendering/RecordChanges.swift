@@ -37,17 +37,44 @@ struct RecordChanges {
     /// without the app's key fields does. Each as record, field (with the
     /// place in a list: `friends[1]`), before, after. A list that still
     /// references the old key elsewhere only moved it, and is not one.
-    var referencesMovedToPathKeys: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] {
-        var moved: [(key: CacheKey, field: String, before: CacheKey, after: CacheKey)] = []
+    var referencesMovedToPathKeys: [MovedReference] {
+        referencesMoved { old, new, pathKey in new.rawValue == pathKey && old.rawValue != pathKey }
+    }
+
+    /// References that pointed at one group's key and now point at
+    /// another's for the same values (`Character:2001` → `Droid:2001`): the
+    /// cache keys the object in a unique key group, as an app's
+    /// `CacheKeyInfo(id:uniqueKeyGroup:)` does, and the write did not.
+    var referencesMovedToAnotherGroup: [MovedReference] {
+        referencesMoved { old, new, _ in
+            let (oldGroup, newGroup) = (old.rawValue.prefix { $0 != ":" }, new.rawValue.prefix { $0 != ":" })
+            return oldGroup != newGroup && Self.isName(oldGroup) && Self.isName(newGroup) && oldGroup.count < old.rawValue.count
+                && newGroup.count < new.rawValue.count && old.rawValue.dropFirst(oldGroup.count) == new.rawValue.dropFirst(newGroup.count)
+        }
+    }
+
+    /// Whether `text` is a name as GraphQL spells one (`Character`), and so
+    /// a key's group rather than a path key's start (`QUERY_ROOT.hero(episode`).
+    private static func isName(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    typealias MovedReference = (key: CacheKey, field: String, before: CacheKey, after: CacheKey)
+
+    /// The references that changed from one key to another as `moved`
+    /// says of the two and the path key of where they are (the record's
+    /// key, the field key, each list index), unless the list holding one
+    /// still references the old key elsewhere.
+    private func referencesMoved(_ moved: (_ old: CacheKey, _ new: CacheKey, _ pathKey: String) -> Bool) -> [MovedReference] {
+        var found: [MovedReference] = []
         for record in records {
-            // `pathKey`: the key Apollo gives an object it cannot key at this
-            // place (the record's key, the field key, each list index); an
-            // identity key may begin as one does (`Category:a.b` in `Category:a`).
+            // An identity key may begin as a path key does (`Category:a.b` in `Category:a`).
             func compare(_ before: FieldValue, _ after: FieldValue, field: String, pathKey: String, stillReferenced: Set<CacheKey>) {
                 switch (before, after) {
                 case (.reference(let old), .reference(let new)):
-                    if new.rawValue == pathKey && old.rawValue != pathKey && !stillReferenced.contains(old) {
-                        moved.append((record.key, field, old, new))
+                    if old != new && moved(old, new, pathKey) && !stillReferenced.contains(old) {
+                        found.append((record.key, field, old, new))
                     }
                 case (.list(let old), .list(let new)):
                     for (index, (oldElement, newElement)) in zip(old, new).enumerated() {
@@ -63,7 +90,7 @@ struct RecordChanges {
                         stillReferenced: Set(change.after.references))
             }
         }
-        return moved
+        return found
     }
 
     /// The `__typename` written to the record `key`, if this change set one.

@@ -195,6 +195,41 @@ extension CommandContext {
 }
 
 extension CommandContext {
+    /// What `write` and `update` say of how the objects written were
+    /// keyed: references moved to path keys or to another key group,
+    /// objects of keyed types written at path keys, and copies at path
+    /// keys of records the cache holds.
+    func warnOfKeying(_ changes: RecordChanges, dryRun: Bool, normalizer: ResponseNormalizer, unkeyed: [UnkeyedObject]) {
+        warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyed)
+        warnOfKeyGroups(changes, dryRun: dryRun, normalizer: normalizer)
+        warnOfUnkeyedObjects(unkeyed, changes: changes, dryRun: dryRun)
+        warnOfIdentityTwins(changes, unkeyed: unkeyed, dryRun: dryRun)
+    }
+
+    /// A reference moved from `Group:2001` to `Droid:2001`: the cache keys
+    /// the object in a unique key group (the app's `CacheKeyInfo`), which
+    /// the write did not give. Said with the first, and the option that
+    /// gives it.
+    func warnOfKeyGroups(_ changes: RecordChanges, dryRun: Bool, normalizer: ResponseNormalizer) {
+        let moved = changes.referencesMovedToAnotherGroup
+        guard let first = moved.first, let typename = changes.typename(of: first.after) else { return }
+        let group = String(first.before.rawValue.prefix { $0 != ":" })
+        let option: String
+        switch normalizer.keyEntry(of: typename) {
+        case nil:
+            // Keyed by the schema's @typePolicy, which always keys by the type's own name.
+            let fields = normalizer.keyFields(of: typename)?.joined(separator: ",") ?? "id"
+            option = "--key-field \(typename)=\(fields) --key-group \(typename)=\(group)"
+        case group?: option = "--key-group \(group)"
+        case "*"?: option = "--key-group '*=\(group)'"
+        case let entry?: option = "--key-group \(entry)=\(group)"
+        }
+        let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
+        warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), not "
+            + "\(first.before.display)\(others): the cache keys this \(typename) in the group \(group), as an app's "
+            + "CacheKeyInfo(id:uniqueKeyGroup:) does; give \(option) to write it there")
+    }
+
     /// Objects of a type with key fields that the selection does not ask
     /// for are keyed by their path, as Apollo keys them (it adds no field to
     /// a selection): say so, with the first case, unless ``warnOfPathKeys``
