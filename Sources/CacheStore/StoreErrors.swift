@@ -25,6 +25,10 @@ enum StoreErrors {
             return .io(path: path, message: "an interrupted write left a hot -journal file, which must be rolled back before the records can be read; "
                 + "a read-only open never writes, so open the file once with the app or sqlite3, which roll it back "
                 + "(as a gqlcache command that writes does before its change)")
+        case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_DBMOVED:
+            // Removed or renamed while open: the writer's own file is gone.
+            return .io(path: path, message: "the file was removed or replaced while this command had it open "
+                + "(by another program, or a failed --create undone); nothing written: run the command again")
         case .SQLITE_READONLY:
             return .readOnly(path: path)
         case .SQLITE_NOTADB:

@@ -105,22 +105,21 @@ extension GQLCache {
                 } else {
                     try writing.openForDryRun(file, context).read { tx in try importAll(into: tx, writing: nil) }
                 }
-            } else if !made {
-                do {
-                    try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
-                } catch is NothingChanged {}
-            } else {
-                let store = try CacheStore.create(at: file.path)
-                context.madeNew(store)
+            } else if made, let store = try CreatedFile.make(file.path, context: context) {
                 do {
                     try store.write { tx in try importAll(into: tx, writing: tx) }
                 } catch is NothingChanged {
                     // A new file keeps its table, as an empty input leaves it.
                 } catch {
                     // The file is this command's own: nothing half-done stays behind.
-                    CreatedFile.undo(file.path, wasEmpty: wasEmpty)
+                    CreatedFile.undo(file.path, store: store, wasEmpty: wasEmpty)
                     throw error
                 }
+            } else {
+                report.created = false
+                do {
+                    try writing.openForWriting(file, context).write { tx in try importAll(into: tx, writing: tx) }
+                } catch is NothingChanged {}
             }
             if let warning = reader.repeatedMemberWarning { context.warn(warning) }
             if let warning = reader.repeatedEntityWarning { context.warn(warning) }

@@ -124,20 +124,17 @@ extension GQLCache {
             }
             var changes: RecordChanges
             var fieldsWrittenOtherwise: [CacheMiss] = []
-            if create && CreatedFile.isToBeMade(file.path) {
-                if dryRun {
-                    // Into the cache --create would make: every record is new, and no file is made.
-                    changes = try RecordChanges.of(merging: normalization.records, in: nil, dryRun: true)
-                } else {
-                    let wasEmpty = CacheStore.isEmptyFile(at: file.path)
-                    let store = try CacheStore.create(at: file.path)
-                    context.madeNew(store)
-                    do {
-                        changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
-                    } catch {
-                        CreatedFile.undo(file.path, wasEmpty: wasEmpty)
-                        throw error
-                    }
+            let toBeMade = create && CreatedFile.isToBeMade(file.path)
+            let wasEmpty = toBeMade && CacheStore.isEmptyFile(at: file.path)
+            if toBeMade && dryRun {
+                // Into the cache --create would make: every record is new, and no file is made.
+                changes = try RecordChanges.of(merging: normalization.records, in: nil, dryRun: true)
+            } else if toBeMade, let store = try CreatedFile.make(file.path, context: context) {
+                do {
+                    changes = try RecordChanges.merging(into: store, dryRun: false) { _ in normalization.records }
+                } catch {
+                    CreatedFile.undo(file.path, store: store, wasEmpty: wasEmpty)
+                    throw error
                 }
             } else {
                 try CreatedFile.refuseMissing(file.path)

@@ -27,9 +27,27 @@ enum CreatedFile {
         }
     }
 
+    /// Makes the cache file --create names, or nil when another program
+    /// made it meanwhile (after ``isToBeMade(_:)`` said it was missing: two
+    /// `import --create` at once): the command then writes into that file
+    /// as into any that exists, rather than fail with its records unwritten.
+    static func make(_ path: String, context: CommandContext) throws -> CacheStore? {
+        let store: CacheStore
+        do {
+            store = try CacheStore.create(at: path)
+        } catch CacheStoreError.fileExists {
+            return nil
+        }
+        context.madeNew(store)
+        return store
+    }
+
     /// Undoes a --create whose command failed: a file it made is removed
-    /// with its journals, and a file that was empty is made empty again.
-    static func undo(_ path: String, wasEmpty: Bool) {
+    /// with its journals, and a file that was empty is made empty again;
+    /// unless another program wrote records into it meanwhile (between
+    /// its making and this command's write), which are kept.
+    static func undo(_ path: String, store: CacheStore, wasEmpty: Bool) {
+        guard (try? store.read { try $0.recordCount() }) == 0 else { return }
         for suffix in CacheStore.sideFileSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
         if wasEmpty {
             truncate(path, 0)

@@ -1,0 +1,51 @@
+import CacheStore
+import Foundation
+import XCTest
+
+@testable import GQLCacheCommands
+
+/// `--create` when another program makes or writes the same file at once
+/// (two `import --create` run together).
+final class CreatedFileTests: CommandTestCase {
+    private func context() -> CommandContext {
+        CommandContext(stdout: StringSink(), stderr: StringSink(), stdin: ScriptedLines([]), stdinIsTerminal: false, stdoutIsTerminal: false, environment: [:])
+    }
+
+    /// Made by another program after the command found it missing: the
+    /// command writes into it, as into a file that was there, rather than
+    /// fail with "file already exists" and its records unwritten.
+    func testAFileAnotherProgramMadeMeanwhileIsWrittenIntoRatherThanRefused() throws {
+        let cache = try makeCache("race.sqlite", [Record(key: "A:1", fields: ["x": .int(1)])])
+        XCTAssertNil(try CreatedFile.make(cache, context: context()))
+        let made = try XCTUnwrap(try CreatedFile.make(path("new.sqlite"), context: context()))
+        XCTAssertEqual(try made.read { try $0.recordCount() }, 0)
+    }
+
+    /// A --create that fails removes the file it made, but not when
+    /// another program wrote records into it meanwhile: those are theirs.
+    func testAFailedCreateKeepsTheFileWhenAnotherProgramWroteRecordsIntoIt() throws {
+        let shared = path("shared.sqlite")
+        let store = try XCTUnwrap(try CreatedFile.make(shared, context: context()))
+        try CacheStore.open(at: shared, access: .readWrite).write { tx in try tx.merge([Record(key: "B:1", fields: ["x": .int(2)])]) }
+        CreatedFile.undo(shared, store: store, wasEmpty: false)
+        XCTAssertEqual(try keys(in: shared), ["B:1"])
+
+        let own = path("own.sqlite")
+        let empty = try XCTUnwrap(try CreatedFile.make(own, context: context()))
+        CreatedFile.undo(own, store: empty, wasEmpty: false)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: own))
+    }
+
+    /// A file removed while a write waited (a failed --create undone, or
+    /// another program): said so, not taken for a read-only file.
+    func testAWriteToAFileRemovedSinceItWasOpenedSaysSoNotReadOnly() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let store = try CacheStore.open(at: cache, access: .readWrite)
+        _ = try store.read { try $0.recordCount() }
+        try FileManager.default.removeItem(atPath: cache)
+        XCTAssertThrowsError(try store.write { tx in try tx.merge([Record(key: "A:1", fields: ["x": .int(1)])]) }) { error in
+            XCTAssertEqual("\(error)", "\(cache): the file was removed or replaced while this command had it open "
+                + "(by another program, or a failed --create undone); nothing written: run the command again")
+        }
+    }
+}
