@@ -45,6 +45,27 @@ final class RefsCommandTests: CommandTestCase {
         XCTAssertTrue(json.contains(#""to":"User:1","exists":true,"typename":"User","beyondDepth":true"#), json)
     }
 
+    /// JSON Lines give a line per reference, with its depth and the record
+    /// holding it, flat at any depth: nested JSON grows two levels a step,
+    /// which at --depth 300 is more than some JSON parsers take (jq 1.6
+    /// stops near 85 steps).
+    func testJSONLinesGiveALinePerReferenceFlatAtAnyDepth() throws {
+        let chain = (0..<301).map { index in
+            Record(key: CacheKey("C:\(index)"), fields: ["__typename": .string("C")].merging(index < 300 ? ["next": .reference(CacheKey("C:\(index + 1)"))] : [:]) { $1 })
+        }
+        let cache = try makeCache("chain.sqlite", chain)
+        let result = gqlcache("refs", cache, "C:0", "--depth", "300", "--format", "jsonl")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        let lines = result.lines
+        XCTAssertEqual(lines.count, 301)
+        XCTAssertEqual(lines.first, #"{"type":"record","key":"C:0","exists":true,"typename":"C"}"#)
+        XCTAssertEqual(lines[1], #"{"type":"reference","depth":1,"from":"C:0","field":"next","location":"next","to":"C:1","exists":true,"typename":"C"}"#)
+        XCTAssertEqual(lines.last, #"{"type":"reference","depth":300,"from":"C:299","field":"next","location":"next","to":"C:300","exists":true,"typename":"C"}"#)
+        for line in lines { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8))) }
+        let incoming = gqlcache("refs", cache, "C:1", "--format", "jsonl").lines
+        XCTAssertEqual(incoming.last, #"{"type":"referencedBy","from":"C:0","field":"next","location":"next"}"#)
+    }
+
     func testIncomingReferencesNameEachPlaceInAList() throws {
         let cache = try makeCache("twice.sqlite", [
             Record(key: .queryRoot, fields: ["people": .list([.reference("P:1"), .reference("P:2"), .reference("P:1")])]),

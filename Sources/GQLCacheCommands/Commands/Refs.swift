@@ -16,7 +16,10 @@ extension GQLCache {
                 mentions the key; they are listed for a key without a record too, which is how to \
                 see who holds a dangling reference; a damaged record whose text mentions it is warned \
                 of, as a reference it holds cannot be read. In JSON, a damaged record has "error", and one \
-                whose own references lie beyond --depth has "beyondDepth": true.
+                whose own references lie beyond --depth has "beyondDepth": true. --format json nests each \
+                record's references in the reference to it; --format jsonl gives a line per reference, \
+                with its depth and the record holding it (from), flat at any depth, where some JSON \
+                parsers refuse nesting past about 85 levels of --depth.
                 """)
 
         @OptionGroup var file: CacheFileArgument
@@ -59,16 +62,23 @@ extension GQLCache {
                 // A damaged record's "error", as show gives it: its references cannot be read.
                 var damage: [(String, JSONOutput)] = []
                 if case .damaged(let problem)? = graph.entries[key] { damage = [("error", .string(problem))] }
-                output.format.emit(.object([
-                    ("key", .string(key.rawValue)),
-                    ("exists", .bool(graph.exists(key))),
-                    ("typename", typename),
-                ] + damage + [
-                    ("references", .array(tree.json())),
-                    ("referencedBy", .array(incoming.map {
-                        .object([("from", .string($0.from.rawValue)), ("field", .string($0.field)), ("location", .string($0.location))])
-                    })),
-                ]), to: context)
+                let record: [(String, JSONOutput)] = [("key", .string(key.rawValue)), ("exists", .bool(graph.exists(key))), ("typename", typename)] + damage
+                func incomingMembers(_ reference: ReferenceLocation) -> [(String, JSONOutput)] {
+                    [("from", .string(reference.from.rawValue)), ("field", .string(reference.field)), ("location", .string(reference.location))]
+                }
+                if output.format == .jsonl {
+                    // A line each, flat at any depth.
+                    context.print(JSONOutput.object([("type", .string("record"))] + record).rendered(pretty: false))
+                    for line in tree.jsonLines() { context.print(line.rendered(pretty: false)) }
+                    for reference in incoming {
+                        context.print(JSONOutput.object([("type", .string("referencedBy"))] + incomingMembers(reference)).rendered(pretty: false))
+                    }
+                } else {
+                    output.format.emit(.object(record + [
+                        ("references", .array(tree.json())),
+                        ("referencedBy", .array(incoming.map { .object(incomingMembers($0)) })),
+                    ]), to: context)
+                }
             }
             // Damaged records whose text names the key: one may point at it, as
             // far as anyone can tell, so the incoming list may be short (grep warns likewise).

@@ -117,29 +117,55 @@ struct ReferenceTree {
         draw(nodes, prefix: "")
     }
 
+    /// The tree as JSON, each reference with those of the record it
+    /// reaches nested in its `references`.
     func json() -> [JSONOutput] {
         func encode(_ node: Node) -> JSONOutput {
-            var members: [(String, JSONOutput)] = [
-                ("field", .string(node.reference.field)),
-                ("location", .string(node.reference.location)),
-                ("to", .string(node.reference.target.rawValue)),
-                ("exists", .bool(node.exists)),
-                ("typename", node.typename.map(JSONOutput.string) ?? .null),
-            ]
-            if let damage = node.damage { members.append(("error", .string(damage))) }
-            if !node.children.isEmpty { members.append(("references", .array(node.children.map(encode)))) }
-            // Not drawn for the depth: not a record without references.
-            if node.beyondDepth { members.append(("beyondDepth", .bool(true))) }
-            // As the text's "(above)" and "(below)": its references are in the tree, not absent.
-            switch node.elsewhere {
-            case .above?: members.append(("shownAbove", .bool(true)))
-            // A record that leads back to itself: above, on the path here.
-            case .cycle?: members += [("shownAbove", .bool(true)), ("cycle", .bool(true))]
-            case .below?: members.append(("shownBelow", .bool(true)))
-            case nil: break
-            }
-            return .object(members)
+            .object(Self.members(of: node, inside: node.children.isEmpty ? [] : [("references", .array(node.children.map(encode)))]))
         }
         return nodes.map(encode)
+    }
+
+    /// The tree a reference to a line, for JSON Lines: each as in
+    /// ``json()`` with `"type": "reference"`, its `depth` and the record
+    /// holding it (`from`) in place of the nesting, in the text's order.
+    /// Nested JSON grows two levels a step, and past about 85 steps is
+    /// more than some parsers take (jq 1.6); these lines are flat at any depth.
+    func jsonLines() -> [JSONOutput] {
+        var lines: [JSONOutput] = []
+        func add(_ nodes: [Node], depth: Int, from: CacheKey) {
+            for node in nodes {
+                lines.append(.object([("type", .string("reference")), ("depth", .int(depth)), ("from", .string(from.rawValue))]
+                    + Self.members(of: node, inside: [])))
+                add(node.children, depth: depth + 1, from: node.reference.target)
+            }
+        }
+        add(nodes, depth: 1, from: key)
+        return lines
+    }
+
+    /// A reference's members, with `inside` (its nested references) after
+    /// the error a damaged record has.
+    private static func members(of node: Node, inside: [(String, JSONOutput)]) -> [(String, JSONOutput)] {
+        var members: [(String, JSONOutput)] = [
+            ("field", .string(node.reference.field)),
+            ("location", .string(node.reference.location)),
+            ("to", .string(node.reference.target.rawValue)),
+            ("exists", .bool(node.exists)),
+            ("typename", node.typename.map(JSONOutput.string) ?? .null),
+        ]
+        if let damage = node.damage { members.append(("error", .string(damage))) }
+        members += inside
+        // Not drawn for the depth: not a record without references.
+        if node.beyondDepth { members.append(("beyondDepth", .bool(true))) }
+        // As the text's "(above)" and "(below)": its references are in the tree, not absent.
+        switch node.elsewhere {
+        case .above?: members.append(("shownAbove", .bool(true)))
+        // A record that leads back to itself: above, on the path here.
+        case .cycle?: members += [("shownAbove", .bool(true)), ("cycle", .bool(true))]
+        case .below?: members.append(("shownBelow", .bool(true)))
+        case nil: break
+        }
+        return members
     }
 }
