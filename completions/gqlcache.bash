@@ -220,7 +220,7 @@ _gqlcache_info() {
 
 _gqlcache_keys() {
     repeating_flags=()
-    non_repeating_flags=(--count -z --null --quiet -q --no-pager --version -h --help)
+    non_repeating_flags=(--count -z -Z --null --quiet -q --no-pager --version -h --help)
     repeating_options=(--type)
     non_repeating_options=(--mode --limit --format --busy-timeout --color)
     __gqlcache_offer_flags_options 2
@@ -604,7 +604,7 @@ _gqlcache_clear() {
 
 _gqlcache_grep() {
     repeating_flags=()
-    non_repeating_flags=(--regex -i --ignore-case --keys-only -Z --null --quiet -q --no-pager --version -h --help)
+    non_repeating_flags=(--regex -i --ignore-case --keys-only -Z -z --null --quiet -q --no-pager --version -h --help)
     repeating_options=(--field)
     non_repeating_options=(--format --busy-timeout --color)
     __gqlcache_offer_flags_options 2

@@ -34,6 +34,8 @@ final class GrepCommandTests: CommandTestCase {
         // NUL-ended for xargs -0, as grep -lZ; only with --keys-only.
         let ended = gqlcache("grep", cache, "great movie", "--keys-only", "-Z")
         XCTAssertEqual(ended.stdout, "MUTATION_ROOT\u{0}MUTATION_ROOT.createReview(episode:JEDI,[review:commentary:This is a great movie!,stars:5])\u{0}")
+        // -z too, as git grep and keys -z spell it.
+        XCTAssertEqual(gqlcache("grep", cache, "great movie", "--keys-only", "-z").stdout, ended.stdout)
         XCTAssertEqual(gqlcache("grep", cache, "great", "--null").stderr,
                        "gqlcache: --null goes with --keys-only: it ends each key listed (see 'gqlcache grep --help')\n")
     }

@@ -27,6 +27,7 @@ final class KeysCommandTests: CommandTestCase {
         let listed = gqlcache("keys", cache, "--type", "Note", "-z")
         XCTAssertEqual(listed.status, .success, listed.stderr)
         XCTAssertEqual(listed.stdout, "-Note:dash\u{0}Note:\"quoted\"\u{0}Note:a b\u{0}Note:two\nlines\u{0}")
+        XCTAssertEqual(gqlcache("keys", cache, "--type", "Note", "-Z").stdout, listed.stdout, "-Z too, as grep --keys-only -Z spells it")
         let pipeline = "'\(builtBinary)' keys '\(cache)' --type Note --null | xargs -0 '\(builtBinary)' rm '\(cache)' --"
         let removed = try runProgram("/bin/sh", ["-c", pipeline])
         XCTAssertEqual(removed.status, 0, removed.stderr)

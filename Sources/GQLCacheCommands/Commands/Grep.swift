@@ -45,8 +45,8 @@ extension GQLCache {
         var keysOnly = false
 
         @Flag(
-            name: [.customShort("Z"), .customLong("null")],
-            help: "With --keys-only, end each key with a NUL, not a newline, and never quote it: for xargs -0 (as grep -lZ).")
+            name: [.customShort("Z"), .customShort("z"), .customLong("null")],
+            help: "With --keys-only, end each key with a NUL, not a newline, and never quote it: for xargs -0 (as grep -lZ, git grep -z).")
         var null = false
 
         @OptionGroup var output: OutputOptions

@@ -35,7 +35,7 @@ extension GQLCache {
         var count = false
 
         @Flag(
-            name: [.customShort("z"), .customLong("null")],
+            name: [.customShort("z"), .customShort("Z"), .customLong("null")],
             help: "End each key with a NUL, not a newline, and never quote it: for xargs -0 (as git's -z, find's -print0).")
         var null = false
 
@@ -177,6 +177,7 @@ extension GQLCache.Keys {
         "--count": (.flag, "--count"),
         "--null": (.flag, "--null"),
         "-z": (.flag, "--null"),
+        "-Z": (.flag, "--null"),
         "--format": (.option, "--format"),
         "--color": (.option, "--color"),
         "--quiet": (.flag, "--quiet"),
