@@ -1723,6 +1723,20 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(run.stderr.contains("no operation named 'HumanName'"), run.stderr)
     }
 
+    /// A `--document` that could not be read (a mistyped name) is not
+    /// remembered, and does not take the place of the query typed last:
+    /// `read --var` still reads that query.
+    func testADocumentFileThatCouldNotBeReadLeavesTheTypedQueryTheOneRead() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "query Q($id: ID!) { human(id: $id) { name } }", "read --document \(path("hero.graphq")) --format jsonl",
+            "read --var id=1000 --format jsonl",
+        ])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stdout, "query Q is defined; it needs $id: read it with 'read --var id=VALUE'\n" + #"{"human":{"name":"Luke Skywalker"}}"# + "\n")
+        XCTAssertEqual(run.stderr, "gqlcache: \(path("hero.graphq")): no such file\n")
+    }
+
     /// A query typed at the prompt has no command line for `--var`: the
     /// message says to give it to `read`, which reads that query when it
     /// names its operation (and no file named since defines it), or names

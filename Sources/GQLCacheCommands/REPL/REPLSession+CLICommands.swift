@@ -11,13 +11,14 @@ extension REPLSession {
     func runCommand(_ words: [String], typedQuery: Bool = false, typedAs: String? = nil) -> ExitStatus {
         guard let command = words.first else { return .success }
         let typed = words
+        var namesDocumentFiles = false
         if !typedQuery && ["read", "update", "write"].contains(command) && namesADocument(words) {
             // `read --text '{ … }'` is a query typed at the prompt too: `read`
             // alone runs it again, and `edit` opens it.
             if command == "read", let text = Self.onlyText(of: words) {
                 noteTyped(text)
             } else {
-                lastQueryIsNewest = false
+                namesDocumentFiles = true
             }
         }
         let given = words
@@ -97,6 +98,14 @@ extension REPLSession {
         // read well are, also when the command failed for another reason
         // (`read --document ops.graphql` that names no operation of several).
         rememberDocuments(in: typed, onlyReadable: [.usage, .io, .notACache].contains(status))
+        // Named since, a document is read in place of the query typed last;
+        // not one that could not be read (a mistyped file name), which is
+        // not remembered either.
+        if namesDocumentFiles {
+            let files = REPLCompleter.optionValues(in: typed).filter { $0.option == "--document" }.map(\.value)
+            let noneRead = !files.isEmpty && !files.contains(where: documentFiles.contains) && !Self.gives(["--text", "--apollo-config"], in: typed)
+            if !noneRead { lastQueryIsNewest = false }
+        }
         if ["rm", "clear", "gc"].contains(command) { _ = try? dropRemovedRecordsFromTrail() }
         return status
     }

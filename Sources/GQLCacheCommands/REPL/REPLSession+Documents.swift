@@ -113,7 +113,7 @@ extension REPLSession {
     func namesADocument(_ words: [String]) -> Bool { Self.gives(["--document", "--text", "--apollo-config"], in: words) }
 
     /// Whether `words` give one of `options`, as `--document F` or `--document=F`.
-    private static func gives(_ options: [String], in words: [String]) -> Bool {
+    static func gives(_ options: [String], in words: [String]) -> Bool {
         words.contains { word in options.contains(word) || options.contains { word.hasPrefix($0 + "=") } }
     }
 
