@@ -30,6 +30,42 @@ final class REPLTests: CommandTestCase {
         return Run(status: status, stdout: stdout.text, stderr: stderr.text, session: session)
     }
 
+    /// A line that ends in an unquoted backslash continues the command on
+    /// the next, as in a shell: a script's `rm A \` then `B` removes both.
+    /// One quoted or escaped is a character of the word, and one in a
+    /// comment is the comment's.
+    func testALineEndingInABackslashContinuesTheCommandOnTheNextLine() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["rm Human:1000 \\", "   Human:1002", "keys Human:% # a comment \\", "read --format jsonl \\", "{ hero(episode: NEWHOPE) { name } }"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("removed Human:1000\nremoved Human:1002\nremoved 2 records;"), run.stdout)
+        XCTAssertTrue(run.stdout.hasSuffix(#"{"hero":{"name":"R2-D2"}}"# + "\n"), run.stdout)
+        XCTAssertEqual(run.stderr, "gqlcache: no key matches apollo pattern 'Human:%' in \(cache)\n")
+        XCTAssertTrue(ShellWords.continuesOnNextLine("rm A \\"))
+        XCTAssertFalse(ShellWords.continuesOnNextLine("rm 'A \\"))
+        XCTAssertFalse(ShellWords.continuesOnNextLine("rm 'A\\'"))
+        XCTAssertFalse(ShellWords.continuesOnNextLine("rm A\\\\"))
+        XCTAssertTrue(ShellWords.continuesOnNextLine("rm A\\\\\\"))
+    }
+
+    /// Input that ends after such a line runs nothing of that command: a
+    /// half-typed `rm A \` could remove less than meant.
+    func testInputEndingAfterAContinuedLineRunsNothingOfThatCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let run = try repl(cache, ["pwd", "rm Human:1000 \\"])
+        XCTAssertEqual(run.status, .usage)
+        XCTAssertEqual(run.stderr, "gqlcache: the command 'rm Human:1000' ends in '\\', which continues it on the next line, and the input ended; it was not run\n")
+        XCTAssertEqual(try bytes(cache), before)
+        let piece = try repl(cache, reader: SourceLineReader(pieces: [["rm Human:1000 \\"], ["Human:1002"]]))
+        XCTAssertEqual(piece.stderr, """
+            gqlcache: the command 'rm Human:1000' ends in '\\', which continues it on the next line, and its -c ended; it was not run
+            gqlcache: unknown command 'Human:1002' (type 'help' for the commands)
+
+            """)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// At the prompt a command takes no cache file and its help is 'help
     /// NAME': hints and help say so, not the shell's 'gqlcache NAME FILE'.
     func testHintsAndHelpAtThePromptNameCommandsAsTheREPLTakesThem() throws {

@@ -76,7 +76,8 @@ extension REPLSession {
         for own in Self.ownCommands { context.print("  " + own.help.wrapped(width: columns, start: 2, indent: 4)) }
         context.print("GraphQL typed at the prompt ('{ hero { name } }', 'query … { … }', over several lines; alone or after read) runs with read."
             .wrapped(width: columns, start: 0, indent: 0))
-        context.print(("';' separates commands on a line and '#' begins a comment, as in a shell, which the prompt does not run "
+        context.print(("';' separates commands on a line, '#' begins a comment and a '\\' that ends a line continues the command on the next, "
+            + "as in a shell, which the prompt does not run "
             + "(no pipes or redirections). Tab completes commands, options, keys and fields; Ctrl-R searches the history, "
             + "kept in ~/.gqlcache_history or the file GQLCACHE_HISTORY names.")
             .wrapped(width: columns, start: 0, indent: 0))

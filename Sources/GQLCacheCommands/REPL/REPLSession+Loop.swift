@@ -21,13 +21,19 @@ extension REPLSession {
         var pendingOptions = ""
         // A line of the document gathered was not UTF-8: said so, and none of it runs.
         var droppingDocument = false
+        // A command begun on earlier lines that ended in `\`, without them,
+        // and the line it began on.
+        var continued: String?
+        var continuedFrom = 0
+        // A line of a command so continued was not UTF-8: the rest of it is dropped.
+        var droppingCommand = false
         func place(_ line: Int) { if scriptIsStandardInput { context.scriptLine = line } }
         while true {
             context.stdout.flush()
             context.stderr.flush()
             // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.
-            let line = reader.readLine(prompt: pending.isEmpty ? prompt : Self.continuationPrompt, freshPrompt: prompt)
-            if reader.takeInterrupt() { pending.removeAll(); pendingAsTyped.removeAll(); droppingDocument = false }
+            let line = reader.readLine(prompt: pending.isEmpty && continued == nil ? prompt : Self.continuationPrompt, freshPrompt: prompt)
+            if reader.takeInterrupt() { pending.removeAll(); pendingAsTyped.removeAll(); droppingDocument = false; continued = nil; droppingCommand = false }
             if line != nil { lineNumber += 1 }
             guard var line else {
                 if interactive { (promptToStandardError ? context.stderr : context.stdout).write("\n") }
@@ -37,6 +43,11 @@ extension REPLSession {
                     // Not lost with the session: Up brings it back next time.
                     if interactive { reader.addToHistory(pendingAsTyped.joined(separator: "\n")) }
                     context.report(.usage, Self.unfinishedDocument(pending))
+                    lastStatus = .usage
+                }
+                if let continued {
+                    place(continuedFrom)
+                    context.report(.usage, Self.unfinishedCommand(continued, atEndOf: "the input"))
                     lastStatus = .usage
                 }
                 break
@@ -49,13 +60,31 @@ extension REPLSession {
                 place(lineNumber)
                 let inDocument = !pending.isEmpty || GraphQLInput.begins(line)
                     || GraphQLInput.afterRead(line, valueTaking: Self.readValueTaking) != nil
+                let inCommand = continued != nil || (!inDocument && ShellWords.continuesOnNextLine(line))
                 context.report(.usage, "the line is not UTF-8 text at byte \(notText.offset + 1); it was not run"
-                    + (inDocument ? ", nor the GraphQL document it is part of" : "")
+                    + (inDocument ? ", nor the GraphQL document it is part of" : inCommand ? ", nor the command it is part of" : "")
                     + " (gqlcache reads keys, paths and values as UTF-8, and read so it would name something else)")
                 lastStatus = .usage
                 if bail { break }
-                guard inDocument else { continue }
+                guard inDocument else {
+                    // The rest of a command it begins, or is part of, is dropped too, to its last line.
+                    continued = nil
+                    droppingCommand = ShellWords.continuesOnNextLine(line)
+                    continue
+                }
                 droppingDocument = true
+            }
+            // `rm Human:1000 \` then `Human:1002`: one command, as in a shell,
+            // the backslash and the line break gone.
+            if droppingCommand {
+                droppingCommand = ShellWords.continuesOnNextLine(line)
+                continue
+            }
+            if let begun = continued {
+                line = begun + line
+                continued = nil
+            } else {
+                continuedFrom = lineNumber
             }
             // Blank lines, and comments as in shell scripts (`# remove the posts`).
             if pending.isEmpty && (line.trimmingCharacters(in: .whitespaces).isEmpty || line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")) {
@@ -107,8 +136,20 @@ extension REPLSession {
                 }
                 linesRun += 1
             } else {
+                if ShellWords.continuesOnNextLine(line) {
+                    // Each -c holds whole commands, as it holds whole documents.
+                    guard reader.endedPiece() else {
+                        continued = String(line.dropLast())
+                        continue
+                    }
+                    place(continuedFrom)
+                    context.report(.usage, Self.unfinishedCommand(String(line.dropLast()), atEndOf: "its -c"))
+                    lastStatus = .usage
+                    if bail { break }
+                    continue
+                }
                 if interactive { reader.addToHistory(line) }
-                place(lineNumber)
+                place(continuedFrom)
                 // `keys Human; keys Starship` runs both, as sqlite3 and -c do; a failure
                 // stops the rest under --bail, and Ctrl-C always does.
                 var leaves = false
@@ -144,6 +185,15 @@ extension REPLSession {
         let missing = GraphQLInput.depth(lines.joined(separator: "\n")).sawBrace ? "a '}' is missing" : "no '{' came"
         let taken = lines.count == 1 ? "not run" : "its \(lines.count) lines, to the end of \(input), were not run"
         return "the GraphQL document begun with '\(shown)' was not finished (\(missing)); \(taken)"
+    }
+
+    /// Input that ended after a line ending in `\`, which continues the
+    /// command on a line that never came: not run, as a half-typed
+    /// `rm A \` could remove less than meant.
+    static func unfinishedCommand(_ begun: String, atEndOf input: String) -> String {
+        let first = begun.trimmingCharacters(in: .whitespaces)
+        let shown = first.count > 40 ? first.prefix(39) + "…" : first
+        return "the command '\(shown)' ends in '\\', which continues it on the next line, and \(input) ended; it was not run"
     }
 
     /// Runs `body` while a watcher turns Ctrl-C into interrupting the open

@@ -24,9 +24,20 @@ enum ShellWords {
 
     static func split(_ line: String) throws -> [String] { try splitMarkingBare(line).map(\.word) }
 
+    /// Whether `line` ends in a backslash outside quotes and comments,
+    /// which continues the command on the next line, as in a shell
+    /// (`rm Human:1000 \`, then `Human:1002`).
+    static func continuesOnNextLine(_ line: String) -> Bool {
+        (try? scan(line))?.endsEscaped ?? false
+    }
+
     /// The words, each with whether it was typed bare: without a quote or
     /// a backslash anywhere in it (`|` bare is a shell's pipe; `'|'` a word).
-    static func splitMarkingBare(_ line: String) throws -> [(word: String, bare: Bool)] {
+    static func splitMarkingBare(_ line: String) throws -> [(word: String, bare: Bool)] { try scan(line).words }
+
+    /// ``splitMarkingBare(_:)``, and whether the line ended in a backslash
+    /// that escapes nothing (kept as the last word's last character).
+    private static func scan(_ line: String) throws -> (words: [(word: String, bare: Bool)], endsEscaped: Bool) {
         var words: [(word: String, bare: Bool)] = []
         var current = ""
         var inWord = false
@@ -87,7 +98,7 @@ enum ShellWords {
         if let quote { throw Problem.unterminatedQuote(Character(quote)) }
         if escaped { current.append("\\") }
         if inWord { words.append((current, bare)) }
-        return words
+        return (words, escaped)
     }
 
     /// The text of the JSON escape whose letter is `letter` (after a
