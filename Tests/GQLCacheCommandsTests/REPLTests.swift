@@ -48,6 +48,14 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(ShellWords.continuesOnNextLine("rm A\\\\\\"))
     }
 
+    /// A script saved with a byte order mark runs from its first command.
+    func testAScriptBeginningWithAByteOrderMarkRunsItsFirstCommand() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["\u{FEFF}pwd", "keys Droid:%"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stdout, "QUERY_ROOT\nDroid:2001\nDroid:2001.friendsConnection(after:null,first:2)\n")
+    }
+
     /// Input that ends after such a line runs nothing of that command: a
     /// half-typed `rm A \` could remove less than meant.
     func testInputEndingAfterAContinuedLineRunsNothingOfThatCommand() throws {

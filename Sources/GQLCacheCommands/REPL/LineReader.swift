@@ -68,13 +68,18 @@ public final class SourceLineReader: LineReader {
     }
 
     public func readLine(prompt: String, freshPrompt: String) -> String? {
-        let line: String?
+        var line: String?
         do {
             (line, notUTF8) = (try next(), nil)
         } catch let error as NotUTF8Text {
             (line, notUTF8) = (error.text, error)
         } catch {
             (line, notUTF8) = (nil, nil)
+        }
+        // A script saved with a byte order mark, as editors on Windows save
+        // one: U+FEFF begins the text, no character of its first command.
+        if linesRead == 0, let first = line, first.unicodeScalars.first == "\u{FEFF}" {
+            line = String(first.unicodeScalars.dropFirst())
         }
         if line != nil { linesRead += 1 }
         return line
