@@ -48,6 +48,25 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(ShellWords.continuesOnNextLine("rm A\\\\\\"))
     }
 
+    /// A key with a space or quotes, typed bare, is read as the prompt
+    /// reads words and misses; where the text typed is a key, the message
+    /// says how to type it.
+    func testAKeyTypedBareThatMissesIsShownQuotedWhenTheTextIsAKey() throws {
+        let cache = try makeCache("odd.sqlite", [
+            Record(key: "Space Key:1", fields: ["__typename": .string("S")]),
+            Record(key: #"QUERY_ROOT.hero(episode:"JEDI")"#, fields: ["__typename": .string("H")]),
+        ])
+        let run = try repl(cache, ["show Space Key:1", #"show QUERY_ROOT.hero(episode:"JEDI")"#, "show Nope:1", "rm Space Key:1"])
+        XCTAssertEqual(run.status, .notFound)
+        let hints = run.stderr.split(separator: "\n").filter { $0.contains("all the text typed") }
+        XCTAssertEqual(hints, [
+            "gqlcache: 'Space Key:1', all the text typed after show, is a key of the file: quote it so, show 'Space Key:1'",
+            #"gqlcache: 'QUERY_ROOT.hero(episode:"JEDI")', all the text typed after show, is a key of the file: quote it so, show 'QUERY_ROOT.hero(episode:"JEDI")'"#,
+            "gqlcache: 'Space Key:1', all the text typed after rm, is a key of the file: quote it so, rm 'Space Key:1'",
+        ])
+        XCTAssertEqual(try keys(in: cache).count, 2)
+    }
+
     /// A script saved with a byte order mark runs from its first command.
     func testAScriptBeginningWithAByteOrderMarkRunsItsFirstCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")

@@ -1,3 +1,4 @@
+import CacheStore
 import Foundation
 
 /// One command typed at the prompt: the REPL's own commands, refusals of
@@ -142,8 +143,24 @@ extension REPLSession {
             if command == "show" && Self.namesNoKey(arguments) || command == "refs" && Self.refsNamesNoKey(arguments) {
                 arguments.insert(current.rawValue, at: 0)
             }
-            return runCommand([command] + arguments)
+            let status = runCommand([command] + arguments)
+            if status == .notFound, let hint = keyTypedWhole(in: line, command: command, words: words) {
+                context.report(.notFound, hint)
+            }
+            return status
         }
+    }
+
+    /// `show Space Key:1` or `show QUERY_ROOT.hero(episode:"JEDI")`, which
+    /// missed as the prompt reads words (two keys; the quotes gone), where
+    /// the text after the command, whole and as typed, is a key of the file:
+    /// how to type it, quoted as the prompt reads it.
+    func keyTypedWhole(in line: String, command: String, words: [String]) -> String? {
+        guard ["show", "refs", "rm"].contains(command) else { return nil }
+        let typed = line.drop { $0.isWhitespace }.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty, Array(words.dropFirst()) != [typed],
+              (try? completionStore().read { tx in try tx.contains(CacheKey(typed)) }) == true else { return nil }
+        return "'\(typed)', all the text typed after \(command), is a key of the file: quote it so, \(command) \(ShellWords.quote(typed))"
     }
 
     /// The file named first, as on the command line, when it is the open
