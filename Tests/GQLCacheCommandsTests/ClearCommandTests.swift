@@ -53,6 +53,18 @@ final class ClearCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache), [])
     }
 
+    /// Ctrl-L pressed at the question, which clear's question names as
+    /// the key that clears the screen, comes in the answer as a form feed:
+    /// no part of it, so `^Ly` still says yes.
+    func testACtrlLTypedAtTheQuestionIsNoPartOfTheAnswer() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(gqlcache("clear", cache, answers: ["\u{0C}n"]).status, .notFound)
+        XCTAssertEqual(try keys(in: cache).count, 10)
+        let result = gqlcache("clear", cache, answers: ["\u{0C}y"])
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(try keys(in: cache), [])
+    }
+
     /// The app may write while the question waits: the answer was given
     /// for the records the question counted, as for rm --match and gc.
     func testClearWhoseRecordsChangedWhileAskingRemovesNothing() throws {

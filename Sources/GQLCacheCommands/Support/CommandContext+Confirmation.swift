@@ -32,7 +32,15 @@ extension CommandContext {
             stderr.write("\n")
             return false
         }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        return Self.isYes(answer)
+    }
+
+    /// Whether an answer says yes. Control characters in it are no part
+    /// of it: a Ctrl-L pressed at the question (which `clear`'s mentions,
+    /// as the key that clears the screen) comes in the line as a form feed.
+    static func isYes(_ answer: String) -> Bool {
+        let typed = String(String.UnicodeScalarView(answer.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        return ["y", "yes"].contains(typed.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// The whole lines waiting on the terminal at standard input, read.
