@@ -67,6 +67,15 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 2)
     }
 
+    /// `cd ~` goes home, as in a shell: to the root, as `cd` alone, not to
+    /// a key named as the home folder; `cd '~'` is the key `~`.
+    func testCdTildeGoesToTheRootAsCdAlone() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, ["cd Droid:2001", "cd ~", "pwd", "cd '~'"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT\n")
+        XCTAssertTrue(run.stderr.hasPrefix("gqlcache: no field '~' with a reference in QUERY_ROOT, and no record '~'"), run.stderr)
+    }
+
     /// A script saved with a byte order mark runs from its first command.
     func testAScriptBeginningWithAByteOrderMarkRunsItsFirstCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")

@@ -88,6 +88,9 @@ extension REPLSession {
         case "help", "?":
             return help(arguments)
         case "cd":
+            // `cd ~`, as a shell's home: the root, as `cd` alone (not a key
+            // named as the home folder, which the words made of it).
+            if marked.count == 2 && trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).last == "~" { return changeRecord([]) }
             return changeRecord(arguments)
         case "..", "back":
             return goBack()
