@@ -76,6 +76,22 @@ final class REPLTests: CommandTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("gqlcache: no field '~' with a reference in QUERY_ROOT, and no record '~'"), run.stderr)
     }
 
+    /// At the prompt no pipe comes in: standard input refused for a
+    /// document, a response or an import says what to do there, not how
+    /// a shell pipes.
+    func testStandardInputRefusedAtThePromptSaysWhatToDoThere() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [
+            "read --document -", "write --text '{ hero { name } }' --response -", "import -",
+        ], interactive: true)
+        XCTAssertEqual(run.stderr, """
+            gqlcache: --document takes a file, not standard input; type the GraphQL at the prompt, or give it with --text (see 'help read')
+            gqlcache: standard input is the terminal the prompt reads; name the response's file
+            gqlcache: standard input is the terminal the prompt reads; name the file to import
+
+            """)
+    }
+
     /// A script saved with a byte order mark runs from its first command.
     func testAScriptBeginningWithAByteOrderMarkRunsItsFirstCommand() throws {
         let cache = try copyOfFixture("starwars.sqlite")

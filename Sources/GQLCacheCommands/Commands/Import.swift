@@ -55,7 +55,9 @@ extension GQLCache {
 
         func run(in context: CommandContext) throws {
             if input == "-" && context.stdinIsTerminal {
-                throw CommandFailure(.usage, "standard input is a terminal; pipe an export in, or name the file to import")
+                throw CommandFailure(.usage, context.isREPLCommand
+                    ? "standard input is the terminal the prompt reads; name the file to import"
+                    : "standard input is a terminal; pipe an export in, or name the file to import")
             }
             // Standard input, or a pipe named as a file, is read whole before
             // the lock is taken (see FileLines.spoolingStandardInput): a dry

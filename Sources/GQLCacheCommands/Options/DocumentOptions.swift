@@ -65,7 +65,7 @@ struct DocumentOptions: ParsableArguments {
 
     func validate() throws {
         if documentFiles.contains("-") {
-            throw ValidationError("--document takes a file, not standard input; give GraphQL piped in with --text \"$(cat)\"")
+            throw ValidationError("--document takes a file, not standard input; " + CommandContext.graphQLFromStandardInput)
         }
         // Not "-: no such file": name the option, as for --document.
         if schema.contains("-") { throw ValidationError("--schema takes a file, not standard input") }

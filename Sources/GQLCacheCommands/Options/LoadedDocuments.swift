@@ -167,7 +167,10 @@ enum JSONInput {
     static func read(_ path: String, what: String, context: CommandContext) throws -> FieldValue {
         let text: String
         if path == "-" && context.stdinIsTerminal {
-            throw CommandFailure(.usage, "standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file")
+            // At the prompt, that terminal is the prompt's: no pipe can come in.
+            throw CommandFailure(.usage, context.isREPLCommand
+                ? "standard input is the terminal the prompt reads; name the \(what)'s file"
+                : "standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file")
         }
         if path == "-", context.stdin is StandardInputLines {
             // Its bytes, as a named file's are read: endless input, or a

@@ -58,13 +58,19 @@ extension CommandContext {
     /// where this command runs: at the REPL's prompt, without `gqlcache`
     /// ('doctor'). The shell's own commands (repl, completions) keep it.
     func atThePrompt(_ text: String) -> String {
-        guard isREPLCommand, text.contains("'gqlcache ") else { return text }
+        guard isREPLCommand else { return text }
         var text = text
+        // The shell's way to give GraphQL from standard input; the prompt's is to type it.
+        text = text.replacingOccurrences(of: Self.graphQLFromStandardInput, with: "type the GraphQL at the prompt, or give it with --text")
+        guard text.contains("'gqlcache ") else { return text }
         for name in GQLCache.commandNames where name != "repl" && name != "completions" {
             text = text.replacingOccurrences(of: "'gqlcache \(name)", with: "'\(name)")
         }
         return text
     }
+
+    /// How a shell gives a command GraphQL read from standard input.
+    static let graphQLFromStandardInput = "give GraphQL piped in with --text \"$(cat)\""
 
     /// `message` with its control characters escaped as JSON escapes them
     /// (`\n`, `\u001b`), and the characters that move text (a line
