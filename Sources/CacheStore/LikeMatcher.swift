@@ -204,15 +204,18 @@ final class RegexCache: @unchecked Sendable {
     /// (`a*a*a*b`: steps as the text's length to the fourth power, or more).
     /// With at most two repeats and none on a group, a search takes no
     /// more than the cube of the length: quick over 256 characters.
-    /// An escaped character or a member of a `[...]` set repeats nothing;
-    /// `\Q...\E`, whose quoting this does not follow, counts as slow.
+    /// An escaped character or a member of a `[...]` set repeats nothing.
+    /// What this does not follow counts as slow: `\Q...\E` quoting, and a
+    /// `(?` other than `(?:` and `(?i)` (a comment `(?#[)` or free spacing
+    /// `(?x)`, which hide a group's repeat from a reading by character).
     static func isSlowOverShortTexts(_ pattern: String) -> Bool {
         var repeats = 0
         var setDepth = 0
         var escaped = false
         var afterGroupOpening = false
         var afterGroup = false
-        for character in pattern {
+        let scalars = Array(pattern.unicodeScalars)
+        for (index, character) in scalars.enumerated() {
             let (opening, closing) = (afterGroupOpening, afterGroup)
             (afterGroupOpening, afterGroup) = (false, false)
             if escaped {
@@ -227,8 +230,13 @@ final class RegexCache: @unchecked Sendable {
             case "(" where setDepth == 0: afterGroupOpening = true
             case ")" where setDepth == 0: afterGroup = true
             case "*", "+", "?", "{":
-                // `(?:`, `(?i)` and the like open a group; they repeat nothing.
-                if setDepth > 0 || (character == "?" && opening) { continue }
+                if setDepth > 0 { continue }
+                if character == "?" && opening {
+                    // `(?:` and `(?i)` or `(?i:` open a group and repeat nothing; other `(?` forms are not followed.
+                    let rest = String(String.UnicodeScalarView(scalars[(index + 1)...].prefix(3)))
+                    if rest.hasPrefix(":") || rest.hasPrefix("i)") || rest.hasPrefix("i:") { continue }
+                    return true
+                }
                 if closing { return true }
                 repeats += 1
                 if repeats > 2 { return true }

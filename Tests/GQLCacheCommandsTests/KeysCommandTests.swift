@@ -314,7 +314,7 @@ final class KeysCommandTests: CommandTestCase {
         let result = gqlcache("keys", cache, "(a+)+$", "--mode", "regex")
         XCTAssertEqual(result.status, .usage, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix("gqlcache: the regular expression '(a+)+$' gave up on key 'aaaa"), result.stderr)
-        XCTAssertEqual(gqlcache("keys", cache, "^a+$", "--mode", "regex").stdout, "aa\n", "a pattern that cannot be slow there is not timed")
+        XCTAssertEqual(gqlcache("keys", cache, "^a+$", "--mode", "regex").stdout, "aa\n")
     }
 
     /// A key pattern ICU's matcher gives up on (in SQLite's function) is an
