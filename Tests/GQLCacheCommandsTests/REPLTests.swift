@@ -86,7 +86,7 @@ final class REPLTests: CommandTestCase {
         ], interactive: true)
         XCTAssertEqual(run.stderr, """
             gqlcache: --document takes a file, not standard input; type the GraphQL at the prompt, or give it with --text (see 'help read')
-            gqlcache: standard input is the terminal the prompt reads; name the response's file
+            gqlcache: standard input is the terminal the prompt reads; name a file in place of '-'
             gqlcache: standard input is the terminal the prompt reads; name the file to import
 
             """)

@@ -169,7 +169,7 @@ enum JSONInput {
         if path == "-" && context.stdinIsTerminal {
             // At the prompt, that terminal is the prompt's: no pipe can come in.
             throw CommandFailure(.usage, context.isREPLCommand
-                ? "standard input is the terminal the prompt reads; name the \(what)'s file"
+                ? "standard input is the terminal the prompt reads; name a file in place of '-'"
                 : "standard input is a terminal; pipe the \(what) in (… | gqlcache …), or name its file")
         }
         if path == "-", context.stdin is StandardInputLines {
