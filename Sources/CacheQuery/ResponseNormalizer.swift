@@ -36,6 +36,12 @@ public struct ResponseNormalizer {
         keyPolicy.appEntry(for: typename, schema: schema)
     }
 
+    /// The unique key group the key policy gives objects of `typename`
+    /// (`--key-group`), or nil when they are keyed by their type's name.
+    public func keyGroup(of typename: String) -> String? {
+        keyEntry(of: typename).flatMap { keyPolicy.groups[$0] }
+    }
+
     let refusesConflicts: Bool
     let refusesUnselected: Bool
 

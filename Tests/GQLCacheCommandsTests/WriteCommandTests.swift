@@ -947,6 +947,29 @@ final class WriteCommandTests: CommandTestCase {
         XCTAssertNotEqual(try bytes(cache), before)
     }
 
+    /// No key group is read into a move between records of two types (a
+    /// Human replaced by a Droid of the same id), nor into the move a
+    /// --key-group asked for (`Droid:2001` to `Character:2001`), which is
+    /// no copy of `Droid:2001` at a path key either.
+    func testMovesThatLeaveNoKeyGroupAreNotWarnedOfAsOne() throws {
+        let cache = try makeCache("typed.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["hero": .reference("Human:1000")]),
+            Record(key: "Human:1000", fields: ["__typename": .string("Human"), "id": .string("1000"), "name": .string("Luke")]),
+        ])
+        try #"{"data":{"hero":{"__typename":"Droid","id":"1000","name":"R2"}}}"#.write(toFile: path("droid.json"), atomically: true, encoding: .utf8)
+        let replaced = gqlcache("write", cache, "--text", "{ hero { id name } }", "--response", path("droid.json"), "--key-field", "*=id", "--dry-run")
+        XCTAssertEqual(replaced.status, .success, replaced.stderr)
+        XCTAssertEqual(replaced.stderr, "")
+
+        let fixture = try copyOfFixture("starwars.sqlite")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: path("r2.json"), atomically: true, encoding: .utf8)
+        let grouped = gqlcache("write", fixture, "--text", "{ hero(episode: NEWHOPE) { id name } }", "--response", path("r2.json"),
+                               "--key-field", "Character=id", "--key-group", "Character", "--schema", starWarsSchema, "--dry-run")
+        XCTAssertEqual(grouped.status, .success, grouped.stderr)
+        XCTAssertTrue(grouped.stdout.hasPrefix("QUERY_ROOT\n" + #"  hero(episode:NEWHOPE): {"$reference":"Droid:2001"} → {"$reference":"Character:2001"}"#), grouped.stdout)
+        XCTAssertEqual(grouped.stderr, "")
+    }
+
     /// A --key-group names the entry of a --key-field, once; `*` needs a
     /// group named.
     func testAKeyGroupWithoutItsKeyFieldOrNameIsRefused() throws {

@@ -41,11 +41,19 @@ struct RecordChanges {
         referencesMoved { old, new, pathKey in new.rawValue == pathKey && old.rawValue != pathKey }
     }
 
-    /// References that pointed at one group's key and now point at
-    /// another's for the same values (`Character:2001` → `Droid:2001`): the
-    /// cache keys the object in a unique key group, as an app's
-    /// `CacheKeyInfo(id:uniqueKeyGroup:)` does, and the write did not.
-    var referencesMovedToAnotherGroup: [MovedReference] {
+    /// References that pointed at a record of a unique key group and now
+    /// point at the same values under another name (`Character:2001`,
+    /// a Droid, → `Droid:2001`): the cache keys the object in a group, as
+    /// an app's `CacheKeyInfo(id:uniqueKeyGroup:)` does, and the write did
+    /// not. Only where the record moved from holds an object of the type
+    /// written, under a key that does not begin with its type: a Human
+    /// replaced by a Droid of the same id is no such move.
+    var referencesMovedOutOfKeyGroups: [MovedReference] = []
+
+    /// References that moved between keys of the same values under two
+    /// names (`Character:2001` → `Droid:2001`): the candidates of
+    /// ``referencesMovedOutOfKeyGroups``.
+    private var referencesMovedToAnotherName: [MovedReference] {
         referencesMoved { old, new, _ in
             let (oldGroup, newGroup) = (old.rawValue.prefix { $0 != ":" }, new.rawValue.prefix { $0 != ":" })
             return oldGroup != newGroup && Self.isName(oldGroup) && Self.isName(newGroup) && oldGroup.count < old.rawValue.count
@@ -55,7 +63,7 @@ struct RecordChanges {
 
     /// Whether `text` is a name as GraphQL spells one (`Character`), and so
     /// a key's group rather than a path key's start (`QUERY_ROOT.hero(episode`).
-    private static func isName(_ text: Substring) -> Bool {
+    static func isName(_ text: Substring) -> Bool {
         guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
@@ -152,6 +160,14 @@ struct RecordChanges {
         }
         var result = RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)
         result.identityTwins = twins
+        let moves = result.referencesMovedToAnotherName
+        if let tx, !moves.isEmpty {
+            let before = try tx.records(for: moves.map(\.before))
+            result.referencesMovedOutOfKeyGroups = moves.filter { move in
+                guard case .success(let record)? = before[move.before], let typename = record.typename else { return false }
+                return typename == typenames[move.after] && !move.before.rawValue.hasPrefix(typename + ":")
+            }
+        }
         return result
     }
 

@@ -203,7 +203,7 @@ extension CommandContext {
         warnOfPathKeys(changes, dryRun: dryRun, keyFields: normalizer.keyFields(of:), unkeyed: unkeyed)
         warnOfKeyGroups(changes, dryRun: dryRun, normalizer: normalizer)
         warnOfUnkeyedObjects(unkeyed, changes: changes, dryRun: dryRun)
-        warnOfIdentityTwins(changes, unkeyed: unkeyed, dryRun: dryRun)
+        warnOfIdentityTwins(changes, unkeyed: unkeyed, dryRun: dryRun, keyGroup: normalizer.keyGroup(of:))
     }
 
     /// A reference moved from `Group:2001` to `Droid:2001`: the cache keys
@@ -211,7 +211,7 @@ extension CommandContext {
     /// the write did not give. Said with the first, and the option that
     /// gives it.
     func warnOfKeyGroups(_ changes: RecordChanges, dryRun: Bool, normalizer: ResponseNormalizer) {
-        let moved = changes.referencesMovedToAnotherGroup
+        let moved = changes.referencesMovedOutOfKeyGroups
         guard let first = moved.first, let typename = changes.typename(of: first.after) else { return }
         let group = String(first.before.rawValue.prefix { $0 != ":" })
         let option: String
@@ -257,13 +257,15 @@ extension CommandContext {
     /// holds under `Type:id` (the app keys its type by id, the write was
     /// given no key fields): said with the first, unless a warning of
     /// ``warnOfPathKeys`` or ``warnOfUnkeyedObjects`` said it already.
-    func warnOfIdentityTwins(_ changes: RecordChanges, unkeyed: [UnkeyedObject], dryRun: Bool) {
+    func warnOfIdentityTwins(_ changes: RecordChanges, unkeyed: [UnkeyedObject], dryRun: Bool, keyGroup: (String) -> String? = { _ in nil }) {
         // Keyed by the app's key fields, a record's key begins with its type
-        // (`Post:A` keyed by title): no path-keyed copy. One a warning above
-        // named already is not named again.
+        // (`Post:A` keyed by title), or with the key group given for it
+        // (`Character:2001`): no path-keyed copy. One a warning above named
+        // already is not named again.
         let said = Set(unkeyed.map(\.pathKey) + changes.referencesMovedToPathKeys.map(\.after))
         let twins = changes.identityTwins.filter { twin in
-            !said.contains(twin.written) && !(changes.typename(of: twin.written).map { twin.written.rawValue.hasPrefix($0 + ":") } ?? true)
+            guard !said.contains(twin.written), let typename = changes.typename(of: twin.written) else { return false }
+            return !([typename] + (keyGroup(typename).map { [$0] } ?? [])).contains { twin.written.rawValue.hasPrefix($0 + ":") }
         }
         guard let first = twins.first, let typename = changes.typename(of: first.written) else { return }
         let others = twins.count > 1 ? " (and \(twins.count - 1) more)" : ""
