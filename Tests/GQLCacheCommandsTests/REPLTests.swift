@@ -46,6 +46,9 @@ final class REPLTests: CommandTestCase {
         XCTAssertFalse(ShellWords.continuesOnNextLine("rm 'A\\'"))
         XCTAssertFalse(ShellWords.continuesOnNextLine("rm A\\\\"))
         XCTAssertTrue(ShellWords.continuesOnNextLine("rm A\\\\\\"))
+        // A -c of several lines joins them so too.
+        XCTAssertEqual(ShellWords.commands("rm Human:1000 \\\nHuman:1002; pwd\nkeys 'A \\\nB'"), ["rm Human:1000 Human:1002", " pwd", "keys 'A \\\nB'"])
+        XCTAssertEqual(ShellWords.commands("rm A\\\r\nB"), ["rm AB"])
     }
 
     /// A key with a space or quotes, typed bare, is read as the prompt

@@ -168,8 +168,14 @@ enum ShellWords {
                 continue
             }
             if escaped {
-                current.append(character)
                 escaped = false
+                // A backslash that ends a line outside quotes joins it to the
+                // next (`rm A \` then `B`), as at the prompt: both go.
+                if (character == "\n" || character == "\r\n") && quote == nil {
+                    current.removeLast()
+                    continue
+                }
+                current.append(character)
                 atWordStart = false
                 continue
             }
