@@ -282,6 +282,12 @@ public final class CacheStore: Sendable {
             throw CacheStoreError.io(path: path, message: "its folder \(madeIn) \(exists ? "is not writable" : "does not exist"); cannot create the file")
         }
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
+        // A missing file is made whole beside it and linked into place, which
+        // fails when another program made it meanwhile: no one sees it half
+        // made, and of two made at once one is made, the other's maker told.
+        if !FileManager.default.fileExists(atPath: path) {
+            try makeWhole(at: linked ?? path, shownAs: path, format: format)
+        }
         let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
             let queue = try DatabaseQueue(
@@ -292,6 +298,27 @@ public final class CacheStore: Sendable {
             return queue
         }
         return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue, interruption: interruption)
+    }
+
+    /// Makes an empty cache at `target` (a missing file) from one made
+    /// under another name in its folder, hard-linked into place; throws
+    /// ``CacheStoreError/fileExists(path:)`` when `target` appeared
+    /// meanwhile. Where the folder takes no hard links, the file is left
+    /// to be made in place.
+    private static func makeWhole(at target: String, shownAs path: String, format: ApolloIOSSQLiteFormat) throws {
+        let url = URL(fileURLWithPath: target)
+        let scratch = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer {
+            for suffix in [""] + sideFileSuffixes { unlink(scratch + suffix) }
+        }
+        try StoreErrors.mapping(path: path, waited: 0) {
+            let queue = try DatabaseQueue(path: scratch, configuration: configuration(readonly: false, busyTimeout: 5, interruption: Interruption()))
+            try queue.write { db in
+                for statement in format.createStatements { try db.execute(sql: statement) }
+            }
+            try queue.close()
+        }
+        if link(scratch, target) != 0 && errno == EEXIST { throw CacheStoreError.fileExists(path: path) }
     }
 
     /// What SQLite names the files it keeps beside a database while it is

@@ -21,6 +21,18 @@ final class CreatedFileTests: CommandTestCase {
         XCTAssertEqual(try made.read { try $0.recordCount() }, 0)
     }
 
+    /// The file is made whole beside itself and linked into place (so
+    /// that of two made at once one is made, and no one meets it half
+    /// made): nothing else stays in the folder, and through a link that
+    /// points nowhere yet the file is made where it points.
+    func testMakingAFileLeavesNothingElseInItsFolder() throws {
+        _ = try XCTUnwrap(try CreatedFile.make(path("new.sqlite"), context: context()))
+        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: "target.sqlite")
+        _ = try XCTUnwrap(try CreatedFile.make(path("link.sqlite"), context: context()))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["link.sqlite", "new.sqlite", "target.sqlite"])
+        XCTAssertEqual(try keys(in: path("target.sqlite")), [])
+    }
+
     /// A --create that fails removes the file it made, but not when
     /// another program wrote records into it meanwhile: those are theirs.
     func testAFailedCreateKeepsTheFileWhenAnotherProgramWroteRecordsIntoIt() throws {
