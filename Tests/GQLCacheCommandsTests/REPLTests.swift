@@ -59,12 +59,17 @@ final class REPLTests: CommandTestCase {
             Record(key: "Space Key:1", fields: ["__typename": .string("S")]),
             Record(key: #"QUERY_ROOT.hero(episode:"JEDI")"#, fields: ["__typename": .string("H")]),
         ])
-        let run = try repl(cache, ["show Space Key:1", #"show QUERY_ROOT.hero(episode:"JEDI")"#, "show Nope:1", "rm Space Key:1"])
+        let run = try repl(cache, [
+            "show Space Key:1", #"show QUERY_ROOT.hero(episode:"JEDI")"#, "show Nope:1", "show Space Key:1 --depth 1 # a note", "refs Space Key:1",
+            "rm Space Key:1",
+        ])
         XCTAssertEqual(run.status, .notFound)
         let hints = run.stderr.split(separator: "\n").filter { $0.contains("all the text typed") }
         XCTAssertEqual(hints, [
             "gqlcache: 'Space Key:1', all the text typed after show, is a key of the file: quote it so, show 'Space Key:1'",
             #"gqlcache: 'QUERY_ROOT.hero(episode:"JEDI")', all the text typed after show, is a key of the file: quote it so, show 'QUERY_ROOT.hero(episode:"JEDI")'"#,
+            "gqlcache: 'Space Key:1', all the text typed after show, is a key of the file: quote it so, show 'Space Key:1'",
+            "gqlcache: 'Space Key:1', all the text typed after refs, is a key of the file: quote it so, refs 'Space Key:1'",
             "gqlcache: 'Space Key:1', all the text typed after rm, is a key of the file: quote it so, rm 'Space Key:1'",
         ])
         XCTAssertEqual(try keys(in: cache).count, 2)
@@ -74,8 +79,8 @@ final class REPLTests: CommandTestCase {
     /// a key named as the home folder; `cd '~'` is the key `~`.
     func testCdTildeGoesToTheRootAsCdAlone() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["cd Droid:2001", "cd ~", "pwd", "cd '~'"])
-        XCTAssertEqual(run.stdout, "QUERY_ROOT\n")
+        let run = try repl(cache, ["cd Droid:2001", "cd ~", "pwd", "cd Droid:2001", "cd ~ # home", "pwd", "cd Droid:2001", "cd ~/", "pwd", "cd '~'"])
+        XCTAssertEqual(run.stdout, "QUERY_ROOT\nQUERY_ROOT\nQUERY_ROOT\n")
         XCTAssertTrue(run.stderr.hasPrefix("gqlcache: no field '~' with a reference in QUERY_ROOT, and no record '~'"), run.stderr)
     }
 

@@ -90,7 +90,10 @@ extension REPLSession {
         case "cd":
             // `cd ~`, as a shell's home: the root, as `cd` alone (not a key
             // named as the home folder, which the words made of it).
-            if marked.count == 2 && trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).last == "~" { return changeRecord([]) }
+            if marked.count == 2, marked[1].bare, let home = ProcessInfo.processInfo.environment["HOME"], [home, home + "/"].contains(marked[1].word),
+               let typed = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first, ["~", "~/"].contains(typed) {
+                return changeRecord([])
+            }
             return changeRecord(arguments)
         case "..", "back":
             return goBack()
@@ -147,7 +150,8 @@ extension REPLSession {
                 arguments.insert(current.rawValue, at: 0)
             }
             let status = runCommand([command] + arguments)
-            if status == .notFound, let hint = keyTypedWhole(in: line, command: command, words: words) {
+            // Missed, or (refs, which takes one key) more words than it takes.
+            if status == .notFound || (status == .usage && command == "refs"), let hint = keyTypedWhole(in: line, command: command, words: words) {
                 context.report(.notFound, hint)
             }
             return status
@@ -160,7 +164,9 @@ extension REPLSession {
     /// how to type it, quoted as the prompt reads it.
     func keyTypedWhole(in line: String, command: String, words: [String]) -> String? {
         guard ["show", "refs", "rm"].contains(command) else { return nil }
-        let typed = line.drop { $0.isWhitespace }.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
+        var typed = line.drop { $0.isWhitespace }.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
+        // Up to a comment or the first option after the key (`show Space Key:1 --depth 2 # note`).
+        if let end = typed.range(of: #"\s+(#|-)"#, options: .regularExpression) { typed = String(typed[..<end.lowerBound]) }
         guard !typed.isEmpty, Array(words.dropFirst()) != [typed],
               (try? completionStore().read { tx in try tx.contains(CacheKey(typed)) }) == true else { return nil }
         return "'\(typed)', all the text typed after \(command), is a key of the file: quote it so, \(command) \(ShellWords.quote(typed))"
