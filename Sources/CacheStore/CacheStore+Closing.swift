@@ -77,6 +77,18 @@ extension CacheStore {
         queue.inDatabase { db in
             // Nil once closed.
             guard let connection = db.sqliteConnection else { return }
+            // A change made, which SQLite cannot copy in (a -wal file copied
+            // beside the file from a copy of it that went its own way reads
+            // as sound, yet its pages do not fit the file's): it stands in the
+            // -wal file alone, which is said (``checkpointFailureAtClose``).
+            // A checkpoint that waits for no one, as the close's own does not.
+            if hasCommittedChanges, Self.walFrameBytes(path) > 0 {
+                do {
+                    _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                } catch let error as DatabaseError {
+                    checkpointFailure.set(error.message ?? "\(error.resultCode)")
+                } catch {}
+            }
             _ = gqlcache_sqlite3_checkpoint_on_close(connection, 1)
         }
     }

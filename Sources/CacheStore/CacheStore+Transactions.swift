@@ -159,3 +159,13 @@ final class CommitCount: @unchecked Sendable {
 
     func increment() { lock.withLock { count += 1 } }
 }
+
+/// A text set once from any thread and read from another.
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String?
+
+    var value: String? { lock.withLock { text } }
+
+    func set(_ newValue: String) { lock.withLock { text = newValue } }
+}

@@ -65,6 +65,12 @@ public final class CacheStore: Sendable {
     /// the change was made all the same.
     public var hasCommittedChanges: Bool { committed.value > 0 }
 
+    /// Why SQLite could not copy this store's committed changes from the
+    /// -wal file into the file at its close, if it could not: the changes
+    /// stand in the -wal file alone, which a copy of the file lacks.
+    public var checkpointFailureAtClose: String? { checkpointFailure.value }
+    let checkpointFailure = LockedText()
+
     /// The -wal file held no frames when the store opened (or there was
     /// none): whatever is in it at the close was written while the store
     /// had the file open, so it is this database's, never one copied

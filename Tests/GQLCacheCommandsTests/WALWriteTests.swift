@@ -38,6 +38,30 @@ final class WALWriteTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "PRAGMA journal_mode"), "wal", "the file stays in WAL mode")
     }
 
+    /// A -wal file copied beside the file from a copy of it that went its
+    /// own way reads as sound, and a write goes on; but SQLite cannot copy
+    /// the -wal file into the file at the close, and the change stands in
+    /// the -wal file alone: said, not left for a copy of the file to lose.
+    func testAWriteWhoseChangeCannotLeaveTheWALFileSaysSo() throws {
+        let cache = try copyOfFixture("starwars.sqlite", as: "a.sqlite")
+        let other = try copyOfFixture("starwars.sqlite", as: "b.sqlite")
+        _ = try sqliteShell(cache, "PRAGMA journal_mode=WAL;")
+        _ = try sqliteShell(other, """
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000)
+            INSERT INTO records(key, record) SELECT 'Big:' || i, '{"v":"x"}' FROM c; PRAGMA journal_mode=WAL;
+            """)
+        // Its change left in its -wal file, as an app killed before a checkpoint leaves one.
+        _ = try runProgram("/usr/bin/sqlite3", ["-batch", "-cmd", ".dbconfig no_ckpt_on_close on", other,
+                                                "PRAGMA wal_autocheckpoint=0; UPDATE records SET record='{\"zz\":1}' WHERE key='QUERY_ROOT';"])
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: cache + "-wal")
+        let result = gqlcache("rm", cache, "Human:1002", "--quiet")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        XCTAssertEqual(result.stderr, "gqlcache: warning: \(cache): the change stands in \(cache)-wal alone: SQLite could not copy it into the "
+            + "file (database disk image is malformed), so keep that file beside it (a copy of the file alone lacks the change); the -wal "
+            + "file may belong to another copy of the cache: 'gqlcache doctor' says more\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"))
+    }
+
     /// `rm --type` reads the file again once it has removed: the process
     /// keeps its readers open until it exits, but not past the writer's
     /// close, which must be the last to move the changes into the file.

@@ -31,9 +31,17 @@ extension CommandContext {
     /// Closes the stores the command opened for writing, so that a file in
     /// WAL mode gets its changes out of the -wal file, as after the sqlite3
     /// shell. A close that fails leaves them there, where SQLite still
-    /// finds them: nothing to report.
+    /// finds them. Where SQLite could not copy them in, that is said: the
+    /// change stands in the -wal file alone, which a copy of the file lacks.
     func closeStoresOpenedForWriting() {
-        for store in storesOpenedForWriting { try? store.close() }
+        for store in storesOpenedForWriting {
+            try? store.close()
+            if let failure = store.checkpointFailureAtClose {
+                warn("\(store.path): the change stands in \(store.path)-wal alone: SQLite could not copy it into the file (\(failure)), "
+                    + "so keep that file beside it (a copy of the file alone lacks the change); the -wal file may belong to another "
+                    + "copy of the cache: 'gqlcache doctor' says more")
+            }
+        }
         storesOpenedForWriting.removeAll()
     }
 
