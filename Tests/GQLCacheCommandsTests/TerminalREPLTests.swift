@@ -157,6 +157,32 @@ final class TerminalREPLTests: CommandTestCase {
         }
     }
 
+    /// An editor the REPL starts in the C locale gets the C.UTF-8 the REPL
+    /// took, whichever variable named C (LC_ALL or LC_CTYPE), or none.
+    func testAnEditorStartedInTheCLocaleGetsCUTF8Too() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        let editor = path("editor.sh")
+        try "#!/bin/sh\nenv | grep -E '^LC_(ALL|CTYPE)=' | sort > \"$0.out\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        for (locale, expected) in [("-u LANG -u LC_CTYPE LC_ALL=C", "LC_ALL=C.UTF-8\n"), ("-u LANG -u LC_ALL LC_CTYPE=C", "LC_CTYPE=C.UTF-8\n")] {
+            terminal?.kill()
+            try? FileManager.default.removeItem(atPath: editor + ".out")
+            terminal = try TmuxTerminal(
+                "cd \(folder.path) && env \(locale) TERM=xterm HOME=\(folder.path) GQLCACHE_HISTORY= VISUAL=\(editor) \(builtBinary) repl \(cache); sleep 30")
+            try waitFor("gqlcache QUERY_ROOT> ")
+            try type("{ hero(episode: NEWHOPE) { name } }")
+            try keys("Enter")
+            try waitFor(#""name": "R2-D2""#)
+            try type("edit")
+            try keys("Enter")
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: editor + ".out") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            Thread.sleep(forTimeInterval: 0.1)
+            XCTAssertEqual(try String(contentsOfFile: editor + ".out", encoding: .utf8), expected, locale)
+        }
+    }
+
     /// A line typed with bytes that are not UTF-8 (a terminal set to
     /// Latin-1) is not run: read with U+FFFD for them, `rm X\xFF` removed
     /// the record keyed `X\u{FFFD}`.

@@ -18,10 +18,15 @@ enum Editor {
         // terminal through standard error, as the REPL's prompt then does:
         // its screen is not the command's output.
         let toTerminal = !context.stdoutIsTerminal && context.stderrIsTerminal ? " >&2" : ""
+        // The character set the REPL took in the C locale (C.UTF-8, named in
+        // the process's LC_ALL or LC_CTYPE) holds for the editor too, over
+        // the C the command's environment was started with.
+        let current = ProcessInfo.processInfo.environment
+        var given = current.merging(environment) { $1 }
+        for name in ["LC_ALL", "LC_CTYPE"] where current[name] == "C.UTF-8" { given[name] = "C.UTF-8" }
         let pid: pid_t
         do {
-            pid = try ShellCommand.spawn(
-                editor + " \"$1\"" + toTerminal, arguments: [path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+            pid = try ShellCommand.spawn(editor + " \"$1\"" + toTerminal, arguments: [path], environment: given)
         } catch {
             throw CommandFailure(.io, "cannot start the editor '\(editor)': \(String(cString: strerror((error as? POSIXError)?.code.rawValue ?? EIO))); nothing written")
         }
