@@ -195,16 +195,21 @@ public struct UnreadableFile: Sendable {
     public let pendingWAL: PendingWAL?
 
     /// `message`: SQLite's, from ``CacheStoreError/corrupt(path:message:walBytes:)``.
+    /// The check named is the one a readable file would have had:
+    /// integrity_check with `fullIntegrityCheck`, or when committed changes
+    /// wait in the -wal file.
     public init(path: String, message: String, fullIntegrityCheck full: Bool) {
         let cut = FileCut.of(path)
+        let pending = PendingWAL.inspect(path: path)
         // The cut is a finding of its own, not part of what SQLite said.
         let said = cut.map { message.replacingOccurrences(of: "; \($0)", with: "") } ?? message
-        var report = HealthReport(unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full)
+        var report = HealthReport(
+            unreadTable: said, integrityProblems: [HealthReport.checkCouldNotRun(said)], fullIntegrityCheck: full || pending != nil)
         report.cutShort = cut
         report.schemaUnread = true
         self.report = report
         journalMode = FileProbe.isWALMode(path) ? "wal" : "unknown"
-        pendingWAL = PendingWAL.inspect(path: path)
+        pendingWAL = pending
     }
 }
 

@@ -712,6 +712,26 @@ final class DoctorCommandTests: CommandTestCase {
         }
     }
 
+    /// With committed changes waiting in the -wal file, doctor names
+    /// integrity_check, the check it runs then, also where the file reads
+    /// as damaged with them (a -wal file of another cache) and no check
+    /// could run: as a readable file's report would name it.
+    func testAFileUnreadableWithChangesInTheWALNamesIntegrityCheck() throws {
+        let cache = path("a.sqlite")
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("Examples/blog.sqlite").path, toPath: cache)
+        let other = try copyOfFixture("starwars.sqlite", as: "b.sqlite")
+        _ = try sqliteShell(cache, "PRAGMA journal_mode=WAL;")
+        _ = try sqliteShell(other, "PRAGMA journal_mode=WAL;")
+        _ = try runProgram("/usr/bin/sqlite3", ["-batch", "-cmd", ".dbconfig no_ckpt_on_close on", other,
+                                                "PRAGMA wal_autocheckpoint=0; UPDATE records SET record='{\"zz\":1}' WHERE key='QUERY_ROOT';"])
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: cache + "-wal")
+        let result = gqlcache("doctor", cache)
+        XCTAssertEqual(result.status, .problemsFound, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("\(cache): 3 problems; the records could not all be read\n  SQLite integrity_check: 1 problem"), result.stdout)
+        let json = try XCTUnwrap(try gqlcache("doctor", cache, "--format", "json").json() as? [String: Any])
+        XCTAssertEqual(json["integrityCheck"] as? String, "integrity_check")
+    }
+
     /// A damaged page is what doctor is for: it reports what SQLite's check
     /// lists (and that the records could not all be read) with status 7,
     /// and suggests no repair by gqlcache, instead of failing with status 5.
