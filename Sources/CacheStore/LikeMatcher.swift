@@ -200,10 +200,12 @@ final class RegexCache: @unchecked Sendable {
     /// Whether a search for `pattern` can backtrack for long over a text
     /// of no more than ``watchedLength`` characters. It can when a group is
     /// repeated (`(a+)+$`, `(a|aa)*$`: a hundred-character key takes
-    /// minutes) or when three or more repeats may share characters
-    /// (`a*a*a*b`: steps as the text's length to the fourth power, or more).
-    /// With at most two repeats and none on a group, a search takes no
-    /// more than the cube of the length: quick over 256 characters.
+    /// minutes), when three or more repeats may share characters
+    /// (`a*a*a*b`: steps as the text's length to the fourth power, or more),
+    /// or when alternatives multiply (`(a|a)` 24 times: 2^24 ways to try),
+    /// each `|` counted as a repeat. With at most two, and no repeated
+    /// group, a search takes no more than the cube of the length: quick
+    /// over 256 characters.
     /// An escaped character or a member of a `[...]` set repeats nothing.
     /// What this does not follow counts as slow: `\Q...\E` quoting, and a
     /// `(?` other than `(?:` and `(?i)` (a comment `(?#[)` or free spacing
@@ -229,6 +231,9 @@ final class RegexCache: @unchecked Sendable {
             case "]" where setDepth > 0: setDepth -= 1
             case "(" where setDepth == 0: afterGroupOpening = true
             case ")" where setDepth == 0: afterGroup = true
+            case "|" where setDepth == 0:
+                repeats += 1
+                if repeats > 2 { return true }
             case "*", "+", "?", "{":
                 if setDepth > 0 { continue }
                 if character == "?" && opening {
