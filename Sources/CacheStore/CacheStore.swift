@@ -266,8 +266,15 @@ public final class CacheStore: Sendable {
 
     /// Creates a new, empty cache file with Apollo iOS's DDL, or makes one of
     /// an empty file (0 bytes). Refuses to touch any other file that exists.
-    public static func create(at path: String, ddl: ApolloIOSSQLiteFormat.DDL = .current) throws -> CacheStore {
-        guard !FileManager.default.fileExists(atPath: path) || isEmptyFile(at: path) else { throw CacheStoreError.fileExists(path: path) }
+    /// `noteScratch` is told of each file made for a moment beside a missing
+    /// one (see ``makeWhole(at:shownAs:format:noteScratch:)``), true as it
+    /// is made and false once gone, so that a signal that ends the process
+    /// meanwhile can remove it.
+    public static func create(
+        at path: String, ddl: ApolloIOSSQLiteFormat.DDL = .current, noteScratch: (String, Bool) -> Void = { _, _ in }
+    ) throws -> CacheStore {
+        let missing = !FileManager.default.fileExists(atPath: path)
+        guard missing || isEmptyFile(at: path) else { throw CacheStoreError.fileExists(path: path) }
         // An empty file write-protected is kept as it is, as a cache is.
         if let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -280,9 +287,9 @@ public final class CacheStore: Sendable {
         }
         // SQLite would say only "unable to open database file". (A link
         // that points nowhere yet is made where it points.)
-        let linked = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
+        let linked = linkTarget(of: path)
         let madeIn = URL(fileURLWithPath: linked ?? path).deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: madeIn) {
+        if missing && !FileManager.default.isWritableFile(atPath: madeIn) {
             // Through a link, the folder it points into may not exist.
             let exists = FileManager.default.fileExists(atPath: madeIn, isDirectory: &isDirectory) && isDirectory.boolValue
             throw CacheStoreError.io(path: path, message: "its folder \(madeIn) \(exists ? "is not writable" : "does not exist"); cannot create the file")
@@ -290,9 +297,10 @@ public final class CacheStore: Sendable {
         let format = ApolloIOSSQLiteFormat(ddl: ddl)
         // A missing file is made whole beside it and linked into place, which
         // fails when another program made it meanwhile: no one sees it half
-        // made, and of two made at once one is made, the other's maker told.
-        if !FileManager.default.fileExists(atPath: path) {
-            try makeWhole(at: linked ?? path, shownAs: path, format: format)
+        // made, and of two made at once one is made, the other's maker told
+        // (also when the other's came since it was found missing).
+        if missing {
+            try makeWhole(at: linked ?? path, shownAs: path, format: format, noteScratch: noteScratch)
         }
         let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
@@ -311,11 +319,18 @@ public final class CacheStore: Sendable {
     /// ``CacheStoreError/fileExists(path:)`` when `target` appeared
     /// meanwhile. Where the folder takes no hard links, the file is left
     /// to be made in place.
-    private static func makeWhole(at target: String, shownAs path: String, format: ApolloIOSSQLiteFormat) throws {
+    private static func makeWhole(
+        at target: String, shownAs path: String, format: ApolloIOSSQLiteFormat, noteScratch: (String, Bool) -> Void
+    ) throws {
         let url = URL(fileURLWithPath: target)
         let scratch = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let files = [""] + sideFileSuffixes
+        for suffix in files { noteScratch(scratch + suffix, true) }
         defer {
-            for suffix in [""] + sideFileSuffixes { unlink(scratch + suffix) }
+            for suffix in files {
+                unlink(scratch + suffix)
+                noteScratch(scratch + suffix, false)
+            }
         }
         try StoreErrors.mapping(path: path, waited: 0) {
             let queue = try DatabaseQueue(path: scratch, configuration: configuration(readonly: false, busyTimeout: 5, interruption: Interruption()))
@@ -325,6 +340,20 @@ public final class CacheStore: Sendable {
             try queue.close()
         }
         if link(scratch, target) != 0 && errno == EEXIST { throw CacheStoreError.fileExists(path: path) }
+    }
+
+    /// The end of the chain of links `path` is (where a link that points
+    /// nowhere yet makes the file), or nil when it is no link.
+    static func linkTarget(of path: String) -> String? {
+        var current = path
+        var followed = false
+        // As many as the system follows (SYMLOOP_MAX): past that, a loop.
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
+            current = destination.hasPrefix("/") ? destination : URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + destination
+            followed = true
+        }
+        return followed ? current : nil
     }
 
     /// What SQLite names the files it keeps beside a database while it is

@@ -33,6 +33,34 @@ final class CreatedFileTests: CommandTestCase {
         XCTAssertEqual(try keys(in: path("target.sqlite")), [])
     }
 
+    /// Through a chain of links that points nowhere yet, the file is made
+    /// at its end, as SQLite would make it.
+    func testAFileIsMadeAtTheEndOfAChainOfLinks() throws {
+        try FileManager.default.createSymbolicLink(atPath: path("a.sqlite"), withDestinationPath: "b")
+        try FileManager.default.createSymbolicLink(atPath: path("b"), withDestinationPath: "c")
+        _ = try XCTUnwrap(try CreatedFile.make(path("a.sqlite"), context: context()))
+        XCTAssertEqual(try keys(in: path("c")), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["a.sqlite", "b", "c"])
+    }
+
+    /// Eight `import --create` at once on a missing file: one makes it
+    /// (and says "created"), the others write into it, and every record
+    /// lands.
+    func testOfRunsThatCreateOneFileAtOnceExactlyOneMakesIt() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), "build gqlcache first: \(builtBinary)")
+        for round in 1...3 {
+            let cache = path("race\(round).sqlite")
+            let script = (1...8).map { index in
+                "printf '{\"key\":\"A:\(index)\",\"record\":{\"x\":\(index)}}\\n' | '\(builtBinary)' import '\(cache)' - --create > '\(cache).\(index).out' 2>&1 &"
+            }.joined(separator: "\n") + "\nwait\n"
+            XCTAssertEqual(try runProgram("/bin/sh", ["-c", script]).status, 0)
+            let outputs = try (1...8).map { try String(contentsOfFile: "\(cache).\($0).out", encoding: .utf8) }
+            XCTAssertEqual(outputs.filter { $0.contains(", created:") }.count, 1, outputs.joined())
+            XCTAssertEqual(outputs.filter { !$0.hasPrefix("imported 1 record") }, [], "every run imported")
+            XCTAssertEqual(try keys(in: cache).count, 8)
+        }
+    }
+
     /// A --create that fails removes the file it made, but not when
     /// another program wrote records into it meanwhile: those are theirs.
     func testAFailedCreateKeepsTheFileWhenAnotherProgramWroteRecordsIntoIt() throws {

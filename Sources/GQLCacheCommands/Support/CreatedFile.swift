@@ -34,7 +34,10 @@ enum CreatedFile {
     static func make(_ path: String, context: CommandContext) throws -> CacheStore? {
         let store: CacheStore
         do {
-            store = try CacheStore.create(at: path)
+            // A signal that ends the process while the file is made leaves no scratch file.
+            store = try CacheStore.create(at: path) { scratch, made in
+                if made { StopSignals.shared.removeOnStop(scratch) } else { StopSignals.shared.forget(scratch) }
+            }
         } catch CacheStoreError.fileExists {
             return nil
         }
