@@ -930,7 +930,7 @@ final class WriteCommandTests: CommandTestCase {
         try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R5"}}}"#.write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
         for (options, option) in [
             (["--key-field", "Character=id", "--schema", starWarsSchema], "--key-group Character"),
-            (["--key-field", "*=id"], "--key-group '*=Character'"),
+            (["--key-field", "*=id"], "--key-field Droid=id --key-group Droid=Character"),
             (["--key-field", "Droid=id"], "--key-group Droid=Character"),
         ] {
             let result = gqlcache(arguments: ["write", cache, "--text", "{ hero { id name } }", "--response", path("hero.json"), "--dry-run"] + options)

@@ -216,13 +216,13 @@ extension CommandContext {
         let group = String(first.before.rawValue.prefix { $0 != ":" })
         let option: String
         switch normalizer.keyEntry(of: typename) {
-        case nil:
-            // Keyed by the schema's @typePolicy, which always keys by the type's own name.
+        case group?: option = "--key-group \(group)"
+        case let entry? where entry != "*": option = "--key-group \(entry)=\(group)"
+        default:
+            // Keyed by the schema's @typePolicy (always by the type's own
+            // name), or by `*`, whose group every type would join: the type's own entry.
             let fields = normalizer.keyFields(of: typename)?.joined(separator: ",") ?? "id"
             option = "--key-field \(typename)=\(fields) --key-group \(typename)=\(group)"
-        case group?: option = "--key-group \(group)"
-        case "*"?: option = "--key-group '*=\(group)'"
-        case let entry?: option = "--key-group \(entry)=\(group)"
         }
         let others = moved.count > 1 ? " and \(moved.count - 1) more" : ""
         warn("\(first.key.display) \(first.field) \(dryRun ? "would point" : "now points") at \(first.after.display), not "
