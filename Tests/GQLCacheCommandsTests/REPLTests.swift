@@ -58,21 +58,23 @@ final class REPLTests: CommandTestCase {
         let cache = try makeCache("odd.sqlite", [
             Record(key: "Space Key:1", fields: ["__typename": .string("S")]),
             Record(key: #"QUERY_ROOT.hero(episode:"JEDI")"#, fields: ["__typename": .string("H")]),
+            Record(key: "Note:a #1", fields: ["__typename": .string("N")]),
         ])
         let run = try repl(cache, [
             "show Space Key:1", #"show QUERY_ROOT.hero(episode:"JEDI")"#, "show Nope:1", "show Space Key:1 --depth 1 # a note", "refs Space Key:1",
-            "rm Space Key:1",
+            "show Note:a #1", "rm Space Key:1",
         ])
         XCTAssertEqual(run.status, .notFound)
-        let hints = run.stderr.split(separator: "\n").filter { $0.contains("all the text typed") }
+        let hints = run.stderr.split(separator: "\n").filter { $0.contains(", typed after ") }
         XCTAssertEqual(hints, [
-            "gqlcache: 'Space Key:1', all the text typed after show, is a key of the file: quote it so, show 'Space Key:1'",
-            #"gqlcache: 'QUERY_ROOT.hero(episode:"JEDI")', all the text typed after show, is a key of the file: quote it so, show 'QUERY_ROOT.hero(episode:"JEDI")'"#,
-            "gqlcache: 'Space Key:1', all the text typed after show, is a key of the file: quote it so, show 'Space Key:1'",
-            "gqlcache: 'Space Key:1', all the text typed after refs, is a key of the file: quote it so, refs 'Space Key:1'",
-            "gqlcache: 'Space Key:1', all the text typed after rm, is a key of the file: quote it so, rm 'Space Key:1'",
+            "gqlcache: 'Space Key:1', typed after show, is a key of the file: quote it so, show 'Space Key:1'",
+            #"gqlcache: 'QUERY_ROOT.hero(episode:"JEDI")', typed after show, is a key of the file: quote it so, show 'QUERY_ROOT.hero(episode:"JEDI")'"#,
+            "gqlcache: 'Space Key:1', typed after show, is a key of the file: quote it so, show 'Space Key:1'",
+            "gqlcache: 'Space Key:1', typed after refs, is a key of the file: quote it so, refs 'Space Key:1'",
+            "gqlcache: 'Note:a #1', typed after show, is a key of the file: quote it so, show 'Note:a #1'",
+            "gqlcache: 'Space Key:1', typed after rm, is a key of the file: quote it so, rm 'Space Key:1'",
         ])
-        XCTAssertEqual(try keys(in: cache).count, 2)
+        XCTAssertEqual(try keys(in: cache).count, 3)
     }
 
     /// `cd ~` goes home, as in a shell: to the root, as `cd` alone, not to

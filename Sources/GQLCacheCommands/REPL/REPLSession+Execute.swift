@@ -164,12 +164,15 @@ extension REPLSession {
     /// how to type it, quoted as the prompt reads it.
     func keyTypedWhole(in line: String, command: String, words: [String]) -> String? {
         guard ["show", "refs", "rm"].contains(command) else { return nil }
-        var typed = line.drop { $0.isWhitespace }.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
-        // Up to a comment or the first option after the key (`show Space Key:1 --depth 2 # note`).
-        if let end = typed.range(of: #"\s+(#|-)"#, options: .regularExpression) { typed = String(typed[..<end.lowerBound]) }
-        guard !typed.isEmpty, Array(words.dropFirst()) != [typed],
-              (try? completionStore().read { tx in try tx.contains(CacheKey(typed)) }) == true else { return nil }
-        return "'\(typed)', all the text typed after \(command), is a key of the file: quote it so, \(command) \(ShellWords.quote(typed))"
+        let whole = line.drop { $0.isWhitespace }.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
+        // All of it (a key may hold ` #`), else up to a comment or the first
+        // option after the key (`show Space Key:1 --depth 2 # note`).
+        var candidates = [whole]
+        if let end = whole.range(of: #"\s+(#|-)"#, options: .regularExpression) { candidates.append(String(whole[..<end.lowerBound])) }
+        guard let typed = candidates.first(where: { typed in
+            !typed.isEmpty && Array(words.dropFirst()) != [typed] && (try? completionStore().read { tx in try tx.contains(CacheKey(typed)) }) == true
+        }) else { return nil }
+        return "'\(typed)', typed after \(command), is a key of the file: quote it so, \(command) \(ShellWords.quote(typed))"
     }
 
     /// The file named first, as on the command line, when it is the open
