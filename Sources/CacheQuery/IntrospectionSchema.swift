@@ -111,7 +111,7 @@ enum IntrospectionSchema {
             let members = try object(value, "directive @\(name)")
             let arguments = try inputValues(members["args"] ?? .list([]), "directive @\(name)")
             let locations = try list(members["locations"], "directive @\(name) locations").map { location in
-                guard case .string(let text) = location, Self.isName(text) else {
+                guard case .string(let text) = location, GraphQLName.isName(text) else {
                     throw failure(source, "directive @\(name) has a location that is not a name")
                 }
                 return text
@@ -168,7 +168,8 @@ enum IntrospectionSchema {
             guard case .object(let members) = value, case .string(let name)? = members["name"] else {
                 throw failure(source, "\(place) has no name")
             }
-            guard Self.isName(name) else { throw failure(source, "\(place): '\(name)' is not a GraphQL name") }
+            // A GraphQL name alone, so nothing in the JSON can change the meaning of the SDL around it.
+            guard GraphQLName.isName(name) else { throw failure(source, "\(place): '\(name)' is not a GraphQL name") }
             return name
         }
 
@@ -193,15 +194,5 @@ enum IntrospectionSchema {
             return input.fields.count == 1 && input.fields[0].defaultValue != nil
         }
 
-        /// `[_A-Za-z][_0-9A-Za-z]*`, so nothing in the JSON can change the
-        /// meaning of the SDL around it.
-        static func isName(_ text: String) -> Bool {
-            guard let first = text.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
-            return text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        }
-
-        private static func isLetter(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        }
     }
 }

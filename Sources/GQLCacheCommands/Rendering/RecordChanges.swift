@@ -1,3 +1,4 @@
+import CacheQuery
 import CacheStore
 
 /// What merging records changes, field by field: the report of `write` and
@@ -56,16 +57,10 @@ struct RecordChanges {
     private var referencesMovedToAnotherName: [MovedReference] {
         referencesMoved { old, new, _ in
             let (oldGroup, newGroup) = (old.rawValue.prefix { $0 != ":" }, new.rawValue.prefix { $0 != ":" })
-            return oldGroup != newGroup && Self.isName(oldGroup) && Self.isName(newGroup) && oldGroup.count < old.rawValue.count
+            // Names (`Character`): a key's group, not a path key's start (`QUERY_ROOT.hero(episode`).
+            return oldGroup != newGroup && GraphQLName.isName(oldGroup) && GraphQLName.isName(newGroup) && oldGroup.count < old.rawValue.count
                 && newGroup.count < new.rawValue.count && old.rawValue.dropFirst(oldGroup.count) == new.rawValue.dropFirst(newGroup.count)
         }
-    }
-
-    /// Whether `text` is a name as GraphQL spells one (`Character`), and so
-    /// a key's group rather than a path key's start (`QUERY_ROOT.hero(episode`).
-    static func isName(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
     typealias MovedReference = (key: CacheKey, field: String, before: CacheKey, after: CacheKey)
