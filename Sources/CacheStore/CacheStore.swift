@@ -299,29 +299,37 @@ public final class CacheStore: Sendable {
         // fails when another program made it meanwhile: no one sees it half
         // made, and of two made at once one is made, the other's maker told
         // (also when the other's came since it was found missing).
-        if missing {
-            try makeWhole(at: linked ?? path, shownAs: path, format: format, noteScratch: noteScratch)
-        }
+        let madeWhole = missing ? try makeWhole(at: linked ?? path, shownAs: path, format: format, noteScratch: noteScratch) : false
         let interruption = Interruption()
         let queue = try StoreErrors.mapping(path: path, waited: 0) {
-            let queue = try DatabaseQueue(
-                path: sqliteName(path), configuration: configuration(readonly: false, busyTimeout: 5, interruption: interruption))
+            try writableQueue(sqliteName(path), format: format, interruption: interruption, makingTable: !madeWhole)
+        }
+        return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue, interruption: interruption)
+    }
+
+    /// A connection that may write to the file SQLite names `name`, with
+    /// Apollo's table made in it when `makingTable` (an empty file's, or a
+    /// new one's).
+    private static func writableQueue(
+        _ name: String, format: ApolloIOSSQLiteFormat, interruption: Interruption, makingTable: Bool
+    ) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: name, configuration: configuration(readonly: false, busyTimeout: 5, interruption: interruption))
+        if makingTable {
             try queue.write { db in
                 for statement in format.createStatements { try db.execute(sql: statement) }
             }
-            return queue
         }
-        return CacheStore(path: path, access: .readWrite, format: format, busyTimeout: 5, queue: queue, interruption: interruption)
+        return queue
     }
 
     /// Makes an empty cache at `target` (a missing file) from one made
     /// under another name in its folder, hard-linked into place; throws
     /// ``CacheStoreError/fileExists(path:)`` when `target` appeared
-    /// meanwhile. Where the folder takes no hard links, the file is left
-    /// to be made in place.
+    /// meanwhile. False where the folder takes no hard links: the file is
+    /// left to be made in place.
     private static func makeWhole(
         at target: String, shownAs path: String, format: ApolloIOSSQLiteFormat, noteScratch: (String, Bool) -> Void
-    ) throws {
+    ) throws -> Bool {
         let url = URL(fileURLWithPath: target)
         let scratch = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         let files = [""] + sideFileSuffixes
@@ -333,13 +341,13 @@ public final class CacheStore: Sendable {
             }
         }
         try StoreErrors.mapping(path: path, waited: 0) {
-            let queue = try DatabaseQueue(path: scratch, configuration: configuration(readonly: false, busyTimeout: 5, interruption: Interruption()))
-            try queue.write { db in
-                for statement in format.createStatements { try db.execute(sql: statement) }
-            }
-            try queue.close()
+            try writableQueue(scratch, format: format, interruption: Interruption(), makingTable: true).close()
         }
-        if link(scratch, target) != 0 && errno == EEXIST { throw CacheStoreError.fileExists(path: path) }
+        guard link(scratch, target) == 0 else {
+            if errno == EEXIST { throw CacheStoreError.fileExists(path: path) }
+            return false
+        }
+        return true
     }
 
     /// The end of the chain of links `path` is (where a link that points
