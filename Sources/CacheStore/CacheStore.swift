@@ -350,6 +350,29 @@ public final class CacheStore: Sendable {
         return true
     }
 
+    /// Takes back a file ``create(at:ddl:noteScratch:)`` made, once the
+    /// write meant for it failed: removes it with its journals, or, when
+    /// `emptying` (it was an empty file), makes it empty again. Decided
+    /// under the write lock, and done before it is let go: another program
+    /// writing into the file meanwhile (a second `--create` that found it
+    /// made) has its records kept, and one that waited for the lock finds
+    /// the file gone rather than commits into a file removed beneath it.
+    /// False, and the file kept, when it holds records, or the lock or a
+    /// count could not be had.
+    @discardableResult
+    public func removeUnlessItHoldsRecords(emptying: Bool) -> Bool {
+        guard access == .readWrite else { return false }
+        var removed = false
+        try? queue.inTransaction(.immediate) { db in
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM records") == 0 else { return .rollback }
+            for suffix in Self.sideFileSuffixes { unlink(path + suffix) }
+            if emptying { truncate(path, 0) } else { unlink(path) }
+            removed = true
+            return .rollback
+        }
+        return removed
+    }
+
     /// The end of the chain of links `path` is (where a link that points
     /// nowhere yet makes the file), or nil when it is no link.
     static func linkTarget(of path: String) -> String? {

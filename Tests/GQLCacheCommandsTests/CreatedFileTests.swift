@@ -76,6 +76,37 @@ final class CreatedFileTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: own))
     }
 
+    /// Another program in the middle of writing into the file when the
+    /// failed --create is undone: the undo waits for that write, and keeps
+    /// the file and its records, rather than remove the file beneath it
+    /// (its commit would then land in a file no longer there).
+    func testAFailedCreateWaitsForAWriteUnderWayAndKeepsItsRecords() throws {
+        let shared = path("shared.sqlite")
+        let store = try XCTUnwrap(try CreatedFile.make(shared, context: context()))
+        let other = try CacheStore.open(at: shared, access: .readWrite)
+        let writing = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        final class Outcome: @unchecked Sendable { var error: Error? }
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            do {
+                try other.write { tx in
+                    try tx.merge([Record(key: "B:1", fields: ["x": .int(2)])])
+                    writing.signal()
+                    Thread.sleep(forTimeInterval: 0.5)
+                }
+            } catch {
+                outcome.error = error
+            }
+            done.signal()
+        }
+        writing.wait()
+        CreatedFile.undo(shared, store: store, wasEmpty: false)
+        done.wait()
+        XCTAssertNil(outcome.error)
+        XCTAssertEqual(try keys(in: shared), ["B:1"])
+    }
+
     /// A file removed while a write waited (a failed --create undone, or
     /// another program): said so, not taken for a read-only file.
     func testAWriteToAFileRemovedSinceItWasOpenedSaysSoNotReadOnly() throws {

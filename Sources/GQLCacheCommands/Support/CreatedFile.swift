@@ -48,14 +48,9 @@ enum CreatedFile {
     /// Undoes a --create whose command failed: a file it made is removed
     /// with its journals, and a file that was empty is made empty again;
     /// unless another program wrote records into it meanwhile (between
-    /// its making and this command's write), which are kept.
+    /// its making and this command's write), which are kept. Decided
+    /// under the write lock (see ``CacheStore/removeUnlessItHoldsRecords(emptying:)``).
     static func undo(_ path: String, store: CacheStore, wasEmpty: Bool) {
-        guard (try? store.read { try $0.recordCount() }) == 0 else { return }
-        for suffix in CacheStore.sideFileSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
-        if wasEmpty {
-            truncate(path, 0)
-        } else {
-            try? FileManager.default.removeItem(atPath: path)
-        }
+        store.removeUnlessItHoldsRecords(emptying: wasEmpty)
     }
 }
