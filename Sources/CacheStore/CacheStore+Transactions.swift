@@ -127,10 +127,14 @@ extension CacheStore {
     /// file for good. Checked once, before the first write, in a read
     /// transaction, which holds back no writer (the app sets no busy
     /// timeout): what another process commits meanwhile is that process's.
+    /// One whose last commit does not fit the file (``ForeignWAL``), which
+    /// reads as sound but which SQLite cannot copy in, throws
+    /// ``CacheStoreError/io(path:message:)`` first.
     func refuseForeignWAL() throws {
         guard !walWasEmptyAtOpen, walChecked.value == 0 else { return }
         let resolved = FileProbe.resolved(path)
         guard !VouchedWALs.shared.vouches(forWALBeside: resolved), let pending = pendingWAL() else { return }
+        if let foreign = ForeignWAL.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
         guard let first = problems.first else {
             walChecked.increment()

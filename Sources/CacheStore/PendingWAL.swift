@@ -15,6 +15,10 @@ public struct PendingWAL: Equatable, Sendable {
     /// False when none has: the file was not closed cleanly. Nil when that
     /// cannot be told (no -shm file, or a file system without POSIX locks).
     public var isOpenElsewhere: Bool?
+    /// Why the -wal file cannot be this file's, when it cannot: it came
+    /// from another copy of the cache, and SQLite cannot copy it in (see
+    /// ``ForeignWAL``).
+    public var foreignBecause: String?
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
@@ -27,6 +31,7 @@ public struct PendingWAL: Equatable, Sendable {
         // the index header and the 8 bytes of SQLite's WAL locks), as long
         // as it is open: SQLite's own test for whether it is the last one.
         pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128)
+        pending.foreignBecause = ForeignWAL.check(path)?.reason
         return pending
     }
 

@@ -38,11 +38,12 @@ final class WALWriteTests: CommandTestCase {
         XCTAssertEqual(try sqliteShell(cache, "PRAGMA journal_mode"), "wal", "the file stays in WAL mode")
     }
 
-    /// A -wal file copied beside the file from a copy of it that went its
-    /// own way reads as sound, and a write goes on; but SQLite cannot copy
-    /// the -wal file into the file at the close, and the change stands in
-    /// the -wal file alone: said, not left for a copy of the file to lose.
-    func testAWriteWhoseChangeCannotLeaveTheWALFileSaysSo() throws {
+    /// A -wal file copied beside the file from a larger copy of it reads as
+    /// sound, but SQLite could never copy it into the file: a write would
+    /// stand in the -wal file alone, which a copy of the file lacks. It is
+    /// refused before it begins, naming the -wal file, and doctor says the
+    /// same; the file and the -wal file stay as they were.
+    func testAWriteBesideAWALFileFromALargerCopyIsRefusedAndChangesNothing() throws {
         let cache = try copyOfFixture("starwars.sqlite", as: "a.sqlite")
         let other = try copyOfFixture("starwars.sqlite", as: "b.sqlite")
         _ = try sqliteShell(cache, "PRAGMA journal_mode=WAL;")
@@ -54,12 +55,26 @@ final class WALWriteTests: CommandTestCase {
         _ = try runProgram("/usr/bin/sqlite3", ["-batch", "-cmd", ".dbconfig no_ckpt_on_close on", other,
                                                 "PRAGMA wal_autocheckpoint=0; UPDATE records SET record='{\"zz\":1}' WHERE key='QUERY_ROOT';"])
         try FileManager.default.copyItem(atPath: other + "-wal", toPath: cache + "-wal")
+        let (file, wal) = (try bytes(cache), try bytes(cache + "-wal"))
         let result = gqlcache("rm", cache, "Human:1002", "--quiet")
-        XCTAssertEqual(result.status, .success, result.stderr)
-        XCTAssertEqual(result.stderr, "gqlcache: warning: \(cache): the change stands in \(cache)-wal alone: SQLite could not copy it into the "
-            + "file (database disk image is malformed), so keep that file beside it (a copy of the file alone lacks the change); the -wal "
-            + "file may belong to another copy of the cache: 'gqlcache doctor' says more\n")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "-wal"))
+        XCTAssertEqual(result.status, .io, result.stderr)
+        let reason = "its last commit makes the database 26 pages, where the file holds 4 and the -wal file 1"
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): the -wal file beside it is not this file's (\(reason)): it came from another copy "
+            + "of the cache, and SQLite cannot copy it in (a checkpoint fails as malformed); move it away (it was left as it is)\n")
+        XCTAssertEqual(try bytes(cache), file)
+        XCTAssertEqual(try bytes(cache + "-wal"), wal)
+
+        let doctor = gqlcache("doctor", cache)
+        XCTAssertEqual(doctor.status, .problemsFound, doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("\n  WAL: 1 page of committed changes in \(cache)-wal (4.1 KiB) that are not this file's (\(reason)): "
+            + "the -wal file came from another copy of the cache, and SQLite cannot copy it in (a checkpoint fails as malformed, and every "
+            + "change written after stays in it); move it away while no program has the file open\n"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("to checkpoint"), doctor.stdout)
+        let json = try XCTUnwrap(try gqlcache("doctor", cache, "--format", "json").json() as? [String: Any])
+        let problems = try XCTUnwrap(json["problems"] as? [[String: Any]])
+        XCTAssertEqual(problems.first?["kind"] as? String, "foreignWAL")
+        XCTAssertEqual(problems.first?["reason"] as? String, reason)
+        XCTAssertEqual(try bytes(cache), file)
     }
 
     /// `rm --type` reads the file again once it has removed: the process

@@ -44,7 +44,8 @@ struct HealthRendering {
     private func command(_ name: String) -> String { atThePrompt ? name : "gqlcache \(name) \(ShellQuoting.file(path))" }
 
     /// Changes waiting in the -wal file that nothing here explains.
-    private var unexplainedWAL: PendingWAL? { pendingWAL?.isOpenElsewhere == true ? nil : pendingWAL }
+    /// One that is not this file's is a problem also while the app has it open.
+    private var unexplainedWAL: PendingWAL? { pendingWAL?.isOpenElsewhere == true && pendingWAL?.foreignBecause == nil ? nil : pendingWAL }
 
     var problemCount: Int { report.problemCount + (unexplainedWAL == nil ? 0 : 1) }
     var isHealthy: Bool { problemCount == 0 }
@@ -75,7 +76,11 @@ struct HealthRendering {
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
                 + "(\(formatBytes(pendingWAL.walBytes))) "
-            if report.fileIsDamaged {
+            if let foreign = pendingWAL.foreignBecause {
+                text += waiting + "that are not this file's (\(foreign)): the -wal file came from another copy of the cache, and SQLite "
+                    + "cannot copy it in (a checkpoint fails as malformed, and every change written after stays in it); "
+                    + "move it away while no program has the file open\n"
+            } else if report.fileIsDamaged {
                 // A checkpoint of a -wal file that belongs to another database would make the damage for good.
                 text += waiting + "not checkpointed into the database; the file reads as damaged with them (see below)\n"
             } else if pendingWAL.isOpenElsewhere == true {
@@ -226,8 +231,9 @@ struct HealthRendering {
         }
         if let pendingWAL = unexplainedWAL {
             problems.append(.object([
-                ("kind", .string("uncheckpointedWAL")), ("frames", .int(pendingWAL.frames)), ("walBytes", .int(Int(pendingWAL.walBytes))),
-            ]))
+                ("kind", .string(pendingWAL.foreignBecause == nil ? "uncheckpointedWAL" : "foreignWAL")), ("frames", .int(pendingWAL.frames)),
+                ("walBytes", .int(Int(pendingWAL.walBytes))),
+            ] + (pendingWAL.foreignBecause.map { [("reason", .string($0))] } ?? [])))
         }
         for damaged in report.damagedRecords {
             if damaged.problem == .null {
