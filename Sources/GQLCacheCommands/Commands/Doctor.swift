@@ -18,7 +18,8 @@ extension GQLCache {
                 key); records that no root (QUERY_ROOT, MUTATION_ROOT, SUBSCRIPTION_ROOT) reaches; keys \
                 that differ only by case; keys no Apollo cache key is (empty, or holding a NUL); what SQLite's PRAGMA quick_check (or integrity_check with \
                 --full, or when changes wait in the -wal file: one copied from another cache reads as damaged only to it) finds; and committed changes left in the -wal file without a checkpoint when no \
-                process has the file open (while the app has it open, that is normal and only said). Exit \
+                process has the file open (while the app has it open, that is normal and only said), or a -wal file that cannot \
+                be this file's, whose changes SQLite can never copy in (commands that write refuse it). Exit \
                 status 0 when there is no problem, 7 when there are problems, also when the file is so damaged that SQLite \
                 cannot read it (other statuses: doctor could not look, e.g. no such file, or the app holds the lock). 'gqlcache gc' repairs dangling references and unreachable records.
                 """)
