@@ -288,6 +288,12 @@ public final class CacheStore: Sendable {
         // SQLite would say only "unable to open database file". (A link
         // that points nowhere yet is made where it points.)
         let linked = linkTarget(of: path)
+        if let stray = leftoverJournal(beside: missing ? linked ?? path : FileProbe.resolved(path)) {
+            throw CacheStoreError.io(
+                path: path,
+                message: "\(stray) is beside it, left by an earlier database of that name, which SQLite would replay into the new file "
+                    + "(that database's pages, or damage); move it away (or remove it, if that database is gone) and run again")
+        }
         let madeIn = URL(fileURLWithPath: linked ?? path).deletingLastPathComponent().path
         if missing && !FileManager.default.isWritableFile(atPath: madeIn) {
             // Through a link, the folder it points into may not exist.
@@ -371,6 +377,17 @@ public final class CacheStore: Sendable {
             return .rollback
         }
         return removed
+    }
+
+    /// The -journal or -wal file beside `file` (a missing or empty one, to
+    /// be made a cache) that holds anything: SQLite takes a -journal there
+    /// for a hot one and rolls it back into the new file, and reads a -wal
+    /// file's frames as the new file's pages, or deletes them.
+    private static func leftoverJournal(beside file: String) -> String? {
+        for suffix in ["-journal", "-wal"] {
+            if let size = FileProbe.signature(file + suffix)?.size, size > 0 { return (file as NSString).lastPathComponent + suffix }
+        }
+        return nil
     }
 
     /// The end of the chain of links `path` is (where a link that points

@@ -107,6 +107,40 @@ final class CreatedFileTests: CommandTestCase {
         XCTAssertEqual(try keys(in: shared), ["B:1"])
     }
 
+    /// A -journal or -wal file left beside a missing (or empty) cache by
+    /// an earlier database of that name: SQLite would replay it into the
+    /// new file, which would then hold that database's pages, or damage.
+    /// --create refuses, naming it, and makes nothing; the leftover stays.
+    func testCreateRefusesALeftoverJournalOrWALBesideTheFile() throws {
+        let records = path("in.jsonl")
+        try Data(#"{"key":"QUERY_ROOT","record":{"a":1}}"#.utf8).write(to: URL(fileURLWithPath: records))
+        let journal = Data("a journal left by a crash".utf8)
+        let missing = path("missing.sqlite")
+        try journal.write(to: URL(fileURLWithPath: missing + "-journal"))
+        let refused = gqlcache("import", missing, records, "--create")
+        XCTAssertEqual(refused.status, .io)
+        XCTAssertEqual(refused.stderr, "gqlcache: \(missing): missing.sqlite-journal is beside it, left by an earlier database of that name, "
+            + "which SQLite would replay into the new file (that database's pages, or damage); move it away (or remove it, if that "
+            + "database is gone) and run again\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+        XCTAssertEqual(try bytes(missing + "-journal"), journal)
+
+        let empty = path("empty.sqlite")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        try journal.write(to: URL(fileURLWithPath: empty + "-wal"))
+        let write = gqlcache("write", empty, "--create", "--text", "{ a }", "--response", "-", input: #"{"data":{"a":1}}"#)
+        XCTAssertEqual(write.status, .io)
+        XCTAssertTrue(write.stderr.hasPrefix("gqlcache: \(empty): empty.sqlite-wal is beside it, left by an earlier database"), write.stderr)
+        XCTAssertEqual(try bytes(empty), Data())
+        XCTAssertEqual(try bytes(empty + "-wal"), journal)
+
+        // An empty -journal, as SQLite may leave one, is no leftover.
+        try FileManager.default.removeItem(atPath: missing + "-journal")
+        FileManager.default.createFile(atPath: missing + "-journal", contents: Data())
+        XCTAssertEqual(gqlcache("import", missing, records, "--create", "--quiet").status, .success)
+        XCTAssertEqual(try keys(in: missing), ["QUERY_ROOT"])
+    }
+
     /// A file removed while a write waited (a failed --create undone, or
     /// another program): said so, not taken for a read-only file.
     func testAWriteToAFileRemovedSinceItWasOpenedSaysSoNotReadOnly() throws {
