@@ -213,30 +213,68 @@ public struct QueryDocument: Sendable {
     /// A schema's validation says so too; without a schema a read would
     /// quietly read nothing there.
     func checkFragmentSpreads(in selections: [Selection]) throws {
-        var finished: Set<String> = []
+        var finished: [String: Int] = [:]
         var path: [String] = []
-        func visit(_ selections: [Selection]) throws {
+        // The first fragment that, its spreads written out, is larger than
+        // any real operation; else the largest spread.
+        var tooLarge: (name: String, holder: String?)?
+        var largest: (name: String, holder: String?, size: Int)?
+        // Sizes stop one past the limit: adding two never overflows.
+        func capped(_ size: Int) -> Int { min(size, Self.maximumWrittenOutSize + 1) }
+        /// The selections' size with every spread written out.
+        func visit(_ selections: [Selection]) throws -> Int {
+            var size = 0
             for selection in selections {
                 switch selection {
                 case .field(let field):
-                    try visit(field.selections ?? [])
+                    size = capped(size + 1 + (try visit(field.selections ?? [])))
                 case .inlineFragment(_, _, let inner), .deferred(_, let inner):
-                    try visit(inner)
+                    size = capped(size + 1 + (try visit(inner)))
                 case .fragmentSpread(let name, _):
                     if let start = path.firstIndex(of: name) { throw QueryError.fragmentCycle(Array(path[start...]) + [name]) }
-                    guard !finished.contains(name) else { continue }
+                    if let known = finished[name] {
+                        size = capped(size + 1 + known)
+                        continue
+                    }
                     guard let fragment = fragments[name] else {
                         let place = spreadPlace(of: name) ?? (sources.map(\.name).joined(separator: ", "), 0, 0)
                         throw QueryError.unknownSpread(
                             name, source: place.source, line: place.line, column: place.column, available: fragments.keys.sorted())
                     }
+                    let holder = path.last
                     path.append(name)
-                    try visit(fragment.selections)
+                    let own = try visit(fragment.selections)
                     path.removeLast()
-                    finished.insert(name)
+                    if own > Self.maximumWrittenOutSize && tooLarge == nil { tooLarge = (name, holder) }
+                    if own > largest?.size ?? -1 { largest = (name, holder, own) }
+                    finished[name] = own
+                    size = capped(size + 1 + own)
                 }
             }
+            return size
         }
-        try visit(selections)
+        let size = try visit(selections)
+        guard size > Self.maximumWrittenOutSize else { return }
+        let limit = Self.maximumWrittenOutSize
+        let culprit = tooLarge ?? largest.map { ($0.name, $0.holder) }
+        let place = culprit.flatMap { spreadPlace(of: $0.name, in: $0.holder) } ?? (sources.first?.name ?? "", 0, 0)
+        let message: String
+        if let tooLarge {
+            message = "fragment '\(tooLarge.name)' comes to more than \(limit) selections with the fragments it spreads written out"
+        } else if let largest {
+            message = "the selections read come to more than \(limit) with the fragments they spread written out "
+                + "('\(largest.name)' alone to \(largest.size))"
+        } else {
+            message = "the selections read come to more than \(limit)"
+        }
+        throw QueryError.validation(
+            source: place.source, line: place.line, column: place.column,
+            message: message + ", each spread counted where it is spread (a fragment spread twice counts twice); no real operation is that large")
     }
+
+    /// Selections an operation may come to with its fragment spreads
+    /// written out: far more than any real one, while a read of that many
+    /// through records that lead back to themselves still fits in memory.
+    static let maximumWrittenOutSize = 250_000
 }
+

@@ -1,3 +1,4 @@
+import CacheStore
 import XCTest
 
 @testable import CacheQuery
@@ -69,6 +70,47 @@ final class NestingLimitTests: XCTestCase {
         XCTAssertThrowsError(try cycle.checkFragmentSpreads(in: cycle.operations[0].selections)) { error in
             XCTAssertEqual(error as? QueryError, .fragmentCycle(["A", "B", "A"]))
         }
+    }
+
+    /// Fragments that each spread the next twice double what a read walks
+    /// at every level: 40 of them, over a record that leads back to itself,
+    /// grew a read past 2 GB. Refused before the read, at the spread of the
+    /// first fragment that comes to more than the limit written out; a
+    /// document as large that spreads no fragment that large names the
+    /// largest; and one fragment spread side by side thousands of times,
+    /// as large as real operations get and more, is read.
+    func testFragmentsThatMultiplyPastTheLimitAreRefusedBeforeARead() throws {
+        func doubling(_ levels: Int) -> String {
+            "query Q { node { ...F0 } }\n" + (0..<levels).map { "fragment F\($0) on Node { a: next { ...F\($0 + 1) } b: next { ...F\($0 + 1) } }" }
+                .joined(separator: "\n") + "\nfragment F\(levels) on Node { id }"
+        }
+        let bomb = try QueryDocument.parse([("bomb.graphql", doubling(40))])
+        XCTAssertThrowsError(try bomb.checkFragmentSpreads(in: bomb.operations[0].selections)) { error in
+            guard case .validation(let source, let line, let column, let message)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(source, "bomb.graphql")
+            XCTAssertEqual(message, "fragment 'F24' comes to more than 250000 selections with the fragments it spreads written out, each spread "
+                + "counted where it is spread (a fragment spread twice counts twice); no real operation is that large")
+            XCTAssertEqual(line, 25, "at the spread of F24 in F23")
+            XCTAssertEqual(column, 34)
+        }
+        let source = ReadBatchingTests.CountingSource()
+        source.add("QUERY_ROOT", ["node": .reference(CacheKey("Node:1"))])
+        source.add("Node:1", ["__typename": .string("Node"), "next": .reference(CacheKey("Node:1"))])
+        XCTAssertThrowsError(try CacheReader(document: bomb, source: source).read(try bomb.operation(named: "Q"))) { error in
+            guard case .validation? = error as? QueryError else { return XCTFail("\(error)") }
+        }
+
+        let root = try QueryDocument.parse([("root.graphql", doubling(16))])
+        XCTAssertThrowsError(try root.checkFragmentSpreads(in: try root.fragment(named: "F0").selections)) { error in
+            guard case .validation(_, _, _, let message)? = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("the selections read come to more than 250000 with the fragments they spread written out "
+                + "('F1' alone to 163836), "), message)
+        }
+
+        let fields = (0..<10).map { "f\($0)" }.joined(separator: " ")
+        let wide = "query W { " + (0..<10_000).map { "a\($0): node { ...N }" }.joined(separator: " ") + " }\nfragment N on Node { \(fields) }"
+        let large = try QueryDocument.parse([("wide.graphql", wide)])
+        XCTAssertNoThrow(try large.checkFragmentSpreads(in: large.operations[0].selections))
     }
 
     func testBracesInStringsBlockStringsAndCommentsDoNotCount() throws {
