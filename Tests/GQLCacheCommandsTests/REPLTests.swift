@@ -331,6 +331,25 @@ final class REPLTests: CommandTestCase {
 
     /// `cd` to the record you are at is no step on the trail, so `back`
     /// still leaves it, as `cd .` in a shell.
+    /// At a record whose key begins with `-` (`-h`, `--format=json`),
+    /// show, ls and refs with no key are about it: the key is not read
+    /// as an option.
+    func testShowLsAndRefsAtARecordWhoseKeyBeginsWithADash() throws {
+        let cache = try makeCache("dash.sqlite", [
+            Record(key: "QUERY_ROOT", fields: ["h": .reference(CacheKey("-h")), "f": .reference(CacheKey("--format=json"))]),
+            Record(key: "-h", fields: ["__typename": .string("K"), "name": .string("dash")]),
+            Record(key: "--format=json", fields: ["__typename": .string("K"), "name": .string("format")]),
+        ])
+        let run = try repl(cache, ["cd h", "show", "ls --depth 0", "refs", "cd /", "cd f", "show --format json", "refs --format json"])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertTrue(run.stdout.hasPrefix("-h (K)\n"), run.stdout)
+        XCTAssertEqual(run.stdout.components(separatedBy: "-h (K)\n").count, 4, "show, ls and refs: \(run.stdout)")
+        XCTAssertTrue(run.stdout.contains("incoming references (1)\n  QUERY_ROOT h\n"), run.stdout)
+        XCTAssertEqual(run.stdout.components(separatedBy: #""key": "--format=json""#).count, 3, "show and refs: \(run.stdout)")
+        XCTAssertFalse(run.stdout.contains("USAGE"), run.stdout)
+    }
+
     func testCdToTheRecordYouAreAtAddsNoStep() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let run = try repl(cache, ["cd QUERY_ROOT", "pwd", "cd Droid:2001", "cd Droid:2001", "pwd", "back", "pwd"])

@@ -116,7 +116,7 @@ extension REPLSession {
                     return failure.status
                 }
             }
-            return runCommand(["show"] + (Self.namesNoKey(arguments) ? [current.rawValue] : []) + arguments, typedAs: "ls")
+            return runCommand(["show"] + (Self.namesNoKey(arguments) ? Self.naming(current, after: arguments) : arguments), typedAs: "ls")
         case "open":
             return open(arguments)
         case "edit":
@@ -147,7 +147,7 @@ extension REPLSession {
             var arguments = arguments
             // `show` and `refs` with no key are about where you are.
             if command == "show" && Self.namesNoKey(arguments) || command == "refs" && Self.refsNamesNoKey(arguments) {
-                arguments.insert(current.rawValue, at: 0)
+                arguments = Self.naming(current, after: arguments)
             }
             let status = runCommand([command] + arguments)
             // Missed, or (refs, which takes one key) more words than it takes.
@@ -236,6 +236,14 @@ extension REPLSession {
     /// Arguments the command refuses either way (`--depth 1001`) are
     /// judged by their words alone, so that the refusal is the option's,
     /// not a missing key's.
+    /// `arguments` with `key` put before them; one that begins with `-`
+    /// (`-h`, `--format=json`) after them, past a `--`, to be read as a
+    /// key, not an option.
+    static func naming(_ key: CacheKey, after arguments: [String]) -> [String] {
+        guard key.rawValue.hasPrefix("-") else { return [key.rawValue] + arguments }
+        return arguments + (arguments.contains("--") ? [] : ["--"]) + [key.rawValue]
+    }
+
     static func namesNoKey(_ arguments: [String]) -> Bool {
         guard let parsed = try? GQLCache.Show.parseAsRoot(["FILE", "KEY"] + arguments) as? GQLCache.Show else {
             return REPLCompleter.positionalPlaces(["show"] + arguments).isEmpty
