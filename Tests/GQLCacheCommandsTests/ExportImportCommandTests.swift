@@ -29,6 +29,20 @@ final class ExportImportCommandTests: CommandTestCase {
         }
     }
 
+    /// A response or variables read from a closed standard input say what
+    /// the system said, as import does, not Foundation's wrapping of it.
+    func testAResponseOrVariablesFromAClosedStandardInputSayWhy() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let write = try runProgram("/bin/sh", ["-c", "\"$0\" write \"$1\" --text '{ a }' --response - <&-", builtBinary, cache])
+        XCTAssertEqual(write.status, 5)
+        XCTAssertEqual(write.stderr, "gqlcache: standard input: cannot read the response (Bad file descriptor)\n")
+        let read = try runProgram("/bin/sh", ["-c", "\"$0\" read \"$1\" --text '{ a }' --variables-file - <&-", builtBinary, cache])
+        XCTAssertEqual(read.status, 5)
+        XCTAssertEqual(read.stderr, "gqlcache: standard input: cannot read the variables file (Bad file descriptor)\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// Started with standard input closed (`<&-`), the import's temporary
     /// copy of it took descriptor 0 and was read as the input: an empty
     /// import that succeeded. A closed descriptor is an error, as a closed

@@ -47,10 +47,20 @@ enum TextFile {
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure(.io, "\(name): cannot read the \(what) (\(error.localizedDescription))")
+            throw CommandFailure(.io, "\(name): cannot read the \(what) (\(systemReason(error)))")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw notUTF8(data, what: what, name: name) }
         return text
+    }
+
+    /// What the system said of a failed read (`Bad file descriptor`, for a
+    /// closed standard input), rather than Foundation's wrapping of it.
+    static func systemReason(_ error: Error) -> String {
+        let wrapped = error as NSError
+        if let underlying = wrapped.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return wrapped.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(wrapped.code))) : wrapped.localizedDescription
     }
 
     /// The input named for what it is by its first bytes (`head`) when it
