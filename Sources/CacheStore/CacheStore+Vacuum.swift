@@ -25,7 +25,16 @@ extension CacheStore {
                 return .commit
             }
             if let backup = try makePendingBackup() { backup.request.made(backup.copy) }
-            try queue.vacuum()
+            do {
+                try queue.vacuum()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+                // SQLite's VACUUM says "database or disk is full" also of a
+                // page number out of range, which only damage gives.
+                let problems = (try? read { try $0.sqliteIntegrityCheck(full: false) }) ?? []
+                guard let first = problems.first else { throw error }
+                let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+                throw CacheStoreError.damagedFile(path: path, finding: "quick_check: \(first)\(more)")
+            }
             // The file is rebuilt: a stop from now on ends a process whose change stands.
             committed.increment()
             afterVacuum?()

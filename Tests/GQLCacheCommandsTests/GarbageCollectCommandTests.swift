@@ -225,6 +225,31 @@ final class GarbageCollectCommandTests: CommandTestCase {
         XCTAssertEqual(gqlcache("doctor", cache).status, .success, "it did collect")
     }
 
+    /// SQLite's VACUUM says "database or disk is full" of a damaged cell
+    /// whose page number is out of range: the file's damage is said, not
+    /// a full disk, and nothing is changed.
+    func testAVacuumOfADamagedFileSaysItIsDamagedNotFull() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+            INSERT INTO records(key, record) SELECT 'Filler:' || x, '{"pad":"' || replace(hex(zeroblob(100)), '00', 'pp') || '"}' FROM n
+            """)
+        let page = try XCTUnwrap(Int(try sqliteShell(
+            cache, "SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 5")))
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cache))
+        try handle.seek(toOffset: UInt64((page - 1) * 4096 + 100))
+        handle.write(Data((0..<200).flatMap { _ in [0xDE, 0xAD, 0xBE, 0xEF] as [UInt8] }))
+        try handle.close()
+        let before = try bytes(cache)
+        let result = gqlcache("gc", cache, "--vacuum")
+        XCTAssertEqual(result.status, .io, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the database file is corrupt (quick_check: "), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("); nothing was changed, as gqlcache does not write to a damaged file ('gqlcache doctor' says more)\n"),
+                      result.stderr)
+        XCTAssertFalse(result.stderr.contains("full"), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testVacuumGivesTheFreedPagesBack() throws {
         let cache = try makeCache("big.sqlite", [Record(key: .queryRoot, fields: ["a": .reference("A:0")])]
             + (0..<400).map { Record(key: CacheKey("Orphan:\($0)"), fields: ["text": .string(String(repeating: "x", count: 2_000))]) })
