@@ -780,6 +780,18 @@ final class REPLTests: CommandTestCase {
         XCTAssertEqual(try repl(cache, ["{"]).stderr, "gqlcache: the GraphQL document begun with '{' was not finished (a '}' is missing); not run\n")
     }
 
+    /// A word of megabytes piped in as a command is named shortened, as
+    /// a long pattern is, not echoed whole on one line.
+    func testALongUnknownCommandIsNamedShortened() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [String(repeating: "a", count: 100_000), "\\" + String(repeating: "b", count: 5_000)])
+        XCTAssertEqual(run.stderr, """
+            gqlcache: unknown command '\(String(repeating: "a", count: 60))… (100000 bytes)' (type 'help' for the commands)
+            gqlcache: unknown command '\\\(String(repeating: "b", count: 59))… (5001 bytes)' (the backslash commands are \\e, \\q, \\h and \\?; type 'help' for the others)
+
+            """)
+    }
+
     func testErrorsPrintAndTheLoopGoesOnUnlessBail() throws {
         let cache = try copyOfFixture("starwars.sqlite")
         let lines = ["show Nope:1", "status", "frobnicate", "kyes --count", "KEYS", "keys --count"]

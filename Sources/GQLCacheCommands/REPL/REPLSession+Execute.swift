@@ -17,7 +17,7 @@ extension REPLSession {
         let first = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }
         if first.hasPrefix("\\") {
             guard let name = backslashNames[String(first)] else {
-                context.report(.usage, "unknown command '\(first)' (the backslash commands are \\e, \\q, \\h and \\?; type 'help' for the others)")
+                context.report(.usage, "unknown command '\(String(first).shortenedForMessage)' (the backslash commands are \\e, \\q, \\h and \\?; type 'help' for the others)")
                 return .usage
             }
             line = name + line[first.endIndex...]
@@ -219,7 +219,7 @@ extension REPLSession {
         let lower = name.lowercased()
         let meant = REPLCompleter.commandNames.contains(lower) ? [lower] : OptionTable.nearest(to: name, among: REPLCompleter.commandNames)
         let suggestion = meant.isEmpty ? "" : ". Did you mean \(OptionTable.choices(meant))?"
-        return "unknown command '\(name)'\(suggestion) (type 'help' for the commands)"
+        return "unknown command '\(name.shortenedForMessage)'\(suggestion) (type 'help' for the commands)"
     }
 
     /// Whether `show` arguments name no key (only options), parsed by the
