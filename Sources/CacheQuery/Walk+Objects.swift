@@ -23,13 +23,28 @@ extension Walk {
         // Apollo's generated models select __typename in every object but
         // one of a root type (an operation's root, a fragment on Query), so
         // Apollo's read misses at a record without it, selected or not.
-        if record.fields["__typename"] == nil, !(path.isEmpty && rootIsOperation),
-            !(type.map { CacheSchema.isRootType($0, in: reader.schema) } ?? false),
-            !plan.fields.contains(where: { $0.fieldKey == "__typename" })
-        {
-            path.append(.field("__typename"))
-            defer { path.removeLast() }
-            _ = try miss(CacheMiss(path: path, key: record.key, reason: .missingField(fieldKey: "__typename", similar: [])))
+        // One that holds null, or what Apollo's String does not read (a
+        // Boolean, a list, an object; it reads a number as its digits), is
+        // a type error there, as with a schema where the document selects
+        // it (String!).
+        let typenameSelected = plan.fields.contains(where: { $0.fieldKey == "__typename" })
+        if !(path.isEmpty && rootIsOperation), !(type.map { CacheSchema.isRootType($0, in: reader.schema) } ?? false) {
+            switch record.fields["__typename"] {
+            case nil where !typenameSelected:
+                path.append(.field("__typename"))
+                defer { path.removeLast() }
+                _ = try miss(CacheMiss(path: path, key: record.key, reason: .missingField(fieldKey: "__typename", similar: [])))
+            case .string?, .int?, .double?, .number?, nil:
+                break
+            case let held? where !typenameSelected || reader.schema == nil:
+                path.append(.field("__typename"))
+                defer { path.removeLast() }
+                let found = held == .null ? "null" : JSONWriter.string(for: held, asStored: false)
+                _ = try miss(CacheMiss(path: path, key: record.key, reason: .typeMismatch(
+                    "field '__typename': \(found) where Apollo's generated models, which select it in every object, read a String!")))
+            case _?:
+                break
+            }
         }
         if typename == nil, !plan.unchecked.isEmpty, !(path.isEmpty && rootIsOperation) {
             noteUntyped(record.key, conditions: plan.unchecked)

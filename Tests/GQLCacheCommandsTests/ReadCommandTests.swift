@@ -568,6 +568,39 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: warning: without a schema, fragments on 'Character' applied to no object (they met 'Droid'); if Character is an interface or union, give --schema to read as Apollo does\n")
     }
 
+    /// A `__typename` that holds null, or a value Apollo's String does not
+    /// read (it reads a number as its digits), is a type error (status 6),
+    /// selected or not, schema or not: Apollo's generated models read a
+    /// `String!` there in every object, where a record without one misses.
+    func testATypenameThatIsNullOrNoStringIsATypeError() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        _ = try sqliteShell(cache, """
+            UPDATE records SET record = json_set(record, '$.__typename', json('null')) WHERE key = 'Human:1002';
+            UPDATE records SET record = json_set(record, '$.__typename', json('true')) WHERE key = 'Human:1000';
+            """)
+        let queries = [
+            "{ hero(episode: NEWHOPE) { friends { name } } }", "{ hero(episode: NEWHOPE) { friends { __typename name } } }",
+            "{ hero(episode: NEWHOPE) { friends { ... on Human { name } } } }",
+        ]
+        for query in queries {
+            for extra in [[], ["--schema", starWarsSchema]] {
+                let result = gqlcache(arguments: ["read", cache, "--text", query] + extra)
+                XCTAssertEqual(result.status, .damagedRecord, "\(query) \(extra)")
+                XCTAssertTrue(result.stderr.hasPrefix("gqlcache: type error at hero.friends.0.__typename: record 'Human:1000', field '__typename': "),
+                              result.stderr)
+            }
+        }
+        let partial = gqlcache("read", cache, "--text", queries[0], "--partial", "--format", "json")
+        XCTAssertEqual(partial.status, .damagedRecord)
+        let output = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(partial.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((output["errors"] as? [[String: Any]])?.compactMap { $0["message"] as? String }, [
+            "type error at hero.friends.0.__typename: record 'Human:1000', field '__typename': true where Apollo's generated models, "
+                + "which select it in every object, read a String!",
+            "type error at hero.friends.1.__typename: record 'Human:1002', field '__typename': null where Apollo's generated models, "
+                + "which select it in every object, read a String!",
+        ])
+    }
+
     /// A record without `__typename` below the root is a miss, as it is
     /// for Apollo, whose generated models select `__typename` in every
     /// object. A partial read goes on with the record of no type, schema or
