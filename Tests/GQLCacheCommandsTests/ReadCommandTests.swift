@@ -85,6 +85,19 @@ final class ReadCommandTests: CommandTestCase {
         }
     }
 
+    /// So too for a list of them: the one value typed is a list of one
+    /// text, as the single value for a String is that text.
+    func testAVarForAListOfStringsKeepsTheTextTypedAsAListOfOne() throws {
+        let response = path("r.json")
+        try Data(#"{"data":{"f":{"__typename":"C","count":1}}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        for type in ["[String]", "[ID!]!"] {
+            let written = gqlcache("write", path("n.sqlite"), "--create", "--dry-run", "--response", response,
+                                   "--text", "query Q($c: \(type)) { f(c: $c) { count } }", "--var", "c=1")
+            XCTAssertEqual(written.status, .success, written.stderr)
+            XCTAssertTrue(written.stdout.contains("+ f(c:[1]): "), written.stdout)
+        }
+    }
+
     /// GraphQL given where the operation's name goes is told to go in
     /// --text, before the missing document is; long text is cut short.
     func testGraphQLGivenAsTheOperationNameIsToldToUseText() throws {

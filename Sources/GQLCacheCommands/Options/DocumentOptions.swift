@@ -43,7 +43,7 @@ struct DocumentOptions: ParsableArguments {
     @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
-            "One variable as name=value (or $name=value); the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID stays that text (repeatable; wins over --variables and --variables-file).",
+            "One variable as name=value (or $name=value); the value is JSON when it parses as JSON, else a string; a number or boolean typed for a variable declared String or ID (or a list of them) stays that text (repeatable; wins over --variables and --variables-file).",
             valueName: "name=value"))
     var variableAssignments: [String] = []
 
@@ -175,7 +175,7 @@ struct DocumentOptions: ParsableArguments {
     }
 
     /// True when every operation that declares `$name` declares it a String
-    /// or an ID; when none does, when every fragment that uses it does so
+    /// or an ID, or a list of them; when none does, when every fragment that uses it does so
     /// where the schema says a String or an ID goes (fragments declare no
     /// variables).
     private static func isDeclaredAsText(_ name: String, in document: QueryDocument, schema: CacheSchema?) -> Bool {
@@ -187,7 +187,8 @@ struct DocumentOptions: ParsableArguments {
             switch type {
             case .nonNull(let inner): return isText(inner)
             case .named(let named): return named == "String" || named == "ID"
-            case .list: return false
+            // One value given for a list is a list of one (GraphQL's input coercion).
+            case .list(let element): return isText(element)
             }
         }
         return !types.isEmpty && types.allSatisfy(isText)
