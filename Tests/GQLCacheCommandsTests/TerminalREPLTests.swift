@@ -534,6 +534,31 @@ final class TerminalREPLTests: CommandTestCase {
         XCTAssertTrue(try keys(in: cache).contains("Human:1002"))
     }
 
+    /// A named pipe given as a document or an import waits for a program
+    /// to write to it; Ctrl-C stops that wait as it stops any command, and
+    /// the command never runs. Written to, it reads as a file does.
+    func testCtrlCStopsACommandWaitingOnANamedPipe() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(mkfifo(path("pipe.graphql"), 0o600), 0)
+        try start(cache, history: path("history"))
+        for command in ["read --document pipe.graphql", "import pipe.graphql"] {
+            try type(command)
+            try keys("Enter")
+            Thread.sleep(forTimeInterval: 0.3)
+            try keys("C-c")
+            try waitFor("gqlcache: pipe.graphql: interrupted while waiting for a program to write to the named pipe\ngqlcache QUERY_ROOT> ")
+            try type("status")
+            try keys("Enter")
+            try waitFor("status\n130\n")
+        }
+        try type("read --document pipe.graphql --format json")
+        try keys("Enter")
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try output(of: "echo '{ hero(episode: NEWHOPE) { name } }' > '\(path("pipe.graphql"))'")
+        try waitFor(#"{"hero":{"name":"R2-D2"}}"#)
+    }
+
     /// A query typed over three lines is one history entry: Up brings it
     /// back whole, in this session and the next, and it runs as it did.
     func testAStatementOverSeveralLinesIsOneHistoryEntryAcrossSessions() throws {

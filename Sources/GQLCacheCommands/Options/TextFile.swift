@@ -21,7 +21,9 @@ enum TextFile {
         }
         // Read as a stream, not by its size: a pipe (a shell's <(…), a
         // named pipe, /dev/stdin) has none.
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let pipe = PipeWait.isPipe(path) ? try PipeWait.openPipe(path, name: name) : nil
+        if pipe == -1 { throw CommandFailure(.io, "\(name): cannot read the \(what) (\(String(cString: strerror(errno))))") }
+        guard let handle = pipe.map({ FileHandle(fileDescriptor: $0, closeOnDealloc: true) }) ?? FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(.io, "\(name): cannot read the \(what) (\(String(cString: strerror(errno))))")
         }
         defer { try? handle.close() }

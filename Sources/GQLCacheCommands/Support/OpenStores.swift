@@ -73,11 +73,13 @@ public final class OpenStores: @unchecked Sendable {
         let (kept, opening) = lock.withLock { (Array(stores.values), self.opening) }
         for kept in kept { kept.store.interrupt() }
         opening?.interrupt()
+        PipeWait.interrupt()
     }
 
     /// Forgets interrupts no transaction answered, before a new command.
     public func forgetInterrupts() {
         for kept in lock.withLock({ Array(stores.values) }) { kept.store.forgetInterrupt() }
+        PipeWait.forget()
     }
 
     /// Closes every store (`open` of another file, the end of the REPL).

@@ -124,10 +124,16 @@ final class FileLines: LineSource {
         if FileProbe.isHeldByAnOpenStore(path) {
             throw CommandFailure(.usage, "\(path): a cache file open in this session, not an export")
         }
+        let exportCommand = "gqlcache export \(path) > FILE.jsonl"
+        if PipeWait.isPipe(path) {
+            let descriptor = try PipeWait.openPipe(path, name: path)
+            guard descriptor >= 0 else { throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))") }
+            defer { close(descriptor) }
+            return try spooling(from: descriptor, name: path, exportCommand: exportCommand)
+        }
         guard let file = fopen(path, "r") else {
             throw CommandFailure(.io, "\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
-        let exportCommand = "gqlcache export \(path) > FILE.jsonl"
         var status = stat()
         if fstat(fileno(file), &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
             defer { fclose(file) }
