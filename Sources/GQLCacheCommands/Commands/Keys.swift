@@ -10,7 +10,9 @@ extension GQLCache {
             abstract: "List record keys, optionally filtered by a pattern and a __typename.",
             discussion: """
                 Keys are listed in byte order, one per line, as they are read: memory does not grow \
-                with the file. A key that is empty, holds a control character, begins or ends with a space, or begins with " is \
+                with the file. A key that is empty, holds a control character, a character that moves the text around it (a line \
+                separator, a bidirectional control such as U+202E) or one that shows nothing (a zero-width space), begins or \
+                ends with a space, or begins with " is \
                 shown JSON-quoted, as git quotes such paths; --format jsonl gives every key exactly. \
                 Pattern modes: \(KeyPattern.Mode.helpText).
                 """)
