@@ -11,11 +11,22 @@ import Foundation
 /// than the file, the -wal file's frames and the page SQLite may skip
 /// (65,536 bytes) could make; or the frames' pages are not the file's size.
 struct ForeignWAL: Equatable, Sendable, CustomStringConvertible {
-    /// Why the -wal file is not this file's.
+    /// Why the -wal file is not this file's, or cannot make it whole.
     let reason: String
+    /// The -wal file, beside the file the path leads to.
+    let walPath: String
+    /// The file is cut short (its header says more pages than it holds),
+    /// which is the likelier cause: the -wal file may well be its own, but
+    /// it does not make up the pages the file lacks.
+    let fileIsCutShort: Bool
 
     var description: String {
-        "the -wal file beside it is not this file's (\(reason)): it came from another copy of the cache, and SQLite "
+        if fileIsCutShort {
+            return "the file is cut short, and its -wal file, \(walPath), does not hold the pages it lacks (\(reason)): SQLite cannot "
+                + "copy the -wal file in (a checkpoint fails as malformed); copy the file again whole, with its -wal file "
+                + "(both were left as they are)"
+        }
+        return "its -wal file, \(walPath), is not this file's (\(reason)): it came from another copy of the cache, and SQLite "
             + "cannot copy it in (a checkpoint fails as malformed); move it away (it was left as it is)"
     }
 
@@ -23,6 +34,7 @@ struct ForeignWAL: Equatable, Sendable, CustomStringConvertible {
     /// cannot be this file's; nil when there is none, or it may be.
     static func check(_ path: String) -> ForeignWAL? {
         let file = FileProbe.resolved(path)
+        let walPath = (FileProbe.isSymbolicLink(path) ? file : path) + "-wal"
         // The file is read as an open store's connection holds its locks (``OpenStoreFiles``);
         // SQLite holds none on the -wal file.
         guard let commit = lastCommit(inWALAt: file + "-wal"),
@@ -32,12 +44,17 @@ struct ForeignWAL: Equatable, Sendable, CustomStringConvertible {
         let stored = Int(head[16]) << 8 | Int(head[17])
         let pageSize = stored == 1 ? 65_536 : stored
         if commit.pageSize != pageSize {
-            return ForeignWAL(reason: "its pages are \(commit.pageSize) bytes, the file's \(pageSize)")
+            return ForeignWAL(reason: "its pages are \(commit.pageSize) bytes, the file's \(pageSize)", walPath: walPath, fileIsCutShort: false)
         }
         let needed = Int64(commit.databasePages) * Int64(pageSize)
         guard size + 65_536 + Int64(commit.frames) * Int64(pageSize) < needed else { return nil }
-        return ForeignWAL(reason: "its last commit makes the database \(commit.databasePages) pages, where the file holds "
-            + "\(size / Int64(pageSize)) and the -wal file \(commit.frames)")
+        let reason = "its last commit makes the database \(commit.databasePages) pages, where the file holds "
+            + "\(size / Int64(pageSize)) and the -wal file \(commit.frames)"
+        // A file whose own header says it is as large as the commit has it was cut short after.
+        if let cut = FileProbe.truncation(path), needed <= cut.expected {
+            return ForeignWAL(reason: reason + "; the file's header says \(cut.expected / Int64(pageSize))", walPath: walPath, fileIsCutShort: true)
+        }
+        return ForeignWAL(reason: reason, walPath: walPath, fileIsCutShort: false)
     }
 
     /// What a -wal file's last commit says, read as SQLite recovers it:

@@ -19,6 +19,9 @@ public struct PendingWAL: Equatable, Sendable {
     /// from another copy of the cache, and SQLite cannot copy it in (see
     /// ``ForeignWAL``).
     public var foreignBecause: String?
+    /// Why the -wal file, though it may be the file's own, cannot make up
+    /// the pages of a file cut short (see ``ForeignWAL/fileIsCutShort``).
+    public var cutShortBecause: String?
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
@@ -31,7 +34,9 @@ public struct PendingWAL: Equatable, Sendable {
         // the index header and the 8 bytes of SQLite's WAL locks), as long
         // as it is open: SQLite's own test for whether it is the last one.
         pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128)
-        pending.foreignBecause = ForeignWAL.check(path)?.reason
+        if let misfit = ForeignWAL.check(path) {
+            if misfit.fileIsCutShort { pending.cutShortBecause = misfit.reason } else { pending.foreignBecause = misfit.reason }
+        }
         return pending
     }
 

@@ -62,6 +62,34 @@ final class ForeignWALTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")), wal)
     }
 
+    /// A file cut short (a copy that stopped) beside its own -wal file
+    /// fails the same size test; its header, which says the file is as
+    /// large as the -wal file's commit has it, tells it apart: the -wal
+    /// file is not called another copy's, to be moved away and lost, and
+    /// the cut is said. A write is refused all the same.
+    func testAFileCutShortBesideItsOwnWALIsNotSaidToHaveAnotherCopysWAL() throws {
+        let folder = try TemporaryDirectory(self)
+        let path = try folder.walCopy(Fixtures.starwars)
+        try SQLiteShell.run(path, """
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000)
+            INSERT INTO records(key, record) SELECT 'Big:' || i, '{"v":"' || hex(randomblob(100)) || '"}' FROM c;
+            """)
+        try SQLiteShell.run(path, ".dbconfig no_ckpt_on_close on", "PRAGMA wal_autocheckpoint=0; UPDATE records SET record='{\"a\":1}' WHERE key='Human:1002';")
+        XCTAssertNil(ForeignWAL.check(path), "whole, the file and its -wal file fit")
+        XCTAssertEqual(truncate(path, 40 * 4096), 0)
+        let misfit = try XCTUnwrap(ForeignWAL.check(path))
+        XCTAssertTrue(misfit.fileIsCutShort)
+        XCTAssertTrue(misfit.description.hasPrefix("the file is cut short, and its -wal file, \(path)-wal, does not hold the pages it lacks ("),
+                      misfit.description)
+        let pending = try XCTUnwrap(PendingWAL.inspect(path: path))
+        XCTAssertNil(pending.foreignBecause)
+        XCTAssertEqual(pending.cutShortBecause, misfit.reason)
+        let store = try CacheStore.open(at: path, access: .readWrite)
+        XCTAssertThrowsError(try store.write { tx in _ = try tx.removeObject(for: "Human:1000") }) { error in
+            XCTAssertEqual("\(error)", "\(path): \(misfit)")
+        }
+    }
+
     /// A -wal file of pages of another size than the file's.
     func testAWALOfAnotherPageSizeIsNotTheFiles() throws {
         let folder = try TemporaryDirectory(self)

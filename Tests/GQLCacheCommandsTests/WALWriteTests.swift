@@ -59,8 +59,8 @@ final class WALWriteTests: CommandTestCase {
         let result = gqlcache("rm", cache, "Human:1002", "--quiet")
         XCTAssertEqual(result.status, .io, result.stderr)
         let reason = "its last commit makes the database 26 pages, where the file holds 4 and the -wal file 1"
-        XCTAssertEqual(result.stderr, "gqlcache: \(cache): the -wal file beside it is not this file's (\(reason)): it came from another copy "
-            + "of the cache, and SQLite cannot copy it in (a checkpoint fails as malformed); move it away (it was left as it is)\n")
+        XCTAssertEqual(result.stderr, "gqlcache: \(cache): its -wal file, \(cache)-wal, is not this file's (\(reason)): it came from another "
+            + "copy of the cache, and SQLite cannot copy it in (a checkpoint fails as malformed); move it away (it was left as it is)\n")
         XCTAssertEqual(try bytes(cache), file)
         XCTAssertEqual(try bytes(cache + "-wal"), wal)
 

@@ -45,7 +45,9 @@ struct HealthRendering {
 
     /// Changes waiting in the -wal file that nothing here explains.
     /// One that is not this file's is a problem also while the app has it open.
-    private var unexplainedWAL: PendingWAL? { pendingWAL?.isOpenElsewhere == true && pendingWAL?.foreignBecause == nil ? nil : pendingWAL }
+    private var unexplainedWAL: PendingWAL? {
+        pendingWAL?.isOpenElsewhere == true && pendingWAL?.foreignBecause == nil && pendingWAL?.cutShortBecause == nil ? nil : pendingWAL
+    }
 
     var problemCount: Int { report.problemCount + (unexplainedWAL == nil ? 0 : 1) }
     var isHealthy: Bool { problemCount == 0 }
@@ -76,7 +78,10 @@ struct HealthRendering {
         if let pendingWAL {
             let waiting = "  WAL: \(plural(pendingWAL.frames, "page")) of committed changes in \(pendingWAL.walPath.shownOnLine) "
                 + "(\(formatBytes(pendingWAL.walBytes))) "
-            if let foreign = pendingWAL.foreignBecause {
+            if let cut = pendingWAL.cutShortBecause {
+                text += waiting + "that do not make up the pages the file lacks, as it is cut short (\(cut)): SQLite cannot copy them in "
+                    + "(a checkpoint fails as malformed); copy the file again whole, with its -wal file\n"
+            } else if let foreign = pendingWAL.foreignBecause {
                 text += waiting + "that are not this file's (\(foreign)): the -wal file came from another copy of the cache, and SQLite "
                     + "cannot copy it in (a checkpoint fails as malformed, and every change written after stays in it); "
                     + "move it away while no program has the file open\n"
@@ -231,9 +236,9 @@ struct HealthRendering {
         }
         if let pendingWAL = unexplainedWAL {
             problems.append(.object([
-                ("kind", .string(pendingWAL.foreignBecause == nil ? "uncheckpointedWAL" : "foreignWAL")), ("frames", .int(pendingWAL.frames)),
-                ("walBytes", .int(Int(pendingWAL.walBytes))),
-            ] + (pendingWAL.foreignBecause.map { [("reason", .string($0))] } ?? [])))
+                ("kind", .string(pendingWAL.cutShortBecause != nil ? "walBeyondCutFile" : pendingWAL.foreignBecause != nil ? "foreignWAL" : "uncheckpointedWAL")),
+                ("frames", .int(pendingWAL.frames)), ("walBytes", .int(Int(pendingWAL.walBytes))),
+            ] + ((pendingWAL.cutShortBecause ?? pendingWAL.foreignBecause).map { [("reason", .string($0))] } ?? [])))
         }
         for damaged in report.damagedRecords {
             if damaged.problem == .null {
