@@ -288,11 +288,10 @@ public final class CacheStore: Sendable {
         // SQLite would say only "unable to open database file". (A link
         // that points nowhere yet is made where it points.)
         let linked = linkTarget(of: path)
-        if let stray = leftoverJournal(beside: missing ? linked ?? path : FileProbe.resolved(path)) {
-            throw CacheStoreError.io(
-                path: path,
-                message: "\(stray) is beside it, left by an earlier database of that name, which SQLite would replay into the new file "
-                    + "(that database's pages, or damage); move it away (or remove it, if that database is gone) and run again")
+        if let problem = leftoverJournalProblem(forNewFileAt: path) {
+            // Made meanwhile by another program, whose write is under way: its journal.
+            guard !FileManager.default.fileExists(atPath: path) || isEmptyFile(at: path) else { throw CacheStoreError.fileExists(path: path) }
+            throw CacheStoreError.io(path: path, message: problem)
         }
         let madeIn = URL(fileURLWithPath: linked ?? path).deletingLastPathComponent().path
         if missing && !FileManager.default.isWritableFile(atPath: madeIn) {
@@ -369,25 +368,47 @@ public final class CacheStore: Sendable {
     public func removeUnlessItHoldsRecords(emptying: Bool) -> Bool {
         guard access == .readWrite else { return false }
         var removed = false
+        // Through a link (one that pointed nowhere), the file made is where
+        // it points, with its journals beside it; the link is the user's.
+        let file = FileProbe.resolved(path)
         try? queue.inTransaction(.immediate) { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM records") == 0 else { return .rollback }
-            for suffix in Self.sideFileSuffixes { unlink(path + suffix) }
-            if emptying { truncate(path, 0) } else { unlink(path) }
+            for suffix in Self.sideFileSuffixes { unlink(file + suffix) }
+            if emptying { truncate(file, 0) } else { unlink(file) }
             removed = true
             return .rollback
         }
         return removed
     }
 
-    /// The -journal or -wal file beside `file` (a missing or empty one, to
-    /// be made a cache) that holds anything: SQLite takes a -journal there
-    /// for a hot one and rolls it back into the new file, and reads a -wal
-    /// file's frames as the new file's pages, or deletes them.
-    private static func leftoverJournal(beside file: String) -> String? {
-        for suffix in ["-journal", "-wal"] {
-            if let size = FileProbe.signature(file + suffix)?.size, size > 0 { return (file as NSString).lastPathComponent + suffix }
+    /// Why a cache cannot be made at `path` (missing, or empty) for a
+    /// -journal or -wal file beside where it would be that an earlier
+    /// database of that name left: SQLite takes it for the new file's, and
+    /// rolls a journal back into it, or reads the -wal file's frames as its
+    /// pages (or, for an empty file, deletes either), where it may be all
+    /// that is left of that database. Only one SQLite would act on counts:
+    /// a journal that begins with a journal's header, a -wal file with a
+    /// write-ahead log's. Nil when there is none.
+    public static func leftoverJournalProblem(forNewFileAt path: String) -> String? {
+        let file = FileManager.default.fileExists(atPath: path) ? FileProbe.resolved(path) : linkTarget(of: path) ?? path
+        let head = { (side: String) -> [UInt8] in
+            guard let handle = FileHandle(forReadingAtPath: file + side) else { return [] }
+            defer { try? handle.close() }
+            return Array((try? handle.read(upToCount: 8)) ?? Data())
         }
-        return nil
+        let journal = head("-journal"), wal = head("-wal")
+        let stray: String
+        if journal.count == 8 && journal == ForeignJournal.magic {
+            stray = "-journal"
+        } else if wal.count >= 4, PendingWAL.isWALMagic(wal.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }) {
+            stray = "-wal"
+        } else {
+            return nil
+        }
+        let name = (file as NSString).lastPathComponent + stray
+        return "\(name) is beside it, left by an earlier database of that name, which SQLite would take for the new file's "
+            + "(replaying that database's pages into it, or deleting them); move it away (or remove it, if that database is gone) "
+            + "and run again"
     }
 
     /// The end of the chain of links `path` is (where a link that points

@@ -76,6 +76,19 @@ final class CreatedFileTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: own))
     }
 
+    /// Through a link that pointed nowhere, a failed --create removes the
+    /// file it made where the link points, and keeps the link, as it was.
+    func testAFailedCreateThroughALinkRemovesTheFileItMadeAndKeepsTheLink() throws {
+        try FileManager.default.createDirectory(atPath: path("t"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: "t/target.sqlite")
+        let input = path("bad.jsonl")
+        try Data("{\"key\":\"A:1\",\"record\":{\"a\":1}}\n{\"key\":\"A:2\",\"record\":\n".utf8).write(to: URL(fileURLWithPath: input))
+        let result = gqlcache("import", path("link.sqlite"), input, "--create")
+        XCTAssertEqual(result.status, .usage, result.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.sqlite")), "t/target.sqlite")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("t")), [])
+    }
+
     /// Another program in the middle of writing into the file when the
     /// failed --create is undone: the undo waits for that write, and keeps
     /// the file and its records, rather than remove the file beneath it
@@ -114,29 +127,35 @@ final class CreatedFileTests: CommandTestCase {
     func testCreateRefusesALeftoverJournalOrWALBesideTheFile() throws {
         let records = path("in.jsonl")
         try Data(#"{"key":"QUERY_ROOT","record":{"a":1}}"#.utf8).write(to: URL(fileURLWithPath: records))
-        let journal = Data("a journal left by a crash".utf8)
+        // Each begins as SQLite's does: a journal's header, a write-ahead log's.
+        let journal = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7] + Array("the rest of a journal".utf8))
+        let wal = Data([0x37, 0x7F, 0x06, 0x82] + Array("the rest of a write-ahead log".utf8))
         let missing = path("missing.sqlite")
         try journal.write(to: URL(fileURLWithPath: missing + "-journal"))
         let refused = gqlcache("import", missing, records, "--create")
         XCTAssertEqual(refused.status, .io)
         XCTAssertEqual(refused.stderr, "gqlcache: \(missing): missing.sqlite-journal is beside it, left by an earlier database of that name, "
-            + "which SQLite would replay into the new file (that database's pages, or damage); move it away (or remove it, if that "
-            + "database is gone) and run again\n")
+            + "which SQLite would take for the new file's (replaying that database's pages into it, or deleting them); move it away "
+            + "(or remove it, if that database is gone) and run again\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
         XCTAssertEqual(try bytes(missing + "-journal"), journal)
+        // A dry run refuses as the run would.
+        XCTAssertEqual(gqlcache("import", missing, records, "--create", "--dry-run").stderr, refused.stderr)
 
         let empty = path("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
-        try journal.write(to: URL(fileURLWithPath: empty + "-wal"))
-        let write = gqlcache("write", empty, "--create", "--text", "{ a }", "--response", "-", input: #"{"data":{"a":1}}"#)
-        XCTAssertEqual(write.status, .io)
-        XCTAssertTrue(write.stderr.hasPrefix("gqlcache: \(empty): empty.sqlite-wal is beside it, left by an earlier database"), write.stderr)
+        try wal.write(to: URL(fileURLWithPath: empty + "-wal"))
+        for dryRun in [[], ["--dry-run"]] {
+            let write = gqlcache(arguments: ["write", empty, "--create", "--text", "{ a }", "--response", "-"] + dryRun, input: #"{"data":{"a":1}}"#)
+            XCTAssertEqual(write.status, .io)
+            XCTAssertTrue(write.stderr.hasPrefix("gqlcache: \(empty): empty.sqlite-wal is beside it, left by an earlier database"), write.stderr)
+        }
         XCTAssertEqual(try bytes(empty), Data())
-        XCTAssertEqual(try bytes(empty + "-wal"), journal)
+        XCTAssertEqual(try bytes(empty + "-wal"), wal)
 
-        // An empty -journal, as SQLite may leave one, is no leftover.
-        try FileManager.default.removeItem(atPath: missing + "-journal")
-        FileManager.default.createFile(atPath: missing + "-journal", contents: Data())
+        // A -journal SQLite would not roll back (empty, or its header
+        // zeroed, as journal_mode=PERSIST leaves one) is no leftover.
+        try Data(count: 512).write(to: URL(fileURLWithPath: missing + "-journal"))
         XCTAssertEqual(gqlcache("import", missing, records, "--create", "--quiet").status, .success)
         XCTAssertEqual(try keys(in: missing), ["QUERY_ROOT"])
     }

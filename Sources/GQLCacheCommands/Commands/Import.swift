@@ -41,7 +41,7 @@ extension GQLCache {
         @Option(help: "The input's form: auto (default), jsonl, or apollo-client.")
         var inputFormat: ImportForm = .auto
 
-        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes).")
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes); not beside a -journal or -wal file an earlier database left.")
         var create = false
 
         @Flag(help: "List what would change without writing.")
@@ -103,6 +103,7 @@ extension GQLCache {
             struct NothingChanged: Error {}
             if dryRun {
                 if made {
+                    try CreatedFile.refuseLeftoverJournal(file.path)
                     try importAll(into: nil, writing: nil)
                 } else {
                     try writing.openForDryRun(file, context).read { tx in try importAll(into: tx, writing: nil) }

@@ -52,7 +52,7 @@ extension GQLCache {
 
         @OptionGroup var keyFields: KeyFieldOptions
 
-        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes).")
+        @Flag(help: "Create the cache file (Apollo's current layout) when it does not exist or is empty (0 bytes); not beside a -journal or -wal file an earlier database left.")
         var create = false
 
         @Flag(help: "Print what would change without writing.")
@@ -128,6 +128,7 @@ extension GQLCache {
             let wasEmpty = toBeMade && CacheStore.isEmptyFile(at: file.path)
             if toBeMade && dryRun {
                 // Into the cache --create would make: every record is new, and no file is made.
+                try CreatedFile.refuseLeftoverJournal(file.path)
                 changes = try RecordChanges.of(merging: normalization.records, in: nil, dryRun: true)
             } else if toBeMade, let store = try CreatedFile.make(file.path, context: context) {
                 do {

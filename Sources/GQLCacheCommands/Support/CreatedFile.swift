@@ -14,6 +14,12 @@ enum CreatedFile {
         (!FileManager.default.fileExists(atPath: path) && FileProbe.whyUnreachable(path) == nil) || CacheStore.isEmptyFile(at: path)
     }
 
+    /// A dry run of a --create refuses what the run would: a -journal or
+    /// -wal file an earlier database left where the file would be made.
+    static func refuseLeftoverJournal(_ path: String) throws {
+        if let problem = CacheStore.leftoverJournalProblem(forNewFileAt: path) { throw CommandFailure(.io, "\(path): \(problem)") }
+    }
+
     /// Without --create, a missing file is named with the flag that makes
     /// one; any other file goes on to be opened (and an empty one refused
     /// as no cache, with the same hint).
