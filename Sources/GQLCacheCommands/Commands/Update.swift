@@ -128,6 +128,9 @@ extension GQLCache {
                     } else if let hint = GQLCache.Read.rootRecordHint(
                         miss, fragment: fragment.flatMap { try? document.fragment(named: $0) }, key: key, schema: loaded.schema, context: context, verb: "update") {
                         message += hint
+                    } else if case .typeMismatch(let problem) = miss.reason, problem.hasPrefix("field '__typename': ") {
+                        // A record written with a __typename of null: the data given whole mends it.
+                        message += " (so Apollo's update fails here too; give the whole data, __typename included, with --data)"
                     } else if case .missingField(let fieldKey, _) = miss.reason, loaded.schema == nil {
                         // Apollo goes on past a nullable one; only a schema says which those are.
                         // __typename is never nullable: its record was written without it.
