@@ -392,7 +392,11 @@ public final class CacheStore: Sendable {
     public static func leftoverJournalProblem(forNewFileAt path: String) -> String? {
         let file = FileManager.default.fileExists(atPath: path) ? FileProbe.resolved(path) : linkTarget(of: path) ?? path
         let head = { (side: String) -> [UInt8] in
-            guard let handle = FileHandle(forReadingAtPath: file + side) else { return [] }
+            // Not a FIFO, which would wait for a writer (see ``FileProbe/sideFileProblem(_:)``).
+            var status = stat()
+            guard stat(file + side, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+                let handle = FileHandle(forReadingAtPath: file + side)
+            else { return [] }
             defer { try? handle.close() }
             return Array((try? handle.read(upToCount: 8)) ?? Data())
         }
