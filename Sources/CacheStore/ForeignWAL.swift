@@ -73,24 +73,24 @@ struct ForeignWAL: Equatable, Sendable, CustomStringConvertible {
         guard let wal = FileHandle(forReadingAtPath: walPath) else { return nil }
         defer { try? wal.close() }
         guard let header = try? wal.read(upToCount: 32), header.count == 32 else { return nil }
-        let magic = bigEndian(header, 0)
-        guard PendingWAL.isWALMagic(magic), bigEndian(header, 4) == 3_007_000 else { return nil }
-        let pageSize = Int(bigEndian(header, 8))
+        let magic = PendingWAL.bigEndian32(header, 0)
+        guard PendingWAL.isWALMagic(magic), PendingWAL.bigEndian32(header, 4) == 3_007_000 else { return nil }
+        let pageSize = Int(PendingWAL.bigEndian32(header, 8))
         guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
         // The checksums' words are big-endian where the magic's last bit is set, little-endian otherwise.
         var sums = Checksum(bigEndianWords: magic & 1 == 1)
         sums.add(header, 0, 24)
-        guard sums.value == (bigEndian(header, 24), bigEndian(header, 28)) else { return nil }
-        let salts = (bigEndian(header, 16), bigEndian(header, 20))
+        guard sums.value == (PendingWAL.bigEndian32(header, 24), PendingWAL.bigEndian32(header, 28)) else { return nil }
+        let salts = (PendingWAL.bigEndian32(header, 16), PendingWAL.bigEndian32(header, 20))
         var last: Commit?
         var frame = 0
         while let bytes = try? wal.read(upToCount: 24 + pageSize), bytes.count == 24 + pageSize {
-            guard bigEndian(bytes, 0) != 0, (bigEndian(bytes, 8), bigEndian(bytes, 12)) == salts else { break }
+            guard PendingWAL.bigEndian32(bytes, 0) != 0, (PendingWAL.bigEndian32(bytes, 8), PendingWAL.bigEndian32(bytes, 12)) == salts else { break }
             sums.add(bytes, 0, 8)
             sums.add(bytes, 24, pageSize)
-            guard sums.value == (bigEndian(bytes, 16), bigEndian(bytes, 20)) else { break }
+            guard sums.value == (PendingWAL.bigEndian32(bytes, 16), PendingWAL.bigEndian32(bytes, 20)) else { break }
             frame += 1
-            let pages = bigEndian(bytes, 4)
+            let pages = PendingWAL.bigEndian32(bytes, 4)
             if pages != 0 { last = Commit(frames: frame, databasePages: pages, pageSize: pageSize) }
         }
         return last
@@ -117,10 +117,5 @@ struct ForeignWAL: Equatable, Sendable, CustomStringConvertible {
             }
             value = (first, second)
         }
-    }
-
-    private static func bigEndian(_ data: Data, _ offset: Int) -> UInt32 {
-        let start = data.startIndex + offset
-        return data[start..<start + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

@@ -87,7 +87,7 @@ public struct PendingWAL: Equatable, Sendable {
         return data
     }
 
-    private static func bigEndian32(_ data: Data, _ offset: Int) -> UInt32 {
+    static func bigEndian32(_ data: Data, _ offset: Int) -> UInt32 {
         let start = data.startIndex + offset
         return data[start..<start + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }

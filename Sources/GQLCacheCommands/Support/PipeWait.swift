@@ -7,12 +7,12 @@ import Foundation
 /// writer came. There the pipe is opened without waiting, and the wait for
 /// its first bytes (or its writer's end) is made in steps a Ctrl-C ends.
 enum PipeWait {
-    private static let state = InterruptState()
+    private static let interrupted = ManagedAtomicFlag()
 
     /// Ctrl-C at the prompt, while a command runs.
-    static func interrupt() { state.set(true) }
+    static func interrupt() { interrupted.set() }
     /// Before a command: a Ctrl-C that came after the last one is not for it.
-    static func forget() { state.set(false) }
+    static func forget() { interrupted.clear() }
 
     /// True when `path` names a FIFO (links followed).
     static func isPipe(_ path: String) -> Bool {
@@ -29,7 +29,7 @@ enum PipeWait {
         guard descriptor >= 0 else { return -1 }
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while poll(&waiting, 1, 100) <= 0 {
-            if state.value {
+            if interrupted.isSet {
                 close(descriptor)
                 throw CommandFailure(.interrupted, "\(name): interrupted while waiting for a program to write to the named pipe")
             }
@@ -37,12 +37,5 @@ enum PipeWait {
         // Read from now on as any pipe is: a read waits for what comes next.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return descriptor
-    }
-
-    private final class InterruptState: @unchecked Sendable {
-        private let lock = NSLock()
-        private var on = false
-        var value: Bool { lock.withLock { on } }
-        func set(_ value: Bool) { lock.withLock { on = value } }
     }
 }
