@@ -134,7 +134,7 @@ extension CacheStore {
         guard !walWasEmptyAtOpen, walChecked.value == 0 else { return }
         let resolved = FileProbe.resolved(path)
         guard !VouchedWALs.shared.vouches(forWALBeside: resolved), let pending = pendingWAL() else { return }
-        if let foreign = ForeignWAL.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
+        if let misfit = pending.misfit { throw CacheStoreError.io(path: path, message: misfit.description) }
         let problems = try read { try $0.sqliteIntegrityCheck(full: true) }
         guard let first = problems.first else {
             walChecked.increment()

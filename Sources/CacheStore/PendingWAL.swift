@@ -15,13 +15,15 @@ public struct PendingWAL: Equatable, Sendable {
     /// False when none has: the file was not closed cleanly. Nil when that
     /// cannot be told (no -shm file, or a file system without POSIX locks).
     public var isOpenElsewhere: Bool?
+    /// The -wal file's last commit, when it does not fit the file (read once, with the whole -wal file).
+    var misfit: ForeignWAL?
     /// Why the -wal file cannot be this file's, when it cannot: it came
     /// from another copy of the cache, and SQLite cannot copy it in (see
     /// ``ForeignWAL``).
-    public var foreignBecause: String?
+    public var foreignBecause: String? { misfit.flatMap { $0.fileIsCutShort ? nil : $0.reason } }
     /// Why the -wal file, though it may be the file's own, cannot make up
     /// the pages of a file cut short (see ``ForeignWAL/fileIsCutShort``).
-    public var cutShortBecause: String?
+    public var cutShortBecause: String? { misfit.flatMap { $0.fileIsCutShort ? $0.reason : nil } }
 
     /// Reads the -wal file beside `path` and, when there is one, its -shm
     /// index: nil when there is no -wal file or every frame in it has been
@@ -34,9 +36,7 @@ public struct PendingWAL: Equatable, Sendable {
         // the index header and the 8 bytes of SQLite's WAL locks), as long
         // as it is open: SQLite's own test for whether it is the last one.
         pending.isOpenElsewhere = OpenStoreFiles.shared.anotherProcessLocks(FileProbe.resolved(path) + "-shm", offset: 128)
-        if let misfit = ForeignWAL.check(path) {
-            if misfit.fileIsCutShort { pending.cutShortBecause = misfit.reason } else { pending.foreignBecause = misfit.reason }
-        }
+        pending.misfit = ForeignWAL.check(path)
         return pending
     }
 
