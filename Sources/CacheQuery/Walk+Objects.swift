@@ -29,21 +29,22 @@ extension Walk {
         // it (String!).
         let typenameSelected = plan.fields.contains(where: { $0.fieldKey == "__typename" })
         if !(path.isEmpty && rootIsOperation), !(type.map { CacheSchema.isRootType($0, in: reader.schema) } ?? false) {
+            let problem: CacheMiss.Reason?
             switch record.fields["__typename"] {
-            case nil where !typenameSelected:
-                path.append(.field("__typename"))
-                defer { path.removeLast() }
-                _ = try miss(CacheMiss(path: path, key: record.key, reason: .missingField(fieldKey: "__typename", similar: [])))
-            case .string?, .int?, .double?, .number?, nil:
-                break
-            case let held? where !typenameSelected || reader.schema == nil:
-                path.append(.field("__typename"))
-                defer { path.removeLast() }
+            case nil:
+                problem = typenameSelected ? nil : .missingField(fieldKey: "__typename", similar: [])
+            case .string?, .int?, .double?, .number?:
+                problem = nil
+            case let held?:
+                // Selected with a schema, the field's own type check says so.
                 let found = held == .null ? "null" : JSONWriter.string(for: held, asStored: false)
-                _ = try miss(CacheMiss(path: path, key: record.key, reason: .typeMismatch(
-                    "field '__typename': \(found) where Apollo's generated models, which select it in every object, read a String!")))
-            case _?:
-                break
+                problem = typenameSelected && reader.schema != nil ? nil : .typeMismatch(
+                    "field '__typename': \(found) where Apollo's generated models, which select it in every object, read a String!")
+            }
+            if let problem {
+                path.append(.field("__typename"))
+                defer { path.removeLast() }
+                _ = try miss(CacheMiss(path: path, key: record.key, reason: problem))
             }
         }
         if typename == nil, !plan.unchecked.isEmpty, !(path.isEmpty && rootIsOperation) {
