@@ -47,6 +47,9 @@ public struct CacheGraph: Sendable {
     /// Records that decode, but hold a number Apollo's JSON reading
     /// refuses (see ``Record/numberApolloCannotRead``), in row order.
     public private(set) var recordsApolloCannotRead: [NumberApolloCannotRead] = []
+    /// Records whose `__typename` is not a string (see
+    /// ``Record/typenameApolloCannotRead``), in row order.
+    public private(set) var typenamesApolloCannotRead: [TypenameApolloCannotRead] = []
     /// Rows whose key is NULL (only a damaged file has them), by `_id`.
     public private(set) var keylessRowIDs: [Int64] = []
     /// Rows whose key is a BLOB or text that is not UTF-8 (only another
@@ -147,6 +150,8 @@ public struct CacheGraph: Sendable {
     }
 
     mutating func noteNumberApolloCannotRead(_ found: NumberApolloCannotRead) { recordsApolloCannotRead.append(found) }
+
+    mutating func noteTypenameApolloCannotRead(_ found: TypenameApolloCannotRead) { typenamesApolloCannotRead.append(found) }
 
     /// Replaces what the scan found of a record with its decoded references
     /// and typename.

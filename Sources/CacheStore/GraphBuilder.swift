@@ -64,6 +64,7 @@ final class GraphBuilder: @unchecked Sendable {
                 let record = try text.withUnsafeBufferPointer { try Record(key: graph.key(node), utf8: $0, fields: nil) }
                 graph.replaceReferences(of: node, with: record)
                 if let found = record.numberApolloCannotRead { graph.noteNumberApolloCannotRead(found) }
+                if let found = record.typenameApolloCannotRead { graph.noteTypenameApolloCannotRead(found) }
             } catch CacheStoreError.damagedRecord(_, let problem) {
                 graph.markDamaged(node, problem: problem)
             } catch {

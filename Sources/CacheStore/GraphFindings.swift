@@ -20,6 +20,16 @@ public struct NumberApolloCannotRead: Equatable, Sendable, CustomStringConvertib
     }
 }
 
+/// A record whose `__typename` is there but what Apollo's `String` does
+/// not read (`null`, a Boolean, a list, an object). Apollo's generated
+/// selections read `__typename`, in every selection set, as `String!`:
+/// every read that reaches the record fails there. Writes still merge into it, and the app's next
+/// fetch of the object writes `__typename` again.
+public struct TypenameApolloCannotRead: Equatable, Sendable {
+    public let key: CacheKey
+    public let value: FieldValue
+}
+
 /// Two rows a pass over the table met in the wrong order: `next` came
 /// right after `previous`, and is not above it.
 public struct RowOrderBreak: Equatable, Sendable, CustomStringConvertible {

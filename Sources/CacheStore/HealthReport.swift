@@ -52,6 +52,9 @@ public struct HealthReport: Equatable, Sendable {
     /// Records holding a number Apollo's JSON reading refuses, with the
     /// whole record (``CacheGraph/recordsApolloCannotRead``), in row order.
     public var recordsApolloCannotRead: [NumberApolloCannotRead] = []
+    /// Records whose `__typename` is not a string, which every Apollo
+    /// read of them fails at (``CacheGraph/typenamesApolloCannotRead``).
+    public var typenamesApolloCannotRead: [TypenameApolloCannotRead] = []
     /// Triggers on `records`, which Apollo's table never has and which a
     /// write would run: commands that write refuse the file.
     public var triggers: [String] = []
@@ -68,7 +71,8 @@ public struct HealthReport: Equatable, Sendable {
     public var problemCount: Int {
         integrityProblems.count + damagedRecords.count + keylessRowIDs.count + blobKeyRows.count + danglingReferences.count
             + unreachableKeys.count + caseDuplicates.count + (unreadTable == nil ? 0 : 1) + (rowOrderBreak == nil ? 0 : 1) + (duplicateKeyRows == nil ? 0 : 1)
-            + (cutShort == nil ? 0 : 1) + unusableKeys.count + recordsApolloCannotRead.count + triggers.count
+            + (cutShort == nil ? 0 : 1) + unusableKeys.count + recordsApolloCannotRead.count + typenamesApolloCannotRead.count
+            + triggers.count
     }
 }
 
@@ -247,7 +251,8 @@ extension HealthReport {
             damagedRecords: graph.damagedRecords, keylessRowIDs: graph.keylessRowIDs, blobKeyRows: graph.blobKeyRows,
             danglingReferences: dangling, unreachableKeys: unreached.records, unreachedDamagedKeys: unreached.damaged,
             caseDuplicates: caseDuplicates, rowOrderBreak: graph.rowOrderBreak, duplicateKeyRows: graph.duplicateKeyRows,
-            unusableKeys: unusableKeys, recordsApolloCannotRead: graph.recordsApolloCannotRead)
+            unusableKeys: unusableKeys, recordsApolloCannotRead: graph.recordsApolloCannotRead,
+            typenamesApolloCannotRead: graph.typenamesApolloCannotRead)
         // Only a key beyond ASCII has another Unicode form.
         for reference in dangling where lookalikeRecords[reference.to] == nil && !reference.to.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
             let text = reference.to.rawValue

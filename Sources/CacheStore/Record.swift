@@ -77,6 +77,20 @@ public struct Record: Hashable, Sendable {
         return nil
     }
 
+    /// The record's `__typename` when it is there but is what Apollo's
+    /// `String` does not read (null, a Boolean, a list, an object; a
+    /// number reads as its digits), which every Apollo read of the record
+    /// fails at (see ``TypenameApolloCannotRead``). A record with none has
+    /// nothing to fail at, nor has a root record, whose selections Apollo
+    /// gives no `__typename`.
+    public var typenameApolloCannotRead: TypenameApolloCannotRead? {
+        guard let value = fields["__typename"], !key.isRoot else { return nil }
+        switch value {
+        case .string, .int, .double, .number: return nil
+        case .null, .bool, .list, .object, .reference: return TypenameApolloCannotRead(key: key, value: value)
+        }
+    }
+
     /// Decodes a record from the text of its `record` column.
     ///
     /// Throws ``CacheStoreError/damagedRecord(key:problem:)`` when the text is

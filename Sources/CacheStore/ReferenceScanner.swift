@@ -43,16 +43,17 @@ enum ReferenceScanner {
         return record.references.map { ($0.field, $0.key.rawValue) }
     }
 
-    /// The references, and the top-level `__typename` when it is a string,
-    /// in one walk over the bytes, reported as the byte ranges between the
-    /// quotes of the field name, the target key and the typename: still
-    /// JSON-escaped (see ``decodeString(_:_:)``). `escaped` is false when
-    /// no string read so far, these included, holds an escape: the ranges
-    /// are then the strings' bytes as they are.
+    /// The references, and the top-level `__typename`, in one walk over
+    /// the bytes, reported as the byte ranges between the quotes of the
+    /// field name, the target key and the typename: still JSON-escaped
+    /// (see ``decodeString(_:_:)``). `escaped` is false when no string read
+    /// so far, these included, holds an escape: the ranges are then the
+    /// strings' bytes as they are. A `__typename` that is not a string is
+    /// reported as nil (its references, if it holds any, as references).
     static func scan(
         inUTF8 bytes: UnsafeBufferPointer<UInt8>,
         references found: (_ field: Range<Int>, _ target: Range<Int>, _ escaped: Bool) -> Void,
-        typename: (_ name: Range<Int>, _ escaped: Bool) -> Void
+        typename: (_ name: Range<Int>?, _ escaped: Bool) -> Void
     ) -> Bool {
         Scanner.withScanner(bytes) { $0.scanRecord(found, typename: typename, reportsTypename: true) }
     }
@@ -135,7 +136,7 @@ enum ReferenceScanner {
         }
 
         mutating func scanRecord(
-            _ found: (Range<Int>, Range<Int>, Bool) -> Void, typename: (Range<Int>, Bool) -> Void, reportsTypename: Bool
+            _ found: (Range<Int>, Range<Int>, Bool) -> Void, typename: (Range<Int>?, Bool) -> Void, reportsTypename: Bool
         ) -> Bool {
             guard peek() == UInt8(ascii: "{") else { return false }
             index &+= 1
@@ -149,6 +150,9 @@ enum ReferenceScanner {
                 if reportsTypename, isName(nameRange, "__typename"), peek() == UInt8(ascii: "\"") {
                     guard let value = scanStringRange() else { return false }
                     typename(value, sawEscape)
+                } else if reportsTypename, isName(nameRange, "__typename") {
+                    guard scanValue(depth: 1, { found(nameRange, $0, $1) }) else { return false }
+                    typename(nil, sawEscape)
                 } else {
                     guard scanValue(depth: 1, { found(nameRange, $0, $1) }) else { return false }
                 }

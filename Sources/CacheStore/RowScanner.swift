@@ -22,6 +22,7 @@ struct RowScanner {
             return
         }
         batch.beginRow()
+        var typenameIsNotAString = false
         let isObject = ReferenceScanner.scan(
             inUTF8: text,
             references: { field, target, escaped in
@@ -34,16 +35,19 @@ struct RowScanner {
                 }
             },
             typename: { range, escaped in
+                guard let range else { return typenameIsNotAString = true }
                 guard escaped else { return batch.setTypename(UnsafeBufferPointer(rebasing: text[range])) }
                 Self.withUnescaped(text, range) { batch.setTypename($0) }
             })
-        if isObject {
+        if isObject && !typenameIsNotAString {
             batch.endRow(id: id, key: key, size: text.count)
             if batch.isFull { flush(emit: emit) }
             return
         }
         // The scanner refused the text: decode it to say why, or, where the
         // decoder is more lenient than the scanner, to read it after all.
+        // A `__typename` that is not a string is decoded too: the decoded
+        // record tells whether Apollo reads it (``Record/typenameApolloCannotRead``).
         batch.dropRow()
         flush(emit: emit)
         emit(.decode(id: id, key: Array(key), text: Array(text)))

@@ -170,11 +170,35 @@ final class ReferenceScannerValidityTests: XCTestCase {
                 references: { field, target, _ in
                     references.append("\(ReferenceScanner.decodeString(bytes, field)) → \(ReferenceScanner.decodeString(bytes, target))")
                 },
-                typename: { name, _ in names.append(ReferenceScanner.decodeString(bytes, name)) })
+                typename: { name, _ in names.append(name.map { ReferenceScanner.decodeString(bytes, $0) } ?? "not a string") })
         }
         XCTAssertTrue(ok)
         XCTAssertEqual(names, ["Outer"])
         XCTAssertEqual(references, ["friend → K:1"])
+    }
+
+    /// A `__typename` that is null, or a list holding a reference, is
+    /// reported as no string; the reference inside still counts.
+    func testScanReportsATypenameThatIsNotAStringWithItsReferences() {
+        for (text, expected) in [
+            (#"{"__typename":null,"a":1}"#, [String]()),
+            (#"{"__typename":[{"$reference":"K:1"}]}"#, ["__typename → K:1"]),
+        ] {
+            var names: [String?] = []
+            var references: [String] = []
+            var copy = text
+            let ok = copy.withUTF8 { bytes in
+                ReferenceScanner.scan(
+                    inUTF8: bytes,
+                    references: { field, target, _ in
+                        references.append("\(ReferenceScanner.decodeString(bytes, field)) → \(ReferenceScanner.decodeString(bytes, target))")
+                    },
+                    typename: { name, _ in names.append(name.map { ReferenceScanner.decodeString(bytes, $0) }) })
+            }
+            XCTAssertTrue(ok, text)
+            XCTAssertEqual(names, [nil], text)
+            XCTAssertEqual(references, expected, text)
+        }
     }
 }
 
@@ -289,6 +313,7 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
     private struct Scanned: Equatable {
         var references: [String] = []
         var typename: String?
+        var typenameIsNotAString = false
     }
 
     /// What the scanner reads, or nil when it refuses the text. Checks on
@@ -308,6 +333,7 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
                     result.references.append("\(decodedField) → \(decodedTarget)")
                 },
                 typename: { name, escaped in
+                    guard let name else { return result.typenameIsNotAString = true }
                     let decoded = ReferenceScanner.decodeString(buffer, name)
                     if !escaped { XCTAssertEqual(Array(buffer[name]), Array(decoded.utf8), file: file, line: line) }
                     result.typename = decoded
@@ -318,7 +344,9 @@ final class ReferenceScannerGeneratedTextTests: XCTestCase {
 
     private func decode(_ bytes: [UInt8]) -> Scanned? {
         guard let record = try? bytes.withUnsafeBufferPointer({ try Record(key: "X", utf8: $0, fields: nil) }) else { return nil }
-        return Scanned(references: record.references.map { "\($0.field) → \($0.key.rawValue)" }, typename: record.typename)
+        return Scanned(
+            references: record.references.map { "\($0.field) → \($0.key.rawValue)" }, typename: record.typename,
+            typenameIsNotAString: record.fields["__typename"].map { if case .string = $0 { false } else { true } } ?? false)
     }
 
     /// Whether an object in this JSON text (one the decoder reads) has two

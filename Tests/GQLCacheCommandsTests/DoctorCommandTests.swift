@@ -212,6 +212,46 @@ final class DoctorCommandTests: CommandTestCase {
         XCTAssertFalse(gqlcache("doctor", cache).stdout.contains("Apollo cannot read"))
     }
 
+    /// Apollo reads `__typename` as `String!` in every generated selection
+    /// set: a record whose `__typename` is null, or a list, fails every
+    /// read that reaches it. doctor names it, with the removal; its
+    /// references still count; a number (read as its digits), a record
+    /// with none and a root record are sound; and a write that gives
+    /// `__typename` mends it, as the app's next fetch would.
+    func testARecordWhoseTypenameApolloCannotReadIsAProblemThatAWriteMends() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqlite(cache, #"UPDATE records SET record = json_set(record, '$.__typename', json('5')) WHERE key = 'Human:1000'"#)
+        try sqlite(cache, #"UPDATE records SET record = json_set(record, '$.__typename', json('null')) WHERE key = 'QUERY_ROOT'"#)
+        try sqlite(cache, #"UPDATE records SET record = json_remove(record, '$.__typename') WHERE key = 'Starship:3001'"#)
+        try sqlite(cache, #"UPDATE records SET record = json_set(record, '$.__typename', json('null')) WHERE key = 'Droid:2001'"#)
+        try sqlite(cache, #"UPDATE records SET record = json_set(record, '$.__typename', json('[1,{"a":true}]')) WHERE key = 'Human:1002'"#)
+        let result = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(result.status, .problemsFound)
+        XCTAssertEqual(try problems(result), [NSDictionary]([
+            ["kind": "typenameApolloCannotRead", "key": "Droid:2001", "typename": NSNull()],
+            ["kind": "typenameApolloCannotRead", "key": "Human:1002", "typename": [1, ["a": true]]],
+        ]))
+        let text = gqlcache("doctor", cache)
+        XCTAssertTrue(text.stdout.contains("""
+            records whose __typename is null, a Boolean, a list or an object, which Apollo reads as String!, so every read reaching them fails (2)
+              Droid:2001: __typename null
+              Human:1002: __typename [1,{"a":true}]
+            the app's next fetch of them writes __typename again; or remove them with: gqlcache rm \(cache) Droid:2001 Human:1002
+
+            """), text.stdout)
+        XCTAssertTrue(text.stdout.contains("reachability: every record reached from QUERY_ROOT, MUTATION_ROOT"), "its references are read: \(text.stdout)")
+        XCTAssertEqual(gqlcache("read", cache, "--text", "{ hero(episode: NEWHOPE) { __typename name } }").status, .damagedRecord)
+
+        let response = path("r.json")
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2"}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let write = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { __typename id name } }", "--response", response, "--key-field", "*=id")
+        XCTAssertEqual(write.status, .success, write.stderr)
+        let after = gqlcache("doctor", cache, "--format", "json")
+        XCTAssertEqual(try problems(after), [NSDictionary]([
+            ["kind": "typenameApolloCannotRead", "key": "Human:1002", "typename": [1, ["a": true]]],
+        ]), "the write gave Droid:2001 its __typename again")
+    }
+
     /// A trigger on records would run on a write: writing commands refuse
     /// the file, and doctor names the trigger with the sqlite3 line that
     /// drops it; reading commands read the file as it is.

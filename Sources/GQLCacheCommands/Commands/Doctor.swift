@@ -11,7 +11,8 @@ extension GQLCache {
             discussion: """
                 Read-only. Reports records whose JSON is NULL, does not parse or is not an object; records \
                 holding a number too large for a Double (1e400), which Apollo's JSON reading refuses with the \
-                whole record; triggers on the records table, which Apollo's never has (commands that write \
+                whole record; records whose __typename is null, a Boolean, a list or an object, which \
+                every Apollo read reaching them fails at (Apollo reads it as String!); triggers on the records table, which Apollo's never has (commands that write \
                 refuse the file); rows \
                 without a key, or whose key is a BLOB or not UTF-8 (Apollo looks keys up by text and never finds them); \
                 references to keys that have no record (which record, which field, which \

@@ -133,12 +133,15 @@ struct HealthRendering {
         text += section("SQLite \(pragma) found", report.integrityProblems) { $0 }
         let rowFindings = report.damagedRecords.count + report.keylessRowIDs.count + report.blobKeyRows.count
             + report.danglingReferences.count + report.unreachableKeys.count + report.caseDuplicates.count + report.unusableKeys.count
-            + report.recordsApolloCannotRead.count + report.triggers.count
+            + report.recordsApolloCannotRead.count + report.typenamesApolloCannotRead.count + report.triggers.count
         if report.fileIsDamaged && rowFindings > 0 {
             text += "(what follows was read from a damaged file: some of it may be the damage itself, not the app's data)\n"
         }
         text += section("damaged records", report.damagedRecords) { "\($0.key.display): \($0.problem)" }
         text += section("records Apollo cannot read", report.recordsApolloCannotRead) { "\($0.key.display): \($0)" }
+        text += section(
+            "records whose __typename is null, a Boolean, a list or an object, which Apollo reads as String!, so every read reaching them fails",
+            report.typenamesApolloCannotRead) { "\($0.key.display): __typename \($0.value.shownOnLine)" }
         text += section("triggers on table 'records', which Apollo's never has and a write would run (commands that write refuse the file)",
                         report.triggers) { $0.shownOnLine }
         text += section("rows without a key", report.keylessRowIDs) { "_id \($0)" }
@@ -177,6 +180,11 @@ struct HealthRendering {
         if !report.recordsApolloCannotRead.isEmpty {
             // The app fetches them again once they are gone; no gc kind takes them.
             text += "remove records Apollo cannot read with: \(command("rm")) \(Self.keyWords(report.recordsApolloCannotRead.map(\.key), each: "each key Apollo cannot read"))\n"
+        }
+        if !report.typenamesApolloCannotRead.isEmpty {
+            // Writes still merge into them: the app's next fetch mends them, or a person removes them.
+            text += "the app's next fetch of them writes __typename again; or remove them with: \(command("rm")) "
+                + "\(Self.keyWords(report.typenamesApolloCannotRead.map(\.key), each: "each key whose __typename Apollo cannot read"))\n"
         }
         if report.unusableKeys.contains(CacheKey("")) {
             // A person's call too: a reference may lead to it, and Apollo reads it then.
@@ -254,6 +262,9 @@ struct HealthRendering {
                 ("kind", .string("numberApolloCannotRead")), ("key", .string($0.key.rawValue)), ("field", .string($0.field)),
                 ("number", .string($0.number)),
             ])
+        }
+        problems += report.typenamesApolloCannotRead.map {
+            .object([("kind", .string("typenameApolloCannotRead")), ("key", .string($0.key.rawValue)), ("typename", .value($0.value))])
         }
         problems += report.triggers.map { .object([("kind", .string("trigger")), ("name", .string($0))]) }
         problems += report.keylessRowIDs.map { .object([("kind", .string("keylessRow")), ("rowid", .int(Int($0)))]) }
