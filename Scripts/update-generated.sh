@@ -20,7 +20,8 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
 {
     # An empty line is not mdoc (man warns); a paragraph break is what it means.
     # No hyphenation: paths and option names must copy as they are. The
-    # synopsis says that every command takes the cache file first.
+    # synopsis says that every command takes the cache file first, and gives
+    # the REPL's form, the cache file alone.
     # The footer names gqlcache and its version; an empty .Os makes man print
     # "BSD" there.
     # '…' is written '...': a page read without a UTF-8 locale has no glyph
@@ -30,6 +31,7 @@ page=.build/plugins/GenerateManual/outputs/gqlcache/gqlcache.1
     # The parser's own help command says nothing of its argument.
     sed -e '/^\.Sh "EXIT STATUS"$/,$d' -e 's/^\.Nd "\(.*\)\."$/.Nd \1/' -e 's/^$/.Pp/' -e 's/GQLCACHEU2026X/.../g' -e 's/GQLCACHEU\([0-9A-F]\{4,6\}\)X/\\[u\1]/g' \
         -e "s/^\\.Os\$/.Os gqlcache $version/" -e 's/^\.Os gqlcache .*$/&\n.nr doc-hyphen-flags 0\n.nh/' -e 's/^\.Ar subcommand$/.Ar subcommand\n.Ar cache-file\n.Op Ar argument ...\n.Op Ar option .../' \
+        -e 's/^\.Op Fl -help$/&\n.Nm\n.Ar cache-file/' \
         -e "s/^\\.It Ar subcommands\\.\\.\\.\$/&\\nThe command to show the help of, as in 'gqlcache help gc', which is 'gqlcache gc --help'./" "$page"
     cat Scripts/manual-sections.mdoc
 } > man/gqlcache.1

@@ -141,6 +141,11 @@ final class GeneratedFilesTests: XCTestCase {
             XCTAssertTrue(text.contains("\n\(heading)\n"), "man -l shows no \(heading) section")
         }
         XCTAssertTrue(text.contains("gqlcache rm cache.sqlite --match 'Post:' --dry-run"), text)
+        // Both forms: a command on the file, and the REPL on it.
+        let synopsis = text[text.range(of: "\nSYNOPSIS\n")!.upperBound..<text.range(of: "\nDESCRIPTION\n")!.lowerBound]
+        XCTAssertEqual(
+            synopsis.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
+            ["gqlcache subcommand cache-file [argument ...] [option ...] [--version] [--help]", "gqlcache cache-file"])
         // The footer names the program and its version, where an empty .Os
         // gives "BSD". (groff 1.22 still titles every mdoc page "BSD General
         // Commands Manual"; that is the formatter's, not the page's.)
