@@ -260,15 +260,46 @@ final class StopSignalTests: CommandTestCase {
     /// the pager would be left drawing over the shell's prompt.
     func testCtrlCWaitsForThePagerBeforeTheProcessEnds() throws {
         try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        // More keys than a pipe holds: the output is still being written at Ctrl-C.
+        let cache = try largeCache(count: 20_000)
+        let pager = path("pager.sh")
+        // Like less: Ctrl-C does not end it. It shows the first line, reads
+        // no more until told, then reads to the end and quits a moment later.
+        try """
+            trap '' INT; IFS= read -r line; echo "PAGER-SHOWS $line"
+            while [ ! -e go ]; do sleep 0.05; done; cat > /dev/null; sleep 1; echo PAGER-QUIT
+
+            """.write(toFile: pager, atomically: true, encoding: .utf8)
+        let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm HOME=\(folder.path) PS1='$ ' bash --norc --noprofile")
+        defer { terminal.kill() }
+        try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache)\n")
+        try terminal.waitFor("PAGER-SHOWS Post:1\n")
+        try terminal.press("C-c")
+        usleep(300_000)
+        XCTAssertFalse(try terminal.screen().contains("\n$"), "the process ended before its pager quit")
+        FileManager.default.createFile(atPath: path("go"), contents: Data())
+        try terminal.waitFor("PAGER-QUIT\n")
+        let deadline = Date().addingTimeInterval(30)
+        while try !terminal.screen().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("\n$"), Date() < deadline { usleep(20_000) }
+        let screen = try terminal.screen()
+        let quit = try XCTUnwrap(screen.range(of: "PAGER-QUIT"), screen)
+        let prompt = try XCTUnwrap(screen.range(of: "\n$", options: .backwards), screen)
+        XCTAssertLessThan(quit.lowerBound, prompt.lowerBound, "the process ended after its pager: \(screen)")
+    }
+
+    /// The pager starts with the first output: Ctrl-C while a command
+    /// still waits (here for the app's lock) leaves no empty pager to quit
+    /// (less would stay at "(END)" until q), and the process ends at once.
+    func testCtrlCBeforeAnyOutputLeavesNoPager() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
         let cache = try copyOfFixture("starwars.sqlite")
         let pager = path("pager.sh")
-        // Like less: Ctrl-C does not end it; it reads to the end, then quits a moment later.
-        try "trap '' INT; cat > /dev/null; sleep 1; echo PAGER-QUIT\n".write(toFile: pager, atomically: true, encoding: .utf8)
+        try "trap '' INT; echo PAGER-STARTED; cat > /dev/null; sleep 1; echo PAGER-QUIT\n".write(toFile: pager, atomically: true, encoding: .utf8)
         let app = try RunningSQLiteShell.holdingExclusiveLock(on: cache)
         defer { app.finish() }
         let terminal = try TmuxTerminal("cd \(folder.path) && env TERM=xterm HOME=\(folder.path) PS1='$ ' bash --norc --noprofile")
         defer { terminal.kill() }
-        try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache) --busy-timeout 60\n")
+        try terminal.type("PAGER='sh \(pager)' \(builtBinary) keys \(cache) --busy-timeout 60; echo \"status $?\"\n")
         let deadline = Date().addingTimeInterval(30)
         var pid: Int32?
         while pid == nil, Date() < deadline {
@@ -277,14 +308,12 @@ final class StopSignalTests: CommandTestCase {
         }
         waitUntil(try XCTUnwrap(pid, "gqlcache never started"), hasOpen: cache)
         try terminal.press("C-c")
-        try terminal.waitFor("PAGER-QUIT")
-        // The shell's next prompt comes after the pager quit, not before.
-        try terminal.waitFor("PAGER-QUIT\n")
+        // bash's own line for a command Ctrl-C ended: no status line follows.
         while try !terminal.screen().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("\n$"), Date() < deadline { usleep(20_000) }
+        usleep(300_000)
         let screen = try terminal.screen()
-        let quit = try XCTUnwrap(screen.range(of: "PAGER-QUIT"), screen)
-        let prompt = try XCTUnwrap(screen.range(of: "\n$", options: .backwards), screen)
-        XCTAssertLessThan(quit.lowerBound, prompt.lowerBound, "the process ended after its pager: \(screen)")
+        XCTAssertFalse(screen.contains("PAGER-STARTED"), screen)
+        XCTAssertFalse(screen.contains("status 0"), screen)
     }
 
     /// export -o writes a temporary file beside the target: a signal that

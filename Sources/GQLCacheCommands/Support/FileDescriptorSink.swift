@@ -22,6 +22,8 @@ public final class FileDescriptorSink: TextSink {
     /// Called when a write finds the reader gone (EPIPE: SIGPIPE is
     /// ignored, or the sink is a pager's pipe).
     public var onReaderGone: (() -> Void)?
+    /// Called once, before the first bytes are written (a pager starts then).
+    var beforeFirstWrite: (() -> Void)?
     /// Output held back, and how many holds are open.
     private var spool: OutputSpool?
     private var holds = 0
@@ -132,6 +134,10 @@ public final class FileDescriptorSink: TextSink {
     /// fails. `onlyWithoutWaiting`: only what the descriptor takes without
     /// waiting, a pipe's atomic size at a time; the rest stays in the buffer.
     private func writeBuffer(onlyWithoutWaiting: Bool = false) {
+        if !buffer.isEmpty, let first = beforeFirstWrite {
+            beforeFirstWrite = nil
+            first()
+        }
         var offset = 0
         while offset < buffer.count && writeError == nil {
             var end = buffer.count

@@ -8,8 +8,9 @@ import Darwin
 
 /// Text output through `$PAGER` (default `less -FRX`, which quits at once
 /// when the text fits on the screen and keeps colours), as git does. The
-/// runner starts one only for a command with ``PagerOptions`` whose text
-/// output goes to a terminal (see Conventions.swift).
+/// runner sets one up only for a command with ``PagerOptions`` whose text
+/// output goes to a terminal (see Conventions.swift); it starts with the
+/// first output.
 final class Pager {
     /// The shell command to page with, or nil: `PAGER` set empty or to
     /// `cat` means no pager, and so does `TERM=dumb` without `PAGER` (an
@@ -37,39 +38,55 @@ final class Pager {
         return found ? nil : program
     }
 
-    private let pid: pid_t
+    private let command: String
+    private let environment: [String: String]
     let sink: FileDescriptorSink
+    private var readEnd: Int32
     private let writeEnd: Int32
+    /// The pager's process, once output has started it.
+    private var pid: pid_t = 0
 
-    private init(pid: pid_t, writeEnd: Int32) {
-        self.pid = pid
+    private init(command: String, environment: [String: String], readEnd: Int32, writeEnd: Int32) {
+        self.command = command
+        self.environment = environment
+        self.readEnd = readEnd
         self.writeEnd = writeEnd
         self.sink = FileDescriptorSink(fileDescriptor: writeEnd, bufferSize: 1 << 16)
     }
 
-    /// Starts `sh -c COMMAND` reading a pipe, with the terminal as its
-    /// output; nil when it cannot be started (output then goes straight out).
+    /// A pipe for the output, with `sh -c COMMAND` to read it, the terminal
+    /// as its output, started when the first output comes: a command that
+    /// prints nothing (Ctrl-C before its answer, an error) leaves no empty
+    /// pager to quit. Nil when there is no pipe (output then goes straight out).
     static func start(_ command: String, environment: [String: String]) -> Pager? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
+        let pager = Pager(command: command, environment: environment, readEnd: fds[0], writeEnd: fds[1])
+        pager.sink.beforeFirstWrite = { [weak pager] in pager?.spawn() }
+        return pager
+    }
+
+    private func spawn() {
         var variables = environment
         // As git does: less without -F/-R would wait on short output and show escapes raw.
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }
         // The output is UTF-8 (the trees' lines, keys): without a UTF-8
         // locale, as in many containers, less would show <E2><94><82>.
         if variables["LESSCHARSET"] == nil && !Self.localeIsUTF8(variables) { variables["LESSCHARSET"] = "utf-8" }
-        guard let pid = try? ShellCommand.spawn(command, environment: variables, input: fds[0], closing: [fds[0], fds[1]]) else {
-            close(fds[0])
-            close(fds[1])
-            return nil
+        let started = try? ShellCommand.spawn(command, environment: variables, input: readEnd, closing: [readEnd, writeEnd])
+        close(readEnd)
+        readEnd = -1
+        guard let started else {
+            // The output goes straight out, as without a pager.
+            dup2(STDOUT_FILENO, writeEnd)
+            return
         }
-        close(fds[0])
+        pid = started
         // A pager quit before the end of the output makes writes fail (EPIPE)
         // rather than kill the process.
         signal(SIGPIPE, SIG_IGN)
         // Ctrl-C before the output ends leaves no pager behind.
-        gqlcache_page_through(pid, fds[1])
-        return Pager(pid: pid, writeEnd: fds[1])
+        gqlcache_page_through(pid, writeEnd)
     }
 
     /// Whether the locale the environment names (LC_ALL, else LC_CTYPE,
@@ -80,13 +97,15 @@ final class Pager {
         return folded.contains("utf-8") || folded.contains("utf8")
     }
 
-    /// Flushes what is left, closes the pipe and waits for the pager to quit.
+    /// Flushes what is left, closes the pipe and waits for the pager, if
+    /// output started one, to quit.
     func finish() {
         sink.flush()
         gqlcache_pager_input_closed()
         close(writeEnd)
+        if readEnd >= 0 { close(readEnd) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if pid > 0 { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
         gqlcache_pager_done()
     }
 }
