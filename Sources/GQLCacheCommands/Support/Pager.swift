@@ -101,9 +101,11 @@ final class Pager {
     /// output started one, to quit.
     func finish() {
         sink.flush()
+        sink.beforeFirstWrite = nil
         gqlcache_pager_input_closed()
         close(writeEnd)
         if readEnd >= 0 { close(readEnd) }
+        readEnd = -1
         var status: Int32 = 0
         if pid > 0 { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
         gqlcache_pager_done()
