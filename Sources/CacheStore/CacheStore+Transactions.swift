@@ -93,6 +93,7 @@ extension CacheStore {
             } catch {
                 rolledBack.increment()
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
+                rollBackLeftJournal()
                 throw error
             }
             if changed {
@@ -116,6 +117,17 @@ extension CacheStore {
             if interruption.isPending { throw changed ? CacheStoreError.stoppedAfterCommit(path: path) : CacheStoreError.interrupted(path: path) }
             return result!
         } }
+    }
+
+    /// After a write that failed, rolls back the -journal file it may have
+    /// left hot. A write that fails as it spills pages into the file (one
+    /// that may not grow past `ulimit -f`, a full disk) leaves the file
+    /// changed and its journal hot, for the next reader to roll back; the
+    /// file's own old pages fit where they were, so this reader can.
+    /// Failing, it leaves the journal to the next one, as SQLite would.
+    private func rollBackLeftJournal() {
+        guard FileManager.default.fileExists(atPath: FileProbe.resolved(path) + "-journal") else { return }
+        try? queue.inDatabase { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
     }
 
     /// Throws ``CacheStoreError/corrupt(path:message:walBytes:)`` when

@@ -967,6 +967,26 @@ final class ExportImportCommandTests: CommandTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), ["blog.sqlite", "blog.jsonl"], "nothing left behind")
     }
 
+    /// An import larger than SQLite's page cache (32 MiB for a write)
+    /// spills pages into the file before its commit; past the file-size
+    /// limit that fails half-written, and SQLite leaves its -journal hot
+    /// for the next reader. The failed write rolls it back: the file is as
+    /// it was, with no -journal that every later command would trip on.
+    func testAnImportThatFailsAsItSpillsPagesLeavesTheFileAsItWas() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let before = try bytes(cache)
+        let input = path("big.jsonl")
+        let body = String(repeating: "x", count: 1 << 20)
+        try (0..<40).map { #"{"key":"Big:\#($0)","record":{"body":"\#(body)"}}"# + "\n" }.joined()
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let imported = try runProgram("/bin/sh", ["-c", #"ulimit -f 100; exec "$0" "$@""#, builtBinary, "import", cache, input])
+        XCTAssertEqual(imported.status, 5, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("(ulimit -f)"), imported.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "-journal"), "a hot journal was left")
+        XCTAssertEqual(try bytes(cache), before)
+        XCTAssertEqual(gqlcache("info", cache).status, .success)
+    }
+
     /// A pipe or device is copied before the lock is taken; the copy stops
     /// at the first NUL byte, which no export holds: /dev/zero filled the
     /// disk. A database or a compressed file piped in is still named for
