@@ -32,27 +32,23 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     /// The text's UTF-8, for matching many keys in memory.
     private let utf8: [UInt8]
     /// A glob as SQLite's GLOB takes it: `[!` is `[^`, and a character a
-    /// backslash escapes stands alone (`\*` is `[*]`). A shell, fnmatch
-    /// and git read `[!C]*` as "not C"; SQLite as "! or C", which would
-    /// have `rm --match` remove just the keys meant to be kept.
+    /// backslash escapes stands alone (`\*` is `[*]`), in a class too. A
+    /// shell, fnmatch and git read `[!C]*` as "not C" and `[a\-c]` as "a,
+    /// - or c"; SQLite as "! or C" and "a, or \ to c", which would have
+    /// `rm --match` remove just the keys meant to be kept.
     let sqliteGlob: String
 
     public init(_ text: String, mode: Mode) throws {
         self.text = text
         self.mode = mode
         self.utf8 = Array(text.utf8)
-        self.sqliteGlob = mode == .glob ? Self.sqliteGlob(from: text) : text
+        self.sqliteGlob = mode == .glob ? try Self.sqliteGlob(from: text) : text
         if mode == .regex && !text.isEmpty {
             do {
                 _ = try NSRegularExpression(pattern: text)
             } catch {
                 throw CacheStoreError.invalidPattern(pattern: text, message: "not a valid regular expression")
             }
-        }
-        if mode == .glob, LikeMatcher.hasUnclosedClass(Array(sqliteGlob.unicodeScalars)) {
-            // SQLite's GLOB fails every key at such a '[', which would read as "no key matches".
-            throw CacheStoreError.invalidPattern(
-                pattern: text, message: "a '[' is never closed by ']' (write [[] for a literal '[')")
         }
         let sqlPattern: String? = switch mode {
         case .apollo: "%" + text + "%"
@@ -67,7 +63,16 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `text`, a glob as a shell reads it, as SQLite's GLOB takes it.
-    static func sqliteGlob(from text: String) -> String {
+    /// Outside a class, a character a backslash escapes stands alone
+    /// (`\*` is `[*]`). A class (`[...]`, `[!...]` or `[^...]`) is read
+    /// as bash reads it: a backslash escapes the next character, a `]`
+    /// first is a member, `a-z` a range; and written as GLOB reads it
+    /// (``sqliteClass(_:negated:)``). Throws for a `[` no `]` closes
+    /// (GLOB would fail every key there), a range that runs backwards
+    /// (which a shell lets match nothing) and a character class such as
+    /// `[:upper:]`, which GLOB has no way to say.
+    static func sqliteGlob(from text: String) throws -> String {
+        func refused(_ message: String) -> CacheStoreError { .invalidPattern(pattern: text, message: message) }
         var result = ""
         var scalars = text.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
@@ -81,25 +86,86 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
                     result.unicodeScalars.append(escaped)
                 }
             case "[":
-                // A class, copied to its ']' (one right after '[' or '[!' is in it).
-                result += "["
-                if scalars.first == "!" {
+                var negated = false
+                if scalars.first == "!" || scalars.first == "^" {
                     scalars.removeFirst()
-                    result += "^"
-                } else if scalars.first == "^" {
-                    scalars.removeFirst()
-                    result += "^"
+                    negated = true
                 }
-                if scalars.first == "]" { result.unicodeScalars.append(scalars.removeFirst()) }
-                while let inside = scalars.popFirst() {
-                    result.unicodeScalars.append(inside)
-                    if inside == "]" { break }
+                var members: [ClosedRange<UInt32>] = []
+                func member() -> Unicode.Scalar? {
+                    guard let next = scalars.popFirst() else { return nil }
+                    return next == "\\" ? scalars.popFirst() : next
                 }
+                while true {
+                    if !members.isEmpty, scalars.first == "]" {
+                        scalars.removeFirst()
+                        break
+                    }
+                    if scalars.first == "[", let kind = scalars.dropFirst().first, ":=.".unicodeScalars.contains(kind),
+                        let close = String(scalars.dropFirst(2)).range(of: String(kind) + "]")
+                    {
+                        let name = "[" + String(kind) + String(String(scalars.dropFirst(2))[..<close.lowerBound]) + String(kind) + "]"
+                        throw refused("a character class such as \(name) is not supported; write its characters (e.g. [A-Z])")
+                    }
+                    guard let low = member() else { throw refused("a '[' is never closed by ']' (write \\[ or [[] for a literal '[')") }
+                    // A '-' before the closing ']' is a member.
+                    if scalars.first == "-", let after = scalars.dropFirst().first, after != "]" {
+                        scalars.removeFirst()
+                        guard let high = member() else { throw refused("a '[' is never closed by ']' (write \\[ or [[] for a literal '[')") }
+                        guard low.value <= high.value else {
+                            throw refused("the range \(String(low))-\(String(high)) runs backwards and holds no character")
+                        }
+                        members.append(low.value...high.value)
+                    } else {
+                        members.append(low.value...low.value)
+                    }
+                }
+                result += sqliteClass(members, negated: negated)
             default:
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    /// A class of `members` (code point ranges) as SQLite's GLOB reads it,
+    /// where no backslash escapes: a `]` is a member only first, a `-` only
+    /// last (or it makes a range of its neighbours), a `^` first negates,
+    /// and a range can neither start at a leading `]` nor end at `]`.
+    static func sqliteClass(_ members: [ClosedRange<UInt32>], negated: Bool) -> String {
+        let closing = Unicode.Scalar("]").value, dash = Unicode.Scalar("-").value, caret = Unicode.Scalar("^").value
+        // `]` and `-` are taken out of every range, to stand where GLOB reads them as members.
+        var holdsClosing = false, holdsDash = false
+        var ranges: [ClosedRange<UInt32>] = []
+        for range in members {
+            var pieces = [range]
+            for special in [closing, dash] where range.contains(special) {
+                if special == closing { holdsClosing = true } else { holdsDash = true }
+                pieces = pieces.flatMap { piece -> [ClosedRange<UInt32>] in
+                    guard piece.contains(special) else { return [piece] }
+                    return (special > piece.lowerBound ? [piece.lowerBound...(special - 1)] : [])
+                        + (special < piece.upperBound ? [(special + 1)...piece.upperBound] : [])
+                }
+            }
+            ranges += pieces
+        }
+        // A `^` first would negate: another member goes before it.
+        if !negated, !holdsClosing, let first = ranges.first, first.lowerBound == caret {
+            if let other = ranges.firstIndex(where: { $0.lowerBound != caret }) {
+                ranges.swapAt(0, other)
+            } else if first.count > 1 {
+                ranges[0] = (caret + 1)...first.upperBound
+                ranges.append(caret...caret)
+            } else if !holdsDash {
+                return "^"
+            }
+        }
+        func text(_ value: UInt32) -> String { String(Unicode.Scalar(value).map(Character.init) ?? "?") }
+        var result = negated ? "[^" : "["
+        if holdsClosing { result += "]" }
+        for range in ranges { result += range.count == 1 ? text(range.lowerBound) : text(range.lowerBound) + "-" + text(range.upperBound) }
+        if holdsDash { result += "-" }
+        return result + "]"
     }
 
     /// SQLite's limit on a LIKE or GLOB pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH),

@@ -127,19 +127,6 @@ enum LikeMatcher {
         return p == pattern.count
     }
 
-    /// Whether a `[` in a glob pattern opens a class that no `]` closes: as
-    /// in SQLite's GLOB, nothing matches at such a `[`.
-    static func hasUnclosedClass(_ pattern: [Unicode.Scalar]) -> Bool {
-        var p = 0
-        while p < pattern.count {
-            guard pattern[p] == "[" else { p += 1; continue }
-            // Where a class ends does not depend on the character matched.
-            guard let (_, end) = matchClass(" ", pattern: pattern, start: p) else { return true }
-            p = end
-        }
-        return false
-    }
-
     /// Matches one character against the class starting at `start` (`[`),
     /// as SQLite's GLOB reads it: a `]` first (after any `^`) is a member;
     /// `a-z` is a range from the member before the `-`, which is itself a

@@ -104,15 +104,56 @@ final class KeyPatternTests: XCTestCase {
         XCTAssertTrue(try glob("Human:\\1000", "Human:1000"))
         XCTAssertTrue(try glob("[!]]x", "ax"), "a ']' right after '[!' is in the class")
         XCTAssertFalse(try glob("[!]]x", "]x"))
-        XCTAssertEqual(KeyPattern.sqliteGlob(from: "[!C]*\\?a\\b\\"), "[^C]*[?]ab\\")
+        XCTAssertEqual(try KeyPattern.sqliteGlob(from: "[!C]*\\?a\\b\\"), "[^C]*[?]ab\\")
         XCTAssertThrowsError(try KeyPattern("[!", mode: .glob))
+    }
+
+    /// Inside a class bash reads a backslash as escaping the next
+    /// character, a `]` first as a member and `]-a` as a range; SQLite's
+    /// GLOB reads none of them so (`[a\-c]` held `\` to `c`, so `rm
+    /// --match` removed `b` and kept `-`). The same keys match as in bash,
+    /// in SQL and in memory.
+    func testAGlobClassMatchesWhatBashMatches() throws {
+        let keys = ["a", "b", "c", "-", "]", "^", "_", "`", "\\", "!", "A", "Z", "a]", "a-", "a\\", "[", "*", "?", "x", "{", "é"]
+        let patterns = [
+            "[a\\-c]", "[a\\]]", "[!\\]]", "[\\!]", "a[\\-]", "[]-a]", "[\\\\\\]]", "[a-c]", "[!a-c]", "[^a]", "[\\^]", "[^^]", "[-]",
+            "[]]", "[]-]", "[a-]", "[*]", "[?]", "[[]", "\\[", "[\\[]", "[--a]", "[!-]", "[Z-a]", "[\\^-a]", "[^-a]", "[\\]-a]", "[!]-]",
+            "[Z-\\]]", "[à-ê]", "?", "a?", "*]",
+        ]
+        let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
+        let rows = keys.map { "('\($0.replacingOccurrences(of: "'", with: "''"))')" }.joined(separator: ", ")
+        try SQLiteShell.run(path, "CREATE TABLE k(key TEXT)", "INSERT INTO k VALUES \(rows)")
+        for text in patterns {
+            let pattern = try KeyPattern(text, mode: .glob)
+            let script = #"for k in "${@:2}"; do [[ "$k" == $1 ]] && printf '%s\n' "$k"; done"#
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.arguments = ["-c", script, "bash", text] + keys
+            bash.environment = ["LC_ALL": "C.UTF-8"]
+            let output = Pipe()
+            bash.standardOutput = output
+            try bash.run()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            bash.waitUntilExit()
+            let expected = String(decoding: printed, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+            XCTAssertEqual(keys.filter { pattern.matches(CacheKey($0)) }.sorted(), expected, "in memory: \(text)")
+            let quoted = pattern.sqliteGlob.replacingOccurrences(of: "'", with: "''")
+            XCTAssertEqual(try SQLiteShell.lines(path, "SELECT key FROM k WHERE key GLOB '\(quoted)' ORDER BY key").sorted(), expected, "SQL: \(text)")
+        }
+        // What a shell reads but GLOB cannot say is refused.
+        for (text, message) in [
+            ("[b-a]", "the range b-a runs backwards and holds no character"),
+            ("x[[:upper:]]", "a character class such as [:upper:] is not supported; write its characters (e.g. [A-Z])"),
+        ] {
+            XCTAssertThrowsError(try KeyPattern(text, mode: .glob), text) { XCTAssertEqual("\($0)", "invalid pattern '\(text)': \(message)") }
+        }
     }
 
     func testAGlobWithAnUnclosedClassIsRefusedRatherThanMatchingNothing() throws {
         // SQLite's GLOB fails every key at an unclosed '[': refused, the user would read "no key matches".
         for text in ["[", "Odd:[br", "*[", "[]", "[^]", "a[b]c[d"] {
             XCTAssertThrowsError(try KeyPattern(text, mode: .glob), text) { error in
-                XCTAssertEqual("\(error)", "invalid pattern '\(text)': a '[' is never closed by ']' (write [[] for a literal '[')")
+                XCTAssertEqual("\(error)", "invalid pattern '\(text)': a '[' is never closed by ']' (write \\[ or [[] for a literal '[')")
             }
         }
         for text in ["[]]", "[^]]", "[[]", "[a-]", "x]", "[a][b]"] {

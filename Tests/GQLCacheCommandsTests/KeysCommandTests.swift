@@ -214,7 +214,7 @@ final class KeysCommandTests: CommandTestCase {
         let cache = try copyOfFixture("starwars.sqlite")
         let result = gqlcache("keys", cache, "Human:[1", "--mode", "glob")
         XCTAssertEqual(result.status, .usage)
-        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern 'Human:[1': a '[' is never closed by ']' (write [[] for a literal '[') (see 'gqlcache keys --help')\n")
+        XCTAssertEqual(result.stderr, "gqlcache: invalid pattern 'Human:[1': a '[' is never closed by ']' (write \\[ or [[] for a literal '[') (see 'gqlcache keys --help')\n")
         XCTAssertEqual(gqlcache("rm", cache, "--match", "Human:[1", "--mode", "glob", "--force").status, .usage)
         XCTAssertEqual(gqlcache("keys", cache, "Human:100[02]", "--mode", "glob").stdout, "Human:1000\nHuman:1002\n")
     }
