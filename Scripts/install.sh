@@ -54,3 +54,17 @@ put 644 man/gqlcache.1 "$prefix/share/man/man1/gqlcache.1"
 put 644 completions/gqlcache.bash "$prefix/share/bash-completion/completions/gqlcache"
 put 644 completions/_gqlcache "$prefix/share/zsh/site-functions/_gqlcache"
 put 644 completions/gqlcache.fish "$prefix/share/fish/vendor_completions.d/gqlcache.fish"
+
+# A shell that would not find its script where it went is told so, with
+# what makes it: fish looks under PREFIX/share only when XDG_DATA_DIRS
+# names it (or PREFIX is its own), zsh only where fpath says.
+fish_folder="$prefix/share/fish/vendor_completions.d"
+if command -v fish >/dev/null 2>&1 && ! fish -c 'contains -- $argv[1] $fish_complete_path' "$fish_folder" 2>/dev/null; then
+    echo "note: fish does not look in $fish_folder (it does when XDG_DATA_DIRS names $prefix/share);" \
+        "for fish to complete gqlcache: mkdir -p ~/.config/fish/completions && ln -s '$fish_folder/gqlcache.fish' ~/.config/fish/completions/"
+fi
+zsh_folder="$prefix/share/zsh/site-functions"
+if command -v zsh >/dev/null 2>&1 && ! zsh -fc '(( ${fpath[(Ie)$1]} ))' zsh "$zsh_folder" 2>/dev/null; then
+    echo "note: zsh does not look in $zsh_folder unless ~/.zshrc adds it:" \
+        "fpath=('$zsh_folder' \$fpath) before compinit"
+fi

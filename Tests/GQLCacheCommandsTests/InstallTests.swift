@@ -36,4 +36,31 @@ final class InstallTests: CommandTestCase {
         version.waitUntilExit()
         XCTAssertEqual(text, GQLCacheVersion.current + "\n")
     }
+
+    /// fish looks under a prefix's share folder only when XDG_DATA_DIRS
+    /// names it (not /usr/local, by default), zsh only where fpath says:
+    /// the installer tells which shell would not find its script, and
+    /// what makes it; fish finds one under ~/.local by itself.
+    func testInstallSaysWhichShellWouldNotFindItsCompletions() throws {
+        for name in ["fish", "zsh"] {
+            try requireProgram(["/usr/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }, name)
+        }
+        func install(_ prefix: String, home: String) throws -> String {
+            let result = try runProgram(
+                repositoryRoot.appendingPathComponent("Scripts/install.sh").path, ["--prefix", prefix, "--binary", builtBinary],
+                environment: ["HOME": home, "PATH": "/usr/bin:/bin"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout
+        }
+        let home = path("home")
+        let elsewhere = try install(path("prefix"), home: home)
+        let fish = path("prefix") + "/share/fish/vendor_completions.d"
+        XCTAssertTrue(elsewhere.contains("note: fish does not look in \(fish) (it does when XDG_DATA_DIRS names \(path("prefix"))/share); "
+            + "for fish to complete gqlcache: mkdir -p ~/.config/fish/completions && ln -s '\(fish)/gqlcache.fish' ~/.config/fish/completions/\n"), elsewhere)
+        let zsh = path("prefix") + "/share/zsh/site-functions"
+        XCTAssertTrue(elsewhere.contains("note: zsh does not look in \(zsh) unless ~/.zshrc adds it: fpath=('\(zsh)' $fpath) before compinit\n"), elsewhere)
+        let local = try install(home + "/.local", home: home)
+        XCTAssertFalse(local.contains("note: fish"), local)
+        XCTAssertTrue(local.contains("note: zsh"), local)
+    }
 }

@@ -13,9 +13,10 @@ extension GQLCache {
                 --apollo-config files named there. Install with: \
                 gqlcache completions bash > ~/.local/share/bash-completion/completions/gqlcache (where the \
                 bash-completion package looks; without it, put 'source <(gqlcache completions bash)' in ~/.bashrc); \
-                gqlcache completions zsh > ~/.zfunc/_gqlcache (a folder in $fpath); \
-                gqlcache completions fish > ~/.config/fish/completions/gqlcache.fish. \
-                'make install' puts all three where the shells look.
+                gqlcache completions zsh > ~/.zfunc/_gqlcache (with fpath=(~/.zfunc $fpath) before compinit in \
+                ~/.zshrc); gqlcache completions fish > ~/.config/fish/completions/gqlcache.fish. \
+                'make install' puts all three under PREFIX/share, and says which shell does not look there (fish \
+                looks under /usr/local/share only when XDG_DATA_DIRS names it).
                 """)
 
         enum Shell: String, ExpressibleByArgument, CaseIterable {
