@@ -22,7 +22,7 @@ extension GQLCache {
                 would change. gc asks first on a terminal and needs --force otherwise (--vacuum alone changes no \
                 record and needs neither). It refuses \
                 --unreachable while damaged records exist (their references cannot be read), when \
-                there is no root record, or when there is no QUERY_ROOT (what queries wrote, which the \
+                there is no root record, or when there is no QUERY_ROOT while records are unreachable (what queries wrote, which the \
                 app's next query reaches again, would go). A damaged file gets no repair (exit status 5): one whose rows \
                 come out of _id order, whose key index holds a root or a referenced key that no row \
                 read has, or, before rows without a key are deleted, one that SQLite's \
