@@ -23,7 +23,8 @@ public struct GQLCache: ParsableCommand {
             and rm --cascade refusing to judge reachability while some are damaged), or a value read with \
             --schema that does not fit its type (one to write is a usage error); 7 doctor found problems; \
             130 Ctrl-C, or a write stopped by Ctrl-\\, SIGTERM or SIGHUP and rolled back (with --vacuum, the VACUUM alone, the change \
-            before it written, as the message says; at any other moment those end the process as usual); \
+            before it written; one that came as the change was being committed leaves it made; the message says which; \
+            at any other moment those end the process as usual); \
             141 in the shell when standard output is a pipe whose reader left (a write that had committed stands, and says so).
             """,
         version: GQLCacheVersion.current,
