@@ -159,10 +159,11 @@ final class ReferenceScannerValidityTests: XCTestCase {
         }
     }
 
-    func testScanReportsTheTopLevelTypenameOnly() {
-        var names: [String] = []
+    /// What `scan` reports of `text`: whether it took it, the typenames
+    /// (nil for one that is not a string) and the references.
+    private func scanned(_ text: String) -> (ok: Bool, names: [String?], references: [String]) {
+        var names: [String?] = []
         var references: [String] = []
-        let text = #"{"nested":{"__typename":"Inner"},"__typename":"Outer","friend":{"$reference":"K:1"}}"#
         var copy = text
         let ok = copy.withUTF8 { bytes in
             ReferenceScanner.scan(
@@ -170,11 +171,16 @@ final class ReferenceScannerValidityTests: XCTestCase {
                 references: { field, target, _ in
                     references.append("\(ReferenceScanner.decodeString(bytes, field)) → \(ReferenceScanner.decodeString(bytes, target))")
                 },
-                typename: { name, _ in names.append(name.map { ReferenceScanner.decodeString(bytes, $0) } ?? "not a string") })
+                typename: { name, _ in names.append(name.map { ReferenceScanner.decodeString(bytes, $0) }) })
         }
-        XCTAssertTrue(ok)
-        XCTAssertEqual(names, ["Outer"])
-        XCTAssertEqual(references, ["friend → K:1"])
+        return (ok, names, references)
+    }
+
+    func testScanReportsTheTopLevelTypenameOnly() {
+        let result = scanned(#"{"nested":{"__typename":"Inner"},"__typename":"Outer","friend":{"$reference":"K:1"}}"#)
+        XCTAssertTrue(result.ok)
+        XCTAssertEqual(result.names, ["Outer"])
+        XCTAssertEqual(result.references, ["friend → K:1"])
     }
 
     /// A `__typename` that is null, or a list holding a reference, is
@@ -184,20 +190,10 @@ final class ReferenceScannerValidityTests: XCTestCase {
             (#"{"__typename":null,"a":1}"#, [String]()),
             (#"{"__typename":[{"$reference":"K:1"}]}"#, ["__typename → K:1"]),
         ] {
-            var names: [String?] = []
-            var references: [String] = []
-            var copy = text
-            let ok = copy.withUTF8 { bytes in
-                ReferenceScanner.scan(
-                    inUTF8: bytes,
-                    references: { field, target, _ in
-                        references.append("\(ReferenceScanner.decodeString(bytes, field)) → \(ReferenceScanner.decodeString(bytes, target))")
-                    },
-                    typename: { name, _ in names.append(name.map { ReferenceScanner.decodeString(bytes, $0) }) })
-            }
-            XCTAssertTrue(ok, text)
-            XCTAssertEqual(names, [nil], text)
-            XCTAssertEqual(references, expected, text)
+            let result = scanned(text)
+            XCTAssertTrue(result.ok, text)
+            XCTAssertEqual(result.names, [nil], text)
+            XCTAssertEqual(result.references, expected, text)
         }
     }
 }
