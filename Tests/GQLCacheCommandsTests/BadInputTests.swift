@@ -272,6 +272,14 @@ final class BadInputTests: CommandTestCase {
              "the REPL runs a command given with -c: gqlcache repl \(cache) -c 'keys Hu --count' (or, without the REPL: gqlcache keys \(cache) …)"),
         ], with: .usage)
         XCTAssertEqual(gqlcache("repl", cache, "-c", "keys Hu --count").stdout, "2\n")
+        // The key before the file: taken for the file, which it names none.
+        assertEachFails([
+            (["show", "Human:1000", cache, "--depth", "1"],
+             "Human:1000: no such file; the cache file comes first: gqlcache show \(cache) Human:1000 --depth 1"),
+            (["rm", "Human:10 00", cache, "--dry-run"], "Human:10 00: no such file; the cache file comes first: gqlcache rm \(cache) 'Human:10 00' --dry-run"),
+            // A missing file that looks like one is only missing.
+            (["diff", path("gone.sqlite"), cache], "\(path("gone.sqlite")): no such file"),
+        ], with: .io)
     }
 
     /// /dev/null reads as empty: it is no empty cache (which --create would make).

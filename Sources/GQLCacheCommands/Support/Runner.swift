@@ -198,6 +198,9 @@ public enum GQLCacheMain {
             let status = ExitStatus(for: error)
             if case .busy(let path, let waited) = error, !Conventions.takesBusyTimeout(command) {
                 context.report(status, CacheStoreError.busyMessage(path: path, waited: waited, suggestingBusyTimeout: false))
+            } else if case .fileNotFound(let path) = error, !context.isREPLCommand, let reordered = cacheFileFirst(arguments, missing: path) {
+                // `gqlcache show Human:1000 cache.sqlite`: the key was taken for the file.
+                context.report(status, error.description + "; the cache file comes first: " + reordered)
             } else if case .invalidPattern = error {
                 // A usage error, ending as the parser's do with the help to read.
                 let name = type(of: command).configuration.commandName ?? "gqlcache"
@@ -240,6 +243,20 @@ public enum GQLCacheMain {
         case "show", "rm": ManyKeysCommandLine.parse(arguments)
         default: nil
         }
+    }
+
+    /// The command line with the cache file first, when the word taken
+    /// for it (`missing`), right after the command, names no file and
+    /// looks like none, and a later word names an SQLite database; nil
+    /// otherwise.
+    static func cacheFileFirst(_ arguments: [String], missing: String) -> String? {
+        guard arguments.count >= 3, arguments[1] == missing, !looksLikePath(missing),
+            let index = arguments.indices.dropFirst(2).first(where: { !arguments[$0].hasPrefix("-") && FileProbe.isSQLiteFile(atPath: arguments[$0]) })
+        else { return nil }
+        var words = arguments
+        let cache = words.remove(at: index)
+        words.insert(cache, at: 1)
+        return "gqlcache " + words.map(ShellQuoting.word).joined(separator: " ")
     }
 
     static func isRegularFile(_ path: String) -> Bool {
