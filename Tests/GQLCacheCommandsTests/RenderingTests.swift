@@ -11,6 +11,18 @@ final class RenderingTests: XCTestCase {
         XCTAssertEqual(KeySuggestions.nearest(to: "Completely:Different", among: candidates), [])
     }
 
+    /// Arguments typed as in a document: spaces, quotes, any order.
+    func testApolloFormWritesArgumentsAsApolloDoes() {
+        XCTAssertEqual(KeySuggestions.apolloForm(#"QUERY_ROOT.human(id: "1000")"#), "QUERY_ROOT.human(id:1000)")
+        XCTAssertEqual(KeySuggestions.apolloForm("QUERY_ROOT.reviews( first: 2 , episode: JEDI ).0"), "QUERY_ROOT.reviews(episode:JEDI,first:2).0")
+        XCTAssertEqual(
+            KeySuggestions.apolloForm("QUERY_ROOT.search(text:sky,[filter:limit:2,tags:[a, b]])"), "QUERY_ROOT.search([filter:limit:2,tags:[a, b]],text:sky)",
+            "an input object sorts by its name; what is inside stays")
+        XCTAssertEqual(KeySuggestions.apolloForm("Droid:2001"), "Droid:2001")
+        XCTAssertEqual(KeySuggestions.apolloForm("a(b:1"), "a(b:1", "an unclosed bracket stays as typed")
+        XCTAssertEqual(KeySuggestions.nearest(to: "Q.f(b:2,a:1).0", among: ["Q.f(a:1,b:2).0", "Q.f(a:1,b:2).1"]), ["Q.f(a:1,b:2).0"])
+    }
+
     func testEditDistanceCountsInsertionsDeletionsAndSubstitutions() {
         func distance(_ a: String, _ b: String) -> Int {
             NameSuggestions.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))

@@ -244,6 +244,13 @@ final class ShowCommandTests: CommandTestCase {
         XCTAssertEqual(
             message("QUERY_ROOT.hero"),
             "gqlcache: no record 'QUERY_ROOT.hero' in \(cache); read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001\n")
+        // Arguments typed as in a document lead where Apollo's would.
+        XCTAssertEqual(
+            message(#"QUERY_ROOT.human(id: "1000")"#),
+            "gqlcache: no record 'QUERY_ROOT.human(id: \"1000\")' in \(cache); read as a path of fields: QUERY_ROOT human(id:1000) → Human:1000\n")
+        XCTAssertEqual(
+            message("QUERY_ROOT.reviews(first: 2, episode: JEDI).0"),
+            "gqlcache: no record 'QUERY_ROOT.reviews(first: 2, episode: JEDI).0' in \(cache); nearest keys: QUERY_ROOT.reviews(episode:JEDI,first:2).0\n")
         XCTAssertEqual(
             message("QUERY_ROOT.hero(episode:NEWHOPE).friends[0]"),
             "gqlcache: no record 'QUERY_ROOT.hero(episode:NEWHOPE).friends[0]' in \(cache); read as a path of fields: "

@@ -13,13 +13,15 @@ enum KeySuggestions {
     static func nearest(to key: CacheKey, among candidates: [CacheKey], limit: Int = 3, closeness: Int = 3) -> [CacheKey] {
         let target = Array(key.rawValue.unicodeScalars)
         let lowered = key.rawValue.lowercased()
+        let written = apolloForm(key.rawValue)
         let threshold = max(closeness, target.count / 3)
         var scored: [(CacheKey, Int)] = []
         for candidate in Set(candidates) where candidate != key {
             // A key typed whole up to its arguments or path (QUERY_ROOT.reviews
             // for QUERY_ROOT.reviews(first:2).0) is as near as a typo.
             let extends = key.rawValue.count >= 3 && candidate.rawValue.hasPrefix(key.rawValue)
-            let distance = candidate.rawValue.lowercased() == lowered
+            // Arguments as Apollo writes them (`(first:2,episode:JEDI)` for `(episode:JEDI,first:2)`) are no typo at all.
+            let distance = candidate.rawValue.lowercased() == lowered || (written != key.rawValue && apolloForm(candidate.rawValue) == written)
                 ? 0 : extends ? 1 : NameSuggestions.editDistance(target, Array(candidate.rawValue.unicodeScalars))
             if distance <= threshold { scored.append((candidate, distance)) }
         }
@@ -27,6 +29,75 @@ enum KeySuggestions {
         // A key that differs only in case is the answer; others would be noise.
         if let best = scored.first, best.1 == 0 { scored = scored.filter { $0.1 == 0 } }
         return scored.prefix(limit).map(\.0)
+    }
+
+    /// `key` with the arguments of each field written as Apollo writes
+    /// them, as far as a person's way of typing them can be told apart:
+    /// `human(id: "1000")` is `human(id:1000)`, and `reviews(first: 2,
+    /// episode: JEDI)` is `reviews(episode:JEDI,first:2)`. Top-level
+    /// arguments only: each trimmed, the space after its name's `:` and
+    /// the quotes around a whole string value taken away, then sorted by
+    /// name in byte order; what is inside them stays as typed (a list's
+    /// `[a, b]` holds a space in Apollo's form too).
+    static func apolloForm(_ key: String) -> String {
+        let scalars = Array(key.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "(", let close = closing(scalars, from: index) else {
+                result.append(scalars[index])
+                index += 1
+                continue
+            }
+            var arguments: [[Unicode.Scalar]] = []
+            var start = index + 1, depth = 0
+            for position in (index + 1)...close {
+                let scalar = scalars[position]
+                if position == close || (scalar == "," && depth == 0) {
+                    arguments.append(argument(scalars[start..<position]))
+                    start = position + 1
+                } else if scalar == "(" || scalar == "[" {
+                    depth += 1
+                } else if scalar == ")" || scalar == "]" {
+                    depth -= 1
+                }
+            }
+            // By name, which an input object's brackets enclose too (`[filter:limit:2]`).
+            func name(_ argument: [Unicode.Scalar]) -> ArraySlice<Unicode.Scalar> { argument.drop { $0 == "[" }.prefix { $0 != ":" } }
+            let written = arguments.sorted { name($0).lexicographicallyPrecedes(name($1)) { $0.value < $1.value } }
+            result.append("(")
+            for (number, argument) in written.enumerated() {
+                if number > 0 { result.append(",") }
+                result.append(contentsOf: argument)
+            }
+            result.append(")")
+            index = close + 1
+        }
+        return String(result)
+    }
+
+    /// Where the bracket that `open` is closes, counting `(` and `[`; nil when none does.
+    private static func closing(_ scalars: [Unicode.Scalar], from open: Int) -> Int? {
+        var depth = 0
+        for position in open..<scalars.count {
+            switch scalars[position] {
+            case "(", "[": depth += 1
+            case ")", "]":
+                depth -= 1
+                if depth == 0 { return scalars[position] == ")" ? position : nil }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// One argument as Apollo writes it: `id: "1000"` is `id:1000`.
+    private static func argument(_ text: ArraySlice<Unicode.Scalar>) -> [Unicode.Scalar] {
+        let trimmed = Array(text.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }.reversed())
+        guard let colon = trimmed.firstIndex(of: ":") else { return trimmed }
+        var value = trimmed[(colon + 1)...].drop { $0.properties.isWhitespace }
+        if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+        return Array(trimmed[...colon]) + value
     }
 
     /// How many of a command's missing keys are given nearest keys.
@@ -185,8 +256,11 @@ extension ReadTransaction {
     /// `key` stored as a BLOB, or listed as `key`, is named instead.
     func suggestions(for key: CacheKey) throws -> KeySuggestions.Hint {
         if let stray = try strayRowHint(for: key) { return stray }
+        // Arguments typed as in a document (`human(id: "1000")`): the key Apollo writes, or the path it reads as.
+        let written = CacheKey(KeySuggestions.apolloForm(key.rawValue))
+        if written != key, try contains(written) { return KeySuggestions.Hint(nearest: [written]) }
         // A path that leads to a key says where; one that ends at a field's value (a list) gets the nearest keys too.
-        let pathHint = try pathHint(for: key)
+        let pathHint = try pathHint(for: key) ?? (written != key ? try pathHint(for: written) : nil)
         if let pathHint, case .reference? = pathHint.pathEnd { return pathHint }
         var candidates = try keys(equalIgnoringCase: key)
         candidates += try keys(around: key, limit: 5)
