@@ -42,6 +42,17 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
     /// other ``NumberForm``, when that differs (`lng:-2` for `lng:-2.0`).
     /// A record holding that key was written by Apollo on the other platform.
     public var keyInOtherNumberForm: String?
+    /// For a missing field: the variables, not given, that its arguments
+    /// are, which Apollo leaves out of its key (`hero` for
+    /// `hero(episode: $ep)` without `$ep`).
+    public var absentVariables: [String] = []
+
+    /// Whether the field may miss for a variable not given: the record
+    /// holds the field under other arguments (``absentVariables``).
+    public var mayMissForAbsentVariables: Bool {
+        guard case .missingField(_, let similar) = reason else { return false }
+        return !similar.isEmpty && !absentVariables.isEmpty
+    }
 
     public init(path: [PathComponent], key: CacheKey, reason: Reason) {
         self.path = path
@@ -83,6 +94,11 @@ public struct CacheMiss: Equatable, Sendable, CustomStringConvertible {
             }
             var text = "record '\(key.rawValue.shortenedForMessage)' has no field '\(shown(fieldKey))'"
             if !similar.isEmpty { text += "; it has " + similar.map { "'\(shown($0))'" }.joined(separator: ", ") }
+            if mayMissForAbsentVariables {
+                let names = absentVariables.map { "$" + $0 }
+                text += " (\(names.joined(separator: ", ")) \(names.count == 1 ? "was" : "were") not given, so Apollo leaves "
+                    + "\(names.count == 1 ? "its argument" : "their arguments") out of the key: give \(absentVariables.map { "--var \($0)=…" }.joined(separator: " ")))"
+            }
             // A root type's models select none (a root record has it only if a query asked).
             if fieldKey == "__typename" && !key.isRoot { text += ", which Apollo's generated models select in every object" }
             return text

@@ -57,6 +57,15 @@ struct VariableScope: Sendable {
         }
     }
 
+    /// The variables, not given, that a field's arguments are: Apollo
+    /// leaves those arguments out of its key.
+    func absentVariables(of field: FieldSelection) -> [String] {
+        field.arguments.compactMap { _, value in
+            guard case .variable(let name) = value, values[name] == nil else { return nil }
+            return name
+        }
+    }
+
     /// The arguments of a field, resolved; absent variables dropped.
     func arguments(of field: FieldSelection) -> [String: InputValue] {
         var arguments: [String: InputValue] = [:]

@@ -85,6 +85,7 @@ extension Walk {
                     path: path, key: record.key, reason: .missingField(fieldKey: fieldKey, similar: similarFieldKeys(to: field.name, in: whole)))
                 let otherForm = FieldKey.render(name: field.name, arguments: scope.arguments(of: field), form: scope.numberForm.other)
                 if otherForm != fieldKey { fieldMiss.keyInOtherNumberForm = otherForm }
+                fieldMiss.absentVariables = scope.absentVariables(of: field)
                 if forUpdate, let declared, !declared.isNonNull {
                     let place = path.map(\.description).joined(separator: ".")
                     absentFields.insert(place)

@@ -149,6 +149,21 @@ final class ReadCommandTests: CommandTestCase {
         XCTAssertEqual(result.stderr, "gqlcache: cache miss at user: record 'QUERY_ROOT' has no field 'user(id:3)'; it has 'user(id:2)'\n")
     }
 
+    /// A variable not given leaves its argument out of the key, as Apollo
+    /// does: the miss says that this, not the data, is what differs.
+    func testAMissForAVariableNotGivenSaysToGiveIt() throws {
+        let query = "query H($episode: Episode, $first: Int) { hero(episode: $episode) { name friendsConnection(first: $first) { totalCount } } }"
+        let cache = try copyOfFixture("starwars.sqlite")
+        let result = gqlcache("read", cache, "--text", query)
+        XCTAssertEqual(result.status, .notFound)
+        XCTAssertEqual(result.stderr, "gqlcache: cache miss at hero: record 'QUERY_ROOT' has no field 'hero'; it has 'hero(episode:NEWHOPE)' "
+            + "($episode was not given, so Apollo leaves its argument out of the key: give --var episode=…)\n")
+        // Each variable not given is named at the field whose argument it is.
+        let given = gqlcache("read", cache, "--text", query, "--var", "episode=NEWHOPE")
+        XCTAssertEqual(given.stderr, "gqlcache: cache miss at hero.friendsConnection: record 'Droid:2001' has no field 'friendsConnection'; "
+            + "it has 'friendsConnection(after:null,first:2)' ($first was not given, so Apollo leaves its argument out of the key: give --var first=…)\n")
+    }
+
     func testAMissOnAFieldNameTypedInOtherCaseOrALetterOffNamesTheFieldTheRecordHas() throws {
         for (text, expected) in [
             ("{ viewer { Name } }", "cache miss at viewer.Name: record 'User:1' has no field 'Name'; it has 'name'"),
@@ -264,7 +279,8 @@ final class ReadCommandTests: CommandTestCase {
             + "as Apollo leaves out an absent variable; give --var size=VALUE\n"
         let read = gqlcache("read", blogCache, "--text", fragment, "--fragment", "F", "--key", "User:1")
         XCTAssertEqual(read.status, .notFound)
-        XCTAssertEqual(read.stderr, warning + "gqlcache: cache miss at avatar: record 'User:1' has no field 'avatar'; it has 'avatar(size:64)'\n")
+        XCTAssertEqual(read.stderr, warning + "gqlcache: cache miss at avatar: record 'User:1' has no field 'avatar'; it has 'avatar(size:64)' "
+            + "($size was not given, so Apollo leaves its argument out of the key: give --var size=…)\n")
         let given = gqlcache("read", blogCache, "--text", fragment, "--fragment", "F", "--key", "User:1", "--var", "size=64")
         XCTAssertEqual(given.status, .success, given.stderr)
         XCTAssertEqual(given.stderr, "")

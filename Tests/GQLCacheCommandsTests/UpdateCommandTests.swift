@@ -1151,6 +1151,12 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(other.status, .notFound)
         XCTAssertEqual(other.stderr, "gqlcache: --set hero.name: hero is not in the cache (record 'QUERY_ROOT' has no field 'hero(episode:EMPIRE)'; "
             + "it has 'hero(episode:NEWHOPE)'); set it whole (--set hero=…); nothing written\n")
+        // A variable not given leaves its argument out: giving it is the fix, not a second hero set whole.
+        let absent = gqlcache("update", cache, "--text", hero, "--schema", starWarsSchema, "--set", "hero.name=X")
+        XCTAssertEqual(absent.status, .notFound)
+        XCTAssertEqual(absent.stderr, "gqlcache: --set hero.name: hero is not in the cache (record 'QUERY_ROOT' has no field 'hero'; "
+            + "it has 'hero(episode:NEWHOPE)' ($episode was not given, so Apollo leaves its argument out of the key: give --var episode=…)); "
+            + "nothing written\n")
 
         _ = try sqliteShell(cache, "UPDATE records SET record = json_remove(record, '$.stars') WHERE key = '\(second)'")
         let nonNull = gqlcache("update", cache, "--text", query, "--schema", starWarsSchema, "--set", "reviews.0.stars=2")

@@ -263,8 +263,10 @@ extension GQLCache {
                         if error.isCacheMiss, let absent = current.absentFieldMisses.first(where: { path.hasPrefix($0.key + ".") })?.value {
                             // The field written otherwise (a cache from a device): to set it whole would add a second one.
                             let numberNote = absent.numberWritingSuffix(schemaGiven: loaded.schema != nil, form: documents.numberForm)
+                            // With its variable given it may be there: to set it whole would add a second one.
+                            let givenOtherwise = absent.mayMissForAbsentVariables
                             message = "--set \(path): \(absent.pathText) is not in the cache (\(absent.whatIsMissing))"
-                                + (numberNote.isEmpty ? "; set it whole (--set \(absent.pathText)=…)" : numberNote)
+                                + (!numberNote.isEmpty ? numberNote : givenOtherwise ? "" : "; set it whole (--set \(absent.pathText)=…)")
                         }
                         // A field of a pending deferred fragment is not in the data to set.
                         let parent = components.dropLast().joined(separator: ".")
