@@ -156,7 +156,10 @@ public struct KeyPattern: Hashable, Sendable, CustomStringConvertible {
             } else if first.count > 1 {
                 ranges[0] = (caret + 1)...first.upperBound
                 ranges.append(caret...caret)
-            } else if !holdsDash {
+            } else if holdsDash {
+                // A `-` first is a member too, and no range can follow it here.
+                return "[-^]"
+            } else {
                 return "^"
             }
         }

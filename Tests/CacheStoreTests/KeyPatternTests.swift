@@ -118,7 +118,7 @@ final class KeyPatternTests: XCTestCase {
         let patterns = [
             "[a\\-c]", "[a\\]]", "[!\\]]", "[\\!]", "a[\\-]", "[]-a]", "[\\\\\\]]", "[a-c]", "[!a-c]", "[^a]", "[\\^]", "[^^]", "[-]",
             "[]]", "[]-]", "[a-]", "[*]", "[?]", "[[]", "\\[", "[\\[]", "[--a]", "[!-]", "[Z-a]", "[\\^-a]", "[^-a]", "[\\]-a]", "[!]-]",
-            "[Z-\\]]", "[à-ê]", "?", "a?", "*]",
+            "[Z-\\]]", "[à-ê]", "?", "a?", "*]", "[-^]", "[\\^-]", "[-\\^]", "[-^-]", "[-^]]", "[!-^]",
         ]
         let path = try TemporaryDirectory(self).copy(Fixtures.starwars)
         let rows = keys.map { "('\($0.replacingOccurrences(of: "'", with: "''"))')" }.joined(separator: ", ")
