@@ -93,7 +93,7 @@ extension CacheStore {
             } catch {
                 rolledBack.increment()
                 if let backup { try? FileManager.default.removeItem(atPath: backup.copy) }
-                rollBackLeftJournal()
+                if Self.mayLeaveAHotJournal(error) { rollBackLeftJournal() }
                 throw error
             }
             if changed {
@@ -125,6 +125,18 @@ extension CacheStore {
     /// changed and its journal hot, for the next reader to roll back; the
     /// file's own old pages fit where they were, so this reader can.
     /// Failing, it leaves the journal to the next one, as SQLite would.
+    /// Whether a failed write may have left its journal hot: one that
+    /// failed writing the file (an I/O error, a full disk). After a busy
+    /// one the -journal beside the file is the app's, live: a read would
+    /// hold a lock the app, which waits for none, may then fail on.
+    private static func mayLeaveAHotJournal(_ error: Error) -> Bool {
+        switch error {
+        case let error as DatabaseError: return error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL
+        case CacheStoreError.io: return true
+        default: return false
+        }
+    }
+
     private func rollBackLeftJournal() {
         guard FileManager.default.fileExists(atPath: FileProbe.resolved(path) + "-journal") else { return }
         try? queue.inDatabase { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
