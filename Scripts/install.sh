@@ -58,8 +58,19 @@ put 644 completions/gqlcache.fish "$prefix/share/fish/vendor_completions.d/gqlca
 # A shell that would not find its script where it went is told so, with
 # what makes it: fish looks under PREFIX/share only when XDG_DATA_DIRS
 # names it (or PREFIX is its own), zsh only where fpath says.
+# fish is asked with its own folders in a scratch folder, so that asking
+# makes none in the home folder (root's, under sudo); the one in
+# XDG_DATA_HOME (~/.local/share) it looks in anyway.
+looks_in() { # looks_in FOLDER: whether the fish on PATH completes from FOLDER
+    [[ "$1" == "${XDG_DATA_HOME:-$HOME/.local/share}/fish/vendor_completions.d" ]] && return 0
+    local scratch status=0
+    scratch="$(mktemp -d)"
+    XDG_CONFIG_HOME="$scratch" XDG_DATA_HOME="$scratch" fish -c 'contains -- $argv[1] $fish_complete_path' "$1" 2>/dev/null || status=1
+    rm -rf "$scratch"
+    return "$status"
+}
 fish_folder="$prefix/share/fish/vendor_completions.d"
-if command -v fish >/dev/null 2>&1 && ! fish -c 'contains -- $argv[1] $fish_complete_path' "$fish_folder" 2>/dev/null; then
+if command -v fish >/dev/null 2>&1 && ! looks_in "$fish_folder"; then
     echo "note: fish does not look in $fish_folder (it does when XDG_DATA_DIRS names $prefix/share);" \
         "for fish to complete gqlcache: mkdir -p ~/.config/fish/completions && ln -s '$fish_folder/gqlcache.fish' ~/.config/fish/completions/"
 fi

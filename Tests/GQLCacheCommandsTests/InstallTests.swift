@@ -59,6 +59,7 @@ final class InstallTests: CommandTestCase {
             + "for fish to complete gqlcache: mkdir -p ~/.config/fish/completions && ln -s '\(fish)/gqlcache.fish' ~/.config/fish/completions/\n"), elsewhere)
         let zsh = path("prefix") + "/share/zsh/site-functions"
         XCTAssertTrue(elsewhere.contains("note: zsh does not look in \(zsh) unless ~/.zshrc adds it: fpath=('\(zsh)' $fpath) before compinit\n"), elsewhere)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/.config"), "asking fish made its folders in the home folder")
         let local = try install(home + "/.local", home: home)
         XCTAssertFalse(local.contains("note: fish"), local)
         XCTAssertTrue(local.contains("note: zsh"), local)
