@@ -33,7 +33,7 @@ extension Walk {
             switch record.fields["__typename"] {
             case nil:
                 problem = typenameSelected ? nil : .missingField(fieldKey: "__typename", similar: [])
-            case .string?, .int?, .double?, .number?:
+            case let held? where held.readsAsApolloString:
                 problem = nil
             case let held?:
                 // Selected with a schema, the field's own type check says so.

@@ -38,6 +38,16 @@ public enum FieldValue: Sendable, CustomStringConvertible {
         case tooSmall
     }
 
+    /// Whether Apollo's `String`, which its generated models read
+    /// `__typename` as, reads this value: a string, or a number (as its
+    /// digits); not null, a Boolean, a list, an object or a reference.
+    public var readsAsApolloString: Bool {
+        switch self {
+        case .string, .int, .double, .number: true
+        case .null, .bool, .list, .object, .reference: false
+        }
+    }
+
     /// For a number a Double cannot hold, which way (nil for any other
     /// value; lists and objects are not searched). An integer beyond 64
     /// bits is none: a Double holds it, rounded.

@@ -84,11 +84,8 @@ public struct Record: Hashable, Sendable {
     /// nothing to fail at, nor has a root record, whose selections Apollo
     /// gives no `__typename`.
     public var typenameApolloCannotRead: TypenameApolloCannotRead? {
-        guard let value = fields["__typename"], !key.isRoot else { return nil }
-        switch value {
-        case .string, .int, .double, .number: return nil
-        case .null, .bool, .list, .object, .reference: return TypenameApolloCannotRead(key: key, value: value)
-        }
+        guard let value = fields["__typename"], !key.isRoot, !value.readsAsApolloString else { return nil }
+        return TypenameApolloCannotRead(key: key, value: value)
     }
 
     /// Decodes a record from the text of its `record` column.
