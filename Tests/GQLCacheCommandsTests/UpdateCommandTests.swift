@@ -90,6 +90,31 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(removed)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1002")), .null]))
     }
 
+    /// A new Human with an id, added where the cache holds its Humans
+    /// under keys of their own, lands at a path key without --key-field:
+    /// warned of, naming where the app keying Human by id writes it. A new
+    /// object of a type the cache keys only by path (Review) is not.
+    func testANewObjectOfATypeTheCacheKeysByIdIsWarnedOfAtItsPathKey() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let query = "query AddFriend @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { __typename id friends { __typename id name } } }"
+        let leia = #"hero.friends.2={"__typename":"Human","id":"1003","name":"Leia Organa"}"#
+        let unkeyed = gqlcache("update", cache, "--text", query, "--set", leia, "--dry-run", "-q")
+        XCTAssertEqual(unkeyed.status, .success, unkeyed.stderr)
+        XCTAssertEqual(unkeyed.stderr, "gqlcache: warning: Droid:2001.friends.2 would be written as a new record, though the cache holds other Human "
+            + "records under keys of their own, as Human:1000: if the app keys Human by id, give --key-field Human=id (or '*=id') "
+            + "or a schema with @typePolicy to write it as Human:1003\n")
+        let keyed = gqlcache("update", cache, "--text", query, "--set", leia, "--key-field", "Human=id")
+        XCTAssertEqual(keyed.status, .success, keyed.stderr)
+        XCTAssertEqual(keyed.stderr, "")
+        XCTAssertEqual(try records(cache)["Human:1003"]?["name"], .string("Leia Organa"))
+
+        try #"{"data":{"reviews":[{"__typename":"Review","id":"r3","stars":4}]}}"#.write(toFile: path("review.json"), atomically: true, encoding: .utf8)
+        let reviews = "{ reviews(episode: EMPIRE, first: 1) { __typename id stars } }"
+        let review = gqlcache("write", cache, "--text", reviews, "--response", path("review.json"), "--dry-run", "-q")
+        XCTAssertEqual(review.status, .success, review.stderr)
+        XCTAssertEqual(review.stderr, "")
+    }
+
     /// With a schema, a number set in a String field is written as its
     /// text, as the app's model holds it, also where the cache held null
     /// (before, `"commentary": 123` was stored, which no model writes).

@@ -454,8 +454,15 @@ final class WriteCommandTests: CommandTestCase {
         let both = gqlcache("write", cache, "--text", "query F { viewer { __typename name } feed(first: 1) { __typename id title } }",
                             "--response", response, "--dry-run", "-q", "--key-field", "User=id")
         XCTAssertTrue(both.stderr.contains("QUERY_ROOT.feed(first:1).0 would be written as a new record, though the cache holds the same Post as Post:1"), both.stderr)
-        // An id the cache holds no record for is no copy.
+        // An id the cache holds no record for is no copy, but the cache
+        // keys its other Posts by id, which the write did not.
         try Data(#"{"data":{"feed":[{"__typename":"Post","id":"999","title":"T"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
+        XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q").stderr,
+                       "gqlcache: warning: QUERY_ROOT.feed(first:1).0 would be written as a new record, though the cache holds other Post records "
+                       + "under keys of their own, as Post:1: if the app keys Post by id, give --key-field Post=id (or '*=id') "
+                       + "or a schema with @typePolicy to write it as Post:999\n")
+        // A type the cache holds under no key of its own is keyed by path, as everywhere.
+        try Data(#"{"data":{"feed":[{"__typename":"Draft","id":"999","title":"T"}]}}"#.utf8).write(to: URL(fileURLWithPath: response))
         XCTAssertEqual(gqlcache("write", cache, "--text", query, "--response", response, "--dry-run", "-q").stderr, "")
     }
 

@@ -22,10 +22,22 @@ struct RecordChanges {
     /// The `__typename` of each record written, as it is after the merge
     /// (changed or not).
     var typenames: [CacheKey: String] = [:]
-    /// New records whose `__typename` and `id` name a record the cache
-    /// holds already (`Post:1` beside a new `QUERY_ROOT.feed(first:3).1`):
-    /// written without the app's key fields, a copy of it at a path key.
-    var identityTwins: [(written: CacheKey, twin: CacheKey)] = []
+    /// A new record at a path key that has an `id`, and a record the cache
+    /// holds under its type's name: `twin` is `Type:id` itself when the
+    /// cache holds it (`Post:1` beside a new `QUERY_ROOT.feed(first:3).1`,
+    /// a copy of it written without the app's key fields), else another
+    /// record of the type (`Human:1000` beside a new `Droid:2001.friends.2`
+    /// with id 1003), which says the app keys the type by its data.
+    struct IdentityTwin {
+        let written: CacheKey
+        let twin: CacheKey
+        /// `Type:id` of the values written: where the app keying the type by id writes them.
+        let keyedByID: CacheKey
+        var sameObject: Bool { twin == keyedByID }
+    }
+
+    /// See ``IdentityTwin``.
+    var identityTwins: [IdentityTwin] = []
     /// The data's fields under fragments that applied to no object were
     /// left out of what was written (a warning names them).
     var leavesOutFragments = false
@@ -139,10 +151,12 @@ struct RecordChanges {
         for (key, record) in working {
             if let name = record.typename { typenames[key] = name }
         }
-        var twins: [(written: CacheKey, twin: CacheKey)] = []
+        var twins: [IdentityTwin] = []
         if let tx, findingTwins {
+            // The first key of each type's own (`Human:1000`), looked up once a type.
+            var keyedByName: [String: CacheKey?] = [:]
             for key in order where changes[key]!.isNew {
-                guard let record = working[key], let name = record.typename else { continue }
+                guard let record = working[key], let name = record.typename, !key.rawValue.hasPrefix(name + ":") else { continue }
                 let id: String
                 switch record.fields["id"] {
                 case .string(let text)?: id = text
@@ -150,7 +164,16 @@ struct RecordChanges {
                 default: continue
                 }
                 let twin = CacheKey("\(name):\(id)")
-                if twin != key, try tx.contains(twin) { twins.append((key, twin)) }
+                if try tx.contains(twin) {
+                    twins.append(IdentityTwin(written: key, twin: twin, keyedByID: twin))
+                    continue
+                }
+                if keyedByName[name] == nil {
+                    var first: CacheKey?
+                    try tx.forEachKey(matching: try KeyPattern(name + ":", mode: .prefix), limit: 1) { first = $0 }
+                    keyedByName[name] = .some(first)
+                }
+                if let other = keyedByName[name]!, other != key { twins.append(IdentityTwin(written: key, twin: other, keyedByID: twin)) }
             }
         }
         var result = RecordChanges(records: order.map { changes[$0]! }, dryRun: dryRun, typenames: typenames)

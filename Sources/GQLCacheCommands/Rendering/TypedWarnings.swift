@@ -255,8 +255,10 @@ extension CommandContext {
 
     /// A new record at a path key that is the same object as one the cache
     /// holds under `Type:id` (the app keys its type by id, the write was
-    /// given no key fields): said with the first, unless a warning of
-    /// ``warnOfPathKeys`` or ``warnOfUnkeyedObjects`` said it already.
+    /// given no key fields), or that has an id while the cache holds other
+    /// records of its type under keys of their own (`Human:1000`): said
+    /// with the first, unless a warning of ``warnOfPathKeys`` or
+    /// ``warnOfUnkeyedObjects`` said it already.
     func warnOfIdentityTwins(_ changes: RecordChanges, unkeyed: [UnkeyedObject], dryRun: Bool, keyGroup: (String) -> String? = { _ in nil }) {
         // Keyed by the app's key fields, a record's key begins with its type
         // (`Post:A` keyed by title), or with the key group given for it
@@ -269,9 +271,12 @@ extension CommandContext {
         }
         guard let first = twins.first, let typename = changes.typename(of: first.written) else { return }
         let others = twins.count > 1 ? " (and \(twins.count - 1) more)" : ""
-        warn("\(first.written.display) \(dryRun ? "would be" : "was") written as a new record\(others), though the cache holds the same "
-            + "\(typename) as \(first.twin.display): if the app keys \(typename) by id, give --key-field \(typename)=id (or '*=id') "
-            + "or a schema with @typePolicy to write it there")
+        let held = first.sameObject
+            ? "the same \(typename) as \(first.twin.display)"
+            : "other \(typename) records under keys of their own, as \(first.twin.display)"
+        warn("\(first.written.display) \(dryRun ? "would be" : "was") written as a new record\(others), though the cache holds \(held): "
+            + "if the app keys \(typename) by id, give --key-field \(typename)=id (or '*=id') "
+            + "or a schema with @typePolicy to write it \(first.sameObject ? "there" : "as \(first.keyedByID.display)")")
     }
 
     /// "its key field", "its key fields", or "of its key fields 'id', 'code'"
