@@ -84,6 +84,16 @@ extension FieldValue {
         }
     }
 
+    /// Whether writing this value over `stored` (nil: no such field)
+    /// changes the field, as Apollo's merge tells it: it compares with the
+    /// record as it loaded it, where an object with a string `$reference`
+    /// is a reference, whatever else it holds (`{"$reference":"Droid:2001",
+    /// "note":1}` is not changed by writing `Droid:2001`).
+    public func changes(_ stored: FieldValue?) -> Bool {
+        guard let stored, stored != self else { return stored == nil }
+        return stored.asReadByApollo != self
+    }
+
     func collectReferencePaths(field: String, path: [ValuePathStep], into found: inout [ReferencePath]) {
         if let target = mixedReferenceTarget {
             found.append(ReferencePath(field: field, path: path, target: target))

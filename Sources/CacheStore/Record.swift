@@ -31,10 +31,13 @@ public struct Record: Hashable, Sendable {
     /// Merges `other` into this record field by field, as Apollo does: fields
     /// of `other` replace those with the same key, other fields stay, no field
     /// is ever removed. Returns the keys of the fields whose value changed.
+    /// A field is compared as Apollo loads it (``FieldValue/changes(_:)``):
+    /// a reference stored with other members beside `$reference` is the
+    /// same reference written again, and is kept as it was.
     @discardableResult
     public mutating func merge(_ other: Record) -> Set<String> {
         var changed: Set<String> = []
-        for (field, value) in other.fields where fields[field] != value {
+        for (field, value) in other.fields where value.changes(fields[field]) {
             fields[field] = value
             changed.insert(field)
         }

@@ -90,6 +90,38 @@ final class UpdateCommandTests: CommandTestCase {
         XCTAssertEqual(try records(removed)["Droid:2001"]?["friends"], .list([.reference(CacheKey("Human:1002")), .null]))
     }
 
+    /// A reference stored with members beside `$reference` loads in Apollo
+    /// as the reference alone, so writing that reference again changes
+    /// nothing: the record holding it keeps its row, its text and the
+    /// AUTOINCREMENT sequence, for update and write alike, in a list too.
+    func testAReferenceStoredWithOtherMembersIsNotRewrittenWhenWrittenAgain() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try sqliteShell(cache, #"""
+            UPDATE records SET record = json_set(record, '$."hero(episode:NEWHOPE)"', json('{"$reference":"Droid:2001","note":1}'))
+            WHERE key = 'QUERY_ROOT';
+            UPDATE records SET record = json_set(record, '$.friends', json('[{"$reference":"Human:1000","z":true},{"$reference":"Human:1002"},null]'))
+            WHERE key = 'Droid:2001';
+            """#)
+        let rootBefore = try sqliteShell(cache, "SELECT _id, record FROM records WHERE key = 'QUERY_ROOT'")
+        let friendsBefore = try sqliteShell(cache, "SELECT json_extract(record, '$.friends') FROM records WHERE key = 'Droid:2001'")
+        let query = "query M @apollo_client_ios_localCacheMutation { hero(episode: NEWHOPE) { id name friends { id } } }"
+        let updated = gqlcache("update", cache, "--text", query, "--set", "hero.name=Artoo")
+        XCTAssertEqual(updated.status, .success, updated.stderr)
+        XCTAssertEqual(updated.stdout, "Droid:2001\n  name: \"R2-D2\" → \"Artoo\"\n1 record changed (1 field)\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT _id, record FROM records WHERE key = 'QUERY_ROOT'"), rootBefore)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT json_extract(record, '$.friends') FROM records WHERE key = 'Droid:2001'"), friendsBefore)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT seq FROM sqlite_sequence"), "11")
+
+        try #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"Artoo","friends":[{"__typename":"Human","id":"1000"},{"__typename":"Human","id":"1002"},null]}}}"#
+            .write(toFile: path("hero.json"), atomically: true, encoding: .utf8)
+        let written = gqlcache("write", cache, "--text", "{ hero(episode: NEWHOPE) { __typename id name friends { __typename id } } }",
+                               "--response", path("hero.json"), "--key-field", "*=id")
+        XCTAssertEqual(written.status, .success, written.stderr)
+        XCTAssertEqual(written.stdout, "nothing to write: the cache already holds this data\n")
+        XCTAssertEqual(try sqliteShell(cache, "SELECT _id, record FROM records WHERE key = 'QUERY_ROOT'"), rootBefore)
+        XCTAssertEqual(try sqliteShell(cache, "SELECT seq FROM sqlite_sequence"), "11")
+    }
+
     /// A new Human with an id, added where the cache holds its Humans
     /// under keys of their own, lands at a path key without --key-field:
     /// warned of, naming where the app keying Human by id writes it. A new

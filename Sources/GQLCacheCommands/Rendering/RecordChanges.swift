@@ -135,7 +135,7 @@ struct RecordChanges {
             // As the write itself: a record Apollo cannot load takes no merge.
             let existing = try working[record.key] ?? loaded[record.key]?.get().loadableByApollo()
             var current = existing ?? Record(key: record.key, fields: [:])
-            for field in record.fields.keys.sorted(by: byteOrder) where current.fields[field] != record.fields[field] {
+            for field in record.fields.keys.sorted(by: byteOrder) where record.fields[field]!.changes(current.fields[field]) {
                 if changes[record.key] == nil {
                     changes[record.key] = RecordChange(key: record.key, isNew: loaded[record.key] == nil, fields: [])
                     order.append(record.key)
