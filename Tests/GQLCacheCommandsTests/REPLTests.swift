@@ -476,52 +476,68 @@ final class REPLTests: CommandTestCase {
     }
 
     /// A key typed as a path of fields from a record (as Apollo keys an
-    /// object without an id) is followed in cd's message, which then lists
-    /// no fields of the record you are at.
-    func testCdToAPathOfFieldsSaysWhereItLeads() throws {
+    /// object without an id), or a path from the record you are at, is
+    /// gone along as a shell's cd goes along `a/b/c`: `..` then goes back
+    /// a step of it, and one from the root is the way there. A path that
+    /// ends at a value, or at a reference with no record, is said, and cd
+    /// stays put.
+    func testCdGoesAlongAPathOfFieldsAsAShellGoesAlongFolders() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["cd QUERY_ROOT.hero.friends.0"])
-        XCTAssertEqual(run.stdout, "")
-        XCTAssertEqual(
-            run.stderr,
-            "gqlcache: no field 'QUERY_ROOT.hero.friends.0' with a reference in QUERY_ROOT, and no record 'QUERY_ROOT.hero.friends.0'; "
-                + "read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001 friends.0 → Human:1000\n")
-        XCTAssertEqual(run.status, .notFound)
+        let run = try repl(cache, [
+            "cd Starship:3001", "cd QUERY_ROOT.hero.friends.0", "pwd", "cd ..", "pwd", "cd friends.1", "pwd",
+            "cd /", "cd hero.friendsConnection.friends.0", "pwd", "ls ..", "cd Human:1002", "cd Droid:2001.friends.0", "pwd",
+        ])
+        XCTAssertEqual(run.status, .success, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("QUERY_ROOT → ") }, [
+            "QUERY_ROOT → Droid:2001 → Human:1000", "QUERY_ROOT → Droid:2001", "QUERY_ROOT → Droid:2001 → Human:1002",
+            "QUERY_ROOT → Droid:2001 → Droid:2001.friendsConnection(after:null,first:2) → Human:1000",
+            "QUERY_ROOT → Droid:2001 → Droid:2001.friendsConnection(after:null,first:2) → Human:1000 → Human:1002 → Droid:2001 → Human:1000",
+        ])
+        // ls shows where the path leads, as cd goes.
+        XCTAssertTrue(lines.contains("Droid:2001.friendsConnection(after:null,first:2) (FriendsConnection)"), run.stdout)
+
+        let ends = try repl(cache, ["rm Human:1002", "cd QUERY_ROOT.hero.friends.1", "pwd", "cd hero.name"])
+        XCTAssertTrue(ends.stdout.hasSuffix("\nQUERY_ROOT\n"), ends.stdout)
+        XCTAssertEqual(ends.stderr.split(separator: "\n").map(String.init).suffix(2), [
+            "gqlcache: no field 'QUERY_ROOT.hero.friends.1' with a reference in QUERY_ROOT, and no record 'QUERY_ROOT.hero.friends.1'; "
+                + "read as a path of fields: QUERY_ROOT hero(episode:NEWHOPE) → Droid:2001 friends.1 → Human:1002, which has no record (a dangling reference)",
+            "gqlcache: no field 'hero.name' with a reference in QUERY_ROOT, and no record 'hero.name'; did you mean: cd hero(episode:NEWHOPE)",
+        ])
+        XCTAssertEqual(ends.status, .notFound)
     }
 
     /// A field is typed by its name, without the arguments of its field
-    /// key: when one field of that name holds a reference, cd says which.
-    func testCdOfAFieldsNameWithoutItsArgumentsSuggestsTheField() throws {
+    /// key: cd goes along the one field of that name that holds a
+    /// reference, and says which it meant where that one is a list, the
+    /// element typed is not in it, or the arguments typed are others.
+    func testCdOfAFieldsNameWithoutItsArgumentsGoesThereOrSuggestsTheField() throws {
         let cache = try copyOfFixture("starwars.sqlite")
-        let run = try repl(cache, ["cd hero", "cd search", "cd hero(episode:JEDI)", "cd reviews"])
+        let gone = try repl(cache, ["cd hero", "pwd", "cd /", "cd reviews.1", "pwd", "cd /", "ls hero"])
+        XCTAssertEqual(gone.status, .success, gone.stderr)
+        XCTAssertEqual(gone.stdout.split(separator: "\n").prefix(3).map(String.init), [
+            "QUERY_ROOT → Droid:2001", "QUERY_ROOT → QUERY_ROOT.reviews(episode:JEDI,first:2).1", "Droid:2001 (Droid)",
+        ])
+        let run = try repl(cache, ["cd search", "cd hero(episode:JEDI)", "cd reviews", "cd reviews.5"])
         XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
-            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: cd hero(episode:NEWHOPE)",
             // A list is no place: its first element with a reference is.
             "gqlcache: no field 'search' with a reference in QUERY_ROOT, and no record 'search'; "
                 + "did you mean: cd 'search([filter:limit:2,[near:lat:1.5,lng:-2.0],tags:[a, b],text:sky]).0.0' (the field is a list of 2)",
             "gqlcache: no field 'hero(episode:JEDI)' with a reference in QUERY_ROOT, and no record 'hero(episode:JEDI)'; did you mean: cd hero(episode:NEWHOPE)",
             "gqlcache: no field 'reviews' with a reference in QUERY_ROOT, and no record 'reviews'; "
                 + "did you mean: cd reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
-        ])
-        // The element typed, when the list has it.
-        let indexed = try repl(cache, ["cd reviews.1", "cd reviews.5"])
-        XCTAssertEqual(indexed.stderr.split(separator: "\n").map(String.init), [
-            "gqlcache: no field 'reviews.1' with a reference in QUERY_ROOT, and no record 'reviews.1'; "
-                + "did you mean: cd reviews(episode:JEDI,first:2).1 (the field is a list of 2)",
             "gqlcache: no field 'reviews.5' with a reference in QUERY_ROOT, and no record 'reviews.5'; "
                 + "did you mean: cd reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
         ])
         // ls says it as cd does.
-        let listed = try repl(cache, ["ls reviews.1"])
-        XCTAssertEqual(listed.stderr, "gqlcache: no field 'reviews.1' with a reference in QUERY_ROOT, and no record 'reviews.1'; "
-            + "did you mean: ls reviews(episode:JEDI,first:2).1 (the field is a list of 2)\n")
-        let suggested = try repl(cache, ["cd reviews(episode:JEDI,first:2).0", "pwd"])
-        XCTAssertEqual(suggested.status, .success, suggested.stderr)
+        let listed = try repl(cache, ["ls reviews.5"])
+        XCTAssertEqual(listed.stderr, "gqlcache: no field 'reviews.5' with a reference in QUERY_ROOT, and no record 'reviews.5'; "
+            + "did you mean: ls reviews(episode:JEDI,first:2).0 (the field is a list of 2)\n")
         // Through a path, and for ls, the suggestion is typed as the mistake was.
-        let relative = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd ../hero", "ls ../hero"])
+        let relative = try repl(cache, ["cd hero(episode:NEWHOPE)", "cd ../reviews", "ls ../reviews"])
         XCTAssertEqual(relative.stderr.split(separator: "\n").map(String.init), [
-            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: cd ../hero(episode:NEWHOPE)",
-            "gqlcache: no field 'hero' with a reference in QUERY_ROOT, and no record 'hero'; did you mean: ls ../hero(episode:NEWHOPE)",
+            "gqlcache: no field 'reviews' with a reference in QUERY_ROOT, and no record 'reviews'; did you mean: cd ../reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
+            "gqlcache: no field 'reviews' with a reference in QUERY_ROOT, and no record 'reviews'; did you mean: ls ../reviews(episode:JEDI,first:2).0 (the field is a list of 2)",
         ])
     }
 

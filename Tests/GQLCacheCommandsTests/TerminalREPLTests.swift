@@ -669,7 +669,7 @@ final class TerminalREPLTests: CommandTestCase {
         try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
         try type("help cd")
         try keys("Enter")
-        try waitFor("go back, return to where the\n  last move started, or return to QUERY_ROOT\n")
+        try waitFor("(or a path of them: cd\n  hero.friends.0), go back, return to where the last move started, or return to QUERY_ROOT\n")
     }
 
     /// Tab-Tab lists at most 200 keys; under a list cut short, a line says

@@ -12,7 +12,7 @@ extension GQLCache {
                 Every command works as on the command line, minus the cache file ('keys Droid:%', \
                 'show', 'read --document q.graphql Hero', 'rm Human:1000'; a later 'read Villain' reads \
                 the documents named earlier), and its output is not paged. The REPL adds cd KEY or \
-                cd FIELD to follow references, ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd ..), cd ../FIELD (on from the record before), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
+                cd FIELD to follow references (cd hero.friends.0 along a path of them), ls (ls FIELD, ls .. and ls ../FIELD show where cd would go), back (or cd ..), cd ../FIELD (on from the record before), cd - (where the last move started), pwd, open FILE, edit (\\e) for the last \
                 query, status, help and quit. GraphQL typed at the prompt (alone, or after read and its options: read --format json { … }), over as many lines as its braces \
                 need, runs with read (and a later read, update or write that names no document uses it: read --var id=1, \
                 update --fragment F --set name=X); a fragment \

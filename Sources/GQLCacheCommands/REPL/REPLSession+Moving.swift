@@ -85,25 +85,39 @@ extension REPLSession {
     private func go(to target: String, from: CacheKey, base: [CacheKey], typedBefore: String) -> ExitStatus {
         do {
             let store = try readStore()
-            let destination: CacheKey = try store.read { tx in
+            // The records gone through to the one cd goes to, which ends it.
+            let steps: [CacheKey] = try store.read { tx in
                 let record: Record?
                 do {
                     record = try tx.record(for: from)
                 } catch CacheStoreError.damagedRecord(let damaged, let problem) where damaged == from {
                     // No field of a damaged record can be followed, but a key is a key wherever cd starts.
-                    if try tx.contains(CacheKey(target)) { return CacheKey(target) }
+                    if try tx.contains(CacheKey(target)) { return [CacheKey(target)] }
                     throw CacheStoreError.damagedRecord(key: damaged, problem: problem)
                 }
                 if let record, let key = try Self.follow(target, in: record, typedBefore: typedBefore) {
                     guard try tx.contains(key) else { throw Self.dangling(from, target, to: key) }
-                    return key
+                    return [key]
                 }
                 let key = CacheKey(target)
-                if try tx.contains(key) { return key }
+                if try tx.contains(key) { return [key] }
+                // A path of fields, as a shell's cd takes `a/b/c`: from here
+                // (`hero.friends.0`, `hero` for the one field of that name),
+                // else from the record it begins with (`QUERY_ROOT.hero.friends.0`);
+                // `..` then goes back a step of it. One from the root is
+                // the way there, as `cd /a/b` is in a shell.
+                if let along = try tx.recordsAlong(target, from: record) {
+                    if along.first == base.first { return along }
+                    return along.first == from ? Array(along.dropFirst()) : along
+                }
                 throw try Self.noSuchFieldOrKey(target, in: record, of: from, tx, typedBefore: typedBefore)
             }
-            // `cd KEY` to the record already at the end is no step: `back` still leaves it.
-            move(to: destination == base.last ? base : base + [destination])
+            if steps.count > 1, steps.first == base.first {
+                move(to: steps)
+            } else {
+                // `cd KEY` to the record already at the end is no step: `back` still leaves it.
+                move(to: steps == [base.last] ? base : base + steps)
+            }
             return .success
         } catch let failure as CommandFailure {
             context.report(failure.status, failure.message)
@@ -203,6 +217,8 @@ extension REPLSession {
                     return try tx.contains(key) ? .success(key) : .failure(Self.dangling(from, field, to: key))
                 }
                 if try tx.contains(CacheKey(target)) { return nil }
+                // A path of fields, as cd goes along it.
+                if let along = try tx.recordsAlong(field, from: record), let last = along.last { return .success(last) }
                 guard isRelative else {
                     // `ls reviews`, a field's name without its arguments: said as cd says it;
                     // anything else is a key, which show names with its nearest.

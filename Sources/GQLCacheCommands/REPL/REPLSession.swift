@@ -9,8 +9,8 @@ import Foundation
 public final class REPLSession {
     /// The REPL's own commands, with a line of help each.
     static let ownCommands: [(name: String, help: String)] = [
-        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../.., ../FIELD) | cd - | cd [/] — go to a record, follow a reference of this one, go back, "
-            + "return to where the last move started, or return to QUERY_ROOT"),
+        ("cd", "cd KEY | cd FIELD[.INDEX] | cd .. (../.., ../FIELD) | cd - | cd [/] — go to a record, follow a reference of this one "
+            + "(or a path of them: cd hero.friends.0), go back, return to where the last move started, or return to QUERY_ROOT"),
         ("ls", "ls — show the record you are at (ls KEY, ls FIELD, ls .. or ls ../FIELD shows another, as cd would go)"),
         ("back", "back — return to the record before"),
         ("pwd", "pwd — the records cd went through to get here (what back and .. return along)"),

@@ -283,6 +283,21 @@ extension ReadTransaction {
         return KeySuggestions.Hint(nearest: nearest, path: pathHint?.path ?? [], pathEnd: pathHint?.pathEnd)
     }
 
+    /// The records a path of fields leads through to a record the cache
+    /// holds, read from `record` (`hero.friends.0`, also `hero` for its one
+    /// field of that name), or from the record whose key begins `text`
+    /// (`QUERY_ROOT.hero.friends.0`) with that record first; nil when it
+    /// leads to no record (then a message says where it ends).
+    func recordsAlong(_ text: String, from record: Record?) throws -> [CacheKey]? {
+        if let record, let hint = try follow(Substring(text), from: record), case .reference(dangling: false)? = hint.pathEnd {
+            return hint.path.map(\.target)
+        }
+        guard let hint = try pathHint(for: CacheKey(text)), case .reference(dangling: false)? = hint.pathEnd, let first = hint.path.first else {
+            return nil
+        }
+        return [first.holder] + hint.path.map(\.target)
+    }
+
     /// Most dots in a key tried as the end of a record's key, for
     /// ``pathHint(for:)``: each is a lookup.
     private static let pathHintDotLimit = 16
