@@ -1264,6 +1264,20 @@ final class REPLTests: CommandTestCase {
             "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) other.jsonl < ex.jsonl",
             "gqlcache: the prompt runs no shell, so '<' redirects nothing; from a shell: gqlcache import \(cache) --dry-run - < 'my ex.jsonl'",
         ])
+        // Each word is written as a shell reads it: parentheses, a backtick
+        // and a JSON escape the prompt read in double quotes.
+        let quoted = try repl(cache, ["keys Droid:2001.friendsConnection(after:null,first:2) | wc -l", "keys Tag:`% | head -1",
+                                      #"keys "New\nline:%" --mode literal > "out file""#], interactive: true)
+        XCTAssertEqual(quoted.stderr.split(separator: "\n").map(String.init), [
+            "gqlcache: the prompt runs no shell, so '|' pipes nothing; from a shell: gqlcache keys \(cache) 'Droid:2001.friendsConnection(after:null,first:2)' | wc -l",
+            "gqlcache: the prompt runs no shell, so '|' pipes nothing; from a shell: gqlcache keys \(cache) 'Tag:`%' | head -1",
+            "gqlcache: the prompt runs no shell, so '>' redirects nothing; from a shell: gqlcache keys \(cache) $'New\\nline:%' --mode literal > 'out file'",
+        ])
+        for line in quoted.stderr.split(separator: "\n") {
+            // bash reads each command line as it stands.
+            let command = String(line.split(separator: "from a shell: ", maxSplits: 1)[1])
+            XCTAssertEqual(try runProgram("/bin/bash", ["-n", "-c", command]).status, 0, command)
+        }
     }
 
     /// A file name with a space, typed bare, is two words: the message

@@ -48,15 +48,18 @@ extension REPLSession {
             if GQLCache.configuration.subcommands.contains(where: { $0._commandName == command }),
                 !["repl", "completions", "show", "refs", "read", "update", "write"].contains(command)
             {
-                var rest = String(trimmed.drop { $0 != " " && $0 != "\t" })
+                // The words as the prompt read them, written again as a shell reads them
+                // (`hero(episode:NEWHOPE)` quoted): those after the operator as
+                // typed when bare (`wc -l`), being the shell's own.
+                var before = Array(words[1..<at])
                 // `import < FILE`: a shell's import reads standard input when its input is `-`,
-                // put before the redirection (the words written again, as the prompt read them).
-                let before = Array(words[1..<at])
+                // put before the redirection.
                 if command == "import", shell == "<", !before.contains("-"), REPLCompleter.positionals([command] + before).isEmpty {
-                    rest = (before + ["-"]).map { ShellWords.quote($0) }.map { " " + $0 }.joined()
-                        + marked[at...].map { $0.bare ? " " + $0.word : " " + ShellWords.quote($0.word) }.joined()
+                    before.append("-")
                 }
-                message += "; from a shell: gqlcache \(command) \(ShellWords.quote(cachePath))\(rest)"
+                let rest = before.map { " " + ShellQuoting.word($0) }.joined()
+                    + marked[at...].map { " " + ($0.bare ? $0.word : ShellQuoting.word($0.word)) }.joined()
+                message += "; from a shell: gqlcache \(command) \(ShellQuoting.file(cachePath))\(rest)"
             }
             context.report(.usage, message)
             return .usage
