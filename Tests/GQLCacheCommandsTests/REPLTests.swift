@@ -1280,6 +1280,21 @@ final class REPLTests: CommandTestCase {
         }
     }
 
+    /// In double quotes the prompt reads JSON escapes, so "\bSolo\b" is
+    /// backspaces, not a regular expression's word boundaries: warned of,
+    /// with the word in single quotes, which reads as a shell's do. A
+    /// backslash before a letter JSON gives no escape stays, unwarned.
+    func testABackspaceEscapeInDoubleQuotesIsWarnedOfWithTheWordInSingleQuotes() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        let run = try repl(cache, [#"grep --regex "\bSolo\b""#, #"grep --regex '\bSolo\b'"#, #"keys --mode regex "^Human:\d+$""#])
+        XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
+            #"gqlcache: warning: "\b" in double quotes is a backspace (a JSON escape), not a regular expression's \b; "#
+                + #"for that, quote it in single quotes: '\bSolo\b'"#,
+            #"gqlcache: no field value matches the regular expression '\u0008Solo\u0008' in \#(cache)"#,
+        ])
+        XCTAssertEqual(run.stdout, "Human:1002 name: \"Han Solo\"\nHuman:1000\nHuman:1002\n")
+    }
+
     /// A file name with a space, typed bare, is two words: the message
     /// says how to quote it, as cd's does, and, as every failed open at
     /// the prompt, which file the next commands still go to.

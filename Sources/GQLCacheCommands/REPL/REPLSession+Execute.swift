@@ -37,6 +37,16 @@ extension REPLSession {
         }
         let words = marked.map(\.word)
         guard let command = words.first else { return lastStatus }
+        // `grep --regex "\bSolo\b"`: in double quotes `\b` is JSON's
+        // backspace, as keys are shown, not a regular expression's word
+        // boundary, which then matches nothing. Said, as it is rarely meant.
+        for (control, letter, name) in [("\u{8}", "b", "backspace"), ("\u{c}", "f", "form feed")] {
+            guard let word = words.first(where: { $0.contains(control) }) else { continue }
+            let typed = word.replacingOccurrences(of: control, with: "\\" + letter)
+            context.warn("\"\\\(letter)\" in double quotes is a \(name) (a JSON escape), not a regular expression's \\\(letter); "
+                + "for that, quote it in single quotes: \(ShellWords.quote(typed, with: "'"))")
+            break
+        }
         // `keys | head -2`: a pipe or redirection, typed as a shell takes
         // it, not quoted as a key; said, rather than taken for an option or key.
         if let at = marked.indices.dropFirst().first(where: { marked[$0].bare && Self.shellOperators.contains(marked[$0].word) }) {
