@@ -662,6 +662,16 @@ final class TerminalREPLTests: CommandTestCase {
         try waitFor(#""q\nx.graphql"      qq.graphql          "q\u202eb.graphql""#)
     }
 
+    /// Output that ends mid-line (`keys -z`, NUL-separated) is ended
+    /// before the prompt, which begins its own line.
+    func testThePromptBeginsItsOwnLineAfterOutputThatEndsMidLine() throws {
+        try requireProgram(TmuxTerminal.tmuxPath, "tmux")
+        try start(try copyOfFixture("starwars.sqlite"), history: path("history"))
+        try type("keys Starship -z")
+        try keys("Enter")
+        try waitFor("Starship:3001\ngqlcache QUERY_ROOT> \n")
+    }
+
     /// At a terminal the REPL's help is wrapped to its width (150 here),
     /// the rest of an entry indented under it.
     func testHelpAtATerminalIsWrappedToItsWidth() throws {

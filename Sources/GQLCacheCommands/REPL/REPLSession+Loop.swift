@@ -29,6 +29,9 @@ extension REPLSession {
         var droppingCommand = false
         func place(_ line: Int) { if scriptIsStandardInput { context.scriptLine = line } }
         while true {
+            // Output that ended mid-line (`keys -z`) is ended, so the prompt
+            // begins its own line, as zsh and psql do.
+            if interactive, !promptToStandardError, let sink = context.stdout as? FileDescriptorSink, sink.endsMidLine { sink.write("\n") }
             context.stdout.flush()
             context.stderr.flush()
             // Ctrl-C drops a statement begun on earlier lines too (below), so the prompt it leaves is a first line's.

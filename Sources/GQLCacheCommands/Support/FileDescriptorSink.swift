@@ -74,7 +74,12 @@ public final class FileDescriptorSink: TextSink {
         if holds == 0 { releaseSpool() }
     }
 
+    /// Whether the last text written ended other than with a line break
+    /// (`keys -z`): a prompt after it would follow it on its line.
+    public private(set) var endsMidLine = false
+
     public func write(_ text: String) {
+        if let last = text.utf8.last { endsMidLine = last != UInt8(ascii: "\n") }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= bufferSize { flush() }
     }
