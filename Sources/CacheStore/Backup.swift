@@ -99,7 +99,8 @@ enum Backup {
     /// consistent database (in the source's journal mode) even while other
     /// connections write. It is written under a `.partial` name, created
     /// with the cache's permissions, and named only once complete: a copy
-    /// cut short (a kill, a full disk) never has a backup's name. On
+    /// cut short (a kill, a full disk) never has a backup's name. It gets
+    /// the cache's owner and group where this process may give them. On
     /// failure the partial file is removed.
     static func copy(fileAt path: String, busyTimeout: Double, date: Date) throws -> String {
         let base = baseName(besides: path, date: date)
@@ -107,6 +108,11 @@ enum Backup {
         let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
         let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
         let partial = try createFile(named: base + ".partial", mode: mode)
+        // And its owner and group, as far as this process may give them
+        // (root may): restored with `mv`, the copy opens for the app that
+        // owned the file, as SQLite gives its own -journal the file's owner.
+        var source = stat()
+        if stat(path, &source) == 0 { _ = chown(partial, source.st_uid, source.st_gid) }
         do {
             var sourceConfiguration = Configuration()
             sourceConfiguration.readonly = true

@@ -46,6 +46,31 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try keys(in: cache).count, 9)
     }
 
+    /// Run as root on an app's cache, the copy gets the cache's owner and
+    /// group besides its mode: moved back over the cache (as the README
+    /// says to restore it), it opens for the app's user. So does an
+    /// export that replaces a file of that user.
+    func testAsRootTheBackupAndAReplacedExportKeepTheFilesOwner() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to give files another owner") }
+        let cache = try copyOfFixture("starwars.sqlite")
+        XCTAssertEqual(chown(cache, 65534, 65534), 0)
+        XCTAssertEqual(chmod(cache, 0o600), 0)
+        let result = run("rm", cache, "Human:1002", "--backup")
+        XCTAssertEqual(result.status, .success, result.stderr)
+        var copied = stat()
+        XCTAssertEqual(stat("\(cache).backup-\(stamp)", &copied), 0)
+        XCTAssertEqual([copied.st_uid, copied.st_gid], [65534, 65534])
+        XCTAssertEqual(copied.st_mode & 0o7777, 0o600)
+
+        let export = path("export.jsonl")
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: export))
+        XCTAssertEqual(chown(export, 65534, 65534), 0)
+        XCTAssertEqual(gqlcache("export", cache, "-o", export).status, .success)
+        var exported = stat()
+        XCTAssertEqual(stat(export, &exported), 0)
+        XCTAssertEqual([exported.st_uid, exported.st_gid], [65534, 65534])
+    }
+
     /// Through a symbolic link the copy goes beside the file the link
     /// names, so that moving it back restores that file, not the link.
     func testThroughASymbolicLinkTheBackupGoesBesideTheFileItNames() throws {

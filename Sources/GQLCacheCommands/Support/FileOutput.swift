@@ -73,8 +73,11 @@ final class FileOutput: TextSink {
             throw CommandFailure(.io, "\(path): cannot create the file (\(String(cString: strerror(errno))))")
         }
         // A file replaced keeps its permissions: an export can be as private as what it replaces.
+        // And its owner and group, where this process may give them (as
+        // root), as a shell's > writing into it keeps them.
         var replaced = stat()
         if stat(destination, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG {
+            _ = fchown(descriptor, replaced.st_uid, replaced.st_gid)
             fchmod(descriptor, replaced.st_mode & 0o7777)
         }
         buffer.reserveCapacity(1 << 16)
