@@ -133,7 +133,7 @@ enum Backup {
                 error.message.flatMap { $0 == "not an error" ? nil : $0 }
                     ?? String(cString: sqlite3_errstr(error.extendedResultCode.rawValue))
             } ?? "\(error)"
-            if let limit = FileProbe.writeLimit(near: partial) { reason += ": \(limit)" }
+            if let limit = FileProbe.writeLimit(near: path) { reason += ": \(limit)" }
             throw CacheStoreError.io(path: partial, message: "cannot write the backup (\(reason)); nothing was changed")
         }
         do {

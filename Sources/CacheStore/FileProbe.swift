@@ -74,11 +74,23 @@ public enum FileProbe {
     /// Why a write beside `path` may have failed where SQLite says only
     /// "disk I/O error": the disk holding it is full, or the process may
     /// not write files past a size (`ulimit -f`); nil when neither holds.
+    /// The disk counts as full also with less room than the file itself
+    /// takes: a write's `-journal` holds a copy of each page it changes
+    /// (a backup, of all of them), and once the failed write is rolled
+    /// back, the journal it could not finish has given its room back.
     static func writeLimit(near path: String) -> String? {
         var disk = statvfs()
-        let folder = (resolved(path) as NSString).deletingLastPathComponent
-        if statvfs(folder.isEmpty ? "." : folder, &disk) == 0, UInt64(disk.f_bavail) * UInt64(disk.f_frsize) < 1 << 20 {
-            return "the disk is full"
+        let file = resolved(path)
+        let folder = (file as NSString).deletingLastPathComponent
+        if statvfs(folder.isEmpty ? "." : folder, &disk) == 0 {
+            let free = UInt64(disk.f_bavail) * UInt64(disk.f_frsize)
+            if free < 1 << 20 { return "the disk is full" }
+            var info = stat()
+            if stat(file, &info) == 0, info.st_size > 0, free < UInt64(info.st_size) {
+                func mebibytes(_ bytes: UInt64) -> String { String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
+                return "the disk is full: \(mebibytes(free)) free, less than the file's own \(mebibytes(UInt64(info.st_size))), "
+                    + "as much as a write's journal or a copy may need"
+            }
         }
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {

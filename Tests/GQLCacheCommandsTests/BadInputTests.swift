@@ -13,6 +13,34 @@ final class BadInputTests: CommandTestCase {
         XCTAssertEqual(process.terminationStatus, 0, "sqlite3 \(script)")
     }
 
+    /// A removal whose journal outgrows the room left on the disk fails
+    /// with SQLITE_FULL; once rolled back, its journal has given the room
+    /// back, but less than the file takes is left: the disk is named as
+    /// full, not said to have room. Needs root, to mount a small tmpfs.
+    func testAWriteWhoseJournalFillsTheDiskSaysTheDiskIsFull() throws {
+        let disk = path("small-disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard getuid() == 0, (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=6m", "tmpfs", disk]))?.status == 0 else {
+            throw XCTSkip("needs root and mount to make a small disk")
+        }
+        defer { _ = try? runProgram("/bin/umount", [disk]) }
+        let text = String(repeating: "x", count: 1000)
+        let built = try makeCache("big.sqlite", (0..<3000).map { Record(key: CacheKey("Item:\($0)"), fields: ["__typename": .string("Item"), "text": .string(text)]) })
+        let cache = disk + "/c.sqlite"
+        try FileManager.default.copyItem(atPath: built, toPath: cache)
+        // Fill the disk to 1.5 MiB short of full: more than a full disk's
+        // 1 MiB, less than the file's 3 MiB or so that the journal copies.
+        var info = statvfs()
+        XCTAssertEqual(statvfs(disk, &info), 0)
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        XCTAssertTrue(FileManager.default.createFile(atPath: disk + "/filler", contents: Data(count: free - 3 * (1 << 19))))
+        let before = try bytes(cache)
+        let result = gqlcache("rm", cache, "--match", "Item", "--force")
+        XCTAssertEqual(result.status, .io)
+        XCTAssertTrue(result.stderr.hasPrefix("gqlcache: \(cache): the disk is full: 1.5 MiB free, less than the file's own "), result.stderr)
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     func testAMissingPathIsAnIOErrorAndIsNotCreated() throws {
         let missing = path("nope.sqlite")
         for arguments in [["info", missing], ["keys", missing], ["rm", missing, "A:1"], ["clear", missing, "--force"]] {
