@@ -71,6 +71,24 @@ public enum FileProbe {
         return code == ENOENT ? nil : "cannot reach the file (\(String(cString: strerror(code))))"
     }
 
+    /// The failure of a write to the database at `path` that has a side
+    /// file this process may not write (`-wal`, `-journal`, `-shm`, left
+    /// by an app run as another user): named, with its owner and mode, as
+    /// the file or its folder are not at fault. Nil when there is none.
+    static func unwritableSideFile(of path: String) -> CacheStoreError? {
+        let file = resolved(path)
+        for suffix in CacheStore.sideFileSuffixes {
+            var info = stat()
+            guard lstat(file + suffix, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(file + suffix, W_OK) != 0 else { continue }
+            let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+            // Named as given, unless given through a link: the file it names is the one beside it.
+            return .io(path: (isSymbolicLink(path) ? file : path) + suffix, message: "this user may not write it (owner \(owner), mode 0\(String(info.st_mode & 0o7777, radix: 8))), "
+                + "and SQLite writes it to change \((file as NSString).lastPathComponent); run the command as \(owner), "
+                + "or let this user write it; nothing was changed")
+        }
+        return nil
+    }
+
     /// Why a write beside `path` may have failed where SQLite says only
     /// "disk I/O error": the disk holding it is full, or the process may
     /// not write files past a size (`ulimit -f`); nil when neither holds.

@@ -30,7 +30,7 @@ enum StoreErrors {
             return .io(path: path, message: "the file was removed or replaced while this command had it open "
                 + "(by another program, or a failed --create undone); nothing written: run the command again")
         case .SQLITE_READONLY:
-            return .readOnly(path: path)
+            return FileProbe.unwritableSideFile(of: path) ?? .readOnly(path: path)
         case .SQLITE_NOTADB:
             // A file that begins as SQLite's do, yet SQLite refuses: cut
             // short inside its header, a damaged database; with the whole
@@ -63,6 +63,9 @@ enum StoreErrors {
             // SQLite says no more than "disk I/O error" of a write that met
             // a full disk in WAL mode, or the file-size limit: said when a
             // write failed and one of them holds.
+            // A -journal or -wal this user may not write (the app, run as
+            // another user, left it): SQLite says only "disk I/O error".
+            if let side = FileProbe.unwritableSideFile(of: path) { return side }
             let message = error.message ?? "disk I/O error"
             let writing: [ResultCode] = [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE, .SQLITE_IOERR_SHMSIZE]
             guard writing.contains(error.extendedResultCode), let limit = FileProbe.writeLimit(near: path) else { return .io(path: path, message: message) }

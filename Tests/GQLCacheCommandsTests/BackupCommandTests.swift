@@ -161,6 +161,23 @@ final class BackupCommandTests: CommandTestCase {
         XCTAssertEqual(try backups(), [])
     }
 
+    /// A -wal the user may not write (the app, run as another user, left
+    /// it) is named as the problem, with its owner and mode, not the
+    /// cache or its folder, which the user may write.
+    func testAWALFileTheUserCannotWriteIsNamedWithItsOwner() throws {
+        let cache = try copyOfFixture("starwars.sqlite")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        try sqliteShell(cache, "PRAGMA journal_mode=wal")
+        XCTAssertTrue(FileManager.default.createFile(atPath: cache + "-wal", contents: Data(), attributes: [.posixPermissions: 0o644]))
+        XCTAssertEqual(chown(cache, 65534, 65534), 0)
+        let before = try bytes(cache)
+        let run = try runBuiltBinaryAsAnotherUser(["rm", cache, "Human:1002"])
+        XCTAssertEqual(run.status, 5)
+        XCTAssertEqual(run.stderr, "gqlcache: \(cache)-wal: this user may not write it (owner root, mode 0644), and SQLite writes it to change "
+            + "starwars.sqlite; run the command as root, or let this user write it; nothing was changed\n")
+        XCTAssertEqual(try bytes(cache), before)
+    }
+
     /// A file whose mode has no write bit is kept as it is by every
     /// command that writes, also run as root, which could write it.
     func testAWriteProtectedCacheIsNotWrittenAlsoByRoot() throws {
