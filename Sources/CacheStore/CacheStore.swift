@@ -124,7 +124,7 @@ public final class CacheStore: Sendable {
 
     private static func open(at path: String, access: Access, busyTimeout: Double, interruption: Interruption) throws -> CacheStore {
         try FileProbe.checkIsSQLite(path)
-        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.sideFileProblem(path) { throw CacheStoreError.io(path: path, message: problem) }
+        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.sideFileProblem(path, writing: access != .readOnly) { throw CacheStoreError.io(path: path, message: problem) }
         if let foreign = ForeignJournal.check(path) { throw CacheStoreError.io(path: path, message: foreign.description) }
         let readonly = access == .readOnly
         if !readonly, let protection = FileProbe.writeProtection(path) { throw CacheStoreError.io(path: path, message: protection) }
@@ -282,7 +282,7 @@ public final class CacheStore: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CacheStoreError.io(path: path, message: "its folder \(folder) does not exist")
         }
-        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.nonUTF8RealPath(folder) ?? FileProbe.sideFileProblem(path) {
+        if let problem = FileProbe.nonUTF8RealPath(path) ?? FileProbe.nonUTF8RealPath(folder) ?? FileProbe.sideFileProblem(path, writing: true) {
             throw CacheStoreError.io(path: path, message: problem)
         }
         // SQLite would say only "unable to open database file". (A link
@@ -392,7 +392,7 @@ public final class CacheStore: Sendable {
     public static func leftoverJournalProblem(forNewFileAt path: String) -> String? {
         let file = FileManager.default.fileExists(atPath: path) ? FileProbe.resolved(path) : linkTarget(of: path) ?? path
         let head = { (side: String) -> [UInt8] in
-            // Not a FIFO, which would wait for a writer (see ``FileProbe/sideFileProblem(_:)``).
+            // Not a FIFO, which would wait for a writer (see ``FileProbe/sideFileProblem(_:writing:)``).
             var status = stat()
             guard stat(file + side, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
                 let handle = FileHandle(forReadingAtPath: file + side)

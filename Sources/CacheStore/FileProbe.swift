@@ -213,9 +213,20 @@ public enum FileProbe {
     /// Why a file SQLite keeps beside `path` (`-journal`, `-wal`, `-shm`)
     /// cannot be used, when it is there and is not a regular file: SQLite
     /// would wait for ever on a FIFO, and take a device for a journal.
-    static func sideFileProblem(_ path: String) -> String? {
+    /// A `-journal` or `-wal` that is a symbolic link SQLite does not open
+    /// at all (whatever it names), so no write can be made: said for a
+    /// `writing` open, and for a read when it names a file with bytes in
+    /// it, which SQLite takes for an unfinished write's journal.
+    static func sideFileProblem(_ path: String, writing: Bool) -> String? {
         let file = resolved(path)
         for suffix in CacheStore.sideFileSuffixes {
+            let name = (file as NSString).lastPathComponent + suffix
+            var named = stat()
+            if suffix != "-shm", isSymbolicLink(file + suffix), writing || (stat(file + suffix, &named) == 0 && named.st_size > 0) {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: file + suffix)).map { " (to \(JSONWriter.quoted($0, asStored: false)))" } ?? ""
+                return "its \(suffix) beside it is a symbolic link\(target), which SQLite does not open, so no write can be made and "
+                    + "it is taken for an unfinished write's; remove \(name) (the link) if nothing else uses it"
+            }
             var status = stat()
             guard stat(file + suffix, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG else { continue }
             let kind = (status.st_mode & S_IFMT) == S_IFIFO ? "a FIFO" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a device or socket"

@@ -85,6 +85,29 @@ final class ForeignJournalTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: new + "-journal"))
     }
 
+    /// A -journal (or -wal) that is a symbolic link SQLite does not open,
+    /// whatever it names: a write is refused at once, naming the link and
+    /// where it leads, not "unable to open database file". A read is
+    /// refused only where SQLite would take it for an unfinished write's
+    /// (it names a file with bytes); one that leads nowhere is read past.
+    func testASideFileThatIsASymbolicLinkIsNamedWhereSQLiteWouldFail() throws {
+        let folder = try TemporaryDirectory(self)
+        let (path, original) = try cache(in: folder)
+        for (suffix, target) in [("-journal", "cache.sqlite"), ("-wal", "cache.sqlite"), ("-journal", "/nonexistent/j")] {
+            try FileManager.default.createSymbolicLink(atPath: path + suffix, withDestinationPath: target)
+            let refusal = CacheStoreError.io(path: path, message: "its \(suffix) beside it is a symbolic link (to \"\(target)\"), which SQLite does not "
+                + "open, so no write can be made and it is taken for an unfinished write's; remove cache.sqlite\(suffix) (the link) if nothing else uses it")
+            XCTAssertThrowsError(try CacheStore.open(at: path, access: .readWrite)) { XCTAssertEqual($0 as? CacheStoreError, refusal) }
+            if target.hasPrefix("/") {
+                XCTAssertEqual(try CacheStore.open(at: path, access: .readOnly).read { try $0.keys().count }, 200)
+            } else {
+                XCTAssertThrowsError(try CacheStore.open(at: path, access: .readOnly)) { XCTAssertEqual($0 as? CacheStoreError, refusal) }
+            }
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: path), original)
+    }
+
     func testAFirstPageCopiedInALaterSegmentIsFound() throws {
         let folder = try TemporaryDirectory(self)
         let (path, original) = try cache(in: folder)
