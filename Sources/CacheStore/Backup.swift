@@ -107,7 +107,14 @@ enum Backup {
         // The permissions of the file a link names, not the link's own.
         let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
         let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
-        let partial = try createFile(named: base + ".partial", mode: mode)
+        // `BASE.partial`, or where that name is too long for the folder
+        // and the backup's own is not, a short one beside it.
+        var partialName = base + ".partial"
+        if (partialName as NSString).lastPathComponent.utf8.count > Int(NAME_MAX),
+           (base as NSString).lastPathComponent.utf8.count <= Int(NAME_MAX) {
+            partialName = (base as NSString).deletingLastPathComponent + "/.gqlcache-backup-\(getpid()).partial"
+        }
+        let partial = try createFile(named: partialName, mode: mode)
         // And its owner and group, as far as this process may give them
         // (root may): restored with `mv`, the copy opens for the app that
         // owned the file, as SQLite gives its own -journal the file's owner.
@@ -121,6 +128,10 @@ enum Backup {
             let source = try DatabaseQueue(path: CacheStore.sqliteName(path), configuration: sourceConfiguration)
             var destinationConfiguration = Configuration()
             destinationConfiguration.label = "gqlcache-backup"
+            // No -journal for the copy: one cut short is removed, never
+            // rolled back, and the journal's longer name may not fit
+            // (NAME_MAX) where the copy's does.
+            destinationConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = OFF") }
             let copy = try DatabaseQueue(path: CacheStore.sqliteName(partial), configuration: destinationConfiguration)
             try source.backup(to: copy)
             try copy.close()

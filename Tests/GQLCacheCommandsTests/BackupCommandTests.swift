@@ -136,6 +136,22 @@ final class BackupCommandTests: CommandTestCase {
             + "(253 bytes, with '-wal' 257; a name may have 255); give the file a shorter name\n")
     }
 
+    /// A backup whose name fits, of a file whose name is long, is made:
+    /// the copy is written without a -journal, and under a short name
+    /// where `NAME.backup-….partial` would not fit (a name may have 255
+    /// bytes). Before, names of 216 to 232 bytes wrote without --backup
+    /// and failed with it.
+    func testALongNameWhoseBackupNameFitsIsBackedUp() throws {
+        for length in [216, 224, 232] {
+            let cache = try copyOfFixture("starwars.sqlite", as: String(repeating: "b", count: length - 7) + ".sqlite")
+            let result = run("rm", cache, "Human:1002", "--backup")
+            XCTAssertEqual(result.status, .success, result.stderr)
+            XCTAssertEqual(result.stderr, "gqlcache: backed up \(cache) to \(cache).backup-\(stamp)\n")
+            XCTAssertEqual(try keys(in: "\(cache).backup-\(stamp)").count, 10)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") || $0.hasSuffix("-journal") }, [])
+    }
+
     /// A file name with a newline or an escape sequence is escaped in the
     /// notice, as in every other message: it is one line, and the terminal
     /// is not sent the name's escape sequences.
