@@ -104,9 +104,11 @@ enum Backup {
     /// failure the partial file is removed.
     static func copy(fileAt path: String, busyTimeout: Double, date: Date) throws -> String {
         let base = baseName(besides: path, date: date)
-        // The permissions of the file a link names, not the link's own.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: FileProbe.resolved(path))
-        let mode = mode_t((attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o600)
+        // The permissions, owner and group of the file a link names (stat
+        // follows links), not the link's own.
+        var source = stat()
+        let sourceFound = stat(path, &source) == 0
+        let mode = sourceFound ? source.st_mode & 0o7777 : 0o600
         // `BASE.partial`, or where that name is too long for the folder
         // and the backup's own is not, a short one beside it.
         var partialName = base + ".partial"
@@ -118,8 +120,7 @@ enum Backup {
         // And its owner and group, as far as this process may give them
         // (root may): restored with `mv`, the copy opens for the app that
         // owned the file, as SQLite gives its own -journal the file's owner.
-        var source = stat()
-        if stat(path, &source) == 0 { _ = chown(partial, source.st_uid, source.st_gid) }
+        if sourceFound { _ = chown(partial, source.st_uid, source.st_gid) }
         do {
             var sourceConfiguration = Configuration()
             sourceConfiguration.readonly = true

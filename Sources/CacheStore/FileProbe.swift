@@ -82,12 +82,15 @@ public enum FileProbe {
             guard lstat(file + suffix, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(file + suffix, W_OK) != 0 else { continue }
             let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
             // Named as given, unless given through a link: the file it names is the one beside it.
-            return .io(path: (isSymbolicLink(path) ? file : path) + suffix, message: "this user may not write it (owner \(owner), mode 0\(String(info.st_mode & 0o7777, radix: 8))), "
+            return .io(path: (isSymbolicLink(path) ? file : path) + suffix, message: "this user may not write it (owner \(owner), mode \(modeText(info))), "
                 + "and SQLite writes it to change \((file as NSString).lastPathComponent); run the command as \(owner), "
                 + "or let this user write it; nothing was changed")
         }
         return nil
     }
+
+    /// A file's permissions as `ls -l` users write them in octal: `0644`.
+    static func modeText(_ info: stat) -> String { "0" + String(info.st_mode & 0o7777, radix: 8) }
 
     /// Why a write beside `path` may have failed where SQLite says only
     /// "disk I/O error": the disk holding it is full, or the process may
@@ -124,7 +127,7 @@ public enum FileProbe {
     static func writeProtection(_ path: String) -> String? {
         var info = stat()
         guard stat(resolved(path), &info) == 0, info.st_mode & 0o222 == 0 else { return nil }
-        return "the file is write-protected (mode 0\(String(info.st_mode & 0o7777, radix: 8))); "
+        return "the file is write-protected (mode \(modeText(info))); "
             + "make it writable (chmod u+w) to change it; nothing was changed"
     }
 
