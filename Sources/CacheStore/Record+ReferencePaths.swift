@@ -91,7 +91,13 @@ extension FieldValue {
     /// "note":1}` is not changed by writing `Droid:2001`).
     public func changes(_ stored: FieldValue?) -> Bool {
         guard let stored, stored != self else { return stored == nil }
-        return stored.asReadByApollo != self
+        // Only a reference, or a list that may hold one, can equal what
+        // Apollo loads from other stored text: any other value differs,
+        // and a merge's hot path makes no copy to find it.
+        switch self {
+        case .reference, .list: return stored.asReadByApollo != self
+        default: return true
+        }
     }
 
     func collectReferencePaths(field: String, path: [ValuePathStep], into found: inout [ReferencePath]) {
